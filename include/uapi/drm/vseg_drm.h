@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: (GPL-2.0-only WITH Linux-syscall-note) OR MIT */
+/*
+ * vseg: the WDDM GPU segment memory model on DRM/TTM.
+ *
+ * Copyright (c) 2026 The vseg authors
+ */
+#ifndef _UAPI_VSEG_DRM_H_
+#define _UAPI_VSEG_DRM_H_
+
+#include "drm.h"
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+/**
+ * DOC: vseg UAPI overview
+ *
+ * vseg exposes the memory of a GPU as a WDDM segment table. Segment ids
+ * start at 1; id 0 is the implicit system-memory segment and never appears
+ * in the table. Physical references are (segment id, offset) pairs.
+ *
+ * Every ioctl structure uses fixed-width types, is 64-bit aligned and has
+ * explicit padding and reserved fields. The kernel rejects nonzero padding,
+ * nonzero reserved fields, nonzero @extensions and unknown flags with
+ * -EINVAL, so that those fields can be given a meaning later.
+ *
+ * Variable-length queries use a two-call protocol: the first call passes a
+ * zero count and learns the count (and the element size) it needs; the
+ * second call passes an array at least that large.
+ */
+
+#define DRM_VSEG_QUERY_SEGMENTS		0x00
+
+#define DRM_IOCTL_VSEG_QUERY_SEGMENTS \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VSEG_QUERY_SEGMENTS, \
+		 struct drm_vseg_query_segments)
+
+/** @DRM_VSEG_MAX_SEGMENTS: most segments a table can hold (ids 1..7). */
+#define DRM_VSEG_MAX_SEGMENTS		7
+/** @DRM_VSEG_MAX_BANKS: most banks a memory segment can have. */
+#define DRM_VSEG_MAX_BANKS		16
+/** @DRM_VSEG_MAX_INVALID_RANGES: most invalid ranges per segment. */
+#define DRM_VSEG_MAX_INVALID_RANGES	4
+
+/**
+ * enum drm_vseg_segment_kind - what a segment is
+ * @DRM_VSEG_SEGMENT_KIND_MEMORY: a pool of 4 KiB or 64 KiB pages dedicated
+ *	to the GPU (VRAM, or memory carved from system RAM on an integrated
+ *	GPU).
+ * @DRM_VSEG_SEGMENT_KIND_APERTURE: the aperture segment: a GART page table
+ *	that makes scattered system pages look contiguous to the GPU.
+ */
+enum drm_vseg_segment_kind {
+	DRM_VSEG_SEGMENT_KIND_MEMORY = 1,
+	DRM_VSEG_SEGMENT_KIND_APERTURE = 2,
+};
+
+/*
+ * Segment flags: DXGK_SEGMENTFLAGS, in the WDDM bit order, so that a
+ * Windows driver's value can be carried over unchanged.
+ */
+#define DRM_VSEG_SEGMENT_APERTURE			(1ull << 0)
+#define DRM_VSEG_SEGMENT_AGP				(1ull << 1)
+#define DRM_VSEG_SEGMENT_CPU_VISIBLE			(1ull << 2)
+#define DRM_VSEG_SEGMENT_USE_BANKING			(1ull << 3)
+#define DRM_VSEG_SEGMENT_CACHE_COHERENT			(1ull << 4)
+#define DRM_VSEG_SEGMENT_PITCH_ALIGNMENT		(1ull << 5)
+#define DRM_VSEG_SEGMENT_POPULATED_FROM_SYSTEM_MEMORY	(1ull << 6)
+#define DRM_VSEG_SEGMENT_PRESERVED_DURING_STANDBY	(1ull << 7)
+#define DRM_VSEG_SEGMENT_PRESERVED_DURING_HIBERNATE	(1ull << 8)
+#define DRM_VSEG_SEGMENT_PARTIALLY_PRESERVED_DURING_HIBERNATE (1ull << 9)
+#define DRM_VSEG_SEGMENT_DIRECT_FLIP			(1ull << 10)
+#define DRM_VSEG_SEGMENT_USE_64KB_PAGES			(1ull << 11)
+#define DRM_VSEG_SEGMENT_RESERVED_SYSMEM		(1ull << 12)
+#define DRM_VSEG_SEGMENT_SUPPORTS_CPU_HOST_APERTURE	(1ull << 13)
+#define DRM_VSEG_SEGMENT_SUPPORTS_CACHED_CPU_HOST_APERTURE (1ull << 14)
+#define DRM_VSEG_SEGMENT_APPLICATION_TARGET		(1ull << 15)
+#define DRM_VSEG_SEGMENT_VPR_SUPPORTED			(1ull << 16)
+#define DRM_VSEG_SEGMENT_VPR_PRESERVED_DURING_STANDBY	(1ull << 17)
+#define DRM_VSEG_SEGMENT_ENCRYPTED_PAGING_SUPPORTED	(1ull << 18)
+#define DRM_VSEG_SEGMENT_LOCAL_BUDGET_GROUP		(1ull << 19)
+#define DRM_VSEG_SEGMENT_NON_LOCAL_BUDGET_GROUP		(1ull << 20)
+#define DRM_VSEG_SEGMENT_FLAGS_ALL			((1ull << 21) - 1)
+
+/**
+ * struct drm_vseg_range - a byte range inside a segment
+ * @start: offset of the first byte, from the start of the segment.
+ * @size: length in bytes.
+ */
+struct drm_vseg_range {
+	__u64 start;
+	__u64 size;
+};
+
+/**
+ * struct drm_vseg_segment_usage - live usage of one segment
+ * @committed: bytes of buffer backing allocated from the segment. For the
+ *	aperture this is what counts against @commit_limit of
+ *	&struct drm_vseg_segment_info.
+ * @resident: bytes of buffers whose contents currently live in the segment.
+ * @evicted: bytes of buffers that prefer this segment but currently live
+ *	elsewhere because they were evicted from it.
+ * @aperture_mapped: aperture only: bytes of GART entries currently in use.
+ *	Zero for other segments.
+ * @reserved: must be zero; the kernel writes zero.
+ */
+struct drm_vseg_segment_usage {
+	__u64 committed;
+	__u64 resident;
+	__u64 evicted;
+	__u64 aperture_mapped;
+	__u64 reserved[4];
+};
+
+/**
+ * struct drm_vseg_segment_info - one segment of the table
+ *
+ * Modeled on DXGK_SEGMENTDESCRIPTOR and DXGK_SEGMENTDESCRIPTOR4.
+ *
+ * @id: segment id, 1-based, equal to the array index plus one.
+ * @kind: one of &enum drm_vseg_segment_kind.
+ * @flags: DRM_VSEG_SEGMENT_* flags (DXGK_SEGMENTFLAGS bit order).
+ * @base_address: base of the segment in the GPU's physical address space;
+ *	a physical reference (id, offset) is at @base_address + offset.
+ * @cpu_translated_address: base of the segment as the CPU sees it on the
+ *	bus, valid only for CPU-visible segments; zero otherwise.
+ * @size: size in bytes; a multiple of @page_size.
+ * @cpu_visible_size: bytes from offset 0 the CPU can reach directly; equal
+ *	to @size for a fully visible segment, less on a small-BAR segment, zero
+ *	when the segment is not CPU-visible.
+ * @commit_limit: most bytes that may be committed to the segment. Equal to
+ *	@size for memory segments; at most @size for the aperture.
+ * @system_memory_end_address: for segments populated from system memory,
+ *	allocations ending after this offset are purged during hibernation;
+ *	zero when unused.
+ * @page_size: allocation granularity: 4096 or 65536.
+ * @num_banks: number of banks, zero without %DRM_VSEG_SEGMENT_USE_BANKING.
+ * @bank_end: end offset (exclusive) of each bank; bank 0 starts at 0, bank
+ *	i starts at @bank_end[i - 1], the last bank ends at @size.
+ * @num_invalid_ranges: number of valid entries in @invalid_ranges.
+ * @pad: must be zero; the kernel writes zero.
+ * @invalid_ranges: ranges of the segment that are never allocated.
+ * @usage: live usage counters.
+ * @name: NUL-terminated human-readable name ("vram", "aperture", ...).
+ * @reserved: must be zero; the kernel writes zero.
+ */
+struct drm_vseg_segment_info {
+	__u32 id;
+	__u32 kind;
+	__u64 flags;
+	__u64 base_address;
+	__u64 cpu_translated_address;
+	__u64 size;
+	__u64 cpu_visible_size;
+	__u64 commit_limit;
+	__u64 system_memory_end_address;
+	__u32 page_size;
+	__u32 num_banks;
+	__u64 bank_end[DRM_VSEG_MAX_BANKS];
+	__u32 num_invalid_ranges;
+	__u32 pad;
+	struct drm_vseg_range invalid_ranges[DRM_VSEG_MAX_INVALID_RANGES];
+	struct drm_vseg_segment_usage usage;
+	char name[16];
+	__u64 reserved[4];
+};
+
+/**
+ * struct drm_vseg_query_segments - DRM_IOCTL_VSEG_QUERY_SEGMENTS argument
+ *
+ * Returns the segment table, modeled on DXGK_QUERYSEGMENTOUT4, with live
+ * usage. Two calls:
+ *
+ * 1. @num_segments = 0 and @segments = 0: the kernel sets @num_segments to
+ *    the number of segments in the table and @segment_size to
+ *    sizeof(struct drm_vseg_segment_info); it also fills the paging-buffer
+ *    fields and @system_usage.
+ * 2. @num_segments >= the count, @segment_size as returned, @segments
+ *    pointing to an array of that many elements: the kernel fills the
+ *    array and sets @num_segments to the count.
+ *
+ * A nonzero @num_segments smaller than the count, or a @segment_size other
+ * than the kernel's, gives -EINVAL; an unreadable or unwritable pointer
+ * gives -EFAULT.
+ *
+ * @extensions: must be zero (reserved for a chain of extensions).
+ * @flags: must be zero.
+ * @num_segments: in: array capacity, or 0 to ask; out: segment count.
+ * @segment_size: in: size of one array element (0 on the first call);
+ *	out: sizeof(struct drm_vseg_segment_info).
+ * @segments: user pointer to an array of &struct drm_vseg_segment_info.
+ * @paging_buffer_segment_id: segment the paging buffer comes from: the
+ *	aperture's id, or 0 for contiguous system memory.
+ * @paging_buffer_size: size of the paging buffer, bytes.
+ * @paging_buffer_private_data_size: size of the driver's per-paging-buffer
+ *	private data, bytes.
+ * @pad: must be zero.
+ * @pad2: must be zero.
+ * @system_usage: usage of the implicit system segment (id 0).
+ * @reserved: must be zero.
+ */
+struct drm_vseg_query_segments {
+	__u64 extensions;
+	__u32 flags;
+	__u32 num_segments;
+	__u32 segment_size;
+	__u32 pad;
+	__u64 segments;
+	__u32 paging_buffer_segment_id;
+	__u32 paging_buffer_size;
+	__u32 paging_buffer_private_data_size;
+	__u32 pad2;
+	struct drm_vseg_segment_usage system_usage;
+	__u64 reserved[4];
+};
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* _UAPI_VSEG_DRM_H_ */

@@ -1,0 +1,117 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Install everything vseg needs to build and test: the toolchain, QEMU, busybox,
+# libdrm and the image + headers of the newest Debian 6.1 (bookworm) and 6.12
+# (bookworm-backports) kernels. Idempotent: when everything is present it only
+# runs a few dpkg queries and returns.
+#
+# The backports suite is added by copying the machine's own Debian archive
+# entry, so no archive host is ever written here.
+
+set -euo pipefail
+
+SUDO=
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+
+BASE_PKGS=(build-essential bc bison flex kmod cpio busybox-static xz-utils
+	   qemu-system-x86 libdrm-dev pkg-config libelf-dev libssl-dev sparse)
+
+BPO_SOURCES=/etc/apt/sources.list.d/vseg-backports.sources
+STAMP_DIR=${VSEG_STATE_DIR:-/var/lib/vseg}
+UPDATED=0
+
+log() { echo "install-deps: $*" >&2; }
+
+missing() {
+	local p out=()
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+			grep -q '^install ok installed$' || out+=("$p")
+	done
+	echo "${out[@]:-}"
+}
+
+apt_update() {
+	[ "$UPDATED" = 1 ] && return 0
+	log "apt-get update"
+	$SUDO apt-get update -qq >/dev/null
+	UPDATED=1
+}
+
+apt_install() {
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
+		--no-install-recommends "$@" >/dev/null
+}
+
+# Derive a bookworm-backports entry from the machine's own Debian entry.
+add_backports() {
+	[ -f "$BPO_SOURCES" ] && return 0
+	local uri=
+	if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+		uri=$(awk '
+			/^URIs:/ { u = $2 }
+			/^Suites:/ { for (i = 2; i <= NF; i++) if ($i == "bookworm") { print u; exit } }
+			/^$/ { u = "" }' /etc/apt/sources.list.d/debian.sources)
+	fi
+	if [ -z "$uri" ] && [ -f /etc/apt/sources.list ]; then
+		uri=$(awk '$1 == "deb" && $3 == "bookworm" { print $2; exit }' \
+			/etc/apt/sources.list)
+	fi
+	if [ -z "$uri" ]; then
+		log "cannot find the Debian bookworm archive entry to derive backports from"
+		exit 1
+	fi
+	log "adding bookworm-backports from the machine's Debian entry"
+	$SUDO tee "$BPO_SOURCES" >/dev/null <<EOT
+Types: deb
+URIs: $uri
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOT
+	UPDATED=0
+}
+
+# Newest kernel ABI name ("6.1.0-41-amd64") offered for a series (a regex).
+kernel_abi() {
+	local series=$1
+	apt-cache show linux-image-amd64 2>/dev/null |
+		awk '/^Depends:/ { print }' | grep -o "linux-image-$series[^ ,]*-amd64" |
+		sed 's/^linux-image-//' | sort -V | tail -n 1
+}
+
+kver_present() {
+	local series=$1
+	ls -d /lib/modules/"$series"*-amd64/build >/dev/null 2>&1
+}
+
+m=$(missing "${BASE_PKGS[@]}")
+if [ -n "$m" ]; then
+	apt_update
+	log "installing $m"
+	# shellcheck disable=SC2086
+	apt_install $m
+fi
+
+if ! kver_present 6.1. || ! kver_present 6.12.; then
+	add_backports
+	apt_update
+	k61=$(kernel_abi '6\.1\.')
+	k612=$(kernel_abi '6\.12\.')
+	if [ -z "$k61" ] || [ -z "$k612" ]; then
+		log "cannot find the 6.1 ($k61) or 6.12 ($k612) kernel in the archive"
+		exit 1
+	fi
+	if ! kver_present 6.1.; then
+		log "installing kernel $k61"
+		apt_install "linux-image-$k61" "linux-headers-$k61"
+	fi
+	if ! kver_present 6.12.; then
+		log "installing kernel $k612"
+		apt_install -t bookworm-backports "linux-image-$k612" "linux-headers-$k612"
+	fi
+fi
+
+$SUDO mkdir -p "$STAMP_DIR" 2>/dev/null || true
+exit 0
