@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The vseg authors
+ *
+ * Every difference between the kernels vseg supports (6.1 LTS and 6.12 LTS)
+ * lives here and nowhere else.
+ */
+#ifndef __VSEG_COMPAT_H__
+#define __VSEG_COMPAT_H__
+
+#include <linux/version.h>
+#include <linux/log2.h>
+#include <drm/drm_buddy.h>
+#include <drm/drm_gem_ttm_helper.h>
+#include <drm/ttm/ttm_placement.h>
+#include <drm/ttm/ttm_resource.h>
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+#define VSEG_TTM_FUNCS_CONST const
+#else
+#define VSEG_TTM_FUNCS_CONST
+#endif
+
+/* Size of a TTM resource in bytes (6.1 counts pages). */
+static inline u64 vseg_res_size(const struct ttm_resource *res)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+	return res->size;
+#else
+	return (u64)res->num_pages << PAGE_SHIFT;
+#endif
+}
+
+/* Point a placement at its places; 6.1 tries only busy_placement with eviction. */
+static inline void vseg_placement_set(struct ttm_placement *pl,
+				      const struct ttm_place *places,
+				      unsigned int num)
+{
+	pl->placement = places;
+	pl->num_placement = num;
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 9, 0)
+	pl->busy_placement = places;
+	pl->num_busy_placement = num;
+#endif
+}
+
+static inline void vseg_buddy_free_list(struct drm_buddy *mm,
+					struct list_head *blocks)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+	drm_buddy_free_list(mm, blocks, 0);
+#else
+	drm_buddy_free_list(mm, blocks);
+#endif
+}
+
+static inline int vseg_buddy_trim(struct drm_buddy *mm, u64 size,
+				  struct list_head *blocks)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+	return drm_buddy_block_trim(mm, NULL, size, blocks);
+#else
+	return drm_buddy_block_trim(mm, size, blocks);
+#endif
+}
+
+/**
+ * vseg_buddy_alloc_contig() - allocate one contiguous range from a buddy
+ * @mm: the allocator
+ * @start: lowest offset the range may start at
+ * @end: offset the range must end before
+ * @size: bytes, a multiple of the chunk size
+ * @align: alignment of the start, a power of two >= the chunk size
+ * @blocks: list that receives the block(s)
+ * @flags: DRM_BUDDY_RANGE_ALLOCATION / DRM_BUDDY_TOPDOWN_ALLOCATION
+ *
+ * 6.7+ has DRM_BUDDY_CONTIGUOUS_ALLOCATION, which also finds ranges that
+ * straddle two power-of-two blocks, but it aligns to the rounded-up size
+ * only. Otherwise (and on 6.1) one power-of-two block at least as large as
+ * @size and @align is allocated and trimmed down to @size.
+ *
+ * Return: 0 or a negative error code.
+ */
+static inline int vseg_buddy_alloc_contig(struct drm_buddy *mm, u64 start,
+					  u64 end, u64 size, u64 align,
+					  struct list_head *blocks,
+					  unsigned long flags)
+{
+	u64 pow2 = roundup_pow_of_two(max(size, align));
+	int err;
+
+#ifdef DRM_BUDDY_CONTIGUOUS_ALLOCATION
+	if (align <= roundup_pow_of_two(size))
+		return drm_buddy_alloc_blocks(mm, start, end, size, align,
+					      blocks,
+					      flags | DRM_BUDDY_CONTIGUOUS_ALLOCATION);
+#endif
+	if (pow2 > mm->size)
+		return -ENOSPC;
+	err = drm_buddy_alloc_blocks(mm, start, end, pow2, pow2, blocks, flags);
+	if (err)
+		return err;
+	if (pow2 != size) {
+		err = vseg_buddy_trim(mm, size, blocks);
+		if (err) {
+			vseg_buddy_free_list(mm, blocks);
+			return err;
+		}
+	}
+	return 0;
+}
+
+/* Non-contiguous allocation; 6.1 wants the size aligned to min_block. */
+static inline int vseg_buddy_alloc(struct drm_buddy *mm, u64 start, u64 end,
+				   u64 size, u64 min_block,
+				   struct list_head *blocks, unsigned long flags)
+{
+	return drm_buddy_alloc_blocks(mm, start, end, round_up(size, min_block),
+				      min_block, blocks, flags);
+}
+
+#endif /* __VSEG_COMPAT_H__ */

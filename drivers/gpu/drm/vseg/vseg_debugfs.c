@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The vseg authors
+ *
+ * debugfs, under /sys/kernel/debug/dri/N/:
+ *
+ * segments	the segment table, the TTM memory type behind each segment and
+ *		its live usage: one line per segment of "key=value" words,
+ *		segment 0 (system) first. Meant for people and for scripts.
+ * <name>_mm	one per TTM manager (TTM's own file; our managers add the
+ *		buddy or GART state).
+ */
+
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+#include <drm/drm_debugfs.h>
+#include <drm/drm_file.h>
+#include <drm/ttm/ttm_placement.h>
+#include <drm/ttm/ttm_resource.h>
+
+#include "vseg_debugfs.h"
+#include "vseg_drv.h"
+#include "vseg_ttm.h"
+
+static void print_usage(struct seq_file *m, const struct vseg_usage *u)
+{
+	seq_printf(m, " committed=%llu resident=%llu evicted=%llu mapped=%llu\n",
+		   u->committed, u->resident, u->evicted, u->aperture_mapped);
+}
+
+static void print_flag_names(struct seq_file *m, u64 flags)
+{
+	unsigned int bit;
+	bool first = true;
+
+	seq_puts(m, " flag_names=");
+	for (bit = 0; bit < VSEG_SEGF_NUM; bit++) {
+		if (!(flags & BIT_ULL(bit)))
+			continue;
+		seq_printf(m, "%s%s", first ? "" : "|",
+			   vseg_segment_flag_name(bit));
+		first = false;
+	}
+	if (first)
+		seq_putc(m, '-');
+}
+
+static void print_segment(struct seq_file *m, struct vseg_device *vdev,
+			  const struct vseg_segment_desc *d)
+{
+	struct vseg_segment *seg = vseg_seg(vdev, d->id);
+	struct vseg_usage u;
+	unsigned int i;
+
+	seq_printf(m, "segment %u name=%s kind=%s ttm=%u ttm_name=%s flags=0x%llx",
+		   d->id, d->name, vseg_segment_kind_name(d->kind),
+		   seg->mem_type, vseg_ttm_mem_type_name(seg->mem_type),
+		   d->flags);
+	print_flag_names(m, d->flags);
+	seq_printf(m, " base=0x%llx cpu=0x%llx size=%llu visible=%llu commit=%llu page=%u sysend=0x%llx",
+		   d->base_address, d->cpu_translated_address, d->size,
+		   d->cpu_visible_size, d->commit_limit, d->page_size,
+		   d->system_memory_end);
+	seq_printf(m, " banks=%u bank_end=", d->num_banks);
+	for (i = 0; i < d->num_banks; i++)
+		seq_printf(m, "%s0x%llx", i ? "," : "", d->bank_end[i]);
+	if (!d->num_banks)
+		seq_putc(m, '-');
+	seq_printf(m, " invalid=%u invalid_ranges=", d->num_invalid);
+	for (i = 0; i < d->num_invalid; i++)
+		seq_printf(m, "%s0x%llx+0x%llx", i ? "," : "",
+			   d->invalid[i].start, d->invalid[i].size);
+	if (!d->num_invalid)
+		seq_putc(m, '-');
+	vseg_ttm_usage(vdev, d->id, &u);
+	print_usage(m, &u);
+}
+
+static int vseg_debugfs_segments(struct seq_file *m, void *unused)
+{
+	struct drm_info_node *node = m->private;
+	struct vseg_device *vdev = to_vseg(node->minor->dev);
+	const struct vseg_segment_table *t = &vdev->table;
+	struct vseg_usage u;
+	unsigned int i;
+
+	seq_printf(m, "vseg segment table: segments=%u paging_segment=%u paging_size=%u paging_private=%u\n",
+		   t->num_segments, t->paging_buffer_segment_id,
+		   t->paging_buffer_size, t->paging_buffer_private_data_size);
+	vseg_ttm_usage(vdev, 0, &u);
+	seq_printf(m, "segment 0 name=system kind=system ttm=%u ttm_name=%s",
+		   TTM_PL_SYSTEM, vseg_ttm_mem_type_name(TTM_PL_SYSTEM));
+	print_usage(m, &u);
+	for (i = 0; i < t->num_segments; i++)
+		print_segment(m, vdev, &t->seg[i]);
+	return 0;
+}
+
+static const struct drm_info_list vseg_debugfs_list[] = {
+	{ "segments", vseg_debugfs_segments, 0 },
+};
+
+/**
+ * vseg_debugfs_init() - create vseg's debugfs files for a DRM minor
+ * @minor: the minor whose debugfs directory receives them
+ */
+void vseg_debugfs_init(struct drm_minor *minor)
+{
+	struct vseg_device *vdev = to_vseg(minor->dev);
+	char name[VSEG_NAME_LEN + 8];
+	unsigned int i;
+
+	drm_debugfs_create_files(vseg_debugfs_list,
+				 ARRAY_SIZE(vseg_debugfs_list),
+				 minor->debugfs_root, minor);
+
+	ttm_resource_manager_create_debugfs(ttm_manager_type(&vdev->bdev,
+							     TTM_PL_SYSTEM),
+					    minor->debugfs_root, "system_mm");
+	for (i = 0; i < vdev->table.num_segments; i++) {
+		struct vseg_segment *seg = &vdev->seg[i];
+
+		snprintf(name, sizeof(name), "%s_mm", seg->desc->name);
+		ttm_resource_manager_create_debugfs(ttm_manager_type(&vdev->bdev,
+								     seg->mem_type),
+						    minor->debugfs_root, name);
+	}
+}

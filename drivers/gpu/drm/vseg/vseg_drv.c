@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The vseg authors
+ *
+ * vseg: the WDDM GPU segment memory model on DRM/TTM.
+ *
+ * Device and module. Without hardware the module creates its own virtual
+ * platform device at load (the embedded default): a GPU whose segment table
+ * comes from a built-in profile or from a text description, and whose
+ * memory segments are backed by system RAM reserved at probe.
+ */
+
+#include <linux/module.h>
+#include <linux/platform_device.h>
+#include <linux/sizes.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_ioctl.h>
+#include <uapi/drm/vseg_drm.h>
+
+#include "vseg_debugfs.h"
+#include "vseg_drv.h"
+#include "vseg_ioctl.h"
+#include "vseg_ttm.h"
+
+static char *profile = "discrete";
+module_param(profile, charp, 0444);
+MODULE_PARM_DESC(profile,
+		 "Built-in segment table: discrete (default), integrated, smallbar, multi");
+
+static char *table;
+module_param(table, charp, 0444);
+MODULE_PARM_DESC(table,
+		 "Segment table as text, overrides profile (see Documentation/gpu/vseg.rst)");
+
+static unsigned int mem_size_mb[VSEG_MAX_MEMORY_SEGMENTS];
+static int num_mem_size_mb;
+module_param_array(mem_size_mb, uint, &num_mem_size_mb, 0444);
+MODULE_PARM_DESC(mem_size_mb,
+		 "Size in MiB of each memory segment of the profile, in table order (0 = default)");
+
+static unsigned int visible_size_mb;
+module_param(visible_size_mb, uint, 0444);
+MODULE_PARM_DESC(visible_size_mb,
+		 "CPU-visible MiB of the profile's first memory segment (0 = default)");
+
+static unsigned int aperture_size_mb;
+module_param(aperture_size_mb, uint, 0444);
+MODULE_PARM_DESC(aperture_size_mb, "Aperture segment size in MiB (0 = default)");
+
+static unsigned int aperture_commit_mb;
+module_param(aperture_commit_mb, uint, 0444);
+MODULE_PARM_DESC(aperture_commit_mb,
+		 "Aperture commit limit in MiB (0 = default)");
+
+/* Result of the last probe, so that module load fails when probe does. */
+static int vseg_probe_result;
+static struct platform_device *vseg_pdev;
+
+static const struct drm_ioctl_desc vseg_ioctls[] = {
+	DRM_IOCTL_DEF_DRV(VSEG_QUERY_SEGMENTS, vseg_ioctl_query_segments,
+			  DRM_RENDER_ALLOW),
+};
+
+DEFINE_DRM_GEM_FOPS(vseg_fops);
+
+static const struct drm_driver vseg_drm_driver = {
+	.driver_features = DRIVER_GEM | DRIVER_RENDER,
+	.ioctls = vseg_ioctls,
+	.num_ioctls = ARRAY_SIZE(vseg_ioctls),
+	.fops = &vseg_fops,
+	.debugfs_init = vseg_debugfs_init,
+	.name = DRIVER_NAME,
+	.desc = DRIVER_DESC,
+	.date = DRIVER_DATE,
+	.major = DRIVER_MAJOR,
+	.minor = DRIVER_MINOR,
+};
+
+static int vseg_build_table(struct vseg_segment_table *t)
+{
+	struct vseg_profile_overrides ovr = {};
+	int i, err;
+
+	if (table && *table) {
+		err = vseg_segment_table_parse(t, table);
+	} else {
+		for (i = 0; i < num_mem_size_mb; i++)
+			ovr.mem_size[i] = (u64)mem_size_mb[i] * SZ_1M;
+		ovr.visible_size = (u64)visible_size_mb * SZ_1M;
+		ovr.aperture_size = (u64)aperture_size_mb * SZ_1M;
+		ovr.aperture_commit = (u64)aperture_commit_mb * SZ_1M;
+		err = vseg_segment_table_from_profile(t, profile, &ovr);
+	}
+	if (err)
+		return err;
+	return vseg_segment_table_validate(t);
+}
+
+static int vseg_probe(struct platform_device *pdev)
+{
+	struct vseg_device *vdev;
+	int err;
+
+	vdev = devm_drm_dev_alloc(&pdev->dev, &vseg_drm_driver,
+				  struct vseg_device, drm);
+	if (IS_ERR(vdev))
+		return PTR_ERR(vdev);
+
+	err = vseg_build_table(&vdev->table);
+	if (err)
+		return err;
+
+	err = vseg_ttm_init(vdev);
+	if (err)
+		return err;
+
+	platform_set_drvdata(pdev, vdev);
+	err = drm_dev_register(&vdev->drm, 0);
+	if (err)
+		goto err_ttm;
+
+	drm_info(&vdev->drm, "%s: %u segments, aperture is segment %u\n",
+		 table && *table ? "custom table" : profile,
+		 vdev->table.num_segments, vdev->aperture_id);
+	return 0;
+
+err_ttm:
+	vseg_ttm_fini(vdev);
+	return err;
+}
+
+static void vseg_remove(struct platform_device *pdev)
+{
+	struct vseg_device *vdev = platform_get_drvdata(pdev);
+
+	drm_dev_unplug(&vdev->drm);
+	vseg_ttm_fini(vdev);
+}
+
+static int vseg_probe_record(struct platform_device *pdev)
+{
+	vseg_probe_result = vseg_probe(pdev);
+	return vseg_probe_result;
+}
+
+static struct platform_driver vseg_platform_driver = {
+	.probe = vseg_probe_record,
+	.remove_new = vseg_remove,
+	.driver = {
+		.name = DRIVER_NAME,
+	},
+};
+
+static int __init vseg_init(void)
+{
+	int err;
+
+	err = platform_driver_register(&vseg_platform_driver);
+	if (err)
+		return err;
+
+	vseg_probe_result = -ENODEV;
+	vseg_pdev = platform_device_register_simple(DRIVER_NAME, -1, NULL, 0);
+	if (IS_ERR(vseg_pdev)) {
+		err = PTR_ERR(vseg_pdev);
+		goto err_driver;
+	}
+	/* Probe ran synchronously; refuse to load if it failed. */
+	if (!vseg_pdev->dev.driver) {
+		err = vseg_probe_result ?: -ENODEV;
+		goto err_device;
+	}
+	return 0;
+
+err_device:
+	platform_device_unregister(vseg_pdev);
+err_driver:
+	platform_driver_unregister(&vseg_platform_driver);
+	return err;
+}
+
+static void __exit vseg_exit(void)
+{
+	platform_device_unregister(vseg_pdev);
+	platform_driver_unregister(&vseg_platform_driver);
+}
+
+module_init(vseg_init);
+module_exit(vseg_exit);
+
+MODULE_AUTHOR("The vseg authors");
+MODULE_DESCRIPTION("vseg: " DRIVER_DESC);
+MODULE_LICENSE("GPL");

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The vseg authors
+ *
+ * The software GART: the page table of the aperture segment. The aperture
+ * is an address range of the GPU; each of its host pages has one entry
+ * that points at a system page. A buffer that must be reached physically
+ * while it lives in system memory gets a range of the aperture and entries
+ * that point at exactly its pages, so that the GPU sees it as contiguous.
+ *
+ * Ranges are handed out by a drm_mm over the aperture; entries are written
+ * only when a range is bound to pages, and cleared when it is unbound.
+ */
+
+#include <linux/io.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <drm/drm_print.h>
+
+#include "vseg_gart.h"
+
+/**
+ * vseg_gart_init() - create an empty GART
+ * @gart: the GART
+ * @size: aperture size in bytes, a multiple of PAGE_SIZE
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int vseg_gart_init(struct vseg_gart *gart, u64 size)
+{
+	gart->num_pages = size >> PAGE_SHIFT;
+	gart->pte = kvcalloc(gart->num_pages, sizeof(*gart->pte), GFP_KERNEL);
+	if (!gart->pte)
+		return -ENOMEM;
+	mutex_init(&gart->lock);
+	drm_mm_init(&gart->mm, 0, gart->num_pages);
+	gart->mapped = 0;
+	gart->ranges = 0;
+	return 0;
+}
+
+/**
+ * vseg_gart_fini() - destroy a GART; every range must have been freed
+ * @gart: the GART
+ */
+void vseg_gart_fini(struct vseg_gart *gart)
+{
+	drm_mm_takedown(&gart->mm);
+	mutex_destroy(&gart->lock);
+	kvfree(gart->pte);
+	gart->pte = NULL;
+}
+
+/**
+ * vseg_gart_alloc() - take a range of the aperture
+ * @gart: the GART
+ * @node: receives the range (in host pages)
+ * @num_pages: length
+ * @align_pages: alignment of the start, 0 for none
+ * @fpfn: first page the range may use
+ * @lpfn: page the range must end before, 0 for the end of the aperture
+ * @topdown: take the highest free range rather than the lowest
+ *
+ * The entries of the new range are invalid until vseg_gart_bind().
+ *
+ * Return: 0, or -ENOSPC when no range fits.
+ */
+int vseg_gart_alloc(struct vseg_gart *gart, struct drm_mm_node *node,
+		    u64 num_pages, u64 align_pages, u64 fpfn, u64 lpfn,
+		    bool topdown)
+{
+	int err;
+
+	if (!lpfn || lpfn > gart->num_pages)
+		lpfn = gart->num_pages;
+	mutex_lock(&gart->lock);
+	err = drm_mm_insert_node_in_range(&gart->mm, node, num_pages,
+					  align_pages, 0, fpfn, lpfn,
+					  topdown ? DRM_MM_INSERT_HIGH :
+						    DRM_MM_INSERT_LOW);
+	if (!err)
+		gart->ranges++;
+	mutex_unlock(&gart->lock);
+	return err ? -ENOSPC : 0;
+}
+
+static void gart_clear(struct vseg_gart *gart, const struct drm_mm_node *node)
+{
+	u64 i;
+
+	lockdep_assert_held(&gart->lock);
+	for (i = node->start; i < node->start + node->size; i++) {
+		if (gart->pte[i] & VSEG_GART_PTE_VALID)
+			gart->mapped--;
+		gart->pte[i] = 0;
+	}
+}
+
+/**
+ * vseg_gart_free() - give a range back, clearing its entries
+ * @gart: the GART
+ * @node: the range; may be unallocated
+ */
+void vseg_gart_free(struct vseg_gart *gart, struct drm_mm_node *node)
+{
+	if (!drm_mm_node_allocated(node))
+		return;
+	mutex_lock(&gart->lock);
+	gart_clear(gart, node);
+	drm_mm_remove_node(node);
+	gart->ranges--;
+	mutex_unlock(&gart->lock);
+}
+
+/**
+ * vseg_gart_bind() - point a range's entries at system pages
+ * @gart: the GART
+ * @node: an allocated range
+ * @pages: the pages, in the order the GPU is to see them
+ * @num_pages: number of @pages, at most the range's length
+ *
+ * Return: 0, or -EINVAL if the pages do not fit the range.
+ */
+int vseg_gart_bind(struct vseg_gart *gart, const struct drm_mm_node *node,
+		   struct page **pages, u64 num_pages)
+{
+	u64 i;
+
+	if (!drm_mm_node_allocated(node) || num_pages > node->size)
+		return -EINVAL;
+	mutex_lock(&gart->lock);
+	gart_clear(gart, node);
+	for (i = 0; i < num_pages; i++) {
+		gart->pte[node->start + i] = page_to_phys(pages[i]) |
+					     VSEG_GART_PTE_VALID;
+		gart->mapped++;
+	}
+	mutex_unlock(&gart->lock);
+	return 0;
+}
+
+/**
+ * vseg_gart_unbind() - invalidate a range's entries, keeping the range
+ * @gart: the GART
+ * @node: the range; may be unallocated
+ */
+void vseg_gart_unbind(struct vseg_gart *gart, const struct drm_mm_node *node)
+{
+	if (!drm_mm_node_allocated(node))
+		return;
+	mutex_lock(&gart->lock);
+	gart_clear(gart, node);
+	mutex_unlock(&gart->lock);
+}
+
+/**
+ * vseg_gart_translate() - resolve an aperture offset as the GPU does
+ * @gart: the GART
+ * @offset: byte offset into the aperture
+ * @phys: receives the system physical address
+ *
+ * Return: 0, or -EFAULT for an offset outside the aperture or behind an
+ * invalid entry.
+ */
+int vseg_gart_translate(struct vseg_gart *gart, u64 offset, phys_addr_t *phys)
+{
+	u64 idx = offset >> PAGE_SHIFT;
+	u64 pte;
+
+	if (idx >= gart->num_pages)
+		return -EFAULT;
+	mutex_lock(&gart->lock);
+	pte = gart->pte[idx];
+	mutex_unlock(&gart->lock);
+	if (!(pte & VSEG_GART_PTE_VALID))
+		return -EFAULT;
+	*phys = (pte & VSEG_GART_PTE_ADDR) | (offset & ~PAGE_MASK);
+	return 0;
+}
+
+/**
+ * vseg_gart_mapped_bytes() - bytes of the aperture with valid entries
+ * @gart: the GART
+ *
+ * Return: mapped bytes.
+ */
+u64 vseg_gart_mapped_bytes(struct vseg_gart *gart)
+{
+	u64 mapped;
+
+	mutex_lock(&gart->lock);
+	mapped = gart->mapped;
+	mutex_unlock(&gart->lock);
+	return mapped << PAGE_SHIFT;
+}
+
+/**
+ * vseg_gart_print() - describe the GART state
+ * @gart: the GART
+ * @p: where to print
+ */
+void vseg_gart_print(struct vseg_gart *gart, struct drm_printer *p)
+{
+	mutex_lock(&gart->lock);
+	drm_printf(p, "gart: %llu pages, %llu ranges, %llu entries valid\n",
+		   gart->num_pages, gart->ranges, gart->mapped);
+	drm_mm_print(&gart->mm, p);
+	mutex_unlock(&gart->lock);
+}

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The vseg authors
+ */
+#ifndef __VSEG_IOCTL_H__
+#define __VSEG_IOCTL_H__
+
+struct drm_device;
+struct drm_file;
+
+int vseg_ioctl_query_segments(struct drm_device *drm, void *data,
+			      struct drm_file *file);
+
+#endif /* __VSEG_IOCTL_H__ */

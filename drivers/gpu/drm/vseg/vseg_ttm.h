@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The vseg authors
+ */
+#ifndef __VSEG_TTM_H__
+#define __VSEG_TTM_H__
+
+#include <linux/types.h>
+
+struct vseg_device;
+struct vseg_usage;
+
+int vseg_ttm_init(struct vseg_device *vdev);
+void vseg_ttm_fini(struct vseg_device *vdev);
+void vseg_ttm_usage(struct vseg_device *vdev, u32 id, struct vseg_usage *u);
+const char *vseg_ttm_mem_type_name(u32 mem_type);
+
+#endif /* __VSEG_TTM_H__ */

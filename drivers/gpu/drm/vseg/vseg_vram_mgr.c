@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The vseg authors
+ *
+ * Memory-segment manager: one TTM resource manager per memory segment, a
+ * buddy allocator working in the segment's page size (4 KiB or 64 KiB).
+ *
+ * Requests carry the WDDM placement properties through the TTM place:
+ * TTM_PL_FLAG_CONTIGUOUS for AccessedPhysically and primaries, fpfn/lpfn
+ * for banks and for the CPU-visible part of a small-BAR segment, and
+ * TTM_PL_FLAG_TOPDOWN for top-down preference. Without CONTIGUOUS a
+ * buffer is a set of segment pages that may be scattered.
+ */
+
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <drm/drm_print.h>
+
+#include "vseg_compat.h"
+#include "vseg_drv.h"
+#include "vseg_vram_mgr.h"
+
+static inline struct vseg_vram_mgr *
+to_vram_mgr(struct ttm_resource_manager *man)
+{
+	return container_of(man, struct vseg_vram_mgr, manager);
+}
+
+static u64 block_start(const struct drm_buddy_block *block)
+{
+	return drm_buddy_block_offset((struct drm_buddy_block *)block);
+}
+
+static bool blocks_contiguous(struct drm_buddy *mm, struct list_head *blocks,
+			      u64 *first)
+{
+	struct drm_buddy_block *block;
+	u64 lo = U64_MAX, hi = 0, sum = 0;
+
+	list_for_each_entry(block, blocks, link) {
+		u64 start = block_start(block);
+		u64 size = drm_buddy_block_size(mm, block);
+
+		lo = min(lo, start);
+		hi = max(hi, start + size);
+		sum += size;
+	}
+	*first = lo;
+	return sum && hi - lo == sum;
+}
+
+static int vseg_vram_mgr_alloc(struct ttm_resource_manager *man,
+			       struct ttm_buffer_object *bo,
+			       const struct ttm_place *place,
+			       struct ttm_resource **res)
+{
+	struct vseg_vram_mgr *mgr = to_vram_mgr(man);
+	u64 page_size = mgr->desc->page_size;
+	u64 seg_size = mgr->desc->size;
+	u64 start = (u64)place->fpfn << PAGE_SHIFT;
+	u64 end = place->lpfn ? (u64)place->lpfn << PAGE_SHIFT : seg_size;
+	u64 align = max_t(u64, (u64)bo->page_alignment << PAGE_SHIFT, page_size);
+	unsigned long flags = 0;
+	struct vseg_vram_res *vres;
+	u64 size, first;
+	int err;
+
+	size = round_up(bo->base.size, page_size);
+	end = min(end, seg_size);
+	if (start >= end || size > end - start)
+		return -ENOSPC;
+	if (start || end != seg_size)
+		flags |= DRM_BUDDY_RANGE_ALLOCATION;
+	if (place->flags & TTM_PL_FLAG_TOPDOWN)
+		flags |= DRM_BUDDY_TOPDOWN_ALLOCATION;
+
+	vres = kzalloc(sizeof(*vres), GFP_KERNEL);
+	if (!vres)
+		return -ENOMEM;
+	INIT_LIST_HEAD(&vres->blocks);
+	ttm_resource_init(bo, place, &vres->base);
+
+	mutex_lock(&mgr->lock);
+	if (place->flags & TTM_PL_FLAG_CONTIGUOUS) {
+		err = vseg_buddy_alloc_contig(&mgr->mm, start, end, size,
+					      roundup_pow_of_two(align),
+					      &vres->blocks, flags);
+	} else {
+		err = vseg_buddy_alloc(&mgr->mm, start, end, size, page_size,
+				       &vres->blocks, flags);
+	}
+	if (!err)
+		mgr->committed += size;
+	mutex_unlock(&mgr->lock);
+	if (err) {
+		ttm_resource_fini(man, &vres->base);
+		kfree(vres);
+		/* Out of room is -ENOSPC for TTM, whatever the buddy said. */
+		return err == -ENOMEM ? -ENOMEM : -ENOSPC;
+	}
+
+	vres->size = size;
+	vres->contiguous = blocks_contiguous(&mgr->mm, &vres->blocks, &first);
+	vres->base.start = first >> PAGE_SHIFT;
+	if (vres->contiguous)
+		vres->base.placement |= TTM_PL_FLAG_CONTIGUOUS;
+	else
+		vres->base.placement &= ~TTM_PL_FLAG_CONTIGUOUS;
+	*res = &vres->base;
+	return 0;
+}
+
+static void vseg_vram_mgr_free(struct ttm_resource_manager *man,
+			       struct ttm_resource *res)
+{
+	struct vseg_vram_mgr *mgr = to_vram_mgr(man);
+	struct vseg_vram_res *vres = to_vseg_vram_res(res);
+
+	mutex_lock(&mgr->lock);
+	vseg_buddy_free_list(&mgr->mm, &vres->blocks);
+	mgr->committed -= vres->size;
+	mutex_unlock(&mgr->lock);
+
+	ttm_resource_fini(man, res);
+	kfree(vres);
+}
+
+static bool block_in_place(struct drm_buddy *mm, struct drm_buddy_block *block,
+			   const struct ttm_place *place, bool whole)
+{
+	u64 fpfn = block_start(block) >> PAGE_SHIFT;
+	u64 lpfn = fpfn + (drm_buddy_block_size(mm, block) >> PAGE_SHIFT);
+
+	if (whole)
+		return fpfn >= place->fpfn && (!place->lpfn || lpfn <= place->lpfn);
+	return place->fpfn < lpfn && (!place->lpfn || place->lpfn > fpfn);
+}
+
+static bool vseg_vram_mgr_intersects(struct ttm_resource_manager *man,
+				     struct ttm_resource *res,
+				     const struct ttm_place *place,
+				     size_t size)
+{
+	struct vseg_vram_mgr *mgr = to_vram_mgr(man);
+	struct vseg_vram_res *vres = to_vseg_vram_res(res);
+	struct drm_buddy_block *block;
+
+	if (!place->fpfn && !place->lpfn)
+		return true;
+	list_for_each_entry(block, &vres->blocks, link)
+		if (block_in_place(&mgr->mm, block, place, false))
+			return true;
+	return false;
+}
+
+static bool vseg_vram_mgr_compatible(struct ttm_resource_manager *man,
+				     struct ttm_resource *res,
+				     const struct ttm_place *place,
+				     size_t size)
+{
+	struct vseg_vram_mgr *mgr = to_vram_mgr(man);
+	struct vseg_vram_res *vres = to_vseg_vram_res(res);
+	struct drm_buddy_block *block;
+
+	/* 6.1 asks even when the memory types differ. */
+	if (res->mem_type != place->mem_type)
+		return false;
+	if ((place->flags & TTM_PL_FLAG_CONTIGUOUS) && !vres->contiguous)
+		return false;
+	if (!place->fpfn && !place->lpfn)
+		return true;
+	list_for_each_entry(block, &vres->blocks, link)
+		if (!block_in_place(&mgr->mm, block, place, true))
+			return false;
+	return true;
+}
+
+static void vseg_vram_mgr_debug(struct ttm_resource_manager *man,
+				struct drm_printer *p)
+{
+	struct vseg_vram_mgr *mgr = to_vram_mgr(man);
+
+	mutex_lock(&mgr->lock);
+	drm_printf(p, "segment: %u \"%s\" page_size: %u\n", mgr->desc->id,
+		   mgr->desc->name, mgr->desc->page_size);
+	drm_printf(p, "committed: %llu of %llu bytes\n", mgr->committed,
+		   mgr->desc->size);
+	drm_buddy_print(&mgr->mm, p);
+	mutex_unlock(&mgr->lock);
+}
+
+static const struct ttm_resource_manager_func vseg_vram_mgr_func = {
+	.alloc = vseg_vram_mgr_alloc,
+	.free = vseg_vram_mgr_free,
+	.intersects = vseg_vram_mgr_intersects,
+	.compatible = vseg_vram_mgr_compatible,
+	.debug = vseg_vram_mgr_debug,
+};
+
+/* Hold the invalid ranges so that they are never handed out. */
+static int vseg_vram_mgr_reserve(struct vseg_vram_mgr *mgr)
+{
+	const struct vseg_segment_desc *desc = mgr->desc;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < desc->num_invalid; i++) {
+		const struct vseg_range *r = &desc->invalid[i];
+		u64 start = round_down(r->start, desc->page_size);
+		u64 end = round_up(r->start + r->size, desc->page_size);
+
+		err = drm_buddy_alloc_blocks(&mgr->mm, start, end, end - start,
+					     desc->page_size, &mgr->reserved,
+					     DRM_BUDDY_RANGE_ALLOCATION);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/**
+ * vseg_vram_mgr_init() - set up the manager of a memory segment
+ * @vdev: the device
+ * @seg: the memory segment; its @mem_type must be set
+ *
+ * Reserves the segment's backing store, builds the buddy allocator, holds
+ * the invalid ranges and registers the manager with TTM.
+ *
+ * Return: 0 or a negative error code.
+ */
+int vseg_vram_mgr_init(struct vseg_device *vdev, struct vseg_segment *seg)
+{
+	const struct vseg_segment_desc *desc = seg->desc;
+	struct vseg_vram_mgr *mgr;
+	int err;
+
+	mgr = kzalloc(sizeof(*mgr), GFP_KERNEL);
+	if (!mgr)
+		return -ENOMEM;
+	mutex_init(&mgr->lock);
+	INIT_LIST_HEAD(&mgr->reserved);
+	mgr->desc = desc;
+
+	mgr->vaddr = __vmalloc(desc->size, GFP_KERNEL | __GFP_ZERO |
+			       __GFP_NOWARN);
+	if (!mgr->vaddr) {
+		drm_err(&vdev->drm, "segment %u \"%s\": cannot reserve %llu bytes of backing store\n",
+			desc->id, desc->name, desc->size);
+		err = -ENOMEM;
+		goto err_free;
+	}
+
+	err = drm_buddy_init(&mgr->mm, desc->size, desc->page_size);
+	if (err)
+		goto err_vfree;
+	err = vseg_vram_mgr_reserve(mgr);
+	if (err)
+		goto err_buddy;
+
+	mgr->manager.use_tt = false;
+	mgr->manager.func = &vseg_vram_mgr_func;
+	ttm_resource_manager_init(&mgr->manager, &vdev->bdev,
+				  desc->size);
+	ttm_set_driver_manager(&vdev->bdev, seg->mem_type, &mgr->manager);
+	ttm_resource_manager_set_used(&mgr->manager, true);
+	seg->vram = mgr;
+	return 0;
+
+err_buddy:
+	vseg_buddy_free_list(&mgr->mm, &mgr->reserved);
+	drm_buddy_fini(&mgr->mm);
+err_vfree:
+	vfree(mgr->vaddr);
+err_free:
+	mutex_destroy(&mgr->lock);
+	kfree(mgr);
+	return err;
+}
+
+/**
+ * vseg_vram_mgr_fini() - tear down the manager of a memory segment
+ * @vdev: the device
+ * @seg: the memory segment
+ *
+ * Evicts whatever is left, unregisters the manager and frees the buddy
+ * allocator and the backing store.
+ */
+void vseg_vram_mgr_fini(struct vseg_device *vdev, struct vseg_segment *seg)
+{
+	struct vseg_vram_mgr *mgr = seg->vram;
+	struct ttm_resource_manager *man;
+
+	if (!mgr)
+		return;
+	man = &mgr->manager;
+	ttm_resource_manager_set_used(man, false);
+	if (ttm_resource_manager_evict_all(&vdev->bdev, man))
+		return; /* Still in use: leak rather than free live memory. */
+	ttm_resource_manager_cleanup(man);
+	ttm_set_driver_manager(&vdev->bdev, seg->mem_type, NULL);
+
+	mutex_lock(&mgr->lock);
+	vseg_buddy_free_list(&mgr->mm, &mgr->reserved);
+	if (mgr->committed)
+		drm_err(&vdev->drm, "leak: segment %u \"%s\" still has %llu bytes committed\n",
+			seg->desc->id, seg->desc->name, mgr->committed);
+	drm_buddy_fini(&mgr->mm);
+	mutex_unlock(&mgr->lock);
+
+	vfree(mgr->vaddr);
+	mutex_destroy(&mgr->lock);
+	kfree(mgr);
+	seg->vram = NULL;
+}
+
+/**
+ * vseg_vram_mgr_committed() - bytes handed out by a memory segment
+ * @mgr: the manager
+ *
+ * Return: committed bytes, in whole segment pages.
+ */
+u64 vseg_vram_mgr_committed(struct vseg_vram_mgr *mgr)
+{
+	u64 committed;
+
+	mutex_lock(&mgr->lock);
+	committed = mgr->committed;
+	mutex_unlock(&mgr->lock);
+	return committed;
+}

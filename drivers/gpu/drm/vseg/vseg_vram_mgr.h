@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The vseg authors
+ */
+#ifndef __VSEG_VRAM_MGR_H__
+#define __VSEG_VRAM_MGR_H__
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <drm/drm_buddy.h>
+#include <drm/ttm/ttm_resource.h>
+
+struct vseg_device;
+struct vseg_segment;
+struct vseg_segment_desc;
+
+/**
+ * struct vseg_vram_mgr - TTM resource manager of one memory segment
+ * @manager: the TTM manager, registered for the segment's memory type.
+ * @mm: buddy allocator over the segment, in units of its page size.
+ * @lock: protects @mm, @committed and @reserved.
+ * @desc: the segment.
+ * @vaddr: kernel mapping of the segment's backing store: system RAM
+ *	reserved at probe that stands in for the device memory.
+ * @reserved: blocks held for the segment's invalid ranges.
+ * @committed: bytes handed out (in whole segment pages).
+ */
+struct vseg_vram_mgr {
+	struct ttm_resource_manager manager;
+	struct drm_buddy mm;
+	struct mutex lock;
+	const struct vseg_segment_desc *desc;
+	void *vaddr;
+	struct list_head reserved;
+	u64 committed;
+};
+
+/**
+ * struct vseg_vram_res - a resource in a memory segment
+ * @base: the TTM resource.
+ * @blocks: the buddy blocks backing it, in allocation order.
+ * @size: bytes allocated (the buffer size rounded to the segment page).
+ * @contiguous: the blocks form one range starting at @base.start.
+ */
+struct vseg_vram_res {
+	struct ttm_resource base;
+	struct list_head blocks;
+	u64 size;
+	bool contiguous;
+};
+
+static inline struct vseg_vram_res *to_vseg_vram_res(struct ttm_resource *res)
+{
+	return container_of(res, struct vseg_vram_res, base);
+}
+
+int vseg_vram_mgr_init(struct vseg_device *vdev, struct vseg_segment *seg);
+void vseg_vram_mgr_fini(struct vseg_device *vdev, struct vseg_segment *seg);
+u64 vseg_vram_mgr_committed(struct vseg_vram_mgr *mgr);
+
+#endif /* __VSEG_VRAM_MGR_H__ */
