@@ -1,0 +1,29 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Print the kernels vseg supports and that are installed here: the newest
+# 6.1 and the newest 6.12 Debian amd64 kernel having both an image in /boot
+# and headers in /lib/modules/KVER/build.
+#
+# usage: tools/kernels.sh            all supported kernels, one per line
+#        tools/kernels.sh --default  the default one (newest 6.1)
+
+set -euo pipefail
+
+newest() {
+	local d k out=
+	for d in /lib/modules/"$1".*-amd64; do
+		k=${d##*/}
+		if [ -e "/boot/vmlinuz-$k" ] && [ -d "$d/build" ]; then
+			out+="$k"$'\n'
+		fi
+	done
+	[ -n "$out" ] && printf '%s' "$out" | sort -V | tail -n 1
+	return 0
+}
+
+case ${1:-} in
+--default) newest 6.1 ;;
+"") newest 6.1; newest 6.12 ;;
+*) echo "usage: $0 [--default]" >&2; exit 2 ;;
+esac
