@@ -5,6 +5,7 @@
 #ifndef __VSEG_SEGMENT_H__
 #define __VSEG_SEGMENT_H__
 
+#include <linux/bits.h>
 #include <linux/types.h>
 
 /*

@@ -1,0 +1,1215 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The vseg authors
+ *
+ * The segment table layer: built-in profiles, the text table parser and
+ * the WDDM rules a table must follow. Pure logic: no TTM, no device.
+ */
+
+#define pr_fmt(fmt) "vseg: " fmt
+
+#include <linux/bits.h>
+#include <linux/build_bug.h>
+#include <linux/ctype.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/printk.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/stdarg.h>
+#include <linux/string.h>
+
+#include "vseg_segment.h"
+
+#define VSEG_APERTURE_BASE	0x100000000ULL
+#define VSEG_PAGING_SIZE	SZ_64K
+#define VSEG_SIZE_LIMIT		SZ_4G
+
+/* DXGK_SEGMENTFLAGS member names, in bit order. */
+static const char * const vseg_segf_names[] = {
+	"Aperture",
+	"Agp",
+	"CpuVisible",
+	"UseBanking",
+	"CacheCoherent",
+	"PitchAlignment",
+	"PopulatedFromSystemMemory",
+	"PreservedDuringStandby",
+	"PreservedDuringHibernate",
+	"PartiallyPreservedDuringHibernate",
+	"DirectFlip",
+	"Use64KBPages",
+	"ReservedSysMem",
+	"SupportsCpuHostAperture",
+	"SupportsCachedCpuHostAperture",
+	"ApplicationTarget",
+	"VprSupported",
+	"VprPreservedDuringStandby",
+	"EncryptedPagingSupported",
+	"LocalBudgetGroup",
+	"NonLocalBudgetGroup",
+};
+
+static_assert(ARRAY_SIZE(vseg_segf_names) == VSEG_SEGF_NUM);
+
+/* Short flag names of the text table, in bit order. */
+static const char * const vseg_segf_keys[] = {
+	"aperture",
+	"agp",
+	"cpuvisible",
+	"banking",
+	"cachecoherent",
+	"pitchalignment",
+	"populatedfromsystem",
+	"standby",
+	"hibernate",
+	"partialhibernate",
+	"directflip",
+	"64kpages",
+	"reservedsysmem",
+	"cpuhostaperture",
+	"cachedcpuhostaperture",
+	"applicationtarget",
+	"vpr",
+	"vprstandby",
+	"encryptedpaging",
+	"localbudget",
+	"nonlocalbudget",
+};
+
+static_assert(ARRAY_SIZE(vseg_segf_keys) == VSEG_SEGF_NUM);
+
+/**
+ * vseg_segment_flag_name() - WDDM name of a segment flag
+ * @bit: bit number of a VSEG_SEGF_* flag.
+ *
+ * Return: the DXGK_SEGMENTFLAGS member name, e.g. "CpuVisible", or NULL if
+ * @bit is not a known flag.
+ */
+const char *vseg_segment_flag_name(unsigned int bit)
+{
+	if (bit >= VSEG_SEGF_NUM)
+		return NULL;
+	return vseg_segf_names[bit];
+}
+
+/**
+ * vseg_segment_kind_name() - name of a segment kind
+ * @kind: the kind.
+ *
+ * Return: "memory", "aperture", or "unknown" for any other value.
+ */
+const char *vseg_segment_kind_name(enum vseg_segment_kind kind)
+{
+	switch (kind) {
+	case VSEG_SEGMENT_MEMORY:
+		return "memory";
+	case VSEG_SEGMENT_APERTURE:
+		return "aperture";
+	}
+	return "unknown";
+}
+
+/**
+ * vseg_segment_table_aperture() - the aperture segment of a table
+ * @t: the table.
+ *
+ * Return: the first segment of kind %VSEG_SEGMENT_APERTURE, or NULL.
+ */
+const struct vseg_segment_desc *
+vseg_segment_table_aperture(const struct vseg_segment_table *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->num_segments && i < VSEG_MAX_SEGMENTS; i++)
+		if (t->seg[i].kind == VSEG_SEGMENT_APERTURE)
+			return &t->seg[i];
+	return NULL;
+}
+
+/**
+ * vseg_segment_table_num_memory() - number of memory segments of a table
+ * @t: the table.
+ *
+ * Return: how many segments have kind %VSEG_SEGMENT_MEMORY.
+ */
+unsigned int vseg_segment_table_num_memory(const struct vseg_segment_table *t)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < t->num_segments && i < VSEG_MAX_SEGMENTS; i++)
+		if (t->seg[i].kind == VSEG_SEGMENT_MEMORY)
+			n++;
+	return n;
+}
+
+/* ------------------------------------------------------------------------
+ * Built-in profiles
+ */
+
+struct vseg_profile_segment {
+	const char *name;
+	enum vseg_segment_kind kind;
+	u64 flags;
+	u64 base;
+	u64 cpu;
+	u64 size;
+	u64 visible;
+	u64 commit;		/* 0: the size */
+	u64 sysend;
+	u32 page;
+	u32 num_banks;
+	u64 bank_end[2];
+};
+
+struct vseg_profile {
+	const char *name;
+	u32 num_segments;
+	struct vseg_profile_segment seg[VSEG_MAX_SEGMENTS];
+	u32 paging_segment;
+};
+
+static const struct vseg_profile vseg_profiles[] = {
+	{
+		.name = "discrete",
+		.num_segments = 3,
+		.seg = {
+			{
+				.name = "vram",
+				.kind = VSEG_SEGMENT_MEMORY,
+				.flags = VSEG_SEGF_CPU_VISIBLE |
+					 VSEG_SEGF_USE_BANKING |
+					 VSEG_SEGF_USE_64KB_PAGES,
+				.base = 0,
+				.cpu = 0xe0000000,
+				.size = SZ_32M,
+				.visible = SZ_32M,
+				.page = SZ_64K,
+				.num_banks = 2,
+				.bank_end = { SZ_16M, SZ_32M },
+			},
+			{
+				.name = "local",
+				.kind = VSEG_SEGMENT_MEMORY,
+				.base = SZ_32M,
+				.size = SZ_16M,
+				.page = SZ_4K,
+			},
+			{
+				.name = "aperture",
+				.kind = VSEG_SEGMENT_APERTURE,
+				.flags = VSEG_SEGF_APERTURE |
+					 VSEG_SEGF_CACHE_COHERENT,
+				.base = VSEG_APERTURE_BASE,
+				.size = SZ_64M,
+				.commit = SZ_32M,
+				.page = SZ_4K,
+			},
+		},
+		.paging_segment = 3,
+	},
+	{
+		.name = "integrated",
+		.num_segments = 2,
+		.seg = {
+			{
+				.name = "stolen",
+				.kind = VSEG_SEGMENT_MEMORY,
+				.flags = VSEG_SEGF_CPU_VISIBLE |
+					 VSEG_SEGF_POPULATED_FROM_SYSMEM,
+				.base = 0,
+				.cpu = 0xc0000000,
+				.size = SZ_32M,
+				.visible = SZ_32M,
+				.sysend = SZ_32M,
+				.page = SZ_4K,
+			},
+			{
+				.name = "aperture",
+				.kind = VSEG_SEGMENT_APERTURE,
+				.flags = VSEG_SEGF_APERTURE |
+					 VSEG_SEGF_CACHE_COHERENT,
+				.base = VSEG_APERTURE_BASE,
+				.size = SZ_64M,
+				.commit = SZ_64M,
+				.page = SZ_4K,
+			},
+		},
+		.paging_segment = 2,
+	},
+	{
+		.name = "smallbar",
+		.num_segments = 2,
+		.seg = {
+			{
+				.name = "vram",
+				.kind = VSEG_SEGMENT_MEMORY,
+				.flags = VSEG_SEGF_CPU_VISIBLE |
+					 VSEG_SEGF_USE_64KB_PAGES,
+				.base = 0,
+				.cpu = 0xe0000000,
+				.size = SZ_64M,
+				.visible = SZ_16M,
+				.page = SZ_64K,
+			},
+			{
+				.name = "aperture",
+				.kind = VSEG_SEGMENT_APERTURE,
+				.flags = VSEG_SEGF_APERTURE |
+					 VSEG_SEGF_CACHE_COHERENT,
+				.base = VSEG_APERTURE_BASE,
+				.size = SZ_64M,
+				.commit = SZ_32M,
+				.page = SZ_4K,
+			},
+		},
+		.paging_segment = 2,
+	},
+	{
+		.name = "multi",
+		.num_segments = 7,
+		.seg = {
+			{
+				.name = "mem1",
+				.kind = VSEG_SEGMENT_MEMORY,
+				.flags = VSEG_SEGF_CPU_VISIBLE,
+				.base = 0,
+				.cpu = 0xe0000000,
+				.size = SZ_8M,
+				.visible = SZ_8M,
+				.page = SZ_4K,
+			},
+			{
+				.name = "mem2",
+				.kind = VSEG_SEGMENT_MEMORY,
+				.flags = VSEG_SEGF_USE_64KB_PAGES,
+				.base = 1 * SZ_8M,
+				.size = SZ_8M,
+				.page = SZ_64K,
+			},
+			{
+				.name = "mem3",
+				.kind = VSEG_SEGMENT_MEMORY,
+				.base = 2 * SZ_8M,
+				.size = SZ_8M,
+				.page = SZ_4K,
+			},
+			{
+				.name = "mem4",
+				.kind = VSEG_SEGMENT_MEMORY,
+				.flags = VSEG_SEGF_USE_64KB_PAGES,
+				.base = 3 * SZ_8M,
+				.size = SZ_8M,
+				.page = SZ_64K,
+			},
+			{
+				.name = "mem5",
+				.kind = VSEG_SEGMENT_MEMORY,
+				.base = 4 * SZ_8M,
+				.size = SZ_8M,
+				.page = SZ_4K,
+			},
+			{
+				.name = "mem6",
+				.kind = VSEG_SEGMENT_MEMORY,
+				.flags = VSEG_SEGF_USE_64KB_PAGES,
+				.base = 5 * SZ_8M,
+				.size = SZ_8M,
+				.page = SZ_64K,
+			},
+			{
+				.name = "aperture",
+				.kind = VSEG_SEGMENT_APERTURE,
+				.flags = VSEG_SEGF_APERTURE |
+					 VSEG_SEGF_CACHE_COHERENT,
+				.base = VSEG_APERTURE_BASE,
+				.size = SZ_32M,
+				.commit = SZ_32M,
+				.page = SZ_4K,
+			},
+		},
+		.paging_segment = 7,
+	},
+};
+
+static void vseg_profile_fill(struct vseg_segment_desc *s, u32 id,
+			      const struct vseg_profile_segment *ps)
+{
+	unsigned int i;
+
+	s->id = id;
+	s->kind = ps->kind;
+	s->flags = ps->flags;
+	s->base_address = ps->base;
+	s->cpu_translated_address = ps->cpu;
+	s->size = ps->size;
+	s->cpu_visible_size = ps->visible;
+	s->commit_limit = ps->commit ? ps->commit : ps->size;
+	s->system_memory_end = ps->sysend;
+	s->page_size = ps->page;
+	s->num_banks = ps->num_banks;
+	for (i = 0; i < ps->num_banks; i++)
+		s->bank_end[i] = ps->bank_end[i];
+	strscpy(s->name, ps->name, sizeof(s->name));
+}
+
+/*
+ * A size that followed the old size (fully visible, fully populated from
+ * system memory) follows the new one; a smaller one is clamped to it.
+ */
+static u64 vseg_follow_size(u64 val, u64 old_size, u64 new_size)
+{
+	if (val == old_size)
+		return new_size;
+	return min(val, new_size);
+}
+
+/* Resize a profile memory segment; its page size is a power of two. */
+static void vseg_profile_resize(struct vseg_segment_desc *s, u64 size)
+{
+	u64 old = s->size;
+	unsigned int i;
+
+	if (s->num_banks) {
+		/* Scale the bank ends, the last one is the segment end. */
+		for (i = 0; i + 1 < s->num_banks; i++)
+			s->bank_end[i] =
+				round_down(mul_u64_u64_div_u64(s->bank_end[i],
+							       size, old),
+					   (u64)s->page_size);
+		s->bank_end[s->num_banks - 1] = size;
+	}
+	s->cpu_visible_size = vseg_follow_size(s->cpu_visible_size, old, size);
+	s->system_memory_end = vseg_follow_size(s->system_memory_end, old,
+						size);
+	s->size = size;
+	s->commit_limit = size;
+}
+
+static int vseg_profile_apply(struct vseg_segment_table *t,
+			      const struct vseg_profile *p,
+			      const struct vseg_profile_overrides *ovr)
+{
+	unsigned int nmem = vseg_segment_table_num_memory(t);
+	struct vseg_segment_desc *s, *ap = NULL;
+	unsigned int i, m = 0;
+	u64 base = 0;
+
+	for (i = nmem; i < VSEG_MAX_MEMORY_SEGMENTS; i++) {
+		if (ovr->mem_size[i]) {
+			pr_err("profile \"%s\" has %u memory segments, cannot resize memory segment %u\n",
+			       p->name, nmem, i + 1);
+			return -EINVAL;
+		}
+	}
+
+	for (i = 0; i < t->num_segments; i++) {
+		s = &t->seg[i];
+		if (s->kind == VSEG_SEGMENT_APERTURE) {
+			if (!ap)
+				ap = s;
+			continue;
+		}
+		if (ovr->mem_size[m])
+			vseg_profile_resize(s, ovr->mem_size[m]);
+		if (m == 0 && ovr->visible_size &&
+		    (s->flags & VSEG_SEGF_CPU_VISIBLE))
+			s->cpu_visible_size = ovr->visible_size;
+		m++;
+	}
+
+	if (ap && ovr->aperture_size) {
+		ap->size = ovr->aperture_size;
+		if (!ovr->aperture_commit)
+			ap->commit_limit = min(ap->commit_limit, ap->size);
+	}
+	if (ap && ovr->aperture_commit)
+		ap->commit_limit = ovr->aperture_commit;
+
+	for (i = 0; i < t->num_segments; i++) {
+		s = &t->seg[i];
+		if (s->kind != VSEG_SEGMENT_MEMORY)
+			continue;
+		s->base_address = base;
+		base += s->size;
+	}
+	return 0;
+}
+
+/**
+ * vseg_segment_table_from_profile() - build a table from a built-in profile
+ * @t: the table to fill.
+ * @profile: "discrete", "integrated", "smallbar" or "multi".
+ * @ovr: size overrides, or NULL for none.
+ *
+ * Fills @t with the profile's segments, then applies the nonzero fields of
+ * @ovr: memory segment sizes (bank ends are scaled, a fully visible
+ * segment stays fully visible, other visible sizes are clamped), the
+ * CPU-visible size of the first memory segment if it is CPU-visible, the
+ * aperture size (which clamps the commit limit) and commit limit. Memory
+ * segments get consecutive GPU base addresses from 0. The result is not
+ * validated: call vseg_segment_table_validate().
+ *
+ * Return: 0, or -EINVAL (with one line logged) for an unknown profile or a
+ * size override of a memory segment the profile does not have.
+ */
+int vseg_segment_table_from_profile(struct vseg_segment_table *t,
+				    const char *profile,
+				    const struct vseg_profile_overrides *ovr)
+{
+	const struct vseg_profile *p = NULL;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(vseg_profiles); i++) {
+		if (profile && sysfs_streq(profile, vseg_profiles[i].name)) {
+			p = &vseg_profiles[i];
+			break;
+		}
+	}
+	if (!p) {
+		pr_err("unknown profile \"%s\" (known: discrete, integrated, smallbar, multi)\n",
+		       profile ? profile : "");
+		return -EINVAL;
+	}
+
+	memset(t, 0, sizeof(*t));
+	t->num_segments = p->num_segments;
+	for (i = 0; i < p->num_segments; i++)
+		vseg_profile_fill(&t->seg[i], i + 1, &p->seg[i]);
+	t->paging_buffer_segment_id = p->paging_segment;
+	t->paging_buffer_size = VSEG_PAGING_SIZE;
+	t->paging_buffer_private_data_size = 0;
+
+	if (!ovr)
+		return 0;
+	return vseg_profile_apply(t, p, ovr);
+}
+
+/* ------------------------------------------------------------------------
+ * Text tables
+ */
+
+enum vseg_seg_key {
+	VSEG_KEY_NAME,
+	VSEG_KEY_SIZE,
+	VSEG_KEY_PAGE,
+	VSEG_KEY_VISIBLE,
+	VSEG_KEY_COMMIT,
+	VSEG_KEY_BASE,
+	VSEG_KEY_CPU,
+	VSEG_KEY_SYSEND,
+	VSEG_KEY_BANKS,
+	VSEG_KEY_INVALID,
+	VSEG_KEY_FLAGS,
+};
+
+static const char * const vseg_seg_keys[] = {
+	[VSEG_KEY_NAME] = "name",
+	[VSEG_KEY_SIZE] = "size",
+	[VSEG_KEY_PAGE] = "page",
+	[VSEG_KEY_VISIBLE] = "visible",
+	[VSEG_KEY_COMMIT] = "commit",
+	[VSEG_KEY_BASE] = "base",
+	[VSEG_KEY_CPU] = "cpu",
+	[VSEG_KEY_SYSEND] = "sysend",
+	[VSEG_KEY_BANKS] = "banks",
+	[VSEG_KEY_INVALID] = "invalid",
+	[VSEG_KEY_FLAGS] = "flags",
+};
+
+enum vseg_paging_key {
+	VSEG_PKEY_SEG,
+	VSEG_PKEY_SIZE,
+	VSEG_PKEY_PRIV,
+};
+
+static const char * const vseg_paging_keys[] = {
+	[VSEG_PKEY_SEG] = "seg",
+	[VSEG_PKEY_SIZE] = "size",
+	[VSEG_PKEY_PRIV] = "priv",
+};
+
+struct vseg_parser {
+	struct vseg_segment_table *t;
+	u64 mem_base;		/* default base of the next memory segment */
+	bool have_paging;
+	unsigned long paging_given;
+};
+
+static int vseg_parse_error(const char *tok, const char *why)
+{
+	pr_err("cannot parse segment table at \"%s\": %s\n", tok, why);
+	return -EINVAL;
+}
+
+/* N := decimal or 0x hex, optional binary suffix K, M or G. */
+static int vseg_parse_u64(const char *tok, u64 *out)
+{
+	size_t len = strlen(tok);
+	unsigned int shift = 0, base = 10;
+	char num[24];
+	u64 val;
+	int ret;
+
+	if (len) {
+		switch (tok[len - 1]) {
+		case 'K':
+		case 'k':
+			shift = 10;
+			break;
+		case 'M':
+		case 'm':
+			shift = 20;
+			break;
+		case 'G':
+		case 'g':
+			shift = 30;
+			break;
+		}
+	}
+	if (shift)
+		len--;
+	if (!len || len >= sizeof(num))
+		return vseg_parse_error(tok, "bad number");
+	memcpy(num, tok, len);
+	num[len] = '\0';
+
+	if (num[0] == '0' && (num[1] == 'x' || num[1] == 'X')) {
+		base = 16;
+		if (!isxdigit(num[2]))
+			return vseg_parse_error(tok, "bad number");
+	} else if (!isdigit(num[0])) {
+		return vseg_parse_error(tok, "bad number");
+	}
+
+	ret = kstrtoull(num, base, &val);
+	if (ret == -ERANGE || (!ret && val > (U64_MAX >> shift)))
+		return vseg_parse_error(tok, "number too large");
+	if (ret)
+		return vseg_parse_error(tok, "bad number");
+	*out = val << shift;
+	return 0;
+}
+
+static int vseg_parse_u32(const char *tok, u32 *out)
+{
+	u64 val;
+	int ret;
+
+	ret = vseg_parse_u64(tok, &val);
+	if (ret)
+		return ret;
+	if (val > U32_MAX)
+		return vseg_parse_error(tok, "number too large");
+	*out = val;
+	return 0;
+}
+
+/* banks=N/N/...: ends of banks 0..n-2; the last bank ends at the size. */
+static int vseg_parse_banks(struct vseg_segment_desc *s, char *val)
+{
+	unsigned int n = 0;
+	char *tok;
+	int ret;
+
+	while ((tok = strsep(&val, "/"))) {
+		if (n >= VSEG_MAX_BANKS - 1)
+			return vseg_parse_error(tok, "too many banks");
+		ret = vseg_parse_u64(tok, &s->bank_end[n]);
+		if (ret)
+			return ret;
+		n++;
+	}
+	s->num_banks = n + 1;
+	return 0;
+}
+
+/* invalid=S+L/S+L/... */
+static int vseg_parse_invalid(struct vseg_segment_desc *s, char *val)
+{
+	struct vseg_range *r;
+	char *tok, *len;
+	int ret;
+
+	while ((tok = strsep(&val, "/"))) {
+		if (s->num_invalid >= VSEG_MAX_INVALID_RANGES)
+			return vseg_parse_error(tok, "too many invalid ranges");
+		len = tok;
+		tok = strsep(&len, "+");
+		if (!len)
+			return vseg_parse_error(tok, "expected start+length");
+		r = &s->invalid[s->num_invalid];
+		ret = vseg_parse_u64(tok, &r->start);
+		if (ret)
+			return ret;
+		ret = vseg_parse_u64(len, &r->size);
+		if (ret)
+			return ret;
+		s->num_invalid++;
+	}
+	return 0;
+}
+
+/* flags=F|F|...: short names or WDDM names, any case. */
+static int vseg_parse_flags(struct vseg_segment_desc *s, char *val)
+{
+	unsigned int bit;
+	char *tok;
+
+	while ((tok = strsep(&val, "|"))) {
+		for (bit = 0; bit < VSEG_SEGF_NUM; bit++)
+			if (!strcasecmp(tok, vseg_segf_keys[bit]) ||
+			    !strcasecmp(tok, vseg_segf_names[bit]))
+				break;
+		if (bit == VSEG_SEGF_NUM)
+			return vseg_parse_error(tok, "unknown flag");
+		s->flags |= BIT_ULL(bit);
+	}
+	return 0;
+}
+
+static int vseg_parse_segment_value(struct vseg_segment_desc *s,
+				    enum vseg_seg_key key, char *val)
+{
+	switch (key) {
+	case VSEG_KEY_NAME:
+		if (strlen(val) >= sizeof(s->name))
+			return vseg_parse_error(val, "name longer than 15 characters");
+		strscpy(s->name, val, sizeof(s->name));
+		return 0;
+	case VSEG_KEY_SIZE:
+		return vseg_parse_u64(val, &s->size);
+	case VSEG_KEY_PAGE:
+		return vseg_parse_u32(val, &s->page_size);
+	case VSEG_KEY_VISIBLE:
+		return vseg_parse_u64(val, &s->cpu_visible_size);
+	case VSEG_KEY_COMMIT:
+		return vseg_parse_u64(val, &s->commit_limit);
+	case VSEG_KEY_BASE:
+		return vseg_parse_u64(val, &s->base_address);
+	case VSEG_KEY_CPU:
+		return vseg_parse_u64(val, &s->cpu_translated_address);
+	case VSEG_KEY_SYSEND:
+		return vseg_parse_u64(val, &s->system_memory_end);
+	case VSEG_KEY_BANKS:
+		return vseg_parse_banks(s, val);
+	case VSEG_KEY_INVALID:
+		return vseg_parse_invalid(s, val);
+	case VSEG_KEY_FLAGS:
+		return vseg_parse_flags(s, val);
+	}
+	return vseg_parse_error(val, "internal error");
+}
+
+/*
+ * Split "key=value" at '='. Return the index of key in keys[], or a negative
+ * error after logging.
+ */
+static int vseg_parse_key(char **kv, const char * const *keys, size_t n,
+			  unsigned long *given)
+{
+	char *key = strsep(kv, "=");
+	int idx;
+
+	if (!*kv)
+		return vseg_parse_error(key, "expected key=value");
+	idx = match_string(keys, n, key);
+	if (idx < 0)
+		return vseg_parse_error(key, "unknown key");
+	if (*given & BIT(idx))
+		return vseg_parse_error(key, "duplicate key");
+	*given |= BIT(idx);
+	return idx;
+}
+
+static int vseg_parse_segment(struct vseg_parser *p,
+			      enum vseg_segment_kind kind,
+			      const char *kind_tok, char *kvs)
+{
+	struct vseg_segment_table *t = p->t;
+	struct vseg_segment_desc *s;
+	unsigned long given = 0;
+	char *kv;
+	int key, ret;
+
+	if (t->num_segments >= VSEG_MAX_SEGMENTS)
+		return vseg_parse_error(kind_tok, "too many segments");
+	s = &t->seg[t->num_segments];
+	s->id = t->num_segments + 1;
+	s->kind = kind;
+
+	while ((kv = strsep(&kvs, ","))) {
+		key = vseg_parse_key(&kv, vseg_seg_keys,
+				     ARRAY_SIZE(vseg_seg_keys), &given);
+		if (key < 0)
+			return key;
+		ret = vseg_parse_segment_value(s, key, kv);
+		if (ret)
+			return ret;
+	}
+	if (!(given & BIT(VSEG_KEY_SIZE)))
+		return vseg_parse_error(kind_tok, "size is required");
+
+	if (kind == VSEG_SEGMENT_APERTURE &&
+	    !(s->flags & (VSEG_SEGF_APERTURE | VSEG_SEGF_AGP)))
+		s->flags |= VSEG_SEGF_APERTURE;
+	if (!(given & BIT(VSEG_KEY_PAGE)))
+		s->page_size = s->flags & VSEG_SEGF_USE_64KB_PAGES ?
+			       SZ_64K : SZ_4K;
+	/* CpuVisible on the aperture is meaningless: keep its size 0. */
+	if (!(given & BIT(VSEG_KEY_VISIBLE)) && kind == VSEG_SEGMENT_MEMORY &&
+	    (s->flags & VSEG_SEGF_CPU_VISIBLE))
+		s->cpu_visible_size = s->size;
+	if (!(given & BIT(VSEG_KEY_COMMIT)))
+		s->commit_limit = s->size;
+	if (!(given & BIT(VSEG_KEY_BASE)))
+		s->base_address = kind == VSEG_SEGMENT_MEMORY ?
+				  p->mem_base : VSEG_APERTURE_BASE;
+	if (kind == VSEG_SEGMENT_MEMORY)
+		p->mem_base = s->base_address + s->size;
+	if (!(given & BIT(VSEG_KEY_NAME))) {
+		if (kind == VSEG_SEGMENT_MEMORY)
+			snprintf(s->name, sizeof(s->name), "mem%u", s->id);
+		else
+			strscpy(s->name, "aperture", sizeof(s->name));
+	}
+	if (s->num_banks)
+		s->bank_end[s->num_banks - 1] = s->size;
+
+	t->num_segments++;
+	return 0;
+}
+
+static int vseg_parse_paging(struct vseg_parser *p, const char *kind_tok,
+			     char *kvs)
+{
+	struct vseg_segment_table *t = p->t;
+	char *kv;
+	int key, ret;
+
+	if (p->have_paging)
+		return vseg_parse_error(kind_tok, "more than one paging item");
+	p->have_paging = true;
+
+	while ((kv = strsep(&kvs, ","))) {
+		key = vseg_parse_key(&kv, vseg_paging_keys,
+				     ARRAY_SIZE(vseg_paging_keys),
+				     &p->paging_given);
+		if (key < 0)
+			return key;
+		switch (key) {
+		case VSEG_PKEY_SEG:
+			ret = vseg_parse_u32(kv, &t->paging_buffer_segment_id);
+			break;
+		case VSEG_PKEY_SIZE:
+			ret = vseg_parse_u32(kv, &t->paging_buffer_size);
+			break;
+		default:
+			ret = vseg_parse_u32(kv,
+					     &t->paging_buffer_private_data_size);
+			break;
+		}
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int vseg_parse_item(struct vseg_parser *p, char *item)
+{
+	char *kind = strsep(&item, ":");
+
+	/* "kind" and "kind:" both mean no key=value pairs. */
+	if (item && !*item)
+		item = NULL;
+
+	if (!strcmp(kind, "memory"))
+		return vseg_parse_segment(p, VSEG_SEGMENT_MEMORY, kind, item);
+	if (!strcmp(kind, "aperture"))
+		return vseg_parse_segment(p, VSEG_SEGMENT_APERTURE, kind, item);
+	if (!strcmp(kind, "paging"))
+		return vseg_parse_paging(p, kind, item);
+	return vseg_parse_error(kind, "unknown kind");
+}
+
+/**
+ * vseg_segment_table_parse() - build a table from its text description
+ * @t: the table to fill.
+ * @text: the description, e.g.
+ *	"memory:name=vram,size=32M,flags=cpuvisible;aperture:size=64M".
+ *	It is not modified.
+ *
+ * Items are separated by ';' (empty items are skipped); an item is
+ * kind[:key=value[,key=value]...] with kind memory, aperture or paging.
+ * A memory or aperture item becomes the next segment (ids from 1). Keys
+ * left out get defaults: the page size follows the 64kpages flag, the
+ * visible size is the size for a CPU-visible memory segment (0 on the
+ * aperture), the commit limit is the size, a memory segment starts where
+ * the previous one ends (the first at GPU address 0), the aperture sits
+ * at 0x100000000 and gets the Aperture flag unless it has Aperture or
+ * Agp. The paging buffer, with or without a paging item, defaults to the
+ * first aperture (0 if none), 64 KiB and no private data.
+ *
+ * Only the syntax and the array capacities are checked: call
+ * vseg_segment_table_validate() on the result.
+ *
+ * Return: 0; -EINVAL with one line logged if @text cannot be parsed
+ * (then @t holds a partial table); -ENOMEM.
+ */
+int vseg_segment_table_parse(struct vseg_segment_table *t, const char *text)
+{
+	struct vseg_parser p = { .t = t };
+	const struct vseg_segment_desc *ap;
+	unsigned int items = 0;
+	char *buf, *cur, *item;
+	int ret = 0;
+
+	memset(t, 0, sizeof(*t));
+	buf = kstrdup(text ? text : "", GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+
+	cur = strim(buf);
+	while ((item = strsep(&cur, ";"))) {
+		if (!*item)
+			continue;
+		items++;
+		ret = vseg_parse_item(&p, item);
+		if (ret)
+			goto out;
+	}
+	if (!items) {
+		ret = vseg_parse_error(text ? text : "", "empty table");
+		goto out;
+	}
+
+	if (!(p.paging_given & BIT(VSEG_PKEY_SEG))) {
+		ap = vseg_segment_table_aperture(t);
+		t->paging_buffer_segment_id = ap ? ap->id : 0;
+	}
+	if (!(p.paging_given & BIT(VSEG_PKEY_SIZE)))
+		t->paging_buffer_size = VSEG_PAGING_SIZE;
+out:
+	kfree(buf);
+	return ret;
+}
+
+/* ------------------------------------------------------------------------
+ * Validation
+ */
+
+static __printf(1, 2) int vseg_table_invalid(const char *fmt, ...)
+{
+	char msg[128];
+	va_list args;
+
+	va_start(args, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, args);
+	va_end(args);
+	pr_err("invalid segment table: %s\n", msg);
+	return -EINVAL;
+}
+
+static __printf(2, 3) int vseg_seg_invalid(const struct vseg_segment_desc *s,
+					   const char *fmt, ...)
+{
+	char msg[128];
+	va_list args;
+
+	va_start(args, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, args);
+	va_end(args);
+	pr_err("invalid segment table: segment %u \"%.*s\": %s\n",
+	       s->id, VSEG_NAME_LEN, s->name, msg);
+	return -EINVAL;
+}
+
+/* Do [a, a + alen) and [b, b + blen) intersect? Safe against overflow. */
+static bool vseg_ranges_overlap(u64 a, u64 alen, u64 b, u64 blen)
+{
+	if (!alen || !blen)
+		return false;
+	return a >= b ? a - b < blen : b - a < alen;
+}
+
+static bool vseg_name_ok(const char *name)
+{
+	size_t i, len = strnlen(name, VSEG_NAME_LEN);
+	char c;
+
+	if (!len || len == VSEG_NAME_LEN)
+		return false;
+	for (i = 0; i < len; i++) {
+		c = name[i];
+		if (!(c >= 'a' && c <= 'z') && !(c >= '0' && c <= '9') &&
+		    c != '_')
+			return false;
+	}
+	return true;
+}
+
+static int vseg_validate_flags(const struct vseg_segment_desc *s)
+{
+	bool is_ap = s->kind == VSEG_SEGMENT_APERTURE;
+	u64 f = s->flags;
+
+	if (f & ~VSEG_SEGF_ALL)
+		return vseg_seg_invalid(s, "unknown flags 0x%llx",
+					f & ~VSEG_SEGF_ALL);
+	if ((f & VSEG_SEGF_AGP) && f != VSEG_SEGF_AGP)
+		return vseg_seg_invalid(s, "Agp must be set alone");
+	if ((f & VSEG_SEGF_PRESERVED_HIBERNATE) &&
+	    !(f & VSEG_SEGF_PRESERVED_STANDBY))
+		return vseg_seg_invalid(s, "PreservedDuringHibernate needs PreservedDuringStandby");
+	if ((f & VSEG_SEGF_PARTIALLY_PRESERVED_HIBERNATE) &&
+	    !(f & VSEG_SEGF_PRESERVED_STANDBY))
+		return vseg_seg_invalid(s, "PartiallyPreservedDuringHibernate needs PreservedDuringStandby");
+	if ((f & VSEG_SEGF_PRESERVED_HIBERNATE) &&
+	    (f & VSEG_SEGF_PARTIALLY_PRESERVED_HIBERNATE))
+		return vseg_seg_invalid(s, "PreservedDuringHibernate and PartiallyPreservedDuringHibernate exclude each other");
+	if ((f & VSEG_SEGF_CACHE_COHERENT) && !is_ap)
+		return vseg_seg_invalid(s, "CacheCoherent is only valid on the aperture");
+	if ((f & VSEG_SEGF_POPULATED_FROM_SYSMEM) && is_ap)
+		return vseg_seg_invalid(s, "PopulatedFromSystemMemory is only valid on a memory segment");
+	if ((f & VSEG_SEGF_CPU_HOST_APERTURE) && (f & VSEG_SEGF_CPU_VISIBLE))
+		return vseg_seg_invalid(s, "SupportsCpuHostAperture cannot be combined with CpuVisible");
+	if ((f & VSEG_SEGF_CACHED_CPU_HOST_APERTURE) &&
+	    !(f & VSEG_SEGF_CPU_HOST_APERTURE))
+		return vseg_seg_invalid(s, "SupportsCachedCpuHostAperture needs SupportsCpuHostAperture");
+	if ((f & VSEG_SEGF_VPR_PRESERVED_STANDBY) &&
+	    !(f & VSEG_SEGF_VPR_SUPPORTED))
+		return vseg_seg_invalid(s, "VprPreservedDuringStandby needs VprSupported");
+	return 0;
+}
+
+/* Size, page size and commit limit. */
+static int vseg_validate_size(const struct vseg_segment_desc *s)
+{
+	bool is_ap = s->kind == VSEG_SEGMENT_APERTURE;
+	bool has_64k = s->flags & VSEG_SEGF_USE_64KB_PAGES;
+	u32 page = s->page_size;
+
+	if (!s->size)
+		return vseg_seg_invalid(s, "size is zero");
+	if (page != SZ_4K && page != SZ_64K)
+		return vseg_seg_invalid(s, "page size %u is not 4096 or 65536",
+					page);
+	if (is_ap && page != SZ_4K)
+		return vseg_seg_invalid(s, "aperture page size must be 4096");
+	if (has_64k != (page == SZ_64K))
+		return vseg_seg_invalid(s, "Use64KBPages does not match the page size %u",
+					page);
+	if (!IS_ALIGNED(s->size, page))
+		return vseg_seg_invalid(s, "size 0x%llx is not a multiple of the page size %u",
+					s->size, page);
+	if (s->size > VSEG_SIZE_LIMIT)
+		return vseg_seg_invalid(s, "size 0x%llx exceeds the 4 GiB limit",
+					s->size);
+
+	if (!is_ap) {
+		if (s->commit_limit != s->size)
+			return vseg_seg_invalid(s, "commit limit 0x%llx of a memory segment must equal its size 0x%llx",
+						s->commit_limit, s->size);
+		return 0;
+	}
+	if (s->commit_limit > s->size)
+		return vseg_seg_invalid(s, "aperture commit limit 0x%llx exceeds its size 0x%llx",
+					s->commit_limit, s->size);
+	if (!s->commit_limit || !IS_ALIGNED(s->commit_limit, page))
+		return vseg_seg_invalid(s, "commit limit 0x%llx is zero or not a multiple of the page size",
+					s->commit_limit);
+	return 0;
+}
+
+/* Needs a valid page size and size. */
+static int vseg_validate_banks(const struct vseg_segment_desc *s)
+{
+	bool banking = s->flags & VSEG_SEGF_USE_BANKING;
+	u64 end, prev = 0;
+	unsigned int i;
+
+	if (s->kind == VSEG_SEGMENT_APERTURE && s->num_banks)
+		return vseg_seg_invalid(s, "banks on an aperture segment");
+	if (s->num_banks > VSEG_MAX_BANKS)
+		return vseg_seg_invalid(s, "too many banks: %u", s->num_banks);
+	if (s->num_banks && !banking)
+		return vseg_seg_invalid(s, "banks without UseBanking");
+	if (banking && s->num_banks < 2)
+		return vseg_seg_invalid(s, "UseBanking without banks");
+
+	for (i = 0; i < s->num_banks; i++) {
+		end = s->bank_end[i];
+		if (!IS_ALIGNED(end, s->page_size))
+			return vseg_seg_invalid(s, "bank %u end 0x%llx is not page aligned",
+						i, end);
+		if (end <= prev)
+			return vseg_seg_invalid(s, "bank %u end 0x%llx does not follow the previous bank",
+						i, end);
+		if (i == s->num_banks - 1 ? end != s->size : end >= s->size)
+			return vseg_seg_invalid(s, "bank %u end 0x%llx is outside the segment",
+						i, end);
+		prev = end;
+	}
+	return 0;
+}
+
+/* CPU-visible size and system memory end. */
+static int vseg_validate_visible(const struct vseg_segment_desc *s)
+{
+	bool visible = s->flags & VSEG_SEGF_CPU_VISIBLE;
+	u64 vis = s->cpu_visible_size;
+
+	if (s->kind == VSEG_SEGMENT_APERTURE) {
+		if (vis)
+			return vseg_seg_invalid(s, "CPU-visible size 0x%llx on the aperture must be 0",
+						vis);
+	} else {
+		if (vis && !visible)
+			return vseg_seg_invalid(s, "CPU-visible size 0x%llx without CpuVisible",
+						vis);
+		if (!vis && visible)
+			return vseg_seg_invalid(s, "CpuVisible with a zero CPU-visible size");
+		if (vis > s->size)
+			return vseg_seg_invalid(s, "CPU-visible size 0x%llx exceeds the size",
+						vis);
+		if (!IS_ALIGNED(vis, s->page_size))
+			return vseg_seg_invalid(s, "CPU-visible size 0x%llx is not a multiple of the page size",
+						vis);
+	}
+
+	if (s->system_memory_end > s->size)
+		return vseg_seg_invalid(s, "system memory end 0x%llx is beyond the segment",
+					s->system_memory_end);
+	return 0;
+}
+
+static int vseg_validate_invalid(const struct vseg_segment_desc *s)
+{
+	const struct vseg_range *r, *q;
+	unsigned int i, j;
+
+	if (s->num_invalid > VSEG_MAX_INVALID_RANGES)
+		return vseg_seg_invalid(s, "too many invalid ranges: %u",
+					s->num_invalid);
+
+	for (i = 0; i < s->num_invalid; i++) {
+		r = &s->invalid[i];
+		if (!r->size || !IS_ALIGNED(r->start, s->page_size) ||
+		    !IS_ALIGNED(r->size, s->page_size) ||
+		    r->start > s->size || r->size > s->size - r->start)
+			return vseg_seg_invalid(s, "invalid range %u [0x%llx, +0x%llx) is empty, unaligned or outside the segment",
+						i, r->start, r->size);
+		for (j = 0; j < i; j++) {
+			q = &s->invalid[j];
+			if (vseg_ranges_overlap(r->start, r->size,
+						q->start, q->size))
+				return vseg_seg_invalid(s, "invalid range %u overlaps invalid range %u",
+							i, j);
+		}
+	}
+	return 0;
+}
+
+static int vseg_validate_segment(const struct vseg_segment_table *t,
+				 const struct vseg_segment_desc *s)
+{
+	bool is_ap = s->kind == VSEG_SEGMENT_APERTURE;
+	unsigned int i;
+	int ret;
+
+	if (!vseg_name_ok(s->name))
+		return vseg_seg_invalid(s, "name is empty or not [a-z0-9_]");
+	for (i = 0; i + 1 < s->id; i++)
+		if (!strncmp(t->seg[i].name, s->name, VSEG_NAME_LEN))
+			return vseg_seg_invalid(s, "name duplicates segment %u",
+						t->seg[i].id);
+
+	if (s->kind != VSEG_SEGMENT_MEMORY && !is_ap)
+		return vseg_seg_invalid(s, "unknown kind %d", s->kind);
+	if (is_ap != !!(s->flags & (VSEG_SEGF_APERTURE | VSEG_SEGF_AGP)))
+		return vseg_seg_invalid(s, "kind does not match the Aperture/Agp flags");
+
+	ret = vseg_validate_flags(s);
+	if (ret)
+		return ret;
+	ret = vseg_validate_size(s);
+	if (ret)
+		return ret;
+	ret = vseg_validate_banks(s);
+	if (ret)
+		return ret;
+	ret = vseg_validate_visible(s);
+	if (ret)
+		return ret;
+	return vseg_validate_invalid(s);
+}
+
+/**
+ * vseg_segment_table_validate() - check a table against the WDDM rules
+ * @t: the table.
+ *
+ * Checks, in this order: the table shape (segment count, ids 1..n, at most
+ * VSEG_MAX_MEMORY_SEGMENTS memory segments, exactly one aperture, the
+ * paging buffer segment), then each segment in table order (name, kind,
+ * flags, size, page size and commit limit, banks, CPU-visible size and
+ * system memory end, invalid ranges), then that the GPU address ranges of
+ * the memory segments and of the aperture do not overlap (an Agp aperture
+ * has no GPU base of its own and is left out).
+ *
+ * Return: 0, or -EINVAL after logging one line naming the first violation.
+ */
+int vseg_segment_table_validate(const struct vseg_segment_table *t)
+{
+	const struct vseg_segment_desc *ap = NULL, *a, *b;
+	unsigned int i, j, nmem = 0, nap = 0;
+	int ret;
+
+	if (!t->num_segments)
+		return vseg_table_invalid("no segments");
+	if (t->num_segments > VSEG_MAX_SEGMENTS)
+		return vseg_table_invalid("too many segments: %u",
+					  t->num_segments);
+	for (i = 0; i < t->num_segments; i++)
+		if (t->seg[i].id != i + 1)
+			return vseg_table_invalid("segment ids are not 1..n");
+
+	for (i = 0; i < t->num_segments; i++) {
+		if (t->seg[i].kind == VSEG_SEGMENT_MEMORY)
+			nmem++;
+		if (t->seg[i].kind == VSEG_SEGMENT_APERTURE && !nap++)
+			ap = &t->seg[i];
+	}
+	if (nmem > VSEG_MAX_MEMORY_SEGMENTS)
+		return vseg_table_invalid("too many memory segments: %u, TTM has room for %d",
+					  nmem, VSEG_MAX_MEMORY_SEGMENTS);
+	if (nap != 1)
+		return vseg_table_invalid("exactly one aperture segment is required, found %u",
+					  nap);
+	if (t->paging_buffer_segment_id &&
+	    t->paging_buffer_segment_id != ap->id)
+		return vseg_table_invalid("paging buffer segment %u is not the aperture",
+					  t->paging_buffer_segment_id);
+
+	for (i = 0; i < t->num_segments; i++) {
+		ret = vseg_validate_segment(t, &t->seg[i]);
+		if (ret)
+			return ret;
+	}
+
+	for (i = 1; i < t->num_segments; i++) {
+		a = &t->seg[i];
+		for (j = 0; j < i; j++) {
+			b = &t->seg[j];
+			if ((a->flags | b->flags) & VSEG_SEGF_AGP)
+				continue;
+			if (vseg_ranges_overlap(a->base_address, a->size,
+						b->base_address, b->size))
+				return vseg_seg_invalid(a, "GPU address range overlaps segment %u \"%.*s\"",
+							b->id, VSEG_NAME_LEN,
+							b->name);
+		}
+	}
+	return 0;
+}
