@@ -121,6 +121,10 @@ mount -t proc proc $R/proc
 mount -t sysfs sysfs $R/sys
 mount -t devtmpfs devtmpfs $R/dev
 mkdir -p $R/dev/pts $R/dev/shm
+ln -s /proc/self/fd $R/dev/fd
+ln -s /proc/self/fd/0 $R/dev/stdin
+ln -s /proc/self/fd/1 $R/dev/stdout
+ln -s /proc/self/fd/2 $R/dev/stderr
 mount -t devpts devpts $R/dev/pts
 mount -t tmpfs -o mode=1777 tmpfs $R/dev/shm
 mount -t debugfs debugfs $R/sys/kernel/debug
