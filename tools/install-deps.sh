@@ -8,6 +8,10 @@
 #
 # The backports suite is added by copying the machine's own Debian archive
 # entry, so no archive host is ever written here.
+#
+# usage: tools/install-deps.sh [--checkpatch]
+#   --checkpatch  also install linux-source-6.12 (for tools/checkpatch.sh);
+#                 not needed by "make check"
 
 set -euo pipefail
 
@@ -20,6 +24,14 @@ BASE_PKGS=(build-essential bc bison flex kmod cpio busybox-static xz-utils
 BPO_SOURCES=/etc/apt/sources.list.d/vseg-backports.sources
 STAMP_DIR=${VSEG_STATE_DIR:-/var/lib/vseg}
 UPDATED=0
+CHECKPATCH=0
+
+for arg in "$@"; do
+	case $arg in
+	--checkpatch) CHECKPATCH=1 ;;
+	*) echo "usage: $0 [--checkpatch]" >&2; exit 2 ;;
+	esac
+done
 
 log() { echo "install-deps: $*" >&2; }
 
@@ -77,7 +89,7 @@ EOT
 kernel_abi() {
 	local series=$1
 	apt-cache show linux-image-amd64 2>/dev/null |
-		awk '/^Depends:/ { print }' | grep -o "linux-image-$series[^ ,]*-amd64" |
+		awk '/^Depends:/ { print }' | grep -o "linux-image-${series}[^ ,]*-amd64" |
 		sed 's/^linux-image-//' | sort -V | tail -n 1
 }
 
@@ -110,6 +122,15 @@ if ! kver_present 6.1. || ! kver_present 6.12.; then
 	if ! kver_present 6.12.; then
 		log "installing kernel $k612"
 		apt_install -t bookworm-backports "linux-image-$k612" "linux-headers-$k612"
+	fi
+fi
+
+if [ "$CHECKPATCH" = 1 ] && [ ! -r /usr/src/linux-source-6.12.tar.xz ]; then
+	add_backports
+	apt_update
+	log "installing linux-source-6.12"
+	if ! apt_install linux-source-6.12; then
+		apt_install -t bookworm-backports linux-source-6.12
 	fi
 fi
 

@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# vseg: out-of-tree DRM/TTM driver. "make help" lists the targets.
+#
+# The module itself is described by the top-level Kbuild file (kbuild reads
+# it, not this Makefile); this Makefile drives kbuild, the userspace parts
+# and the QEMU test pipeline in tools/.
+
+SHELL := /bin/bash
+REPO := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+TOOLS := $(REPO)/tools
+
+# Supported kernels: the newest installed 6.1 and 6.12 (tools/kernels.sh).
+KERNELS ?= $(shell $(TOOLS)/kernels.sh)
+# The kernel "make run" boots: newest 6.1.
+KVER ?= $(shell $(TOOLS)/kernels.sh --default)
+# Headers "make all/modules" build against: the running kernel's, or KVER's
+# when the running kernel has none (these machines run a kernel of their own).
+KDIR ?= $(or $(wildcard /lib/modules/$(shell uname -r)/build),/lib/modules/$(KVER)/build)
+
+TESTS ?=
+VSEG_ARGS ?=
+RUN_EXTRA ?=
+VM_TIMEOUT ?= 900
+SUBTEST_TIMEOUT ?= 120
+RUN_TIMEOUT ?= 300
+QEMU_ARGS ?=
+
+export TESTS VM_TIMEOUT SUBTEST_TIMEOUT QEMU_ARGS
+
+.PHONY: all modules modules_install userspace clean build-kernels check run \
+	sparse checkpatch help
+
+all: modules userspace
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(REPO) W=1 modules
+
+modules_install:
+	$(MAKE) -C $(KDIR) M=$(REPO) modules_install
+
+userspace:
+	@if [ -f $(REPO)/igt-tests/Makefile ]; then \
+		$(MAKE) -C $(REPO)/igt-tests; \
+	else \
+		echo "userspace: no igt-tests/Makefile yet: skipping the IGT tests"; \
+	fi
+	@if [ -f $(TOOLS)/Makefile ]; then $(MAKE) -C $(TOOLS); fi
+
+clean:
+	@if [ -d $(KDIR) ]; then $(MAKE) -C $(KDIR) M=$(REPO) clean; fi
+	@if [ -f $(REPO)/igt-tests/Makefile ]; then $(MAKE) -C $(REPO)/igt-tests clean; fi
+	@if [ -f $(TOOLS)/Makefile ]; then $(MAKE) -C $(TOOLS) clean; fi
+	rm -rf $(REPO)/build
+
+# One copy of the sources per kernel in build/KVER/, W=1, fail on warnings.
+build-kernels:
+	@$(TOOLS)/build-module.sh $(KERNELS)
+
+# sparse over every file on every kernel (C=2), fail on any report.
+sparse:
+	@$(TOOLS)/build-module.sh -s $(KERNELS)
+
+checkpatch:
+	@$(TOOLS)/checkpatch.sh
+
+# Everything CI runs; the last line is "N passed, N failed, N skipped".
+check:
+	@KERNELS="$(KERNELS)" MAKE="$(MAKE)" $(TOOLS)/check.sh
+
+# Boot KVER, load vseg with VSEG_ARGS, show its segment table, run
+# tools/vseg-example (if built) and RUN_EXTRA (';'-separated commands), unload.
+run:
+	@$(TOOLS)/install-deps.sh
+	@$(TOOLS)/build-module.sh $(KVER)
+	@$(MAKE) --no-print-directory userspace
+	@$(TOOLS)/vm-run.sh -k $(KVER) -t $(RUN_TIMEOUT) -o $(REPO)/build/run/$(KVER) \
+		--qemu-args "$(QEMU_ARGS)" -e VSEG_ARGS="$(VSEG_ARGS)" -e RUN_EXTRA="$(RUN_EXTRA)" -- \
+		$(TOOLS)/vseg-run.sh $(REPO)/build/$(KVER)/drivers/gpu/drm/vseg/vseg.ko
+
+help:
+	@echo "vseg targets:"
+	@echo "  all (default)    vseg.ko against KDIR (W=1) + userspace (igt-tests, tools)"
+	@echo "  modules          vseg.ko against KDIR=$(KDIR)"
+	@echo "  modules_install  install it (kbuild's modules_install)"
+	@echo "  userspace        make -C igt-tests (and tools/ if it has a Makefile)"
+	@echo "  build-kernels    vseg.ko for each of KERNELS in build/KVER/, W=1, no warnings allowed"
+	@echo "  check            deps + builds + IGT tests in a QEMU guest per kernel (what CI runs)"
+	@echo "  run              boot KVER, insmod vseg VSEG_ARGS, print its segments, RUN_EXTRA, rmmod"
+	@echo "  sparse           C=2 sparse build on each of KERNELS, fail on any report"
+	@echo "  checkpatch       checkpatch.pl --strict over the driver and UAPI header"
+	@echo "  clean            remove build products (build/, kbuild objects, igt-tests)"
+	@echo "variables:"
+	@echo "  KERNELS=\"$(KERNELS)\""
+	@echo "  KVER=$(KVER)  (make run)"
+	@echo "  TESTS=\"...\"       subset of IGT binaries (names or paths) for make check"
+	@echo "  VSEG_ARGS=\"...\"   module parameters for make run"
+	@echo "  RUN_EXTRA=\"...\"   extra commands for make run (';'-separated)"
+	@echo "  VM_TIMEOUT=$(VM_TIMEOUT) SUBTEST_TIMEOUT=$(SUBTEST_TIMEOUT) RUN_TIMEOUT=$(RUN_TIMEOUT) QEMU_ARGS=\"$(QEMU_ARGS)\""
+	@echo "logs: build/KVER/build.log, build/check/KVER/{console.log,dmesg.txt,igt-results/}"

@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Build vseg.ko for one or more kernels, each in its own copy of the module
+# sources (build/KVER/: Kbuild, drivers/, include/) so objects never collide,
+# with W=1. Fails if the build prints any "warning:" (the log is kept in
+# build/KVER/build.log). With -s, also runs sparse over every file (C=2) and
+# fails on any sparse warning or error (build/KVER/sparse.log).
+#
+# usage: tools/build-module.sh [-s] KVER...
+# Output: build/KVER/drivers/gpu/drm/vseg/vseg.ko
+
+set -euo pipefail
+
+TOOLS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+REPO=$(dirname "$TOOLS")
+SPARSE=0
+if [ "${1:-}" = -s ]; then
+	SPARSE=1
+	shift
+fi
+[ $# -gt 0 ] || { echo "usage: $0 [-s] KVER..." >&2; exit 2; }
+
+JOBS=$(nproc 2>/dev/null || echo 2)
+SRCS=(Kbuild drivers include)
+ARTIFACTS=(--exclude='*.o' --exclude='*.ko' --exclude='*.ko.xz' --exclude='*.mod'
+	--exclude='*.mod.c' --exclude='*.cmd' --exclude='*.a' --exclude='*.d'
+	--exclude='Module.symvers' --exclude='modules.order' --exclude='.tmp_versions'
+	--exclude='*.orig' --exclude='*.rej' --exclude='*~')
+
+# Copy the sources, keeping their mtimes so kbuild stays incremental, and
+# drop sources deleted since the last copy.
+sync_tree() {
+	local dst=$1 f
+	mkdir -p "$dst"
+	(cd "$REPO" && tar -c "${ARTIFACTS[@]}" "${SRCS[@]}") | tar -x -C "$dst"
+	(cd "$dst" && find "${SRCS[@]}" -type f \( -name '*.[ch]' -o -name Makefile \
+		-o -name Kbuild \) -print) | while read -r f; do
+		[ -e "$REPO/$f" ] || rm -f "$dst/$f"
+	done
+}
+
+fail=0
+for kver in "$@"; do
+	kdir=/lib/modules/$kver/build
+	dst=$REPO/build/$kver
+	if [ ! -d "$kdir" ]; then
+		echo "build-module: no headers for $kver ($kdir)" >&2
+		fail=1
+		continue
+	fi
+	sync_tree "$dst"
+
+	echo "build-module: $kver: make W=1 (log: build/$kver/build.log)"
+	if ! make -C "$kdir" M="$dst" W=1 -j"$JOBS" modules >"$dst/build.log" 2>&1; then
+		cat "$dst/build.log"
+		echo "build-module: $kver: BUILD FAILED" >&2
+		fail=1
+		continue
+	fi
+	if grep -i 'warning:' "$dst/build.log"; then
+		echo "build-module: $kver: the build printed warnings (above)" >&2
+		fail=1
+		continue
+	fi
+	echo "build-module: $kver: ok: build/$kver/drivers/gpu/drm/vseg/vseg.ko"
+
+	if [ "$SPARSE" = 1 ]; then
+		echo "build-module: $kver: sparse (C=2, log: build/$kver/sparse.log)"
+		if ! make -C "$kdir" M="$dst" W=1 C=2 -j"$JOBS" modules >"$dst/sparse.log" 2>&1; then
+			cat "$dst/sparse.log"
+			echo "build-module: $kver: sparse build FAILED" >&2
+			fail=1
+			continue
+		fi
+		if grep -iE 'warning:|error:' "$dst/sparse.log"; then
+			echo "build-module: $kver: sparse found problems (above)" >&2
+			fail=1
+			continue
+		fi
+		echo "build-module: $kver: sparse clean"
+	fi
+done
+exit "$fail"

@@ -1,0 +1,138 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# "make check": install dependencies, build vseg.ko for every supported
+# kernel and the IGT tests, then per kernel boot it (tools/vm-run.sh), run
+# every IGT binary (tools/igt-run.sh) and check the whole guest kernel log on
+# the host. The last line printed is "N passed, N failed, N skipped" summed
+# over kernels; the exit status is nonzero on any failure (a kernel whose
+# build or VM run failed counts as a failure).
+#
+# Environment (the Makefile passes these):
+#   KERNELS          kernels to test (default: tools/kernels.sh)
+#   TESTS            test binaries, names or paths (default: make -C igt-tests list,
+#                    else executables igt-tests/build/vseg_*)
+#   VM_TIMEOUT       seconds per kernel VM run (default 900)
+#   SUBTEST_TIMEOUT  seconds per subtest (default 120)
+#   QEMU_ARGS        extra QEMU arguments
+#   SKIP_DEPS=1      do not run tools/install-deps.sh
+# Output: build/check/KVER/{console.log,dmesg.txt,igt-results/}, build/check/summary
+
+set -uo pipefail
+
+TOOLS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+REPO=$(dirname "$TOOLS")
+cd "$REPO" || exit 1
+MAKE=${MAKE:-make}
+VM_TIMEOUT=${VM_TIMEOUT:-900}
+SUBTEST_TIMEOUT=${SUBTEST_TIMEOUT:-120}
+
+P=0 F=0 S=0
+finish() {
+	mkdir -p build/check
+	echo "$P $F $S" >build/check/summary
+	echo "$P passed, $F failed, $S skipped"
+	[ "$F" = 0 ]
+	exit
+}
+
+if [ "${SKIP_DEPS:-0}" != 1 ]; then
+	if ! "$TOOLS/install-deps.sh"; then
+		echo "check: tools/install-deps.sh failed"
+		F=$((F + 1))
+		finish
+	fi
+fi
+
+read -r -a kernels <<<"${KERNELS:-$("$TOOLS/kernels.sh" | tr '\n' ' ')}"
+if [ ${#kernels[@]} -eq 0 ]; then
+	echo "check: no supported kernel installed"
+	F=$((F + 1))
+	finish
+fi
+echo "check: kernels: ${kernels[*]}"
+
+if ! $MAKE --no-print-directory userspace; then
+	echo "check: FAIL: userspace build"
+	F=$((F + 1))
+	finish
+fi
+
+# The test binaries.
+all=()
+if [ -f igt-tests/Makefile ] && list=$($MAKE -s --no-print-directory -C igt-tests list 2>/dev/null); then
+	while read -r t; do
+		[ -n "$t" ] || continue
+		case $t in /*) ;; *) [ -e "igt-tests/$t" ] && t=$REPO/igt-tests/$t || t=$REPO/$t ;; esac
+		all+=("$t")
+	done <<<"$list"
+else
+	for t in igt-tests/build/vseg_*; do
+		[ -f "$t" ] && [ -x "$t" ] && all+=("$REPO/$t")
+	done
+fi
+tests=()
+if [ -n "${TESTS:-}" ]; then
+	for want in $TESTS; do
+		found=
+		for t in "${all[@]}"; do
+			[ "$(basename "$t")" = "$want" ] && found=$t
+		done
+		[ -n "$found" ] || found=$(realpath -m "$want")
+		tests+=("$found")
+	done
+else
+	tests=("${all[@]}")
+fi
+if [ ${#tests[@]} -eq 0 ]; then
+	echo "check: WARNING: no IGT test binaries found: nothing to run"
+fi
+
+declare -A summary
+for kver in "${kernels[@]}"; do
+	kp=0 kf=0 ks=0
+	echo "check: ==== $kver ===="
+	out=$REPO/build/check/$kver
+	rm -rf "$out"
+	mkdir -p "$out"
+	if ! "$TOOLS/build-module.sh" "$kver"; then
+		echo "check: $kver: FAIL: module build"
+		kf=1
+	elif [ ${#tests[@]} -gt 0 ]; then
+		kmod=$REPO/build/$kver/drivers/gpu/drm/vseg
+		# shellcheck disable=SC2086
+		"$TOOLS/vm-run.sh" -k "$kver" -t "$VM_TIMEOUT" -o "$out" \
+			--qemu-args "${QEMU_ARGS:-}" -- \
+			"$TOOLS/igt-run.sh" -r "$out/igt-results" -t "$SUBTEST_TIMEOUT" \
+			-m "$kmod" "${tests[@]}"
+		rc=$?
+		res=$out/igt-results/results.txt
+		if [ -f "$res" ]; then
+			kp=$(grep -c '^PASS ' "$res")
+			kf=$(grep -c '^FAIL ' "$res")
+			ks=$(grep -c '^SKIP ' "$res")
+		fi
+		if [ "$rc" != 0 ] && [ "$rc" != 1 ]; then
+			echo "check: $kver: FAIL: the VM run failed (exit $rc; see $out/console.log)"
+			kf=$((kf + 1))
+		elif [ "$rc" = 1 ] && [ "$kf" = 0 ]; then
+			echo "check: $kver: FAIL: the test runner failed without a failed test"
+			kf=$((kf + 1))
+		fi
+		if [ -f "$out/dmesg.txt" ]; then
+			if ! hits=$("$TOOLS/klog-check.sh" "$out/dmesg.txt"); then
+				echo "check: $kver: FAIL: kernel log splats in $out/dmesg.txt:"
+				printf '%s\n' "$hits" | head -n 60
+				kf=$((kf + 1))
+			fi
+		fi
+	fi
+	summary[$kver]="$kp passed, $kf failed, $ks skipped"
+	P=$((P + kp)) F=$((F + kf)) S=$((S + ks))
+done
+
+echo "check: ==== summary ===="
+for kver in "${kernels[@]}"; do
+	echo "check: $kver: ${summary[$kver]}"
+done
+finish

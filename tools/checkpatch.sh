@@ -1,0 +1,33 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Run the kernel's checkpatch.pl --strict over the vseg sources. checkpatch.pl
+# and its data files are taken once from Debian's linux-source-6.12 tarball
+# (tools/install-deps.sh --checkpatch installs it) into build/checkpatch/.
+#
+# usage: tools/checkpatch.sh [FILE...]   (default: the driver and UAPI header)
+
+set -euo pipefail
+
+TOOLS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+REPO=$(dirname "$TOOLS")
+CP=$REPO/build/checkpatch
+TARBALL=/usr/src/linux-source-6.12.tar.xz
+FILES=(checkpatch.pl spelling.txt const_structs.checkpatch)
+
+if [ ! -x "$CP/checkpatch.pl" ]; then
+	[ -r "$TARBALL" ] || "$TOOLS/install-deps.sh" --checkpatch
+	echo "checkpatch: extracting scripts/checkpatch.pl from $TARBALL" >&2
+	top=$(tar -tJf "$TARBALL" 2>/dev/null | head -n 1 | cut -d/ -f1) || true
+	[ -n "$top" ] || top=linux-source-6.12
+	mkdir -p "$CP"
+	tar -xJf "$TARBALL" -C "$CP" --strip-components=2 \
+		"${FILES[@]/#/$top/scripts/}"
+	chmod +x "$CP/checkpatch.pl"
+fi
+
+cd "$REPO"
+if [ $# -eq 0 ]; then
+	set -- drivers/gpu/drm/vseg/*.[ch] include/uapi/drm/vseg_drm.h
+fi
+exec perl "$CP/checkpatch.pl" --strict --no-tree --show-types -f "$@"

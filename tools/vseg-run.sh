@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# In-guest part of "make run": load vseg.ko with $VSEG_ARGS, print the
+# device's debugfs segment table, run tools/vseg-example (if built) and each
+# command of $RUN_EXTRA (';'-separated, run by bash), unload vseg and report
+# kernel log splats. Exit status nonzero on any failure.
+#
+# usage: tools/vseg-run.sh PATH/TO/vseg.ko
+
+set -uo pipefail
+
+TOOLS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+KO=${1:?usage: $0 PATH/TO/vseg.ko}
+rc=0
+
+for m in drm drm_kms_helper ttm drm_buddy drm_ttm_helper; do
+	modprobe -q "$m" 2>/dev/null || true
+done
+dmesg -c >/dev/null 2>&1 || true
+
+echo "vseg-run: insmod $KO ${VSEG_ARGS:-}"
+# shellcheck disable=SC2086
+if ! insmod "$KO" ${VSEG_ARGS:-}; then
+	echo "vseg-run: insmod failed"
+	dmesg
+	exit 1
+fi
+
+dir=
+for d in /sys/kernel/debug/dri/*/; do
+	[ -r "$d/name" ] && grep -q vseg "$d/name" && [ -e "$d/segments" ] && { dir=$d; break; }
+done
+if [ -n "$dir" ]; then
+	echo "vseg-run: ==== ${dir}segments ===="
+	cat "${dir}segments" || rc=1
+else
+	echo "vseg-run: no vseg debugfs dir with a segments file under /sys/kernel/debug/dri"
+	rc=1
+fi
+
+if [ -x "$TOOLS/vseg-example" ]; then
+	echo "vseg-run: ==== tools/vseg-example ===="
+	"$TOOLS/vseg-example" || { echo "vseg-run: vseg-example failed ($?)"; rc=1; }
+fi
+if [ -n "${RUN_EXTRA:-}" ]; then
+	IFS=';' read -r -a cmds <<<"$RUN_EXTRA"
+	for c in "${cmds[@]}"; do
+		[ -n "${c// /}" ] || continue
+		echo "vseg-run: ==== $c ===="
+		bash -c "$c" || { echo "vseg-run: '$c' failed ($?)"; rc=1; }
+	done
+fi
+
+echo "vseg-run: rmmod vseg"
+rmmod vseg || rc=1
+echo "vseg-run: ==== kernel log since insmod ===="
+dmesg | tee /tmp/vseg-run.dmesg
+if ! hits=$("$TOOLS/klog-check.sh" /tmp/vseg-run.dmesg); then
+	echo "vseg-run: kernel log splats:"
+	printf '%s\n' "$hits"
+	rc=1
+fi
+exit "$rc"
