@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vseg_query: DRM_IOCTL_VSEG_QUERY_SEGMENTS, the segment table query.
+ *
+ * Copyright (c) 2026 The vseg authors
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "igt.h"
+#include "igt_vseg.h"
+
+IGT_TEST_DESCRIPTION("Check the vseg segment table query: the two-call "
+		     "protocol, every field of every built-in profile, and "
+		     "the rejection of bad arguments.");
+
+#define INFO_SIZE sizeof(struct drm_vseg_segment_info)
+#define POISON 0xa5
+
+/* File descriptors the exit handler closes before it unloads vseg. */
+static int card_fd = -1;
+static int profile_fd = -1;
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		drm_close_driver(*fd);
+	*fd = -1;
+}
+
+static void cleanup(int sig)
+{
+	(void)sig;
+	close_fd(&profile_fd);
+	close_fd(&card_fd);
+	if (igt_kmod_is_loaded(VSEG_MODULE))
+		igt_kmod_unload(VSEG_MODULE);
+}
+
+static bool all_bytes(const void *p, int byte, size_t len)
+{
+	const unsigned char *c = p;
+
+	for (size_t i = 0; i < len; i++)
+		if (c[i] != byte)
+			return false;
+	return true;
+}
+
+static struct drm_vseg_segment_info *poisoned_array(unsigned int n)
+{
+	struct drm_vseg_segment_info *a = malloc(n * INFO_SIZE);
+
+	igt_assert(a);
+	memset(a, POISON, n * INFO_SIZE);
+	return a;
+}
+
+/* The ioctl fails with @err, leaving @q and the array untouched. */
+static void query_fails(int fd, struct drm_vseg_query_segments *q, int err,
+			const void *array, size_t array_len, const char *what)
+{
+	struct drm_vseg_query_segments before = *q;
+	int ret;
+
+	ret = __vseg_query_segments(fd, q);
+	igt_assert_f(ret == -err, "%s: query returned %d (%s), expected %d (%s)\n",
+		     what, ret, strerror(-ret), -err, strerror(err));
+	igt_assert_f(!memcmp(&before, q, sizeof(before)),
+		     "%s: the failed query modified its argument\n", what);
+	if (array)
+		igt_assert_f(all_bytes(array, POISON, array_len),
+			     "%s: the failed query wrote to the array\n", what);
+}
+
+static void test_query_count(int fd)
+{
+	struct drm_vseg_query_segments q, q2;
+	struct drm_vseg_segment_info *segs;
+
+	memset(&q, 0, sizeof(q));
+	do_ioctl(fd, DRM_IOCTL_VSEG_QUERY_SEGMENTS, &q);
+	igt_assert_eq_u32(q.num_segments, 3);
+	igt_assert_eq_u32(q.segment_size, INFO_SIZE);
+	igt_assert_eq_u64(q.segments, 0);
+	igt_assert_eq_u32(q.paging_buffer_segment_id, 3);
+	igt_assert_eq_u32(q.paging_buffer_size, VSEG_PAGING_SIZE);
+	igt_assert_eq_u32(q.paging_buffer_private_data_size, 0);
+	igt_assert_eq_u64(q.extensions, 0);
+	igt_assert_eq_u32(q.flags, 0);
+	igt_assert_eq_u32(q.pad, 0);
+	igt_assert_eq_u32(q.pad2, 0);
+
+	/* The count call is repeatable. */
+	memset(&q2, 0, sizeof(q2));
+	do_ioctl(fd, DRM_IOCTL_VSEG_QUERY_SEGMENTS, &q2);
+	igt_assert(!memcmp(&q, &q2, sizeof(q)));
+
+	/* The fill call with exactly the count and the returned size. */
+	segs = poisoned_array(q.num_segments);
+	memset(&q2, 0, sizeof(q2));
+	q2.num_segments = q.num_segments;
+	q2.segment_size = q.segment_size;
+	q2.segments = (uintptr_t)segs;
+	do_ioctl(fd, DRM_IOCTL_VSEG_QUERY_SEGMENTS, &q2);
+	igt_assert_eq_u32(q2.num_segments, 3);
+	igt_assert_eq_u32(q2.segment_size, INFO_SIZE);
+	igt_assert_eq_u64(q2.segments, (uintptr_t)segs);
+	igt_assert_eq_u32(q2.paging_buffer_segment_id, 3);
+	igt_assert_eq_u32(q2.paging_buffer_size, VSEG_PAGING_SIZE);
+	for (unsigned int i = 0; i < q2.num_segments; i++)
+		igt_assert_eq_u32(segs[i].id, i + 1);
+	vseg_check_table_rules(&q2, segs);
+	free(segs);
+}
+
+static void test_query_table(const char *profile)
+{
+	struct drm_vseg_query_segments q;
+	struct drm_vseg_segment_info *segs;
+	struct vseg_table want;
+	char opts[64];
+
+	close_fd(&profile_fd);
+	snprintf(opts, sizeof(opts), "profile=%s", profile);
+	vseg_reload(opts);
+	profile_fd = drm_open_vseg();
+
+	segs = vseg_query_all(profile_fd, &q);
+	vseg_profile_table(profile, &want);
+	vseg_check_table(&want, &q, segs);
+	vseg_check_table_rules(&q, segs);
+	vseg_check_usage_zero(&q, segs);
+	free(segs);
+
+	close_fd(&profile_fd);
+	vseg_unload();
+}
+
+static void test_usage_zero(int fd)
+{
+	struct drm_vseg_query_segments q;
+	struct drm_vseg_segment_info *segs;
+
+	vseg_query_count(fd, &q);
+	for (unsigned int r = 0; r < 4; r++)
+		igt_assert_eq_u64(q.system_usage.reserved[r], 0);
+	igt_assert_eq_u64(q.system_usage.committed, 0);
+	igt_assert_eq_u64(q.system_usage.resident, 0);
+	igt_assert_eq_u64(q.system_usage.evicted, 0);
+	igt_assert_eq_u64(q.system_usage.aperture_mapped, 0);
+
+	segs = vseg_query_all(fd, &q);
+	vseg_check_usage_zero(&q, segs);
+	free(segs);
+}
+
+static void test_short_buffer(int fd)
+{
+	struct drm_vseg_query_segments q;
+	struct drm_vseg_segment_info *segs;
+	unsigned int n;
+
+	vseg_query_count(fd, &q);
+	n = q.num_segments;
+	igt_require(n >= 2);
+	segs = poisoned_array(n);
+
+	for (unsigned int cap = 1; cap < n; cap++) {
+		memset(&q, 0, sizeof(q));
+		q.num_segments = cap;
+		q.segment_size = INFO_SIZE;
+		q.segments = (uintptr_t)segs;
+		query_fails(fd, &q, EINVAL, segs, n * INFO_SIZE,
+			    "array one entry short");
+	}
+	free(segs);
+}
+
+static void test_larger_buffer(int fd)
+{
+	struct drm_vseg_query_segments q, ref_q;
+	struct drm_vseg_segment_info *segs, *ref;
+	const unsigned int extra = 3;
+	unsigned int n;
+
+	ref = vseg_query_all(fd, &ref_q);
+	n = ref_q.num_segments;
+
+	for (unsigned int cap = n + 1; cap <= n + extra; cap++) {
+		segs = poisoned_array(cap);
+		memset(&q, 0, sizeof(q));
+		q.num_segments = cap;
+		q.segment_size = INFO_SIZE;
+		q.segments = (uintptr_t)segs;
+		do_ioctl(fd, DRM_IOCTL_VSEG_QUERY_SEGMENTS, &q);
+		igt_assert_eq_u32(q.num_segments, n);
+		igt_assert_eq_u32(q.segment_size, INFO_SIZE);
+		igt_assert_f(!memcmp(segs, ref, n * INFO_SIZE),
+			     "a larger array got different entries\n");
+		igt_assert_f(all_bytes(&segs[n], POISON, (cap - n) * INFO_SIZE),
+			     "the entries past the count were written\n");
+		free(segs);
+	}
+	free(ref);
+}
+
+enum mbz_field {
+	MBZ_EXTENSIONS,
+	MBZ_FLAGS_LOW,
+	MBZ_FLAGS_HIGH,
+	MBZ_PAD,
+	MBZ_PAD2,
+	MBZ_RESERVED0,
+	MBZ_RESERVED1,
+	MBZ_RESERVED2,
+	MBZ_RESERVED3,
+	MBZ_COUNT,
+};
+
+static const char *set_mbz(struct drm_vseg_query_segments *q,
+			   enum mbz_field f)
+{
+	switch (f) {
+	case MBZ_EXTENSIONS:
+		q->extensions = 1;
+		return "extensions";
+	case MBZ_FLAGS_LOW:
+		q->flags = 1;
+		return "flags=1";
+	case MBZ_FLAGS_HIGH:
+		q->flags = 0x80000000u;
+		return "flags=0x80000000";
+	case MBZ_PAD:
+		q->pad = 1;
+		return "pad";
+	case MBZ_PAD2:
+		q->pad2 = 1;
+		return "pad2";
+	case MBZ_RESERVED0:
+	case MBZ_RESERVED1:
+	case MBZ_RESERVED2:
+	case MBZ_RESERVED3:
+		q->reserved[f - MBZ_RESERVED0] = 1;
+		return "reserved[]";
+	default:
+		igt_assert(false);
+	}
+	return NULL;
+}
+
+static void test_invalid_mbz(int fd)
+{
+	struct drm_vseg_query_segments q;
+	struct drm_vseg_segment_info *segs;
+	unsigned int n;
+	char what[80];
+
+	vseg_query_count(fd, &q);
+	n = q.num_segments;
+	segs = poisoned_array(n);
+
+	for (int f = 0; f < MBZ_COUNT; f++) {
+		const char *name;
+
+		/* On the count call. */
+		memset(&q, 0, sizeof(q));
+		name = set_mbz(&q, f);
+		snprintf(what, sizeof(what), "count call with nonzero %s", name);
+		query_fails(fd, &q, EINVAL, NULL, 0, what);
+
+		/* On the fill call. */
+		memset(&q, 0, sizeof(q));
+		q.num_segments = n;
+		q.segment_size = INFO_SIZE;
+		q.segments = (uintptr_t)segs;
+		name = set_mbz(&q, f);
+		snprintf(what, sizeof(what), "fill call with nonzero %s", name);
+		query_fails(fd, &q, EINVAL, segs, n * INFO_SIZE, what);
+	}
+	free(segs);
+}
+
+static void test_invalid_segment_size(int fd)
+{
+	const uint32_t sizes[] = {
+		0, 1, INFO_SIZE - 8, INFO_SIZE - 1, INFO_SIZE + 1,
+		INFO_SIZE + 8, 2 * INFO_SIZE, 0xffffffffu,
+	};
+	struct drm_vseg_query_segments q;
+	struct drm_vseg_segment_info *segs;
+	unsigned int n;
+	char what[64];
+
+	vseg_query_count(fd, &q);
+	n = q.num_segments;
+	/* Room for the largest size tried that is still sensible. */
+	segs = poisoned_array(2 * n);
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(sizes); i++) {
+		memset(&q, 0, sizeof(q));
+		q.num_segments = n;
+		q.segment_size = sizes[i];
+		q.segments = (uintptr_t)segs;
+		snprintf(what, sizeof(what), "segment_size %u", sizes[i]);
+		query_fails(fd, &q, EINVAL, segs, 2 * n * INFO_SIZE, what);
+	}
+	free(segs);
+}
+
+static void test_null_array(int fd)
+{
+	struct drm_vseg_query_segments q;
+	unsigned int n;
+
+	vseg_query_count(fd, &q);
+	n = q.num_segments;
+
+	memset(&q, 0, sizeof(q));
+	q.num_segments = n;
+	q.segment_size = INFO_SIZE;
+	query_fails(fd, &q, EINVAL, NULL, 0, "NULL array, count given");
+
+	memset(&q, 0, sizeof(q));
+	q.num_segments = n + 1;
+	q.segment_size = INFO_SIZE;
+	query_fails(fd, &q, EINVAL, NULL, 0, "NULL array, larger count");
+}
+
+static void fill_fails_efault(int fd, unsigned int n, uint64_t ptr,
+			      const char *what)
+{
+	struct drm_vseg_query_segments q;
+	int ret;
+
+	memset(&q, 0, sizeof(q));
+	q.num_segments = n;
+	q.segment_size = INFO_SIZE;
+	q.segments = ptr;
+	ret = __vseg_query_segments(fd, &q);
+	igt_assert_f(ret == -EFAULT, "%s: query returned %d (%s), expected -EFAULT\n",
+		     what, ret, strerror(-ret));
+}
+
+static void test_bad_pointer(int fd)
+{
+	struct drm_vseg_query_segments q, ref_q;
+	struct drm_vseg_segment_info *ref;
+	size_t page = sysconf(_SC_PAGESIZE), len;
+	unsigned int n;
+	char *map;
+
+	ref = vseg_query_all(fd, &ref_q);
+	n = ref_q.num_segments;
+	len = ALIGN(n * INFO_SIZE, page);
+
+	/* A kernel address. */
+	fill_fails_efault(fd, n, (uint64_t)(uintptr_t)-4096, "pointer -4096");
+	fill_fails_efault(fd, n, 1ull << 63, "non-canonical pointer");
+
+	/* Unmapped user memory. */
+	map = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	igt_assert(map != MAP_FAILED);
+	fill_fails_efault(fd, n, (uintptr_t)map, "PROT_NONE mapping");
+
+	/* Read-only user memory: the kernel must not be able to write. */
+	igt_assert_eq(mprotect(map, len, PROT_READ), 0);
+	fill_fails_efault(fd, n, (uintptr_t)map, "read-only mapping");
+	munmap(map, len);
+
+	/* An array whose last byte is on an inaccessible page. */
+	map = mmap(NULL, len + page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	igt_assert(map != MAP_FAILED);
+	igt_assert_eq(mprotect(map + len, page, PROT_NONE), 0);
+	fill_fails_efault(fd, n, (uintptr_t)(map + len - n * INFO_SIZE + 1),
+			  "array crossing into a PROT_NONE page");
+	munmap(map, len + page);
+
+	/* A bad pointer to the ioctl argument itself. */
+	errno = 0;
+	igt_assert_eq(igt_ioctl(fd, DRM_IOCTL_VSEG_QUERY_SEGMENTS, NULL), -1);
+	igt_assert_eq(errno, EFAULT);
+	errno = 0;
+	igt_assert_eq(igt_ioctl(fd, DRM_IOCTL_VSEG_QUERY_SEGMENTS,
+				(void *)(uintptr_t)-4096), -1);
+	igt_assert_eq(errno, EFAULT);
+	map = mmap(NULL, page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	igt_assert(map != MAP_FAILED);
+	do_ioctl_err(fd, DRM_IOCTL_VSEG_QUERY_SEGMENTS, map, EFAULT);
+	munmap(map, page);
+
+	/* The device still answers, with the same table. */
+	{
+		struct drm_vseg_segment_info *segs = vseg_query_all(fd, &q);
+
+		igt_assert_eq_u32(q.num_segments, n);
+		igt_assert(!memcmp(segs, ref, n * INFO_SIZE));
+		free(segs);
+	}
+	free(ref);
+}
+
+static void test_render_node(int fd)
+{
+	struct drm_vseg_query_segments q, rq;
+	struct drm_vseg_segment_info *segs, *rsegs;
+	struct vseg_table want;
+	int rfd;
+
+	rfd = __drm_open_vseg_render();
+	igt_assert_f(rfd >= 0, "vseg has no render node\n");
+
+	segs = vseg_query_all(fd, &q);
+	rsegs = vseg_query_all(rfd, &rq);
+	igt_assert(!memcmp(&q, &rq, offsetof(struct drm_vseg_query_segments,
+					     segments)));
+	igt_assert_eq_u32(rq.paging_buffer_segment_id, q.paging_buffer_segment_id);
+	igt_assert_eq_u32(rq.paging_buffer_size, q.paging_buffer_size);
+	igt_assert_eq_u32(rq.paging_buffer_private_data_size,
+			  q.paging_buffer_private_data_size);
+	igt_assert_f(!memcmp(segs, rsegs, q.num_segments * INFO_SIZE),
+		     "the render node returned a different table\n");
+
+	vseg_profile_table("discrete", &want);
+	vseg_check_table(&want, &rq, rsegs);
+
+	free(segs);
+	free(rsegs);
+	drm_close_driver(rfd);
+}
+
+igt_main
+{
+	igt_fixture {
+		vseg_require_module();
+		igt_install_exit_handler(cleanup);
+		vseg_reload("profile=discrete");
+		card_fd = drm_open_vseg();
+	}
+
+	igt_describe("The count call returns the number of segments, the "
+		     "element size and the paging buffer; the fill call with "
+		     "that count and size fills the table.");
+	igt_subtest("query-count")
+		test_query_count(card_fd);
+
+	igt_describe("Usage counters are zero while no buffer exists.");
+	igt_subtest("query-usage-zero")
+		test_usage_zero(card_fd);
+
+	igt_describe("An array smaller than the table is refused with EINVAL "
+		     "and left untouched.");
+	igt_subtest("query-short-buffer")
+		test_short_buffer(card_fd);
+
+	igt_describe("An array larger than the table is accepted; the count "
+		     "is written back and the extra entries are untouched.");
+	igt_subtest("query-larger-buffer")
+		test_larger_buffer(card_fd);
+
+	igt_describe("Nonzero extensions, flags, padding or reserved fields "
+		     "are refused with EINVAL.");
+	igt_subtest("query-invalid-mbz")
+		test_invalid_mbz(card_fd);
+
+	igt_describe("A segment_size other than the kernel's is refused with "
+		     "EINVAL on the fill call.");
+	igt_subtest("query-invalid-segment-size")
+		test_invalid_segment_size(card_fd);
+
+	igt_describe("A count without an array is refused with EINVAL.");
+	igt_subtest("query-null-array")
+		test_null_array(card_fd);
+
+	igt_describe("Unwritable arrays and a bad argument pointer give "
+		     "EFAULT.");
+	igt_subtest("query-bad-pointer")
+		test_bad_pointer(card_fd);
+
+	igt_describe("The query works on the render node and returns the same "
+		     "table.");
+	igt_subtest("query-render-node")
+		test_render_node(card_fd);
+
+	igt_describe("Every field of the table of each built-in profile.");
+	igt_subtest_with_dynamic("query-table") {
+		close_fd(&card_fd);
+		for (unsigned int i = 0; i < vseg_num_profiles; i++)
+			igt_dynamic(vseg_profiles[i])
+				test_query_table(vseg_profiles[i]);
+	}
+
+	igt_fixture {
+		close_fd(&profile_fd);
+		close_fd(&card_fd);
+		vseg_unload();
+	}
+}
