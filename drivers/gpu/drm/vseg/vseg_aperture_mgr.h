@@ -30,7 +30,7 @@ struct vseg_aperture_mgr {
 	struct ttm_resource_manager manager;
 	struct vseg_gart gart;
 	const struct vseg_segment_desc *desc;
-	spinlock_t lock;
+	spinlock_t lock; /* protects committed */
 	u64 committed;
 };
 

@@ -15,7 +15,11 @@
 #include <drm/ttm/ttm_placement.h>
 #include <drm/ttm/ttm_resource.h>
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+/* The only place that compares kernel versions. */
+#define VSEG_KERNEL_AT_LEAST(maj, min) \
+	(KERNEL_VERSION(maj, min, 0) <= LINUX_VERSION_CODE)
+
+#if VSEG_KERNEL_AT_LEAST(6, 5)
 #define VSEG_TTM_FUNCS_CONST const
 #else
 #define VSEG_TTM_FUNCS_CONST
@@ -24,7 +28,7 @@
 /* Size of a TTM resource in bytes (6.1 counts pages). */
 static inline u64 vseg_res_size(const struct ttm_resource *res)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#if VSEG_KERNEL_AT_LEAST(6, 2)
 	return res->size;
 #else
 	return (u64)res->num_pages << PAGE_SHIFT;
@@ -38,7 +42,7 @@ static inline void vseg_placement_set(struct ttm_placement *pl,
 {
 	pl->placement = places;
 	pl->num_placement = num;
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 9, 0)
+#if !VSEG_KERNEL_AT_LEAST(6, 9)
 	pl->busy_placement = places;
 	pl->num_busy_placement = num;
 #endif
@@ -47,7 +51,7 @@ static inline void vseg_placement_set(struct ttm_placement *pl,
 static inline void vseg_buddy_free_list(struct drm_buddy *mm,
 					struct list_head *blocks)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+#if VSEG_KERNEL_AT_LEAST(6, 9)
 	drm_buddy_free_list(mm, blocks, 0);
 #else
 	drm_buddy_free_list(mm, blocks);
@@ -57,7 +61,7 @@ static inline void vseg_buddy_free_list(struct drm_buddy *mm,
 static inline int vseg_buddy_trim(struct drm_buddy *mm, u64 size,
 				  struct list_head *blocks)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#if VSEG_KERNEL_AT_LEAST(6, 10)
 	return drm_buddy_block_trim(mm, NULL, size, blocks);
 #else
 	return drm_buddy_block_trim(mm, size, blocks);

@@ -27,7 +27,7 @@ struct page;
  */
 struct vseg_gart {
 	u64 num_pages;
-	struct mutex lock;
+	struct mutex lock; /* protects mm, pte, mapped, ranges */
 	struct drm_mm mm;
 	u64 *pte;
 	u64 mapped;

@@ -28,9 +28,7 @@ static_assert(VSEG_SEGF_ALL == DRM_VSEG_SEGMENT_FLAGS_ALL);
 static_assert(VSEG_MAX_SEGMENTS == DRM_VSEG_MAX_SEGMENTS);
 static_assert(VSEG_MAX_BANKS == DRM_VSEG_MAX_BANKS);
 static_assert(VSEG_MAX_INVALID_RANGES == DRM_VSEG_MAX_INVALID_RANGES);
-static_assert(VSEG_NAME_LEN == sizeof_field(struct drm_vseg_segment_info, name));
-static_assert((int)VSEG_SEGMENT_MEMORY == DRM_VSEG_SEGMENT_KIND_MEMORY);
-static_assert((int)VSEG_SEGMENT_APERTURE == DRM_VSEG_SEGMENT_KIND_APERTURE);
+static_assert(sizeof_field(struct drm_vseg_segment_info, name) == VSEG_NAME_LEN);
 
 static bool mbz(const void *p, size_t len)
 {
@@ -54,7 +52,8 @@ static void segment_to_uapi(struct vseg_device *vdev,
 	unsigned int i;
 
 	out->id = d->id;
-	out->kind = d->kind;
+	out->kind = d->kind == VSEG_SEGMENT_APERTURE ?
+		    DRM_VSEG_SEGMENT_KIND_APERTURE : DRM_VSEG_SEGMENT_KIND_MEMORY;
 	out->flags = d->flags;
 	out->base_address = d->base_address;
 	out->cpu_translated_address = d->cpu_translated_address;

@@ -965,19 +965,24 @@ static int vseg_validate_flags(const struct vseg_segment_desc *s)
 		return vseg_seg_invalid(s, "PreservedDuringHibernate needs PreservedDuringStandby");
 	if ((f & VSEG_SEGF_PARTIALLY_PRESERVED_HIBERNATE) &&
 	    !(f & VSEG_SEGF_PRESERVED_STANDBY))
-		return vseg_seg_invalid(s, "PartiallyPreservedDuringHibernate needs PreservedDuringStandby");
+		return vseg_seg_invalid(s,
+					"PartiallyPreservedDuringHibernate needs PreservedDuringStandby");
 	if ((f & VSEG_SEGF_PRESERVED_HIBERNATE) &&
 	    (f & VSEG_SEGF_PARTIALLY_PRESERVED_HIBERNATE))
-		return vseg_seg_invalid(s, "PreservedDuringHibernate and PartiallyPreservedDuringHibernate exclude each other");
+		return vseg_seg_invalid(s,
+					"PreservedDuringHibernate and PartiallyPreservedDuringHibernate exclude each other");
 	if ((f & VSEG_SEGF_CACHE_COHERENT) && !is_ap)
 		return vseg_seg_invalid(s, "CacheCoherent is only valid on the aperture");
 	if ((f & VSEG_SEGF_POPULATED_FROM_SYSMEM) && is_ap)
-		return vseg_seg_invalid(s, "PopulatedFromSystemMemory is only valid on a memory segment");
+		return vseg_seg_invalid(s,
+					"PopulatedFromSystemMemory is only valid on a memory segment");
 	if ((f & VSEG_SEGF_CPU_HOST_APERTURE) && (f & VSEG_SEGF_CPU_VISIBLE))
-		return vseg_seg_invalid(s, "SupportsCpuHostAperture cannot be combined with CpuVisible");
+		return vseg_seg_invalid(s,
+					"SupportsCpuHostAperture cannot be combined with CpuVisible");
 	if ((f & VSEG_SEGF_CACHED_CPU_HOST_APERTURE) &&
 	    !(f & VSEG_SEGF_CPU_HOST_APERTURE))
-		return vseg_seg_invalid(s, "SupportsCachedCpuHostAperture needs SupportsCpuHostAperture");
+		return vseg_seg_invalid(s,
+					"SupportsCachedCpuHostAperture needs SupportsCpuHostAperture");
 	if ((f & VSEG_SEGF_VPR_PRESERVED_STANDBY) &&
 	    !(f & VSEG_SEGF_VPR_SUPPORTED))
 		return vseg_seg_invalid(s, "VprPreservedDuringStandby needs VprSupported");
@@ -990,6 +995,7 @@ static int vseg_validate_size(const struct vseg_segment_desc *s)
 	bool is_ap = s->kind == VSEG_SEGMENT_APERTURE;
 	bool has_64k = s->flags & VSEG_SEGF_USE_64KB_PAGES;
 	u32 page = s->page_size;
+	bool is_64k = page == SZ_64K;
 
 	if (!s->size)
 		return vseg_seg_invalid(s, "size is zero");
@@ -998,7 +1004,7 @@ static int vseg_validate_size(const struct vseg_segment_desc *s)
 					page);
 	if (is_ap && page != SZ_4K)
 		return vseg_seg_invalid(s, "aperture page size must be 4096");
-	if (has_64k != (page == SZ_64K))
+	if (has_64k != is_64k)
 		return vseg_seg_invalid(s, "Use64KBPages does not match the page size %u",
 					page);
 	if (!IS_ALIGNED(s->size, page))
@@ -1010,7 +1016,8 @@ static int vseg_validate_size(const struct vseg_segment_desc *s)
 
 	if (!is_ap) {
 		if (s->commit_limit != s->size)
-			return vseg_seg_invalid(s, "commit limit 0x%llx of a memory segment must equal its size 0x%llx",
+			return vseg_seg_invalid(s,
+						"commit limit 0x%llx of a memory segment must equal its size 0x%llx",
 						s->commit_limit, s->size);
 		return 0;
 	}
@@ -1018,7 +1025,8 @@ static int vseg_validate_size(const struct vseg_segment_desc *s)
 		return vseg_seg_invalid(s, "aperture commit limit 0x%llx exceeds its size 0x%llx",
 					s->commit_limit, s->size);
 	if (!s->commit_limit || !IS_ALIGNED(s->commit_limit, page))
-		return vseg_seg_invalid(s, "commit limit 0x%llx is zero or not a multiple of the page size",
+		return vseg_seg_invalid(s,
+					"commit limit 0x%llx is zero or not a multiple of the page size",
 					s->commit_limit);
 	return 0;
 }
@@ -1045,7 +1053,8 @@ static int vseg_validate_banks(const struct vseg_segment_desc *s)
 			return vseg_seg_invalid(s, "bank %u end 0x%llx is not page aligned",
 						i, end);
 		if (end <= prev)
-			return vseg_seg_invalid(s, "bank %u end 0x%llx does not follow the previous bank",
+			return vseg_seg_invalid(s,
+						"bank %u end 0x%llx does not follow the previous bank",
 						i, end);
 		if (i == s->num_banks - 1 ? end != s->size : end >= s->size)
 			return vseg_seg_invalid(s, "bank %u end 0x%llx is outside the segment",
@@ -1063,7 +1072,8 @@ static int vseg_validate_visible(const struct vseg_segment_desc *s)
 
 	if (s->kind == VSEG_SEGMENT_APERTURE) {
 		if (vis)
-			return vseg_seg_invalid(s, "CPU-visible size 0x%llx on the aperture must be 0",
+			return vseg_seg_invalid(s,
+						"CPU-visible size 0x%llx on the aperture must be 0",
 						vis);
 	} else {
 		if (vis && !visible)
@@ -1075,7 +1085,8 @@ static int vseg_validate_visible(const struct vseg_segment_desc *s)
 			return vseg_seg_invalid(s, "CPU-visible size 0x%llx exceeds the size",
 						vis);
 		if (!IS_ALIGNED(vis, s->page_size))
-			return vseg_seg_invalid(s, "CPU-visible size 0x%llx is not a multiple of the page size",
+			return vseg_seg_invalid(s,
+						"CPU-visible size 0x%llx is not a multiple of the page size",
 						vis);
 	}
 
@@ -1099,13 +1110,15 @@ static int vseg_validate_invalid(const struct vseg_segment_desc *s)
 		if (!r->size || !IS_ALIGNED(r->start, s->page_size) ||
 		    !IS_ALIGNED(r->size, s->page_size) ||
 		    r->start > s->size || r->size > s->size - r->start)
-			return vseg_seg_invalid(s, "invalid range %u [0x%llx, +0x%llx) is empty, unaligned or outside the segment",
+			return vseg_seg_invalid(s,
+						"invalid range %u [0x%llx, +0x%llx) is empty, unaligned or outside the segment",
 						i, r->start, r->size);
 		for (j = 0; j < i; j++) {
 			q = &s->invalid[j];
 			if (vseg_ranges_overlap(r->start, r->size,
 						q->start, q->size))
-				return vseg_seg_invalid(s, "invalid range %u overlaps invalid range %u",
+				return vseg_seg_invalid(s,
+							"invalid range %u overlaps invalid range %u",
 							i, j);
 		}
 	}
@@ -1206,7 +1219,8 @@ int vseg_segment_table_validate(const struct vseg_segment_table *t)
 				continue;
 			if (vseg_ranges_overlap(a->base_address, a->size,
 						b->base_address, b->size))
-				return vseg_seg_invalid(a, "GPU address range overlaps segment %u \"%.*s\"",
+				return vseg_seg_invalid(a,
+							"GPU address range overlaps segment %u \"%.*s\"",
 							b->id, VSEG_NAME_LEN,
 							b->name);
 		}

@@ -28,7 +28,7 @@ struct vseg_segment_desc;
 struct vseg_vram_mgr {
 	struct ttm_resource_manager manager;
 	struct drm_buddy mm;
-	struct mutex lock;
+	struct mutex lock; /* protects mm, committed, reserved */
 	const struct vseg_segment_desc *desc;
 	void *vaddr;
 	struct list_head reserved;
