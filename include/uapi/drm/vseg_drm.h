@@ -31,10 +31,30 @@ extern "C" {
  */
 
 #define DRM_VSEG_QUERY_SEGMENTS		0x00
+#define DRM_VSEG_GEM_CREATE		0x01
+#define DRM_VSEG_GEM_INFO		0x02
+#define DRM_VSEG_GEM_MMAP_OFFSET	0x03
+#define DRM_VSEG_MAKE_RESIDENT		0x04
+#define DRM_VSEG_EVICT			0x05
 
 #define DRM_IOCTL_VSEG_QUERY_SEGMENTS \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VSEG_QUERY_SEGMENTS, \
 		 struct drm_vseg_query_segments)
+#define DRM_IOCTL_VSEG_GEM_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VSEG_GEM_CREATE, \
+		 struct drm_vseg_gem_create)
+#define DRM_IOCTL_VSEG_GEM_INFO \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VSEG_GEM_INFO, \
+		 struct drm_vseg_gem_info)
+#define DRM_IOCTL_VSEG_GEM_MMAP_OFFSET \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VSEG_GEM_MMAP_OFFSET, \
+		 struct drm_vseg_gem_mmap_offset)
+#define DRM_IOCTL_VSEG_MAKE_RESIDENT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VSEG_MAKE_RESIDENT, \
+		 struct drm_vseg_residency)
+#define DRM_IOCTL_VSEG_EVICT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VSEG_EVICT, \
+		 struct drm_vseg_residency)
 
 /** @DRM_VSEG_MAX_SEGMENTS: most segments a table can hold (ids 1..7). */
 #define DRM_VSEG_MAX_SEGMENTS		7
@@ -213,6 +233,206 @@ struct drm_vseg_query_segments {
 	__u32 pad2;
 	struct drm_vseg_segment_usage system_usage;
 	__u64 reserved[4];
+};
+
+/**
+ * DOC: allocations
+ *
+ * A buffer is created with the WDDM allocation properties of
+ * DXGK_ALLOCATIONINFO: size, alignment, flags, an ordered list of preferred
+ * segments with a direction each, the set of segments it may live in, the
+ * set it is evicted to and hinted banks. Where the buffer lands follows the
+ * AccessedPhysically table of the WDDM segment model:
+ *
+ * - in a memory segment, a buffer without %DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
+ *   is a set of segment pages that may be scattered; with it (or with
+ *   %DRM_VSEG_GEM_CREATE_PRIMARY) it is contiguous and its physical
+ *   reference is (segment id, offset);
+ * - in system memory committed to the aperture segment, an
+ *   AccessedPhysically buffer is mapped into the aperture (its GART
+ *   entries point at exactly its pages) whenever it is resident; other
+ *   buffers are not mapped; a primary is mapped only while displayed;
+ * - in plain system memory (segment 0) a buffer is never mapped and counts
+ *   against no commit limit.
+ *
+ * Segment sets are bitmasks of segment ids: bit 0 is the system segment,
+ * bit n is segment n of the table.
+ */
+
+/* Flags of &struct drm_vseg_gem_create (DXGK_ALLOCATIONINFOFLAGS). */
+/** @DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY: reached by physical address. */
+#define DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY	(1u << 0)
+/** @DRM_VSEG_GEM_CREATE_PRIMARY: a displayable primary surface. */
+#define DRM_VSEG_GEM_CREATE_PRIMARY		(1u << 1)
+/** @DRM_VSEG_GEM_CREATE_CPU_VISIBLE: needs CPU access: CPU-visible placements only. */
+#define DRM_VSEG_GEM_CREATE_CPU_VISIBLE		(1u << 2)
+/** @DRM_VSEG_GEM_CREATE_FROM_END_OF_SEGMENT: allocate top-down everywhere. */
+#define DRM_VSEG_GEM_CREATE_FROM_END_OF_SEGMENT	(1u << 3)
+#define DRM_VSEG_GEM_CREATE_FLAGS_ALL		((1u << 4) - 1)
+
+/** @DRM_VSEG_MAX_PREFERRED: most entries of a preferred-segment list. */
+#define DRM_VSEG_MAX_PREFERRED		5
+/** @DRM_VSEG_MAX_HINTED_BANKS: most hinted banks. */
+#define DRM_VSEG_MAX_HINTED_BANKS	4
+
+/** @DRM_VSEG_PREF_TOP_DOWN: allocate from the end of the segment. */
+#define DRM_VSEG_PREF_TOP_DOWN		(1u << 0)
+
+/**
+ * struct drm_vseg_segment_pref - one preferred segment (DXGK_SEGMENTPREFERENCE)
+ * @segment_id: a segment id of the table, or 0 for system memory.
+ * @flags: %DRM_VSEG_PREF_TOP_DOWN or 0 (bottom-up).
+ */
+struct drm_vseg_segment_pref {
+	__u32 segment_id;
+	__u32 flags;
+};
+
+/**
+ * struct drm_vseg_gem_create - DRM_IOCTL_VSEG_GEM_CREATE argument
+ *
+ * Creates a buffer and places it: the preferred segments are tried in
+ * order, then the other supported segments (memory segments in id order,
+ * the aperture, system memory). The buffer's contents start zeroed.
+ *
+ * @extensions: must be zero.
+ * @size: in: bytes, a nonzero multiple of 4096; out: the real size, rounded
+ *	up to the largest page size of the supported memory segments.
+ * @alignment: 0, or a power of two: alignment of the buffer's offset when it
+ *	is contiguous (never less than the segment's page size).
+ * @flags: DRM_VSEG_GEM_CREATE_*.
+ * @handle: out: the GEM handle.
+ * @supported_segments: segments the buffer may live in; nonzero; bit 0 is
+ *	system memory.
+ * @eviction_segments: where the buffer goes when evicted from a memory
+ *	segment: the aperture's bit, or 0 for straight to system memory. The
+ *	aperture must then be in @supported_segments.
+ * @num_preferred: entries used in @preferred (0..5).
+ * @num_hinted_banks: entries used in @hinted_banks (0..4); needs a first
+ *	preferred segment that uses banking.
+ * @preferred: preferred segments, best first; each must be in
+ *	@supported_segments; unused entries must be zero.
+ * @hinted_banks: bank indices of the first preferred segment, best first;
+ *	the buffer lands inside the first hinted bank with room, else
+ *	anywhere in the segment; unused entries must be zero.
+ * @reserved: must be zero.
+ *
+ * Errors: -EINVAL for bad arguments (zero or unaligned size, alignment not a
+ * power of two, unknown flags, nonzero reserved fields, unknown segment ids,
+ * a preferred segment outside the supported set, banks on a segment without
+ * banking, CPU_VISIBLE with no CPU-visible supported segment,
+ * AccessedPhysically with no memory segment or aperture supported), -E2BIG
+ * for lists longer than their limit, -ENOSPC when the buffer cannot fit in
+ * any supported segment even after eviction, -ENOMEM.
+ */
+struct drm_vseg_gem_create {
+	__u64 extensions;
+	__u64 size;
+	__u64 alignment;
+	__u32 flags;
+	__u32 handle;
+	__u32 supported_segments;
+	__u32 eviction_segments;
+	__u32 num_preferred;
+	__u32 num_hinted_banks;
+	struct drm_vseg_segment_pref preferred[DRM_VSEG_MAX_PREFERRED];
+	__u32 hinted_banks[DRM_VSEG_MAX_HINTED_BANKS];
+	__u64 reserved[4];
+};
+
+/* Flags returned in &struct drm_vseg_gem_info.placement_flags. */
+/** @DRM_VSEG_INFO_CONTIGUOUS: one range; @offset is the physical reference. */
+#define DRM_VSEG_INFO_CONTIGUOUS	(1u << 0)
+/** @DRM_VSEG_INFO_APERTURE_MAPPED: has GART entries; see @aperture_offset. */
+#define DRM_VSEG_INFO_APERTURE_MAPPED	(1u << 1)
+/** @DRM_VSEG_INFO_CPU_MAPPABLE: the CPU can map it where it is now. */
+#define DRM_VSEG_INFO_CPU_MAPPABLE	(1u << 2)
+/** @DRM_VSEG_INFO_RESIDENT: resident in a memory segment or the aperture. */
+#define DRM_VSEG_INFO_RESIDENT		(1u << 3)
+/** @DRM_VSEG_INFO_PINNED: pinned; cannot be evicted. */
+#define DRM_VSEG_INFO_PINNED		(1u << 4)
+
+/**
+ * struct drm_vseg_gem_info - DRM_IOCTL_VSEG_GEM_INFO argument
+ *
+ * Where a buffer is now.
+ *
+ * @extensions: must be zero.
+ * @handle: in: the GEM handle.
+ * @segment_id: out: segment the buffer lives in; 0 for system memory, the
+ *	aperture's id for system memory committed to the aperture.
+ * @offset: out: byte offset in the segment; the physical reference
+ *	(@segment_id, @offset) when %DRM_VSEG_INFO_CONTIGUOUS is set in a
+ *	memory segment; the offset of the first page otherwise.
+ * @aperture_offset: out: byte offset of the buffer's range in the aperture
+ *	when %DRM_VSEG_INFO_APERTURE_MAPPED is set.
+ * @size: out: the buffer's size.
+ * @resident_bytes: out: bytes resident in a memory segment or the aperture.
+ * @placement_flags: out: DRM_VSEG_INFO_*.
+ * @create_flags: out: the flags the buffer was created with.
+ * @moves: out: how many times the buffer moved between segments.
+ * @reserved: must be zero; the kernel writes zero.
+ */
+struct drm_vseg_gem_info {
+	__u64 extensions;
+	__u32 handle;
+	__u32 segment_id;
+	__u64 offset;
+	__u64 aperture_offset;
+	__u64 size;
+	__u64 resident_bytes;
+	__u32 placement_flags;
+	__u32 create_flags;
+	__u64 moves;
+	__u64 reserved[4];
+};
+
+/**
+ * struct drm_vseg_gem_mmap_offset - DRM_IOCTL_VSEG_GEM_MMAP_OFFSET argument
+ * @extensions: must be zero.
+ * @handle: in: the GEM handle.
+ * @flags: must be zero.
+ * @offset: out: fake offset to pass to mmap() on the DRM fd.
+ *
+ * A fault on a buffer in memory the CPU cannot reach moves it to a
+ * CPU-visible placement it supports, or raises SIGBUS if it has none.
+ */
+struct drm_vseg_gem_mmap_offset {
+	__u64 extensions;
+	__u32 handle;
+	__u32 flags;
+	__u64 offset;
+};
+
+/** @DRM_VSEG_MAX_RESIDENCY_HANDLES: most handles in one residency call. */
+#define DRM_VSEG_MAX_RESIDENCY_HANDLES	1024
+
+/**
+ * struct drm_vseg_residency - MAKE_RESIDENT / EVICT argument
+ *
+ * MAKE_RESIDENT (D3DKMTMakeResident) brings each buffer into its best
+ * placement it can get, evicting others as needed. EVICT (D3DKMTEvict)
+ * moves each buffer out of memory segments and the aperture to system
+ * memory. The list is checked first: an unknown handle gives -ENOENT, a
+ * pinned buffer in EVICT -EBUSY, and nothing moves.
+ *
+ * @extensions: must be zero.
+ * @handles: user pointer to an array of __u32 GEM handles.
+ * @count: number of handles, 1..%DRM_VSEG_MAX_RESIDENCY_HANDLES (-E2BIG
+ *	above).
+ * @flags: must be zero.
+ * @processed: out: number of buffers moved or already in place.
+ * @pad: must be zero.
+ * @reserved: must be zero.
+ */
+struct drm_vseg_residency {
+	__u64 extensions;
+	__u64 handles;
+	__u32 count;
+	__u32 flags;
+	__u32 processed;
+	__u32 pad;
+	__u64 reserved[2];
 };
 
 #if defined(__cplusplus)
