@@ -371,6 +371,7 @@ struct drm_vseg_gem_create {
  * @placement_flags: out: DRM_VSEG_INFO_*.
  * @create_flags: out: the flags the buffer was created with.
  * @moves: out: how many times the buffer moved between segments.
+ * @buffer_id: out: device-wide id of the buffer, as debugfs shows it.
  * @reserved: must be zero; the kernel writes zero.
  */
 struct drm_vseg_gem_info {
@@ -384,7 +385,8 @@ struct drm_vseg_gem_info {
 	__u32 placement_flags;
 	__u32 create_flags;
 	__u64 moves;
-	__u64 reserved[4];
+	__u64 buffer_id;
+	__u64 reserved[3];
 };
 
 /**
