@@ -1,0 +1,784 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vseg_module: loading and unloading vseg, its module parameters (built-in
+ * profiles, size overrides, text segment tables) and the rejection of bad
+ * tables with one kernel log line naming the problem.
+ *
+ * Copyright (c) 2026 The vseg authors
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "igt.h"
+#include "igt_vseg.h"
+
+IGT_TEST_DESCRIPTION("Load and unload vseg with every profile, size "
+		     "override and text segment table, and check that bad "
+		     "tables are refused with one kernel log line.");
+
+#define F(x) DRM_VSEG_SEGMENT_##x
+
+static int dev_fd = -1;
+static int render_fd = -1;
+
+static void close_fds(void)
+{
+	if (dev_fd >= 0)
+		drm_close_driver(dev_fd);
+	if (render_fd >= 0)
+		drm_close_driver(render_fd);
+	dev_fd = render_fd = -1;
+}
+
+static void cleanup(int sig)
+{
+	(void)sig;
+	close_fds();
+	if (igt_kmod_is_loaded(VSEG_MODULE))
+		igt_kmod_unload(VSEG_MODULE);
+}
+
+static bool module_dir_exists(void)
+{
+	return access("/sys/module/" VSEG_MODULE, F_OK) == 0;
+}
+
+/* VmallocUsed of /proc/meminfo, in KiB. */
+static long vmalloc_used_kb(void)
+{
+	char line[256];
+	long kb = -1;
+	FILE *f;
+
+	f = fopen("/proc/meminfo", "r");
+	igt_assert(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmallocUsed: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	igt_assert_f(kb >= 0, "no VmallocUsed in /proc/meminfo\n");
+	return kb;
+}
+
+/* Query the loaded device's table and compare it with @want. */
+static void check_loaded_table(const struct vseg_table *want)
+{
+	struct drm_vseg_query_segments q;
+	struct drm_vseg_segment_info *segs;
+
+	dev_fd = drm_open_vseg();
+	segs = vseg_query_all(dev_fd, &q);
+	vseg_check_table(want, &q, segs);
+	vseg_check_table_rules(&q, segs);
+	vseg_check_usage_zero(&q, segs);
+	free(segs);
+	close_fds();
+}
+
+static void test_load_unload(void)
+{
+	int entries, err;
+	char name[64];
+
+	vseg_unload();
+	entries = vseg_count_dri_entries();
+	igt_assert_eq(vseg_count_nodes(), 0);
+
+	err = igt_kmod_load(VSEG_MODULE, NULL);
+	igt_assert_f(err == 0, "loading vseg failed: %d (%s)\n", err,
+		     strerror(-err));
+	igt_assert(igt_kmod_is_loaded(VSEG_MODULE));
+	igt_assert(module_dir_exists());
+
+	dev_fd = __drm_open_vseg();
+	igt_assert_f(dev_fd >= 0, "no vseg card node after loading vseg\n");
+	igt_assert_eq(__get_drm_device_name(dev_fd, name, sizeof(name)), 0);
+	igt_assert_f(!strcmp(name, "vseg"), "driver name \"%s\"\n", name);
+	render_fd = __drm_open_vseg_render();
+	igt_assert_f(render_fd >= 0, "no vseg render node after loading vseg\n");
+	igt_assert_eq(vseg_count_nodes(), 2);
+
+	/* The default profile is "discrete". */
+	{
+		struct drm_vseg_query_segments q;
+
+		vseg_query_count(dev_fd, &q);
+		igt_assert_eq_u32(q.num_segments, 3);
+	}
+	close_fds();
+
+	err = igt_kmod_unload(VSEG_MODULE);
+	igt_assert_f(err == 0, "unloading vseg failed: %d (%s)\n", err,
+		     strerror(-err));
+	igt_assert(!igt_kmod_is_loaded(VSEG_MODULE));
+	igt_assert_f(!module_dir_exists(), "/sys/module/vseg still exists\n");
+	igt_assert_eq(vseg_count_nodes(), 0);
+	igt_assert_eq(vseg_count_dri_entries(), entries);
+}
+
+static void test_unload_busy(void)
+{
+	struct drm_vseg_query_segments q;
+	int err;
+
+	vseg_reload(NULL);
+	dev_fd = drm_open_vseg();
+
+	err = igt_kmod_unload(VSEG_MODULE);
+	igt_assert_f(err == -EBUSY || err == -EAGAIN,
+		     "unload with an open fd returned %d (%s)\n", err,
+		     strerror(-err));
+	igt_assert(igt_kmod_is_loaded(VSEG_MODULE));
+
+	/* The open device still works. */
+	vseg_query_count(dev_fd, &q);
+	igt_assert_eq_u32(q.num_segments, 3);
+
+	close_fds();
+	vseg_unload();
+	igt_assert_eq(vseg_count_nodes(), 0);
+}
+
+static void test_reload(void)
+{
+	const int rounds = 10;
+	long vm_start, vm_loaded = 0, vm_end;
+	int entries;
+
+	vseg_unload();
+	entries = vseg_count_dri_entries();
+	vm_start = vmalloc_used_kb();
+
+	for (int i = 0; i < rounds; i++) {
+		struct drm_vseg_query_segments q;
+		int err;
+
+		err = igt_kmod_load(VSEG_MODULE, NULL);
+		igt_assert_f(err == 0, "round %d: loading vseg failed: %d (%s)\n",
+			     i, err, strerror(-err));
+		dev_fd = __drm_open_vseg();
+		igt_assert_f(dev_fd >= 0, "round %d: no vseg device\n", i);
+		vseg_query_count(dev_fd, &q);
+		igt_assert_eq_u32(q.num_segments, 3);
+		close_fds();
+		if (i == 0)
+			vm_loaded = vmalloc_used_kb();
+		err = igt_kmod_unload(VSEG_MODULE);
+		igt_assert_f(err == 0, "round %d: unloading vseg failed: %d (%s)\n",
+			     i, err, strerror(-err));
+		igt_assert_eq(vseg_count_nodes(), 0);
+	}
+
+	vm_end = vmalloc_used_kb();
+	igt_info("VmallocUsed: %ld kB before, %ld kB while loaded, %ld kB after %d reloads\n",
+		 vm_start, vm_loaded, vm_end, rounds);
+	/*
+	 * The memory segments (48 MiB in the default profile) are backed by
+	 * vmalloc()ed RAM, so a leak of the backing would show here.
+	 */
+	igt_assert_f(vm_loaded - vm_start >= 32 * 1024,
+		     "VmallocUsed grew by only %ld kB while vseg was loaded\n",
+		     vm_loaded - vm_start);
+	igt_assert_f(vm_end - vm_start <= 1024,
+		     "VmallocUsed grew by %ld kB over %d reloads\n",
+		     vm_end - vm_start, rounds);
+	igt_assert_eq(vseg_count_dri_entries(), entries);
+}
+
+static const struct {
+	const char *profile;
+	unsigned int segments;
+} profile_counts[] = {
+	{ "discrete", 3 },
+	{ "integrated", 2 },
+	{ "smallbar", 2 },
+	{ "multi", 7 },
+};
+
+static void test_profile(const char *profile, unsigned int segments)
+{
+	struct drm_vseg_query_segments q;
+	char opts[64];
+
+	snprintf(opts, sizeof(opts), "profile=%s", profile);
+	vseg_reload(opts);
+	dev_fd = drm_open_vseg();
+	vseg_query_count(dev_fd, &q);
+	igt_assert_f(q.num_segments == segments,
+		     "profile %s: %u segments, expected %u\n", profile,
+		     q.num_segments, segments);
+	close_fds();
+	vseg_unload();
+}
+
+/* --- size overrides ---------------------------------------------------- */
+
+struct override_case {
+	const char *name;
+	const char *profile;
+	const char *opts;
+	void (*edit)(struct vseg_table *t);
+};
+
+static void discrete_grow(struct vseg_table *t)
+{
+	/* mem_size_mb=64,8 aperture_size_mb=128 aperture_commit_mb=96 */
+	t->seg[0].size = t->seg[0].commit_limit = 64 * SZ_1M;
+	t->seg[0].cpu_visible_size = 64 * SZ_1M;	/* fully visible stays so */
+	t->seg[0].bank_end[0] = 32 * SZ_1M;		/* banks scale */
+	t->seg[0].bank_end[1] = 64 * SZ_1M;
+	t->seg[1].base_address = 64 * SZ_1M;		/* bases follow */
+	t->seg[1].size = t->seg[1].commit_limit = 8 * SZ_1M;
+	t->seg[2].size = 128 * SZ_1M;
+	t->seg[2].commit_limit = 96 * SZ_1M;
+}
+
+static void discrete_second(struct vseg_table *t)
+{
+	/* mem_size_mb=0,24: 0 keeps the default */
+	t->seg[1].size = t->seg[1].commit_limit = 24 * SZ_1M;
+}
+
+static void discrete_small_aperture(struct vseg_table *t)
+{
+	/* aperture_size_mb=16: the commit limit is clamped to the size */
+	t->seg[2].size = t->seg[2].commit_limit = 16 * SZ_1M;
+}
+
+static void smallbar_visible(struct vseg_table *t)
+{
+	/* visible_size_mb=8 */
+	t->seg[0].cpu_visible_size = 8 * SZ_1M;
+}
+
+static void smallbar_shrink(struct vseg_table *t)
+{
+	/* mem_size_mb=32: a partial BAR keeps its size */
+	t->seg[0].size = t->seg[0].commit_limit = 32 * SZ_1M;
+}
+
+static void smallbar_tiny(struct vseg_table *t)
+{
+	/* mem_size_mb=8: a partial BAR is clamped to the size */
+	t->seg[0].size = t->seg[0].commit_limit = 8 * SZ_1M;
+	t->seg[0].cpu_visible_size = 8 * SZ_1M;
+}
+
+static void integrated_shrink(struct vseg_table *t)
+{
+	/* mem_size_mb=16: visible size and system memory end follow */
+	t->seg[0].size = t->seg[0].commit_limit = 16 * SZ_1M;
+	t->seg[0].cpu_visible_size = 16 * SZ_1M;
+	t->seg[0].system_memory_end_address = 16 * SZ_1M;
+}
+
+static void multi_mixed(struct vseg_table *t)
+{
+	/* mem_size_mb=16,0,0,0,0,4 */
+	static const uint64_t mb[6] = { 16, 8, 8, 8, 8, 4 };
+	uint64_t base = 0;
+
+	for (int i = 0; i < 6; i++) {
+		t->seg[i].size = t->seg[i].commit_limit = mb[i] * SZ_1M;
+		t->seg[i].base_address = base;
+		base += mb[i] * SZ_1M;
+	}
+	t->seg[0].cpu_visible_size = 16 * SZ_1M;
+}
+
+static const struct override_case override_cases[] = {
+	{ "discrete-grow", "discrete",
+	  "mem_size_mb=64,8 aperture_size_mb=128 aperture_commit_mb=96",
+	  discrete_grow },
+	{ "discrete-second-only", "discrete", "mem_size_mb=0,24",
+	  discrete_second },
+	{ "discrete-small-aperture", "discrete", "aperture_size_mb=16",
+	  discrete_small_aperture },
+	{ "smallbar-visible", "smallbar", "visible_size_mb=8",
+	  smallbar_visible },
+	{ "smallbar-shrink", "smallbar", "mem_size_mb=32", smallbar_shrink },
+	{ "smallbar-tiny", "smallbar", "mem_size_mb=8", smallbar_tiny },
+	{ "integrated-shrink", "integrated", "mem_size_mb=16",
+	  integrated_shrink },
+	{ "multi-mixed", "multi", "mem_size_mb=16,0,0,0,0,4", multi_mixed },
+};
+
+static void test_size_override(const struct override_case *c)
+{
+	struct vseg_table want;
+	char opts[256];
+
+	snprintf(opts, sizeof(opts), "profile=%s %s", c->profile, c->opts);
+	vseg_reload(opts);
+	vseg_profile_table(c->profile, &want);
+	c->edit(&want);
+	check_loaded_table(&want);
+	vseg_unload();
+}
+
+/* --- text tables ------------------------------------------------------- */
+
+#define EXAMPLE_TABLE \
+	"memory:name=vram,size=32M,page=64K,flags=cpuvisible|banking|64kpages," \
+	"banks=16M,cpu=0xe0000000;memory:name=local,size=16M;" \
+	"aperture:size=64M,commit=32M;paging:size=64K"
+
+static struct drm_vseg_segment_info *
+add(struct vseg_table *t, uint32_t kind, const char *name, uint64_t flags,
+    uint64_t base, uint64_t size, uint32_t page)
+{
+	struct drm_vseg_segment_info *s = &t->seg[t->num_segments];
+
+	memset(s, 0, sizeof(*s));
+	s->id = ++t->num_segments;
+	s->kind = kind;
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->flags = flags;
+	s->base_address = base;
+	s->size = size;
+	s->commit_limit = size;
+	s->page_size = page;
+	return s;
+}
+
+#define MEM DRM_VSEG_SEGMENT_KIND_MEMORY
+#define APER DRM_VSEG_SEGMENT_KIND_APERTURE
+
+static void text_example(struct vseg_table *t)
+{
+	struct drm_vseg_segment_info *s;
+
+	s = add(t, MEM, "vram",
+		F(CPU_VISIBLE) | F(USE_BANKING) | F(USE_64KB_PAGES), 0, SZ_32M,
+		SZ_64K);
+	s->cpu_translated_address = 0xe0000000;
+	s->cpu_visible_size = SZ_32M;
+	s->num_banks = 2;
+	s->bank_end[0] = SZ_16M;
+	s->bank_end[1] = SZ_32M;
+	add(t, MEM, "local", 0, SZ_32M, SZ_16M, SZ_4K);
+	s = add(t, APER, "aperture", F(APERTURE), VSEG_APERTURE_BASE, SZ_64M,
+		SZ_4K);
+	s->commit_limit = SZ_32M;
+	t->paging_segment_id = 3;
+}
+
+static void text_invalid_ranges(struct vseg_table *t)
+{
+	struct drm_vseg_segment_info *s;
+
+	s = add(t, MEM, "m", 0, 0, SZ_16M, SZ_4K);
+	s->num_invalid_ranges = 2;
+	s->invalid_ranges[0].start = 0;
+	s->invalid_ranges[0].size = SZ_1M;
+	s->invalid_ranges[1].start = 8 * SZ_1M;
+	s->invalid_ranges[1].size = SZ_64K;
+	add(t, APER, "gart", F(APERTURE), VSEG_APERTURE_BASE, SZ_32M, SZ_4K);
+	t->paging_segment_id = 2;
+}
+
+static void text_paging_system(struct vseg_table *t)
+{
+	struct drm_vseg_segment_info *s;
+
+	add(t, MEM, "m", 0, 0, SZ_8M, SZ_4K);
+	s = add(t, APER, "gart", F(APERTURE), VSEG_APERTURE_BASE, SZ_16M,
+		SZ_4K);
+	s->commit_limit = SZ_8M;
+	t->paging_segment_id = 0;
+	t->paging_size = 0x20000;
+	t->paging_private = 0x100;
+}
+
+static void text_flags(struct vseg_table *t)
+{
+	struct drm_vseg_segment_info *s;
+
+	s = add(t, MEM, "vis",
+		F(CPU_VISIBLE) | F(PRESERVED_DURING_STANDBY) |
+		F(PRESERVED_DURING_HIBERNATE) | F(DIRECT_FLIP) |
+		F(APPLICATION_TARGET) | F(VPR_SUPPORTED) |
+		F(VPR_PRESERVED_DURING_STANDBY) | F(LOCAL_BUDGET_GROUP),
+		0, SZ_8M, SZ_4K);
+	s->cpu_translated_address = 0xd0000000;
+	s->cpu_visible_size = 4 * SZ_1M;
+	s = add(t, MEM, "sys",
+		F(POPULATED_FROM_SYSTEM_MEMORY) | F(PRESERVED_DURING_STANDBY) |
+		F(PARTIALLY_PRESERVED_DURING_HIBERNATE) | F(RESERVED_SYSMEM) |
+		F(ENCRYPTED_PAGING_SUPPORTED),
+		SZ_8M, 4 * SZ_1M, SZ_4K);
+	s->system_memory_end_address = 2 * SZ_1M;
+	add(t, MEM, "host",
+	    F(SUPPORTS_CPU_HOST_APERTURE) |
+	    F(SUPPORTS_CACHED_CPU_HOST_APERTURE) | F(PITCH_ALIGNMENT) |
+	    F(NON_LOCAL_BUDGET_GROUP),
+	    12 * SZ_1M, 4 * SZ_1M, SZ_4K);
+	add(t, APER, "aperture",
+	    F(APERTURE) | F(CACHE_COHERENT) | F(NON_LOCAL_BUDGET_GROUP),
+	    VSEG_APERTURE_BASE, SZ_16M, SZ_4K);
+	t->paging_segment_id = 4;
+}
+
+static void text_six_memory(struct vseg_table *t)
+{
+	for (int i = 0; i < 6; i++) {
+		char name[8];
+
+		snprintf(name, sizeof(name), "s%d", i);
+		add(t, MEM, name, i & 1 ? F(USE_64KB_PAGES) : 0,
+		    (uint64_t)i * 4 * SZ_1M, 4 * SZ_1M, i & 1 ? SZ_64K : SZ_4K);
+	}
+	add(t, APER, "aperture", F(APERTURE), VSEG_APERTURE_BASE, SZ_16M,
+	    SZ_4K);
+	t->paging_segment_id = 7;
+}
+
+static void text_bases(struct vseg_table *t)
+{
+	add(t, MEM, "a", 0, 0x40000000, SZ_8M, SZ_4K);
+	add(t, MEM, "b", 0, 0x40000000 + SZ_8M, SZ_8M, SZ_4K);
+	add(t, APER, "aperture", F(APERTURE), 0x200000000ull, SZ_16M, SZ_4K);
+	t->paging_segment_id = 3;
+}
+
+static void text_aperture_first(struct vseg_table *t)
+{
+	add(t, APER, "aperture", F(APERTURE), VSEG_APERTURE_BASE, SZ_16M,
+	    SZ_4K);
+	add(t, MEM, "m", F(USE_64KB_PAGES), 0, SZ_8M, SZ_64K);
+	t->paging_segment_id = 1;
+}
+
+static const struct {
+	const char *name;
+	const char *table;
+	void (*build)(struct vseg_table *t);
+} text_cases[] = {
+	{ "example", EXAMPLE_TABLE, text_example },
+	{ "invalid-ranges",
+	  "memory:name=m,size=16M,invalid=0+1M/8M+0x10000;"
+	  "aperture:name=gart,size=32M", text_invalid_ranges },
+	{ "paging-system",
+	  "memory:name=m,size=8M;aperture:name=gart,size=16M,commit=8M;"
+	  "paging:seg=0,size=128K,priv=0x100", text_paging_system },
+	{ "flags",
+	  "memory:name=vis,size=8M,cpu=0xd0000000,visible=4M,"
+	  "flags=cpuvisible|standby|hibernate|directflip|applicationtarget|"
+	  "vpr|vprstandby|localbudget;"
+	  "memory:name=sys,size=4M,sysend=2M,flags=populatedfromsystem|"
+	  "standby|partialhibernate|reservedsysmem|encryptedpaging;"
+	  "memory:name=host,size=4M,flags=cpuhostaperture|"
+	  "cachedcpuhostaperture|pitchalignment|nonlocalbudget;"
+	  "aperture:size=16M,flags=cachecoherent|nonlocalbudget", text_flags },
+	{ "six-memory-segments",
+	  "memory:name=s0,size=4M;memory:name=s1,size=4M,flags=64kpages;"
+	  "memory:name=s2,size=4M;memory:name=s3,size=4M,flags=64kpages;"
+	  "memory:name=s4,size=4M;memory:name=s5,size=4M,flags=64kpages;"
+	  "aperture:size=16M", text_six_memory },
+	{ "explicit-bases",
+	  "memory:name=a,size=8M,base=0x40000000;memory:name=b,size=0x800000;"
+	  "aperture:size=16M,base=0x200000000", text_bases },
+	{ "aperture-first",
+	  "aperture:size=16M;memory:name=m,size=8M,flags=64kpages",
+	  text_aperture_first },
+};
+
+static void test_text_table(const char *table,
+			    void (*build)(struct vseg_table *t))
+{
+	struct vseg_table want;
+	char *opts;
+
+	memset(&want, 0, sizeof(want));
+	want.paging_size = VSEG_PAGING_SIZE;
+	build(&want);
+
+	igt_assert(asprintf(&opts, "table=%s", table) > 0);
+	vseg_reload(opts);
+	free(opts);
+	check_loaded_table(&want);
+	vseg_unload();
+}
+
+/* --- bad module parameters --------------------------------------------- */
+
+/*
+ * Load vseg with @opts, which must fail with -EINVAL, logging exactly one
+ * line that matches @pattern ('*' matches any text) and no other line
+ * reporting a problem with the segment table or the parameters.
+ */
+static void load_must_fail(const char *opts, const char *pattern)
+{
+	static const char * const problem_prefixes[] = {
+		"vseg: unknown profile ",
+		"vseg: cannot parse segment table ",
+		"vseg: invalid segment table: ",
+		"vseg: profile ",
+	};
+	int kfd, err, matches = 0, problems = 0;
+	char **lines;
+
+	vseg_unload();
+	kfd = vseg_kmsg_open();
+	igt_require_f(kfd >= 0, "cannot read /dev/kmsg: %s\n", strerror(-kfd));
+
+	err = igt_kmod_load(VSEG_MODULE, opts);
+	lines = vseg_kmsg_read(kfd);
+	close(kfd);
+
+	for (char **l = lines; *l; l++) {
+		bool match = vseg_glob(pattern, *l);
+
+		matches += match;
+		for (unsigned int p = 0; p < ARRAY_SIZE(problem_prefixes); p++)
+			if (!strncmp(*l, problem_prefixes[p],
+				     strlen(problem_prefixes[p]))) {
+				problems++;
+				break;
+			}
+		igt_debug("kmsg: %s%s\n", *l, match ? "   <-- expected" : "");
+	}
+	if (matches != 1 || problems != 1 || err != -EINVAL) {
+		igt_info("Loading vseg with \"%s\"\n", opts);
+		igt_info("expected kernel log line: %s\n", pattern);
+		for (char **l = lines; *l; l++)
+			igt_info("kernel log: %s\n", *l);
+	}
+	vseg_kmsg_free(lines);
+
+	if (err == 0)
+		vseg_unload();
+	igt_assert_f(err == -EINVAL, "load returned %d (%s), expected -EINVAL\n",
+		     err, strerror(-err));
+	igt_assert_f(matches == 1,
+		     "%d kernel log lines match the expected one\n", matches);
+	igt_assert_f(problems == 1,
+		     "%d kernel log lines report a problem, expected 1\n",
+		     problems);
+	igt_assert_f(!igt_kmod_is_loaded(VSEG_MODULE),
+		     "vseg is loaded after a failed load\n");
+	igt_assert_eq(vseg_count_nodes(), 0);
+}
+
+#define M16 "memory:name=m,size=16M"
+#define AP ";aperture:name=aperture,size=64M"
+#define INV "vseg: invalid segment table: "
+#define SEG1 INV "segment 1 \"m\": "
+#define SEG2 INV "segment 2 \"aperture\": "
+#define PARSE(tok) "vseg: cannot parse segment table at \"" tok "\": *"
+
+static const struct {
+	const char *name;
+	const char *table;
+	const char *line;
+} bad_tables[] = {
+	/* the shape of the table */
+	{ "no-aperture", M16, INV "exactly one aperture segment is required, found 0" },
+	{ "two-apertures",
+	  M16 ";aperture:name=a1,size=64M;aperture:name=a2,size=64M,base=0x200000000",
+	  INV "exactly one aperture segment is required, found 2" },
+	{ "too-many-memory-segments",
+	  "memory:name=m1,size=4M;memory:name=m2,size=4M;memory:name=m3,size=4M;"
+	  "memory:name=m4,size=4M;memory:name=m5,size=4M;memory:name=m6,size=4M;"
+	  "memory:name=m7,size=4M",
+	  INV "too many memory segments: 7, TTM has room for 6" },
+	{ "paging-not-aperture", M16 AP ";paging:seg=1,size=64K",
+	  INV "paging buffer segment 1 is not the aperture" },
+	/* kind and flags */
+	{ "memory-with-agp", M16 ",flags=agp" AP,
+	  SEG1 "kind does not match the Aperture/Agp flags" },
+	{ "memory-with-aperture-flag", M16 ",flags=aperture" AP,
+	  SEG1 "kind does not match the Aperture/Agp flags" },
+	{ "agp-not-alone", M16 AP ",flags=aperture|agp",
+	  SEG2 "Agp must be set alone" },
+	{ "hibernate-without-standby", M16 ",flags=hibernate" AP,
+	  SEG1 "PreservedDuringHibernate needs PreservedDuringStandby" },
+	{ "partial-hibernate-without-standby", M16 ",flags=partialhibernate" AP,
+	  SEG1 "PartiallyPreservedDuringHibernate needs PreservedDuringStandby" },
+	{ "hibernate-and-partial-hibernate",
+	  M16 ",flags=standby|hibernate|partialhibernate" AP,
+	  SEG1 "PreservedDuringHibernate and PartiallyPreservedDuringHibernate exclude each other" },
+	{ "cache-coherent-memory", M16 ",flags=cachecoherent" AP,
+	  SEG1 "CacheCoherent is only valid on the aperture" },
+	{ "populated-aperture", M16 AP ",flags=populatedfromsystem",
+	  SEG2 "PopulatedFromSystemMemory is only valid on a memory segment" },
+	{ "cpu-host-aperture-and-visible",
+	  M16 ",flags=cpuhostaperture|cpuvisible" AP,
+	  SEG1 "SupportsCpuHostAperture cannot be combined with CpuVisible" },
+	{ "cached-cpu-host-aperture-alone", M16 ",flags=cachedcpuhostaperture" AP,
+	  SEG1 "SupportsCachedCpuHostAperture needs SupportsCpuHostAperture" },
+	{ "vpr-standby-without-vpr", M16 ",flags=vprstandby" AP,
+	  SEG1 "VprPreservedDuringStandby needs VprSupported" },
+	/* size, page size, commit limit */
+	{ "size-zero", "memory:name=m,size=0" AP, SEG1 "size is zero" },
+	{ "page-size-8k", M16 ",page=8K" AP,
+	  SEG1 "page size 8192 is not 4096 or 65536" },
+	{ "aperture-64k-pages", M16 AP ",page=64K",
+	  SEG2 "aperture page size must be 4096" },
+	{ "size-not-page-multiple",
+	  "memory:name=m,size=0x11000,page=64K,flags=64kpages" AP,
+	  SEG1 "size 0x11000 is not a multiple of the page size 65536" },
+	{ "64k-pages-without-flag", M16 ",page=64K" AP,
+	  SEG1 "Use64KBPages does not match the page size 65536" },
+	{ "64k-flag-with-4k-pages", M16 ",page=4K,flags=64kpages" AP,
+	  SEG1 "Use64KBPages does not match the page size 4096" },
+	{ "memory-commit-below-size", M16 ",commit=8M" AP,
+	  SEG1 "commit limit 0x800000 of a memory segment must equal its size 0x1000000" },
+	{ "aperture-commit-above-size", M16 AP ",commit=128M",
+	  SEG2 "aperture commit limit 0x8000000 exceeds its size 0x4000000" },
+	/* banks */
+	{ "banks-without-banking", M16 ",banks=8M" AP,
+	  SEG1 "banks without UseBanking" },
+	{ "banking-without-banks", M16 ",flags=banking" AP,
+	  SEG1 "UseBanking without banks" },
+	{ "banks-on-aperture", M16 AP ",flags=banking,banks=32M",
+	  SEG2 "banks on an aperture segment" },
+	{ "bank-unaligned", M16 ",flags=banking,banks=0x1800" AP,
+	  SEG1 "bank 0 end 0x1800 is not page aligned" },
+	{ "bank-out-of-order", M16 ",flags=banking,banks=8M/4M" AP,
+	  SEG1 "bank 1 end 0x400000 does not follow the previous bank" },
+	{ "bank-outside", M16 ",flags=banking,banks=32M" AP,
+	  SEG1 "bank 0 end 0x2000000 is outside the segment" },
+	/* CPU visibility, system memory end */
+	{ "visible-above-size", M16 ",flags=cpuvisible,visible=32M" AP,
+	  SEG1 "CPU-visible size 0x2000000 exceeds the size" },
+	{ "visible-zero", M16 ",flags=cpuvisible,visible=0" AP,
+	  SEG1 "CpuVisible with a zero CPU-visible size" },
+	{ "sysend-beyond-segment", M16 ",flags=populatedfromsystem,sysend=32M" AP,
+	  SEG1 "system memory end 0x2000000 is beyond the segment" },
+	/* invalid ranges */
+	{ "invalid-range-empty", M16 ",invalid=0x1000+0" AP,
+	  SEG1 "invalid range 0 * is empty, unaligned or outside the segment" },
+	{ "invalid-range-unaligned", M16 ",invalid=0x800+0x1000" AP,
+	  SEG1 "invalid range 0 * is empty, unaligned or outside the segment" },
+	{ "invalid-range-outside", M16 ",invalid=15M+2M" AP,
+	  SEG1 "invalid range 0 * is empty, unaligned or outside the segment" },
+	{ "invalid-range-overlap", M16 ",invalid=0+2M/1M+2M" AP,
+	  SEG1 "invalid range 1 overlaps invalid range 0" },
+	/* GPU address space, names */
+	{ "gpu-range-overlap",
+	  "memory:name=a,size=16M;memory:name=b,size=16M,base=8M" AP,
+	  INV "segment 2 \"b\": GPU address range overlaps segment 1 \"a\"" },
+	{ "gpu-range-overlaps-aperture",
+	  "memory:name=a,size=16M,base=0x100000000" AP,
+	  SEG2 "GPU address range overlaps segment 1 \"a\"" },
+	{ "duplicate-name", "memory:name=a,size=16M;memory:name=a,size=16M" AP,
+	  INV "segment 2 \"a\": name duplicates segment 1" },
+	/* syntax */
+	{ "parse-unknown-kind", "bogus:name=x,size=16M" AP, PARSE("bogus") },
+	{ "parse-unknown-key", M16 ",colour=red" AP, PARSE("colour") },
+	{ "parse-bad-number", "memory:name=m,size=16Q" AP, PARSE("16Q") },
+	{ "parse-unknown-flag", M16 ",flags=cpuvisible|shiny" AP,
+	  PARSE("shiny") },
+	{ "parse-missing-value", "memory:name=m,size" AP, PARSE("size") },
+	{ "parse-name-too-long", "memory:name=abcdefghijklmnop,size=16M" AP,
+	  PARSE("abcdefghijklmnop") },
+	{ "parse-too-many-segments",
+	  "memory:name=m1,size=4M;memory:name=m2,size=4M;memory:name=m3,size=4M;"
+	  "memory:name=m4,size=4M;memory:name=m5,size=4M;memory:name=m6,size=4M"
+	  AP ";memory:name=m8,size=4M", PARSE("memory") },
+};
+
+static const struct {
+	const char *name;
+	const char *opts;
+	const char *line;
+} bad_overrides[] = {
+	{ "resize-missing-segment", "profile=discrete mem_size_mb=8,8,8",
+	  "vseg: profile \"discrete\" has 2 memory segments, cannot resize memory segment 3" },
+	{ "visible-above-size", "profile=smallbar visible_size_mb=128",
+	  INV "segment 1 \"vram\": CPU-visible size 0x8000000 exceeds the size" },
+	{ "aperture-commit-above-size", "profile=discrete aperture_commit_mb=128",
+	  INV "segment 3 \"aperture\": aperture commit limit 0x8000000 exceeds its size 0x4000000" },
+	{ "memory-overlaps-aperture", "profile=discrete mem_size_mb=4096",
+	  INV "segment 3 \"aperture\": GPU address range overlaps segment 2 \"local\"" },
+};
+
+igt_main
+{
+	igt_fixture {
+		vseg_require_module();
+		igt_install_exit_handler(cleanup);
+	}
+
+	igt_describe("Loading vseg creates a DRM device named vseg with a card "
+		     "and a render node; unloading removes the module and the "
+		     "nodes.");
+	igt_subtest("load-unload")
+		test_load_unload();
+
+	igt_describe("vseg cannot be unloaded while a file descriptor is "
+		     "open, and the device keeps working.");
+	igt_subtest("unload-busy")
+		test_unload_busy();
+
+	igt_describe("Ten load/unload cycles leave no device nodes and no "
+		     "vmalloc memory behind.");
+	igt_subtest("reload")
+		test_reload();
+
+	igt_describe("Each built-in profile loads and reports its number of "
+		     "segments.");
+	igt_subtest_with_dynamic("profiles") {
+		for (unsigned int i = 0; i < ARRAY_SIZE(profile_counts); i++)
+			igt_dynamic(profile_counts[i].profile)
+				test_profile(profile_counts[i].profile,
+					     profile_counts[i].segments);
+	}
+
+	igt_describe("mem_size_mb, visible_size_mb, aperture_size_mb and "
+		     "aperture_commit_mb change the reported table.");
+	igt_subtest_with_dynamic("size-override") {
+		for (unsigned int i = 0; i < ARRAY_SIZE(override_cases); i++)
+			igt_dynamic(override_cases[i].name)
+				test_size_override(&override_cases[i]);
+	}
+
+	igt_describe("Text segment tables load and are reported exactly, "
+		     "defaults included.");
+	igt_subtest_with_dynamic("text-table") {
+		for (unsigned int i = 0; i < ARRAY_SIZE(text_cases); i++)
+			igt_dynamic(text_cases[i].name)
+				test_text_table(text_cases[i].table,
+						text_cases[i].build);
+	}
+
+	igt_describe("An unknown profile makes the load fail with EINVAL and "
+		     "one kernel log line.");
+	igt_subtest("bad-profile")
+		load_must_fail("profile=bogus",
+			       "vseg: unknown profile \"bogus\" (known: discrete, integrated, smallbar, multi)");
+
+	igt_describe("Size overrides that the profile cannot take, or that "
+		     "break a rule, make the load fail with one log line.");
+	igt_subtest_with_dynamic("bad-size-override") {
+		for (unsigned int i = 0; i < ARRAY_SIZE(bad_overrides); i++)
+			igt_dynamic(bad_overrides[i].name)
+				load_must_fail(bad_overrides[i].opts,
+					       bad_overrides[i].line);
+	}
+
+	igt_describe("Each rule of the segment table validation, and syntax "
+		     "errors, make the load fail with EINVAL and one kernel "
+		     "log line naming the problem.");
+	igt_subtest_with_dynamic("bad-tables") {
+		for (unsigned int i = 0; i < ARRAY_SIZE(bad_tables); i++) {
+			igt_dynamic(bad_tables[i].name) {
+				char *opts;
+
+				igt_assert(asprintf(&opts, "table=%s",
+						    bad_tables[i].table) > 0);
+				load_must_fail(opts, bad_tables[i].line);
+				free(opts);
+			}
+		}
+	}
+
+	igt_fixture {
+		close_fds();
+		vseg_unload();
+	}
+}
