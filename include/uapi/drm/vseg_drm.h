@@ -406,6 +406,10 @@ struct drm_vseg_gem_mmap_offset {
 	__u64 offset;
 };
 
+/** @DRM_VSEG_RESIDENCY_PIN: MAKE_RESIDENT: also pin each buffer where it lands. */
+#define DRM_VSEG_RESIDENCY_PIN		(1u << 0)
+/** @DRM_VSEG_RESIDENCY_UNPIN: EVICT: drop one pin of each buffer, then evict it. */
+#define DRM_VSEG_RESIDENCY_UNPIN	(1u << 1)
 /** @DRM_VSEG_MAX_RESIDENCY_HANDLES: most handles in one residency call. */
 #define DRM_VSEG_MAX_RESIDENCY_HANDLES	1024
 
@@ -416,13 +420,16 @@ struct drm_vseg_gem_mmap_offset {
  * placement it can get, evicting others as needed. EVICT (D3DKMTEvict)
  * moves each buffer out of memory segments and the aperture to system
  * memory. The list is checked first: an unknown handle gives -ENOENT, a
- * pinned buffer in EVICT -EBUSY, and nothing moves.
+ * pinned buffer in EVICT without %DRM_VSEG_RESIDENCY_UNPIN (or one that is
+ * pinned more than once) -EBUSY, UNPIN of a buffer that is not pinned
+ * -EINVAL, and nothing moves. Pins are counted per buffer.
  *
  * @extensions: must be zero.
  * @handles: user pointer to an array of __u32 GEM handles.
  * @count: number of handles, 1..%DRM_VSEG_MAX_RESIDENCY_HANDLES (-E2BIG
  *	above).
- * @flags: must be zero.
+ * @flags: MAKE_RESIDENT: %DRM_VSEG_RESIDENCY_PIN or 0; EVICT:
+ *	%DRM_VSEG_RESIDENCY_UNPIN or 0.
  * @processed: out: number of buffers moved or already in place.
  * @pad: must be zero.
  * @reserved: must be zero.
