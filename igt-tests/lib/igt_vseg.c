@@ -12,8 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "igt.h"
@@ -921,4 +923,724 @@ uint64_t vseg_debugfs_u64(const struct vseg_debugfs_line *line,
 		     "segment %u: debugfs %s=%s is not a number\n", line->id,
 		     key, v);
 	return val;
+}
+
+/* --- buffers ------------------------------------------------------------ */
+
+void vseg_create_args(struct drm_vseg_gem_create *c, uint64_t size,
+		      uint32_t supported, uint32_t flags)
+{
+	memset(c, 0, sizeof(*c));
+	c->size = size;
+	c->supported_segments = supported;
+	c->flags = flags;
+}
+
+void vseg_create_prefer(struct drm_vseg_gem_create *c, uint32_t segment_id,
+			uint32_t pref_flags)
+{
+	igt_assert(c->num_preferred < DRM_VSEG_MAX_PREFERRED);
+	c->preferred[c->num_preferred].segment_id = segment_id;
+	c->preferred[c->num_preferred].flags = pref_flags;
+	c->num_preferred++;
+}
+
+int __vseg_gem_create(int fd, struct drm_vseg_gem_create *c)
+{
+	int err = 0;
+
+	if (igt_ioctl(fd, DRM_IOCTL_VSEG_GEM_CREATE, c))
+		err = -errno;
+	errno = 0;
+	return err;
+}
+
+uint32_t vseg_gem_create(int fd, struct drm_vseg_gem_create *c)
+{
+	uint64_t size = c->size;
+	int err;
+
+	err = __vseg_gem_create(fd, c);
+	igt_assert_f(err == 0,
+		     "GEM_CREATE size=%#llx supported=%#x flags=%#x preferred=%u(%u) failed: %d (%s)\n",
+		     (unsigned long long)size, c->supported_segments, c->flags,
+		     c->num_preferred, c->preferred[0].segment_id, err,
+		     strerror(-err));
+	igt_assert_f(c->handle, "GEM_CREATE returned handle 0\n");
+	igt_assert_f(c->size >= size, "GEM_CREATE shrank the size %#llx to %#llx\n",
+		     (unsigned long long)size, (unsigned long long)c->size);
+	return c->handle;
+}
+
+uint32_t vseg_gem_create_simple(int fd, uint64_t size, uint32_t supported,
+				uint32_t flags)
+{
+	struct drm_vseg_gem_create c;
+
+	vseg_create_args(&c, size, supported, flags);
+	return vseg_gem_create(fd, &c);
+}
+
+int __vseg_gem_info(int fd, uint32_t handle, struct drm_vseg_gem_info *info)
+{
+	int err = 0;
+
+	memset(info, 0, sizeof(*info));
+	info->handle = handle;
+	if (igt_ioctl(fd, DRM_IOCTL_VSEG_GEM_INFO, info))
+		err = -errno;
+	errno = 0;
+	return err;
+}
+
+void vseg_gem_info(int fd, uint32_t handle, struct drm_vseg_gem_info *info)
+{
+	int err = __vseg_gem_info(fd, handle, info);
+
+	igt_assert_f(err == 0, "GEM_INFO of handle %u failed: %d (%s)\n",
+		     handle, err, strerror(-err));
+	igt_assert_eq_u32(info->handle, handle);
+	for (unsigned int i = 0; i < 3; i++)
+		igt_assert_f(!info->reserved[i],
+			     "GEM_INFO reserved[%u] = %#llx\n", i,
+			     (unsigned long long)info->reserved[i]);
+	igt_assert_eq_u64(info->extensions, 0);
+}
+
+int __vseg_gem_close(int fd, uint32_t handle)
+{
+	struct drm_gem_close arg = { .handle = handle };
+	int err = 0;
+
+	if (igt_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &arg))
+		err = -errno;
+	errno = 0;
+	return err;
+}
+
+void vseg_gem_close(int fd, uint32_t handle)
+{
+	int err = __vseg_gem_close(fd, handle);
+
+	igt_assert_f(err == 0, "GEM_CLOSE of handle %u failed: %d (%s)\n",
+		     handle, err, strerror(-err));
+}
+
+int __vseg_gem_mmap_offset(int fd, uint32_t handle, uint64_t *offset)
+{
+	struct drm_vseg_gem_mmap_offset arg = { .handle = handle };
+	int err = 0;
+
+	if (igt_ioctl(fd, DRM_IOCTL_VSEG_GEM_MMAP_OFFSET, &arg))
+		err = -errno;
+	errno = 0;
+	*offset = arg.offset;
+	return err;
+}
+
+void *__vseg_gem_mmap(int fd, uint32_t handle, uint64_t size, int prot)
+{
+	uint64_t offset;
+	void *ptr;
+
+	if (__vseg_gem_mmap_offset(fd, handle, &offset))
+		return NULL;
+	ptr = mmap(NULL, size, prot, MAP_SHARED, fd, offset);
+	if (ptr == MAP_FAILED) {
+		igt_debug("mmap of handle %u at %#llx failed: %s\n", handle,
+			  (unsigned long long)offset, strerror(errno));
+		errno = 0;
+		return NULL;
+	}
+	return ptr;
+}
+
+void *vseg_gem_mmap(int fd, uint32_t handle, uint64_t size, int prot)
+{
+	uint64_t offset;
+	void *ptr;
+	int err;
+
+	err = __vseg_gem_mmap_offset(fd, handle, &offset);
+	igt_assert_f(err == 0, "MMAP_OFFSET of handle %u failed: %d (%s)\n",
+		     handle, err, strerror(-err));
+	igt_assert_f(offset && !(offset & 4095),
+		     "MMAP_OFFSET of handle %u gave offset %#llx\n", handle,
+		     (unsigned long long)offset);
+	ptr = mmap(NULL, size, prot, MAP_SHARED, fd, offset);
+	igt_assert_f(ptr != MAP_FAILED,
+		     "mmap of handle %u (%#llx bytes at %#llx) failed: %s\n",
+		     handle, (unsigned long long)size,
+		     (unsigned long long)offset, strerror(errno));
+	return ptr;
+}
+
+static int residency(int fd, unsigned long ioc, const uint32_t *handles,
+		     uint32_t count, uint32_t *processed)
+{
+	struct drm_vseg_residency arg = {
+		.handles = (uintptr_t)handles,
+		.count = count,
+	};
+	int err = 0;
+
+	if (igt_ioctl(fd, ioc, &arg))
+		err = -errno;
+	errno = 0;
+	if (processed)
+		*processed = arg.processed;
+	return err;
+}
+
+int __vseg_make_resident(int fd, const uint32_t *handles, uint32_t count,
+			 uint32_t *processed)
+{
+	return residency(fd, DRM_IOCTL_VSEG_MAKE_RESIDENT, handles, count,
+			 processed);
+}
+
+int __vseg_evict(int fd, const uint32_t *handles, uint32_t count,
+		 uint32_t *processed)
+{
+	return residency(fd, DRM_IOCTL_VSEG_EVICT, handles, count, processed);
+}
+
+void vseg_make_resident(int fd, const uint32_t *handles, uint32_t count)
+{
+	uint32_t processed = 0;
+	int err;
+
+	err = __vseg_make_resident(fd, handles, count, &processed);
+	igt_assert_f(err == 0, "MAKE_RESIDENT of %u handles (first %u) failed: %d (%s)\n",
+		     count, handles[0], err, strerror(-err));
+	igt_assert_f(processed == count,
+		     "MAKE_RESIDENT processed %u of %u handles\n", processed,
+		     count);
+}
+
+void vseg_evict(int fd, const uint32_t *handles, uint32_t count)
+{
+	uint32_t processed = 0;
+	int err;
+
+	err = __vseg_evict(fd, handles, count, &processed);
+	igt_assert_f(err == 0, "EVICT of %u handles (first %u) failed: %d (%s)\n",
+		     count, handles[0], err, strerror(-err));
+	igt_assert_f(processed == count, "EVICT processed %u of %u handles\n",
+		     processed, count);
+}
+
+/* --- segments ----------------------------------------------------------- */
+
+const struct drm_vseg_segment_info *
+vseg_segment(const struct drm_vseg_query_segments *q,
+	     const struct drm_vseg_segment_info *segs, uint32_t id)
+{
+	igt_assert_f(id >= 1 && id <= q->num_segments,
+		     "no segment %u in a table of %u\n", id, q->num_segments);
+	igt_assert_eq_u32(segs[id - 1].id, id);
+	return &segs[id - 1];
+}
+
+uint32_t vseg_aperture_id(const struct drm_vseg_query_segments *q,
+			  const struct drm_vseg_segment_info *segs)
+{
+	for (unsigned int i = 0; i < q->num_segments; i++)
+		if (segs[i].kind == DRM_VSEG_SEGMENT_KIND_APERTURE)
+			return segs[i].id;
+	igt_assert_f(false, "the table has no aperture segment\n");
+	return 0;
+}
+
+uint32_t vseg_segment_by_name(const struct drm_vseg_query_segments *q,
+			      const struct drm_vseg_segment_info *segs,
+			      const char *name)
+{
+	for (unsigned int i = 0; i < q->num_segments; i++)
+		if (!strcmp(segs[i].name, name))
+			return segs[i].id;
+	igt_assert_f(false, "the table has no segment named %s\n", name);
+	return 0;
+}
+
+uint32_t vseg_all_segments(const struct drm_vseg_query_segments *q)
+{
+	return (1u << (q->num_segments + 1)) - 1;
+}
+
+void vseg_usage_read(int fd, struct vseg_usage_snapshot *u)
+{
+	struct drm_vseg_query_segments q;
+	struct drm_vseg_segment_info *segs;
+
+	memset(u, 0, sizeof(*u));
+	segs = vseg_query_all(fd, &q);
+	u->num_segments = q.num_segments;
+	u->usage[0] = q.system_usage;
+	for (unsigned int i = 0; i < q.num_segments; i++)
+		u->usage[i + 1] = segs[i].usage;
+	free(segs);
+}
+
+bool vseg_usage_equal(const struct vseg_usage_snapshot *a,
+		      const struct vseg_usage_snapshot *b)
+{
+	if (a->num_segments != b->num_segments)
+		return false;
+	for (unsigned int i = 0; i <= a->num_segments; i++) {
+		const struct drm_vseg_segment_usage *x = &a->usage[i];
+		const struct drm_vseg_segment_usage *y = &b->usage[i];
+
+		if (x->committed != y->committed ||
+		    x->resident != y->resident || x->evicted != y->evicted ||
+		    x->aperture_mapped != y->aperture_mapped)
+			return false;
+	}
+	return true;
+}
+
+void vseg_usage_print(const struct vseg_usage_snapshot *u, const char *what)
+{
+	for (unsigned int i = 0; i <= u->num_segments; i++)
+		igt_info("%s: segment %u committed=%llu resident=%llu evicted=%llu mapped=%llu\n",
+			 what, i, (unsigned long long)u->usage[i].committed,
+			 (unsigned long long)u->usage[i].resident,
+			 (unsigned long long)u->usage[i].evicted,
+			 (unsigned long long)u->usage[i].aperture_mapped);
+}
+
+void vseg_usage_assert(int fd, const struct vseg_usage_snapshot *want,
+		       const char *what)
+{
+	struct vseg_usage_snapshot now;
+
+	vseg_usage_read(fd, &now);
+	if (vseg_usage_equal(&now, want))
+		return;
+	vseg_usage_print(want, "expected");
+	vseg_usage_print(&now, "actual");
+	igt_assert_f(false, "%s: segment usage differs from what was expected\n",
+		     what);
+}
+
+void vseg_usage_wait(int fd, const struct vseg_usage_snapshot *want,
+		     unsigned int timeout_ms, const char *what)
+{
+	struct vseg_usage_snapshot now;
+	struct timespec start = {};
+
+	igt_gettime(&start);
+	for (;;) {
+		vseg_usage_read(fd, &now);
+		if (vseg_usage_equal(&now, want))
+			return;
+		if (igt_nsec_elapsed(&start) / 1000000 >= timeout_ms)
+			break;
+		usleep(10000);
+	}
+	vseg_usage_assert(fd, want, what);
+}
+
+/* --- data patterns ------------------------------------------------------ */
+
+static inline uint64_t pattern_word(uint32_t seed, uint64_t i)
+{
+	return ((uint64_t)seed << 32 | (uint32_t)i) ^ 0xa5c3f00f5a3c0ff0ull;
+}
+
+void vseg_pattern_fill(void *ptr, uint64_t size, uint32_t seed)
+{
+	uint64_t *p = ptr;
+
+	for (uint64_t i = 0; i < size / 8; i++)
+		p[i] = pattern_word(seed, i);
+}
+
+int64_t vseg_pattern_check(const void *ptr, uint64_t size, uint32_t seed)
+{
+	const uint64_t *p = ptr;
+
+	for (uint64_t i = 0; i < size / 8; i++)
+		if (p[i] != pattern_word(seed, i)) {
+			igt_debug("pattern %#x: word at %#llx is %#llx, expected %#llx\n",
+				  seed, (unsigned long long)i * 8,
+				  (unsigned long long)p[i],
+				  (unsigned long long)pattern_word(seed, i));
+			return (int64_t)(i * 8);
+		}
+	return -1;
+}
+
+int64_t vseg_zero_check(const void *ptr, uint64_t size)
+{
+	const uint64_t *p = ptr;
+
+	for (uint64_t i = 0; i < size / 8; i++)
+		if (p[i])
+			return (int64_t)(i * 8);
+	return -1;
+}
+
+/* --- debugfs "allocations" and "aperture" ------------------------------- */
+
+char *vseg_debugfs_read_file(int fd, const char *name)
+{
+	size_t len = 0, cap = 1 << 16;
+	char *buf;
+	int dir, file;
+
+	dir = vseg_debugfs_dir(fd);
+	if (dir < 0)
+		return NULL;
+	file = openat(dir, name, O_RDONLY | O_CLOEXEC);
+	close(dir);
+	if (file < 0)
+		return NULL;
+	buf = malloc(cap);
+	igt_assert(buf);
+	for (;;) {
+		ssize_t r;
+
+		if (cap - len < 4096) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			igt_assert(buf);
+		}
+		r = read(file, buf + len, cap - len - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			igt_warn("reading debugfs %s: %s\n", name,
+				 strerror(errno));
+			free(buf);
+			close(file);
+			errno = 0;
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		len += r;
+	}
+	close(file);
+	buf[len] = '\0';
+	return buf;
+}
+
+/*
+ * The value of " key=" in @line: a copy (up to the next space, or for
+ * "owner" up to " size=") in @val; false if absent.
+ */
+static bool line_value(const char *line, const char *key, char *val,
+		       size_t size)
+{
+	char pat[32];
+	const char *p, *end;
+	size_t n;
+
+	snprintf(pat, sizeof(pat), " %s=", key);
+	p = strstr(line, pat);
+	if (!p)
+		return false;
+	p += strlen(pat);
+	if (!strcmp(key, "owner"))
+		end = strstr(p, " size=");
+	else
+		end = strchr(p, ' ');
+	if (!end)
+		end = p + strlen(p);
+	n = end - p;
+	if (!n || n >= size)
+		return false;
+	memcpy(val, p, n);
+	val[n] = '\0';
+	return true;
+}
+
+static uint64_t line_u64(const char *line, const char *key, const char *file)
+{
+	unsigned long long v;
+	char val[64], *end;
+
+	igt_assert_f(line_value(line, key, val, sizeof(val)),
+		     "debugfs %s: no %s= in \"%s\"\n", file, key, line);
+	errno = 0;
+	v = strtoull(val, &end, 0);
+	igt_assert_f(!errno && end != val && !*end,
+		     "debugfs %s: %s=%s is not a number in \"%s\"\n", file, key,
+		     val, line);
+	return v;
+}
+
+static bool line_bool(const char *line, const char *key, const char *file)
+{
+	uint64_t v = line_u64(line, key, file);
+
+	igt_assert_f(v <= 1, "debugfs %s: %s=%llu is not 0 or 1\n", file, key,
+		     (unsigned long long)v);
+	return v;
+}
+
+static void parse_allocation(char *line, struct vseg_allocation *bo)
+{
+	char val[128], *end, *colon;
+	unsigned long long v;
+
+	memset(bo, 0, sizeof(*bo));
+	errno = 0;
+	v = strtoull(line + 3, &end, 10);
+	igt_assert_f(!errno && end != line + 3 && *end == ' ',
+		     "debugfs allocations: bad buffer id in \"%s\"\n", line);
+	bo->buffer_id = v;
+
+	igt_assert_f(line_value(line, "owner", val, sizeof(val)),
+		     "debugfs allocations: no owner in \"%s\"\n", line);
+	colon = strchr(val, ':');
+	igt_assert_f(colon && colon != val,
+		     "debugfs allocations: owner is not pid:comm in \"%s\"\n",
+		     line);
+	*colon = '\0';
+	bo->pid = atoi(val);
+	snprintf(bo->comm, sizeof(bo->comm), "%s", colon + 1);
+
+	bo->size = line_u64(line, "size", "allocations");
+	bo->flags = line_u64(line, "flags", "allocations");
+	bo->segment = line_u64(line, "segment", "allocations");
+	bo->offset = line_u64(line, "offset", "allocations");
+	bo->contiguous = line_bool(line, "contiguous", "allocations");
+	bo->moves = line_u64(line, "moves", "allocations");
+	bo->resident = line_bool(line, "resident", "allocations");
+	bo->pinned = line_bool(line, "pinned", "allocations");
+
+	igt_assert_f(line_value(line, "aperture", val, sizeof(val)),
+		     "debugfs allocations: no aperture in \"%s\"\n", line);
+	if (strcmp(val, "-")) {
+		unsigned long long start, len;
+		char *plus;
+
+		plus = strchr(val, '+');
+		igt_assert_f(plus, "debugfs allocations: aperture=%s in \"%s\"\n",
+			     val, line);
+		*plus = '\0';
+		errno = 0;
+		start = strtoull(val, &end, 16);
+		igt_assert_f(!errno && !*end && !strncmp(val, "0x", 2),
+			     "debugfs allocations: bad aperture start in \"%s\"\n",
+			     line);
+		len = strtoull(plus + 1, &end, 16);
+		igt_assert_f(!errno && !*end && !strncmp(plus + 1, "0x", 2),
+			     "debugfs allocations: bad aperture size in \"%s\"\n",
+			     line);
+		bo->mapped = true;
+		bo->ap_start = start;
+		bo->ap_size = len;
+	}
+}
+
+void vseg_debugfs_parse_allocations(const char *text,
+				    struct vseg_allocations *a)
+{
+	char *copy, *line, *save = NULL;
+	unsigned int cap = 64;
+
+	memset(a, 0, sizeof(*a));
+	copy = strdup(text);
+	igt_assert(copy);
+	a->bo = calloc(cap, sizeof(*a->bo));
+	igt_assert(a->bo);
+
+	line = strtok_r(copy, "\n", &save);
+	igt_assert_f(line && sscanf(line, "vseg allocations: count=%u",
+				    &a->count) == 1,
+		     "unexpected first line of allocations: \"%s\"\n",
+		     line ? line : "");
+	while ((line = strtok_r(NULL, "\n", &save))) {
+		if (!line[0])
+			continue;
+		igt_assert_f(!strncmp(line, "bo ", 3),
+			     "unexpected line in allocations: \"%s\"\n", line);
+		if (a->num == cap) {
+			cap *= 2;
+			a->bo = realloc(a->bo, cap * sizeof(*a->bo));
+			igt_assert(a->bo);
+		}
+		parse_allocation(line, &a->bo[a->num++]);
+		for (unsigned int i = 0; i + 1 < a->num; i++)
+			igt_assert_f(a->bo[i].buffer_id !=
+				     a->bo[a->num - 1].buffer_id,
+				     "debugfs allocations: buffer %llu listed twice\n",
+				     (unsigned long long)a->bo[i].buffer_id);
+	}
+	free(copy);
+	igt_assert_f(a->num == a->count,
+		     "debugfs allocations: count=%u but %u buffer lines\n",
+		     a->count, a->num);
+}
+
+void vseg_debugfs_read_allocations(int fd, struct vseg_allocations *a)
+{
+	char *text = vseg_debugfs_read_file(fd, "allocations");
+
+	igt_assert_f(text, "cannot read debugfs allocations\n");
+	vseg_debugfs_parse_allocations(text, a);
+	free(text);
+}
+
+void vseg_debugfs_free_allocations(struct vseg_allocations *a)
+{
+	free(a->bo);
+	a->bo = NULL;
+	a->num = a->count = 0;
+}
+
+const struct vseg_allocation *
+vseg_allocation_find(const struct vseg_allocations *a, uint64_t buffer_id)
+{
+	for (unsigned int i = 0; i < a->num; i++)
+		if (a->bo[i].buffer_id == buffer_id)
+			return &a->bo[i];
+	return NULL;
+}
+
+void vseg_check_allocation(int fd, uint32_t handle,
+			   struct drm_vseg_gem_info *out)
+{
+	const struct vseg_allocation *bo;
+	struct drm_vseg_gem_info info;
+	struct vseg_allocations a;
+	bool contiguous, mapped, resident, pinned;
+
+	vseg_gem_info(fd, handle, &info);
+	vseg_debugfs_read_allocations(fd, &a);
+	bo = vseg_allocation_find(&a, info.buffer_id);
+	igt_assert_f(bo, "buffer %llu (handle %u) is not in debugfs allocations\n",
+		     (unsigned long long)info.buffer_id, handle);
+
+	contiguous = info.placement_flags & DRM_VSEG_INFO_CONTIGUOUS;
+	mapped = info.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED;
+	resident = info.placement_flags & DRM_VSEG_INFO_RESIDENT;
+	pinned = info.placement_flags & DRM_VSEG_INFO_PINNED;
+	igt_assert_f(bo->pid == getpid(),
+		     "buffer %llu: debugfs owner pid %d, expected %d\n",
+		     (unsigned long long)info.buffer_id, bo->pid, getpid());
+	igt_assert_f(bo->size == info.size && bo->flags == info.create_flags &&
+		     bo->segment == info.segment_id &&
+		     bo->offset == info.offset &&
+		     bo->contiguous == contiguous && bo->mapped == mapped &&
+		     bo->moves == info.moves && bo->resident == resident &&
+		     bo->pinned == pinned &&
+		     (!mapped || (bo->ap_start == info.aperture_offset &&
+				  bo->ap_size == info.size)),
+		     "buffer %llu: debugfs says size=%#llx flags=%#x segment=%u offset=%#llx contiguous=%d aperture=%#llx+%#llx(%d) moves=%llu resident=%d pinned=%d; "
+		     "GEM_INFO says size=%#llx flags=%#x segment=%u offset=%#llx placement_flags=%#x aperture_offset=%#llx moves=%llu\n",
+		     (unsigned long long)info.buffer_id,
+		     (unsigned long long)bo->size, bo->flags, bo->segment,
+		     (unsigned long long)bo->offset, bo->contiguous,
+		     (unsigned long long)bo->ap_start,
+		     (unsigned long long)bo->ap_size, bo->mapped,
+		     (unsigned long long)bo->moves, bo->resident, bo->pinned,
+		     (unsigned long long)info.size, info.create_flags,
+		     info.segment_id, (unsigned long long)info.offset,
+		     info.placement_flags,
+		     (unsigned long long)info.aperture_offset,
+		     (unsigned long long)info.moves);
+	vseg_debugfs_free_allocations(&a);
+	if (out)
+		*out = info;
+}
+
+void vseg_debugfs_parse_aperture(const char *text,
+				 struct vseg_aperture_state *s)
+{
+	char *copy, *line, *save = NULL;
+	unsigned int cap = 16;
+	uint64_t sum = 0;
+
+	memset(s, 0, sizeof(*s));
+	copy = strdup(text);
+	igt_assert(copy);
+	s->range = calloc(cap, sizeof(*s->range));
+	igt_assert(s->range);
+
+	line = strtok_r(copy, "\n", &save);
+	igt_assert_f(line && !strncmp(line, "vseg aperture:", 14),
+		     "unexpected first line of aperture: \"%s\"\n",
+		     line ? line : "");
+	s->segment = line_u64(line, "segment", "aperture");
+	s->size = line_u64(line, "size", "aperture");
+	s->commit_limit = line_u64(line, "commit_limit", "aperture");
+	s->committed = line_u64(line, "committed", "aperture");
+	s->mapped = line_u64(line, "mapped", "aperture");
+
+	while ((line = strtok_r(NULL, "\n", &save))) {
+		struct vseg_aperture_range *r;
+		char buf[512];
+
+		if (!line[0])
+			continue;
+		igt_assert_f(!strncmp(line, "range ", 6),
+			     "unexpected line in aperture: \"%s\"\n", line);
+		if (s->num_ranges == cap) {
+			cap *= 2;
+			s->range = realloc(s->range, cap * sizeof(*s->range));
+			igt_assert(s->range);
+		}
+		/* line_value() looks for " key=": give it a leading space. */
+		snprintf(buf, sizeof(buf), " %s", line + 6);
+		r = &s->range[s->num_ranges++];
+		r->start = line_u64(buf, "start", "aperture");
+		r->size = line_u64(buf, "size", "aperture");
+		r->buffer_id = line_u64(buf, "bo", "aperture");
+		igt_assert_f(r->size && !(r->start & 4095) && !(r->size & 4095) &&
+			     r->start < s->size && r->size <= s->size - r->start,
+			     "debugfs aperture: range %#llx+%#llx outside the %#llx-byte aperture\n",
+			     (unsigned long long)r->start,
+			     (unsigned long long)r->size,
+			     (unsigned long long)s->size);
+		if (s->num_ranges > 1) {
+			const struct vseg_aperture_range *p = r - 1;
+
+			igt_assert_f(p->start + p->size <= r->start,
+				     "debugfs aperture: ranges %#llx+%#llx and %#llx+%#llx overlap or are out of order\n",
+				     (unsigned long long)p->start,
+				     (unsigned long long)p->size,
+				     (unsigned long long)r->start,
+				     (unsigned long long)r->size);
+		}
+		sum += r->size;
+	}
+	free(copy);
+	igt_assert_f(sum == s->mapped,
+		     "debugfs aperture: mapped=%llu but the ranges add up to %llu\n",
+		     (unsigned long long)s->mapped, (unsigned long long)sum);
+	igt_assert_f(s->committed <= s->commit_limit &&
+		     s->commit_limit <= s->size,
+		     "debugfs aperture: committed=%llu commit_limit=%llu size=%llu\n",
+		     (unsigned long long)s->committed,
+		     (unsigned long long)s->commit_limit,
+		     (unsigned long long)s->size);
+}
+
+void vseg_debugfs_read_aperture(int fd, struct vseg_aperture_state *s)
+{
+	char *text = vseg_debugfs_read_file(fd, "aperture");
+
+	igt_assert_f(text, "cannot read debugfs aperture\n");
+	vseg_debugfs_parse_aperture(text, s);
+	free(text);
+}
+
+void vseg_debugfs_free_aperture(struct vseg_aperture_state *s)
+{
+	free(s->range);
+	s->range = NULL;
+	s->num_ranges = 0;
+}
+
+const struct vseg_aperture_range *
+vseg_aperture_find(const struct vseg_aperture_state *s, uint64_t buffer_id)
+{
+	for (unsigned int i = 0; i < s->num_ranges; i++)
+		if (s->range[i].buffer_id == buffer_id)
+			return &s->range[i];
+	return NULL;
 }

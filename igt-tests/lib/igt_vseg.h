@@ -195,4 +195,213 @@ const char *vseg_debugfs_value(const struct vseg_debugfs_line *line,
 uint64_t vseg_debugfs_u64(const struct vseg_debugfs_line *line,
 			  const char *key);
 
+/* --- buffers (GEM_CREATE, GEM_INFO, mmap, residency) ------------------- */
+
+#define VSEG_SEG_BIT(id)	(1u << (id))
+
+/*
+ * Fill @c for a buffer of @size bytes that may live in @supported (a
+ * bitmask of segment ids, bit 0 system memory), with create @flags and no
+ * preferred segment, alignment, eviction set or hinted bank.
+ */
+void vseg_create_args(struct drm_vseg_gem_create *c, uint64_t size,
+		      uint32_t supported, uint32_t flags);
+/* Append @segment_id (with DRM_VSEG_PREF_* @pref_flags) to c->preferred. */
+void vseg_create_prefer(struct drm_vseg_gem_create *c, uint32_t segment_id,
+			uint32_t pref_flags);
+/* DRM_IOCTL_VSEG_GEM_CREATE: 0 or -errno. */
+int __vseg_gem_create(int fd, struct drm_vseg_gem_create *c);
+/* The same, asserting success; returns the handle. */
+uint32_t vseg_gem_create(int fd, struct drm_vseg_gem_create *c);
+/* A buffer of @size in @supported with @flags; returns the handle. */
+uint32_t vseg_gem_create_simple(int fd, uint64_t size, uint32_t supported,
+				uint32_t flags);
+/* DRM_IOCTL_VSEG_GEM_INFO on @handle: 0 or -errno. */
+int __vseg_gem_info(int fd, uint32_t handle, struct drm_vseg_gem_info *info);
+void vseg_gem_info(int fd, uint32_t handle, struct drm_vseg_gem_info *info);
+/* DRM_IOCTL_GEM_CLOSE: 0 or -errno. */
+int __vseg_gem_close(int fd, uint32_t handle);
+void vseg_gem_close(int fd, uint32_t handle);
+/* DRM_IOCTL_VSEG_GEM_MMAP_OFFSET: 0 or -errno; the fake offset in @offset. */
+int __vseg_gem_mmap_offset(int fd, uint32_t handle, uint64_t *offset);
+/* MMAP_OFFSET + mmap(MAP_SHARED) of @size bytes; NULL on failure. */
+void *__vseg_gem_mmap(int fd, uint32_t handle, uint64_t size, int prot);
+/* The same, asserting success. */
+void *vseg_gem_mmap(int fd, uint32_t handle, uint64_t size, int prot);
+/*
+ * DRM_IOCTL_VSEG_MAKE_RESIDENT / DRM_IOCTL_VSEG_EVICT on @count handles:
+ * 0 or -errno; @processed (if not NULL) receives the processed count.
+ */
+int __vseg_make_resident(int fd, const uint32_t *handles, uint32_t count,
+			 uint32_t *processed);
+int __vseg_evict(int fd, const uint32_t *handles, uint32_t count,
+		 uint32_t *processed);
+/* The same, asserting success and that every handle was processed. */
+void vseg_make_resident(int fd, const uint32_t *handles, uint32_t count);
+void vseg_evict(int fd, const uint32_t *handles, uint32_t count);
+
+/* --- segments ----------------------------------------------------------- */
+
+/* The segment with id @id of a queried table (asserts it exists). */
+const struct drm_vseg_segment_info *
+vseg_segment(const struct drm_vseg_query_segments *q,
+	     const struct drm_vseg_segment_info *segs, uint32_t id);
+/* Id of the aperture segment of a queried table (asserts there is one). */
+uint32_t vseg_aperture_id(const struct drm_vseg_query_segments *q,
+			  const struct drm_vseg_segment_info *segs);
+/* Id of the segment named @name (asserts it exists). */
+uint32_t vseg_segment_by_name(const struct drm_vseg_query_segments *q,
+			      const struct drm_vseg_segment_info *segs,
+			      const char *name);
+/* Bitmask of every segment of the table, system memory (bit 0) included. */
+uint32_t vseg_all_segments(const struct drm_vseg_query_segments *q);
+
+/**
+ * struct vseg_usage_snapshot - usage of every segment at one time
+ * @num_segments: segments of the table.
+ * @usage: @usage[0] is the system segment, @usage[id] segment id.
+ */
+struct vseg_usage_snapshot {
+	uint32_t num_segments;
+	struct drm_vseg_segment_usage usage[DRM_VSEG_MAX_SEGMENTS + 1];
+};
+
+/* Query the usage of every segment. */
+void vseg_usage_read(int fd, struct vseg_usage_snapshot *u);
+/* Do two snapshots have the same counters? */
+bool vseg_usage_equal(const struct vseg_usage_snapshot *a,
+		      const struct vseg_usage_snapshot *b);
+/* Assert that the usage now equals @want; @what names the situation. */
+void vseg_usage_assert(int fd, const struct vseg_usage_snapshot *want,
+		       const char *what);
+/*
+ * Wait up to @timeout_ms for the usage to equal @want (buffers may be
+ * released asynchronously), then assert that it does.
+ */
+void vseg_usage_wait(int fd, const struct vseg_usage_snapshot *want,
+		     unsigned int timeout_ms, const char *what);
+/* Log a snapshot with igt_info(), prefixed with @what. */
+void vseg_usage_print(const struct vseg_usage_snapshot *u, const char *what);
+
+/* --- data patterns ------------------------------------------------------ */
+
+/*
+ * A pattern that differs for every (seed, 8-byte word) pair, so that data
+ * of another buffer or another offset is told apart.
+ */
+void vseg_pattern_fill(void *ptr, uint64_t size, uint32_t seed);
+/* Offset of the first byte that differs from the pattern, or -1. */
+int64_t vseg_pattern_check(const void *ptr, uint64_t size, uint32_t seed);
+/* Offset of the first nonzero byte, or -1. */
+int64_t vseg_zero_check(const void *ptr, uint64_t size);
+
+/* --- debugfs "allocations" and "aperture" ------------------------------- */
+
+/**
+ * struct vseg_allocation - one buffer line of debugfs "allocations"
+ * @buffer_id: the id (GEM_INFO buffer_id).
+ * @pid: the owner's pid.
+ * @comm: the owner's command name.
+ * @size: bytes.
+ * @flags: create flags.
+ * @segment: segment id it lives in (0: system memory).
+ * @offset: offset in the segment.
+ * @contiguous: one range.
+ * @mapped: it has an aperture range, @ap_start + @ap_size.
+ * @ap_start: start of the aperture range.
+ * @ap_size: length of the aperture range.
+ * @moves: moves between segments.
+ * @resident: resident in a memory segment or the aperture.
+ * @pinned: pinned.
+ */
+struct vseg_allocation {
+	uint64_t buffer_id;
+	int pid;
+	char comm[32];
+	uint64_t size;
+	uint32_t flags;
+	uint32_t segment;
+	uint64_t offset;
+	bool contiguous;
+	bool mapped;
+	uint64_t ap_start;
+	uint64_t ap_size;
+	uint64_t moves;
+	bool resident;
+	bool pinned;
+};
+
+/**
+ * struct vseg_allocations - the parsed "allocations" file
+ * @count: the count of the header line.
+ * @num: buffer lines (@count if the file is consistent).
+ * @bo: those lines (malloc()ed).
+ */
+struct vseg_allocations {
+	unsigned int count;
+	unsigned int num;
+	struct vseg_allocation *bo;
+};
+
+/* Read and parse "allocations"; asserts it is well-formed. */
+void vseg_debugfs_read_allocations(int fd, struct vseg_allocations *a);
+/* Parse the text of "allocations"; asserts it is well-formed. */
+void vseg_debugfs_parse_allocations(const char *text,
+				    struct vseg_allocations *a);
+void vseg_debugfs_free_allocations(struct vseg_allocations *a);
+/* The line of buffer @buffer_id, or NULL. */
+const struct vseg_allocation *
+vseg_allocation_find(const struct vseg_allocations *a, uint64_t buffer_id);
+/*
+ * Assert that the "allocations" line of @handle agrees with its GEM_INFO
+ * (segment, offset, size, flags, contiguity, aperture range, moves,
+ * residency, owner pid) and return that GEM_INFO in @info if not NULL.
+ */
+void vseg_check_allocation(int fd, uint32_t handle,
+			   struct drm_vseg_gem_info *info);
+
+/**
+ * struct vseg_aperture_range - one GART range of debugfs "aperture"
+ * @start: aperture offset.
+ * @size: bytes.
+ * @buffer_id: the buffer it maps.
+ */
+struct vseg_aperture_range {
+	uint64_t start;
+	uint64_t size;
+	uint64_t buffer_id;
+};
+
+/**
+ * struct vseg_aperture_state - the parsed "aperture" file
+ * @segment: the aperture's segment id.
+ * @size: aperture size.
+ * @commit_limit: its commit limit.
+ * @committed: bytes committed.
+ * @mapped: bytes of GART entries in use.
+ * @num_ranges: entries of @range, in address order.
+ * @range: the GART ranges (malloc()ed).
+ */
+struct vseg_aperture_state {
+	uint32_t segment;
+	uint64_t size;
+	uint64_t commit_limit;
+	uint64_t committed;
+	uint64_t mapped;
+	unsigned int num_ranges;
+	struct vseg_aperture_range *range;
+};
+
+/* Read and parse "aperture"; asserts it is well-formed and consistent. */
+void vseg_debugfs_read_aperture(int fd, struct vseg_aperture_state *s);
+void vseg_debugfs_parse_aperture(const char *text,
+				 struct vseg_aperture_state *s);
+void vseg_debugfs_free_aperture(struct vseg_aperture_state *s);
+/* The range of buffer @buffer_id, or NULL. */
+const struct vseg_aperture_range *
+vseg_aperture_find(const struct vseg_aperture_state *s, uint64_t buffer_id);
+
+/* A whole debugfs file of the vseg device (malloc()ed), or NULL. */
+char *vseg_debugfs_read_file(int fd, const char *name);
+
 #endif /* IGT_VSEG_H */

@@ -1,0 +1,944 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vseg_create: DRM_IOCTL_VSEG_GEM_CREATE and GEM_INFO: a buffer in each
+ * kind of segment, the real size, and the rejection of every bad argument
+ * without any trace in the segment usage or in debugfs.
+ *
+ * Copyright (c) 2026 The vseg authors
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "igt.h"
+#include "igt_vseg.h"
+
+IGT_TEST_DESCRIPTION("Create buffers in every kind of vseg segment, check "
+		     "where they land and what they cost, and check that bad "
+		     "creation arguments are refused without side effects.");
+
+#define AP_FLAG		DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
+#define CPU_VISIBLE	DRM_VSEG_GEM_CREATE_CPU_VISIBLE
+#define PRIMARY		DRM_VSEG_GEM_CREATE_PRIMARY
+#define BIT(id)		VSEG_SEG_BIT(id)
+
+static int card_fd = -1;
+static struct drm_vseg_query_segments table_q;
+static struct drm_vseg_segment_info *table;
+/* Segment ids of the discrete profile, looked up by name. */
+static uint32_t vram_id, local_id, ap_id;
+
+static void cleanup(int sig)
+{
+	(void)sig;
+	if (card_fd >= 0)
+		drm_close_driver(card_fd);
+	card_fd = -1;
+	if (igt_kmod_is_loaded(VSEG_MODULE))
+		igt_kmod_unload(VSEG_MODULE);
+}
+
+static unsigned int allocation_count(int fd)
+{
+	struct vseg_allocations a;
+	unsigned int n;
+
+	vseg_debugfs_read_allocations(fd, &a);
+	n = a.num;
+	vseg_debugfs_free_allocations(&a);
+	return n;
+}
+
+/* Usage and buffer count when a subtest starts. */
+static struct vseg_usage_snapshot base_usage;
+static unsigned int base_count;
+
+/*
+ * Every subtest works on a file of its own, so that buffers a failed
+ * subtest left behind go away with its file.
+ */
+static void start(void)
+{
+	if (card_fd >= 0)
+		drm_close_driver(card_fd);
+	card_fd = drm_open_vseg();
+	vseg_usage_read(card_fd, &base_usage);
+	base_count = allocation_count(card_fd);
+}
+
+/* Everything created since start() is gone again. */
+static void check_clean(const char *what)
+{
+	unsigned int count;
+
+	vseg_usage_wait(card_fd, &base_usage, 2000, what);
+	count = allocation_count(card_fd);
+	igt_assert_f(count == base_count,
+		     "%s: %u buffers in debugfs allocations, expected %u\n",
+		     what, count, base_count);
+	drm_close_driver(card_fd);
+	card_fd = -1;
+}
+
+static const char *errname(int err)
+{
+	return err ? strerror(-err) : "success";
+}
+
+/* GEM_CREATE with @c fails with one of @errs (negative) and leaves no trace. */
+static void create_fails_any(struct drm_vseg_gem_create *c, const int *errs,
+			     unsigned int num_errs, const char *what)
+{
+	struct drm_vseg_gem_create arg = *c;
+	struct vseg_usage_snapshot before;
+	unsigned int count = allocation_count(card_fd);
+	bool ok = false;
+	int ret;
+
+	vseg_usage_read(card_fd, &before);
+	ret = __vseg_gem_create(card_fd, &arg);
+	if (ret == 0)
+		vseg_gem_close(card_fd, arg.handle);
+	for (unsigned int i = 0; i < num_errs; i++)
+		ok |= ret == errs[i];
+	igt_assert_f(ok, "%s: GEM_CREATE returned %d (%s), expected %d (%s)%s\n",
+		     what, ret, errname(ret), errs[0], errname(errs[0]),
+		     num_errs > 1 ? " or another listed error" : "");
+	igt_debug("%s: %d (%s) as expected\n", what, ret, errname(ret));
+	vseg_usage_assert(card_fd, &before, what);
+	igt_assert_f(allocation_count(card_fd) == count,
+		     "%s: the failed create left a buffer in debugfs allocations\n",
+		     what);
+}
+
+static void create_fails(struct drm_vseg_gem_create *c, int err,
+			 const char *what)
+{
+	create_fails_any(c, &err, 1, what);
+}
+
+/* The memory segment page size a buffer supported in @supported gets. */
+static uint64_t real_size(uint64_t size, uint32_t supported)
+{
+	uint64_t page = SZ_4K;
+
+	for (unsigned int i = 0; i < table_q.num_segments; i++)
+		if ((supported & BIT(table[i].id)) &&
+		    table[i].kind == DRM_VSEG_SEGMENT_KIND_MEMORY &&
+		    table[i].page_size > page)
+			page = table[i].page_size;
+	return ALIGN(size, page);
+}
+
+static bool is_memory(uint32_t id)
+{
+	return id && vseg_segment(&table_q, table, id)->kind ==
+		     DRM_VSEG_SEGMENT_KIND_MEMORY;
+}
+
+static bool cpu_reachable(uint32_t id)
+{
+	return !is_memory(id) ||
+	       vseg_segment(&table_q, table, id)->cpu_visible_size;
+}
+
+/*
+ * A buffer supported only in segment @id (0: system memory) lands there,
+ * costs exactly its size there and nothing elsewhere, shows up in debugfs,
+ * and closing it gives everything back.
+ */
+static void create_in_segment(uint32_t id, uint32_t flags)
+{
+	const uint64_t size = 4 * SZ_64K;
+	struct vseg_usage_snapshot before, after;
+	struct drm_vseg_gem_create c;
+	struct drm_vseg_gem_info info;
+	struct vseg_aperture_state ap;
+	uint32_t handle;
+
+	vseg_usage_read(card_fd, &before);
+	vseg_create_args(&c, size, BIT(id), flags);
+	handle = vseg_gem_create(card_fd, &c);
+	igt_assert_eq_u64(c.size, size);
+	vseg_check_allocation(card_fd, handle, &info);
+	igt_assert_eq(allocation_count(card_fd), base_count + 1);
+
+	igt_assert_eq_u32(info.segment_id, id);
+	igt_assert_eq_u64(info.size, size);
+	igt_assert_eq_u32(info.create_flags, flags);
+	igt_assert_eq_u64(info.moves, 0);
+	igt_assert_f(info.buffer_id, "buffer id 0\n");
+	igt_assert_f(!(info.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED),
+		     "a buffer without AccessedPhysically is aperture-mapped\n");
+	igt_assert_f(!(info.placement_flags & DRM_VSEG_INFO_PINNED),
+		     "a new buffer is pinned\n");
+	igt_assert_f(!!(info.placement_flags & DRM_VSEG_INFO_CPU_MAPPABLE) ==
+		     cpu_reachable(id),
+		     "segment %u: CPU_MAPPABLE is %d\n", id,
+		     !!(info.placement_flags & DRM_VSEG_INFO_CPU_MAPPABLE));
+	if (id) {
+		igt_assert_f(info.placement_flags & DRM_VSEG_INFO_RESIDENT,
+			     "a buffer in segment %u is not resident\n", id);
+		igt_assert_eq_u64(info.resident_bytes, size);
+	} else {
+		igt_assert_f(!(info.placement_flags & DRM_VSEG_INFO_RESIDENT),
+			     "a buffer in system memory is resident\n");
+		igt_assert_eq_u64(info.resident_bytes, 0);
+	}
+	if (is_memory(id))
+		igt_assert_f(info.offset + size <=
+			     vseg_segment(&table_q, table, id)->size,
+			     "offset %#llx outside the segment\n",
+			     (unsigned long long)info.offset);
+
+	/* It costs its size where it is, nothing anywhere else. */
+	after = before;
+	if (id) {
+		after.usage[id].committed += size;
+		after.usage[id].resident += size;
+	} else {
+		after.usage[0].resident += size;
+	}
+	vseg_usage_assert(card_fd, &after, "after create");
+
+	vseg_debugfs_read_aperture(card_fd, &ap);
+	igt_assert_eq_u64(ap.committed, after.usage[ap_id].committed);
+	igt_assert_eq_u64(ap.mapped, after.usage[ap_id].aperture_mapped);
+	igt_assert_f(!vseg_aperture_find(&ap, info.buffer_id),
+		     "the buffer has a GART range\n");
+	vseg_debugfs_free_aperture(&ap);
+
+	vseg_gem_close(card_fd, handle);
+	vseg_usage_wait(card_fd, &before, 2000, "after close");
+	igt_assert_eq(allocation_count(card_fd), base_count);
+}
+
+static void test_create_each(uint32_t id)
+{
+	start();
+	create_in_segment(id, 0);
+	if (cpu_reachable(id))
+		create_in_segment(id, CPU_VISIBLE);
+	check_clean("create-each-segment");
+}
+
+struct rounding {
+	uint64_t size;
+	uint32_t supported;	/* of the discrete profile */
+};
+
+static void test_size_rounding(void)
+{
+	const uint32_t sys = BIT(0), vram = BIT(vram_id), local = BIT(local_id),
+		       ap = BIT(ap_id);
+	const struct rounding cases[] = {
+		{ SZ_4K, vram }, { SZ_64K, vram }, { SZ_64K + SZ_4K, vram },
+		{ 3 * SZ_4K, local }, { SZ_4K, local }, { SZ_4K, vram | local },
+		{ 5 * SZ_4K, local | ap | sys }, { SZ_4K, ap }, { SZ_4K, sys },
+		{ 7 * SZ_4K, vram | ap }, { SZ_1M + SZ_4K, vram | local | ap | sys },
+	};
+
+	start();
+	for (unsigned int i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct vseg_usage_snapshot before, after;
+		struct drm_vseg_gem_create c;
+		struct drm_vseg_gem_info info;
+		uint64_t want = real_size(cases[i].size, cases[i].supported);
+		uint32_t handle;
+
+		vseg_usage_read(card_fd, &before);
+		vseg_create_args(&c, cases[i].size, cases[i].supported, 0);
+		handle = vseg_gem_create(card_fd, &c);
+		igt_assert_f(c.size == want,
+			     "size %#llx in %#x: real size %#llx, expected %#llx\n",
+			     (unsigned long long)cases[i].size,
+			     cases[i].supported, (unsigned long long)c.size,
+			     (unsigned long long)want);
+		vseg_check_allocation(card_fd, handle, &info);
+		igt_assert_eq_u64(info.size, want);
+		igt_assert_f(cases[i].supported & BIT(info.segment_id),
+			     "landed in segment %u outside %#x\n",
+			     info.segment_id, cases[i].supported);
+
+		/* The segment it lands in is charged the real size. */
+		after = before;
+		if (info.segment_id)
+			after.usage[info.segment_id].committed += want;
+		after.usage[info.segment_id].resident += want;
+		vseg_usage_assert(card_fd, &after, "after create");
+		vseg_gem_close(card_fd, handle);
+		vseg_usage_wait(card_fd, &before, 2000, "after close");
+	}
+	check_clean("create-size-rounding");
+}
+
+static void test_invalid_size(void)
+{
+	const uint64_t bad[] = {
+		0, 1, 100, SZ_4K - 1, SZ_4K + 1, SZ_64K - 8, SZ_64K + 1,
+		SZ_1M + 2048, (1ull << 63) + 1,
+	};
+	const int absurd_errs[] = { -EINVAL, -ENOSPC, -E2BIG, -ENOMEM };
+	const uint64_t absurd[] = {
+		1ull << 62, 1ull << 63, ~0ull & ~0xfffull, 0x100000000ull << 8,
+	};
+	struct drm_vseg_gem_create c;
+	const struct drm_vseg_segment_info *s;
+	const uint32_t sets[] = { BIT(vram_id), BIT(local_id), BIT(ap_id),
+				  BIT(0), vseg_all_segments(&table_q) };
+	char what[96];
+
+	start();
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(bad); i++) {
+		for (unsigned int j = 0; j < ARRAY_SIZE(sets); j++) {
+			vseg_create_args(&c, bad[i], sets[j], 0);
+			snprintf(what, sizeof(what), "size %#llx in %#x",
+				 (unsigned long long)bad[i], sets[j]);
+			create_fails(&c, -EINVAL, what);
+		}
+	}
+
+	/* Larger than every supported segment: -ENOSPC, nothing evicted. */
+	for (unsigned int i = 0; i < table_q.num_segments; i++) {
+		s = &table[i];
+		vseg_create_args(&c, s->size + SZ_64K, BIT(s->id), 0);
+		snprintf(what, sizeof(what), "size of segment %u + 64K", s->id);
+		create_fails(&c, -ENOSPC, what);
+		vseg_create_args(&c, 2 * s->size, BIT(s->id), AP_FLAG);
+		snprintf(what, sizeof(what), "twice segment %u, AP", s->id);
+		create_fails(&c, -ENOSPC, what);
+	}
+	s = vseg_segment(&table_q, table, ap_id);
+	vseg_create_args(&c, s->commit_limit + SZ_4K, BIT(ap_id), 0);
+	create_fails(&c, -ENOSPC, "aperture commit limit + 4K");
+	vseg_create_args(&c, vseg_segment(&table_q, table, vram_id)->size +
+			 SZ_64K, BIT(vram_id) | BIT(local_id), 0);
+	create_fails(&c, -ENOSPC, "more than vram in vram | local");
+
+	/* Absurd sizes fail somehow, without side effects. */
+	for (unsigned int i = 0; i < ARRAY_SIZE(absurd); i++) {
+		const uint32_t gpu_sets[] = { BIT(vram_id), BIT(local_id),
+					      BIT(ap_id),
+					      BIT(vram_id) | BIT(ap_id) };
+
+		for (unsigned int j = 0; j < ARRAY_SIZE(gpu_sets); j++) {
+			vseg_create_args(&c, absurd[i], gpu_sets[j], 0);
+			snprintf(what, sizeof(what), "size %#llx in %#x",
+				 (unsigned long long)absurd[i], gpu_sets[j]);
+			create_fails_any(&c, absurd_errs,
+					 ARRAY_SIZE(absurd_errs), what);
+		}
+	}
+	check_clean("invalid-size");
+}
+
+static void test_alignment(void)
+{
+	const uint64_t bad[] = {
+		3, 6, 4097, 0x3000, 0x18000, SZ_1M + SZ_64K,
+		(1ull << 63) | 1, ~0ull,
+	};
+	const uint64_t good[] = { 0, 1, 2, SZ_4K, SZ_64K, 4 * SZ_64K, SZ_1M };
+	struct drm_vseg_gem_create c;
+	char what[64];
+
+	start();
+	for (unsigned int i = 0; i < ARRAY_SIZE(bad); i++) {
+		vseg_create_args(&c, SZ_64K, BIT(vram_id), AP_FLAG);
+		c.alignment = bad[i];
+		snprintf(what, sizeof(what), "alignment %#llx",
+			 (unsigned long long)bad[i]);
+		create_fails(&c, -EINVAL, what);
+		vseg_create_args(&c, SZ_64K, BIT(0), 0);
+		c.alignment = bad[i];
+		snprintf(what, sizeof(what), "alignment %#llx, system",
+			 (unsigned long long)bad[i]);
+		create_fails(&c, -EINVAL, what);
+	}
+
+	/* Powers of two are accepted, and honoured for contiguous buffers. */
+	for (unsigned int i = 0; i < ARRAY_SIZE(good); i++) {
+		struct drm_vseg_gem_info info;
+		uint32_t small, handle;
+
+		/* Something at the bottom so that offset 0 is taken. */
+		small = vseg_gem_create_simple(card_fd, SZ_64K, BIT(vram_id),
+					       AP_FLAG);
+		vseg_create_args(&c, SZ_64K, BIT(vram_id), AP_FLAG);
+		c.alignment = good[i];
+		handle = vseg_gem_create(card_fd, &c);
+		vseg_check_allocation(card_fd, handle, &info);
+		igt_assert_eq_u32(info.segment_id, vram_id);
+		igt_assert(info.placement_flags & DRM_VSEG_INFO_CONTIGUOUS);
+		igt_assert_f(!(info.offset % (good[i] > SZ_64K ? good[i] : SZ_64K)),
+			     "alignment %#llx: offset %#llx\n",
+			     (unsigned long long)good[i],
+			     (unsigned long long)info.offset);
+		vseg_gem_close(card_fd, handle);
+		vseg_gem_close(card_fd, small);
+	}
+	check_clean("create-alignment");
+}
+
+static void test_invalid_flags(void)
+{
+	struct drm_vseg_gem_create c;
+	char what[64];
+
+	start();
+	for (unsigned int bit = 0; bit < 32; bit++) {
+		if (DRM_VSEG_GEM_CREATE_FLAGS_ALL & (1u << bit))
+			continue;
+		vseg_create_args(&c, SZ_64K, BIT(vram_id) | BIT(0), 1u << bit);
+		snprintf(what, sizeof(what), "create flag bit %u", bit);
+		create_fails(&c, -EINVAL, what);
+	}
+	vseg_create_args(&c, SZ_64K, BIT(vram_id), ~0u);
+	create_fails(&c, -EINVAL, "create flags ~0");
+
+	/* Unknown preference flags. */
+	for (unsigned int bit = 0; bit < 32; bit++) {
+		if (DRM_VSEG_PREF_TOP_DOWN & (1u << bit))
+			continue;
+		vseg_create_args(&c, SZ_64K, BIT(vram_id), 0);
+		vseg_create_prefer(&c, vram_id, 1u << bit);
+		snprintf(what, sizeof(what), "preference flag bit %u", bit);
+		create_fails(&c, -EINVAL, what);
+	}
+	check_clean("invalid-flags");
+}
+
+static void test_invalid_mbz(void)
+{
+	struct drm_vseg_gem_create c;
+	char what[64];
+
+	start();
+	vseg_create_args(&c, SZ_64K, BIT(vram_id), 0);
+	c.extensions = 1;
+	create_fails(&c, -EINVAL, "extensions = 1");
+	vseg_create_args(&c, SZ_64K, BIT(vram_id), 0);
+	c.extensions = (uintptr_t)&c;
+	create_fails(&c, -EINVAL, "extensions = a valid pointer");
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(c.reserved); i++) {
+		vseg_create_args(&c, SZ_64K, BIT(vram_id), 0);
+		c.reserved[i] = 1ull << (i * 13);
+		snprintf(what, sizeof(what), "reserved[%u]", i);
+		create_fails(&c, -EINVAL, what);
+	}
+
+	/* Unused preferred entries must be zero. */
+	for (unsigned int used = 0; used < DRM_VSEG_MAX_PREFERRED; used++) {
+		for (unsigned int field = 0; field < 2; field++) {
+			vseg_create_args(&c, SZ_64K,
+					 BIT(vram_id) | BIT(local_id), 0);
+			for (unsigned int k = 0; k < used; k++)
+				vseg_create_prefer(&c, k & 1 ? local_id : vram_id,
+						   0);
+			if (field)
+				c.preferred[DRM_VSEG_MAX_PREFERRED - 1].flags =
+					DRM_VSEG_PREF_TOP_DOWN;
+			else
+				c.preferred[DRM_VSEG_MAX_PREFERRED - 1].segment_id =
+					vram_id;
+			snprintf(what, sizeof(what),
+				 "unused preferred[4].%s with %u used",
+				 field ? "flags" : "segment_id", used);
+			create_fails(&c, -EINVAL, what);
+		}
+	}
+
+	/* Unused hinted banks must be zero. */
+	for (unsigned int used = 0; used < DRM_VSEG_MAX_HINTED_BANKS; used++) {
+		vseg_create_args(&c, SZ_64K, BIT(vram_id), 0);
+		vseg_create_prefer(&c, vram_id, 0);
+		c.num_hinted_banks = used;
+		for (unsigned int k = 0; k < used; k++)
+			c.hinted_banks[k] = k & 1;
+		c.hinted_banks[DRM_VSEG_MAX_HINTED_BANKS - 1] = 1;
+		snprintf(what, sizeof(what), "unused hinted_banks[3] with %u used",
+			 used);
+		create_fails(&c, -EINVAL, what);
+	}
+	check_clean("invalid-mbz");
+}
+
+static void test_invalid_segments(void)
+{
+	const uint32_t n = table_q.num_segments;
+	const uint32_t bad_ids[] = { n + 1, DRM_VSEG_MAX_SEGMENTS + 1, 31, 32,
+				     33, 64, 0x80000000u, ~0u };
+	struct drm_vseg_gem_create c;
+	char what[80];
+
+	start();
+	vseg_create_args(&c, SZ_64K, 0, 0);
+	create_fails(&c, -EINVAL, "empty supported set");
+	vseg_create_args(&c, SZ_64K, 0, AP_FLAG);
+	create_fails(&c, -EINVAL, "empty supported set, AP");
+
+	for (unsigned int bit = n + 1; bit < 32; bit++) {
+		vseg_create_args(&c, SZ_64K, BIT(vram_id) | (1u << bit), 0);
+		snprintf(what, sizeof(what), "supported bit %u", bit);
+		create_fails(&c, -EINVAL, what);
+		vseg_create_args(&c, SZ_64K, BIT(ap_id), 0);
+		c.eviction_segments = 1u << bit;
+		snprintf(what, sizeof(what), "eviction bit %u", bit);
+		create_fails(&c, -EINVAL, what);
+	}
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(bad_ids); i++) {
+		vseg_create_args(&c, SZ_64K, vseg_all_segments(&table_q), 0);
+		vseg_create_prefer(&c, bad_ids[i], 0);
+		snprintf(what, sizeof(what), "preferred segment %u", bad_ids[i]);
+		create_fails(&c, -EINVAL, what);
+
+		/* Also when it is not the first one. */
+		vseg_create_args(&c, SZ_64K, vseg_all_segments(&table_q), 0);
+		vseg_create_prefer(&c, vram_id, 0);
+		vseg_create_prefer(&c, bad_ids[i], 0);
+		snprintf(what, sizeof(what), "second preferred segment %u",
+			 bad_ids[i]);
+		create_fails(&c, -EINVAL, what);
+	}
+
+	/* The eviction set holds the aperture, or nothing. */
+	vseg_create_args(&c, SZ_64K, vseg_all_segments(&table_q), 0);
+	c.eviction_segments = BIT(vram_id);
+	create_fails(&c, -EINVAL, "eviction set = a memory segment");
+	vseg_create_args(&c, SZ_64K, vseg_all_segments(&table_q), 0);
+	c.eviction_segments = BIT(local_id) | BIT(ap_id);
+	create_fails(&c, -EINVAL, "eviction set = local | aperture");
+	vseg_create_args(&c, SZ_64K, vseg_all_segments(&table_q), 0);
+	c.eviction_segments = BIT(0);
+	create_fails(&c, -EINVAL, "eviction set = system memory bit");
+	vseg_create_args(&c, SZ_64K, BIT(vram_id) | BIT(0), 0);
+	c.eviction_segments = BIT(ap_id);
+	create_fails(&c, -EINVAL, "eviction to an unsupported aperture");
+	check_clean("invalid-segments");
+}
+
+static void test_invalid_preferred(void)
+{
+	const uint32_t sys = BIT(0), vram = BIT(vram_id), local = BIT(local_id),
+		       ap = BIT(ap_id);
+	struct {
+		uint32_t supported;
+		uint32_t pref[2];
+		unsigned int num;
+	} cases[] = {
+		{ vram, { local_id }, 1 },
+		{ vram, { ap_id }, 1 },
+		{ vram, { 0 }, 1 },
+		{ vram | local, { ap_id }, 1 },
+		{ vram | local, { vram_id, 0 }, 2 },
+		{ ap | sys, { vram_id }, 1 },
+		{ ap | sys, { 0, local_id }, 2 },
+		{ sys, { ap_id }, 1 },
+		{ local | ap, { local_id, vram_id }, 2 },
+	};
+	struct drm_vseg_gem_create c;
+	char what[96];
+
+	start();
+	for (unsigned int i = 0; i < ARRAY_SIZE(cases); i++) {
+		vseg_create_args(&c, SZ_64K, cases[i].supported, 0);
+		for (unsigned int k = 0; k < cases[i].num; k++)
+			vseg_create_prefer(&c, cases[i].pref[k], 0);
+		snprintf(what, sizeof(what),
+			 "preferred %u,%u (%u used) outside supported %#x",
+			 cases[i].pref[0], cases[i].pref[1], cases[i].num,
+			 cases[i].supported);
+		create_fails(&c, -EINVAL, what);
+	}
+	check_clean("invalid-preferred");
+}
+
+static void test_list_length(void)
+{
+	const uint32_t too_many[] = { DRM_VSEG_MAX_PREFERRED + 1, 16, 1000,
+				      0x80000000u, ~0u };
+	const uint32_t too_many_banks[] = { DRM_VSEG_MAX_HINTED_BANKS + 1, 16,
+					    ~0u };
+	struct drm_vseg_gem_create c;
+	struct drm_vseg_gem_info info;
+	uint32_t handle;
+	char what[64];
+
+	start();
+	for (unsigned int i = 0; i < ARRAY_SIZE(too_many); i++) {
+		vseg_create_args(&c, SZ_64K, vseg_all_segments(&table_q), 0);
+		for (unsigned int k = 0; k < DRM_VSEG_MAX_PREFERRED; k++)
+			c.preferred[k].segment_id = (k % 3) ? local_id : vram_id;
+		c.num_preferred = too_many[i];
+		snprintf(what, sizeof(what), "num_preferred %u", too_many[i]);
+		create_fails(&c, -E2BIG, what);
+	}
+	for (unsigned int i = 0; i < ARRAY_SIZE(too_many_banks); i++) {
+		vseg_create_args(&c, SZ_64K, BIT(vram_id), 0);
+		vseg_create_prefer(&c, vram_id, 0);
+		c.num_hinted_banks = too_many_banks[i];
+		snprintf(what, sizeof(what), "num_hinted_banks %u",
+			 too_many_banks[i]);
+		create_fails(&c, -E2BIG, what);
+	}
+
+	/* The limits themselves are fine. */
+	vseg_create_args(&c, SZ_64K, vseg_all_segments(&table_q), 0);
+	vseg_create_prefer(&c, local_id, 0);
+	vseg_create_prefer(&c, vram_id, 0);
+	vseg_create_prefer(&c, ap_id, 0);
+	vseg_create_prefer(&c, 0, 0);
+	handle = vseg_gem_create(card_fd, &c);
+	vseg_check_allocation(card_fd, handle, &info);
+	igt_assert_eq_u32(info.segment_id, local_id);
+	vseg_gem_close(card_fd, handle);
+
+	vseg_create_args(&c, SZ_64K, BIT(vram_id), AP_FLAG);
+	vseg_create_prefer(&c, vram_id, 0);
+	c.num_hinted_banks = DRM_VSEG_MAX_HINTED_BANKS;
+	c.hinted_banks[0] = 1;
+	c.hinted_banks[1] = 0;
+	c.hinted_banks[2] = 1;
+	c.hinted_banks[3] = 0;
+	handle = vseg_gem_create(card_fd, &c);
+	vseg_check_allocation(card_fd, handle, &info);
+	igt_assert_eq_u32(info.segment_id, vram_id);
+	igt_assert_f(info.offset >= vseg_segment(&table_q, table, vram_id)->bank_end[0],
+		     "hinted bank 1 first, offset %#llx\n",
+		     (unsigned long long)info.offset);
+	vseg_gem_close(card_fd, handle);
+	check_clean("invalid-list-length");
+}
+
+static void test_invalid_banks(void)
+{
+	const struct drm_vseg_segment_info *vram =
+		vseg_segment(&table_q, table, vram_id);
+	const uint32_t bad_banks[] = { vram->num_banks, vram->num_banks + 1,
+				       DRM_VSEG_MAX_BANKS, 0x80000000u, ~0u };
+	struct drm_vseg_gem_create c;
+	char what[80];
+
+	igt_require(vram->num_banks == 2);
+	start();
+
+	/* Banks need a first preferred segment that uses banking. */
+	vseg_create_args(&c, SZ_64K, vseg_all_segments(&table_q), 0);
+	c.num_hinted_banks = 1;
+	create_fails(&c, -EINVAL, "hinted bank without preferred segment");
+	{
+		const uint32_t firsts[] = { local_id, ap_id, 0 };
+
+		for (unsigned int i = 0; i < ARRAY_SIZE(firsts); i++) {
+			vseg_create_args(&c, SZ_64K,
+					 vseg_all_segments(&table_q), 0);
+			vseg_create_prefer(&c, firsts[i], 0);
+			vseg_create_prefer(&c, vram_id, 0);
+			c.num_hinted_banks = 1;
+			snprintf(what, sizeof(what),
+				 "hinted bank 0 with first preferred %u",
+				 firsts[i]);
+			create_fails(&c, -EINVAL, what);
+		}
+	}
+
+	/* Bank indices past the segment's banks. */
+	for (unsigned int i = 0; i < ARRAY_SIZE(bad_banks); i++) {
+		for (unsigned int pos = 0; pos < 2; pos++) {
+			vseg_create_args(&c, SZ_64K, BIT(vram_id), 0);
+			vseg_create_prefer(&c, vram_id, 0);
+			c.num_hinted_banks = pos + 1;
+			c.hinted_banks[pos] = bad_banks[i];
+			snprintf(what, sizeof(what), "hinted_banks[%u] = %u", pos,
+				 bad_banks[i]);
+			create_fails(&c, -EINVAL, what);
+		}
+	}
+	check_clean("invalid-banks");
+}
+
+static void test_invalid_placement_flags(void)
+{
+	struct drm_vseg_gem_create c;
+	struct drm_vseg_gem_info info;
+	uint32_t handle;
+
+	start();
+	/* CPU_VISIBLE needs a CPU-visible supported segment. */
+	vseg_create_args(&c, SZ_64K, BIT(local_id), CPU_VISIBLE);
+	create_fails(&c, -EINVAL, "CPU_VISIBLE in local only");
+	vseg_create_args(&c, SZ_64K, BIT(local_id), CPU_VISIBLE | AP_FLAG);
+	create_fails(&c, -EINVAL, "CPU_VISIBLE | AP in local only");
+	vseg_create_args(&c, SZ_64K, BIT(local_id), CPU_VISIBLE | PRIMARY);
+	create_fails(&c, -EINVAL, "CPU_VISIBLE | PRIMARY in local only");
+
+	/* AccessedPhysically needs a memory segment or the aperture. */
+	vseg_create_args(&c, SZ_64K, BIT(0), AP_FLAG);
+	create_fails(&c, -EINVAL, "AP in system memory only");
+
+	/* With a CPU-visible alternative, CPU_VISIBLE picks it. */
+	vseg_create_args(&c, SZ_64K, BIT(local_id) | BIT(vram_id), CPU_VISIBLE);
+	handle = vseg_gem_create(card_fd, &c);
+	vseg_check_allocation(card_fd, handle, &info);
+	igt_assert_eq_u32(info.segment_id, vram_id);
+	igt_assert(info.placement_flags & DRM_VSEG_INFO_CPU_MAPPABLE);
+	vseg_gem_close(card_fd, handle);
+
+	vseg_create_args(&c, SZ_64K, BIT(local_id) | BIT(ap_id), CPU_VISIBLE);
+	handle = vseg_gem_create(card_fd, &c);
+	vseg_check_allocation(card_fd, handle, &info);
+	igt_assert_eq_u32(info.segment_id, ap_id);
+	vseg_gem_close(card_fd, handle);
+
+	vseg_create_args(&c, SZ_64K, BIT(local_id) | BIT(0), CPU_VISIBLE);
+	handle = vseg_gem_create(card_fd, &c);
+	vseg_check_allocation(card_fd, handle, &info);
+	igt_assert_eq_u32(info.segment_id, 0);
+	vseg_gem_close(card_fd, handle);
+
+	/* AP with system memory and the aperture: the aperture, mapped. */
+	vseg_create_args(&c, SZ_64K, BIT(0) | BIT(ap_id), AP_FLAG);
+	handle = vseg_gem_create(card_fd, &c);
+	vseg_check_allocation(card_fd, handle, &info);
+	igt_assert_eq_u32(info.segment_id, ap_id);
+	igt_assert(info.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED);
+	vseg_gem_close(card_fd, handle);
+	check_clean("invalid-placement-flags");
+}
+
+static void test_invalid_handle(void)
+{
+	const uint32_t bad[] = { 0, 1, 2, 1000, 0x7fffffff, ~0u };
+	struct drm_vseg_gem_mmap_offset mo;
+	struct drm_vseg_gem_info info;
+	uint64_t offset;
+	uint32_t handle;
+	int err;
+
+	start();
+	handle = vseg_gem_create_simple(card_fd, SZ_64K, BIT(vram_id), 0);
+	for (unsigned int i = 0; i < ARRAY_SIZE(bad); i++) {
+		if (bad[i] == handle)
+			continue;
+		err = __vseg_gem_info(card_fd, bad[i], &info);
+		igt_assert_f(err == -ENOENT, "GEM_INFO of handle %u: %d (%s)\n",
+			     bad[i], err, errname(err));
+		err = __vseg_gem_mmap_offset(card_fd, bad[i], &offset);
+		igt_assert_f(err == -ENOENT,
+			     "MMAP_OFFSET of handle %u: %d (%s)\n", bad[i], err,
+			     errname(err));
+	}
+
+	/* Must-be-zero fields of GEM_INFO and MMAP_OFFSET. */
+	memset(&info, 0, sizeof(info));
+	info.handle = handle;
+	info.extensions = 1;
+	do_ioctl_err(card_fd, DRM_IOCTL_VSEG_GEM_INFO, &info, EINVAL);
+	for (unsigned int r = 0; r < ARRAY_SIZE(info.reserved); r++) {
+		memset(&info, 0, sizeof(info));
+		info.handle = handle;
+		info.reserved[r] = 1;
+		do_ioctl_err(card_fd, DRM_IOCTL_VSEG_GEM_INFO, &info, EINVAL);
+	}
+	memset(&mo, 0, sizeof(mo));
+	mo.handle = handle;
+	mo.flags = 1;
+	do_ioctl_err(card_fd, DRM_IOCTL_VSEG_GEM_MMAP_OFFSET, &mo, EINVAL);
+	memset(&mo, 0, sizeof(mo));
+	mo.handle = handle;
+	mo.flags = 0x80000000u;
+	do_ioctl_err(card_fd, DRM_IOCTL_VSEG_GEM_MMAP_OFFSET, &mo, EINVAL);
+	memset(&mo, 0, sizeof(mo));
+	mo.handle = handle;
+	mo.extensions = 1;
+	do_ioctl_err(card_fd, DRM_IOCTL_VSEG_GEM_MMAP_OFFSET, &mo, EINVAL);
+
+	/* Bad argument pointers. */
+	do_ioctl_err(card_fd, DRM_IOCTL_VSEG_GEM_CREATE, NULL, EFAULT);
+	do_ioctl_err(card_fd, DRM_IOCTL_VSEG_GEM_INFO, NULL, EFAULT);
+	do_ioctl_err(card_fd, DRM_IOCTL_VSEG_GEM_MMAP_OFFSET, NULL, EFAULT);
+
+	/* The valid handle still works; once closed it is unknown. */
+	vseg_gem_info(card_fd, handle, &info);
+	igt_assert_eq_u32(info.segment_id, vram_id);
+	vseg_gem_close(card_fd, handle);
+	err = __vseg_gem_info(card_fd, handle, &info);
+	igt_assert_f(err == -ENOENT, "GEM_INFO of a closed handle: %d (%s)\n",
+		     err, errname(err));
+	err = __vseg_gem_mmap_offset(card_fd, handle, &offset);
+	igt_assert_f(err == -ENOENT, "MMAP_OFFSET of a closed handle: %d (%s)\n",
+		     err, errname(err));
+	check_clean("invalid-handle");
+}
+
+static void test_double_close(void)
+{
+	uint32_t handle[3];
+	int err;
+
+	start();
+	for (unsigned int i = 0; i < 3; i++)
+		handle[i] = vseg_gem_create_simple(card_fd, SZ_64K,
+						   BIT(i == 0 ? vram_id :
+						       i == 1 ? ap_id : 0),
+						   0);
+	for (unsigned int i = 0; i < 3; i++) {
+		vseg_gem_close(card_fd, handle[i]);
+		err = __vseg_gem_close(card_fd, handle[i]);
+		igt_assert_f(err == -EINVAL,
+			     "second GEM_CLOSE of handle %u: %d (%s)\n",
+			     handle[i], err, errname(err));
+	}
+	check_clean("double-close");
+}
+
+/* Buffers left open are released with the file. */
+static void test_fd_close(void)
+{
+	struct vseg_usage_snapshot during;
+	int fd;
+
+	start();
+	fd = drm_open_vseg();
+	for (unsigned int i = 0; i < 4; i++) {
+		vseg_gem_create_simple(fd, SZ_1M, BIT(vram_id), i & 1 ? AP_FLAG : 0);
+		vseg_gem_create_simple(fd, SZ_64K, BIT(local_id), 0);
+		vseg_gem_create_simple(fd, SZ_64K, BIT(ap_id), i & 1 ? AP_FLAG : 0);
+		vseg_gem_create_simple(fd, SZ_64K, BIT(0), 0);
+	}
+	igt_assert_eq(allocation_count(card_fd), base_count + 16);
+	vseg_usage_read(card_fd, &during);
+	igt_assert_eq_u64(during.usage[vram_id].committed,
+			  base_usage.usage[vram_id].committed + 4 * SZ_1M);
+	igt_assert_eq_u64(during.usage[ap_id].aperture_mapped,
+			  base_usage.usage[ap_id].aperture_mapped + 2 * SZ_64K);
+	drm_close_driver(fd);
+	check_clean("after closing the file with buffers open");
+}
+
+/* Handles are per file: another file cannot use them. */
+static void test_other_file(void)
+{
+	struct drm_vseg_gem_info info;
+	uint32_t handle;
+	int fd, err;
+
+	start();
+	fd = drm_open_vseg();
+	handle = vseg_gem_create_simple(card_fd, SZ_64K, BIT(vram_id), 0);
+	err = __vseg_gem_info(fd, handle, &info);
+	igt_assert_f(err == -ENOENT, "GEM_INFO of another file's handle: %d (%s)\n",
+		     err, errname(err));
+	drm_close_driver(fd);
+	vseg_gem_close(card_fd, handle);
+	check_clean("other-file");
+}
+
+igt_main
+{
+	igt_fixture {
+		vseg_require_module();
+		igt_install_exit_handler(cleanup);
+		vseg_reload("profile=discrete");
+		card_fd = drm_open_vseg();
+		table = vseg_query_all(card_fd, &table_q);
+		drm_close_driver(card_fd);
+		card_fd = -1;
+		vram_id = vseg_segment_by_name(&table_q, table, "vram");
+		local_id = vseg_segment_by_name(&table_q, table, "local");
+		ap_id = vseg_aperture_id(&table_q, table);
+	}
+
+	igt_describe("A buffer supported in one segment lands there, is "
+		     "charged its size there only, is listed in debugfs, and "
+		     "closing it gives everything back.");
+	igt_subtest_with_dynamic("create-each-segment") {
+		for (unsigned int i = 0; i <= table_q.num_segments; i++) {
+			const char *name = i ? table[i - 1].name : "system";
+
+			igt_dynamic(name)
+				test_create_each(i);
+		}
+	}
+
+	igt_describe("The real size is rounded up to the largest page size "
+		     "of the supported memory segments.");
+	igt_subtest("create-size-rounding")
+		test_size_rounding();
+
+	igt_describe("Zero, unaligned, too large and absurd sizes are "
+		     "refused without side effects.");
+	igt_subtest("invalid-size")
+		test_invalid_size();
+
+	igt_describe("Alignments that are not a power of two are refused; "
+		     "powers of two are honoured.");
+	igt_subtest("create-alignment")
+		test_alignment();
+
+	igt_describe("Unknown create and preference flags are refused.");
+	igt_subtest("invalid-flags")
+		test_invalid_flags();
+
+	igt_describe("Nonzero extensions, reserved fields and unused list "
+		     "entries are refused.");
+	igt_subtest("invalid-mbz")
+		test_invalid_mbz();
+
+	igt_describe("Empty or unknown supported sets, unknown preferred "
+		     "segments and bad eviction sets are refused.");
+	igt_subtest("invalid-segments")
+		test_invalid_segments();
+
+	igt_describe("A preferred segment outside the supported set is "
+		     "refused with EINVAL.");
+	igt_subtest("invalid-preferred")
+		test_invalid_preferred();
+
+	igt_describe("More than 5 preferred segments or 4 hinted banks give "
+		     "E2BIG; the limits themselves are accepted.");
+	igt_subtest("invalid-list-length")
+		test_list_length();
+
+	igt_describe("Hinted banks on a segment without banking and bank "
+		     "indices out of range are refused.");
+	igt_subtest("invalid-banks")
+		test_invalid_banks();
+
+	igt_describe("CPU_VISIBLE without a CPU-visible segment and "
+		     "AccessedPhysically in system memory only are refused; "
+		     "with an alternative they pick it.");
+	igt_subtest("invalid-placement-flags")
+		test_invalid_placement_flags();
+
+	igt_describe("GEM_INFO and MMAP_OFFSET on unknown handles give "
+		     "ENOENT; their must-be-zero fields are checked.");
+	igt_subtest("invalid-handle")
+		test_invalid_handle();
+
+	igt_describe("A second GEM_CLOSE of a handle fails with EINVAL.");
+	igt_subtest("double-close")
+		test_double_close();
+
+	igt_describe("Buffers still open are released when the file is "
+		     "closed.");
+	igt_subtest("fd-close")
+		test_fd_close();
+
+	igt_describe("A handle is not valid on another file.");
+	igt_subtest("other-file")
+		test_other_file();
+
+	igt_fixture {
+		free(table);
+		if (card_fd >= 0)
+			drm_close_driver(card_fd);
+		card_fd = -1;
+		vseg_unload();
+	}
+}
