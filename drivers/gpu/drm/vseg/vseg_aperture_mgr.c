@@ -279,3 +279,29 @@ void vseg_aperture_mgr_fini(struct vseg_device *vdev, struct vseg_segment *seg)
 	kfree(mgr);
 	seg->aperture = NULL;
 }
+
+/**
+ * vseg_aperture_mgr_for_each_range() - walk the GART ranges in address order
+ * @mgr: the aperture manager
+ * @fn: called with each range (bytes) and the BO it belongs to
+ * @arg: passed to @fn
+ *
+ * @fn runs under the GART lock and must not sleep on other locks.
+ */
+void vseg_aperture_mgr_for_each_range(struct vseg_aperture_mgr *mgr,
+				      void (*fn)(void *arg, u64 start, u64 size,
+						 struct ttm_buffer_object *bo),
+				      void *arg)
+{
+	struct drm_mm_node *node;
+
+	mutex_lock(&mgr->gart.lock);
+	drm_mm_for_each_node(node, &mgr->gart.mm) {
+		struct vseg_aperture_res *ares =
+			container_of(node, struct vseg_aperture_res, node);
+
+		fn(arg, node->start << PAGE_SHIFT, node->size << PAGE_SHIFT,
+		   ares->base.bo);
+	}
+	mutex_unlock(&mgr->gart.lock);
+}

@@ -14,6 +14,7 @@
 #include <drm/drm_gem_ttm_helper.h>
 #include <drm/ttm/ttm_placement.h>
 #include <drm/ttm/ttm_resource.h>
+#include <drm/ttm/ttm_tt.h>
 
 /* The only place that compares kernel versions. */
 #define VSEG_KERNEL_AT_LEAST(maj, min) \
@@ -112,6 +113,23 @@ static inline int vseg_buddy_alloc_contig(struct drm_buddy *mm, u64 start,
 		}
 	}
 	return 0;
+}
+
+/* ttm_bo_mem_space() said -ENOMEM for "no room" before 6.9. */
+static inline int vseg_ttm_space_err(int err)
+{
+#if !VSEG_KERNEL_AT_LEAST(6, 9)
+	if (err == -ENOMEM)
+		return -ENOSPC;
+#endif
+	return err;
+}
+
+/* Populate a BO's ttm_tt (ttm_bo_populate() from 6.13 on). */
+static inline int vseg_tt_populate(struct ttm_buffer_object *bo,
+				   struct ttm_operation_ctx *ctx)
+{
+	return ttm_tt_populate(bo->bdev, bo->ttm, ctx);
 }
 
 /* Non-contiguous allocation; 6.1 wants the size aligned to min_block. */

@@ -18,6 +18,8 @@
 #include <drm/ttm/ttm_placement.h>
 #include <drm/ttm/ttm_resource.h>
 
+#include "vseg_aperture_mgr.h"
+#include "vseg_bo.h"
 #include "vseg_debugfs.h"
 #include "vseg_drv.h"
 #include "vseg_ttm.h"
@@ -96,8 +98,61 @@ static int vseg_debugfs_segments(struct seq_file *m, void *unused)
 	return 0;
 }
 
+static int vseg_debugfs_allocations(struct seq_file *m, void *unused)
+{
+	struct drm_info_node *node = m->private;
+	struct vseg_device *vdev = to_vseg(node->minor->dev);
+	struct vseg_bo *vbo;
+
+	mutex_lock(&vdev->bo_lock);
+	seq_printf(m, "vseg allocations: count=%llu\n", vdev->num_bos);
+	list_for_each_entry(vbo, &vdev->bos, link) {
+		const struct vseg_bo_state *st = &vbo->state;
+
+		seq_printf(m, "bo %llu owner=%d:%s size=%zu flags=0x%x segment=%u offset=0x%llx contiguous=%d",
+			   vbo->id, vbo->owner_pid, vbo->owner_comm,
+			   vbo->tbo.base.size, vbo->params.flags, st->seg,
+			   st->offset, st->contiguous);
+		if (st->ap_mapped)
+			seq_printf(m, " aperture=0x%llx+0x%llx", st->ap_start,
+				   st->ap_size);
+		else
+			seq_puts(m, " aperture=-");
+		seq_printf(m, " moves=%llu resident=%d pinned=%d\n", st->moves,
+			   st->seg != 0, READ_ONCE(vbo->tbo.pin_count) != 0);
+	}
+	mutex_unlock(&vdev->bo_lock);
+	return 0;
+}
+
+static void print_range(void *arg, u64 start, u64 size,
+			struct ttm_buffer_object *tbo)
+{
+	u64 id = tbo && vseg_is_vseg_bo(tbo) ? to_vseg_bo(tbo)->id : 0;
+
+	seq_printf(arg, "range start=0x%llx size=0x%llx bo=%llu\n", start, size,
+		   id);
+}
+
+static int vseg_debugfs_aperture(struct seq_file *m, void *unused)
+{
+	struct drm_info_node *node = m->private;
+	struct vseg_device *vdev = to_vseg(node->minor->dev);
+	struct vseg_segment *seg = vseg_seg(vdev, vdev->aperture_id);
+	struct vseg_usage u;
+
+	vseg_ttm_usage(vdev, vdev->aperture_id, &u);
+	seq_printf(m, "vseg aperture: segment=%u size=%llu commit_limit=%llu committed=%llu mapped=%llu\n",
+		   vdev->aperture_id, seg->desc->size, seg->desc->commit_limit,
+		   u.committed, u.aperture_mapped);
+	vseg_aperture_mgr_for_each_range(seg->aperture, print_range, m);
+	return 0;
+}
+
 static const struct drm_info_list vseg_debugfs_list[] = {
 	{ "segments", vseg_debugfs_segments, 0 },
+	{ "allocations", vseg_debugfs_allocations, 0 },
+	{ "aperture", vseg_debugfs_aperture, 0 },
 };
 
 /**

@@ -17,6 +17,7 @@
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_ioctl.h>
+#include <drm/drm_managed.h>
 #include <uapi/drm/vseg_drm.h>
 
 #include "vseg_debugfs.h"
@@ -61,6 +62,14 @@ static struct platform_device *vseg_pdev;
 static const struct drm_ioctl_desc vseg_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(VSEG_QUERY_SEGMENTS, vseg_ioctl_query_segments,
 			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(VSEG_GEM_CREATE, vseg_ioctl_gem_create,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(VSEG_GEM_INFO, vseg_ioctl_gem_info, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(VSEG_GEM_MMAP_OFFSET, vseg_ioctl_gem_mmap_offset,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(VSEG_MAKE_RESIDENT, vseg_ioctl_make_resident,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(VSEG_EVICT, vseg_ioctl_evict, DRM_RENDER_ALLOW),
 };
 
 DEFINE_DRM_GEM_FOPS(vseg_fops);
@@ -111,6 +120,10 @@ static int vseg_probe(struct platform_device *pdev)
 	err = vseg_build_table(&vdev->table);
 	if (err)
 		return err;
+	err = drmm_mutex_init(&vdev->drm, &vdev->bo_lock);
+	if (err)
+		return err;
+	INIT_LIST_HEAD(&vdev->bos);
 
 	err = vseg_ttm_init(vdev);
 	if (err)

@@ -6,6 +6,8 @@
 #define __VSEG_DRV_H__
 
 #include <linux/atomic.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
 #include <drm/drm_device.h>
 #include <drm/drm_print.h>
 #include <drm/ttm/ttm_device.h>
@@ -62,6 +64,10 @@ struct vseg_segment {
  * @aperture_id: id of the aperture segment.
  * @system_resident: bytes of buffers resident in system memory (segment 0).
  * @mem_type_to_id: segment id of each TTM memory type (0 for system).
+ * @bo_lock: protects @bos, @num_bos, @next_bo_id and each BO's state.
+ * @bos: every live buffer, for debugfs.
+ * @num_bos: number of buffers in @bos.
+ * @next_bo_id: last buffer id handed out.
  */
 struct vseg_device {
 	struct drm_device drm;
@@ -71,6 +77,10 @@ struct vseg_device {
 	u32 aperture_id;
 	atomic64_t system_resident;
 	u32 mem_type_to_id[TTM_NUM_MEM_TYPES];
+	struct mutex bo_lock; /* see above */
+	struct list_head bos;
+	u64 num_bos;
+	u64 next_bo_id;
 };
 
 static inline struct vseg_device *to_vseg(struct drm_device *drm)

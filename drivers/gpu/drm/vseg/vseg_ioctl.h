@@ -11,4 +11,15 @@ struct drm_file;
 int vseg_ioctl_query_segments(struct drm_device *drm, void *data,
 			      struct drm_file *file);
 
+int vseg_ioctl_gem_create(struct drm_device *drm, void *data,
+			  struct drm_file *file);
+int vseg_ioctl_gem_info(struct drm_device *drm, void *data,
+			struct drm_file *file);
+int vseg_ioctl_gem_mmap_offset(struct drm_device *drm, void *data,
+			       struct drm_file *file);
+int vseg_ioctl_make_resident(struct drm_device *drm, void *data,
+			     struct drm_file *file);
+int vseg_ioctl_evict(struct drm_device *drm, void *data,
+		     struct drm_file *file);
+
 #endif /* __VSEG_IOCTL_H__ */

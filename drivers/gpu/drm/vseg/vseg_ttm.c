@@ -12,12 +12,15 @@
  *                              k - 1, each with its own vseg_vram_mgr
  */
 
+#include <linux/highmem.h>
 #include <linux/slab.h>
+#include <linux/vmalloc.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/ttm/ttm_tt.h>
 
 #include "vseg_aperture_mgr.h"
+#include "vseg_bo.h"
 #include "vseg_compat.h"
 #include "vseg_drv.h"
 #include "vseg_ttm.h"
@@ -31,7 +34,9 @@ static struct ttm_tt *vseg_ttm_tt_create(struct ttm_buffer_object *bo,
 	tt = kzalloc(sizeof(*tt), GFP_KERNEL);
 	if (!tt)
 		return NULL;
-	if (ttm_tt_init(tt, bo, page_flags, ttm_cached, 0)) {
+	/* Buffers start zeroed wherever they first land. */
+	if (ttm_tt_init(tt, bo, page_flags | TTM_TT_FLAG_ZERO_ALLOC,
+			ttm_cached, 0)) {
 		kfree(tt);
 		return NULL;
 	}
@@ -51,7 +56,122 @@ static const struct ttm_place vseg_sys_place = {
 static void vseg_ttm_evict_flags(struct ttm_buffer_object *bo,
 				 struct ttm_placement *placement)
 {
-	vseg_placement_set(placement, &vseg_sys_place, 1);
+	struct vseg_bo *vbo;
+	unsigned int n;
+
+	if (!vseg_is_vseg_bo(bo) || !bo->resource) {
+		vseg_placement_set(placement, &vseg_sys_place, 1);
+		return;
+	}
+	vbo = to_vseg_bo(bo);
+	n = vseg_bo_evict_places(vbo, bo->resource->mem_type,
+				 vbo->evict_places);
+	vseg_placement_set(placement, vbo->evict_places, n);
+}
+
+static bool res_uses_pages(const struct ttm_resource *res)
+{
+	return !res || res->mem_type == TTM_PL_SYSTEM ||
+	       res->mem_type == TTM_PL_TT;
+}
+
+static struct vseg_vram_mgr *res_vram(struct vseg_device *vdev,
+				      const struct ttm_resource *res)
+{
+	return vseg_seg(vdev, vdev->mem_type_to_id[res->mem_type])->vram;
+}
+
+/*
+ * A cursor over the bytes of a buffer in one placement: the segment pages
+ * of a memory segment (possibly scattered: the blocks in allocation order)
+ * or the system pages of its ttm_tt. TTM's own memcpy move treats device
+ * memory as linear, which a scattered segment is not.
+ */
+struct vseg_cursor {
+	struct vseg_vram_mgr *mgr;
+	struct list_head *blocks;
+	struct drm_buddy_block *block;
+	u64 block_start;
+	struct ttm_tt *tt;
+	void *kmapped;
+};
+
+static void cursor_init(struct vseg_cursor *c, struct vseg_device *vdev,
+			struct ttm_buffer_object *bo, struct ttm_resource *res)
+{
+	memset(c, 0, sizeof(*c));
+	if (res_uses_pages(res)) {
+		c->tt = bo->ttm;
+		return;
+	}
+	c->mgr = res_vram(vdev, res);
+	c->blocks = &to_vseg_vram_res(res)->blocks;
+	c->block = list_first_entry(c->blocks, struct drm_buddy_block, link);
+}
+
+/* Map byte @off (never going backwards); *len gets the bytes that follow. */
+static void *cursor_map(struct vseg_cursor *c, u64 off, u64 *len)
+{
+	u64 size, in;
+
+	if (c->tt) {
+		in = off & ~PAGE_MASK;
+		*len = PAGE_SIZE - in;
+		c->kmapped = kmap_local_page(c->tt->pages[off >> PAGE_SHIFT]);
+		return c->kmapped + in;
+	}
+	for (;;) {
+		size = drm_buddy_block_size(&c->mgr->mm, c->block);
+		if (off < c->block_start + size)
+			break;
+		c->block_start += size;
+		c->block = list_next_entry(c->block, link);
+	}
+	in = off - c->block_start;
+	*len = size - in;
+	return c->mgr->vaddr + drm_buddy_block_offset(c->block) + in;
+}
+
+static void cursor_unmap(struct vseg_cursor *c)
+{
+	if (c->kmapped) {
+		kunmap_local(c->kmapped);
+		c->kmapped = NULL;
+	}
+}
+
+/* Copy @size bytes from one placement to another; NULL @src clears. */
+static void vseg_copy(struct vseg_cursor *dst, struct vseg_cursor *src,
+		      u64 size)
+{
+	u64 off = 0, dlen, slen, n;
+	void *d, *s;
+
+	while (off < size) {
+		d = cursor_map(dst, off, &dlen);
+		n = min(dlen, size - off);
+		if (src) {
+			s = cursor_map(src, off, &slen);
+			n = min(n, slen);
+			memcpy(d, s, n);
+			cursor_unmap(src);
+		} else {
+			memset(d, 0, n);
+		}
+		cursor_unmap(dst);
+		off += n;
+	}
+}
+
+static int bind_gart(struct vseg_device *vdev, struct ttm_buffer_object *bo,
+		     struct ttm_resource *res)
+{
+	struct vseg_aperture_mgr *mgr = vseg_seg(vdev, vdev->aperture_id)->aperture;
+
+	if (res->mem_type != TTM_PL_TT || !vseg_aperture_res_has_range(res))
+		return 0;
+	return vseg_gart_bind(&mgr->gart, &to_vseg_aperture_res(res)->node,
+			      bo->ttm->pages, bo->ttm->num_pages);
 }
 
 static int vseg_ttm_move(struct ttm_buffer_object *bo, bool evict,
@@ -59,12 +179,113 @@ static int vseg_ttm_move(struct ttm_buffer_object *bo, bool evict,
 			 struct ttm_resource *new_mem,
 			 struct ttm_place *hop)
 {
-	if (!bo->resource || (bo->resource->mem_type == TTM_PL_SYSTEM &&
-			      !bo->ttm)) {
+	struct vseg_device *vdev = bdev_to_vseg(bo->bdev);
+	struct ttm_resource *old = bo->resource;
+	struct vseg_bo *vbo = vseg_is_vseg_bo(bo) ? to_vseg_bo(bo) : NULL;
+	bool evicted = evict || (vbo && vbo->evicting);
+	struct vseg_cursor src, dst;
+	bool has_content;
+	int err;
+
+	if (res_uses_pages(old) && res_uses_pages(new_mem)) {
+		/* The pages stay where they are; only the GART changes. */
+		if (new_mem->mem_type == TTM_PL_TT) {
+			err = bind_gart(vdev, bo, new_mem);
+			if (err)
+				return err;
+		}
 		ttm_bo_move_null(bo, new_mem);
-		return 0;
+		goto out;
 	}
-	return ttm_bo_move_memcpy(bo, ctx, new_mem);
+
+	err = ttm_bo_wait_ctx(bo, ctx);
+	if (err)
+		return err;
+	if (bo->ttm && (res_uses_pages(new_mem) ||
+			(bo->ttm->page_flags & TTM_TT_FLAG_SWAPPED))) {
+		err = vseg_tt_populate(bo, ctx);
+		if (err)
+			return err;
+	}
+	has_content = !res_uses_pages(old) ||
+		      (bo->ttm && ttm_tt_is_populated(bo->ttm));
+
+	cursor_init(&dst, vdev, bo, new_mem);
+	if (has_content) {
+		cursor_init(&src, vdev, bo, old);
+		vseg_copy(&dst, &src, bo->base.size);
+	} else if (!res_uses_pages(new_mem)) {
+		vseg_copy(&dst, NULL, bo->base.size);
+	}
+	err = bind_gart(vdev, bo, new_mem);
+	if (err)
+		return err;
+	ttm_bo_move_sync_cleanup(bo, new_mem);
+out:
+	if (vbo)
+		vseg_bo_update_state(vbo, bo->resource, evicted && old);
+	return 0;
+}
+
+static void vseg_ttm_delete_mem_notify(struct ttm_buffer_object *bo)
+{
+	if (vseg_is_vseg_bo(bo))
+		vseg_bo_update_state(to_vseg_bo(bo), NULL, false);
+}
+
+static int vseg_ttm_io_mem_reserve(struct ttm_device *bdev,
+				   struct ttm_resource *mem)
+{
+	struct vseg_device *vdev = bdev_to_vseg(bdev);
+	struct vseg_vram_res *vres;
+
+	if (res_uses_pages(mem))
+		return 0;
+	vres = to_vseg_vram_res(mem);
+	/* Segment memory is RAM here: cached, reached through io_mem_pfn. */
+	mem->bus.is_iomem = true;
+	mem->bus.caching = ttm_cached;
+	mem->bus.offset = 0;
+	mem->bus.addr = vres->contiguous ?
+			res_vram(vdev, mem)->vaddr + ((u64)mem->start << PAGE_SHIFT) :
+			NULL;
+	return 0;
+}
+
+static unsigned long vseg_ttm_io_mem_pfn(struct ttm_buffer_object *bo,
+					 unsigned long page_offset)
+{
+	struct vseg_device *vdev = bdev_to_vseg(bo->bdev);
+	struct vseg_cursor c;
+	u64 len;
+
+	cursor_init(&c, vdev, bo, bo->resource);
+	return vmalloc_to_pfn(cursor_map(&c, (u64)page_offset << PAGE_SHIFT,
+					 &len));
+}
+
+static int vseg_ttm_access_memory(struct ttm_buffer_object *bo,
+				  unsigned long offset, void *buf, int len,
+				  int write)
+{
+	struct vseg_device *vdev = bdev_to_vseg(bo->bdev);
+	struct vseg_cursor c;
+	u64 done = 0, n;
+	void *p;
+
+	if (res_uses_pages(bo->resource))
+		return -EIO;
+	cursor_init(&c, vdev, bo, bo->resource);
+	while (done < (u64)len) {
+		p = cursor_map(&c, offset + done, &n);
+		n = min_t(u64, n, (u64)len - done);
+		if (write)
+			memcpy(p, buf + done, n);
+		else
+			memcpy(buf + done, p, n);
+		done += n;
+	}
+	return len;
 }
 
 static VSEG_TTM_FUNCS_CONST struct ttm_device_funcs vseg_ttm_funcs = {
@@ -73,6 +294,10 @@ static VSEG_TTM_FUNCS_CONST struct ttm_device_funcs vseg_ttm_funcs = {
 	.eviction_valuable = ttm_bo_eviction_valuable,
 	.evict_flags = vseg_ttm_evict_flags,
 	.move = vseg_ttm_move,
+	.delete_mem_notify = vseg_ttm_delete_mem_notify,
+	.io_mem_reserve = vseg_ttm_io_mem_reserve,
+	.io_mem_pfn = vseg_ttm_io_mem_pfn,
+	.access_memory = vseg_ttm_access_memory,
 };
 
 /**
@@ -144,6 +369,10 @@ err_fini:
 void vseg_ttm_fini(struct vseg_device *vdev)
 {
 	unsigned int i;
+
+	if (vdev->num_bos)
+		drm_err(&vdev->drm, "leak: %llu buffers still alive\n",
+			vdev->num_bos);
 
 	for (i = vdev->table.num_segments; i-- > 0;) {
 		struct vseg_segment *seg = &vdev->seg[i];

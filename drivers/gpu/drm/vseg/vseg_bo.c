@@ -1,0 +1,654 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The vseg authors
+ *
+ * Buffers and their placement: WDDM allocation properties turned into TTM
+ * places, following the AccessedPhysically table of the segment model.
+ *
+ *                  AccessedPhysically=0    AccessedPhysically=1   Primary
+ *   memory seg.    set of pages            CONTIGUOUS             CONTIGUOUS
+ *   aperture (TT)  no GART range           GART range (lpfn)      no range
+ *   system         TTM_PL_SYSTEM, never mapped, no commit
+ *
+ * Preferred segments come first, in order, each bottom-up or top-down
+ * (TTM_PL_FLAG_TOPDOWN); hinted banks of the first preferred segment become
+ * fpfn/lpfn places before the whole segment; then the other supported
+ * segments. CPU_VISIBLE keeps only places the CPU can reach, with lpfn
+ * clamped to the CPU-visible part of a small-BAR segment.
+ */
+
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_prime.h>
+#include <drm/ttm/ttm_tt.h>
+
+#include "vseg_aperture_mgr.h"
+#include "vseg_bo.h"
+#include "vseg_compat.h"
+#include "vseg_drv.h"
+#include "vseg_vram_mgr.h"
+
+static const struct vm_operations_struct vseg_vm_ops;
+
+/**
+ * vseg_mem_type_to_seg() - segment id behind a TTM memory type
+ * @vdev: the device
+ * @mem_type: TTM_PL_*
+ *
+ * Return: the segment id, 0 for system memory.
+ */
+u32 vseg_mem_type_to_seg(struct vseg_device *vdev, u32 mem_type)
+{
+	return mem_type == TTM_PL_SYSTEM ? 0 : vdev->mem_type_to_id[mem_type];
+}
+
+static const struct vseg_segment_desc *seg_desc(struct vseg_device *vdev,
+						u32 id)
+{
+	return &vdev->table.seg[id - 1];
+}
+
+static bool seg_is_memory(struct vseg_device *vdev, u32 id)
+{
+	return id && seg_desc(vdev, id)->kind == VSEG_SEGMENT_MEMORY;
+}
+
+/* Whether the CPU can reach some part of a segment (0 = system). */
+static bool seg_cpu_visible(struct vseg_device *vdev, u32 id)
+{
+	return !seg_is_memory(vdev, id) || seg_desc(vdev, id)->cpu_visible_size;
+}
+
+/*
+ * Fill @pl for segment @id; fpfn/lpfn restrict a memory segment (banks).
+ * Returns false if nothing of the segment is usable for this buffer.
+ */
+static bool seg_place(struct vseg_device *vdev, const struct vseg_bo_params *p,
+		      u32 id, bool topdown, u64 fpfn, u64 lpfn, bool cpu_only,
+		      struct ttm_place *pl)
+{
+	const struct vseg_segment_desc *d;
+
+	memset(pl, 0, sizeof(*pl));
+	if (!id) {
+		pl->mem_type = TTM_PL_SYSTEM;
+		return true;
+	}
+	d = seg_desc(vdev, id);
+	pl->mem_type = vseg_seg(vdev, id)->mem_type;
+	if (topdown || (p->flags & VSEG_BO_FROM_END))
+		pl->flags |= TTM_PL_FLAG_TOPDOWN;
+
+	if (d->kind == VSEG_SEGMENT_APERTURE) {
+		/* A GART range whenever resident, for physical access. */
+		if (p->flags & VSEG_BO_ACCESSED_PHYSICALLY)
+			pl->lpfn = d->size >> PAGE_SHIFT;
+		return true;
+	}
+
+	if (p->flags & (VSEG_BO_ACCESSED_PHYSICALLY | VSEG_BO_PRIMARY))
+		pl->flags |= TTM_PL_FLAG_CONTIGUOUS;
+	if (cpu_only) {
+		u64 vis = d->cpu_visible_size >> PAGE_SHIFT;
+
+		if (!vis)
+			return false;
+		if (vis < d->size >> PAGE_SHIFT)
+			lpfn = lpfn ? min(lpfn, vis) : vis;
+	}
+	if (lpfn && fpfn >= lpfn)
+		return false;
+	if (lpfn && ((lpfn - fpfn) << PAGE_SHIFT) < p->size)
+		return false;
+	pl->fpfn = fpfn;
+	pl->lpfn = lpfn;
+	return true;
+}
+
+static u64 bank_start(const struct vseg_segment_desc *d, u32 bank)
+{
+	return bank ? d->bank_end[bank - 1] : 0;
+}
+
+/* The places to try when creating the buffer or making it resident. */
+static unsigned int home_places(struct vseg_device *vdev,
+				const struct vseg_bo_params *p,
+				bool cpu_only, bool resident_only,
+				struct ttm_place *places)
+{
+	u32 done = 0, order[VSEG_MAX_SEGMENTS + 1], n_order = 0;
+	unsigned int n = 0, i;
+	u32 id;
+
+	cpu_only |= p->flags & VSEG_BO_CPU_VISIBLE;
+
+	for (i = 0; i < p->num_preferred; i++) {
+		id = p->pref_seg[i];
+		if (done & BIT(id))
+			continue;
+		done |= BIT(id);
+		if (cpu_only && !seg_cpu_visible(vdev, id))
+			continue;
+		if (resident_only && !id)
+			continue;
+		if (i == 0 && p->num_banks) {
+			const struct vseg_segment_desc *d = seg_desc(vdev, id);
+			unsigned int b;
+
+			for (b = 0; b < p->num_banks; b++) {
+				u32 bank = p->banks[b];
+
+				if (seg_place(vdev, p, id, p->pref_topdown[i],
+					      bank_start(d, bank) >> PAGE_SHIFT,
+					      d->bank_end[bank] >> PAGE_SHIFT,
+					      cpu_only, &places[n]))
+					n++;
+			}
+		}
+		if (seg_place(vdev, p, id, p->pref_topdown[i], 0, 0, cpu_only,
+			      &places[n]))
+			n++;
+	}
+
+	/* The rest of the supported set: memory segments, aperture, system. */
+	for (id = 1; id <= vdev->table.num_segments; id++)
+		if (seg_is_memory(vdev, id))
+			order[n_order++] = id;
+	order[n_order++] = vdev->aperture_id;
+	order[n_order++] = 0;
+	for (i = 0; i < n_order; i++) {
+		id = order[i];
+		if (!(p->supported & BIT(id)) || (done & BIT(id)))
+			continue;
+		done |= BIT(id);
+		if (cpu_only && !seg_cpu_visible(vdev, id))
+			continue;
+		if (resident_only && !id)
+			continue;
+		if (seg_place(vdev, p, id, false, 0, 0, cpu_only, &places[n]))
+			n++;
+	}
+	return n;
+}
+
+/**
+ * vseg_bo_check_params() - check creation properties against the table
+ * @vdev: the device
+ * @p: the properties
+ * @real_size: receives the size rounded to the largest page size in use
+ *
+ * Return: 0, -EINVAL for contradictions, -ENOSPC for a size no supported
+ * segment can ever hold.
+ */
+int vseg_bo_check_params(struct vseg_device *vdev,
+			 const struct vseg_bo_params *p, u64 *real_size)
+{
+	u32 all = GENMASK(vdev->table.num_segments, 0);
+	u64 page = PAGE_SIZE, room = 0;
+	struct ttm_place places[VSEG_BO_MAX_PLACES];
+	unsigned int i;
+	u32 id;
+
+	if (!p->size || !PAGE_ALIGNED(p->size))
+		return -EINVAL;
+	if (p->alignment && !is_power_of_2(p->alignment))
+		return -EINVAL;
+	if (!p->supported || (p->supported & ~all))
+		return -EINVAL;
+	if (p->eviction && (p->eviction != BIT(vdev->aperture_id) ||
+			    !(p->supported & p->eviction)))
+		return -EINVAL;
+	for (i = 0; i < p->num_preferred; i++) {
+		id = p->pref_seg[i];
+		if (id > vdev->table.num_segments || !(p->supported & BIT(id)))
+			return -EINVAL;
+	}
+	if (p->num_banks) {
+		const struct vseg_segment_desc *d;
+
+		if (!p->num_preferred || !seg_is_memory(vdev, p->pref_seg[0]))
+			return -EINVAL;
+		d = seg_desc(vdev, p->pref_seg[0]);
+		if (!(d->flags & VSEG_SEGF_USE_BANKING))
+			return -EINVAL;
+		for (i = 0; i < p->num_banks; i++)
+			if (p->banks[i] >= d->num_banks)
+				return -EINVAL;
+	}
+	if (p->flags & VSEG_BO_ACCESSED_PHYSICALLY) {
+		/* Physical access needs a memory segment or the aperture. */
+		bool ok = p->supported & BIT(vdev->aperture_id);
+
+		for (id = 1; id <= vdev->table.num_segments; id++)
+			ok |= seg_is_memory(vdev, id) && (p->supported & BIT(id));
+		if (!ok)
+			return -EINVAL;
+	}
+
+	for (id = 0; id <= vdev->table.num_segments; id++) {
+		if (!(p->supported & BIT(id)))
+			continue;
+		if (!id) {
+			room = max_t(u64, room, (u64)totalram_pages() << PAGE_SHIFT);
+			continue;
+		}
+		if (seg_is_memory(vdev, id))
+			page = max_t(u64, page, seg_desc(vdev, id)->page_size);
+		room = max(room, id == vdev->aperture_id ?
+				 seg_desc(vdev, id)->commit_limit :
+				 seg_desc(vdev, id)->size);
+	}
+	if (p->flags & VSEG_BO_CPU_VISIBLE) {
+		struct vseg_bo_params q = *p;
+
+		q.size = PAGE_SIZE;
+		if (!home_places(vdev, &q, true, false, places))
+			return -EINVAL;
+	}
+	*real_size = round_up(p->size, page);
+	if (*real_size > room)
+		return -ENOSPC;
+	return 0;
+}
+
+static void vseg_bo_destroy(struct ttm_buffer_object *tbo)
+{
+	struct vseg_bo *vbo = to_vseg_bo(tbo);
+	struct vseg_device *vdev = bdev_to_vseg(tbo->bdev);
+
+	mutex_lock(&vdev->bo_lock);
+	if (!list_empty(&vbo->link)) {
+		list_del(&vbo->link);
+		vdev->num_bos--;
+	}
+	mutex_unlock(&vdev->bo_lock);
+	drm_gem_object_release(&tbo->base);
+	kfree(vbo);
+}
+
+/**
+ * vseg_is_vseg_bo() - is a TTM BO one of vseg's buffers
+ * @tbo: the BO
+ *
+ * Return: false for TTM's ghost objects.
+ */
+bool vseg_is_vseg_bo(struct ttm_buffer_object *tbo)
+{
+	return tbo->destroy == vseg_bo_destroy;
+}
+
+static void vseg_gem_free(struct drm_gem_object *gem)
+{
+	struct ttm_buffer_object *tbo = drm_gem_ttm_of_gem(gem);
+
+	/* Pins die with the last handle. */
+	if (tbo->pin_count && !ttm_bo_reserve(tbo, false, false, NULL)) {
+		while (tbo->pin_count)
+			ttm_bo_unpin(tbo);
+		ttm_bo_unreserve(tbo);
+	}
+	ttm_bo_put(tbo);
+}
+
+static int vseg_gem_mmap(struct drm_gem_object *gem, struct vm_area_struct *vma)
+{
+	struct ttm_buffer_object *tbo = drm_gem_ttm_of_gem(gem);
+	int err;
+
+	vma->vm_ops = &vseg_vm_ops;
+	err = ttm_bo_mmap_obj(vma, tbo);
+	if (err)
+		return err;
+	/* TTM holds its own reference through vm_private_data. */
+	drm_gem_object_put(gem);
+	return 0;
+}
+
+static const struct drm_gem_object_funcs vseg_gem_funcs = {
+	.free = vseg_gem_free,
+	.mmap = vseg_gem_mmap,
+	.print_info = drm_gem_ttm_print_info,
+};
+
+static int bo_try_create(struct vseg_device *vdev,
+			 const struct vseg_bo_params *p,
+			 const struct ttm_place *places, unsigned int n,
+			 struct vseg_bo **out)
+{
+	struct ttm_operation_ctx ctx = { .interruptible = true };
+	struct ttm_placement placement = {};
+	struct vseg_bo *vbo;
+	int err;
+
+	vbo = kzalloc(sizeof(*vbo), GFP_KERNEL);
+	if (!vbo)
+		return -ENOMEM;
+	vbo->params = *p;
+	vbo->accounted_seg = VSEG_BO_NOWHERE;
+	vbo->owner_pid = task_tgid_nr(current);
+	get_task_comm(vbo->owner_comm, current);
+	INIT_LIST_HEAD(&vbo->link);
+	vbo->num_home = home_places(vdev, p, false, false, vbo->home_places);
+
+	vbo->tbo.base.funcs = &vseg_gem_funcs;
+	drm_gem_private_object_init(&vdev->drm, &vbo->tbo.base, p->size);
+
+	mutex_lock(&vdev->bo_lock);
+	vbo->id = ++vdev->next_bo_id;
+	list_add_tail(&vbo->link, &vdev->bos);
+	vdev->num_bos++;
+	mutex_unlock(&vdev->bo_lock);
+
+	vseg_placement_set(&placement, places, n);
+	/* On failure TTM calls vseg_bo_destroy() itself. */
+	err = ttm_bo_init_reserved(&vdev->bdev, &vbo->tbo, ttm_bo_type_device,
+				   &placement, p->alignment >> PAGE_SHIFT,
+				   &ctx, NULL, NULL, vseg_bo_destroy);
+	if (err)
+		return vseg_ttm_space_err(err);
+	/* A BO may start in system memory without a move (6.1). */
+	if (vbo->accounted_seg == VSEG_BO_NOWHERE && vbo->tbo.resource)
+		vseg_bo_update_state(vbo, vbo->tbo.resource, false);
+	ttm_bo_unreserve(&vbo->tbo);
+	*out = vbo;
+	return 0;
+}
+
+/**
+ * vseg_bo_create() - create and place a buffer
+ * @vdev: the device
+ * @p: checked properties (vseg_bo_check_params()), size already real
+ * @out: receives the buffer, holding one GEM reference
+ *
+ * The buffer goes to the best resident placement (a memory segment or the
+ * aperture), evicting others if needed, and only then to system memory.
+ *
+ * Return: 0, -ENOSPC when no supported segment has room even after
+ * eviction, -ENOMEM, or another negative error code.
+ */
+int vseg_bo_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
+		   struct vseg_bo **out)
+{
+	struct ttm_place places[VSEG_BO_MAX_PLACES];
+	unsigned int n;
+	int err = -ENOSPC;
+
+	n = home_places(vdev, p, false, true, places);
+	if (n)
+		err = bo_try_create(vdev, p, places, n, out);
+	if (err == -ENOSPC && (p->supported & BIT(0))) {
+		n = home_places(vdev, p, false, false, places);
+		err = bo_try_create(vdev, p, places, n, out);
+	}
+	return err;
+}
+
+/**
+ * vseg_bo_evict_places() - where a buffer goes when evicted
+ * @vbo: the buffer
+ * @from_mem_type: the memory type it is evicted from
+ * @places: receives up to two places
+ *
+ * From a memory segment: its eviction set (the aperture, with a GART range
+ * if it is AccessedPhysically), then system memory. From the aperture:
+ * system memory.
+ *
+ * Return: the number of places.
+ */
+unsigned int vseg_bo_evict_places(struct vseg_bo *vbo, u32 from_mem_type,
+				  struct ttm_place *places)
+{
+	struct vseg_device *vdev = bdev_to_vseg(vbo->tbo.bdev);
+	unsigned int n = 0;
+
+	if (from_mem_type != TTM_PL_TT && from_mem_type != TTM_PL_SYSTEM &&
+	    vbo->params.eviction &&
+	    seg_place(vdev, &vbo->params, vdev->aperture_id, false, 0, 0,
+		      false, &places[n]))
+		n++;
+	seg_place(vdev, &vbo->params, 0, false, 0, 0, false, &places[n++]);
+	return n;
+}
+
+/**
+ * vseg_bo_cpu_places() - CPU-visible places a buffer supports
+ * @vbo: the buffer
+ * @places: receives them, best first
+ *
+ * Return: the number of places; 0 if the CPU can never reach the buffer.
+ */
+unsigned int vseg_bo_cpu_places(struct vseg_bo *vbo, struct ttm_place *places)
+{
+	return home_places(bdev_to_vseg(vbo->tbo.bdev), &vbo->params, true,
+			   false, places);
+}
+
+/**
+ * vseg_bo_cpu_accessible() - can the CPU map the buffer where it is
+ * @vbo: the buffer, reserved
+ *
+ * Return: true in system memory, the aperture, or wholly inside the
+ * CPU-visible part of a memory segment.
+ */
+bool vseg_bo_cpu_accessible(struct vseg_bo *vbo)
+{
+	struct ttm_resource *res = vbo->tbo.resource;
+	struct vseg_device *vdev = bdev_to_vseg(vbo->tbo.bdev);
+	const struct vseg_segment_desc *d;
+	struct vseg_vram_res *vres;
+	struct drm_buddy_block *block;
+	u32 id;
+
+	if (!res)
+		return false;
+	id = vseg_mem_type_to_seg(vdev, res->mem_type);
+	if (!seg_is_memory(vdev, id))
+		return true;
+	d = seg_desc(vdev, id);
+	vres = to_vseg_vram_res(res);
+	list_for_each_entry(block, &vres->blocks, link) {
+		u64 end = drm_buddy_block_offset(block) +
+			  drm_buddy_block_size(&vseg_seg(vdev, id)->vram->mm,
+					       block);
+
+		if (end > d->cpu_visible_size)
+			return false;
+	}
+	return true;
+}
+
+/**
+ * vseg_bo_update_state() - account a buffer's new placement
+ * @vbo: the buffer, reserved
+ * @res: its new resource, or NULL when its backing goes away
+ * @evicted: the move is an eviction
+ *
+ * Keeps the per-segment resident and evicted counters and the placement
+ * snapshot read by GEM_INFO and debugfs.
+ */
+void vseg_bo_update_state(struct vseg_bo *vbo, struct ttm_resource *res,
+			  bool evicted)
+{
+	struct vseg_device *vdev = bdev_to_vseg(vbo->tbo.bdev);
+	u64 size = vbo->tbo.base.size;
+	u32 old = vbo->accounted_seg;
+	u32 new = res ? vseg_mem_type_to_seg(vdev, res->mem_type) :
+			VSEG_BO_NOWHERE;
+	struct vseg_bo_state st = {};
+
+	if (old != VSEG_BO_NOWHERE)
+		atomic64_sub(size, old ? &vseg_seg(vdev, old)->resident :
+					 &vdev->system_resident);
+	if (vbo->evicted_from) {
+		atomic64_sub(size, &vseg_seg(vdev, vbo->evicted_from)->evicted);
+		vbo->evicted_from = 0;
+	}
+	if (evicted && old && old != VSEG_BO_NOWHERE && new != VSEG_BO_NOWHERE) {
+		vbo->evicted_from = old;
+		atomic64_add(size, &vseg_seg(vdev, old)->evicted);
+	}
+	if (new != VSEG_BO_NOWHERE)
+		atomic64_add(size, new ? &vseg_seg(vdev, new)->resident :
+					 &vdev->system_resident);
+	vbo->accounted_seg = new;
+
+	if (res) {
+		st.seg = new;
+		if (seg_is_memory(vdev, new)) {
+			st.offset = (u64)res->start << PAGE_SHIFT;
+			st.contiguous = to_vseg_vram_res(res)->contiguous;
+		} else if (res->mem_type == TTM_PL_TT &&
+			   vseg_aperture_res_has_range(res)) {
+			st.ap_mapped = true;
+			st.contiguous = true;
+			st.ap_start = (u64)res->start << PAGE_SHIFT;
+			st.ap_size = to_vseg_aperture_res(res)->node.size <<
+				     PAGE_SHIFT;
+			st.offset = st.ap_start;
+		}
+	}
+	mutex_lock(&vdev->bo_lock);
+	st.moves = vbo->state.moves;
+	if (old != VSEG_BO_NOWHERE && res)
+		st.moves++;
+	vbo->state = st;
+	mutex_unlock(&vdev->bo_lock);
+}
+
+/**
+ * vseg_bo_get_state() - read a buffer's placement snapshot
+ * @vbo: the buffer
+ * @st: receives it
+ */
+void vseg_bo_get_state(struct vseg_bo *vbo, struct vseg_bo_state *st)
+{
+	struct vseg_device *vdev = bdev_to_vseg(vbo->tbo.bdev);
+
+	mutex_lock(&vdev->bo_lock);
+	*st = vbo->state;
+	mutex_unlock(&vdev->bo_lock);
+}
+
+/**
+ * vseg_bo_make_resident() - bring a buffer into a memory segment or the
+ * aperture (D3DKMTMakeResident)
+ * @vbo: the buffer
+ * @pin: pin it there
+ *
+ * Return: 0, -ENOSPC if no resident placement has room even after
+ * eviction, or another negative error code.
+ */
+int vseg_bo_make_resident(struct vseg_bo *vbo, bool pin)
+{
+	struct vseg_device *vdev = bdev_to_vseg(vbo->tbo.bdev);
+	struct ttm_operation_ctx ctx = { .interruptible = true };
+	struct ttm_place places[VSEG_BO_MAX_PLACES];
+	struct ttm_placement placement = {};
+	unsigned int n;
+	int err;
+
+	n = home_places(vdev, &vbo->params, false, true, places);
+	if (!n) /* Supported in system memory only: that is its home. */
+		n = home_places(vdev, &vbo->params, false, false, places);
+	vseg_placement_set(&placement, places, n);
+
+	err = ttm_bo_reserve(&vbo->tbo, true, false, NULL);
+	if (err)
+		return err;
+	err = vseg_ttm_space_err(ttm_bo_validate(&vbo->tbo, &placement, &ctx));
+	if (!err && pin)
+		ttm_bo_pin(&vbo->tbo);
+	ttm_bo_unreserve(&vbo->tbo);
+	return err;
+}
+
+/**
+ * vseg_bo_evict() - move a buffer to system memory (D3DKMTEvict)
+ * @vbo: the buffer
+ * @unpin: drop one pin first
+ *
+ * Return: 0, -EBUSY if it stays pinned, -EINVAL to unpin a buffer that is
+ * not pinned, or another negative error code.
+ */
+int vseg_bo_evict(struct vseg_bo *vbo, bool unpin)
+{
+	struct ttm_operation_ctx ctx = { .interruptible = true };
+	struct ttm_placement placement = {};
+	struct ttm_place sys = { .mem_type = TTM_PL_SYSTEM };
+	int err;
+
+	err = ttm_bo_reserve(&vbo->tbo, true, false, NULL);
+	if (err)
+		return err;
+	if (unpin) {
+		if (!vbo->tbo.pin_count) {
+			err = -EINVAL;
+			goto out;
+		}
+		ttm_bo_unpin(&vbo->tbo);
+	}
+	if (vbo->tbo.pin_count) {
+		err = -EBUSY;
+		goto out;
+	}
+	vseg_placement_set(&placement, &sys, 1);
+	vbo->evicting = true;
+	err = ttm_bo_validate(&vbo->tbo, &placement, &ctx);
+	vbo->evicting = false;
+out:
+	ttm_bo_unreserve(&vbo->tbo);
+	return err;
+}
+
+/* CPU faults: move the buffer where the CPU can see it, or SIGBUS. */
+static vm_fault_t vseg_vm_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct ttm_buffer_object *tbo = vma->vm_private_data;
+	struct vseg_bo *vbo = to_vseg_bo(tbo);
+	struct ttm_operation_ctx ctx = { .interruptible = true };
+	struct ttm_place places[VSEG_BO_MAX_PLACES];
+	struct ttm_placement placement = {};
+	vm_fault_t ret;
+	unsigned int n;
+	int idx;
+
+	ret = ttm_bo_vm_reserve(tbo, vmf);
+	if (ret)
+		return ret;
+
+	if (!drm_dev_enter(tbo->base.dev, &idx)) {
+		ret = ttm_bo_vm_dummy_page(vmf, vma->vm_page_prot);
+		goto out_unlock;
+	}
+	if (!vseg_bo_cpu_accessible(vbo)) {
+		n = vseg_bo_cpu_places(vbo, places);
+		if (!n || tbo->pin_count) {
+			ret = VM_FAULT_SIGBUS;
+			goto out_exit;
+		}
+		vseg_placement_set(&placement, places, n);
+		if (ttm_bo_validate(tbo, &placement, &ctx)) {
+			ret = VM_FAULT_SIGBUS;
+			goto out_exit;
+		}
+	}
+	ret = ttm_bo_vm_fault_reserved(vmf, vma->vm_page_prot,
+				       TTM_BO_VM_NUM_PREFAULT);
+out_exit:
+	drm_dev_exit(idx);
+	if (ret == VM_FAULT_RETRY && !(vmf->flags & FAULT_FLAG_RETRY_NOWAIT))
+		return ret;
+out_unlock:
+	dma_resv_unlock(tbo->base.resv);
+	return ret;
+}
+
+static const struct vm_operations_struct vseg_vm_ops = {
+	.fault = vseg_vm_fault,
+	.open = ttm_bo_vm_open,
+	.close = ttm_bo_vm_close,
+	.access = ttm_bo_vm_access,
+};

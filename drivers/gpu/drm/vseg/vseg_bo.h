@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The vseg authors
+ */
+#ifndef __VSEG_BO_H__
+#define __VSEG_BO_H__
+
+#include <linux/list.h>
+#include <linux/sched.h>
+#include <drm/drm_gem_ttm_helper.h>
+#include <drm/ttm/ttm_placement.h>
+
+#include "vseg_segment.h"
+
+struct vseg_device;
+
+/* WDDM allocation properties (DXGK_ALLOCATIONINFOFLAGS). */
+#define VSEG_BO_ACCESSED_PHYSICALLY	BIT(0)
+#define VSEG_BO_PRIMARY			BIT(1)
+#define VSEG_BO_CPU_VISIBLE		BIT(2)
+#define VSEG_BO_FROM_END		BIT(3)
+
+#define VSEG_BO_MAX_PREFERRED		5
+#define VSEG_BO_MAX_BANKS		4
+/* Preferred + banks + every segment + system, with room to spare. */
+#define VSEG_BO_MAX_PLACES		(VSEG_BO_MAX_PREFERRED + \
+					 VSEG_BO_MAX_BANKS + \
+					 VSEG_MAX_SEGMENTS + 2)
+
+/**
+ * struct vseg_bo_params - what a buffer is created with
+ * @size: bytes, a multiple of PAGE_SIZE.
+ * @alignment: 0 or a power of two, bytes.
+ * @flags: VSEG_BO_*.
+ * @supported: segment set the buffer may live in (bit 0 = system).
+ * @eviction: 0 or the aperture's bit.
+ * @num_preferred: entries in @pref_seg / @pref_topdown.
+ * @pref_seg: preferred segment ids, best first.
+ * @pref_topdown: allocate the matching preferred segment top-down.
+ * @num_banks: entries in @banks.
+ * @banks: hinted bank indices of the first preferred segment.
+ */
+struct vseg_bo_params {
+	u64 size;
+	u64 alignment;
+	u32 flags;
+	u32 supported;
+	u32 eviction;
+	u32 num_preferred;
+	u32 pref_seg[VSEG_BO_MAX_PREFERRED];
+	bool pref_topdown[VSEG_BO_MAX_PREFERRED];
+	u32 num_banks;
+	u32 banks[VSEG_BO_MAX_BANKS];
+};
+
+/**
+ * struct vseg_bo_state - where a buffer is, as the ioctls and debugfs see it
+ * @seg: segment id (0 = system).
+ * @offset: byte offset of the first page in the segment.
+ * @contiguous: one range in a memory segment.
+ * @ap_mapped: has a range of the aperture with valid GART entries.
+ * @ap_start: byte offset of that range.
+ * @ap_size: its length.
+ * @moves: number of moves between placements.
+ */
+struct vseg_bo_state {
+	u32 seg;
+	u64 offset;
+	bool contiguous;
+	bool ap_mapped;
+	u64 ap_start;
+	u64 ap_size;
+	u64 moves;
+};
+
+/**
+ * struct vseg_bo - a vseg buffer
+ * @tbo: the TTM buffer object (with its GEM object).
+ * @params: creation properties.
+ * @id: device-wide id.
+ * @owner_pid: tgid of the creator.
+ * @owner_comm: its command name.
+ * @link: in &vseg_device.bos.
+ * @state: current placement, protected by &vseg_device.bo_lock.
+ * @accounted_seg: segment whose resident counter holds this buffer, or
+ *	VSEG_BO_NOWHERE; protected by the BO's reservation.
+ * @evicted_from: segment whose evicted counter holds this buffer, or 0.
+ * @evicting: the current move is an eviction requested through the UAPI.
+ * @home_places: placements for creation and residency, best first.
+ * @num_home: entries in @home_places.
+ * @evict_places: storage for the places evict_flags hands TTM.
+ */
+struct vseg_bo {
+	struct ttm_buffer_object tbo;
+	struct vseg_bo_params params;
+	u64 id;
+	pid_t owner_pid;
+	char owner_comm[TASK_COMM_LEN];
+	struct list_head link;
+	struct vseg_bo_state state;
+	u32 accounted_seg;
+	u32 evicted_from;
+	bool evicting;
+	struct ttm_place home_places[VSEG_BO_MAX_PLACES];
+	unsigned int num_home;
+	struct ttm_place evict_places[2];
+};
+
+#define VSEG_BO_NOWHERE		U32_MAX
+
+static inline struct vseg_bo *to_vseg_bo(struct ttm_buffer_object *tbo)
+{
+	return container_of(tbo, struct vseg_bo, tbo);
+}
+
+static inline struct vseg_bo *gem_to_vseg_bo(struct drm_gem_object *gem)
+{
+	return to_vseg_bo(drm_gem_ttm_of_gem(gem));
+}
+
+bool vseg_is_vseg_bo(struct ttm_buffer_object *tbo);
+int vseg_bo_check_params(struct vseg_device *vdev,
+			 const struct vseg_bo_params *p, u64 *real_size);
+int vseg_bo_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
+		   struct vseg_bo **out);
+unsigned int vseg_bo_evict_places(struct vseg_bo *vbo, u32 from_mem_type,
+				  struct ttm_place *places);
+unsigned int vseg_bo_cpu_places(struct vseg_bo *vbo, struct ttm_place *places);
+bool vseg_bo_cpu_accessible(struct vseg_bo *vbo);
+void vseg_bo_update_state(struct vseg_bo *vbo, struct ttm_resource *res,
+			  bool evicted);
+void vseg_bo_get_state(struct vseg_bo *vbo, struct vseg_bo_state *st);
+int vseg_bo_make_resident(struct vseg_bo *vbo, bool pin);
+int vseg_bo_evict(struct vseg_bo *vbo, bool unpin);
+u32 vseg_mem_type_to_seg(struct vseg_device *vdev, u32 mem_type);
+
+#endif /* __VSEG_BO_H__ */
