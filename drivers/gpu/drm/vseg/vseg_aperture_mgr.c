@@ -281,14 +281,14 @@ void vseg_aperture_mgr_fini(struct vseg_device *vdev, struct vseg_segment *seg)
 }
 
 /**
- * vseg_aperture_mgr_for_each_range() - walk the GART ranges in address order
+ * vseg_aperture_mgr_walk_ranges() - walk the GART ranges in address order
  * @mgr: the aperture manager
  * @fn: called with each range (bytes) and the BO it belongs to
  * @arg: passed to @fn
  *
  * @fn runs under the GART lock and must not sleep on other locks.
  */
-void vseg_aperture_mgr_for_each_range(struct vseg_aperture_mgr *mgr,
+void vseg_aperture_mgr_walk_ranges(struct vseg_aperture_mgr *mgr,
 				      void (*fn)(void *arg, u64 start, u64 size,
 						 struct ttm_buffer_object *bo),
 				      void *arg)

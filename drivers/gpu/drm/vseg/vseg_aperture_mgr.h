@@ -61,7 +61,7 @@ int vseg_aperture_res_map(struct vseg_aperture_mgr *mgr,
 void vseg_aperture_res_unmap(struct vseg_aperture_mgr *mgr,
 			     struct ttm_resource *res);
 
-void vseg_aperture_mgr_for_each_range(struct vseg_aperture_mgr *mgr,
+void vseg_aperture_mgr_walk_ranges(struct vseg_aperture_mgr *mgr,
 				      void (*fn)(void *arg, u64 start, u64 size,
 						 struct ttm_buffer_object *bo),
 				      void *arg);

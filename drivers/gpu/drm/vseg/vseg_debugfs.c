@@ -145,7 +145,7 @@ static int vseg_debugfs_aperture(struct seq_file *m, void *unused)
 	seq_printf(m, "vseg aperture: segment=%u size=%llu commit_limit=%llu committed=%llu mapped=%llu\n",
 		   vdev->aperture_id, seg->desc->size, seg->desc->commit_limit,
 		   u.committed, u.aperture_mapped);
-	vseg_aperture_mgr_for_each_range(seg->aperture, print_range, m);
+	vseg_aperture_mgr_walk_ranges(seg->aperture, print_range, m);
 	return 0;
 }
 
