@@ -289,9 +289,9 @@ void vseg_aperture_mgr_fini(struct vseg_device *vdev, struct vseg_segment *seg)
  * @fn runs under the GART lock and must not sleep on other locks.
  */
 void vseg_aperture_mgr_walk_ranges(struct vseg_aperture_mgr *mgr,
-				      void (*fn)(void *arg, u64 start, u64 size,
-						 struct ttm_buffer_object *bo),
-				      void *arg)
+				   void (*fn)(void *arg, u64 start, u64 size,
+					      struct ttm_buffer_object *bo),
+				   void *arg)
 {
 	struct drm_mm_node *node;
 

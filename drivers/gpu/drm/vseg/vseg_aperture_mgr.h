@@ -62,8 +62,8 @@ void vseg_aperture_res_unmap(struct vseg_aperture_mgr *mgr,
 			     struct ttm_resource *res);
 
 void vseg_aperture_mgr_walk_ranges(struct vseg_aperture_mgr *mgr,
-				      void (*fn)(void *arg, u64 start, u64 size,
-						 struct ttm_buffer_object *bo),
-				      void *arg);
+				   void (*fn)(void *arg, u64 start, u64 size,
+					      struct ttm_buffer_object *bo),
+				   void *arg);
 
 #endif /* __VSEG_APERTURE_MGR_H__ */
