@@ -49,6 +49,10 @@ for kver in "$@"; do
 		fail=1
 		continue
 	fi
+	mkdir -p "$dst"
+	# concurrent builds of one tree for one kernel wait for each other
+	exec 8>"$dst/.lock"
+	flock 8
 	sync_tree "$dst"
 
 	echo "build-module: $kver: make W=1 (log: build/$kver/build.log)"

@@ -28,6 +28,13 @@ VM_TIMEOUT=${VM_TIMEOUT:-900}
 SUBTEST_TIMEOUT=${SUBTEST_TIMEOUT:-120}
 
 P=0 F=0 S=0
+# One "make check" at a time per tree: they share build/.
+mkdir -p build
+exec 9>build/check.lock
+if ! flock -n 9; then
+	echo "check: waiting for another make check in this tree to finish"
+	flock 9
+fi
 finish() {
 	mkdir -p build/check
 	echo "$P $F $S" >build/check/summary

@@ -56,33 +56,92 @@ rm -f "$RESULTS/summary"
 PASSED=0 FAILED=0 SKIPPED=0
 
 # --- kernel log -----------------------------------------------------------
-# /dev/kmsg records are "prio,seq,usec,flags;text" plus " KEY=value" lines.
-# KMSG_SEQ is the last record already examined.
-KMSG_SEQ=-1
-KTMP=$(mktemp)
-trap 'rm -f "$KTMP"' EXIT
-# kmsg_new: the records since the last call, as text, into $KTMP
-kmsg_new() {
-	dd if=/dev/kmsg iflag=nonblock bs=16384 2>/dev/null |
-		awk -v s="$KMSG_SEQ" '
-			/^ / { next }
-			{ i = index($0, ";"); split(substr($0, 1, i - 1), h, ",")
-			  if (h[2] + 0 > s) { print h[2] "\t" substr($0, i + 1) } }' >"$KTMP.raw"
-	if [ -s "$KTMP.raw" ]; then
-		KMSG_SEQ=$(tail -n 1 "$KTMP.raw" | cut -f1)
-	fi
-	cut -f2- "$KTMP.raw" >"$KTMP"
-	rm -f "$KTMP.raw"
-}
-# check_splats: run the checker over $KTMP; prints hits, fails on any
-check_splats() { "$CHECKER" <"$KTMP"; }
+# A background dd copies /dev/kmsg ("prio,seq,usec,flags;text" records plus
+# " KEY=value" lines) into $KLOG; fd 7 reads it on. After each test a sync
+# marker goes into /dev/kmsg and everything up to it is checked, so each
+# kernel message is checked exactly once, with the test it happened in.
+KLOG=$(mktemp /tmp/igt-run-kmsg.XXXXXX)
+KNEW=$KLOG.new
+dd if=/dev/kmsg of="$KLOG" bs=16384 conv=noerror 2>/dev/null &
+KPID=$!
+trap 'kill $KPID 2>/dev/null; rm -f "$KLOG" "$KNEW"' EXIT
+exec 7<"$KLOG"
+KSYNC=0
+
 kmsg() { echo "$*" >/dev/kmsg 2>/dev/null || true; }
+
+# A fifo nobody writes: "read -t" on it is a sleep without a fork.
+mkfifo "$KLOG.fifo"
+exec 6<>"$KLOG.fifo"
+rm -f "$KLOG.fifo"
+nap() { read -r -t "$1" -u 6 _ || true; }
+
+# kmsg_new: the kernel messages since the last call, into $KNEW
+kmsg_new() {
+	local line msg marker deadline pending=
+	KSYNC=$((KSYNC + 1))
+	marker="igt-run: sync $$.$KSYNC"
+	kmsg "$marker"
+	: >"$KNEW"
+	deadline=$((SECONDS + 20))
+	while :; do
+		if ! IFS= read -r -u 7 line; then
+			pending+=$line
+			if [ $SECONDS -ge $deadline ] || ! kill -0 $KPID 2>/dev/null; then
+				echo "igt-run: lost the kernel log (reader gone or no sync)" >>"$KNEW"
+				return 1
+			fi
+			nap 0.05
+			continue
+		fi
+		line=$pending$line
+		pending=
+		case $line in " "*) continue ;; esac
+		msg=${line#*;}
+		[ "$msg" = "$marker" ] && return 0
+		printf '%s\n' "$msg" >>"$KNEW"
+	done
+}
+
+# kmsg_check: check the kernel messages since the last call: sets SPLATS to
+# the offending lines and fails if there are any
+SPLATS=
+if [ "$CHECKER" = "$TOOLS/klog-check.sh" ]; then
+	# shellcheck source=tools/klog-check.sh
+	. "$TOOLS/klog-check.sh"
+	kmsg_check() {
+		local line
+		SPLATS=
+		if ! kmsg_new; then
+			SPLATS=$(<"$KNEW")
+			return 1
+		fi
+		while IFS= read -r line; do
+			if [[ $line =~ $KLOG_SPLAT ]] && ! [[ $line =~ $KLOG_IGNORE ]]; then
+				SPLATS+=$line$'\n'
+			fi
+		done <"$KNEW"
+		[ -z "$SPLATS" ]
+	}
+else
+	kmsg_check() {
+		SPLATS=
+		if ! kmsg_new; then
+			SPLATS=$(<"$KNEW")
+			return 1
+		fi
+		SPLATS=$("$CHECKER" <"$KNEW") && return 0
+		[ -n "$SPLATS" ] || SPLATS="($CHECKER failed)"
+		return 1
+	}
+fi
 
 # --- results --------------------------------------------------------------
 # result STATUS NAME SECONDS [LOGFILE [SPLATS]]
 result() {
 	local st=$1 name=$2 t=$3 log=${4:-} splats=${5:-}
-	printf '%s %s (%ss)\n' "$st" "$name" "$t" | tee -a "$RESULTS/results.txt"
+	printf '%s %s (%ss)\n' "$st" "$name" "$t"
+	printf '%s %s (%ss)\n' "$st" "$name" "$t" >>"$RESULTS/results.txt"
 	case $st in
 	PASS) PASSED=$((PASSED + 1)) ;;
 	SKIP) SKIPPED=$((SKIPPED + 1)) ;;
@@ -93,20 +152,18 @@ result() {
 	   fi
 	   if [ -n "$splats" ]; then
 		echo "---- kernel log splats during $name ----"
-		printf '%s\n' "$splats" | head -n 60
+		printf '%s\n' "$splats" | head -n 60 | sed '/^$/d'
 	   fi
 	   echo "----" ;;
 	esac
 }
 
-now() { echo "$EPOCHREALTIME"; }
-elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }'; }
 
 vseg_loaded() { [ -d /sys/module/vseg ]; }
 
 # run_one BINPATH BIN SUBTEST|"" -> one result
 run_one() {
-	local path=$1 bin=$2 sub=$3 name log rc t0 t text st splats cmd
+	local path=$1 bin=$2 sub=$3 name log rc t0 t text st cmd line p
 	if [ -n "$sub" ]; then
 		name=$bin/$sub
 		log=$RESULTS/$bin/$sub.log
@@ -118,15 +175,18 @@ run_one() {
 		cmd=("$path")
 		kmsg "$bin: starting"
 	fi
-	t0=$(now)
+	t0=${EPOCHREALTIME/[.,]/}
 	timeout -k 5 "$TMO" "${cmd[@]}" </dev/null >"$log" 2>&1
 	rc=$?
-	t=$(elapsed "$t0")
+	t=$(( (${EPOCHREALTIME/[.,]/} - t0) / 1000 ))
+	printf -v t '%d.%03d' $((t / 1000)) $((t % 1000))
 
 	text=
 	if [ -n "$sub" ]; then
-		text=$(awk -v p="Subtest $sub: " 'index($0, p) == 1 {
-			r = substr($0, length(p) + 1); print r }' "$log" | tail -n 1)
+		p="Subtest $sub: "
+		while IFS= read -r line; do
+			[[ $line == "$p"* ]] && text=${line#"$p"}
+		done <"$log"
 	fi
 	case $text in
 	*"("*"s)"*) t=${text##*(}; t=${t%s)*} ;;
@@ -143,17 +203,12 @@ run_one() {
 	esac
 	[ "$st" = FAIL ] && [ "$rc" != 0 ] && echo "igt-run: exit code $rc" >>"$log"
 
-	kmsg_new
-	if splats=$(check_splats); then
-		splats=
-	else
-		st=FAIL
-	fi
-	result "$st" "$name" "$t" "$log" "$splats"
+	kmsg_check || st=FAIL
+	result "$st" "$name" "$t" "$log" "$SPLATS"
 }
 
 unload_vseg() {
-	local bin=$1 name=$1/post-run log splats ok=1
+	local bin=$1 name=$1/post-run log ok=1
 	log=$RESULTS/$bin/module-unload.log
 	: >"$log"
 	if vseg_loaded; then
@@ -163,10 +218,9 @@ unload_vseg() {
 			ok=0
 		fi
 	fi
-	kmsg_new
-	splats=$(check_splats) || ok=0
+	kmsg_check || ok=0
 	[ "$ok" = 1 ] && return 0
-	result FAIL "$name" 0.000 "$log" "$splats"
+	result FAIL "$name" 0.000 "$log" "$SPLATS"
 }
 
 # --- main -----------------------------------------------------------------

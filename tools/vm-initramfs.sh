@@ -103,7 +103,7 @@ while read -r m; do
 done </modules.list
 
 O9P=trans=virtio,version=9p2000.L,msize=262144
-mount -t 9p -o "$O9P,ro" hostroot /newroot || die "cannot mount host root"
+mount -t 9p -o "$O9P,ro,cache=loose" hostroot /newroot || die "cannot mount host root"
 mount -t 9p -o "$O9P" vmout /out || die "cannot mount the output share"
 [ -r /out/.vm-run/config ] || die "no /out/.vm-run/config"
 OUTDIR= MODDIR= BINDS= JOB=

@@ -114,10 +114,19 @@ ib_args=(-o "$INITRD")
 
 if [ -z "$OUTDIR" ]; then
 	OUTDIR=$CACHE/out
-	rm -rf "$OUTDIR"
+	DEFAULT_OUT=1
 fi
 mkdir -p "$OUTDIR"
 OUTDIR=$(cd "$OUTDIR" && pwd -P)
+# Two runs must not share an output dir: the second one waits.
+exec 9>"$OUTDIR.lock"
+if ! flock -n 9; then
+	echo "vm-run: waiting for another vm-run using $OUTDIR" >&2
+	flock 9
+fi
+if [ "${DEFAULT_OUT:-0}" = 1 ]; then
+	find "$OUTDIR" -mindepth 1 -delete
+fi
 CWD=$(pwd -P)
 rm -rf "$OUTDIR/.vm-run"
 rm -f "$OUTDIR/console.log" "$OUTDIR/dmesg.txt" "$OUTDIR/status"
