@@ -41,6 +41,19 @@ static void cleanup(int sig)
 		igt_kmod_unload(VSEG_MODULE);
 }
 
+/* Close our fds first: an open fd keeps the module busy. */
+static void reload(const char *opts)
+{
+	close_fds();
+	vseg_reload(opts);
+}
+
+static void unload(void)
+{
+	close_fds();
+	vseg_unload();
+}
+
 static bool module_dir_exists(void)
 {
 	return access("/sys/module/" VSEG_MODULE, F_OK) == 0;
@@ -83,7 +96,7 @@ static void test_load_unload(void)
 	int entries, err;
 	char name[64];
 
-	vseg_unload();
+	unload();
 	entries = vseg_count_dri_entries();
 	igt_assert_eq(vseg_count_nodes(), 0);
 
@@ -124,7 +137,7 @@ static void test_unload_busy(void)
 	struct drm_vseg_query_segments q;
 	int err;
 
-	vseg_reload(NULL);
+	reload(NULL);
 	dev_fd = drm_open_vseg();
 
 	err = igt_kmod_unload(VSEG_MODULE);
@@ -138,7 +151,7 @@ static void test_unload_busy(void)
 	igt_assert_eq_u32(q.num_segments, 3);
 
 	close_fds();
-	vseg_unload();
+	unload();
 	igt_assert_eq(vseg_count_nodes(), 0);
 }
 
@@ -148,7 +161,7 @@ static void test_reload(void)
 	long vm_start, vm_loaded = 0, vm_end;
 	int entries;
 
-	vseg_unload();
+	unload();
 	entries = vseg_count_dri_entries();
 	vm_start = vmalloc_used_kb();
 
@@ -204,14 +217,14 @@ static void test_profile(const char *profile, unsigned int segments)
 	char opts[64];
 
 	snprintf(opts, sizeof(opts), "profile=%s", profile);
-	vseg_reload(opts);
+	reload(opts);
 	dev_fd = drm_open_vseg();
 	vseg_query_count(dev_fd, &q);
 	igt_assert_f(q.num_segments == segments,
 		     "profile %s: %u segments, expected %u\n", profile,
 		     q.num_segments, segments);
 	close_fds();
-	vseg_unload();
+	unload();
 }
 
 /* --- size overrides ---------------------------------------------------- */
@@ -312,11 +325,11 @@ static void test_size_override(const struct override_case *c)
 	char opts[256];
 
 	snprintf(opts, sizeof(opts), "profile=%s %s", c->profile, c->opts);
-	vseg_reload(opts);
+	reload(opts);
 	vseg_profile_table(c->profile, &want);
 	c->edit(&want);
 	check_loaded_table(&want);
-	vseg_unload();
+	unload();
 }
 
 /* --- text tables ------------------------------------------------------- */
@@ -497,10 +510,10 @@ static void test_text_table(const char *table,
 	build(&want);
 
 	igt_assert(asprintf(&opts, "table=%s", table) > 0);
-	vseg_reload(opts);
+	reload(opts);
 	free(opts);
 	check_loaded_table(&want);
-	vseg_unload();
+	unload();
 }
 
 /* --- bad module parameters --------------------------------------------- */
@@ -521,7 +534,7 @@ static void load_must_fail(const char *opts, const char *pattern)
 	int kfd, err, matches = 0, problems = 0;
 	char **lines;
 
-	vseg_unload();
+	unload();
 	kfd = vseg_kmsg_open();
 	igt_require_f(kfd >= 0, "cannot read /dev/kmsg: %s\n", strerror(-kfd));
 
@@ -550,7 +563,7 @@ static void load_must_fail(const char *opts, const char *pattern)
 	vseg_kmsg_free(lines);
 
 	if (err == 0)
-		vseg_unload();
+		unload();
 	igt_assert_f(err == -EINVAL, "load returned %d (%s), expected -EINVAL\n",
 		     err, strerror(-err));
 	igt_assert_f(matches == 1,
@@ -779,6 +792,6 @@ igt_main
 
 	igt_fixture {
 		close_fds();
-		vseg_unload();
+		unload();
 	}
 }

@@ -23,6 +23,7 @@ IGT_TEST_DESCRIPTION("Check the vseg segment table query: the two-call "
 /* File descriptors the exit handler closes before it unloads vseg. */
 static int card_fd = -1;
 static int profile_fd = -1;
+static int render_fd = -1;
 
 static void close_fd(int *fd)
 {
@@ -34,6 +35,7 @@ static void close_fd(int *fd)
 static void cleanup(int sig)
 {
 	(void)sig;
+	close_fd(&render_fd);
 	close_fd(&profile_fd);
 	close_fd(&card_fd);
 	if (igt_kmod_is_loaded(VSEG_MODULE))
@@ -409,13 +411,13 @@ static void test_render_node(int fd)
 	struct drm_vseg_query_segments q, rq;
 	struct drm_vseg_segment_info *segs, *rsegs;
 	struct vseg_table want;
-	int rfd;
 
-	rfd = __drm_open_vseg_render();
-	igt_assert_f(rfd >= 0, "vseg has no render node\n");
+	close_fd(&render_fd);
+	render_fd = __drm_open_vseg_render();
+	igt_assert_f(render_fd >= 0, "vseg has no render node\n");
 
 	segs = vseg_query_all(fd, &q);
-	rsegs = vseg_query_all(rfd, &rq);
+	rsegs = vseg_query_all(render_fd, &rq);
 	igt_assert(!memcmp(&q, &rq, offsetof(struct drm_vseg_query_segments,
 					     segments)));
 	igt_assert_eq_u32(rq.paging_buffer_segment_id, q.paging_buffer_segment_id);
@@ -430,7 +432,7 @@ static void test_render_node(int fd)
 
 	free(segs);
 	free(rsegs);
-	drm_close_driver(rfd);
+	close_fd(&render_fd);
 }
 
 igt_main
@@ -495,6 +497,7 @@ igt_main
 	}
 
 	igt_fixture {
+		close_fd(&render_fd);
 		close_fd(&profile_fd);
 		close_fd(&card_fd);
 		vseg_unload();

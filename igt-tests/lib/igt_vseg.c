@@ -1501,51 +1501,117 @@ vseg_allocation_find(const struct vseg_allocations *a, uint64_t buffer_id)
 	return NULL;
 }
 
-void vseg_check_allocation(int fd, uint32_t handle,
-			   struct drm_vseg_gem_info *out)
+/* Assert that a "allocations" line agrees with a GEM_INFO. */
+static void compare_allocation(const struct vseg_allocation *bo,
+			       const struct drm_vseg_gem_info *info,
+			       uint32_t handle)
 {
-	const struct vseg_allocation *bo;
-	struct drm_vseg_gem_info info;
-	struct vseg_allocations a;
 	bool contiguous, mapped, resident, pinned;
 
-	vseg_gem_info(fd, handle, &info);
-	vseg_debugfs_read_allocations(fd, &a);
-	bo = vseg_allocation_find(&a, info.buffer_id);
 	igt_assert_f(bo, "buffer %llu (handle %u) is not in debugfs allocations\n",
-		     (unsigned long long)info.buffer_id, handle);
-
-	contiguous = info.placement_flags & DRM_VSEG_INFO_CONTIGUOUS;
-	mapped = info.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED;
-	resident = info.placement_flags & DRM_VSEG_INFO_RESIDENT;
-	pinned = info.placement_flags & DRM_VSEG_INFO_PINNED;
+		     (unsigned long long)info->buffer_id, handle);
+	contiguous = info->placement_flags & DRM_VSEG_INFO_CONTIGUOUS;
+	mapped = info->placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED;
+	resident = info->placement_flags & DRM_VSEG_INFO_RESIDENT;
+	pinned = info->placement_flags & DRM_VSEG_INFO_PINNED;
 	igt_assert_f(bo->pid == getpid(),
 		     "buffer %llu: debugfs owner pid %d, expected %d\n",
-		     (unsigned long long)info.buffer_id, bo->pid, getpid());
-	igt_assert_f(bo->size == info.size && bo->flags == info.create_flags &&
-		     bo->segment == info.segment_id &&
-		     bo->offset == info.offset &&
+		     (unsigned long long)info->buffer_id, bo->pid, getpid());
+	igt_assert_f(bo->size == info->size &&
+		     bo->flags == info->create_flags &&
+		     bo->segment == info->segment_id &&
+		     bo->offset == info->offset &&
 		     bo->contiguous == contiguous && bo->mapped == mapped &&
-		     bo->moves == info.moves && bo->resident == resident &&
+		     bo->moves == info->moves && bo->resident == resident &&
 		     bo->pinned == pinned &&
-		     (!mapped || (bo->ap_start == info.aperture_offset &&
-				  bo->ap_size == info.size)),
+		     (!mapped || (bo->ap_start == info->aperture_offset &&
+				  bo->ap_size == info->size)),
 		     "buffer %llu: debugfs says size=%#llx flags=%#x segment=%u offset=%#llx contiguous=%d aperture=%#llx+%#llx(%d) moves=%llu resident=%d pinned=%d; "
 		     "GEM_INFO says size=%#llx flags=%#x segment=%u offset=%#llx placement_flags=%#x aperture_offset=%#llx moves=%llu\n",
-		     (unsigned long long)info.buffer_id,
+		     (unsigned long long)info->buffer_id,
 		     (unsigned long long)bo->size, bo->flags, bo->segment,
 		     (unsigned long long)bo->offset, bo->contiguous,
 		     (unsigned long long)bo->ap_start,
 		     (unsigned long long)bo->ap_size, bo->mapped,
 		     (unsigned long long)bo->moves, bo->resident, bo->pinned,
-		     (unsigned long long)info.size, info.create_flags,
-		     info.segment_id, (unsigned long long)info.offset,
-		     info.placement_flags,
-		     (unsigned long long)info.aperture_offset,
-		     (unsigned long long)info.moves);
+		     (unsigned long long)info->size, info->create_flags,
+		     info->segment_id, (unsigned long long)info->offset,
+		     info->placement_flags,
+		     (unsigned long long)info->aperture_offset,
+		     (unsigned long long)info->moves);
+}
+
+void vseg_check_allocation(int fd, uint32_t handle,
+			   struct drm_vseg_gem_info *out)
+{
+	struct drm_vseg_gem_info info;
+	struct vseg_allocations a;
+
+	vseg_gem_info(fd, handle, &info);
+	vseg_debugfs_read_allocations(fd, &a);
+	compare_allocation(vseg_allocation_find(&a, info.buffer_id), &info,
+			   handle);
 	vseg_debugfs_free_allocations(&a);
 	if (out)
 		*out = info;
+}
+
+void vseg_check_no_overlap(const struct vseg_allocations *a,
+			   const struct drm_vseg_query_segments *q,
+			   const struct drm_vseg_segment_info *segs)
+{
+	for (unsigned int i = 0; i < a->num; i++) {
+		const struct vseg_allocation *x = &a->bo[i];
+		const struct drm_vseg_segment_info *s;
+
+		if (!x->contiguous || !x->segment ||
+		    x->segment > q->num_segments)
+			continue;
+		s = &segs[x->segment - 1];
+		if (s->kind != DRM_VSEG_SEGMENT_KIND_MEMORY)
+			continue;
+		igt_assert_f(x->offset < s->size &&
+			     x->size <= s->size - x->offset,
+			     "buffer %llu: %#llx+%#llx outside segment %u\n",
+			     (unsigned long long)x->buffer_id,
+			     (unsigned long long)x->offset,
+			     (unsigned long long)x->size, x->segment);
+		for (unsigned int j = i + 1; j < a->num; j++) {
+			const struct vseg_allocation *y = &a->bo[j];
+
+			if (!y->contiguous || y->segment != x->segment)
+				continue;
+			igt_assert_f(x->offset + x->size <= y->offset ||
+				     y->offset + y->size <= x->offset,
+				     "buffers %llu (%#llx+%#llx) and %llu (%#llx+%#llx) overlap in segment %u\n",
+				     (unsigned long long)x->buffer_id,
+				     (unsigned long long)x->offset,
+				     (unsigned long long)x->size,
+				     (unsigned long long)y->buffer_id,
+				     (unsigned long long)y->offset,
+				     (unsigned long long)y->size, x->segment);
+		}
+	}
+}
+
+void vseg_check_allocations(int fd, const uint32_t *handles, unsigned int n)
+{
+	struct drm_vseg_query_segments q;
+	struct drm_vseg_segment_info *segs;
+	struct vseg_allocations a;
+
+	segs = vseg_query_all(fd, &q);
+	vseg_debugfs_read_allocations(fd, &a);
+	for (unsigned int i = 0; i < n; i++) {
+		struct drm_vseg_gem_info info;
+
+		vseg_gem_info(fd, handles[i], &info);
+		compare_allocation(vseg_allocation_find(&a, info.buffer_id),
+				   &info, handles[i]);
+	}
+	vseg_check_no_overlap(&a, &q, segs);
+	vseg_debugfs_free_allocations(&a);
+	free(segs);
 }
 
 void vseg_debugfs_parse_aperture(const char *text,

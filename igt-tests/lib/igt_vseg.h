@@ -360,6 +360,19 @@ vseg_allocation_find(const struct vseg_allocations *a, uint64_t buffer_id);
 void vseg_check_allocation(int fd, uint32_t handle,
 			   struct drm_vseg_gem_info *info);
 
+/*
+ * The same for @n handles at once, with one read of "allocations"; also
+ * asserts that no two contiguous buffers of a memory segment overlap.
+ */
+void vseg_check_allocations(int fd, const uint32_t *handles, unsigned int n);
+/*
+ * Assert that no two contiguous buffers listed in "allocations" overlap in
+ * their memory segment (@segs: the queried table).
+ */
+void vseg_check_no_overlap(const struct vseg_allocations *a,
+			   const struct drm_vseg_query_segments *q,
+			   const struct drm_vseg_segment_info *segs);
+
 /**
  * struct vseg_aperture_range - one GART range of debugfs "aperture"
  * @start: aperture offset.

@@ -142,5 +142,11 @@ has err "Failed assertion: strcmp(mode, \"fail\")"
 run 79 "$s" --list-subtests
 run 79 "$s" --run-subtest foo
 
+v=$dir/igt_vseg_selftest
+run 0 "$v" --run-subtest '*,!profile-table-mismatch'
+has out "Dynamic subtest multi: SUCCESS"
+run 98 "$v" --run-subtest profile-table-mismatch
+has err 'segment 2 "local": size is 0x800000, expected 0x1000000'
+
 echo "selftests: $checks checks, $fails failed"
 [ "$fails" = 0 ]

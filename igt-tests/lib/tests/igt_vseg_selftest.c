@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Self-test of the vseg helpers that need no device: the expected profile
+ * tables obey the segment rules, the glob matcher, the debugfs parser.
+ *
+ * Copyright (c) 2026 The vseg authors
+ */
+#include "igt.h"
+#include "igt_vseg.h"
+
+static void query_from_table(const struct vseg_table *t,
+			     struct drm_vseg_query_segments *q,
+			     struct drm_vseg_segment_info *segs)
+{
+	memset(q, 0, sizeof(*q));
+	q->num_segments = t->num_segments;
+	q->segment_size = sizeof(*segs);
+	q->paging_buffer_segment_id = t->paging_segment_id;
+	q->paging_buffer_size = t->paging_size;
+	q->paging_buffer_private_data_size = t->paging_private;
+	memcpy(segs, t->seg, t->num_segments * sizeof(*segs));
+}
+
+/* The first lines of the discrete profile's debugfs dump. */
+static const char sample[] =
+	"vseg segment table: segments=3 paging_segment=3 paging_size=65536 paging_private=0\n"
+	"segment 0 name=system kind=system ttm=0 ttm_name=SYSTEM committed=0 resident=0 evicted=0 mapped=0\n"
+	"segment 1 name=vram kind=memory ttm=2 ttm_name=VRAM flags=0x80c flag_names=CpuVisible|UseBanking|Use64KBPages base=0x0 cpu=0xe0000000 size=33554432 visible=33554432 commit=33554432 page=65536 sysend=0x0 banks=2 bank_end=0x1000000,0x2000000 invalid=0 invalid_ranges=- committed=0 resident=0 evicted=0 mapped=0\n"
+	"segment 2 name=local kind=memory ttm=3 ttm_name=PRIV0 flags=0x0 flag_names=- base=0x2000000 cpu=0x0 size=16777216 visible=0 commit=16777216 page=4096 sysend=0x0 banks=0 bank_end=- invalid=1 invalid_ranges=0x0+0x1000 committed=0 resident=0 evicted=0 mapped=0\n";
+
+igt_main
+{
+	igt_subtest("glob") {
+		igt_assert(vseg_glob("abc", "abc"));
+		igt_assert(!vseg_glob("abc", "abcd"));
+		igt_assert(!vseg_glob("abcd", "abc"));
+		igt_assert(vseg_glob("a*c", "abbbc"));
+		igt_assert(vseg_glob("a*c", "ac"));
+		igt_assert(vseg_glob("*", ""));
+		igt_assert(vseg_glob("x \"*\": *", "x \"tok\": why not"));
+		igt_assert(!vseg_glob("x \"*\": *", "x \"tok\" why"));
+		igt_assert(vseg_glob("range 0 * is empty", "range 0 [0x1000, +0x0) is empty"));
+		igt_assert(!vseg_glob("range 0 * is empty", "range 1 [0x1000, +0x0) is empty"));
+		igt_assert(vseg_glob("a*b*c", "aXbYbZc"));
+	}
+
+	igt_subtest_with_dynamic("profile-tables") {
+		for (unsigned int i = 0; i < vseg_num_profiles; i++) {
+			igt_dynamic(vseg_profiles[i]) {
+				struct drm_vseg_segment_info segs[DRM_VSEG_MAX_SEGMENTS];
+				struct drm_vseg_query_segments q;
+				struct vseg_table t, back;
+
+				vseg_profile_table(vseg_profiles[i], &t);
+				query_from_table(&t, &q, segs);
+				vseg_check_table_rules(&q, segs);
+				vseg_check_table(&t, &q, segs);
+				vseg_check_usage_zero(&q, segs);
+				vseg_table_from_query(&back, &q, segs);
+				igt_assert(!memcmp(&back, &t, sizeof(t)));
+			}
+		}
+	}
+
+	igt_subtest("profile-table-mismatch") {
+		struct drm_vseg_segment_info segs[DRM_VSEG_MAX_SEGMENTS];
+		struct drm_vseg_query_segments q;
+		struct vseg_table t;
+
+		/* Must fail: the expected table differs in one field. */
+		vseg_profile_table("discrete", &t);
+		query_from_table(&t, &q, segs);
+		segs[1].size /= 2;
+		vseg_check_table(&t, &q, segs);
+	}
+
+	igt_subtest("debugfs-parse") {
+		struct vseg_debugfs_segments d;
+
+		vseg_debugfs_parse_segments(sample, &d);
+		igt_assert_eq(d.num_segments, 3);
+		igt_assert_eq_u64(d.paging_segment, 3);
+		igt_assert_eq_u64(d.paging_size, 65536);
+		igt_assert_eq_u64(d.paging_private, 0);
+		igt_assert_eq(d.num_lines, 3);
+		igt_assert_eq(d.line[0].id, 0);
+		igt_assert(!strcmp(vseg_debugfs_value(&d.line[0], "name"), "system"));
+		igt_assert_eq_u64(vseg_debugfs_u64(&d.line[0], "ttm"), 0);
+		igt_assert_eq(d.line[1].id, 1);
+		igt_assert_eq_u64(vseg_debugfs_u64(&d.line[1], "flags"), 0x80c);
+		igt_assert_eq_u64(vseg_debugfs_u64(&d.line[1], "cpu"), 0xe0000000);
+		igt_assert_eq_u64(vseg_debugfs_u64(&d.line[1], "size"), SZ_32M);
+		igt_assert(!strcmp(vseg_debugfs_value(&d.line[1], "bank_end"),
+				   "0x1000000,0x2000000"));
+		igt_assert(!strcmp(vseg_debugfs_value(&d.line[2], "invalid_ranges"),
+				   "0x0+0x1000"));
+		igt_assert(!vseg_debugfs_value(&d.line[2], "nonexistent"));
+		vseg_debugfs_free_segments(&d);
+	}
+
+	igt_subtest("flag-names") {
+		igt_assert(!strcmp(vseg_flag_name(0), "Aperture"));
+		igt_assert(!strcmp(vseg_flag_name(11), "Use64KBPages"));
+		igt_assert(!strcmp(vseg_flag_name(20), "NonLocalBudgetGroup"));
+		igt_assert(!vseg_flag_name(21));
+	}
+}

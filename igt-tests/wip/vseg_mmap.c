@@ -1,0 +1,687 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vseg_mmap: CPU access to buffers through DRM_IOCTL_VSEG_GEM_MMAP_OFFSET
+ * and mmap(): in every CPU-reachable placement, across moves, moves on
+ * fault out of memory the CPU cannot reach, SIGBUS when there is nowhere
+ * to go, and the CPU-visible part of a small-BAR segment.
+ *
+ * Copyright (c) 2026 The vseg authors
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "igt.h"
+#include "igt_vseg.h"
+
+IGT_TEST_DESCRIPTION("Map vseg buffers into the CPU: data written is read "
+		     "back in every CPU-reachable placement and survives "
+		     "moves; faults move buffers out of memory the CPU cannot "
+		     "reach or raise SIGBUS.");
+
+#define AP_FLAG		DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
+#define CPU_VISIBLE	DRM_VSEG_GEM_CREATE_CPU_VISIBLE
+#define TOP_DOWN	DRM_VSEG_PREF_TOP_DOWN
+#define BIT(id)		VSEG_SEG_BIT(id)
+#define RW		(PROT_READ | PROT_WRITE)
+
+static int dev_fd = -1;
+static struct drm_vseg_query_segments table_q;
+static struct drm_vseg_segment_info *table;
+static uint32_t ap_id;
+static struct vseg_usage_snapshot base_usage;
+
+static void cleanup(int sig)
+{
+	(void)sig;
+	if (dev_fd >= 0)
+		drm_close_driver(dev_fd);
+	dev_fd = -1;
+	if (igt_kmod_is_loaded(VSEG_MODULE))
+		igt_kmod_unload(VSEG_MODULE);
+}
+
+static void load_profile(const char *profile)
+{
+	char opts[64];
+
+	if (dev_fd >= 0)
+		drm_close_driver(dev_fd);
+	dev_fd = -1;
+	free(table);
+	table = NULL;
+	snprintf(opts, sizeof(opts), "profile=%s", profile);
+	vseg_reload(opts);
+	dev_fd = drm_open_vseg();
+	table = vseg_query_all(dev_fd, &table_q);
+	ap_id = vseg_aperture_id(&table_q, table);
+	vseg_usage_read(dev_fd, &base_usage);
+}
+
+static void finish_profile(void)
+{
+	struct vseg_allocations a;
+
+	vseg_usage_wait(dev_fd, &base_usage, 2000,
+			"after unmapping and closing every buffer");
+	vseg_debugfs_read_allocations(dev_fd, &a);
+	for (unsigned int i = 0; i < a.num; i++)
+		igt_assert_f(a.bo[i].pid != getpid(),
+			     "buffer %llu is still listed\n",
+			     (unsigned long long)a.bo[i].buffer_id);
+	vseg_debugfs_free_allocations(&a);
+	drm_close_driver(dev_fd);
+	dev_fd = -1;
+}
+
+static const struct drm_vseg_segment_info *seg(uint32_t id)
+{
+	return vseg_segment(&table_q, table, id);
+}
+
+static bool is_memory(uint32_t id)
+{
+	return id && seg(id)->kind == DRM_VSEG_SEGMENT_KIND_MEMORY;
+}
+
+static const char *seg_name(uint32_t id)
+{
+	return id ? seg(id)->name : "system";
+}
+
+/* Can the CPU reach the whole of [offset, offset + size) of segment @id? */
+static bool cpu_reachable(uint32_t id, uint64_t offset, uint64_t size)
+{
+	if (!is_memory(id))
+		return true;
+	return offset + size <= seg(id)->cpu_visible_size;
+}
+
+static void info(uint32_t h, struct drm_vseg_gem_info *i)
+{
+	vseg_gem_info(dev_fd, h, i);
+}
+
+static void check_pattern(const void *ptr, uint64_t size, uint32_t seed,
+			  const char *what)
+{
+	int64_t bad = vseg_pattern_check(ptr, size, seed);
+
+	igt_assert_f(bad < 0, "%s: data differs at offset %#llx of %#llx\n",
+		     what, (unsigned long long)bad, (unsigned long long)size);
+}
+
+static void check_zero(const void *ptr, uint64_t size, const char *what)
+{
+	int64_t bad = vseg_zero_check(ptr, size);
+
+	igt_assert_f(bad < 0, "%s: byte at %#llx of a new buffer is not zero\n",
+		     what, (unsigned long long)bad);
+}
+
+/* Map @h, check it holds @seed's pattern (or zeros if @seed is 0), unmap. */
+static void verify(uint32_t h, uint64_t size, uint32_t seed, const char *what)
+{
+	void *ptr = vseg_gem_mmap(dev_fd, h, size, PROT_READ);
+
+	if (seed)
+		check_pattern(ptr, size, seed, what);
+	else
+		check_zero(ptr, size, what);
+	munmap(ptr, size);
+}
+
+static void write_pattern(uint32_t h, uint64_t size, uint32_t seed)
+{
+	void *ptr = vseg_gem_mmap(dev_fd, h, size, RW);
+
+	vseg_pattern_fill(ptr, size, seed);
+	munmap(ptr, size);
+}
+
+/* --- every CPU-reachable placement ------------------------------------------ */
+
+static void mmap_one(uint32_t id, uint32_t flags, uint32_t seed)
+{
+	const uint64_t size = SZ_1M;
+	struct drm_vseg_gem_info before, after;
+	char what[96];
+	void *a, *b;
+	uint32_t h, h2;
+	uint32_t other;
+
+	snprintf(what, sizeof(what), "%s, flags %#x", seg_name(id), flags);
+	h = vseg_gem_create_simple(dev_fd, size, BIT(id), flags);
+	info(h, &before);
+	igt_assert_eq_u32(before.segment_id, id);
+	igt_assert_f(before.placement_flags & DRM_VSEG_INFO_CPU_MAPPABLE,
+		     "%s: not CPU-mappable\n", what);
+
+	/* New contents are zero; what is written is read back. */
+	a = vseg_gem_mmap(dev_fd, h, size, RW);
+	check_zero(a, size, what);
+	vseg_pattern_fill(a, size, seed);
+	check_pattern(a, size, seed, what);
+
+	/* A second mapping sees the same memory. */
+	b = vseg_gem_mmap(dev_fd, h, size, RW);
+	check_pattern(b, size, seed, what);
+	((uint64_t *)b)[size / 16] ^= ~0ull;
+	igt_assert_eq_u64(((uint64_t *)a)[size / 16],
+			  ((uint64_t *)b)[size / 16]);
+	((uint64_t *)b)[size / 16] ^= ~0ull;
+	munmap(b, size);
+	munmap(a, size);
+
+	/* Mapping more than the buffer is refused. */
+	{
+		uint64_t off;
+		void *big;
+
+		igt_assert_eq(__vseg_gem_mmap_offset(dev_fd, h, &off), 0);
+		big = mmap(NULL, size + SZ_64K, RW, MAP_SHARED, dev_fd, off);
+		igt_assert_f(big == MAP_FAILED,
+			     "%s: a mapping larger than the buffer was allowed\n",
+			     what);
+		errno = 0;
+	}
+
+	/* CPU access to a reachable placement moves nothing. */
+	verify(h, size, seed, what);
+	info(h, &after);
+	igt_assert_f(after.segment_id == id && after.moves == before.moves &&
+		     after.offset == before.offset,
+		     "%s: CPU access moved the buffer to %s at %#llx (%llu moves)\n",
+		     what, seg_name(after.segment_id),
+		     (unsigned long long)after.offset,
+		     (unsigned long long)after.moves);
+
+	/* The data survives an eviction and the way back. */
+	if (id) {
+		vseg_evict(dev_fd, &h, 1);
+		info(h, &after);
+		igt_assert_eq_u32(after.segment_id, 0);
+		igt_assert_eq_u64(after.moves, before.moves + 1);
+		verify(h, size, seed, "after EVICT");
+		vseg_make_resident(dev_fd, &h, 1);
+		info(h, &after);
+		igt_assert_eq_u32(after.segment_id, id);
+		verify(h, size, seed, "after EVICT and MAKE_RESIDENT");
+	}
+
+	/* Memory given back is cleared before it is handed out again. */
+	vseg_gem_close(dev_fd, h);
+	h2 = vseg_gem_create_simple(dev_fd, size, BIT(id), flags);
+	verify(h2, size, 0, "a buffer created where another one was");
+	vseg_gem_close(dev_fd, h2);
+
+	/* Another buffer's data is not seen through this buffer's offset. */
+	other = vseg_gem_create_simple(dev_fd, size, BIT(id), flags);
+	h2 = vseg_gem_create_simple(dev_fd, size, BIT(id), flags);
+	write_pattern(other, size, seed + 1);
+	write_pattern(h2, size, seed + 2);
+	verify(other, size, seed + 1, "first of two buffers");
+	verify(h2, size, seed + 2, "second of two buffers");
+	vseg_gem_close(dev_fd, other);
+	vseg_gem_close(dev_fd, h2);
+}
+
+static void test_mmap_segments(const char *profile)
+{
+	uint32_t seed = 0x100;
+
+	load_profile(profile);
+	for (uint32_t id = 1; id <= table_q.num_segments; id++) {
+		if (is_memory(id) && !seg(id)->cpu_visible_size)
+			continue;
+		igt_info("%s: %s\n", profile, seg_name(id));
+		mmap_one(id, 0 | (is_memory(id) ? CPU_VISIBLE : 0), seed += 16);
+		mmap_one(id, AP_FLAG | (is_memory(id) ? CPU_VISIBLE : 0),
+			 seed += 16);
+	}
+	igt_info("%s: system\n", profile);
+	mmap_one(0, 0, seed += 16);
+	finish_profile();
+}
+
+/* --- a mapping outlives its handle ------------------------------------------ */
+
+static void test_mmap_after_close(void)
+{
+	struct vseg_usage_snapshot during;
+
+	load_profile("discrete");
+	for (uint32_t id = 0; id <= table_q.num_segments; id++) {
+		const uint64_t size = SZ_1M;
+		uint32_t h;
+		void *ptr;
+
+		if (is_memory(id) && !seg(id)->cpu_visible_size)
+			continue;
+		h = vseg_gem_create_simple(dev_fd, size, BIT(id), 0);
+		ptr = vseg_gem_mmap(dev_fd, h, size, RW);
+		vseg_pattern_fill(ptr, size, 0x77 + id);
+		vseg_gem_close(dev_fd, h);
+
+		/* The mapping keeps the buffer, and its memory, alive. */
+		vseg_usage_read(dev_fd, &during);
+		if (id)
+			igt_assert_f(during.usage[id].committed >=
+				     base_usage.usage[id].committed + size,
+				     "%s: closing a mapped buffer gave its memory back\n",
+				     seg_name(id));
+		check_pattern(ptr, size, 0x77 + id, "after GEM_CLOSE");
+		vseg_pattern_fill(ptr, size, 0x99 + id);
+		check_pattern(ptr, size, 0x99 + id, "written after GEM_CLOSE");
+		munmap(ptr, size);
+		vseg_usage_wait(dev_fd, &base_usage, 2000, "after munmap");
+	}
+	finish_profile();
+}
+
+/* --- bad mappings ----------------------------------------------------------- */
+
+static void test_mmap_invalid(void)
+{
+	uint32_t vram, h;
+	uint64_t off;
+	void *ptr;
+	int fd2;
+
+	load_profile("discrete");
+	vram = vseg_segment_by_name(&table_q, table, "vram");
+	h = vseg_gem_create_simple(dev_fd, SZ_1M, BIT(vram), 0);
+	igt_assert_eq(__vseg_gem_mmap_offset(dev_fd, h, &off), 0);
+
+	/* The same offset twice. */
+	{
+		uint64_t off2;
+
+		igt_assert_eq(__vseg_gem_mmap_offset(dev_fd, h, &off2), 0);
+		igt_assert_eq_u64(off, off2);
+	}
+
+	/* An offset no buffer has. */
+	ptr = mmap(NULL, SZ_64K, RW, MAP_SHARED, dev_fd, off + SZ_64M);
+	igt_assert_f(ptr == MAP_FAILED, "mmap at an unknown offset worked\n");
+
+	/* Another file has no access to this file's buffer. */
+	fd2 = drm_open_vseg();
+	ptr = mmap(NULL, SZ_1M, RW, MAP_SHARED, fd2, off);
+	igt_assert_f(ptr == MAP_FAILED,
+		     "another file mapped this file's buffer\n");
+	drm_close_driver(fd2);
+
+	/* Part of the buffer, from its start, is fine. */
+	ptr = mmap(NULL, SZ_64K, RW, MAP_SHARED, dev_fd, off);
+	igt_assert(ptr != MAP_FAILED);
+	memset(ptr, 0x5a, SZ_64K);
+	munmap(ptr, SZ_64K);
+	errno = 0;
+
+	vseg_gem_close(dev_fd, h);
+	ptr = mmap(NULL, SZ_1M, RW, MAP_SHARED, dev_fd, off);
+	igt_assert_f(ptr == MAP_FAILED,
+		     "the offset of a closed buffer can still be mapped\n");
+	errno = 0;
+	finish_profile();
+}
+
+/* --- moves on fault --------------------------------------------------------- */
+
+static sigjmp_buf sigbus_jmp;
+static volatile sig_atomic_t sigbus_seen;
+
+static void sigbus_handler(int sig)
+{
+	(void)sig;
+	sigbus_seen++;
+	siglongjmp(sigbus_jmp, 1);
+}
+
+/* Does a CPU access (read or write) to @p raise SIGBUS? */
+static bool access_sigbus(volatile uint64_t *p, bool write)
+{
+	struct sigaction sa, old;
+	volatile bool faulted = false;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = sigbus_handler;
+	sigemptyset(&sa.sa_mask);
+	igt_assert_eq(sigaction(SIGBUS, &sa, &old), 0);
+	sigbus_seen = 0;
+	if (sigsetjmp(sigbus_jmp, 1) == 0) {
+		if (write)
+			p[0] = 0x1234;
+		else
+			(void)p[0];
+	} else {
+		faulted = true;
+	}
+	igt_assert_eq(sigaction(SIGBUS, &old, NULL), 0);
+	return faulted && sigbus_seen == 1;
+}
+
+/* Does a child process that writes to @p die of SIGBUS? */
+static bool child_dies_of_sigbus(volatile uint64_t *p)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	igt_assert(pid >= 0);
+	if (pid == 0) {
+		signal(SIGBUS, SIG_DFL);
+		p[1] = 0x5678;
+		_exit(0);
+	}
+	igt_assert_eq(waitpid(pid, &status, 0), pid);
+	igt_debug("child status %#x\n", status);
+	return WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS;
+}
+
+/*
+ * A buffer in the non-visible segment that also supports @alt: writing
+ * through a mapping moves it to a CPU-visible placement, the data survives
+ * MAKE_RESIDENT back into the segment and the next fault.
+ */
+static void fault_move(uint32_t local, uint32_t alt_set, uint32_t flags,
+		       uint32_t seed)
+{
+	const uint64_t size = SZ_1M;
+	struct drm_vseg_gem_create c;
+	struct drm_vseg_gem_info i0, i1;
+	uint32_t h, processed;
+	uint64_t *ptr;
+
+	vseg_create_args(&c, size, BIT(local) | alt_set, flags);
+	vseg_create_prefer(&c, local, 0);
+	h = vseg_gem_create(dev_fd, &c);
+	vseg_check_allocation(dev_fd, h, &i0);
+	igt_assert_eq_u32(i0.segment_id, local);
+	igt_assert_f(!(i0.placement_flags & DRM_VSEG_INFO_CPU_MAPPABLE),
+		     "a buffer in %s is CPU-mappable\n", seg_name(local));
+
+	/* mmap itself moves nothing; the first access does. */
+	ptr = vseg_gem_mmap(dev_fd, h, size, RW);
+	info(h, &i1);
+	igt_assert_eq_u32(i1.segment_id, local);
+	vseg_pattern_fill(ptr, size, seed);
+	vseg_check_allocation(dev_fd, h, &i1);
+	igt_assert_f(i1.segment_id != local &&
+		     (alt_set & BIT(i1.segment_id)) &&
+		     cpu_reachable(i1.segment_id, i1.offset, size),
+		     "after a CPU fault the buffer is in %s (supported %#x)\n",
+		     seg_name(i1.segment_id), alt_set | BIT(local));
+	igt_assert(i1.placement_flags & DRM_VSEG_INFO_CPU_MAPPABLE);
+	igt_assert_f(i1.moves > i0.moves, "moves %llu after the fault\n",
+		     (unsigned long long)i1.moves);
+	if ((flags & AP_FLAG) && i1.segment_id == ap_id)
+		igt_assert_f(i1.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED,
+			     "an AP buffer moved into the aperture is not mapped\n");
+	check_pattern(ptr, size, seed, "after the move on fault");
+
+	/*
+	 * Back into the segment while the mapping exists: the old CPU
+	 * mapping must not reach the buffer's old pages any more.
+	 */
+	igt_assert_eq(__vseg_evict(dev_fd, &h, 1, &processed), 0);
+	igt_assert_eq_u32(processed, 1);
+	vseg_make_resident(dev_fd, &h, 1);
+	info(h, &i1);
+	igt_assert_f(i1.segment_id == local,
+		     "MAKE_RESIDENT put the buffer in %s, not its preferred %s\n",
+		     seg_name(i1.segment_id), seg_name(local));
+	igt_assert(!(i1.placement_flags & DRM_VSEG_INFO_CPU_MAPPABLE));
+	check_pattern(ptr, size, seed, "old mapping after moving back and faulting again");
+	info(h, &i1);
+	igt_assert_f(i1.segment_id != local,
+		     "reading through the old mapping left the buffer in %s\n",
+		     seg_name(local));
+	munmap(ptr, size);
+
+	/* And once more with a fresh mapping. */
+	vseg_make_resident(dev_fd, &h, 1);
+	info(h, &i1);
+	igt_assert_eq_u32(i1.segment_id, local);
+	verify(h, size, seed, "fresh mapping after moving back");
+	vseg_gem_close(dev_fd, h);
+}
+
+static void test_fault_move(void)
+{
+	uint32_t local;
+
+	load_profile("discrete");
+	local = vseg_segment_by_name(&table_q, table, "local");
+	igt_require(!seg(local)->cpu_visible_size);
+
+	fault_move(local, BIT(0), 0, 0x2001);
+	fault_move(local, BIT(ap_id), 0, 0x2002);
+	fault_move(local, BIT(ap_id), AP_FLAG, 0x2003);
+	fault_move(local, BIT(0) | BIT(ap_id), AP_FLAG, 0x2004);
+	fault_move(local, BIT(0) |
+		   BIT(vseg_segment_by_name(&table_q, table, "vram")), 0,
+		   0x2005);
+	finish_profile();
+}
+
+static void test_sigbus(void)
+{
+	const uint64_t size = SZ_1M;
+	uint32_t local;
+
+	load_profile("discrete");
+	local = vseg_segment_by_name(&table_q, table, "local");
+	igt_require(!seg(local)->cpu_visible_size);
+
+	for (unsigned int k = 0; k < 2; k++) {
+		struct drm_vseg_gem_info i0, i1;
+		uint64_t *ptr;
+		uint32_t h;
+
+		h = vseg_gem_create_simple(dev_fd, size, BIT(local),
+					   k ? AP_FLAG : 0);
+		info(h, &i0);
+		igt_assert_eq_u32(i0.segment_id, local);
+		ptr = vseg_gem_mmap(dev_fd, h, size, RW);
+		igt_assert_f(access_sigbus(ptr, false),
+			     "reading a buffer that only lives in %s did not raise SIGBUS\n",
+			     seg_name(local));
+		igt_assert_f(access_sigbus(ptr + size / 16, true),
+			     "writing a buffer that only lives in %s did not raise SIGBUS\n",
+			     seg_name(local));
+		igt_assert_f(child_dies_of_sigbus(ptr),
+			     "a child writing the buffer did not die of SIGBUS\n");
+		munmap(ptr, size);
+
+		/* It stayed where it was, and still works otherwise. */
+		vseg_check_allocation(dev_fd, h, &i1);
+		igt_assert_eq_u32(i1.segment_id, local);
+		igt_assert_eq_u64(i1.moves, i0.moves);
+		igt_assert_eq_u64(i1.offset, i0.offset);
+		vseg_gem_close(dev_fd, h);
+	}
+	finish_profile();
+}
+
+/* --- small BAR ---------------------------------------------------------------- */
+
+static uint32_t create_topdown(uint32_t id, uint64_t size, uint32_t flags,
+			       struct drm_vseg_gem_info *i)
+{
+	struct drm_vseg_gem_create c;
+	uint32_t h;
+
+	vseg_create_args(&c, size, BIT(id), flags);
+	vseg_create_prefer(&c, id, TOP_DOWN);
+	h = vseg_gem_create(dev_fd, &c);
+	vseg_check_allocation(dev_fd, h, i);
+	igt_assert_eq_u32(i->segment_id, id);
+	return h;
+}
+
+static void test_smallbar(void)
+{
+	const uint64_t size = SZ_1M;
+	const struct drm_vseg_segment_info *s;
+	struct drm_vseg_gem_info i0, i1;
+	uint64_t vis, *ptr;
+	uint32_t vram, h;
+
+	load_profile("smallbar");
+	vram = vseg_segment_by_name(&table_q, table, "vram");
+	s = seg(vram);
+	vis = s->cpu_visible_size;
+	igt_require(vis && vis < s->size);
+
+	for (unsigned int k = 0; k < 2; k++) {
+		const uint32_t flags = k ? AP_FLAG : 0;
+
+		/* Top-down: above the visible part. */
+		h = create_topdown(vram, size, flags, &i0);
+		igt_assert_f(i0.offset >= vis,
+			     "top-down buffer at %#llx, inside the visible %#llx\n",
+			     (unsigned long long)i0.offset,
+			     (unsigned long long)vis);
+		igt_assert(!(i0.placement_flags & DRM_VSEG_INFO_CPU_MAPPABLE));
+
+		/* The first access moves it into the visible part. */
+		ptr = vseg_gem_mmap(dev_fd, h, size, RW);
+		check_zero(ptr, size, "above the visible part");
+		vseg_check_allocation(dev_fd, h, &i1);
+		igt_assert_f(i1.segment_id == vram &&
+			     (k ? i1.offset + size <= vis : i1.offset < vis),
+			     "after a fault the buffer is in %s at %#llx (visible %#llx)\n",
+			     seg_name(i1.segment_id),
+			     (unsigned long long)i1.offset,
+			     (unsigned long long)vis);
+		igt_assert(i1.placement_flags & DRM_VSEG_INFO_CPU_MAPPABLE);
+		igt_assert_eq_u64(i1.moves, i0.moves + 1);
+		if (k)
+			igt_assert(i1.placement_flags & DRM_VSEG_INFO_CONTIGUOUS);
+		vseg_pattern_fill(ptr, size, 0x3000 + k);
+		munmap(ptr, size);
+
+		/* Out, and back to the top: data moves with it both ways. */
+		vseg_evict(dev_fd, &h, 1);
+		vseg_make_resident(dev_fd, &h, 1);
+		info(h, &i1);
+		igt_assert_f(i1.segment_id == vram && i1.offset >= vis,
+			     "MAKE_RESIDENT of a top-down buffer put it at %#llx\n",
+			     (unsigned long long)i1.offset);
+		verify(h, size, 0x3000 + k, "moved into the visible part on fault");
+		info(h, &i1);
+		igt_assert_f(cpu_reachable(vram, i1.offset,
+					   k ? size : s->page_size),
+			     "after the fault the buffer is at %#llx\n",
+			     (unsigned long long)i1.offset);
+		vseg_gem_close(dev_fd, h);
+	}
+
+	/* CPU_VISIBLE: in the visible part from the start, even top-down. */
+	h = create_topdown(vram, size, CPU_VISIBLE | AP_FLAG, &i0);
+	igt_assert_f(i0.offset + size <= vis,
+		     "CPU_VISIBLE buffer at %#llx, visible part %#llx\n",
+		     (unsigned long long)i0.offset, (unsigned long long)vis);
+	igt_assert(i0.placement_flags & DRM_VSEG_INFO_CPU_MAPPABLE);
+	write_pattern(h, size, 0x3100);
+	info(h, &i1);
+	igt_assert_eq_u64(i1.moves, i0.moves);
+	igt_assert_eq_u64(i1.offset, i0.offset);
+	vseg_gem_close(dev_fd, h);
+
+	/*
+	 * The visible part full of CPU_VISIBLE buffers: a fault on a buffer
+	 * above it has to push one out; no data may be lost.
+	 */
+	{
+		unsigned int n = vis / size;
+		uint32_t *fill = calloc(n, sizeof(uint32_t));
+
+		igt_assert(fill);
+		for (unsigned int i = 0; i < n; i++) {
+			fill[i] = vseg_gem_create_simple(dev_fd, size, BIT(vram),
+							 CPU_VISIBLE);
+			write_pattern(fill[i], size, 0x4000 + i);
+		}
+		h = create_topdown(vram, size, AP_FLAG, &i0);
+		igt_assert(i0.offset >= vis);
+		ptr = vseg_gem_mmap(dev_fd, h, size, RW);
+		vseg_pattern_fill(ptr, size, 0x3200);
+		munmap(ptr, size);
+		info(h, &i1);
+		igt_assert_f(i1.segment_id == vram && i1.offset + size <= vis,
+			     "with the visible part full, a fault put the buffer in %s at %#llx\n",
+			     seg_name(i1.segment_id),
+			     (unsigned long long)i1.offset);
+		for (unsigned int i = 0; i < n; i++)
+			verify(fill[i], size, 0x4000 + i, "a CPU_VISIBLE buffer");
+		verify(h, size, 0x3200, "the buffer moved into the full visible part");
+		for (unsigned int i = 0; i < n; i++)
+			vseg_gem_close(dev_fd, fill[i]);
+		vseg_gem_close(dev_fd, h);
+		free(fill);
+	}
+	finish_profile();
+}
+
+igt_main
+{
+	igt_fixture {
+		vseg_require_module();
+		igt_install_exit_handler(cleanup);
+	}
+
+	igt_describe("Write and read back through mmap in every CPU-reachable "
+		     "placement of each profile: new buffers are zero, data "
+		     "survives eviction, memory is cleared before reuse.");
+	igt_subtest_with_dynamic("mmap-segments") {
+		for (unsigned int i = 0; i < vseg_num_profiles; i++)
+			igt_dynamic(vseg_profiles[i])
+				test_mmap_segments(vseg_profiles[i]);
+	}
+
+	igt_describe("A mapping keeps its buffer alive after GEM_CLOSE.");
+	igt_subtest("mmap-after-close")
+		test_mmap_after_close();
+
+	igt_describe("Unknown offsets, other files and closed buffers cannot "
+		     "be mapped.");
+	igt_subtest("mmap-invalid")
+		test_mmap_invalid();
+
+	igt_describe("A CPU fault on a buffer in the non-visible segment "
+		     "moves it to a CPU-visible placement it supports, with "
+		     "its data, also through a mapping made before it moved "
+		     "back.");
+	igt_subtest("fault-move")
+		test_fault_move();
+
+	igt_describe("A CPU fault on a buffer that can only live in memory "
+		     "the CPU cannot reach raises SIGBUS and moves nothing.");
+	igt_subtest("fault-sigbus")
+		test_sigbus();
+
+	igt_describe("Small BAR: faults move buffers into the CPU-visible "
+		     "part, CPU_VISIBLE buffers start there, and a full "
+		     "visible part is made room in without losing data.");
+	igt_subtest("smallbar")
+		test_smallbar();
+
+	igt_fixture {
+		if (dev_fd >= 0)
+			drm_close_driver(dev_fd);
+		dev_fd = -1;
+		free(table);
+		table = NULL;
+		vseg_unload();
+	}
+}

@@ -1,0 +1,866 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vseg_placement: where GEM_CREATE puts a buffer, for every built-in
+ * profile: every cell of the WDDM AccessedPhysically table, the preferred
+ * order, the supported set, the direction, hinted banks and alignment,
+ * cross-checked with debugfs.
+ *
+ * Copyright (c) 2026 The vseg authors
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "igt.h"
+#include "igt_vseg.h"
+
+IGT_TEST_DESCRIPTION("Check where vseg places buffers: the "
+		     "AccessedPhysically table in memory segments, the "
+		     "aperture and system memory, preferred segments, "
+		     "supported sets, direction, banks and alignment, on "
+		     "every built-in profile.");
+
+#define AP_FLAG		DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
+#define PRIMARY		DRM_VSEG_GEM_CREATE_PRIMARY
+#define CPU_VISIBLE	DRM_VSEG_GEM_CREATE_CPU_VISIBLE
+#define FROM_END	DRM_VSEG_GEM_CREATE_FROM_END_OF_SEGMENT
+#define TOP_DOWN	DRM_VSEG_PREF_TOP_DOWN
+#define BIT(id)		VSEG_SEG_BIT(id)
+#define NO_BANK		(~0u)
+
+static int dev_fd = -1;
+static struct drm_vseg_query_segments table_q;
+static struct drm_vseg_segment_info *table;
+static uint32_t ap_id;
+static struct vseg_usage_snapshot base_usage;
+static unsigned int base_count;
+
+static void cleanup(int sig)
+{
+	(void)sig;
+	if (dev_fd >= 0)
+		drm_close_driver(dev_fd);
+	dev_fd = -1;
+	if (igt_kmod_is_loaded(VSEG_MODULE))
+		igt_kmod_unload(VSEG_MODULE);
+}
+
+static unsigned int allocation_count(void)
+{
+	struct vseg_allocations a;
+	unsigned int n;
+
+	vseg_debugfs_read_allocations(dev_fd, &a);
+	n = a.num;
+	vseg_debugfs_free_allocations(&a);
+	return n;
+}
+
+static void load_profile(const char *profile)
+{
+	char opts[64];
+
+	if (dev_fd >= 0)
+		drm_close_driver(dev_fd);
+	dev_fd = -1;
+	free(table);
+	table = NULL;
+	snprintf(opts, sizeof(opts), "profile=%s", profile);
+	vseg_reload(opts);
+	dev_fd = drm_open_vseg();
+	table = vseg_query_all(dev_fd, &table_q);
+	ap_id = vseg_aperture_id(&table_q, table);
+	vseg_usage_read(dev_fd, &base_usage);
+	base_count = allocation_count();
+}
+
+/* Every buffer is gone and the usage is back to where it started. */
+static void finish_profile(void)
+{
+	unsigned int count;
+
+	vseg_usage_wait(dev_fd, &base_usage, 2000, "after closing every buffer");
+	count = allocation_count();
+	igt_assert_f(count == base_count,
+		     "%u buffers left in debugfs allocations, expected %u\n",
+		     count, base_count);
+	drm_close_driver(dev_fd);
+	dev_fd = -1;
+}
+
+static const struct drm_vseg_segment_info *seg(uint32_t id)
+{
+	return vseg_segment(&table_q, table, id);
+}
+
+static bool is_memory(uint32_t id)
+{
+	return id && seg(id)->kind == DRM_VSEG_SEGMENT_KIND_MEMORY;
+}
+
+static const char *seg_name(uint32_t id)
+{
+	return id ? seg(id)->name : "system";
+}
+
+/* Placement chunk used to fill and fragment a segment. */
+static uint64_t chunk_of(uint32_t id)
+{
+	return is_memory(id) && seg(id)->page_size > SZ_64K ?
+	       seg(id)->page_size : SZ_64K;
+}
+
+static uint64_t room_of(uint32_t id)
+{
+	struct vseg_usage_snapshot u;
+	uint64_t limit = is_memory(id) ? seg(id)->size : seg(id)->commit_limit;
+
+	vseg_usage_read(dev_fd, &u);
+	igt_assert(u.usage[id].committed <= limit);
+	return limit - u.usage[id].committed;
+}
+
+static uint32_t create(uint64_t size, uint32_t supported, uint32_t flags,
+		       struct drm_vseg_gem_info *info)
+{
+	uint32_t handle = vseg_gem_create_simple(dev_fd, size, supported,
+						 flags);
+
+	if (info)
+		vseg_gem_info(dev_fd, handle, info);
+	return handle;
+}
+
+/*
+ * Fill the room left in segment @id with @chunk-sized buffers supported
+ * there only (with @flags, in hinted bank @bank unless NO_BANK); none may
+ * land elsewhere or move anything. Returns the number created in @handles.
+ */
+static unsigned int fill(uint32_t id, uint64_t chunk, uint64_t room,
+			 uint32_t flags, uint32_t bank, uint32_t *handles)
+{
+	unsigned int n = room / chunk;
+
+	for (unsigned int i = 0; i < n; i++) {
+		struct drm_vseg_gem_create c;
+		struct drm_vseg_gem_info info;
+
+		vseg_create_args(&c, chunk, BIT(id), flags);
+		if (bank != NO_BANK) {
+			vseg_create_prefer(&c, id, 0);
+			c.num_hinted_banks = 1;
+			c.hinted_banks[0] = bank;
+		}
+		handles[i] = vseg_gem_create(dev_fd, &c);
+		vseg_gem_info(dev_fd, handles[i], &info);
+		igt_assert_f(info.segment_id == id && info.moves == 0,
+			     "filler %u of segment %u landed in %u (moves %llu)\n",
+			     i, id, info.segment_id,
+			     (unsigned long long)info.moves);
+	}
+	return n;
+}
+
+/* Did none of @handles move? (They all still live in @id.) */
+static bool unmoved(const uint32_t *handles, unsigned int n, uint32_t id)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		struct drm_vseg_gem_info info;
+
+		if (!handles[i])
+			continue;
+		vseg_gem_info(dev_fd, handles[i], &info);
+		if (info.segment_id != id || info.moves)
+			return false;
+	}
+	return true;
+}
+
+static void close_all(uint32_t *handles, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (handles[i])
+			vseg_gem_close(dev_fd, handles[i]);
+}
+
+static int cmp_offset(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/*
+ * Fill memory segment @id with contiguous chunks, then close every other
+ * one by offset: the free space is then single chunks between buffers.
+ * Returns the number of entries of @handles (closed ones are 0).
+ */
+static unsigned int fragment(uint32_t id, uint64_t chunk, uint32_t *handles)
+{
+	unsigned int n = fill(id, chunk, room_of(id), AP_FLAG, NO_BANK, handles);
+	uint64_t (*by_offset)[2] = calloc(n, sizeof(*by_offset));
+
+	igt_assert(by_offset);
+	igt_assert_f(room_of(id) < chunk, "segment %u not full after filling\n",
+		     id);
+	for (unsigned int i = 0; i < n; i++) {
+		struct drm_vseg_gem_info info;
+
+		vseg_gem_info(dev_fd, handles[i], &info);
+		igt_assert(info.placement_flags & DRM_VSEG_INFO_CONTIGUOUS);
+		by_offset[i][0] = info.offset;
+		by_offset[i][1] = i;
+	}
+	qsort(by_offset, n, sizeof(*by_offset), cmp_offset);
+	for (unsigned int i = 0; i < n; i += 2) {
+		unsigned int h = by_offset[i][1];
+
+		vseg_gem_close(dev_fd, handles[h]);
+		handles[h] = 0;
+	}
+	free(by_offset);
+	return n;
+}
+
+/* The usage of segment @id grew by exactly @size (committed and resident). */
+static void check_charged(const struct vseg_usage_snapshot *before,
+			  uint32_t id, uint64_t size, uint64_t mapped)
+{
+	struct vseg_usage_snapshot want = *before;
+
+	if (id)
+		want.usage[id].committed += size;
+	want.usage[id].resident += size;
+	want.usage[ap_id].aperture_mapped += mapped;
+	vseg_usage_assert(dev_fd, &want, "segment usage after create");
+}
+
+/* --- the AccessedPhysically table ------------------------------------------ */
+
+static void check_contiguous(const struct drm_vseg_gem_info *info,
+			     uint32_t id, uint64_t size)
+{
+	const struct drm_vseg_segment_info *s = seg(id);
+
+	igt_assert_f(info->segment_id == id,
+		     "a contiguous buffer of segment %u landed in %u\n", id,
+		     info->segment_id);
+	igt_assert_f(info->placement_flags & DRM_VSEG_INFO_CONTIGUOUS,
+		     "a buffer with flags %#x in %s is not contiguous\n",
+		     info->create_flags, s->name);
+	igt_assert_f(!(info->offset % s->page_size) &&
+		     info->offset + size <= s->size,
+		     "contiguous buffer at %#llx+%#llx in %s\n",
+		     (unsigned long long)info->offset,
+		     (unsigned long long)size, s->name);
+	igt_assert_f(!(info->placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED),
+		     "a buffer in a memory segment is aperture-mapped\n");
+	igt_assert(info->placement_flags & DRM_VSEG_INFO_RESIDENT);
+	igt_assert_eq_u64(info->resident_bytes, size);
+}
+
+static void ap_table_memory(uint32_t id)
+{
+	const uint64_t chunk = chunk_of(id), size = 4 * chunk;
+	unsigned int max = seg(id)->size / chunk + 1, n;
+	uint32_t *fillers = calloc(max, sizeof(uint32_t));
+	struct vseg_usage_snapshot before;
+	struct drm_vseg_gem_info info;
+	uint32_t h;
+
+	igt_assert(fillers);
+	igt_info("%s: fragmenting into %llu-byte holes\n", seg(id)->name,
+		 (unsigned long long)chunk);
+
+	/* AP=0: a set of pages, which fits in the holes as they are. */
+	n = fragment(id, chunk, fillers);
+	vseg_usage_read(dev_fd, &before);
+	h = create(size, BIT(id), 0, NULL);
+	vseg_check_allocation(dev_fd, h, &info);
+	igt_assert_f(info.segment_id == id, "AP=0 in %s landed in segment %u\n",
+		     seg(id)->name, info.segment_id);
+	igt_assert(info.placement_flags & DRM_VSEG_INFO_RESIDENT);
+	igt_assert(!(info.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED));
+	igt_assert_eq_u64(info.resident_bytes, size);
+	igt_assert_f(info.offset < seg(id)->size, "first page at %#llx\n",
+		     (unsigned long long)info.offset);
+	if (unmoved(fillers, n, id)) {
+		/* Nothing moved: it can only be scattered over the holes. */
+		igt_assert_f(!(info.placement_flags & DRM_VSEG_INFO_CONTIGUOUS),
+			     "AP=0 buffer of 4 holes' size in %s claims to be contiguous though nothing moved\n",
+			     seg(id)->name);
+		check_charged(&before, id, size, 0);
+	} else {
+		igt_info("%s: AP=0 creation evicted buffers\n", seg(id)->name);
+	}
+	vseg_gem_close(dev_fd, h);
+
+	/*
+	 * AP=1, and primaries (on a freshly fragmented segment): contiguous,
+	 * so something has to move out of the way.
+	 */
+	for (unsigned int k = 0; k < 2; k++) {
+		const uint32_t flags = k ? PRIMARY : AP_FLAG;
+		struct vseg_allocations a;
+
+		if (k) {
+			close_all(fillers, n);
+			n = fragment(id, chunk, fillers);
+		}
+		igt_assert(unmoved(fillers, n, id));
+		h = create(size, BIT(id), flags, NULL);
+		vseg_check_allocation(dev_fd, h, &info);
+		check_contiguous(&info, id, size);
+		igt_assert_f(!unmoved(fillers, n, id),
+			     "a contiguous buffer (flags %#x) of 4 holes' size fit in %s without moving anything\n",
+			     flags, seg(id)->name);
+		vseg_debugfs_read_allocations(dev_fd, &a);
+		vseg_check_no_overlap(&a, &table_q, table);
+		vseg_debugfs_free_allocations(&a);
+		vseg_gem_close(dev_fd, h);
+	}
+	close_all(fillers, n);
+
+	/* On an empty segment as well. */
+	for (unsigned int k = 0; k < 2; k++) {
+		vseg_usage_read(dev_fd, &before);
+		h = create(size, BIT(id), k ? PRIMARY : AP_FLAG, NULL);
+		vseg_check_allocation(dev_fd, h, &info);
+		check_contiguous(&info, id, size);
+		check_charged(&before, id, size, 0);
+		vseg_gem_close(dev_fd, h);
+	}
+	free(fillers);
+}
+
+static void ap_table_aperture(void)
+{
+	const uint64_t size = 4 * SZ_64K;
+	const struct drm_vseg_segment_info *ap = seg(ap_id);
+	struct vseg_usage_snapshot before;
+	struct vseg_aperture_state st;
+	struct drm_vseg_gem_info info;
+	uint32_t h[3];
+
+	/* AP=0: system pages committed to the aperture, not mapped. */
+	vseg_usage_read(dev_fd, &before);
+	h[0] = create(size, BIT(ap_id), 0, NULL);
+	vseg_check_allocation(dev_fd, h[0], &info);
+	igt_assert_eq_u32(info.segment_id, ap_id);
+	igt_assert_f(!(info.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED),
+		     "an AP=0 buffer in the aperture is mapped\n");
+	igt_assert(info.placement_flags & DRM_VSEG_INFO_RESIDENT);
+	igt_assert(info.placement_flags & DRM_VSEG_INFO_CPU_MAPPABLE);
+	check_charged(&before, ap_id, size, 0);
+	vseg_debugfs_read_aperture(dev_fd, &st);
+	igt_assert_f(!vseg_aperture_find(&st, info.buffer_id),
+		     "an AP=0 buffer has a GART range\n");
+	igt_assert_eq_u64(st.committed, before.usage[ap_id].committed + size);
+	vseg_debugfs_free_aperture(&st);
+
+	/* AP=1: mapped, with a GART range of exactly its size. */
+	vseg_usage_read(dev_fd, &before);
+	h[1] = create(size, BIT(ap_id), AP_FLAG, NULL);
+	vseg_check_allocation(dev_fd, h[1], &info);
+	igt_assert_eq_u32(info.segment_id, ap_id);
+	igt_assert_f(info.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED,
+		     "an AP=1 buffer in the aperture is not mapped\n");
+	igt_assert_f(!(info.aperture_offset & (SZ_4K - 1)) &&
+		     info.aperture_offset + size <= ap->size,
+		     "aperture range %#llx+%#llx\n",
+		     (unsigned long long)info.aperture_offset,
+		     (unsigned long long)size);
+	check_charged(&before, ap_id, size, size);
+	vseg_debugfs_read_aperture(dev_fd, &st);
+	{
+		const struct vseg_aperture_range *r =
+			vseg_aperture_find(&st, info.buffer_id);
+
+		igt_assert_f(r, "no GART range for the AP=1 buffer\n");
+		igt_assert_eq_u64(r->start, info.aperture_offset);
+		igt_assert_eq_u64(r->size, size);
+	}
+	igt_assert_eq_u64(st.mapped, before.usage[ap_id].aperture_mapped + size);
+	vseg_debugfs_free_aperture(&st);
+
+	/* A primary without AP: not mapped while it is not displayed. */
+	vseg_usage_read(dev_fd, &before);
+	h[2] = create(size, BIT(ap_id), PRIMARY, NULL);
+	vseg_check_allocation(dev_fd, h[2], &info);
+	igt_assert_eq_u32(info.segment_id, ap_id);
+	igt_assert_f(!(info.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED),
+		     "a primary that is not displayed is mapped\n");
+	check_charged(&before, ap_id, size, 0);
+
+	vseg_check_allocations(dev_fd, h, 3);
+	close_all(h, 3);
+}
+
+static void ap_table_system(void)
+{
+	const uint64_t size = 4 * SZ_64K;
+	struct vseg_usage_snapshot before;
+	struct drm_vseg_gem_info info;
+	uint32_t h;
+
+	vseg_usage_read(dev_fd, &before);
+	h = create(size, BIT(0), 0, NULL);
+	vseg_check_allocation(dev_fd, h, &info);
+	igt_assert_eq_u32(info.segment_id, 0);
+	igt_assert(!(info.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED));
+	igt_assert(!(info.placement_flags & DRM_VSEG_INFO_RESIDENT));
+	igt_assert_eq_u64(info.resident_bytes, 0);
+	/* No commit anywhere: only the system segment's resident bytes. */
+	check_charged(&before, 0, size, 0);
+	vseg_gem_close(dev_fd, h);
+}
+
+static void test_ap_table(const char *profile)
+{
+	load_profile(profile);
+	for (uint32_t id = 1; id <= table_q.num_segments; id++)
+		if (is_memory(id))
+			ap_table_memory(id);
+	ap_table_aperture();
+	ap_table_system();
+	finish_profile();
+}
+
+/* --- preferred segments and supported sets --------------------------------- */
+
+/* The placements of the profile: memory segments by id, aperture, system. */
+static unsigned int placements(uint32_t *ids)
+{
+	unsigned int n = 0;
+
+	for (uint32_t id = 1; id <= table_q.num_segments; id++)
+		if (is_memory(id))
+			ids[n++] = id;
+	ids[n++] = ap_id;
+	ids[n++] = 0;
+	return n;
+}
+
+static void test_preferred(const char *profile)
+{
+	uint32_t ids[DRM_VSEG_MAX_SEGMENTS + 1], *fillers;
+	struct drm_vseg_gem_create c;
+	struct drm_vseg_gem_info info;
+	unsigned int n, nf;
+	uint32_t h;
+
+	load_profile(profile);
+	n = placements(ids);
+
+	/* Two preferred segments with room: the first one wins. */
+	for (unsigned int i = 0; i < n; i++) {
+		for (unsigned int j = 0; j < n; j++) {
+			if (i == j)
+				continue;
+			vseg_create_args(&c, SZ_64K, BIT(ids[i]) | BIT(ids[j]), 0);
+			vseg_create_prefer(&c, ids[i], 0);
+			vseg_create_prefer(&c, ids[j], 0);
+			h = vseg_gem_create(dev_fd, &c);
+			vseg_gem_info(dev_fd, h, &info);
+			igt_assert_f(info.segment_id == ids[i],
+				     "preferred %s then %s: landed in %s\n",
+				     seg_name(ids[i]), seg_name(ids[j]),
+				     seg_name(info.segment_id));
+			vseg_gem_close(dev_fd, h);
+		}
+	}
+
+	/* Everything preferred, in reverse table order. */
+	vseg_create_args(&c, SZ_64K, vseg_all_segments(&table_q), 0);
+	for (unsigned int i = n; i-- > 0 && c.num_preferred < DRM_VSEG_MAX_PREFERRED;)
+		vseg_create_prefer(&c, ids[i], 0);
+	h = vseg_gem_create(dev_fd, &c);
+	vseg_check_allocation(dev_fd, h, &info);
+	igt_assert_eq_u32(info.segment_id, ids[n - 1]);
+	vseg_gem_close(dev_fd, h);
+
+	/*
+	 * A full first preferred segment: the next preferred one with room
+	 * gets the buffer, and nothing is evicted for it.
+	 */
+	for (unsigned int i = 0; i < n; i++) {
+		uint32_t full = ids[i], next = ids[(i + 1) % n];
+		uint64_t chunk;
+		unsigned int max;
+
+		if (!full)
+			continue;	/* system memory is never full */
+		chunk = chunk_of(full) > SZ_1M ? chunk_of(full) : SZ_1M;
+		max = room_of(full) / chunk + 1;
+		fillers = calloc(max, sizeof(uint32_t));
+		igt_assert(fillers);
+		nf = fill(full, chunk, room_of(full), 0, NO_BANK, fillers);
+		igt_assert_f(room_of(full) < chunk, "%s not full\n",
+			     seg_name(full));
+
+		vseg_create_args(&c, chunk, BIT(full) | BIT(next), 0);
+		vseg_create_prefer(&c, full, 0);
+		vseg_create_prefer(&c, next, 0);
+		h = vseg_gem_create(dev_fd, &c);
+		vseg_check_allocation(dev_fd, h, &info);
+		igt_assert_f(info.segment_id == next,
+			     "%s full, %s next: landed in %s\n", seg_name(full),
+			     seg_name(next), seg_name(info.segment_id));
+		igt_assert_f(unmoved(fillers, nf, full),
+			     "a buffer with room in its second preferred segment evicted buffers from the first\n");
+		vseg_gem_close(dev_fd, h);
+
+		/* Three preferred, the full one first, then system memory. */
+		vseg_create_args(&c, chunk, BIT(full) | BIT(next) | BIT(0), 0);
+		vseg_create_prefer(&c, full, 0);
+		vseg_create_prefer(&c, 0, 0);
+		vseg_create_prefer(&c, next, 0);
+		h = vseg_gem_create(dev_fd, &c);
+		vseg_gem_info(dev_fd, h, &info);
+		igt_assert_f(info.segment_id == 0,
+			     "%s full, then system: landed in %s\n",
+			     seg_name(full), seg_name(info.segment_id));
+		igt_assert(unmoved(fillers, nf, full));
+		vseg_gem_close(dev_fd, h);
+
+		close_all(fillers, nf);
+		free(fillers);
+	}
+	finish_profile();
+}
+
+static void test_supported(const char *profile)
+{
+	uint32_t ids[DRM_VSEG_MAX_SEGMENTS + 1];
+	unsigned int n;
+
+	load_profile(profile);
+	n = placements(ids);
+
+	/* Without preferences: memory segments by id, aperture, system. */
+	for (uint32_t sub = 1; sub < (1u << n); sub++) {
+		uint32_t set = 0, want = ~0u, want_ap = ~0u;
+
+		for (unsigned int i = 0; i < n; i++) {
+			if (!(sub & (1u << i)))
+				continue;
+			set |= BIT(ids[i]);
+			if (want == ~0u)
+				want = ids[i];
+			if (want_ap == ~0u && ids[i])
+				want_ap = ids[i];
+		}
+		for (unsigned int k = 0; k < 2; k++) {
+			const uint32_t flags = k ? AP_FLAG : 0;
+			const uint32_t expect = k ? want_ap : want;
+			struct drm_vseg_gem_info info;
+			uint32_t h;
+
+			if (expect == ~0u)
+				continue;	/* AP in system memory only */
+			h = create(SZ_64K, set, flags, &info);
+			igt_assert_f(info.segment_id == expect,
+				     "supported %#x, flags %#x: landed in %s, expected %s\n",
+				     set, flags, seg_name(info.segment_id),
+				     seg_name(expect));
+			igt_assert_f(!k || info.segment_id != ap_id ||
+				     (info.placement_flags &
+				      DRM_VSEG_INFO_APERTURE_MAPPED),
+				     "AP buffer in the aperture is not mapped\n");
+			vseg_gem_close(dev_fd, h);
+		}
+	}
+
+	/* CPU_VISIBLE skips memory segments the CPU cannot reach. */
+	{
+		uint32_t all = vseg_all_segments(&table_q), want = ap_id;
+		struct drm_vseg_gem_info info;
+		uint32_t h;
+
+		for (unsigned int i = 0; i < n; i++)
+			if (is_memory(ids[i]) && seg(ids[i])->cpu_visible_size) {
+				want = ids[i];
+				break;
+			}
+		h = create(SZ_64K, all, CPU_VISIBLE, &info);
+		igt_assert_f(info.segment_id == want,
+			     "CPU_VISIBLE in every segment: landed in %s, expected %s\n",
+			     seg_name(info.segment_id), seg_name(want));
+		igt_assert(info.placement_flags & DRM_VSEG_INFO_CPU_MAPPABLE);
+		vseg_gem_close(dev_fd, h);
+	}
+	finish_profile();
+}
+
+/* --- direction ---------------------------------------------------------------- */
+
+static void test_direction(const char *profile)
+{
+	load_profile(profile);
+	for (uint32_t id = 1; id <= table_q.num_segments; id++) {
+		const struct drm_vseg_segment_info *s;
+		struct drm_vseg_gem_info info[4];
+		struct drm_vseg_gem_create c;
+		uint64_t size;
+		uint32_t h[4];
+
+		if (!is_memory(id))
+			continue;
+		s = seg(id);
+		size = s->size / 16;	/* a power of two */
+
+		/* Bottom-up, top-down by preference, FROM_END (twice). */
+		for (unsigned int k = 0; k < 4; k++) {
+			vseg_create_args(&c, size, BIT(id),
+					 AP_FLAG | (k >= 2 ? FROM_END : 0));
+			if (k < 3)
+				vseg_create_prefer(&c, id, k == 1 ? TOP_DOWN : 0);
+			h[k] = vseg_gem_create(dev_fd, &c);
+			vseg_check_allocation(dev_fd, h[k], &info[k]);
+			check_contiguous(&info[k], id, size);
+		}
+		igt_info("%s: bottom-up %#llx, top-down %#llx, from end %#llx and %#llx\n",
+			 s->name, (unsigned long long)info[0].offset,
+			 (unsigned long long)info[1].offset,
+			 (unsigned long long)info[2].offset,
+			 (unsigned long long)info[3].offset);
+		igt_assert_f(info[0].offset < s->size / 2,
+			     "bottom-up in an empty %s at %#llx\n", s->name,
+			     (unsigned long long)info[0].offset);
+		igt_assert_f(info[1].offset + size == s->size,
+			     "top-down in an empty %s at %#llx, not at the end\n",
+			     s->name, (unsigned long long)info[1].offset);
+		for (unsigned int k = 1; k < 4; k++)
+			igt_assert_f(info[k].offset >= s->size / 2 &&
+				     info[k].offset > info[0].offset,
+				     "%s: top-down buffer %u at %#llx, bottom-up at %#llx\n",
+				     s->name, k,
+				     (unsigned long long)info[k].offset,
+				     (unsigned long long)info[0].offset);
+		vseg_check_allocations(dev_fd, h, 4);
+		close_all(h, 4);
+	}
+	finish_profile();
+}
+
+/* --- hinted banks (discrete) ------------------------------------------------- */
+
+static uint32_t create_banked(uint32_t id, uint64_t size, uint32_t flags,
+			      uint32_t supported, const uint32_t *banks,
+			      unsigned int nbanks, uint32_t pref_flags,
+			      struct drm_vseg_gem_info *info)
+{
+	struct drm_vseg_gem_create c;
+	uint32_t h;
+
+	vseg_create_args(&c, size, supported, flags);
+	vseg_create_prefer(&c, id, pref_flags);
+	c.num_hinted_banks = nbanks;
+	for (unsigned int i = 0; i < nbanks; i++)
+		c.hinted_banks[i] = banks[i];
+	h = vseg_gem_create(dev_fd, &c);
+	vseg_check_allocation(dev_fd, h, info);
+	igt_assert_f(info->segment_id == id || supported != BIT(id),
+		     "banked buffer landed in %u\n", info->segment_id);
+	return h;
+}
+
+static void test_hinted_banks(void)
+{
+	const uint32_t b0[] = { 0 }, b1[] = { 1 }, b10[] = { 1, 0 };
+	uint32_t id, h, *fill1, *fill0;
+	const struct drm_vseg_segment_info *s;
+	struct drm_vseg_gem_info info;
+	uint64_t split;
+	unsigned int n1, n0;
+
+	load_profile("discrete");
+	id = vseg_segment_by_name(&table_q, table, "vram");
+	s = seg(id);
+	igt_require(s->num_banks == 2);
+	split = s->bank_end[0];
+
+	for (unsigned int ap = 0; ap < 2; ap++) {
+		const uint32_t flags = ap ? AP_FLAG : 0;
+
+		h = create_banked(id, SZ_1M, flags, BIT(id), b1, 1, 0, &info);
+		igt_assert_f(info.offset >= split && info.offset < s->size,
+			     "hinted bank 1 (AP=%u): first page at %#llx\n", ap,
+			     (unsigned long long)info.offset);
+		vseg_gem_close(dev_fd, h);
+		h = create_banked(id, SZ_1M, flags, BIT(id), b1, 1, TOP_DOWN,
+				  &info);
+		igt_assert_f(info.offset >= split,
+			     "hinted bank 1, top-down (AP=%u): %#llx\n", ap,
+			     (unsigned long long)info.offset);
+		vseg_gem_close(dev_fd, h);
+		h = create_banked(id, SZ_1M, flags, BIT(id), b0, 1, TOP_DOWN,
+				  &info);
+		igt_assert_f(info.offset < split,
+			     "hinted bank 0, top-down (AP=%u): %#llx\n", ap,
+			     (unsigned long long)info.offset);
+		if (ap)
+			igt_assert(info.offset + SZ_1M <= split);
+		vseg_gem_close(dev_fd, h);
+		h = create_banked(id, SZ_1M, flags, BIT(id), b10, 2, 0, &info);
+		igt_assert_f(info.offset >= split,
+			     "hinted banks 1, 0 (AP=%u): %#llx\n", ap,
+			     (unsigned long long)info.offset);
+		vseg_gem_close(dev_fd, h);
+	}
+
+	/* Fill bank 1: a buffer hinted there lands in bank 0 instead. */
+	fill1 = calloc(s->size / SZ_1M, sizeof(uint32_t));
+	fill0 = calloc(s->size / SZ_1M, sizeof(uint32_t));
+	igt_assert(fill1 && fill0);
+	n1 = (s->size - split) / SZ_1M;
+	for (unsigned int i = 0; i < n1; i++) {
+		fill1[i] = create_banked(id, SZ_1M, AP_FLAG, BIT(id), b1, 1, 0,
+					 &info);
+		igt_assert_f(info.offset >= split,
+			     "filler %u of bank 1 at %#llx\n", i,
+			     (unsigned long long)info.offset);
+	}
+	for (unsigned int ap = 0; ap < 2; ap++) {
+		h = create_banked(id, SZ_1M, ap ? AP_FLAG : 0, BIT(id), b1, 1, 0,
+				  &info);
+		igt_assert_f(info.segment_id == id && info.offset < split,
+			     "bank 1 full (AP=%u): landed in %u at %#llx\n", ap,
+			     info.segment_id, (unsigned long long)info.offset);
+		if (ap)
+			igt_assert(info.offset + SZ_1M <= split);
+		igt_assert_f(unmoved(fill1, n1, id),
+			     "a buffer with room in bank 0 evicted bank 1\n");
+		vseg_gem_close(dev_fd, h);
+	}
+
+	/* Fill bank 0 as well: the next supported segment gets it. */
+	n0 = split / SZ_1M;
+	for (unsigned int i = 0; i < n0; i++) {
+		fill0[i] = create_banked(id, SZ_1M, AP_FLAG, BIT(id), b0, 1, 0,
+					 &info);
+		igt_assert_f(info.offset + SZ_1M <= split,
+			     "filler %u of bank 0 at %#llx\n", i,
+			     (unsigned long long)info.offset);
+	}
+	h = create_banked(id, SZ_1M, AP_FLAG, BIT(id) | BIT(ap_id), b1, 1, 0,
+			  &info);
+	igt_assert_f(info.segment_id == ap_id,
+		     "vram full: a buffer hinted to bank 1 landed in %u\n",
+		     info.segment_id);
+	igt_assert(unmoved(fill1, n1, id) && unmoved(fill0, n0, id));
+	vseg_gem_close(dev_fd, h);
+
+	close_all(fill1, n1);
+	close_all(fill0, n0);
+	free(fill1);
+	free(fill0);
+	finish_profile();
+}
+
+/* --- alignment ---------------------------------------------------------------- */
+
+static void test_alignment(const char *profile)
+{
+	load_profile(profile);
+	for (uint32_t id = 1; id <= table_q.num_segments; id++) {
+		const struct drm_vseg_segment_info *s;
+		uint64_t page;
+		uint32_t small;
+
+		if (!is_memory(id))
+			continue;
+		s = seg(id);
+		page = s->page_size;
+		/* One page at the bottom so that offset 0 is taken. */
+		small = create(page, BIT(id), AP_FLAG, NULL);
+
+		for (uint64_t align = SZ_4K; align <= s->size / 4; align *= 4) {
+			for (unsigned int k = 0; k < 2; k++) {
+				struct drm_vseg_gem_create c;
+				struct drm_vseg_gem_info info;
+				uint64_t want = align > page ? align : page;
+				uint32_t h;
+
+				vseg_create_args(&c, page, BIT(id),
+						 k ? PRIMARY : AP_FLAG);
+				c.alignment = align;
+				h = vseg_gem_create(dev_fd, &c);
+				vseg_check_allocation(dev_fd, h, &info);
+				check_contiguous(&info, id, c.size);
+				igt_assert_f(!(info.offset % want),
+					     "%s: alignment %#llx, offset %#llx\n",
+					     s->name, (unsigned long long)align,
+					     (unsigned long long)info.offset);
+				vseg_gem_close(dev_fd, h);
+			}
+		}
+		vseg_gem_close(dev_fd, small);
+	}
+	finish_profile();
+}
+
+igt_main
+{
+	igt_fixture {
+		vseg_require_module();
+		igt_install_exit_handler(cleanup);
+	}
+
+	igt_describe("Every cell of the AccessedPhysically table: sets of "
+		     "pages, contiguous buffers and primaries in memory "
+		     "segments; unmapped, mapped and primary buffers in the "
+		     "aperture; system memory.");
+	igt_subtest_with_dynamic("accessed-physically") {
+		for (unsigned int i = 0; i < vseg_num_profiles; i++)
+			igt_dynamic(vseg_profiles[i])
+				test_ap_table(vseg_profiles[i]);
+	}
+
+	igt_describe("Preferred segments are tried in order; a full one is "
+		     "skipped without evicting anything from it.");
+	igt_subtest_with_dynamic("preferred-order") {
+		for (unsigned int i = 0; i < vseg_num_profiles; i++)
+			igt_dynamic(vseg_profiles[i])
+				test_preferred(vseg_profiles[i]);
+	}
+
+	igt_describe("Without preferences a buffer lands in the first "
+		     "supported placement: memory segments by id, the "
+		     "aperture, system memory.");
+	igt_subtest_with_dynamic("supported-set") {
+		for (unsigned int i = 0; i < vseg_num_profiles; i++)
+			igt_dynamic(vseg_profiles[i])
+				test_supported(vseg_profiles[i]);
+	}
+
+	igt_describe("Top-down preferences and FROM_END_OF_SEGMENT place "
+		     "contiguous buffers at the end of the segment.");
+	igt_subtest_with_dynamic("direction") {
+		for (unsigned int i = 0; i < vseg_num_profiles; i++)
+			igt_dynamic(vseg_profiles[i])
+				test_direction(vseg_profiles[i]);
+	}
+
+	igt_describe("Hinted banks are honoured in order and fall back to "
+		     "the rest of the segment, then to other segments.");
+	igt_subtest("hinted-banks")
+		test_hinted_banks();
+
+	igt_describe("The alignment of contiguous buffers is honoured.");
+	igt_subtest_with_dynamic("alignment") {
+		for (unsigned int i = 0; i < vseg_num_profiles; i++)
+			igt_dynamic(vseg_profiles[i])
+				test_alignment(vseg_profiles[i]);
+	}
+
+	igt_fixture {
+		if (dev_fd >= 0)
+			drm_close_driver(dev_fd);
+		dev_fd = -1;
+		free(table);
+		table = NULL;
+		vseg_unload();
+	}
+}
