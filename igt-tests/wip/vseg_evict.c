@@ -1,0 +1,501 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vseg_evict: overcommit memory segments and the aperture and check that
+ * no byte is lost while buffers are evicted and brought back, from one
+ * process and from several at once, and that the aperture never commits
+ * more than its commit limit.
+ *
+ * Copyright (c) 2026 The vseg authors
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "igt.h"
+#include "igt_vseg.h"
+
+IGT_TEST_DESCRIPTION("Overcommit vseg segments with random buffers, force "
+		     "evictions and check every byte of every buffer; "
+		     "several processes at once; the aperture commit limit.");
+
+#define AP_FLAG		DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
+#define TOP_DOWN	DRM_VSEG_PREF_TOP_DOWN
+#define BIT(id)		VSEG_SEG_BIT(id)
+#define RW		(PROT_READ | PROT_WRITE)
+#define NUM_CHILDREN	4
+#ifndef SZ_4M
+#define SZ_4M		0x400000ull
+#endif
+
+static int dev_fd = -1;
+static struct drm_vseg_query_segments table_q;
+static struct drm_vseg_segment_info *table;
+static uint32_t ap_id;
+static struct vseg_usage_snapshot base_usage;
+
+static void cleanup(int sig)
+{
+	(void)sig;
+	if (dev_fd >= 0)
+		drm_close_driver(dev_fd);
+	dev_fd = -1;
+	if (igt_kmod_is_loaded(VSEG_MODULE))
+		igt_kmod_unload(VSEG_MODULE);
+}
+
+static void load_profile(const char *profile)
+{
+	char opts[64];
+
+	if (dev_fd >= 0)
+		drm_close_driver(dev_fd);
+	dev_fd = -1;
+	free(table);
+	table = NULL;
+	snprintf(opts, sizeof(opts), "profile=%s", profile);
+	vseg_reload(opts);
+	dev_fd = drm_open_vseg();
+	table = vseg_query_all(dev_fd, &table_q);
+	ap_id = vseg_aperture_id(&table_q, table);
+	vseg_usage_read(dev_fd, &base_usage);
+}
+
+static void finish_profile(void)
+{
+	struct vseg_allocations a;
+
+	vseg_usage_wait(dev_fd, &base_usage, 5000, "after closing every buffer");
+	vseg_debugfs_read_allocations(dev_fd, &a);
+	igt_assert_f(a.num == 0, "%u buffers left in debugfs allocations\n",
+		     a.num);
+	vseg_debugfs_free_allocations(&a);
+	drm_close_driver(dev_fd);
+	dev_fd = -1;
+}
+
+static const struct drm_vseg_segment_info *seg(uint32_t id)
+{
+	return vseg_segment(&table_q, table, id);
+}
+
+static bool is_memory(uint32_t id)
+{
+	return id && seg(id)->kind == DRM_VSEG_SEGMENT_KIND_MEMORY;
+}
+
+static const char *seg_name(uint32_t id)
+{
+	return id ? seg(id)->name : "system";
+}
+
+static uint32_t test_seed(void)
+{
+	const char *env = getenv("VSEG_SEED");
+	uint32_t seed;
+
+	seed = env ? strtoul(env, NULL, 0) : (uint32_t)time(NULL) ^ getpid();
+	igt_info("seed %u (set VSEG_SEED to repeat)\n", seed);
+	return seed;
+}
+
+/* A small PRNG with explicit state, so that children differ predictably. */
+static uint32_t rnd(uint64_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return (uint32_t)(*state >> 11);
+}
+
+struct ebuf {
+	uint32_t handle;
+	uint64_t size;
+	uint32_t pattern;
+	uint32_t supported;
+};
+
+static void fill_buffer(int fd, const struct ebuf *b)
+{
+	void *ptr = vseg_gem_mmap(fd, b->handle, b->size, RW);
+
+	vseg_pattern_fill(ptr, b->size, b->pattern);
+	munmap(ptr, b->size);
+}
+
+static void verify_buffer(int fd, const struct ebuf *b, unsigned int index)
+{
+	void *ptr = vseg_gem_mmap(fd, b->handle, b->size, PROT_READ);
+	int64_t bad = vseg_pattern_check(ptr, b->size, b->pattern);
+
+	munmap(ptr, b->size);
+	if (bad >= 0) {
+		struct drm_vseg_gem_info info;
+
+		vseg_gem_info(fd, b->handle, &info);
+		igt_assert_f(false,
+			     "buffer %u (%#llx bytes, pattern %#x, supported %#x, now in %s, %llu moves): data differs at %#llx\n",
+			     index, (unsigned long long)b->size, b->pattern,
+			     b->supported, seg_name(info.segment_id),
+			     (unsigned long long)info.moves,
+			     (unsigned long long)bad);
+	}
+}
+
+/*
+ * Overcommit memory segment @id: buffers preferring it, each filled with
+ * its own pattern, whose sizes add up to @target bytes (creating past the
+ * segment's size evicts older ones); then rounds of MAKE_RESIDENT, EVICT
+ * and spot checks; then every byte is checked, twice.
+ * @strict: this process is alone on the device, so placements after
+ * creation, MAKE_RESIDENT and EVICT are asserted too.
+ */
+static void overcommit(int fd, uint32_t id, uint64_t target, uint64_t rs,
+		       bool strict)
+{
+	const struct drm_vseg_segment_info *s = seg(id);
+	const uint64_t page = s->page_size, max = s->size / 8;
+	const bool cpu = s->cpu_visible_size > 0;
+	unsigned int n = 0, cap = 64, moves_seen = 0;
+	struct ebuf *b = calloc(cap, sizeof(*b));
+	uint64_t total = 0;
+	uint32_t next_pattern = rnd(&rs) << 8;
+
+	igt_assert(b);
+	/* Create until the segment is overcommitted @target bytes. */
+	while (total < target || n < 8) {
+		struct drm_vseg_gem_create c;
+		struct drm_vseg_gem_info info;
+		uint32_t flags = rnd(&rs) % 2 ? AP_FLAG : 0;
+		uint32_t set;
+
+		if (n == cap) {
+			cap *= 2;
+			b = realloc(b, cap * sizeof(*b));
+			igt_assert(b);
+		}
+		/*
+		 * Supported in the segment only (when the CPU can reach it),
+		 * or also in the aperture and system memory.
+		 */
+		set = cpu && rnd(&rs) % 3 == 0 ? BIT(id) :
+		      BIT(id) | BIT(ap_id) | BIT(0);
+		vseg_create_args(&c, page * (1 + rnd(&rs) % (max / page)), set,
+				 flags);
+		vseg_create_prefer(&c, id, rnd(&rs) % 2 ? TOP_DOWN : 0);
+		if ((set & BIT(ap_id)) && rnd(&rs) % 2)
+			c.eviction_segments = BIT(ap_id);
+		b[n].handle = vseg_gem_create(fd, &c);
+		b[n].size = c.size;
+		b[n].pattern = next_pattern++;
+		b[n].supported = set;
+		vseg_gem_info(fd, b[n].handle, &info);
+		igt_assert_f(set & BIT(info.segment_id),
+			     "buffer %u created in %s outside %#x\n", n,
+			     seg_name(info.segment_id), set);
+		if (strict)
+			igt_assert_f(info.segment_id != 0,
+				     "buffer %u created in system memory though it could evict others\n",
+				     n);
+		fill_buffer(fd, &b[n]);
+		total += c.size;
+		n++;
+	}
+
+	/* Rounds of MAKE_RESIDENT, EVICT and spot checks. */
+	for (unsigned int round = 0; round < n; round++) {
+		uint32_t list[4], count = 1 + rnd(&rs) % 4, processed;
+		struct drm_vseg_gem_info info;
+		unsigned int op = rnd(&rs) % 3, k;
+		int err;
+
+		for (k = 0; k < count; k++)
+			list[k] = b[rnd(&rs) % n].handle;
+		if (op == 2) {
+			/* A spot check, which may move the buffer out. */
+			k = rnd(&rs) % n;
+			verify_buffer(fd, &b[k], k);
+			continue;
+		}
+		if (op)
+			err = __vseg_evict(fd, list, count, &processed);
+		else
+			err = __vseg_make_resident(fd, list, count, &processed);
+		igt_assert_f(err == 0, "%s of %u buffers failed: %d (%s)\n",
+			     op ? "EVICT" : "MAKE_RESIDENT", count, err,
+			     strerror(-err));
+		igt_assert_eq_u32(processed, count);
+		for (k = 0; strict && k < count; k++) {
+			vseg_gem_info(fd, list[k], &info);
+			igt_assert_f(op ? info.segment_id == 0 :
+				     !!(info.placement_flags &
+					DRM_VSEG_INFO_RESIDENT),
+				     "after %s the buffer is in %s\n",
+				     op ? "EVICT" : "MAKE_RESIDENT",
+				     seg_name(info.segment_id));
+		}
+	}
+
+	/* Every byte of every buffer. */
+	for (unsigned int i = 0; i < n; i++) {
+		struct drm_vseg_gem_info info;
+
+		vseg_gem_info(fd, b[i].handle, &info);
+		moves_seen += info.moves > 0;
+		verify_buffer(fd, &b[i], i);
+	}
+	igt_info("segment %s: %u buffers, %llu MiB, %u of them moved\n",
+		 s->name, n, (unsigned long long)(total >> 20), moves_seen);
+	igt_assert_f(moves_seen > 0, "overcommitting %s moved nothing\n",
+		     s->name);
+
+	/* Every byte again after bringing half of them back. */
+	for (unsigned int i = 0; i < n; i += 2) {
+		int err = __vseg_make_resident(fd, &b[i].handle, 1, NULL);
+
+		igt_assert_f(err == 0, "MAKE_RESIDENT: %d (%s)\n", err,
+			     strerror(-err));
+	}
+	for (unsigned int i = 0; i < n; i++)
+		verify_buffer(fd, &b[i], i);
+
+	for (unsigned int i = 0; i < n; i++)
+		vseg_gem_close(fd, b[i].handle);
+	free(b);
+}
+
+static void test_overcommit(uint32_t id)
+{
+	uint64_t rs = test_seed() | 1;
+
+	overcommit(dev_fd, id, 4 * seg(id)->size, rs, true);
+	vseg_usage_wait(dev_fd, &base_usage, 5000, "after closing");
+}
+
+static void test_overcommit_parallel(void)
+{
+	uint32_t seed = test_seed();
+
+	igt_fork(child, NUM_CHILDREN) {
+		int fd = drm_open_vseg();
+
+		for (uint32_t id = 1; id <= table_q.num_segments; id++) {
+			if (!is_memory(id))
+				continue;
+			overcommit(fd, id, 4 * seg(id)->size / NUM_CHILDREN,
+				   ((uint64_t)seed << 8 | child) * 2 + 1, false);
+		}
+		drm_close_driver(fd);
+	}
+	igt_waitchildren();
+}
+
+/* --- the aperture commit limit --------------------------------------------- */
+
+/* The aperture's usage is within its limits and matches our buffers. */
+static void check_aperture(const struct ebuf *b, unsigned int n)
+{
+	const uint64_t limit = seg(ap_id)->commit_limit;
+	struct vseg_usage_snapshot u;
+	struct vseg_aperture_state st;
+	uint64_t in = 0, mapped = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		struct drm_vseg_gem_info info;
+
+		vseg_gem_info(dev_fd, b[i].handle, &info);
+		igt_assert_f(info.segment_id == ap_id || info.segment_id == 0,
+			     "an aperture-only buffer is in %s\n",
+			     seg_name(info.segment_id));
+		if (info.segment_id == ap_id) {
+			in += b[i].size;
+			igt_assert_f(info.placement_flags &
+				     DRM_VSEG_INFO_APERTURE_MAPPED,
+				     "a resident AP buffer in the aperture is not mapped\n");
+			mapped += b[i].size;
+		} else {
+			igt_assert(!(info.placement_flags &
+				     DRM_VSEG_INFO_APERTURE_MAPPED));
+		}
+	}
+	vseg_usage_read(dev_fd, &u);
+	igt_assert_f(u.usage[ap_id].committed <= limit,
+		     "aperture committed %llu > commit limit %llu\n",
+		     (unsigned long long)u.usage[ap_id].committed,
+		     (unsigned long long)limit);
+	igt_assert_eq_u64(u.usage[ap_id].committed,
+			  base_usage.usage[ap_id].committed + in);
+	igt_assert_eq_u64(u.usage[ap_id].aperture_mapped,
+			  base_usage.usage[ap_id].aperture_mapped + mapped);
+	vseg_debugfs_read_aperture(dev_fd, &st);
+	igt_assert_eq_u64(st.committed, u.usage[ap_id].committed);
+	igt_assert_eq_u64(st.mapped, u.usage[ap_id].aperture_mapped);
+	igt_assert_eq_u64(st.commit_limit, limit);
+	vseg_debugfs_free_aperture(&st);
+}
+
+static void test_commit_limit(void)
+{
+	const uint64_t limit = seg(ap_id)->commit_limit;
+	uint64_t rs = test_seed() | 1, total = 0;
+	unsigned int n = 0, cap = 256, pinned = 0;
+	struct ebuf *b = calloc(cap, sizeof(*b));
+	struct vseg_usage_snapshot before;
+	struct drm_vseg_gem_create c;
+	int err;
+
+	igt_assert(b);
+	/*
+	 * Twice the commit limit of AccessedPhysically buffers that can only
+	 * live in the aperture: creating each one must succeed by evicting
+	 * older ones to system memory, never committing past the limit.
+	 */
+	while (total < 2 * limit) {
+		if (n == cap) {
+			cap *= 2;
+			b = realloc(b, cap * sizeof(*b));
+			igt_assert(b);
+		}
+		vseg_create_args(&c, SZ_4K * (1 + rnd(&rs) % (SZ_4M / SZ_4K)),
+				 BIT(ap_id), AP_FLAG);
+		err = __vseg_gem_create(dev_fd, &c);
+		igt_assert_f(err == 0,
+			     "creating an aperture buffer with %llu bytes committed (limit %llu) failed: %d (%s), though older buffers could be evicted\n",
+			     (unsigned long long)total,
+			     (unsigned long long)limit, err, strerror(-err));
+		b[n].handle = c.handle;
+		b[n].size = c.size;
+		b[n].pattern = 0x10000 + n;
+		b[n].supported = BIT(ap_id);
+		fill_buffer(dev_fd, &b[n]);
+		total += c.size;
+		n++;
+		check_aperture(b, n);
+	}
+	for (unsigned int i = 0; i < n; i++)
+		verify_buffer(dev_fd, &b[i], i);
+	check_aperture(b, n);
+
+	/*
+	 * Pin buffers into the aperture until it cannot take another one:
+	 * then nothing can be evicted and creation fails with -ENOSPC,
+	 * changing nothing.
+	 */
+	for (unsigned int i = 0; i < n; i++)
+		vseg_evict(dev_fd, &b[i].handle, 1);
+	check_aperture(b, n);
+	for (unsigned int i = 0; i < n; i++) {
+		struct drm_vseg_residency r = {
+			.handles = (uintptr_t)&b[i].handle,
+			.count = 1,
+			.flags = DRM_VSEG_RESIDENCY_PIN,
+		};
+
+		err = 0;
+		if (igt_ioctl(dev_fd, DRM_IOCTL_VSEG_MAKE_RESIDENT, &r))
+			err = -errno;
+		errno = 0;
+		if (err == 0) {
+			pinned++;
+			continue;
+		}
+		igt_assert_f(err == -ENOSPC || err == -ENOMEM,
+			     "MAKE_RESIDENT into an aperture full of pinned buffers: %d (%s)\n",
+			     err, strerror(-err));
+		break;
+	}
+	igt_info("%u buffers pinned into the aperture\n", pinned);
+	igt_assert(pinned > 0);
+	check_aperture(b, n);
+	vseg_usage_read(dev_fd, &before);
+	igt_assert_f(before.usage[ap_id].committed + SZ_4M > limit,
+		     "pinning stopped with %llu of %llu committed\n",
+		     (unsigned long long)before.usage[ap_id].committed,
+		     (unsigned long long)limit);
+	vseg_create_args(&c, SZ_4M, BIT(ap_id), AP_FLAG);
+	err = __vseg_gem_create(dev_fd, &c);
+	igt_assert_f(err == -ENOSPC,
+		     "creating in an aperture full of pinned buffers: %d (%s)\n",
+		     err, strerror(-err));
+	vseg_usage_assert(dev_fd, &before, "after the refused create");
+	vseg_create_args(&c, SZ_4M, BIT(ap_id), 0);
+	err = __vseg_gem_create(dev_fd, &c);
+	igt_assert_f(err == -ENOSPC,
+		     "creating (AP=0) in an aperture full of pinned buffers: %d (%s)\n",
+		     err, strerror(-err));
+	vseg_usage_assert(dev_fd, &before, "after the refused create");
+
+	/* With system memory allowed, it goes there instead. */
+	vseg_create_args(&c, SZ_4M, BIT(ap_id) | BIT(0), 0);
+	err = __vseg_gem_create(dev_fd, &c);
+	igt_assert_f(err == 0, "creating in aperture | system: %d (%s)\n", err,
+		     strerror(-err));
+	{
+		struct drm_vseg_gem_info info;
+
+		vseg_gem_info(dev_fd, c.handle, &info);
+		igt_assert_eq_u32(info.segment_id, 0);
+		vseg_gem_close(dev_fd, c.handle);
+	}
+
+	/* Nothing was lost. */
+	for (unsigned int i = 0; i < n; i++)
+		verify_buffer(dev_fd, &b[i], i);
+	check_aperture(b, n);
+	for (unsigned int i = 0; i < n; i++)
+		vseg_gem_close(dev_fd, b[i].handle);
+	free(b);
+}
+
+igt_main
+{
+	igt_fixture {
+		vseg_require_module();
+		igt_install_exit_handler(cleanup);
+	}
+
+	for (unsigned int p = 0; p < vseg_num_profiles; p++) {
+		const char *profile = vseg_profiles[p];
+
+		igt_describe("Overcommit each memory segment four times with "
+			     "random buffers, force evictions, check every "
+			     "byte.");
+		igt_subtest_with_dynamic_f("overcommit-%s", profile) {
+			load_profile(profile);
+			for (uint32_t id = 1; id <= table_q.num_segments; id++) {
+				if (!is_memory(id))
+					continue;
+				igt_dynamic(seg(id)->name)
+					test_overcommit(id);
+			}
+			finish_profile();
+		}
+
+		igt_describe("The same from four processes at once.");
+		igt_subtest_f("overcommit-parallel-%s", profile) {
+			load_profile(profile);
+			test_overcommit_parallel();
+			finish_profile();
+		}
+
+		igt_describe("Fill the aperture past its commit limit: older "
+			     "buffers are evicted, the limit is never "
+			     "exceeded, and with everything pinned creation "
+			     "fails with ENOSPC; no data is lost.");
+		igt_subtest_f("commit-limit-%s", profile) {
+			load_profile(profile);
+			test_commit_limit();
+			finish_profile();
+		}
+	}
+
+	igt_fixture {
+		if (dev_fd >= 0)
+			drm_close_driver(dev_fd);
+		dev_fd = -1;
+		free(table);
+		table = NULL;
+		vseg_unload();
+	}
+}
