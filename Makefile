@@ -39,6 +39,8 @@ modules:
 modules_install:
 	$(MAKE) -C $(KDIR) M=$(REPO) modules_install
 
+# Our command-line variables (TESTS, ...) must not reach igt-tests' make.
+userspace: MAKEOVERRIDES :=
 userspace:
 	@if [ -f $(REPO)/igt-tests/Makefile ]; then \
 		$(MAKE) -C $(REPO)/igt-tests; \

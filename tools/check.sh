@@ -67,7 +67,10 @@ fi
 
 # The test binaries.
 all=()
-if [ -f igt-tests/Makefile ] && list=$($MAKE -s --no-print-directory -C igt-tests list 2>/dev/null); then
+# (without our make's command-line variables: TESTS means something else there)
+if [ -f igt-tests/Makefile ] &&
+	list=$(env -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES -u TESTS \
+		make -s --no-print-directory -C igt-tests list 2>/dev/null); then
 	while read -r t; do
 		[ -n "$t" ] || continue
 		case $t in /*) ;; *) [ -e "igt-tests/$t" ] && t=$REPO/igt-tests/$t || t=$REPO/$t ;; esac
@@ -107,8 +110,11 @@ for kver in "${kernels[@]}"; do
 		kf=1
 	elif [ ${#tests[@]} -gt 0 ]; then
 		kmod=$REPO/build/$kver/drivers/gpu/drm/vseg
-		# shellcheck disable=SC2086
-		"$TOOLS/vm-run.sh" -k "$kver" -t "$VM_TIMEOUT" -o "$out" \
+		binds=()
+		for t in "${tests[@]}"; do
+			case $t in /tmp/*|/run/*) binds+=(-b "$(dirname "$t")") ;; esac
+		done
+		"$TOOLS/vm-run.sh" -k "$kver" -t "$VM_TIMEOUT" -o "$out" "${binds[@]}" \
 			--qemu-args "${QEMU_ARGS:-}" -- \
 			"$TOOLS/igt-run.sh" -r "$out/igt-results" -t "$SUBTEST_TIMEOUT" \
 			-m "$kmod" "${tests[@]}"
@@ -120,7 +126,10 @@ for kver in "${kernels[@]}"; do
 			ks=$(grep -c '^SKIP ' "$res")
 		fi
 		if [ "$rc" != 0 ] && [ "$rc" != 1 ]; then
-			echo "check: $kver: FAIL: the VM run failed (exit $rc; see $out/console.log)"
+			what=
+			[ -s "$out/igt-results/running" ] &&
+				what=" while running $(cat "$out/igt-results/running")"
+			echo "check: $kver: FAIL: the VM run failed$what (exit $rc; see $out/console.log)"
 			kf=$((kf + 1))
 		elif [ "$rc" = 1 ] && [ "$kf" = 0 ]; then
 			echo "check: $kver: FAIL: the test runner failed without a failed test"

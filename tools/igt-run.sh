@@ -12,7 +12,8 @@
 # usage: tools/igt-run.sh [-r RESULTS_DIR] [-t SECONDS] [-m KMOD_DIR] [-c CHECKER] BIN...
 #   -r  results dir (default $OUTDIR/igt-results or ./igt-results): per-test
 #       logs <bin>/<subtest>.log, results.txt (one line per result, written as
-#       it goes), summary ("PASSED FAILED SKIPPED" on one line)
+#       it goes), summary ("PASSED FAILED SKIPPED" on one line), running
+#       (the test in progress: left behind if the guest died)
 #   -t  per-subtest timeout (default 120)
 #   -m  dir holding vseg.ko for the running kernel, exported as IGT_KMOD_PATH
 #       (default: build/$(uname -r)/drivers/gpu/drm/vseg in this repo)
@@ -175,6 +176,7 @@ run_one() {
 		cmd=("$path")
 		kmsg "$bin: starting"
 	fi
+	echo "$name" >"$RESULTS/running"
 	t0=${EPOCHREALTIME/[.,]/}
 	timeout -k 5 "$TMO" "${cmd[@]}" </dev/null >"$log" 2>&1
 	rc=$?
@@ -264,6 +266,7 @@ for path in "$@"; do
 	unload_vseg "$bin"
 done
 
+rm -f "$RESULTS/running"
 echo "$PASSED $FAILED $SKIPPED" >"$RESULTS/summary"
 echo "igt-run: $KVER: $PASSED passed, $FAILED failed, $SKIPPED skipped"
 [ "$FAILED" = 0 ]
