@@ -11,6 +11,7 @@
 #   -m MODBASE  module tree root (INSTALL_MOD_PATH style: MODBASE/lib/modules/KVER),
 #               default / (the installed Debian kernels)
 #   -o OUT      output file; kept when it exists and is newer than this script
+#               and than the module tree's modules.dep
 
 set -euo pipefail
 
@@ -30,7 +31,10 @@ shift $((OPTIND - 1))
 if [ $# -ne 1 ] || [ -z "$OUT" ]; then usage; fi
 KVER=$1
 
-if [ "$FORCE" = 0 ] && [ -s "$OUT" ] && [ "$OUT" -nt "$0" ]; then
+# Fresh if newer than this script and than the module tree's modules.dep.
+DEP=${MODBASE%/}/lib/modules/$KVER/modules.dep
+if [ "$FORCE" = 0 ] && [ -s "$OUT" ] && [ "$OUT" -nt "$0" ] &&
+	{ [ ! -e "$DEP" ] || [ "$OUT" -nt "$DEP" ]; }; then
 	exit 0
 fi
 

@@ -107,6 +107,8 @@ fi
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (tools/install-deps.sh)"
 
 CACHE=$REPO/build/vm/$KVER
+# a kernel of our own may reuse a Debian version string: keep it apart
+[ "$MODBASE" = / ] || CACHE=$REPO/build/vm/custom-$KVER
 INITRD=$CACHE/initramfs.cpio.gz
 ib_args=(-o "$INITRD")
 [ "$MODBASE" = / ] || ib_args+=(-m "$MODBASE")
