@@ -39,7 +39,8 @@ if [ "$FORCE" = 0 ] && [ -s "$OUT" ] && [ "$OUT" -nt "$0" ] &&
 fi
 
 BUSYBOX=${BUSYBOX:-/bin/busybox}
-if ! file -L "$BUSYBOX" 2>/dev/null | grep -q 'statically linked'; then
+if [ ! -x "$BUSYBOX" ] ||
+	LC_ALL=C readelf -l "$BUSYBOX" 2>/dev/null | grep -q 'program interpreter'; then
 	echo "vm-initramfs: $BUSYBOX missing or not static (install busybox-static)" >&2
 	exit 1
 fi
