@@ -63,6 +63,8 @@ for kver in "$@"; do
 		continue
 	fi
 	if grep -i 'warning:' "$dst/build.log"; then
+		# objects built with warnings would not be rebuilt (nor warn) next time
+		find "$dst" -name '*.o' -delete
 		echo "build-module: $kver: the build printed warnings (above)" >&2
 		fail=1
 		continue
