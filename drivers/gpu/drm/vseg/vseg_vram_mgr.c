@@ -69,10 +69,15 @@ static int vseg_vram_mgr_alloc(struct ttm_resource_manager *man,
 	end = min(end, seg_size);
 	if (start >= end || size > end - start)
 		return -ENOSPC;
-	if (start || end != seg_size)
-		flags |= DRM_BUDDY_RANGE_ALLOCATION;
-	if (place->flags & TTM_PL_FLAG_TOPDOWN)
+	/*
+	 * drm_buddy's free-list allocation takes the highest free block, so
+	 * it serves top-down requests; bottom-up (WDDM's default direction)
+	 * and bank ranges use its range allocation, which takes the lowest.
+	 */
+	if ((place->flags & TTM_PL_FLAG_TOPDOWN) && !start && end == seg_size)
 		flags |= DRM_BUDDY_TOPDOWN_ALLOCATION;
+	else
+		flags |= DRM_BUDDY_RANGE_ALLOCATION;
 
 	vres = kzalloc(sizeof(*vres), GFP_KERNEL);
 	if (!vres)
