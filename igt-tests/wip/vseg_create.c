@@ -193,14 +193,13 @@ static void create_in_segment(uint32_t id, uint32_t flags)
 			     "offset %#llx outside the segment\n",
 			     (unsigned long long)info.offset);
 
-	/* It costs its size where it is, nothing anywhere else. */
+	/*
+	 * It costs its size where it is, nothing anywhere else. (System
+	 * memory counts what it holds too, against no limit.)
+	 */
 	after = before;
-	if (id) {
-		after.usage[id].committed += size;
-		after.usage[id].resident += size;
-	} else {
-		after.usage[0].resident += size;
-	}
+	after.usage[id].committed += size;
+	after.usage[id].resident += size;
 	vseg_usage_assert(card_fd, &after, "after create");
 
 	vseg_debugfs_read_aperture(card_fd, &ap);
@@ -264,8 +263,7 @@ static void test_size_rounding(void)
 
 		/* The segment it lands in is charged the real size. */
 		after = before;
-		if (info.segment_id)
-			after.usage[info.segment_id].committed += want;
+		after.usage[info.segment_id].committed += want;
 		after.usage[info.segment_id].resident += want;
 		vseg_usage_assert(card_fd, &after, "after create");
 		vseg_gem_close(card_fd, handle);
@@ -839,6 +837,82 @@ static void test_other_file(void)
 	check_clean("other-file");
 }
 
+/* The buffer ioctls work on the render node, for the render node's file. */
+static void test_render_node(void)
+{
+	const uint64_t size = SZ_1M;
+	struct drm_vseg_gem_info info;
+	uint32_t h, processed;
+	void *ptr;
+	int rfd;
+
+	start();
+	rfd = __drm_open_vseg_render();
+	igt_assert_f(rfd >= 0, "vseg has no render node\n");
+	h = vseg_gem_create_simple(rfd, size, BIT(vram_id) | BIT(ap_id), 0);
+	vseg_check_allocation(rfd, h, &info);
+	igt_assert_eq_u32(info.segment_id, vram_id);
+	ptr = vseg_gem_mmap(rfd, h, size, PROT_READ | PROT_WRITE);
+	vseg_pattern_fill(ptr, size, 0xabc);
+	munmap(ptr, size);
+	igt_assert_eq(__vseg_evict(rfd, &h, 1, &processed), 0);
+	igt_assert_eq_u32(processed, 1);
+	vseg_gem_info(rfd, h, &info);
+	igt_assert_eq_u32(info.segment_id, 0);
+	igt_assert_eq(__vseg_make_resident(rfd, &h, 1, &processed), 0);
+	igt_assert_eq_u32(processed, 1);
+	vseg_gem_info(rfd, h, &info);
+	igt_assert_eq_u32(info.segment_id, vram_id);
+	ptr = vseg_gem_mmap(rfd, h, size, PROT_READ);
+	igt_assert(vseg_pattern_check(ptr, size, 0xabc) < 0);
+	munmap(ptr, size);
+	/* The card node's file does not see the render node's handle. */
+	igt_assert_eq(__vseg_gem_info(card_fd, h, &info), -ENOENT);
+	vseg_gem_close(rfd, h);
+	drm_close_driver(rfd);
+	check_clean("render-node");
+}
+
+/* Many buffers: distinct ids, all listed, all gone after closing. */
+static void test_many(void)
+{
+	const unsigned int n = 1000;
+	uint32_t *h = calloc(n, sizeof(uint32_t));
+	uint64_t *ids = calloc(n, sizeof(uint64_t));
+	struct vseg_allocations a;
+
+	igt_assert(h && ids);
+	start();
+	for (unsigned int i = 0; i < n; i++) {
+		struct drm_vseg_gem_info info;
+		const uint32_t sets[] = { BIT(vram_id), BIT(local_id),
+					  BIT(ap_id), BIT(0) };
+
+		h[i] = vseg_gem_create_simple(card_fd, SZ_4K, sets[i % 4],
+					      i % 8 == 2 ? AP_FLAG : 0);
+		vseg_gem_info(card_fd, h[i], &info);
+		ids[i] = info.buffer_id;
+		for (unsigned int j = 0; j < i; j++)
+			igt_assert_f(h[j] != h[i] && ids[j] != ids[i],
+				     "buffers %u and %u share handle %u or id %llu\n",
+				     j, i, h[i], (unsigned long long)ids[i]);
+	}
+	vseg_debugfs_read_allocations(card_fd, &a);
+	igt_assert_eq(a.num, base_count + n);
+	for (unsigned int i = 0; i < n; i++)
+		igt_assert_f(vseg_allocation_find(&a, ids[i]),
+			     "buffer %llu is not listed\n",
+			     (unsigned long long)ids[i]);
+	vseg_check_no_overlap(&a, &table_q, table);
+	vseg_debugfs_free_allocations(&a);
+	vseg_check_allocations(card_fd, h, n);
+	for (unsigned int i = 0; i < n; i++)
+		vseg_gem_close(card_fd, h[i]);
+	free(h);
+	free(ids);
+	check_clean("create-many");
+}
+
 igt_main
 {
 	igt_fixture {
@@ -929,6 +1003,15 @@ igt_main
 		     "closed.");
 	igt_subtest("fd-close")
 		test_fd_close();
+
+	igt_describe("The buffer ioctls work on the render node.");
+	igt_subtest("render-node")
+		test_render_node();
+
+	igt_describe("A thousand buffers: distinct handles and ids, all in "
+		     "debugfs, all gone after closing.");
+	igt_subtest("create-many")
+		test_many();
 
 	igt_describe("A handle is not valid on another file.");
 	igt_subtest("other-file")

@@ -8,6 +8,8 @@
  * Copyright (c) 2026 The vseg authors
  */
 #include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -116,19 +118,74 @@ struct ebuf {
 	uint32_t supported;
 };
 
+/*
+ * Every buffer here has a CPU-visible placement, so a CPU access must never
+ * raise SIGBUS: catch it and report the buffer instead of dying.
+ */
+static sigjmp_buf sigbus_jmp;
+static volatile sig_atomic_t sigbus_armed;
+
+static void sigbus_handler(int sig)
+{
+	if (sigbus_armed) {
+		sigbus_armed = 0;
+		siglongjmp(sigbus_jmp, 1);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void catch_sigbus(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = sigbus_handler;
+	sigemptyset(&sa.sa_mask);
+	igt_assert_eq(sigaction(SIGBUS, &sa, NULL), 0);
+}
+
+static void __noreturn sigbus_fail(int fd, const struct ebuf *b,
+				   const char *what)
+{
+	struct drm_vseg_gem_info info;
+
+	vseg_gem_info(fd, b->handle, &info);
+	igt_assert_f(false,
+		     "SIGBUS %s a buffer of %#llx bytes (flags %#x, supported %#x), now in %s at %#llx, %llu moves\n",
+		     what, (unsigned long long)b->size, info.create_flags,
+		     b->supported, seg_name(info.segment_id),
+		     (unsigned long long)info.offset,
+		     (unsigned long long)info.moves);
+	abort();
+}
+
 static void fill_buffer(int fd, const struct ebuf *b)
 {
 	void *ptr = vseg_gem_mmap(fd, b->handle, b->size, RW);
 
+	if (sigsetjmp(sigbus_jmp, 1)) {
+		munmap(ptr, b->size);
+		sigbus_fail(fd, b, "writing");
+	}
+	sigbus_armed = 1;
 	vseg_pattern_fill(ptr, b->size, b->pattern);
+	sigbus_armed = 0;
 	munmap(ptr, b->size);
 }
 
 static void verify_buffer(int fd, const struct ebuf *b, unsigned int index)
 {
 	void *ptr = vseg_gem_mmap(fd, b->handle, b->size, PROT_READ);
-	int64_t bad = vseg_pattern_check(ptr, b->size, b->pattern);
+	int64_t bad;
 
+	if (sigsetjmp(sigbus_jmp, 1)) {
+		munmap(ptr, b->size);
+		sigbus_fail(fd, b, "reading");
+	}
+	sigbus_armed = 1;
+	bad = vseg_pattern_check(ptr, b->size, b->pattern);
+	sigbus_armed = 0;
 	munmap(ptr, b->size);
 	if (bad >= 0) {
 		struct drm_vseg_gem_info info;
@@ -163,6 +220,7 @@ static void overcommit(int fd, uint32_t id, uint64_t target, uint64_t rs,
 	uint32_t next_pattern = rnd(&rs) << 8;
 
 	igt_assert(b);
+	catch_sigbus();
 	/* Create until the segment is overcommitted @target bytes. */
 	while (total < target || n < 8) {
 		struct drm_vseg_gem_create c;
@@ -346,6 +404,7 @@ static void test_commit_limit(void)
 	int err;
 
 	igt_assert(b);
+	catch_sigbus();
 	/*
 	 * Twice the commit limit of AccessedPhysically buffers that can only
 	 * live in the aperture: creating each one must succeed by evicting

@@ -270,11 +270,10 @@ static void test_mmap_after_close(void)
 
 		/* The mapping keeps the buffer, and its memory, alive. */
 		vseg_usage_read(dev_fd, &during);
-		if (id)
-			igt_assert_f(during.usage[id].committed >=
-				     base_usage.usage[id].committed + size,
-				     "%s: closing a mapped buffer gave its memory back\n",
-				     seg_name(id));
+		igt_assert_f(during.usage[id].committed >=
+			     base_usage.usage[id].committed + size,
+			     "%s: closing a mapped buffer gave its memory back\n",
+			     seg_name(id));
 		check_pattern(ptr, size, 0x77 + id, "after GEM_CLOSE");
 		vseg_pattern_fill(ptr, size, 0x99 + id);
 		check_pattern(ptr, size, 0x99 + id, "written after GEM_CLOSE");
@@ -448,9 +447,12 @@ static void fault_move(uint32_t local, uint32_t alt_set, uint32_t flags,
 	munmap(ptr, size);
 
 	/* And once more with a fresh mapping. */
+	vseg_evict(dev_fd, &h, 1);
 	vseg_make_resident(dev_fd, &h, 1);
 	info(h, &i1);
-	igt_assert_eq_u32(i1.segment_id, local);
+	igt_assert_f(i1.segment_id == local,
+		     "EVICT and MAKE_RESIDENT put the buffer in %s, not its preferred %s\n",
+		     seg_name(i1.segment_id), seg_name(local));
 	verify(h, size, seed, "fresh mapping after moving back");
 	vseg_gem_close(dev_fd, h);
 }

@@ -229,8 +229,7 @@ static void check_charged(const struct vseg_usage_snapshot *before,
 {
 	struct vseg_usage_snapshot want = *before;
 
-	if (id)
-		want.usage[id].committed += size;
+	want.usage[id].committed += size;
 	want.usage[id].resident += size;
 	want.usage[ap_id].aperture_mapped += mapped;
 	vseg_usage_assert(dev_fd, &want, "segment usage after create");
@@ -411,7 +410,7 @@ static void ap_table_system(void)
 	igt_assert(!(info.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED));
 	igt_assert(!(info.placement_flags & DRM_VSEG_INFO_RESIDENT));
 	igt_assert_eq_u64(info.resident_bytes, 0);
-	/* No commit anywhere: only the system segment's resident bytes. */
+	/* Nothing charged to any segment of the table. */
 	check_charged(&before, 0, size, 0);
 	vseg_gem_close(dev_fd, h);
 }
@@ -453,10 +452,13 @@ static void test_preferred(const char *profile)
 	load_profile(profile);
 	n = placements(ids);
 
-	/* Two preferred segments with room: the first one wins. */
+	/*
+	 * Two preferred segments with room: the first one wins. (System
+	 * memory first: see test_preferred_system().)
+	 */
 	for (unsigned int i = 0; i < n; i++) {
 		for (unsigned int j = 0; j < n; j++) {
-			if (i == j)
+			if (i == j || !ids[i])
 				continue;
 			vseg_create_args(&c, SZ_64K, BIT(ids[i]) | BIT(ids[j]), 0);
 			vseg_create_prefer(&c, ids[i], 0);
@@ -471,26 +473,25 @@ static void test_preferred(const char *profile)
 		}
 	}
 
-	/* Everything preferred, in reverse table order. */
+	/* Every resident placement preferred, in reverse table order. */
 	vseg_create_args(&c, SZ_64K, vseg_all_segments(&table_q), 0);
-	for (unsigned int i = n; i-- > 0 && c.num_preferred < DRM_VSEG_MAX_PREFERRED;)
+	for (unsigned int i = n - 1; i-- > 0 && c.num_preferred < DRM_VSEG_MAX_PREFERRED;)
 		vseg_create_prefer(&c, ids[i], 0);
 	h = vseg_gem_create(dev_fd, &c);
 	vseg_check_allocation(dev_fd, h, &info);
-	igt_assert_eq_u32(info.segment_id, ids[n - 1]);
+	igt_assert_eq_u32(info.segment_id, ids[n - 2]);
 	vseg_gem_close(dev_fd, h);
 
 	/*
 	 * A full first preferred segment: the next preferred one with room
 	 * gets the buffer, and nothing is evicted for it.
 	 */
-	for (unsigned int i = 0; i < n; i++) {
-		uint32_t full = ids[i], next = ids[(i + 1) % n];
+	for (unsigned int i = 0; i + 1 < n; i++) {
+		/* Resident placements only; system memory is never full. */
+		uint32_t full = ids[i], next = ids[(i + 1) % (n - 1)];
 		uint64_t chunk;
 		unsigned int max;
 
-		if (!full)
-			continue;	/* system memory is never full */
 		chunk = chunk_of(full) > SZ_1M ? chunk_of(full) : SZ_1M;
 		max = room_of(full) / chunk + 1;
 		fillers = calloc(max, sizeof(uint32_t));
@@ -511,11 +512,77 @@ static void test_preferred(const char *profile)
 			     "a buffer with room in its second preferred segment evicted buffers from the first\n");
 		vseg_gem_close(dev_fd, h);
 
-		/* Three preferred, the full one first, then system memory. */
+		/* Three preferred, the full one first. */
+		vseg_create_args(&c, chunk, BIT(full) | BIT(next) | BIT(0), 0);
+		vseg_create_prefer(&c, full, 0);
+		vseg_create_prefer(&c, next, 0);
+		vseg_create_prefer(&c, 0, 0);
+		h = vseg_gem_create(dev_fd, &c);
+		vseg_gem_info(dev_fd, h, &info);
+		igt_assert_f(info.segment_id == next,
+			     "%s full, then %s, then system: landed in %s\n",
+			     seg_name(full), seg_name(next),
+			     seg_name(info.segment_id));
+		igt_assert(unmoved(fillers, nf, full));
+		vseg_gem_close(dev_fd, h);
+
+		close_all(fillers, nf);
+		free(fillers);
+	}
+	finish_profile();
+}
+
+/*
+ * System memory (segment 0) as a preferred segment is tried in its turn
+ * like any other: before the segments preferred after it, and before the
+ * rest of the supported set.
+ */
+static void test_preferred_system(const char *profile)
+{
+	uint32_t ids[DRM_VSEG_MAX_SEGMENTS + 1], *fillers;
+	struct drm_vseg_gem_create c;
+	struct drm_vseg_gem_info info;
+	unsigned int n, nf;
+	uint32_t h;
+
+	load_profile(profile);
+	n = placements(ids);
+	for (unsigned int i = 0; i + 1 < n; i++) {
+		/* System memory first, then a resident placement. */
+		vseg_create_args(&c, SZ_64K, BIT(ids[i]) | BIT(0), 0);
+		vseg_create_prefer(&c, 0, 0);
+		vseg_create_prefer(&c, ids[i], 0);
+		h = vseg_gem_create(dev_fd, &c);
+		vseg_check_allocation(dev_fd, h, &info);
+		igt_assert_f(info.segment_id == 0,
+			     "preferred system then %s: landed in %s\n",
+			     seg_name(ids[i]), seg_name(info.segment_id));
+		vseg_gem_close(dev_fd, h);
+
+		/* System memory alone preferred, everything supported. */
+		vseg_create_args(&c, SZ_64K, vseg_all_segments(&table_q), 0);
+		vseg_create_prefer(&c, 0, 0);
+		h = vseg_gem_create(dev_fd, &c);
+		vseg_gem_info(dev_fd, h, &info);
+		igt_assert_f(info.segment_id == 0,
+			     "only system preferred, all supported: landed in %s\n",
+			     seg_name(info.segment_id));
+		vseg_gem_close(dev_fd, h);
+	}
+
+	/* A full first preference, then system memory, then another one. */
+	for (unsigned int i = 0; i + 1 < n; i++) {
+		uint32_t full = ids[i], next = ids[(i + 1) % (n - 1)];
+		uint64_t chunk = chunk_of(full) > SZ_1M ? chunk_of(full) : SZ_1M;
+
+		fillers = calloc(room_of(full) / chunk + 1, sizeof(uint32_t));
+		igt_assert(fillers);
+		nf = fill(full, chunk, room_of(full), 0, NO_BANK, fillers);
 		vseg_create_args(&c, chunk, BIT(full) | BIT(next) | BIT(0), 0);
 		vseg_create_prefer(&c, full, 0);
 		vseg_create_prefer(&c, 0, 0);
-		vseg_create_prefer(&c, next, 0);
+		if (next != full)
+			vseg_create_prefer(&c, next, 0);
 		h = vseg_gem_create(dev_fd, &c);
 		vseg_gem_info(dev_fd, h, &info);
 		igt_assert_f(info.segment_id == 0,
@@ -523,7 +590,6 @@ static void test_preferred(const char *profile)
 			     seg_name(full), seg_name(info.segment_id));
 		igt_assert(unmoved(fillers, nf, full));
 		vseg_gem_close(dev_fd, h);
-
 		close_all(fillers, nf);
 		free(fillers);
 	}
@@ -824,6 +890,15 @@ igt_main
 		for (unsigned int i = 0; i < vseg_num_profiles; i++)
 			igt_dynamic(vseg_profiles[i])
 				test_preferred(vseg_profiles[i]);
+	}
+
+	igt_describe("System memory as a preferred segment is honoured in "
+		     "its turn, before resident placements preferred after "
+		     "it or only supported.");
+	igt_subtest_with_dynamic("preferred-system") {
+		for (unsigned int i = 0; i < vseg_num_profiles; i++)
+			igt_dynamic(vseg_profiles[i])
+				test_preferred_system(vseg_profiles[i]);
 	}
 
 	igt_describe("Without preferences a buffer lands in the first "

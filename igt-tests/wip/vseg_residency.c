@@ -206,6 +206,7 @@ static void evict_and_back(uint32_t id, uint32_t flags, uint32_t seed)
 	evicted.usage[id].evicted += size;
 	if (mapped)
 		evicted.usage[ap_id].aperture_mapped -= size;
+	evicted.usage[0].committed += size;
 	evicted.usage[0].resident += size;
 	vseg_usage_assert(dev_fd, &evicted, "after EVICT");
 	if (mapped) {
@@ -708,8 +709,8 @@ static void check_model(const struct buf *b, unsigned int n, const char *what)
 
 		vseg_gem_info(dev_fd, b[i].handle, &info);
 		igt_assert_eq_u64(info.size, b[i].size);
+		want.usage[info.segment_id].committed += b[i].size;
 		if (info.segment_id) {
-			want.usage[info.segment_id].committed += b[i].size;
 			igt_assert_f(info.placement_flags & DRM_VSEG_INFO_RESIDENT,
 				     "%s: buffer %u in %s is not resident\n",
 				     what, i, seg_name(info.segment_id));
