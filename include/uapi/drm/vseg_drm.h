@@ -298,8 +298,8 @@ struct drm_vseg_segment_pref {
  * @extensions: must be zero.
  * @size: in: bytes, a nonzero multiple of 4096; out: the real size, rounded
  *	up to the largest page size of the supported memory segments.
- * @alignment: 0, or a power of two: alignment of the buffer's offset when it
- *	is contiguous (never less than the segment's page size).
+ * @alignment: 0, or a power of two up to 1 GiB: alignment of the buffer's
+ *	offset when it is contiguous (never less than the segment's page size).
  * @flags: DRM_VSEG_GEM_CREATE_*.
  * @handle: out: the GEM handle.
  * @supported_segments: segments the buffer may live in; nonzero; bit 0 is

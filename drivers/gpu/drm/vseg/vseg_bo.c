@@ -193,7 +193,8 @@ int vseg_bo_check_params(struct vseg_device *vdev,
 
 	if (!p->size || !PAGE_ALIGNED(p->size))
 		return -EINVAL;
-	if (p->alignment && !is_power_of_2(p->alignment))
+	if (p->alignment && (!is_power_of_2(p->alignment) ||
+			     p->alignment > VSEG_BO_MAX_ALIGNMENT))
 		return -EINVAL;
 	if (!p->supported || (p->supported & ~all))
 		return -EINVAL;
@@ -247,9 +248,9 @@ int vseg_bo_check_params(struct vseg_device *vdev,
 		if (!home_places(vdev, &q, true, false, places))
 			return -EINVAL;
 	}
-	*real_size = round_up(p->size, page);
-	if (*real_size > room)
+	if (p->size > room || round_up(p->size, page) > room)
 		return -ENOSPC;
+	*real_size = round_up(p->size, page);
 	return 0;
 }
 
@@ -637,6 +638,9 @@ static vm_fault_t vseg_vm_fault(struct vm_fault *vmf)
 	}
 	ret = ttm_bo_vm_fault_reserved(vmf, vma->vm_page_prot,
 				       TTM_BO_VM_NUM_PREFAULT);
+	/* CPU use counts as use: the buffer is the last one to evict. */
+	if (!(ret & VM_FAULT_ERROR))
+		ttm_bo_move_to_lru_tail_unlocked(tbo);
 out_exit:
 	drm_dev_exit(idx);
 	if (ret == VM_FAULT_RETRY && !(vmf->flags & FAULT_FLAG_RETRY_NOWAIT))

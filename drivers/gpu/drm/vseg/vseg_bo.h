@@ -7,6 +7,7 @@
 
 #include <linux/list.h>
 #include <linux/sched.h>
+#include <linux/sizes.h>
 #include <drm/drm_gem_ttm_helper.h>
 #include <drm/ttm/ttm_placement.h>
 
@@ -22,6 +23,7 @@ struct vseg_device;
 
 #define VSEG_BO_MAX_PREFERRED		5
 #define VSEG_BO_MAX_BANKS		4
+#define VSEG_BO_MAX_ALIGNMENT		SZ_1G
 /* Preferred + banks + every segment + system, with room to spare. */
 #define VSEG_BO_MAX_PLACES		(VSEG_BO_MAX_PREFERRED + \
 					 VSEG_BO_MAX_BANKS + \
