@@ -49,6 +49,18 @@ static bool blocks_contiguous(struct drm_buddy *mm, struct list_head *blocks,
 	return sum && hi - lo == sum;
 }
 
+static int vram_alloc(struct vseg_vram_mgr *mgr, const struct ttm_place *place,
+		      u64 start, u64 end, u64 size, u64 align,
+		      struct list_head *blocks, unsigned long flags)
+{
+	if (place->flags & TTM_PL_FLAG_CONTIGUOUS)
+		return vseg_buddy_alloc_contig(&mgr->mm, start, end, size,
+					       roundup_pow_of_two(align),
+					       blocks, flags);
+	return vseg_buddy_alloc(&mgr->mm, start, end, size,
+				mgr->desc->page_size, blocks, flags);
+}
+
 static int vseg_vram_mgr_alloc(struct ttm_resource_manager *man,
 			       struct ttm_buffer_object *bo,
 			       const struct ttm_place *place,
@@ -86,14 +98,15 @@ static int vseg_vram_mgr_alloc(struct ttm_resource_manager *man,
 	ttm_resource_init(bo, place, &vres->base);
 
 	mutex_lock(&mgr->lock);
-	if (place->flags & TTM_PL_FLAG_CONTIGUOUS) {
-		err = vseg_buddy_alloc_contig(&mgr->mm, start, end, size,
-					      roundup_pow_of_two(align),
-					      &vres->blocks, flags);
-	} else {
-		err = vseg_buddy_alloc(&mgr->mm, start, end, size, page_size,
-				       &vres->blocks, flags);
-	}
+	err = vram_alloc(mgr, place, start, end, size, align, &vres->blocks,
+			 flags);
+	/*
+	 * The range allocator has no fallback for fragmented contiguous
+	 * requests; a whole-segment bottom-up request may still fit elsewhere.
+	 */
+	if (err == -ENOSPC && !start && end == seg_size)
+		err = vram_alloc(mgr, place, start, end, size, align,
+				 &vres->blocks, flags & ~DRM_BUDDY_RANGE_ALLOCATION);
 	if (!err)
 		mgr->committed += size;
 	mutex_unlock(&mgr->lock);
