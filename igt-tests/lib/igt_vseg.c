@@ -962,10 +962,11 @@ uint32_t vseg_gem_create(int fd, struct drm_vseg_gem_create *c)
 
 	err = __vseg_gem_create(fd, c);
 	igt_assert_f(err == 0,
-		     "GEM_CREATE size=%#llx supported=%#x flags=%#x preferred=%u(%u) failed: %d (%s)\n",
-		     (unsigned long long)size, c->supported_segments, c->flags,
-		     c->num_preferred, c->preferred[0].segment_id, err,
-		     strerror(-err));
+		     "GEM_CREATE size=%#llx alignment=%#llx supported=%#x flags=%#x preferred=%u(%u) failed: %d (%s)\n",
+		     (unsigned long long)size,
+		     (unsigned long long)c->alignment, c->supported_segments,
+		     c->flags, c->num_preferred, c->preferred[0].segment_id,
+		     err, strerror(-err));
 	igt_assert_f(c->handle, "GEM_CREATE returned handle 0\n");
 	igt_assert_f(c->size >= size, "GEM_CREATE shrank the size %#llx to %#llx\n",
 		     (unsigned long long)size, (unsigned long long)c->size);

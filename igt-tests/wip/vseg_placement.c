@@ -839,6 +839,25 @@ static void test_alignment(const char *profile)
 			continue;
 		s = seg(id);
 		page = s->page_size;
+
+		/*
+		 * Alignments of the whole segment and of the 1 GiB limit:
+		 * offset 0 of the empty segment qualifies.
+		 */
+		for (unsigned int k = 0; k < 2; k++) {
+			struct drm_vseg_gem_create c;
+			struct drm_vseg_gem_info info;
+			uint32_t h;
+
+			vseg_create_args(&c, page, BIT(id), AP_FLAG);
+			c.alignment = k ? 1ull << 30 : s->size;
+			h = vseg_gem_create(dev_fd, &c);
+			vseg_check_allocation(dev_fd, h, &info);
+			check_contiguous(&info, id, c.size);
+			igt_assert_eq_u64(info.offset, 0);
+			vseg_gem_close(dev_fd, h);
+		}
+
 		/* One page at the bottom so that offset 0 is taken. */
 		small = create(page, BIT(id), AP_FLAG, NULL);
 
