@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The vseg authors
+ *
+ * KUnit tests of the aperture segment's TTM manager: the commit limit is
+ * never exceeded and is given back exactly, a GART range is taken only for
+ * places that ask for one (or by vseg_aperture_res_map()), and a failed
+ * range allocation leaves nothing committed. The manager runs on a bare
+ * TTM device with buffer objects that are only what TTM's resource code
+ * reads (no GEM object, no pages).
+ */
+
+/* The code under test, first (as in the driver, before any header). */
+#include "../vseg_aperture_mgr.c"
+
+#include <kunit/test.h>
+#include <drm/drm_vma_manager.h>
+#include <drm/ttm/ttm_bo.h>
+
+/* 64 pages of aperture, 16 of them committable */
+#define AP_PAGES	64
+#define AP_COMMIT	16
+
+struct aperture_test {
+	struct vseg_device *vdev;
+	struct drm_vma_offset_manager vma;
+	struct vseg_segment_desc desc;
+	struct vseg_segment *seg;
+	struct vseg_aperture_mgr *mgr;
+};
+
+static const struct ttm_device_funcs aperture_test_funcs;
+
+static void aperture_test_device_fini(void *arg)
+{
+	struct aperture_test *a = arg;
+
+	ttm_device_fini(&a->vdev->bdev);
+	drm_vma_offset_manager_destroy(&a->vma);
+}
+
+static void aperture_test_mgr_fini(void *arg)
+{
+	struct aperture_test *a = arg;
+
+	vseg_aperture_mgr_fini(a->vdev, a->seg);
+}
+
+/* A device with one aperture segment of AP_PAGES, @commit committable. */
+static struct aperture_test *aperture_setup(struct kunit *test, u64 commit)
+{
+	struct aperture_test *a;
+	int err;
+
+	a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	a->vdev = kunit_kzalloc(test, sizeof(*a->vdev), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a->vdev);
+
+	drm_vma_offset_manager_init(&a->vma, 1, 1024);
+	err = ttm_device_init(&a->vdev->bdev, &aperture_test_funcs, NULL, NULL,
+			      &a->vma, false, false);
+	if (err)
+		drm_vma_offset_manager_destroy(&a->vma);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+				aperture_test_device_fini, a), 0);
+
+	a->desc.id = 3;
+	a->desc.kind = VSEG_SEGMENT_APERTURE;
+	a->desc.flags = VSEG_SEGF_APERTURE;
+	a->desc.size = AP_PAGES * PAGE_SIZE;
+	a->desc.commit_limit = commit;
+	a->desc.page_size = SZ_4K;
+	strscpy(a->desc.name, "aperture", sizeof(a->desc.name));
+	a->vdev->table.num_segments = 3;
+	a->vdev->aperture_id = 3;
+	a->seg = vseg_seg(a->vdev, 3);
+	a->seg->desc = &a->desc;
+	a->seg->mem_type = TTM_PL_TT;
+
+	KUNIT_ASSERT_EQ(test, vseg_aperture_mgr_init(a->vdev, a->seg), 0);
+	KUNIT_ASSERT_NOT_NULL(test, a->seg->aperture);
+	a->mgr = a->seg->aperture;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+				aperture_test_mgr_fini, a), 0);
+	KUNIT_ASSERT_PTR_EQ(test, ttm_manager_type(&a->vdev->bdev, TTM_PL_TT),
+			    &a->mgr->manager);
+	return a;
+}
+
+/* A buffer object as far as the resource code is concerned. */
+static struct ttm_buffer_object *fake_bo(struct kunit *test,
+					 struct aperture_test *a, u64 pages)
+{
+	struct ttm_buffer_object *bo = kunit_kzalloc(test, sizeof(*bo),
+						     GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, bo);
+	bo->bdev = &a->vdev->bdev;
+	bo->base.size = pages * PAGE_SIZE;
+	return bo;
+}
+
+struct res_holder {
+	struct aperture_test *a;
+	struct ttm_resource *res;
+};
+
+static void res_free_action(void *arg)
+{
+	struct res_holder *h = arg;
+
+	if (h->res)
+		vseg_aperture_mgr_free(&h->a->mgr->manager, h->res);
+	h->res = NULL;
+}
+
+/*
+ * Allocate @pages in the aperture through the manager, with @place; the
+ * resource is freed at the end of the test unless put_res() frees it.
+ */
+static int get_res(struct kunit *test, struct aperture_test *a, u64 pages,
+		   const struct ttm_place *place, struct res_holder **out)
+{
+	struct res_holder *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
+	struct ttm_buffer_object *bo = fake_bo(test, a, pages);
+	int err;
+
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	h->a = a;
+	err = a->mgr->manager.func->alloc(&a->mgr->manager, bo, place, &h->res);
+	if (err) {
+		h->res = NULL;
+		return err;
+	}
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, res_free_action,
+							h), 0);
+	*out = h;
+	return 0;
+}
+
+static void put_res(struct res_holder *h)
+{
+	res_free_action(h);
+}
+
+static const struct ttm_place tt_place = { .mem_type = TTM_PL_TT };
+
+static void aperture_commit_limit(struct kunit *test)
+{
+	struct aperture_test *a = aperture_setup(test, AP_COMMIT * PAGE_SIZE);
+	struct res_holder *r1, *r2, *r3, *r4;
+
+	KUNIT_EXPECT_EQ(test, vseg_aperture_mgr_committed(a->mgr), 0);
+	KUNIT_ASSERT_EQ(test, get_res(test, a, 8, &tt_place, &r1), 0);
+	KUNIT_EXPECT_EQ(test, vseg_aperture_mgr_committed(a->mgr),
+			8 * PAGE_SIZE);
+	KUNIT_ASSERT_EQ(test, get_res(test, a, 8, &tt_place, &r2), 0);
+	KUNIT_EXPECT_EQ(test, vseg_aperture_mgr_committed(a->mgr),
+			AP_COMMIT * PAGE_SIZE);
+
+	/* full: even one page is refused, and nothing changes */
+	KUNIT_EXPECT_EQ(test, get_res(test, a, 1, &tt_place, &r3), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, vseg_aperture_mgr_committed(a->mgr),
+			AP_COMMIT * PAGE_SIZE);
+
+	/* what is given back can be committed again, exactly */
+	put_res(r1);
+	KUNIT_EXPECT_EQ(test, vseg_aperture_mgr_committed(a->mgr),
+			8 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, get_res(test, a, 9, &tt_place, &r3), -ENOSPC);
+	KUNIT_ASSERT_EQ(test, get_res(test, a, 7, &tt_place, &r3), 0);
+	KUNIT_ASSERT_EQ(test, get_res(test, a, 1, &tt_place, &r4), 0);
+	KUNIT_EXPECT_EQ(test, vseg_aperture_mgr_committed(a->mgr),
+			AP_COMMIT * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, get_res(test, a, 1, &tt_place, &r1), -ENOSPC);
+
+	/* without a range: no GART entries, no range */
+	KUNIT_EXPECT_FALSE(test, vseg_aperture_res_has_range(r2->res));
+	KUNIT_EXPECT_EQ(test, r2->res->start, VSEG_APERTURE_NO_RANGE);
+	KUNIT_EXPECT_EQ(test, a->mgr->gart.ranges, 0);
+
+	put_res(r2);
+	put_res(r3);
+	put_res(r4);
+	KUNIT_EXPECT_EQ(test, vseg_aperture_mgr_committed(a->mgr), 0);
+}
+
+static void aperture_commit_whole_aperture(struct kunit *test)
+{
+	struct aperture_test *a = aperture_setup(test, AP_PAGES * PAGE_SIZE);
+	struct res_holder *r[AP_PAGES], *extra;
+	unsigned int i;
+
+	for (i = 0; i < AP_PAGES; i++)
+		KUNIT_ASSERT_EQ(test, get_res(test, a, 1, &tt_place, &r[i]), 0);
+	KUNIT_EXPECT_EQ(test, get_res(test, a, 1, &tt_place, &extra), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, vseg_aperture_mgr_committed(a->mgr),
+			AP_PAGES * PAGE_SIZE);
+	for (i = 0; i < AP_PAGES; i += 2)
+		put_res(r[i]);
+	KUNIT_EXPECT_EQ(test, vseg_aperture_mgr_committed(a->mgr),
+			AP_PAGES / 2 * PAGE_SIZE);
+	/* a buffer larger than the limit never fits */
+	for (i = 1; i < AP_PAGES; i += 2)
+		put_res(r[i]);
+	KUNIT_EXPECT_EQ(test, get_res(test, a, AP_PAGES + 1, &tt_place, &extra),
+			-ENOSPC);
+	KUNIT_EXPECT_EQ(test, vseg_aperture_mgr_committed(a->mgr), 0);
+}
+
+static void aperture_range_places(struct kunit *test)
+{
+	struct aperture_test *a = aperture_setup(test, AP_PAGES * PAGE_SIZE);
+	struct ttm_place low = { .mem_type = TTM_PL_TT, .lpfn = AP_PAGES };
+	struct ttm_place high = low;
+	struct res_holder *r1, *r2, *r3;
+
+	high.flags = TTM_PL_FLAG_TOPDOWN;
+	KUNIT_ASSERT_EQ(test, get_res(test, a, 4, &low, &r1), 0);
+	KUNIT_EXPECT_TRUE(test, vseg_aperture_res_has_range(r1->res));
+	KUNIT_EXPECT_EQ(test, r1->res->start, 0);
+	KUNIT_ASSERT_EQ(test, get_res(test, a, 4, &high, &r2), 0);
+	KUNIT_EXPECT_EQ(test, r2->res->start, AP_PAGES - 4);
+	KUNIT_EXPECT_EQ(test, a->mgr->gart.ranges, 2);
+	/* a range is not a mapping: the GART entries wait for a bind */
+	KUNIT_EXPECT_EQ(test, vseg_gart_mapped_bytes(&a->mgr->gart), 0);
+
+	/* a window too small for the buffer: refused, nothing committed */
+	low.fpfn = 8;
+	low.lpfn = 10;
+	KUNIT_EXPECT_EQ(test, get_res(test, a, 4, &low, &r3), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, vseg_aperture_mgr_committed(a->mgr),
+			8 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, a->mgr->gart.ranges, 2);
+	low.lpfn = 12;
+	KUNIT_ASSERT_EQ(test, get_res(test, a, 4, &low, &r3), 0);
+	KUNIT_EXPECT_EQ(test, r3->res->start, 8);
+
+	put_res(r1);
+	put_res(r2);
+	put_res(r3);
+	KUNIT_EXPECT_EQ(test, a->mgr->gart.ranges, 0);
+	KUNIT_EXPECT_EQ(test, vseg_aperture_mgr_committed(a->mgr), 0);
+}
+
+/*
+ * Room under the commit limit but no hole in the aperture's address space
+ * large enough: -ENOSPC, and the commitment is rolled back.
+ */
+static void aperture_range_space_full(struct kunit *test)
+{
+	struct aperture_test *a = aperture_setup(test, AP_PAGES * PAGE_SIZE);
+	struct ttm_place ranged = { .mem_type = TTM_PL_TT, .lpfn = AP_PAGES };
+	struct res_holder *r[AP_PAGES / 4], *plain, *x;
+	unsigned int i;
+
+	for (i = 0; i < AP_PAGES / 4; i++) {
+		KUNIT_ASSERT_EQ(test, get_res(test, a, 4, &ranged, &r[i]), 0);
+		KUNIT_EXPECT_EQ(test, r[i]->res->start, 4 * i);
+	}
+	/* every other range back: half committed, only 4-page holes */
+	for (i = 0; i < AP_PAGES / 4; i += 2)
+		put_res(r[i]);
+	KUNIT_EXPECT_EQ(test, vseg_aperture_mgr_committed(a->mgr),
+			AP_PAGES / 2 * PAGE_SIZE);
+
+	KUNIT_EXPECT_EQ(test, get_res(test, a, 8, &ranged, &x), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, vseg_aperture_mgr_committed(a->mgr),
+			AP_PAGES / 2 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, a->mgr->gart.ranges, AP_PAGES / 8);
+
+	/* without a range it is only a commitment: fine */
+	KUNIT_ASSERT_EQ(test, get_res(test, a, 8, &tt_place, &plain), 0);
+	/* but it cannot be mapped, and stays committed */
+	KUNIT_EXPECT_EQ(test, vseg_aperture_res_map(a->mgr, plain->res, false),
+			-ENOSPC);
+	KUNIT_EXPECT_FALSE(test, vseg_aperture_res_has_range(plain->res));
+	KUNIT_EXPECT_EQ(test, plain->res->start, VSEG_APERTURE_NO_RANGE);
+	KUNIT_EXPECT_EQ(test, vseg_aperture_mgr_committed(a->mgr),
+			(AP_PAGES / 2 + 8) * PAGE_SIZE);
+
+	/* a buffer that fits a hole takes the lowest one */
+	KUNIT_ASSERT_EQ(test, get_res(test, a, 4, &ranged, &x), 0);
+	KUNIT_EXPECT_EQ(test, x->res->start, 0);
+}
+
+static void aperture_map_unmap(struct kunit *test)
+{
+	struct aperture_test *a = aperture_setup(test, AP_COMMIT * PAGE_SIZE);
+	struct res_holder *r;
+	u64 start;
+
+	KUNIT_ASSERT_EQ(test, get_res(test, a, 4, &tt_place, &r), 0);
+	KUNIT_EXPECT_FALSE(test, vseg_aperture_res_has_range(r->res));
+
+	KUNIT_ASSERT_EQ(test, vseg_aperture_res_map(a->mgr, r->res, false), 0);
+	KUNIT_EXPECT_TRUE(test, vseg_aperture_res_has_range(r->res));
+	start = r->res->start;
+	KUNIT_EXPECT_EQ(test, start, 0);
+	KUNIT_EXPECT_EQ(test, a->mgr->gart.ranges, 1);
+	/* mapping again keeps the range */
+	KUNIT_ASSERT_EQ(test, vseg_aperture_res_map(a->mgr, r->res, true), 0);
+	KUNIT_EXPECT_EQ(test, r->res->start, start);
+	KUNIT_EXPECT_EQ(test, a->mgr->gart.ranges, 1);
+	KUNIT_EXPECT_EQ(test, vseg_aperture_mgr_committed(a->mgr),
+			4 * PAGE_SIZE);
+
+	/* unmapping gives the range back and keeps the commitment */
+	vseg_aperture_res_unmap(a->mgr, r->res);
+	KUNIT_EXPECT_FALSE(test, vseg_aperture_res_has_range(r->res));
+	KUNIT_EXPECT_EQ(test, r->res->start, VSEG_APERTURE_NO_RANGE);
+	KUNIT_EXPECT_EQ(test, a->mgr->gart.ranges, 0);
+	KUNIT_EXPECT_EQ(test, vseg_aperture_mgr_committed(a->mgr),
+			4 * PAGE_SIZE);
+	vseg_aperture_res_unmap(a->mgr, r->res);
+	KUNIT_EXPECT_EQ(test, a->mgr->gart.ranges, 0);
+
+	/* top-down this time */
+	KUNIT_ASSERT_EQ(test, vseg_aperture_res_map(a->mgr, r->res, true), 0);
+	KUNIT_EXPECT_EQ(test, r->res->start, AP_PAGES - 4);
+}
+
+static void aperture_intersects_compatible(struct kunit *test)
+{
+	struct aperture_test *a = aperture_setup(test, AP_COMMIT * PAGE_SIZE);
+	struct ttm_resource_manager *man = &a->mgr->manager;
+	struct ttm_place ranged = { .mem_type = TTM_PL_TT, .lpfn = AP_PAGES };
+	struct ttm_place p = { .mem_type = TTM_PL_TT };
+	struct res_holder *with, *without;
+	size_t size = 8 * PAGE_SIZE;
+
+	ranged.fpfn = 8;
+	KUNIT_ASSERT_EQ(test, get_res(test, a, 8, &ranged, &with), 0);
+	KUNIT_ASSERT_EQ(test, with->res->start, 8);	/* [8, 16) */
+	KUNIT_ASSERT_EQ(test, get_res(test, a, 8, &tt_place, &without), 0);
+
+	/* any place without an lpfn takes any aperture resource */
+	KUNIT_EXPECT_TRUE(test, man->func->intersects(man, with->res, &p, size));
+	KUNIT_EXPECT_TRUE(test, man->func->compatible(man, with->res, &p, size));
+	KUNIT_EXPECT_TRUE(test, man->func->compatible(man, without->res, &p,
+						      size));
+
+	p.fpfn = 8;
+	p.lpfn = 16;
+	KUNIT_EXPECT_TRUE(test, man->func->intersects(man, with->res, &p, size));
+	KUNIT_EXPECT_TRUE(test, man->func->compatible(man, with->res, &p, size));
+	/* a place that needs a range: a resource without one fits nowhere */
+	KUNIT_EXPECT_FALSE(test, man->func->intersects(man, without->res, &p,
+						       size));
+	KUNIT_EXPECT_FALSE(test, man->func->compatible(man, without->res, &p,
+						       size));
+
+	p.fpfn = 12;
+	p.lpfn = 20;
+	KUNIT_EXPECT_TRUE(test, man->func->intersects(man, with->res, &p, size));
+	KUNIT_EXPECT_FALSE(test, man->func->compatible(man, with->res, &p, size));
+
+	p.fpfn = 16;
+	p.lpfn = 24;
+	KUNIT_EXPECT_FALSE(test, man->func->intersects(man, with->res, &p, size));
+	p.fpfn = 0;
+	p.lpfn = 8;
+	KUNIT_EXPECT_FALSE(test, man->func->intersects(man, with->res, &p, size));
+
+	/* another memory type is never compatible */
+	p.mem_type = TTM_PL_VRAM;
+	p.lpfn = 0;
+	KUNIT_EXPECT_FALSE(test, man->func->compatible(man, with->res, &p, size));
+}
+
+struct print_buf {
+	char text[1024];
+	size_t len;
+};
+
+static void print_to_buf(struct drm_printer *p, struct va_format *vaf)
+{
+	struct print_buf *b = p->arg;
+
+	if (b->len < sizeof(b->text) - 1)
+		b->len += scnprintf(b->text + b->len, sizeof(b->text) - b->len,
+				    "%pV", vaf);
+}
+
+static void aperture_debug_print(struct kunit *test)
+{
+	struct aperture_test *a = aperture_setup(test, AP_COMMIT * PAGE_SIZE);
+	struct print_buf *buf = kunit_kzalloc(test, sizeof(*buf), GFP_KERNEL);
+	struct drm_printer p = { .printfn = print_to_buf, .arg = buf };
+	struct ttm_place ranged = { .mem_type = TTM_PL_TT, .lpfn = AP_PAGES };
+	struct res_holder *r;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_EQ(test, get_res(test, a, 2, &ranged, &r), 0);
+	a->mgr->manager.func->debug(&a->mgr->manager, &p);
+	KUNIT_EXPECT_NOT_NULL_MSG(test,
+				  strstr(buf->text, "segment: 3 \"aperture\" commit_limit: 65536 committed: 8192\n"),
+				  "printed: %s", buf->text);
+	KUNIT_EXPECT_NOT_NULL_MSG(test,
+				  strstr(buf->text, "gart: 64 pages, 1 ranges, 0 entries valid\n"),
+				  "printed: %s", buf->text);
+}
+
+static struct kunit_case vseg_aperture_cases[] = {
+	KUNIT_CASE(aperture_commit_limit),
+	KUNIT_CASE(aperture_commit_whole_aperture),
+	KUNIT_CASE(aperture_range_places),
+	KUNIT_CASE(aperture_range_space_full),
+	KUNIT_CASE(aperture_map_unmap),
+	KUNIT_CASE(aperture_intersects_compatible),
+	KUNIT_CASE(aperture_debug_print),
+	{}
+};
+
+static struct kunit_suite vseg_aperture_suite = {
+	.name = "vseg_aperture",
+	.test_cases = vseg_aperture_cases,
+};
+
+kunit_test_suite(vseg_aperture_suite);

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The vseg authors
+ *
+ * KUnit tests of the software GART: range allocation over the aperture,
+ * binding ranges to system pages, translation as the engine does it,
+ * unbinding and freeing, and the counts of valid entries and ranges.
+ */
+
+/* The code under test, first (as in the driver, before any header). */
+#include "../vseg_gart.c"
+
+#include <kunit/test.h>
+#include <linux/gfp.h>
+#include <linux/mm.h>
+
+#define GART_PAGES	64
+#define TEST_PAGES	8
+
+struct gart_test {
+	struct vseg_gart gart;
+	struct page *pages[TEST_PAGES];
+};
+
+static int gart_test_init(struct kunit *test)
+{
+	struct gart_test *g;
+	unsigned int i;
+
+	g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
+	if (!g)
+		return -ENOMEM;
+	for (i = 0; i < TEST_PAGES; i++) {
+		g->pages[i] = alloc_page(GFP_KERNEL);
+		if (!g->pages[i])
+			return -ENOMEM;
+	}
+	if (vseg_gart_init(&g->gart, GART_PAGES * PAGE_SIZE))
+		return -ENOMEM;
+	test->priv = g;
+	return 0;
+}
+
+static void gart_test_exit(struct kunit *test)
+{
+	struct gart_test *g = test->priv;
+	unsigned int i;
+
+	if (!g)
+		return;
+	if (g->gart.pte)
+		vseg_gart_fini(&g->gart);
+	for (i = 0; i < TEST_PAGES; i++)
+		if (g->pages[i])
+			__free_page(g->pages[i]);
+}
+
+/* Free @node at the end of the test if it is still allocated. */
+static void gart_free_action(void *arg)
+{
+	struct drm_mm_node *node = arg;
+	struct vseg_gart *gart = node->mm ?
+		container_of(node->mm, struct vseg_gart, mm) : NULL;
+
+	if (gart)
+		vseg_gart_free(gart, node);
+}
+
+static struct drm_mm_node *new_node(struct kunit *test)
+{
+	struct drm_mm_node *node = kunit_kzalloc(test, sizeof(*node),
+						 GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, node);
+	KUNIT_ASSERT_EQ(test, kunit_add_action(test, gart_free_action, node),
+			0);
+	return node;
+}
+
+static void gart_init_empty(struct kunit *test)
+{
+	struct gart_test *g = test->priv;
+	phys_addr_t phys = 0;
+	u64 i;
+
+	KUNIT_EXPECT_EQ(test, g->gart.num_pages, GART_PAGES);
+	KUNIT_EXPECT_EQ(test, g->gart.mapped, 0);
+	KUNIT_EXPECT_EQ(test, g->gart.ranges, 0);
+	KUNIT_EXPECT_EQ(test, vseg_gart_mapped_bytes(&g->gart), 0);
+	KUNIT_EXPECT_TRUE(test, drm_mm_clean(&g->gart.mm));
+	for (i = 0; i < GART_PAGES; i++)
+		KUNIT_EXPECT_EQ(test, g->gart.pte[i], 0);
+	KUNIT_EXPECT_EQ(test, vseg_gart_translate(&g->gart, 0, &phys), -EFAULT);
+}
+
+static void gart_alloc_bottom_up_and_top_down(struct kunit *test)
+{
+	struct gart_test *g = test->priv;
+	struct drm_mm_node *a = new_node(test), *b = new_node(test);
+	struct drm_mm_node *c = new_node(test);
+
+	KUNIT_ASSERT_EQ(test, vseg_gart_alloc(&g->gart, a, 4, 0, 0, 0, false),
+			0);
+	KUNIT_EXPECT_EQ(test, a->start, 0);
+	KUNIT_EXPECT_EQ(test, a->size, 4);
+	KUNIT_ASSERT_EQ(test, vseg_gart_alloc(&g->gart, b, 2, 0, 0, 0, false),
+			0);
+	KUNIT_EXPECT_EQ(test, b->start, 4);
+	KUNIT_ASSERT_EQ(test, vseg_gart_alloc(&g->gart, c, 3, 0, 0, 0, true),
+			0);
+	KUNIT_EXPECT_EQ(test, c->start, GART_PAGES - 3);
+	KUNIT_EXPECT_EQ(test, g->gart.ranges, 3);
+	/* a new range has no valid entry */
+	KUNIT_EXPECT_EQ(test, g->gart.mapped, 0);
+
+	vseg_gart_free(&g->gart, a);
+	KUNIT_EXPECT_FALSE(test, drm_mm_node_allocated(a));
+	KUNIT_EXPECT_EQ(test, g->gart.ranges, 2);
+	/* the lowest free range is taken again */
+	KUNIT_ASSERT_EQ(test, vseg_gart_alloc(&g->gart, a, 4, 0, 0, 0, false),
+			0);
+	KUNIT_EXPECT_EQ(test, a->start, 0);
+}
+
+static void gart_alloc_limits(struct kunit *test)
+{
+	struct gart_test *g = test->priv;
+	struct drm_mm_node *a = new_node(test), *b = new_node(test);
+	struct drm_mm_node *c = new_node(test), *d = new_node(test);
+
+	/* fpfn / lpfn bound the range, bottom-up and top-down */
+	KUNIT_ASSERT_EQ(test, vseg_gart_alloc(&g->gart, a, 4, 0, 10, 20, false),
+			0);
+	KUNIT_EXPECT_EQ(test, a->start, 10);
+	KUNIT_ASSERT_EQ(test, vseg_gart_alloc(&g->gart, b, 4, 0, 10, 20, true),
+			0);
+	KUNIT_EXPECT_EQ(test, b->start, 16);
+	/* 2 pages left in [10, 20) */
+	KUNIT_EXPECT_EQ(test, vseg_gart_alloc(&g->gart, c, 3, 0, 10, 20, false),
+			-ENOSPC);
+	KUNIT_EXPECT_FALSE(test, drm_mm_node_allocated(c));
+	KUNIT_EXPECT_EQ(test, g->gart.ranges, 2);
+	KUNIT_ASSERT_EQ(test, vseg_gart_alloc(&g->gart, c, 2, 0, 10, 20, false),
+			0);
+	KUNIT_EXPECT_EQ(test, c->start, 14);
+	vseg_gart_free(&g->gart, a);
+	vseg_gart_free(&g->gart, b);
+	vseg_gart_free(&g->gart, c);
+
+	/* alignment */
+	KUNIT_ASSERT_EQ(test, vseg_gart_alloc(&g->gart, a, 1, 0, 0, 0, false),
+			0);
+	KUNIT_ASSERT_EQ(test, vseg_gart_alloc(&g->gart, b, 4, 16, 0, 0, false),
+			0);
+	KUNIT_EXPECT_EQ(test, b->start, 16);
+	vseg_gart_free(&g->gart, a);
+	vseg_gart_free(&g->gart, b);
+
+	/* lpfn beyond the aperture is the aperture's end */
+	KUNIT_ASSERT_EQ(test, vseg_gart_alloc(&g->gart, a, 4, 0, 0,
+					      GART_PAGES * 4, true), 0);
+	KUNIT_EXPECT_EQ(test, a->start + a->size, GART_PAGES);
+	vseg_gart_free(&g->gart, a);
+
+	/* the whole aperture, then nothing more */
+	KUNIT_ASSERT_EQ(test, vseg_gart_alloc(&g->gart, a, GART_PAGES, 0, 0, 0,
+					      false), 0);
+	KUNIT_EXPECT_EQ(test, vseg_gart_alloc(&g->gart, d, 1, 0, 0, 0, false),
+			-ENOSPC);
+	KUNIT_EXPECT_EQ(test, vseg_gart_alloc(&g->gart, d, 1, 0, 0, 0, true),
+			-ENOSPC);
+	vseg_gart_free(&g->gart, a);
+	/* larger than the aperture */
+	KUNIT_EXPECT_EQ(test, vseg_gart_alloc(&g->gart, a, GART_PAGES + 1, 0, 0,
+					      0, false), -ENOSPC);
+	/* an empty window */
+	KUNIT_EXPECT_EQ(test, vseg_gart_alloc(&g->gart, a, 1, 0, 8, 8, false),
+			-ENOSPC);
+	KUNIT_EXPECT_EQ(test, g->gart.ranges, 0);
+	KUNIT_EXPECT_TRUE(test, drm_mm_clean(&g->gart.mm));
+}
+
+static void gart_bind_translate(struct kunit *test)
+{
+	struct gart_test *g = test->priv;
+	struct drm_mm_node *a = new_node(test);
+	phys_addr_t phys;
+	u64 base, i;
+
+	KUNIT_ASSERT_EQ(test, vseg_gart_alloc(&g->gart, a, 4, 0, 8, 0, false),
+			0);
+	base = a->start << PAGE_SHIFT;
+	/* pages out of order: the GPU sees them in the order given */
+	swap(g->pages[0], g->pages[2]);
+	KUNIT_ASSERT_EQ(test, vseg_gart_bind(&g->gart, a, g->pages, 3), 0);
+	KUNIT_EXPECT_EQ(test, g->gart.mapped, 3);
+	KUNIT_EXPECT_EQ(test, vseg_gart_mapped_bytes(&g->gart), 3 * PAGE_SIZE);
+
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test, g->gart.pte[a->start + i],
+				page_to_phys(g->pages[i]) | VSEG_GART_PTE_VALID);
+		phys = 0;
+		KUNIT_EXPECT_EQ(test, vseg_gart_translate(&g->gart,
+							  base + i * PAGE_SIZE,
+							  &phys), 0);
+		KUNIT_EXPECT_EQ(test, phys, page_to_phys(g->pages[i]));
+		KUNIT_EXPECT_EQ(test, vseg_gart_translate(&g->gart,
+							  base + i * PAGE_SIZE + 123,
+							  &phys), 0);
+		KUNIT_EXPECT_EQ(test, phys, page_to_phys(g->pages[i]) + 123);
+		KUNIT_EXPECT_EQ(test, vseg_gart_translate(&g->gart,
+							  base + (i + 1) * PAGE_SIZE - 1,
+							  &phys), 0);
+		KUNIT_EXPECT_EQ(test, phys,
+				page_to_phys(g->pages[i]) + PAGE_SIZE - 1);
+	}
+	/* the range's fourth entry, entries outside it, past the aperture */
+	phys = 42;
+	KUNIT_EXPECT_EQ(test, vseg_gart_translate(&g->gart, base + 3 * PAGE_SIZE,
+						  &phys), -EFAULT);
+	KUNIT_EXPECT_EQ(test, vseg_gart_translate(&g->gart, base - 1, &phys),
+			-EFAULT);
+	KUNIT_EXPECT_EQ(test, vseg_gart_translate(&g->gart, 0, &phys), -EFAULT);
+	KUNIT_EXPECT_EQ(test, vseg_gart_translate(&g->gart,
+						  GART_PAGES * PAGE_SIZE, &phys),
+			-EFAULT);
+	KUNIT_EXPECT_EQ(test, vseg_gart_translate(&g->gart, U64_MAX, &phys),
+			-EFAULT);
+	KUNIT_EXPECT_EQ(test, phys, 42);
+}
+
+static void gart_bind_errors(struct kunit *test)
+{
+	struct gart_test *g = test->priv;
+	struct drm_mm_node *a = new_node(test), *b = new_node(test);
+
+	/* a node that was never allocated */
+	KUNIT_EXPECT_EQ(test, vseg_gart_bind(&g->gart, a, g->pages, 1),
+			-EINVAL);
+	KUNIT_ASSERT_EQ(test, vseg_gart_alloc(&g->gart, a, 2, 0, 0, 0, false),
+			0);
+	/* more pages than the range */
+	KUNIT_EXPECT_EQ(test, vseg_gart_bind(&g->gart, a, g->pages, 3),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, g->gart.mapped, 0);
+	/* a freed node */
+	KUNIT_ASSERT_EQ(test, vseg_gart_alloc(&g->gart, b, 2, 0, 0, 0, false),
+			0);
+	vseg_gart_free(&g->gart, b);
+	KUNIT_EXPECT_EQ(test, vseg_gart_bind(&g->gart, b, g->pages, 1),
+			-EINVAL);
+	/* zero pages: valid, nothing mapped */
+	KUNIT_EXPECT_EQ(test, vseg_gart_bind(&g->gart, a, g->pages, 0), 0);
+	KUNIT_EXPECT_EQ(test, g->gart.mapped, 0);
+}
+
+static void gart_rebind_unbind_free(struct kunit *test)
+{
+	struct gart_test *g = test->priv;
+	struct drm_mm_node *a = new_node(test), *b = new_node(test);
+	phys_addr_t phys;
+
+	KUNIT_ASSERT_EQ(test, vseg_gart_alloc(&g->gart, a, 4, 0, 0, 0, false),
+			0);
+	KUNIT_ASSERT_EQ(test, vseg_gart_alloc(&g->gart, b, 4, 0, 0, 0, false),
+			0);
+	KUNIT_ASSERT_EQ(test, vseg_gart_bind(&g->gart, a, g->pages, 4), 0);
+	KUNIT_ASSERT_EQ(test, vseg_gart_bind(&g->gart, b, g->pages + 4, 2), 0);
+	KUNIT_EXPECT_EQ(test, g->gart.mapped, 6);
+
+	/* binding again replaces the old entries, the count stays exact */
+	KUNIT_ASSERT_EQ(test, vseg_gart_bind(&g->gart, a, g->pages + 6, 1), 0);
+	KUNIT_EXPECT_EQ(test, g->gart.mapped, 3);
+	KUNIT_EXPECT_EQ(test, vseg_gart_translate(&g->gart, 0, &phys), 0);
+	KUNIT_EXPECT_EQ(test, phys, page_to_phys(g->pages[6]));
+	KUNIT_EXPECT_EQ(test, vseg_gart_translate(&g->gart, PAGE_SIZE, &phys),
+			-EFAULT);
+	KUNIT_EXPECT_EQ(test, g->gart.pte[1], 0);
+
+	/* unbind keeps the range, clears its entries; twice is harmless */
+	vseg_gart_unbind(&g->gart, b);
+	KUNIT_EXPECT_TRUE(test, drm_mm_node_allocated(b));
+	KUNIT_EXPECT_EQ(test, g->gart.ranges, 2);
+	KUNIT_EXPECT_EQ(test, g->gart.mapped, 1);
+	vseg_gart_unbind(&g->gart, b);
+	KUNIT_EXPECT_EQ(test, g->gart.mapped, 1);
+	KUNIT_EXPECT_EQ(test, vseg_gart_translate(&g->gart, 4 * PAGE_SIZE,
+						  &phys), -EFAULT);
+	/* and it can be bound again */
+	KUNIT_ASSERT_EQ(test, vseg_gart_bind(&g->gart, b, g->pages, 4), 0);
+	KUNIT_EXPECT_EQ(test, g->gart.mapped, 5);
+
+	/* free clears the entries and gives the range back */
+	vseg_gart_free(&g->gart, b);
+	KUNIT_EXPECT_EQ(test, g->gart.mapped, 1);
+	KUNIT_EXPECT_EQ(test, g->gart.ranges, 1);
+	KUNIT_EXPECT_EQ(test, g->gart.pte[4], 0);
+	/* freeing or unbinding a free node does nothing */
+	vseg_gart_free(&g->gart, b);
+	vseg_gart_unbind(&g->gart, b);
+	KUNIT_EXPECT_EQ(test, g->gart.ranges, 1);
+	KUNIT_EXPECT_EQ(test, g->gart.mapped, 1);
+
+	vseg_gart_free(&g->gart, a);
+	KUNIT_EXPECT_EQ(test, g->gart.mapped, 0);
+	KUNIT_EXPECT_EQ(test, g->gart.ranges, 0);
+	KUNIT_EXPECT_EQ(test, vseg_gart_mapped_bytes(&g->gart), 0);
+	KUNIT_EXPECT_TRUE(test, drm_mm_clean(&g->gart.mm));
+}
+
+struct print_buf {
+	char text[512];
+	size_t len;
+};
+
+static void print_to_buf(struct drm_printer *p, struct va_format *vaf)
+{
+	struct print_buf *b = p->arg;
+
+	if (b->len < sizeof(b->text) - 1)
+		b->len += scnprintf(b->text + b->len, sizeof(b->text) - b->len,
+				    "%pV", vaf);
+}
+
+static void gart_print(struct kunit *test)
+{
+	struct gart_test *g = test->priv;
+	struct drm_mm_node *a = new_node(test);
+	struct print_buf *buf = kunit_kzalloc(test, sizeof(*buf), GFP_KERNEL);
+	struct drm_printer p = { .printfn = print_to_buf, .arg = buf };
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_EQ(test, vseg_gart_alloc(&g->gart, a, 4, 0, 0, 0, false),
+			0);
+	KUNIT_ASSERT_EQ(test, vseg_gart_bind(&g->gart, a, g->pages, 2), 0);
+	vseg_gart_print(&g->gart, &p);
+	KUNIT_EXPECT_NOT_NULL_MSG(test,
+				  strstr(buf->text, "gart: 64 pages, 1 ranges, 2 entries valid\n"),
+				  "printed: %s", buf->text);
+}
+
+static void gart_sizes(struct kunit *test)
+{
+	struct vseg_gart *gart = kunit_kzalloc(test, sizeof(*gart), GFP_KERNEL);
+	struct drm_mm_node *a = new_node(test);
+
+	KUNIT_ASSERT_NOT_NULL(test, gart);
+	/* one page */
+	KUNIT_ASSERT_EQ(test, vseg_gart_init(gart, PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, gart->num_pages, 1);
+	KUNIT_EXPECT_EQ(test, vseg_gart_alloc(gart, a, 2, 0, 0, 0, false),
+			-ENOSPC);
+	KUNIT_ASSERT_EQ(test, vseg_gart_alloc(gart, a, 1, 0, 0, 0, true), 0);
+	vseg_gart_free(gart, a);
+	vseg_gart_fini(gart);
+	KUNIT_EXPECT_NULL(test, gart->pte);
+
+	/* the largest aperture the validator allows: 4 GiB */
+	KUNIT_ASSERT_EQ(test, vseg_gart_init(gart, SZ_4G), 0);
+	KUNIT_EXPECT_EQ(test, gart->num_pages, SZ_4G >> PAGE_SHIFT);
+	KUNIT_ASSERT_EQ(test, vseg_gart_alloc(gart, a, 1, 0, 0, 0, true), 0);
+	KUNIT_EXPECT_EQ(test, a->start, (SZ_4G >> PAGE_SHIFT) - 1);
+	vseg_gart_free(gart, a);
+	vseg_gart_fini(gart);
+}
+
+static struct kunit_case vseg_gart_cases[] = {
+	KUNIT_CASE(gart_init_empty),
+	KUNIT_CASE(gart_alloc_bottom_up_and_top_down),
+	KUNIT_CASE(gart_alloc_limits),
+	KUNIT_CASE(gart_bind_translate),
+	KUNIT_CASE(gart_bind_errors),
+	KUNIT_CASE(gart_rebind_unbind_free),
+	KUNIT_CASE(gart_print),
+	KUNIT_CASE(gart_sizes),
+	{}
+};
+
+static struct kunit_suite vseg_gart_suite = {
+	.name = "vseg_gart",
+	.init = gart_test_init,
+	.exit = gart_test_exit,
+	.test_cases = vseg_gart_cases,
+};
+
+kunit_test_suite(vseg_gart_suite);

@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The vseg authors
+ *
+ * KUnit tests of placement derivation: WDDM allocation properties turned
+ * into the list of TTM places a buffer is created in, made resident in,
+ * evicted to and faulted into, and the checks of those properties against
+ * the segment table. No buffer is created: the device has a table and the
+ * memory types the driver would give its segments, nothing else.
+ */
+
+/* The code under test, first (as in the driver, before any header). */
+#include "../vseg_bo.c"
+
+#include <kunit/test.h>
+
+#define NO_FLAGS	0
+
+static struct vseg_device *placement_dev(struct kunit *test,
+					 const char *profile)
+{
+	struct vseg_device *vdev = kunit_kzalloc(test, sizeof(*vdev),
+						 GFP_KERNEL);
+	unsigned int i, next_mem = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, vdev);
+	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(&vdev->table,
+							      profile, NULL), 0);
+	KUNIT_ASSERT_EQ(test, vseg_segment_table_validate(&vdev->table), 0);
+	/* the memory types vseg_ttm_init() gives the segments */
+	for (i = 0; i < vdev->table.num_segments; i++) {
+		struct vseg_segment *seg = &vdev->seg[i];
+
+		seg->desc = &vdev->table.seg[i];
+		if (seg->desc->kind == VSEG_SEGMENT_APERTURE) {
+			seg->mem_type = TTM_PL_TT;
+			vdev->aperture_id = seg->desc->id;
+		} else {
+			seg->mem_type = next_mem ? TTM_PL_PRIV + next_mem - 1 :
+						   TTM_PL_VRAM;
+			next_mem++;
+		}
+		vdev->mem_type_to_id[seg->mem_type] = seg->desc->id;
+	}
+	return vdev;
+}
+
+static struct vseg_bo_params *params(struct kunit *test, u64 size, u32 flags,
+				     u32 supported)
+{
+	struct vseg_bo_params *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	p->size = size;
+	p->flags = flags;
+	p->supported = supported;
+	return p;
+}
+
+static void prefer(struct vseg_bo_params *p, u32 id, bool topdown)
+{
+	p->pref_seg[p->num_preferred] = id;
+	p->pref_topdown[p->num_preferred] = topdown;
+	p->num_preferred++;
+}
+
+/* Expect place @i to be exactly this. */
+#define EXPECT_PLACE(test, pl, i, type, fl, first, last)		\
+	do {								\
+		KUNIT_EXPECT_EQ_MSG(test, (pl)[i].mem_type, (u32)(type),\
+				    "place %u", (unsigned int)(i));			\
+		KUNIT_EXPECT_EQ_MSG(test, (pl)[i].flags, (u32)(fl),	\
+				    "place %u", (unsigned int)(i));			\
+		KUNIT_EXPECT_EQ_MSG(test, (pl)[i].fpfn, (u32)(first),	\
+				    "place %u", (unsigned int)(i));			\
+		KUNIT_EXPECT_EQ_MSG(test, (pl)[i].lpfn, (u32)(last),	\
+				    "place %u", (unsigned int)(i));			\
+	} while (0)
+
+#define PFN(bytes)	((bytes) >> PAGE_SHIFT)
+#define ALL_DISCRETE	(BIT(0) | BIT(1) | BIT(2) | BIT(3))
+
+/* discrete: 1 vram (VRAM, banks 16M/32M), 2 local (PRIV), 3 aperture (TT) */
+static void placement_accessed_physically(struct kunit *test)
+{
+	struct vseg_device *vdev = placement_dev(test, "discrete");
+	struct vseg_bo_params *p = params(test, SZ_1M,
+					  VSEG_BO_ACCESSED_PHYSICALLY,
+					  BIT(1) | BIT(3) | BIT(0));
+	struct ttm_place pl[VSEG_BO_MAX_PLACES];
+
+	prefer(p, 1, false);
+	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 3);
+	EXPECT_PLACE(test, pl, 0, TTM_PL_VRAM, TTM_PL_FLAG_CONTIGUOUS, 0, 0);
+	/* in the aperture: a GART range anywhere in it */
+	EXPECT_PLACE(test, pl, 1, TTM_PL_TT, NO_FLAGS, 0, PFN(SZ_64M));
+	EXPECT_PLACE(test, pl, 2, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
+
+	/* a primary is contiguous in a segment, without a GART range */
+	p->flags = VSEG_BO_PRIMARY;
+	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 3);
+	EXPECT_PLACE(test, pl, 0, TTM_PL_VRAM, TTM_PL_FLAG_CONTIGUOUS, 0, 0);
+	EXPECT_PLACE(test, pl, 1, TTM_PL_TT, NO_FLAGS, 0, 0);
+
+	/* a plain buffer is a set of pages, without a GART range */
+	p->flags = 0;
+	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 3);
+	EXPECT_PLACE(test, pl, 0, TTM_PL_VRAM, NO_FLAGS, 0, 0);
+	EXPECT_PLACE(test, pl, 1, TTM_PL_TT, NO_FLAGS, 0, 0);
+}
+
+static void placement_preference_order(struct kunit *test)
+{
+	struct vseg_device *vdev = placement_dev(test, "discrete");
+	struct vseg_bo_params *p = params(test, SZ_1M, 0, ALL_DISCRETE);
+	struct ttm_place pl[VSEG_BO_MAX_PLACES];
+
+	/* no preference: memory segments in table order, aperture, system */
+	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 4);
+	EXPECT_PLACE(test, pl, 0, TTM_PL_VRAM, NO_FLAGS, 0, 0);
+	EXPECT_PLACE(test, pl, 1, TTM_PL_PRIV, NO_FLAGS, 0, 0);
+	EXPECT_PLACE(test, pl, 2, TTM_PL_TT, NO_FLAGS, 0, 0);
+	EXPECT_PLACE(test, pl, 3, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
+
+	/* preferred first, in order, each in its direction; no repeats */
+	prefer(p, 2, true);
+	prefer(p, 3, false);
+	prefer(p, 2, false);
+	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 4);
+	EXPECT_PLACE(test, pl, 0, TTM_PL_PRIV, TTM_PL_FLAG_TOPDOWN, 0, 0);
+	EXPECT_PLACE(test, pl, 1, TTM_PL_TT, NO_FLAGS, 0, 0);
+	EXPECT_PLACE(test, pl, 2, TTM_PL_VRAM, NO_FLAGS, 0, 0);
+	EXPECT_PLACE(test, pl, 3, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
+
+	/* system memory may be preferred too */
+	p->num_preferred = 0;
+	prefer(p, 0, false);
+	prefer(p, 1, true);
+	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 4);
+	EXPECT_PLACE(test, pl, 0, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
+	EXPECT_PLACE(test, pl, 1, TTM_PL_VRAM, TTM_PL_FLAG_TOPDOWN, 0, 0);
+	EXPECT_PLACE(test, pl, 2, TTM_PL_PRIV, NO_FLAGS, 0, 0);
+	EXPECT_PLACE(test, pl, 3, TTM_PL_TT, NO_FLAGS, 0, 0);
+
+	/* making resident never lists system memory */
+	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, true, pl), 3);
+	EXPECT_PLACE(test, pl, 0, TTM_PL_VRAM, TTM_PL_FLAG_TOPDOWN, 0, 0);
+	EXPECT_PLACE(test, pl, 2, TTM_PL_TT, NO_FLAGS, 0, 0);
+
+	/* only the supported set */
+	p->num_preferred = 0;
+	p->supported = BIT(2);
+	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 1);
+	EXPECT_PLACE(test, pl, 0, TTM_PL_PRIV, NO_FLAGS, 0, 0);
+	KUNIT_EXPECT_EQ(test, home_places(vdev, p, true, false, pl), 0);
+}
+
+static void placement_from_end(struct kunit *test)
+{
+	struct vseg_device *vdev = placement_dev(test, "discrete");
+	struct vseg_bo_params *p = params(test, SZ_1M, VSEG_BO_FROM_END,
+					  ALL_DISCRETE);
+	struct ttm_place pl[VSEG_BO_MAX_PLACES];
+
+	prefer(p, 2, false);
+	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 4);
+	EXPECT_PLACE(test, pl, 0, TTM_PL_PRIV, TTM_PL_FLAG_TOPDOWN, 0, 0);
+	EXPECT_PLACE(test, pl, 1, TTM_PL_VRAM, TTM_PL_FLAG_TOPDOWN, 0, 0);
+	EXPECT_PLACE(test, pl, 2, TTM_PL_TT, TTM_PL_FLAG_TOPDOWN, 0, 0);
+	EXPECT_PLACE(test, pl, 3, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
+}
+
+static void placement_banks(struct kunit *test)
+{
+	struct vseg_device *vdev = placement_dev(test, "discrete");
+	struct vseg_bo_params *p = params(test, SZ_1M,
+					  VSEG_BO_ACCESSED_PHYSICALLY,
+					  BIT(1) | BIT(0));
+	struct ttm_place pl[VSEG_BO_MAX_PLACES];
+
+	/* hinted banks, in hint order, then the whole segment */
+	prefer(p, 1, true);
+	p->num_banks = 2;
+	p->banks[0] = 1;
+	p->banks[1] = 0;
+	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 4);
+	EXPECT_PLACE(test, pl, 0, TTM_PL_VRAM,
+		     TTM_PL_FLAG_CONTIGUOUS | TTM_PL_FLAG_TOPDOWN,
+		     PFN(SZ_16M), PFN(SZ_32M));
+	EXPECT_PLACE(test, pl, 1, TTM_PL_VRAM,
+		     TTM_PL_FLAG_CONTIGUOUS | TTM_PL_FLAG_TOPDOWN,
+		     0, PFN(SZ_16M));
+	EXPECT_PLACE(test, pl, 2, TTM_PL_VRAM,
+		     TTM_PL_FLAG_CONTIGUOUS | TTM_PL_FLAG_TOPDOWN, 0, 0);
+	EXPECT_PLACE(test, pl, 3, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
+
+	/* a bank smaller than the buffer is left out */
+	p->size = SZ_16M + SZ_64K;
+	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 2);
+	EXPECT_PLACE(test, pl, 0, TTM_PL_VRAM,
+		     TTM_PL_FLAG_CONTIGUOUS | TTM_PL_FLAG_TOPDOWN, 0, 0);
+
+	/* exactly a bank fits */
+	p->size = SZ_16M;
+	KUNIT_EXPECT_EQ(test, home_places(vdev, p, false, false, pl), 4);
+}
+
+static void placement_cpu_visible(struct kunit *test)
+{
+	struct vseg_device *vdev = placement_dev(test, "discrete");
+	struct vseg_bo_params *p = params(test, SZ_1M, VSEG_BO_CPU_VISIBLE,
+					  ALL_DISCRETE);
+	struct ttm_place pl[VSEG_BO_MAX_PLACES];
+
+	/* "local" is not CPU-visible: left out, even when preferred */
+	prefer(p, 2, false);
+	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 3);
+	EXPECT_PLACE(test, pl, 0, TTM_PL_VRAM, NO_FLAGS, 0, 0);
+	EXPECT_PLACE(test, pl, 1, TTM_PL_TT, NO_FLAGS, 0, 0);
+	EXPECT_PLACE(test, pl, 2, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
+
+	/* the places a CPU fault may move a plain buffer to */
+	p->flags = 0;
+	KUNIT_ASSERT_EQ(test, home_places(vdev, p, true, false, pl), 3);
+	EXPECT_PLACE(test, pl, 0, TTM_PL_VRAM, NO_FLAGS, 0, 0);
+
+	/* small BAR: the visible part bounds the segment's place */
+	vdev = placement_dev(test, "smallbar");
+	p = params(test, SZ_1M, VSEG_BO_CPU_VISIBLE, BIT(1) | BIT(2) | BIT(0));
+	prefer(p, 1, true);
+	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 3);
+	EXPECT_PLACE(test, pl, 0, TTM_PL_VRAM, TTM_PL_FLAG_TOPDOWN, 0,
+		     PFN(SZ_16M));
+	EXPECT_PLACE(test, pl, 1, TTM_PL_TT, NO_FLAGS, 0, 0);
+	/* larger than the visible part: only the aperture and system */
+	p->size = SZ_16M + SZ_64K;
+	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 2);
+	EXPECT_PLACE(test, pl, 0, TTM_PL_TT, NO_FLAGS, 0, 0);
+	/* without CPU_VISIBLE the whole segment */
+	p->flags = 0;
+	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 3);
+	EXPECT_PLACE(test, pl, 0, TTM_PL_VRAM, TTM_PL_FLAG_TOPDOWN, 0, 0);
+}
+
+static void placement_multi(struct kunit *test)
+{
+	struct vseg_device *vdev = placement_dev(test, "multi");
+	struct vseg_bo_params *p = params(test, SZ_64K, 0, GENMASK(7, 0));
+	struct ttm_place pl[VSEG_BO_MAX_PLACES];
+	unsigned int i;
+
+	/* six memory segments: VRAM then five private types, TT, system */
+	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 8);
+	EXPECT_PLACE(test, pl, 0, TTM_PL_VRAM, NO_FLAGS, 0, 0);
+	for (i = 1; i < 6; i++)
+		EXPECT_PLACE(test, pl, i, TTM_PL_PRIV + i - 1, NO_FLAGS, 0, 0);
+	EXPECT_PLACE(test, pl, 6, TTM_PL_TT, NO_FLAGS, 0, 0);
+	EXPECT_PLACE(test, pl, 7, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
+	for (i = 1; i <= 6; i++)
+		KUNIT_EXPECT_EQ(test, vseg_mem_type_to_seg(vdev, pl[i - 1].mem_type), i);
+	KUNIT_EXPECT_EQ(test, vseg_mem_type_to_seg(vdev, TTM_PL_TT), 7);
+	KUNIT_EXPECT_EQ(test, vseg_mem_type_to_seg(vdev, TTM_PL_SYSTEM), 0);
+
+	/* every preferred slot, everything supported: no place twice */
+	for (i = 0; i < VSEG_BO_MAX_PREFERRED; i++)
+		prefer(p, 7 - i, true);
+	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 8);
+	EXPECT_PLACE(test, pl, 0, TTM_PL_TT, TTM_PL_FLAG_TOPDOWN, 0, 0);
+	EXPECT_PLACE(test, pl, 5, TTM_PL_VRAM, NO_FLAGS, 0, 0);
+}
+
+static void placement_evict_places(struct kunit *test)
+{
+	struct vseg_device *vdev = placement_dev(test, "discrete");
+	struct vseg_bo *vbo = kunit_kzalloc(test, sizeof(*vbo), GFP_KERNEL);
+	struct ttm_place pl[2];
+
+	KUNIT_ASSERT_NOT_NULL(test, vbo);
+	vbo->tbo.bdev = &vdev->bdev;
+	vbo->params.size = SZ_1M;
+	vbo->params.supported = ALL_DISCRETE;
+
+	/* no eviction set: straight to system memory */
+	KUNIT_ASSERT_EQ(test, vseg_bo_evict_places(vbo, TTM_PL_VRAM, pl), 1);
+	EXPECT_PLACE(test, pl, 0, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
+
+	/* evicted to the aperture, with a GART range if accessed physically */
+	vbo->params.eviction = BIT(3);
+	KUNIT_ASSERT_EQ(test, vseg_bo_evict_places(vbo, TTM_PL_VRAM, pl), 2);
+	EXPECT_PLACE(test, pl, 0, TTM_PL_TT, NO_FLAGS, 0, 0);
+	EXPECT_PLACE(test, pl, 1, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
+	vbo->params.flags = VSEG_BO_ACCESSED_PHYSICALLY;
+	KUNIT_ASSERT_EQ(test, vseg_bo_evict_places(vbo, TTM_PL_PRIV, pl), 2);
+	EXPECT_PLACE(test, pl, 0, TTM_PL_TT, NO_FLAGS, 0, PFN(SZ_64M));
+
+	/* from the aperture or system memory: system memory */
+	KUNIT_ASSERT_EQ(test, vseg_bo_evict_places(vbo, TTM_PL_TT, pl), 1);
+	EXPECT_PLACE(test, pl, 0, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
+	KUNIT_ASSERT_EQ(test, vseg_bo_evict_places(vbo, TTM_PL_SYSTEM, pl), 1);
+}
+
+struct check_case {
+	const char *name;
+	u64 size;
+	u64 alignment;
+	u32 flags;
+	u32 supported;
+	u32 eviction;
+	u32 num_preferred;
+	u32 pref[VSEG_BO_MAX_PREFERRED];
+	u32 num_banks;
+	u32 banks[VSEG_BO_MAX_BANKS];
+	int ret;
+	u64 real_size;
+};
+
+/* Against the discrete profile. */
+static const struct check_case check_cases[] = {
+	{ "plain", SZ_1M, 0, 0, ALL_DISCRETE, .ret = 0, .real_size = SZ_1M },
+	{ "rounded-to-64k", SZ_4K, 0, 0, BIT(1) | BIT(2), .real_size = SZ_64K },
+	{ "4k-segment-only", SZ_4K, 0, 0, BIT(2), .real_size = SZ_4K },
+	{ "aperture-only-4k", SZ_4K, 0, 0, BIT(3), .real_size = SZ_4K },
+	{ "size-zero", 0, 0, 0, ALL_DISCRETE, .ret = -EINVAL },
+	{ "size-unaligned", SZ_4K + 1, 0, 0, ALL_DISCRETE, .ret = -EINVAL },
+	{ "alignment-not-power-of-2", SZ_1M, 3 * SZ_4K, 0, ALL_DISCRETE,
+	  .ret = -EINVAL },
+	{ "alignment-1g", SZ_1M, SZ_1G, 0, ALL_DISCRETE, .real_size = SZ_1M },
+	{ "alignment-2g", SZ_1M, SZ_2G, 0, ALL_DISCRETE, .ret = -EINVAL },
+	{ "no-supported-segment", SZ_1M, 0, 0, 0, .ret = -EINVAL },
+	{ "unknown-segment", SZ_1M, 0, 0, BIT(4) | BIT(1), .ret = -EINVAL },
+	{ "eviction-not-aperture", SZ_1M, 0, 0, ALL_DISCRETE, .eviction = BIT(2),
+	  .ret = -EINVAL },
+	{ "eviction-unsupported", SZ_1M, 0, 0, BIT(1), .eviction = BIT(3),
+	  .ret = -EINVAL },
+	{ "eviction-aperture", SZ_1M, 0, 0, BIT(1) | BIT(3), .eviction = BIT(3),
+	  .real_size = SZ_1M },
+	{ "preferred-unsupported", SZ_1M, 0, 0, BIT(1), .num_preferred = 1,
+	  .pref = { 2 }, .ret = -EINVAL },
+	{ "preferred-unknown", SZ_1M, 0, 0, ALL_DISCRETE, .num_preferred = 2,
+	  .pref = { 1, 9 }, .ret = -EINVAL },
+	{ "banks-without-preferred", SZ_1M, 0, 0, ALL_DISCRETE, .num_banks = 1,
+	  .ret = -EINVAL },
+	{ "banks-of-system", SZ_1M, 0, 0, ALL_DISCRETE, .num_preferred = 1,
+	  .pref = { 0 }, .num_banks = 1, .ret = -EINVAL },
+	{ "banks-of-aperture", SZ_1M, 0, 0, ALL_DISCRETE, .num_preferred = 1,
+	  .pref = { 3 }, .num_banks = 1, .ret = -EINVAL },
+	{ "banks-without-banking", SZ_1M, 0, 0, ALL_DISCRETE, .num_preferred = 1,
+	  .pref = { 2 }, .num_banks = 1, .ret = -EINVAL },
+	{ "bank-beyond-segment", SZ_1M, 0, 0, ALL_DISCRETE, .num_preferred = 1,
+	  .pref = { 1 }, .num_banks = 2, .banks = { 1, 2 }, .ret = -EINVAL },
+	{ "banks", SZ_1M, 0, 0, ALL_DISCRETE, .num_preferred = 1,
+	  .pref = { 1 }, .num_banks = 2, .banks = { 1, 0 }, .real_size = SZ_1M },
+	{ "accessed-physically-in-system", SZ_1M, 0, VSEG_BO_ACCESSED_PHYSICALLY,
+	  BIT(0), .ret = -EINVAL },
+	{ "accessed-physically-in-aperture", SZ_1M, 0,
+	  VSEG_BO_ACCESSED_PHYSICALLY, BIT(3), .real_size = SZ_1M },
+	{ "cpu-visible-nowhere", SZ_1M, 0, VSEG_BO_CPU_VISIBLE, BIT(2),
+	  .ret = -EINVAL },
+	{ "cpu-visible-in-vram", SZ_1M, 0, VSEG_BO_CPU_VISIBLE, BIT(1),
+	  .real_size = SZ_1M },
+	{ "larger-than-segment", SZ_16M + SZ_4K, 0, 0, BIT(2), .ret = -ENOSPC },
+	{ "whole-segment", SZ_16M, 0, 0, BIT(2), .real_size = SZ_16M },
+	{ "larger-than-commit-limit", SZ_32M + SZ_4K, 0, 0, BIT(3),
+	  .ret = -ENOSPC },
+	{ "rounded-to-the-segment", SZ_32M - SZ_4K, 0, 0, BIT(1),
+	  .real_size = SZ_32M },
+	{ "rounded-above-every-segment", SZ_32M + SZ_4K, 0, 0, BIT(1) | BIT(3),
+	  .ret = -ENOSPC },
+	{ "huge", 1ULL << 62, 0, 0, ALL_DISCRETE, .ret = -ENOSPC },
+};
+
+KUNIT_ARRAY_PARAM_DESC(check_cases, check_cases, name);
+
+static void placement_check_params(struct kunit *test)
+{
+	const struct check_case *c = test->param_value;
+	struct vseg_device *vdev = placement_dev(test, "discrete");
+	struct vseg_bo_params *p = params(test, c->size, c->flags,
+					  c->supported);
+	u64 real = 0xdead;
+	unsigned int i;
+	int ret;
+
+	p->alignment = c->alignment;
+	p->eviction = c->eviction;
+	for (i = 0; i < c->num_preferred; i++)
+		prefer(p, c->pref[i], false);
+	p->num_banks = c->num_banks;
+	memcpy(p->banks, c->banks, sizeof(p->banks));
+
+	ret = vseg_bo_check_params(vdev, p, &real);
+	KUNIT_EXPECT_EQ(test, ret, c->ret);
+	if (!c->ret)
+		KUNIT_EXPECT_EQ(test, real, c->real_size);
+	else
+		KUNIT_EXPECT_EQ(test, real, 0xdead);
+}
+
+static struct kunit_case vseg_placement_cases[] = {
+	KUNIT_CASE(placement_accessed_physically),
+	KUNIT_CASE(placement_preference_order),
+	KUNIT_CASE(placement_from_end),
+	KUNIT_CASE(placement_banks),
+	KUNIT_CASE(placement_cpu_visible),
+	KUNIT_CASE(placement_multi),
+	KUNIT_CASE(placement_evict_places),
+	KUNIT_CASE_PARAM(placement_check_params, check_cases_gen_params),
+	{}
+};
+
+static struct kunit_suite vseg_placement_suite = {
+	.name = "vseg_placement",
+	.test_cases = vseg_placement_cases,
+};
+
+kunit_test_suite(vseg_placement_suite);

@@ -1,0 +1,1059 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The vseg authors
+ *
+ * KUnit tests of the segment table layer: built-in profiles and their size
+ * overrides, the text table parser, and every validation rule, each bad
+ * table checked for the one log line that names the rule.
+ */
+
+/* The code under test first: it sets pr_fmt. */
+#include "../vseg_segment.c"
+
+#include <kunit/test.h>
+
+#include "vseg_test.h"
+
+#define INV	"vseg: invalid segment table: "
+#define SEG1	INV "segment 1 \"m\": "
+#define SEG2	INV "segment 2 \"aperture\": "
+#define PARSE(tok) "vseg: cannot parse segment table at \"" tok "\": *"
+
+/* The prefixes of every line vseg logs about a refused table. */
+static const char * const problem_prefixes[] = {
+	"vseg: unknown profile ",
+	"vseg: cannot parse segment table ",
+	"vseg: invalid segment table: ",
+	"vseg: profile ",
+};
+
+static unsigned int count_problems(struct vseg_klog *k, const char *pattern,
+				   unsigned int *matches, char *first,
+				   size_t size)
+{
+	unsigned int i, n = 0;
+	struct vseg_klog again;
+
+	*matches = 0;
+	for (i = 0; i < ARRAY_SIZE(problem_prefixes); i++) {
+		again = *k;
+		n += vseg_klog_count(&again, problem_prefixes[i], NULL,
+				     i ? NULL : first, i ? 0 : size);
+	}
+	again = *k;
+	*matches = vseg_klog_count(&again, "vseg: ", pattern, first, size);
+	*k = again;
+	return n;
+}
+
+/*
+ * The operation logged since @k started must have logged exactly one
+ * problem line, matching @pattern.
+ */
+static void expect_one_line(struct kunit *test, struct vseg_klog *k,
+			    const char *pattern)
+{
+	unsigned int matches, problems;
+	char first[160];
+
+	problems = count_problems(k, pattern, &matches, first, sizeof(first));
+	KUNIT_EXPECT_EQ_MSG(test, matches, 1,
+			    "expected one line like '%s', first vseg line: '%s'",
+			    pattern, first);
+	KUNIT_EXPECT_EQ_MSG(test, problems, 1,
+			    "expected one problem line, first vseg line: '%s'",
+			    first);
+}
+
+static void expect_no_line(struct kunit *test, struct vseg_klog *k)
+{
+	unsigned int matches, problems;
+	char first[160];
+
+	problems = count_problems(k, "*", &matches, first, sizeof(first));
+	KUNIT_EXPECT_EQ_MSG(test, problems, 0, "unexpected log line '%s'",
+			    first);
+}
+
+static struct vseg_segment_table *new_table(struct kunit *test)
+{
+	struct vseg_segment_table *t = kunit_kzalloc(test, sizeof(*t),
+						     GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	return t;
+}
+
+/* Parse @text, which must parse without a log line. */
+static struct vseg_segment_table *parse_ok(struct kunit *test,
+					   const char *text)
+{
+	struct vseg_segment_table *t = new_table(test);
+	struct vseg_klog k;
+
+	vseg_klog_start(&k);
+	KUNIT_ASSERT_EQ_MSG(test, vseg_segment_table_parse(t, text), 0,
+			    "parsing '%s'", text);
+	expect_no_line(test, &k);
+	return t;
+}
+
+/* --- helpers ------------------------------------------------------------ */
+
+static void segment_flag_and_kind_names(struct kunit *test)
+{
+	KUNIT_EXPECT_STREQ(test, vseg_segment_flag_name(0), "Aperture");
+	KUNIT_EXPECT_STREQ(test, vseg_segment_flag_name(2), "CpuVisible");
+	KUNIT_EXPECT_STREQ(test, vseg_segment_flag_name(11), "Use64KBPages");
+	KUNIT_EXPECT_STREQ(test, vseg_segment_flag_name(VSEG_SEGF_NUM - 1),
+			   "NonLocalBudgetGroup");
+	KUNIT_EXPECT_NULL(test, vseg_segment_flag_name(VSEG_SEGF_NUM));
+	KUNIT_EXPECT_NULL(test, vseg_segment_flag_name(~0u));
+
+	KUNIT_EXPECT_STREQ(test, vseg_segment_kind_name(VSEG_SEGMENT_MEMORY),
+			   "memory");
+	KUNIT_EXPECT_STREQ(test, vseg_segment_kind_name(VSEG_SEGMENT_APERTURE),
+			   "aperture");
+	KUNIT_EXPECT_STREQ(test, vseg_segment_kind_name(0), "unknown");
+}
+
+static void segment_table_lookups(struct kunit *test)
+{
+	struct vseg_segment_table *t = new_table(test);
+
+	KUNIT_EXPECT_NULL(test, vseg_segment_table_aperture(t));
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_num_memory(t), 0);
+
+	t = parse_ok(test, "aperture:size=16M;memory:size=4M;memory:size=4M");
+	KUNIT_EXPECT_PTR_EQ(test, vseg_segment_table_aperture(t), &t->seg[0]);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_num_memory(t), 2);
+
+	/* A corrupt count never walks past the array. */
+	t->num_segments = 100;
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_num_memory(t), 2);
+	KUNIT_EXPECT_PTR_EQ(test, vseg_segment_table_aperture(t), &t->seg[0]);
+}
+
+static void segment_ranges_overlap(struct kunit *test)
+{
+	KUNIT_EXPECT_FALSE(test, vseg_ranges_overlap(0, 0, 0, 10));
+	KUNIT_EXPECT_FALSE(test, vseg_ranges_overlap(0, 10, 5, 0));
+	KUNIT_EXPECT_TRUE(test, vseg_ranges_overlap(0, 10, 9, 1));
+	KUNIT_EXPECT_FALSE(test, vseg_ranges_overlap(0, 10, 10, 1));
+	KUNIT_EXPECT_FALSE(test, vseg_ranges_overlap(10, 1, 0, 10));
+	KUNIT_EXPECT_TRUE(test, vseg_ranges_overlap(5, 1, 0, 10));
+	KUNIT_EXPECT_TRUE(test, vseg_ranges_overlap(0, 10, 5, 1));
+	/* no overflow near the top of the address space */
+	KUNIT_EXPECT_TRUE(test, vseg_ranges_overlap(U64_MAX - 1, 2, 0, U64_MAX));
+	KUNIT_EXPECT_FALSE(test, vseg_ranges_overlap(U64_MAX - 1, 1,
+						     0, U64_MAX - 1));
+	KUNIT_EXPECT_TRUE(test, vseg_ranges_overlap(U64_MAX - 10, 100,
+						    U64_MAX - 5, 100));
+}
+
+static void segment_name_rules(struct kunit *test)
+{
+	char name[VSEG_NAME_LEN];
+
+	KUNIT_EXPECT_TRUE(test, vseg_name_ok("vram"));
+	KUNIT_EXPECT_TRUE(test, vseg_name_ok("mem_1"));
+	KUNIT_EXPECT_TRUE(test, vseg_name_ok("abcdefghijklmno"));
+	KUNIT_EXPECT_FALSE(test, vseg_name_ok(""));
+	KUNIT_EXPECT_FALSE(test, vseg_name_ok("Vram"));
+	KUNIT_EXPECT_FALSE(test, vseg_name_ok("v-ram"));
+	KUNIT_EXPECT_FALSE(test, vseg_name_ok("v ram"));
+	/* 16 characters and no terminator */
+	memset(name, 'a', sizeof(name));
+	KUNIT_EXPECT_FALSE(test, vseg_name_ok(name));
+}
+
+struct number_case {
+	const char *text;
+	int ret;
+	u64 val;
+};
+
+static const struct number_case number_cases[] = {
+	{ "0", 0, 0 },
+	{ "4096", 0, 4096 },
+	{ "0x1000", 0, 0x1000 },
+	{ "0X1f", 0, 0x1f },
+	{ "16K", 0, SZ_16K },
+	{ "16k", 0, SZ_16K },
+	{ "32M", 0, SZ_32M },
+	{ "2m", 0, SZ_2M },
+	{ "4G", 0, SZ_4G },
+	{ "0x10M", 0, SZ_16M },
+	{ "18446744073709551615", 0, U64_MAX },
+	{ "17179869183G", 0, 17179869183ULL << 30 },
+	{ "17179869184G", -EINVAL, 0 },
+	{ "18446744073709551616", -EINVAL, 0 },
+	{ "", -EINVAL, 0 },
+	{ "M", -EINVAL, 0 },
+	{ "0x", -EINVAL, 0 },
+	{ "0xg", -EINVAL, 0 },
+	{ "-1", -EINVAL, 0 },
+	{ "+1", -EINVAL, 0 },
+	{ "16Q", -EINVAL, 0 },
+	{ "1 ", -EINVAL, 0 },
+	{ "12345678901234567890123", -EINVAL, 0 },
+};
+
+static void segment_parse_numbers(struct kunit *test)
+{
+	const struct number_case *c;
+	struct vseg_klog k;
+	unsigned int i;
+	u64 val;
+	u32 v32;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(number_cases); i++) {
+		c = &number_cases[i];
+		val = 0xdead;
+		vseg_klog_start(&k);
+		ret = vseg_parse_u64(c->text, &val);
+		KUNIT_EXPECT_EQ_MSG(test, ret, c->ret, "'%s'", c->text);
+		if (!c->ret) {
+			KUNIT_EXPECT_EQ_MSG(test, val, c->val, "'%s'", c->text);
+			expect_no_line(test, &k);
+		} else {
+			KUNIT_EXPECT_EQ_MSG(test, val, 0xdead,
+					    "'%s' changed the value", c->text);
+			expect_one_line(test, &k, "vseg: cannot parse segment table at *");
+		}
+	}
+
+	KUNIT_EXPECT_EQ(test, vseg_parse_u32("4G", &v32), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vseg_parse_u32("0xffffffff", &v32), 0);
+	KUNIT_EXPECT_EQ(test, v32, U32_MAX);
+}
+
+/* --- profiles ----------------------------------------------------------- */
+
+static void expect_segment(struct kunit *test,
+			   const struct vseg_segment_desc *s, u32 id,
+			   const char *name, enum vseg_segment_kind kind,
+			   u64 flags, u64 base, u64 size, u64 visible,
+			   u64 commit, u32 page)
+{
+	KUNIT_EXPECT_EQ(test, s->id, id);
+	KUNIT_EXPECT_STREQ(test, s->name, name);
+	KUNIT_EXPECT_EQ(test, s->kind, kind);
+	KUNIT_EXPECT_EQ(test, s->flags, flags);
+	KUNIT_EXPECT_EQ(test, s->base_address, base);
+	KUNIT_EXPECT_EQ(test, s->size, size);
+	KUNIT_EXPECT_EQ(test, s->cpu_visible_size, visible);
+	KUNIT_EXPECT_EQ(test, s->commit_limit, commit);
+	KUNIT_EXPECT_EQ(test, s->page_size, page);
+}
+
+static void segment_profile_discrete(struct kunit *test)
+{
+	struct vseg_segment_table *t = new_table(test);
+	const struct vseg_segment_desc *s;
+
+	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t, "discrete",
+							      NULL), 0);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+	KUNIT_ASSERT_EQ(test, t->num_segments, 3);
+	KUNIT_EXPECT_EQ(test, t->paging_buffer_segment_id, 3);
+	KUNIT_EXPECT_EQ(test, t->paging_buffer_size, SZ_64K);
+	KUNIT_EXPECT_EQ(test, t->paging_buffer_private_data_size, 0);
+
+	s = &t->seg[0];
+	expect_segment(test, s, 1, "vram", VSEG_SEGMENT_MEMORY,
+		       VSEG_SEGF_CPU_VISIBLE | VSEG_SEGF_USE_BANKING |
+		       VSEG_SEGF_USE_64KB_PAGES, 0, SZ_32M, SZ_32M, SZ_32M,
+		       SZ_64K);
+	KUNIT_EXPECT_EQ(test, s->cpu_translated_address, 0xe0000000);
+	KUNIT_EXPECT_EQ(test, s->num_banks, 2);
+	KUNIT_EXPECT_EQ(test, s->bank_end[0], SZ_16M);
+	KUNIT_EXPECT_EQ(test, s->bank_end[1], SZ_32M);
+
+	expect_segment(test, &t->seg[1], 2, "local", VSEG_SEGMENT_MEMORY, 0,
+		       SZ_32M, SZ_16M, 0, SZ_16M, SZ_4K);
+	expect_segment(test, &t->seg[2], 3, "aperture", VSEG_SEGMENT_APERTURE,
+		       VSEG_SEGF_APERTURE | VSEG_SEGF_CACHE_COHERENT,
+		       0x100000000ULL, SZ_64M, 0, SZ_32M, SZ_4K);
+}
+
+static void segment_profile_others(struct kunit *test)
+{
+	static const struct {
+		const char *name;
+		u32 num, paging;
+	} profiles[] = {
+		{ "integrated", 2, 2 },
+		{ "smallbar", 2, 2 },
+		{ "multi", 7, 7 },
+		/* sysfs_streq(): a trailing newline is accepted */
+		{ "multi\n", 7, 7 },
+	};
+	struct vseg_segment_table *t = new_table(test);
+	struct vseg_klog k;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(profiles); i++) {
+		vseg_klog_start(&k);
+		KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t,
+				profiles[i].name, NULL), 0);
+		KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+		KUNIT_EXPECT_EQ(test, t->num_segments, profiles[i].num);
+		KUNIT_EXPECT_EQ(test, t->paging_buffer_segment_id,
+				profiles[i].paging);
+		expect_no_line(test, &k);
+	}
+
+	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t, "integrated",
+							      NULL), 0);
+	expect_segment(test, &t->seg[0], 1, "stolen", VSEG_SEGMENT_MEMORY,
+		       VSEG_SEGF_CPU_VISIBLE | VSEG_SEGF_POPULATED_FROM_SYSMEM,
+		       0, SZ_32M, SZ_32M, SZ_32M, SZ_4K);
+	KUNIT_EXPECT_EQ(test, t->seg[0].system_memory_end, SZ_32M);
+	KUNIT_EXPECT_EQ(test, t->seg[1].commit_limit, SZ_64M);
+
+	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t, "smallbar",
+							      NULL), 0);
+	expect_segment(test, &t->seg[0], 1, "vram", VSEG_SEGMENT_MEMORY,
+		       VSEG_SEGF_CPU_VISIBLE | VSEG_SEGF_USE_64KB_PAGES,
+		       0, SZ_64M, SZ_16M, SZ_64M, SZ_64K);
+
+	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t, "multi",
+							      NULL), 0);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_num_memory(t),
+			VSEG_MAX_MEMORY_SEGMENTS);
+	for (i = 0; i < VSEG_MAX_MEMORY_SEGMENTS; i++) {
+		KUNIT_EXPECT_EQ(test, t->seg[i].base_address, i * SZ_8M);
+		KUNIT_EXPECT_EQ(test, t->seg[i].page_size,
+				i & 1 ? SZ_64K : SZ_4K);
+	}
+}
+
+static void segment_profile_unknown(struct kunit *test)
+{
+	struct vseg_segment_table *t = new_table(test);
+	struct vseg_klog k;
+
+	vseg_klog_start(&k);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_from_profile(t, "bogus", NULL),
+			-EINVAL);
+	expect_one_line(test, &k,
+			"vseg: unknown profile \"bogus\" (known: discrete, integrated, smallbar, multi)");
+
+	vseg_klog_start(&k);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_from_profile(t, NULL, NULL),
+			-EINVAL);
+	expect_one_line(test, &k, "vseg: unknown profile \"\" *");
+
+	vseg_klog_start(&k);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_from_profile(t, "Discrete",
+							      NULL), -EINVAL);
+	expect_one_line(test, &k, "vseg: unknown profile \"Discrete\" *");
+}
+
+static void segment_follow_size(struct kunit *test)
+{
+	/* a value equal to the old size follows the new size */
+	KUNIT_EXPECT_EQ(test, vseg_follow_size(SZ_32M, SZ_32M, SZ_64M), SZ_64M);
+	KUNIT_EXPECT_EQ(test, vseg_follow_size(SZ_32M, SZ_32M, SZ_8M), SZ_8M);
+	/* others are kept, clamped to the new size */
+	KUNIT_EXPECT_EQ(test, vseg_follow_size(SZ_16M, SZ_64M, SZ_128M),
+			SZ_16M);
+	KUNIT_EXPECT_EQ(test, vseg_follow_size(SZ_16M, SZ_64M, SZ_8M), SZ_8M);
+	KUNIT_EXPECT_EQ(test, vseg_follow_size(0, SZ_64M, SZ_8M), 0);
+}
+
+static void segment_profile_overrides(struct kunit *test)
+{
+	struct vseg_segment_table *t = new_table(test);
+	struct vseg_profile_overrides ovr = {};
+	const struct vseg_segment_desc *s;
+
+	/* resize both memory segments of "discrete" */
+	ovr.mem_size[0] = SZ_64M;
+	ovr.mem_size[1] = SZ_8M;
+	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t, "discrete",
+							      &ovr), 0);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+	s = &t->seg[0];
+	KUNIT_EXPECT_EQ(test, s->size, SZ_64M);
+	KUNIT_EXPECT_EQ(test, s->commit_limit, SZ_64M);
+	KUNIT_EXPECT_EQ(test, s->cpu_visible_size, SZ_64M);	/* followed */
+	KUNIT_EXPECT_EQ(test, s->bank_end[0], SZ_32M);		/* scaled */
+	KUNIT_EXPECT_EQ(test, s->bank_end[1], SZ_64M);
+	KUNIT_EXPECT_EQ(test, t->seg[1].base_address, SZ_64M);	/* rebased */
+	KUNIT_EXPECT_EQ(test, t->seg[1].size, SZ_8M);
+	KUNIT_EXPECT_EQ(test, t->seg[1].commit_limit, SZ_8M);
+	KUNIT_EXPECT_EQ(test, t->seg[2].base_address, 0x100000000ULL);
+
+	/* scaled bank ends are rounded down to the segment page */
+	memset(&ovr, 0, sizeof(ovr));
+	ovr.mem_size[0] = SZ_32M + SZ_64K;
+	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t, "discrete",
+							      &ovr), 0);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+	KUNIT_EXPECT_EQ(test, t->seg[0].bank_end[0], SZ_16M);
+	KUNIT_EXPECT_EQ(test, t->seg[0].bank_end[1], SZ_32M + SZ_64K);
+	KUNIT_EXPECT_EQ(test, t->seg[1].base_address, SZ_32M + SZ_64K);
+
+	memset(&ovr, 0, sizeof(ovr));
+	ovr.mem_size[0] = SZ_8M;
+	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t, "discrete",
+							      &ovr), 0);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+	KUNIT_EXPECT_EQ(test, t->seg[0].bank_end[0], SZ_4M);
+	KUNIT_EXPECT_EQ(test, t->seg[0].bank_end[1], SZ_8M);
+
+	/* smallbar: a partial CPU-visible size is kept, or clamped */
+	memset(&ovr, 0, sizeof(ovr));
+	ovr.mem_size[0] = SZ_32M;
+	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t, "smallbar",
+							      &ovr), 0);
+	KUNIT_EXPECT_EQ(test, t->seg[0].cpu_visible_size, SZ_16M);
+	ovr.mem_size[0] = SZ_8M;
+	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t, "smallbar",
+							      &ovr), 0);
+	KUNIT_EXPECT_EQ(test, t->seg[0].cpu_visible_size, SZ_8M);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+
+	/* visible_size applies to the first memory segment if CPU-visible */
+	memset(&ovr, 0, sizeof(ovr));
+	ovr.visible_size = SZ_4M;
+	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t, "smallbar",
+							      &ovr), 0);
+	KUNIT_EXPECT_EQ(test, t->seg[0].cpu_visible_size, SZ_4M);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+	/* resizing first, then the explicit visible size wins */
+	ovr.mem_size[0] = SZ_128M;
+	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t, "smallbar",
+							      &ovr), 0);
+	KUNIT_EXPECT_EQ(test, t->seg[0].size, SZ_128M);
+	KUNIT_EXPECT_EQ(test, t->seg[0].cpu_visible_size, SZ_4M);
+
+	/* integrated: the system memory end follows the size */
+	memset(&ovr, 0, sizeof(ovr));
+	ovr.mem_size[0] = SZ_16M;
+	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t, "integrated",
+							      &ovr), 0);
+	KUNIT_EXPECT_EQ(test, t->seg[0].system_memory_end, SZ_16M);
+	KUNIT_EXPECT_EQ(test, t->seg[0].cpu_visible_size, SZ_16M);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+
+	/* multi: every memory segment, bases stay consecutive */
+	memset(&ovr, 0, sizeof(ovr));
+	ovr.mem_size[2] = SZ_2M;
+	ovr.mem_size[5] = SZ_16M;
+	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t, "multi",
+							      &ovr), 0);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+	KUNIT_EXPECT_EQ(test, t->seg[2].size, SZ_2M);
+	KUNIT_EXPECT_EQ(test, t->seg[3].base_address, 2 * SZ_8M + SZ_2M);
+	KUNIT_EXPECT_EQ(test, t->seg[5].base_address, 4 * SZ_8M + SZ_2M);
+	KUNIT_EXPECT_EQ(test, t->seg[5].size, SZ_16M);
+}
+
+static void segment_profile_aperture_overrides(struct kunit *test)
+{
+	struct vseg_segment_table *t = new_table(test);
+	struct vseg_profile_overrides ovr = {};
+	const struct vseg_segment_desc *ap;
+
+	/* a smaller aperture clamps the profile's commit limit */
+	ovr.aperture_size = SZ_16M;
+	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t, "discrete",
+							      &ovr), 0);
+	ap = vseg_segment_table_aperture(t);
+	KUNIT_ASSERT_NOT_NULL(test, ap);
+	KUNIT_EXPECT_EQ(test, ap->size, SZ_16M);
+	KUNIT_EXPECT_EQ(test, ap->commit_limit, SZ_16M);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+
+	/* a larger one keeps it */
+	ovr.aperture_size = SZ_128M;
+	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t, "discrete",
+							      &ovr), 0);
+	KUNIT_EXPECT_EQ(test, ap->size, SZ_128M);
+	KUNIT_EXPECT_EQ(test, ap->commit_limit, SZ_32M);
+
+	/* an explicit commit limit is taken as it is */
+	ovr.aperture_commit = SZ_8M;
+	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t, "discrete",
+							      &ovr), 0);
+	KUNIT_EXPECT_EQ(test, ap->commit_limit, SZ_8M);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+
+	ovr.aperture_size = 0;
+	ovr.aperture_commit = SZ_64M;
+	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t, "discrete",
+							      &ovr), 0);
+	KUNIT_EXPECT_EQ(test, ap->commit_limit, SZ_64M);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+}
+
+struct override_case {
+	const char *name;
+	const char *profile;
+	struct vseg_profile_overrides ovr;
+	int build_ret;
+	const char *line;
+};
+
+static const struct override_case bad_overrides[] = {
+	{ "resize-missing-segment", "discrete",
+	  { .mem_size = { SZ_8M, SZ_8M, SZ_8M } }, -EINVAL,
+	  "vseg: profile \"discrete\" has 2 memory segments, cannot resize memory segment 3" },
+	{ "resize-sixth-of-smallbar", "smallbar",
+	  { .mem_size = { [5] = SZ_8M } }, -EINVAL,
+	  "vseg: profile \"smallbar\" has 1 memory segments, cannot resize memory segment 6" },
+	{ "visible-above-size", "smallbar", { .visible_size = SZ_128M }, 0,
+	  INV "segment 1 \"vram\": CPU-visible size 0x8000000 exceeds the size" },
+	{ "visible-unaligned", "smallbar", { .visible_size = SZ_4K }, 0,
+	  INV "segment 1 \"vram\": CPU-visible size 0x1000 is not a multiple of the page size" },
+	{ "aperture-commit-above-size", "discrete",
+	  { .aperture_commit = SZ_128M }, 0,
+	  INV "segment 3 \"aperture\": aperture commit limit 0x8000000 exceeds its size 0x4000000" },
+	{ "memory-overlaps-aperture", "discrete",
+	  { .mem_size = { SZ_4G } }, 0,
+	  INV "segment 3 \"aperture\": GPU address range overlaps segment 2 \"local\"" },
+	{ "memory-above-4g", "integrated",
+	  { .mem_size = { SZ_4G + SZ_4K } }, 0,
+	  INV "segment 1 \"stolen\": size 0x100001000 exceeds the 4 GiB limit" },
+	{ "memory-not-page-multiple", "discrete",
+	  { .mem_size = { SZ_32M + SZ_4K } }, 0,
+	  INV "segment 1 \"vram\": size 0x2001000 is not a multiple of the page size 65536" },
+};
+
+KUNIT_ARRAY_PARAM_DESC(bad_overrides, bad_overrides, name);
+
+static void segment_bad_override(struct kunit *test)
+{
+	const struct override_case *c = test->param_value;
+	struct vseg_segment_table *t = new_table(test);
+	struct vseg_klog k;
+	int ret;
+
+	vseg_klog_start(&k);
+	ret = vseg_segment_table_from_profile(t, c->profile, &c->ovr);
+	KUNIT_EXPECT_EQ(test, ret, c->build_ret);
+	if (!ret)
+		KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), -EINVAL);
+	expect_one_line(test, &k, c->line);
+}
+
+/* --- text tables -------------------------------------------------------- */
+
+#define EXAMPLE_TABLE \
+	"memory:name=vram,size=32M,page=64K,flags=cpuvisible|banking|64kpages," \
+	"banks=16M,cpu=0xe0000000;memory:name=local,size=16M;" \
+	"aperture:size=64M,commit=32M;paging:size=64K"
+
+static void segment_parse_example(struct kunit *test)
+{
+	struct vseg_segment_table *t = parse_ok(test, EXAMPLE_TABLE);
+	struct vseg_segment_table *d = new_table(test);
+
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+	/* the example is the discrete profile written out, but CacheCoherent */
+	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(d, "discrete",
+							      NULL), 0);
+	d->seg[2].flags &= ~VSEG_SEGF_CACHE_COHERENT;
+	KUNIT_EXPECT_EQ(test, memcmp(t, d, sizeof(*t)), 0);
+}
+
+static void segment_parse_defaults(struct kunit *test)
+{
+	struct vseg_segment_table *t;
+
+	t = parse_ok(test, "memory:size=8M;memory:size=4M,flags=64kpages|cpuvisible;aperture:size=16M");
+	KUNIT_ASSERT_EQ(test, t->num_segments, 3);
+	/* names, bases, page sizes, visible sizes, commit limits */
+	expect_segment(test, &t->seg[0], 1, "mem1", VSEG_SEGMENT_MEMORY, 0, 0,
+		       SZ_8M, 0, SZ_8M, SZ_4K);
+	expect_segment(test, &t->seg[1], 2, "mem2", VSEG_SEGMENT_MEMORY,
+		       VSEG_SEGF_USE_64KB_PAGES | VSEG_SEGF_CPU_VISIBLE,
+		       SZ_8M, SZ_4M, SZ_4M, SZ_4M, SZ_64K);
+	expect_segment(test, &t->seg[2], 3, "aperture", VSEG_SEGMENT_APERTURE,
+		       VSEG_SEGF_APERTURE, 0x100000000ULL, SZ_16M, 0, SZ_16M,
+		       SZ_4K);
+	KUNIT_EXPECT_EQ(test, t->paging_buffer_segment_id, 3);
+	KUNIT_EXPECT_EQ(test, t->paging_buffer_size, SZ_64K);
+	KUNIT_EXPECT_EQ(test, t->paging_buffer_private_data_size, 0);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+
+	/* an Agp aperture keeps Agp alone; CpuVisible there has no size */
+	t = parse_ok(test, "memory:size=8M;aperture:size=16M,flags=agp");
+	KUNIT_EXPECT_EQ(test, t->seg[1].flags, VSEG_SEGF_AGP);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+	t = parse_ok(test, "memory:size=8M;aperture:size=16M,flags=cpuvisible");
+	KUNIT_EXPECT_EQ(test, t->seg[1].flags,
+			VSEG_SEGF_APERTURE | VSEG_SEGF_CPU_VISIBLE);
+	KUNIT_EXPECT_EQ(test, t->seg[1].cpu_visible_size, 0);
+
+	/* a base moves the next memory segment's default base */
+	t = parse_ok(test, "memory:size=8M,base=1G;memory:size=8M;aperture:size=16M,base=8G");
+	KUNIT_EXPECT_EQ(test, t->seg[0].base_address, SZ_1G);
+	KUNIT_EXPECT_EQ(test, t->seg[1].base_address, SZ_1G + SZ_8M);
+	KUNIT_EXPECT_EQ(test, t->seg[2].base_address, 8ULL * SZ_1G);
+
+	/* no aperture: the paging buffer defaults to segment 0 */
+	t = parse_ok(test, "memory:size=8M");
+	KUNIT_EXPECT_EQ(test, t->paging_buffer_segment_id, 0);
+
+	/* explicit paging item */
+	t = parse_ok(test, "memory:size=8M;aperture:size=16M;paging:seg=0,size=128K,priv=0x100");
+	KUNIT_EXPECT_EQ(test, t->paging_buffer_segment_id, 0);
+	KUNIT_EXPECT_EQ(test, t->paging_buffer_size, SZ_128K);
+	KUNIT_EXPECT_EQ(test, t->paging_buffer_private_data_size, 0x100);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+
+	/* paging first, "paging:" with no pairs */
+	t = parse_ok(test, "paging:;aperture:size=16M;memory:size=8M");
+	KUNIT_EXPECT_EQ(test, t->paging_buffer_segment_id, 1);
+	KUNIT_EXPECT_EQ(test, t->paging_buffer_size, SZ_64K);
+}
+
+static void segment_parse_syntax(struct kunit *test)
+{
+	struct vseg_segment_table *t;
+	const char *text;
+
+	/* surrounding blanks and empty items are ignored */
+	t = parse_ok(test, "  ;memory:size=8M;;aperture:size=16M;\n");
+	KUNIT_EXPECT_EQ(test, t->num_segments, 2);
+
+	/* flags by WDDM name, any case; keys in any order */
+	t = parse_ok(test, "memory:flags=CpuVisible|USE64KBPAGES|standby,size=8M,name=v;aperture:size=16M");
+	KUNIT_EXPECT_EQ(test, t->seg[0].flags, VSEG_SEGF_CPU_VISIBLE |
+			VSEG_SEGF_USE_64KB_PAGES | VSEG_SEGF_PRESERVED_STANDBY);
+	KUNIT_EXPECT_EQ(test, t->seg[0].page_size, SZ_64K);
+	KUNIT_EXPECT_STREQ(test, t->seg[0].name, "v");
+
+	/* every short flag name */
+	t = parse_ok(test, "memory:size=8M,flags=aperture|agp|cpuvisible|banking|cachecoherent|pitchalignment|populatedfromsystem|standby|hibernate|partialhibernate|directflip|64kpages|reservedsysmem|cpuhostaperture|cachedcpuhostaperture|applicationtarget|vpr|vprstandby|encryptedpaging|localbudget|nonlocalbudget");
+	KUNIT_EXPECT_EQ(test, t->seg[0].flags, VSEG_SEGF_ALL);
+
+	/* banks: the last bank ends at the size; invalid ranges */
+	t = parse_ok(test, "memory:size=16M,flags=banking,banks=4M/8M,invalid=0+1M/8M+0x10000;aperture:size=16M");
+	KUNIT_EXPECT_EQ(test, t->seg[0].num_banks, 3);
+	KUNIT_EXPECT_EQ(test, t->seg[0].bank_end[0], SZ_4M);
+	KUNIT_EXPECT_EQ(test, t->seg[0].bank_end[1], SZ_8M);
+	KUNIT_EXPECT_EQ(test, t->seg[0].bank_end[2], SZ_16M);
+	KUNIT_EXPECT_EQ(test, t->seg[0].num_invalid, 2);
+	KUNIT_EXPECT_EQ(test, t->seg[0].invalid[1].start, SZ_8M);
+	KUNIT_EXPECT_EQ(test, t->seg[0].invalid[1].size, SZ_64K);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+
+	/* the most banks and invalid ranges there is room for */
+	t = parse_ok(test, "memory:size=16M,flags=banking,banks=1M/2M/3M/4M/5M/6M/7M/8M/9M/10M/11M/12M/13M/14M/15M,invalid=0+4K/1M+4K/2M+4K/3M+4K;aperture:size=16M");
+	KUNIT_EXPECT_EQ(test, t->seg[0].num_banks, VSEG_MAX_BANKS);
+	KUNIT_EXPECT_EQ(test, t->seg[0].num_invalid, VSEG_MAX_INVALID_RANGES);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+
+	/* the input is not modified */
+	text = "memory:size=8M;aperture:size=16M";
+	t = parse_ok(test, text);
+	KUNIT_EXPECT_STREQ(test, text, "memory:size=8M;aperture:size=16M");
+}
+
+struct text_case {
+	const char *name;
+	const char *table;
+};
+
+/* Tables that parse and are valid (the IGT suite loads the same ones). */
+static const struct text_case good_tables[] = {
+	{ "example", EXAMPLE_TABLE },
+	{ "invalid-ranges",
+	  "memory:name=m,size=16M,invalid=0+1M/8M+0x10000;aperture:name=gart,size=32M" },
+	{ "paging-system",
+	  "memory:name=m,size=8M;aperture:name=gart,size=16M,commit=8M;paging:seg=0,size=128K,priv=0x100" },
+	{ "flags",
+	  "memory:name=vis,size=8M,cpu=0xd0000000,visible=4M,"
+	  "flags=cpuvisible|standby|hibernate|directflip|applicationtarget|"
+	  "vpr|vprstandby|localbudget;"
+	  "memory:name=sys,size=4M,sysend=2M,flags=populatedfromsystem|"
+	  "standby|partialhibernate|reservedsysmem|encryptedpaging;"
+	  "memory:name=host,size=4M,flags=cpuhostaperture|"
+	  "cachedcpuhostaperture|pitchalignment|nonlocalbudget;"
+	  "aperture:size=16M,flags=cachecoherent|nonlocalbudget" },
+	{ "six-memory-segments",
+	  "memory:name=s0,size=4M;memory:name=s1,size=4M,flags=64kpages;"
+	  "memory:name=s2,size=4M;memory:name=s3,size=4M,flags=64kpages;"
+	  "memory:name=s4,size=4M;memory:name=s5,size=4M,flags=64kpages;"
+	  "aperture:size=16M" },
+	{ "explicit-bases",
+	  "memory:name=a,size=8M,base=0x40000000;memory:name=b,size=0x800000;aperture:size=16M,base=0x200000000" },
+	{ "aperture-first", "aperture:size=16M;memory:name=m,size=8M,flags=64kpages" },
+	{ "agp-aperture-over-memory",
+	  "memory:name=m,size=16M;aperture:size=16M,base=0,flags=agp" },
+	{ "size-4g", "memory:name=m,size=4G;aperture:size=16M,base=8G" },
+	{ "invalid-range-at-end", "memory:name=m,size=16M,invalid=15M+1M;aperture:size=16M" },
+	{ "visible-64k-part",
+	  "memory:name=m,size=16M,flags=cpuvisible|64kpages,visible=64K;aperture:size=16M" },
+	{ "sysend-at-end", "memory:name=m,size=16M,sysend=16M;aperture:size=16M" },
+	{ "commit-one-page", "memory:name=m,size=16M;aperture:size=16M,commit=4K" },
+	{ "paging-aperture", "memory:name=m,size=16M;aperture:size=16M;paging:seg=2" },
+	{ "adjacent-ranges", "memory:name=a,size=16M;memory:name=b,size=16M;aperture:size=16M,base=32M" },
+};
+
+KUNIT_ARRAY_PARAM_DESC(good_tables, good_tables, name);
+
+static void segment_good_table(struct kunit *test)
+{
+	const struct text_case *c = test->param_value;
+	struct vseg_segment_table *t = parse_ok(test, c->table);
+	struct vseg_klog k;
+
+	vseg_klog_start(&k);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+	expect_no_line(test, &k);
+}
+
+#define M16 "memory:name=m,size=16M"
+#define AP ";aperture:name=aperture,size=64M"
+
+struct bad_case {
+	const char *name;
+	const char *table;
+	const char *line;
+};
+
+/* Every rule a text table can break, with the line that names it. */
+static const struct bad_case bad_tables[] = {
+	/* the shape of the table */
+	{ "no-aperture", M16, INV "exactly one aperture segment is required, found 0" },
+	{ "two-apertures",
+	  M16 ";aperture:name=a1,size=64M;aperture:name=a2,size=64M,base=0x200000000",
+	  INV "exactly one aperture segment is required, found 2" },
+	{ "too-many-memory-segments",
+	  "memory:name=m1,size=4M;memory:name=m2,size=4M;memory:name=m3,size=4M;"
+	  "memory:name=m4,size=4M;memory:name=m5,size=4M;memory:name=m6,size=4M;"
+	  "memory:name=m7,size=4M",
+	  INV "too many memory segments: 7, TTM has room for 6" },
+	{ "paging-not-aperture", M16 AP ";paging:seg=1,size=64K",
+	  INV "paging buffer segment 1 is not the aperture" },
+	{ "paging-beyond-table", M16 AP ";paging:seg=9",
+	  INV "paging buffer segment 9 is not the aperture" },
+	/* kind and flags */
+	{ "memory-with-agp", M16 ",flags=agp" AP,
+	  SEG1 "kind does not match the Aperture/Agp flags" },
+	{ "memory-with-aperture-flag", M16 ",flags=aperture" AP,
+	  SEG1 "kind does not match the Aperture/Agp flags" },
+	{ "agp-not-alone", M16 AP ",flags=aperture|agp",
+	  SEG2 "Agp must be set alone" },
+	{ "hibernate-without-standby", M16 ",flags=hibernate" AP,
+	  SEG1 "PreservedDuringHibernate needs PreservedDuringStandby" },
+	{ "partial-hibernate-without-standby", M16 ",flags=partialhibernate" AP,
+	  SEG1 "PartiallyPreservedDuringHibernate needs PreservedDuringStandby" },
+	{ "hibernate-and-partial-hibernate",
+	  M16 ",flags=standby|hibernate|partialhibernate" AP,
+	  SEG1 "PreservedDuringHibernate and PartiallyPreservedDuringHibernate exclude each other" },
+	{ "cache-coherent-memory", M16 ",flags=cachecoherent" AP,
+	  SEG1 "CacheCoherent is only valid on the aperture" },
+	{ "populated-aperture", M16 AP ",flags=populatedfromsystem",
+	  SEG2 "PopulatedFromSystemMemory is only valid on a memory segment" },
+	{ "cpu-host-aperture-and-visible",
+	  M16 ",flags=cpuhostaperture|cpuvisible" AP,
+	  SEG1 "SupportsCpuHostAperture cannot be combined with CpuVisible" },
+	{ "cached-cpu-host-aperture-alone", M16 ",flags=cachedcpuhostaperture" AP,
+	  SEG1 "SupportsCachedCpuHostAperture needs SupportsCpuHostAperture" },
+	{ "vpr-standby-without-vpr", M16 ",flags=vprstandby" AP,
+	  SEG1 "VprPreservedDuringStandby needs VprSupported" },
+	/* size, page size, commit limit */
+	{ "size-zero", "memory:name=m,size=0" AP, SEG1 "size is zero" },
+	{ "page-size-8k", M16 ",page=8K" AP,
+	  SEG1 "page size 8192 is not 4096 or 65536" },
+	{ "page-size-zero", M16 ",page=0" AP,
+	  SEG1 "page size 0 is not 4096 or 65536" },
+	{ "aperture-64k-pages", M16 AP ",page=64K",
+	  SEG2 "aperture page size must be 4096" },
+	{ "size-not-page-multiple",
+	  "memory:name=m,size=0x11000,page=64K,flags=64kpages" AP,
+	  SEG1 "size 0x11000 is not a multiple of the page size 65536" },
+	{ "size-above-4g", "memory:name=m,size=0x100001000" AP,
+	  SEG1 "size 0x100001000 exceeds the 4 GiB limit" },
+	{ "64k-pages-without-flag", M16 ",page=64K" AP,
+	  SEG1 "Use64KBPages does not match the page size 65536" },
+	{ "64k-flag-with-4k-pages", M16 ",page=4K,flags=64kpages" AP,
+	  SEG1 "Use64KBPages does not match the page size 4096" },
+	{ "memory-commit-below-size", M16 ",commit=8M" AP,
+	  SEG1 "commit limit 0x800000 of a memory segment must equal its size 0x1000000" },
+	{ "aperture-commit-above-size", M16 AP ",commit=128M",
+	  SEG2 "aperture commit limit 0x8000000 exceeds its size 0x4000000" },
+	{ "aperture-commit-zero", M16 AP ",commit=0",
+	  SEG2 "commit limit 0x0 is zero or not a multiple of the page size" },
+	{ "aperture-commit-unaligned", M16 AP ",commit=0x1800",
+	  SEG2 "commit limit 0x1800 is zero or not a multiple of the page size" },
+	/* banks */
+	{ "banks-without-banking", M16 ",banks=8M" AP,
+	  SEG1 "banks without UseBanking" },
+	{ "banking-without-banks", M16 ",flags=banking" AP,
+	  SEG1 "UseBanking without banks" },
+	{ "banks-on-aperture", M16 AP ",flags=banking,banks=32M",
+	  SEG2 "banks on an aperture segment" },
+	{ "bank-unaligned", M16 ",flags=banking,banks=0x1800" AP,
+	  SEG1 "bank 0 end 0x1800 is not page aligned" },
+	{ "bank-unaligned-64k", "memory:name=m,size=16M,flags=banking|64kpages,banks=0x1000" AP,
+	  SEG1 "bank 0 end 0x1000 is not page aligned" },
+	{ "bank-empty", M16 ",flags=banking,banks=0" AP,
+	  SEG1 "bank 0 end 0x0 does not follow the previous bank" },
+	{ "bank-out-of-order", M16 ",flags=banking,banks=8M/4M" AP,
+	  SEG1 "bank 1 end 0x400000 does not follow the previous bank" },
+	{ "bank-repeated", M16 ",flags=banking,banks=4M/4M" AP,
+	  SEG1 "bank 1 end 0x400000 does not follow the previous bank" },
+	{ "bank-outside", M16 ",flags=banking,banks=32M" AP,
+	  SEG1 "bank 0 end 0x2000000 is outside the segment" },
+	{ "bank-at-size", M16 ",flags=banking,banks=16M" AP,
+	  SEG1 "bank 0 end 0x1000000 is outside the segment" },
+	/* CPU visibility, system memory end */
+	{ "visible-above-size", M16 ",flags=cpuvisible,visible=32M" AP,
+	  SEG1 "CPU-visible size 0x2000000 exceeds the size" },
+	{ "visible-zero", M16 ",flags=cpuvisible,visible=0" AP,
+	  SEG1 "CpuVisible with a zero CPU-visible size" },
+	{ "visible-without-flag", M16 ",visible=4M" AP,
+	  SEG1 "CPU-visible size 0x400000 without CpuVisible" },
+	{ "visible-unaligned", "memory:name=m,size=16M,flags=cpuvisible|64kpages,visible=4K" AP,
+	  SEG1 "CPU-visible size 0x1000 is not a multiple of the page size" },
+	{ "visible-on-aperture", M16 AP ",visible=4K",
+	  SEG2 "CPU-visible size 0x1000 on the aperture must be 0" },
+	{ "sysend-beyond-segment", M16 ",flags=populatedfromsystem,sysend=32M" AP,
+	  SEG1 "system memory end 0x2000000 is beyond the segment" },
+	{ "sysend-beyond-aperture", M16 AP ",sysend=128M",
+	  SEG2 "system memory end 0x8000000 is beyond the segment" },
+	/* invalid ranges */
+	{ "invalid-range-empty", M16 ",invalid=0x1000+0" AP,
+	  SEG1 "invalid range 0 * is empty, unaligned or outside the segment" },
+	{ "invalid-range-unaligned", M16 ",invalid=0x800+0x1000" AP,
+	  SEG1 "invalid range 0 * is empty, unaligned or outside the segment" },
+	{ "invalid-range-unaligned-size", M16 ",invalid=0+0x800" AP,
+	  SEG1 "invalid range 0 * is empty, unaligned or outside the segment" },
+	{ "invalid-range-outside", M16 ",invalid=15M+2M" AP,
+	  SEG1 "invalid range 0 * is empty, unaligned or outside the segment" },
+	{ "invalid-range-start-outside", M16 ",invalid=32M+4K" AP,
+	  SEG1 "invalid range 0 * is empty, unaligned or outside the segment" },
+	{ "invalid-range-wraps", M16 ",invalid=4K+0xfffffffffffff000" AP,
+	  SEG1 "invalid range 0 * is empty, unaligned or outside the segment" },
+	{ "invalid-range-overlap", M16 ",invalid=0+2M/1M+2M" AP,
+	  SEG1 "invalid range 1 overlaps invalid range 0" },
+	{ "invalid-range-overlap-third", M16 ",invalid=0+1M/4M+1M/4M+4K" AP,
+	  SEG1 "invalid range 2 overlaps invalid range 1" },
+	/* GPU address space, names */
+	{ "gpu-range-overlap",
+	  "memory:name=a,size=16M;memory:name=b,size=16M,base=8M" AP,
+	  INV "segment 2 \"b\": GPU address range overlaps segment 1 \"a\"" },
+	{ "gpu-range-overlaps-aperture",
+	  "memory:name=a,size=16M,base=0x100000000" AP,
+	  SEG2 "GPU address range overlaps segment 1 \"a\"" },
+	{ "duplicate-name", "memory:name=a,size=16M;memory:name=a,size=16M" AP,
+	  INV "segment 2 \"a\": name duplicates segment 1" },
+	{ "name-uppercase", "memory:name=Vram,size=16M" AP,
+	  INV "segment 1 \"Vram\": name is empty or not [a-z0-9_]" },
+	{ "name-empty", "memory:name=,size=16M" AP,
+	  INV "segment 1 \"\": name is empty or not [a-z0-9_]" },
+	/* the first broken rule is the one reported */
+	{ "first-rule-wins", "memory:name=m,size=0,flags=cachecoherent" AP,
+	  SEG1 "CacheCoherent is only valid on the aperture" },
+	{ "first-segment-wins",
+	  "memory:name=a,size=0;memory:name=b,size=0" AP,
+	  INV "segment 1 \"a\": size is zero" },
+	/* syntax */
+	{ "parse-unknown-kind", "bogus:name=x,size=16M" AP, PARSE("bogus") },
+	{ "parse-unknown-key", M16 ",colour=red" AP, PARSE("colour") },
+	{ "parse-bad-number", "memory:name=m,size=16Q" AP, PARSE("16Q") },
+	{ "parse-number-too-large", "memory:name=m,size=0x10000000000000000" AP,
+	  PARSE("0x10000000000000000") },
+	{ "parse-u32-too-large", M16 ",page=4G" AP, PARSE("4G") },
+	{ "parse-unknown-flag", M16 ",flags=cpuvisible|shiny" AP,
+	  PARSE("shiny") },
+	{ "parse-empty-flag", M16 ",flags=cpuvisible|" AP, PARSE("") },
+	{ "parse-missing-value", "memory:name=m,size" AP, PARSE("size") },
+	{ "parse-missing-size", "memory:name=m" AP, PARSE("memory") },
+	{ "parse-no-pairs", "memory" AP, PARSE("memory") },
+	{ "parse-duplicate-key", M16 ",size=8M" AP, PARSE("size") },
+	{ "parse-name-too-long", "memory:name=abcdefghijklmnop,size=16M" AP,
+	  PARSE("abcdefghijklmnop") },
+	{ "parse-too-many-banks",
+	  "memory:name=m,size=16M,flags=banking,banks=1M/2M/3M/4M/5M/6M/7M/8M/9M/10M/11M/12M/13M/14M/15M/15M" AP,
+	  PARSE("15M") },
+	{ "parse-too-many-invalid-ranges",
+	  M16 ",invalid=0+4K/1M+4K/2M+4K/3M+4K/4M+4K" AP, PARSE("4M+4K") },
+	{ "parse-invalid-without-length", M16 ",invalid=1M" AP, PARSE("1M") },
+	{ "parse-two-paging-items", M16 AP ";paging:size=64K;paging:size=64K",
+	  PARSE("paging") },
+	{ "parse-paging-unknown-key", M16 AP ";paging:segment=2", PARSE("segment") },
+	{ "parse-too-many-segments",
+	  "memory:name=m1,size=4M;memory:name=m2,size=4M;memory:name=m3,size=4M;"
+	  "memory:name=m4,size=4M;memory:name=m5,size=4M;memory:name=m6,size=4M"
+	  AP ";memory:name=m8,size=4M", PARSE("memory") },
+	{ "parse-empty-table", "", PARSE("") },
+	{ "parse-only-separators", ";;;", PARSE(";;;") },
+	{ "parse-blank-item", "; ;", PARSE(" ") },
+};
+
+KUNIT_ARRAY_PARAM_DESC(bad_tables, bad_tables, name);
+
+/* A bad table is refused by the parser or the validator, with one line. */
+static void segment_bad_table(struct kunit *test)
+{
+	const struct bad_case *c = test->param_value;
+	struct vseg_segment_table *t = new_table(test);
+	bool parse_error = !strncmp(c->line, "vseg: cannot parse", 18);
+	struct vseg_klog k;
+	int ret;
+
+	vseg_klog_start(&k);
+	ret = vseg_segment_table_parse(t, c->table);
+	if (parse_error) {
+		KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	} else {
+		KUNIT_EXPECT_EQ(test, ret, 0);
+		if (!ret)
+			KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t),
+					-EINVAL);
+	}
+	expect_one_line(test, &k, c->line);
+}
+
+/* --- rules only a table built in memory can break ----------------------- */
+
+struct struct_case {
+	const char *name;
+	void (*edit)(struct vseg_segment_table *t);
+	const char *line;
+};
+
+static void edit_no_segments(struct vseg_segment_table *t)
+{
+	t->num_segments = 0;
+}
+
+static void edit_too_many_segments(struct vseg_segment_table *t)
+{
+	t->num_segments = VSEG_MAX_SEGMENTS + 1;
+}
+
+static void edit_ids(struct vseg_segment_table *t)
+{
+	t->seg[1].id = 3;
+}
+
+static void edit_id_zero(struct vseg_segment_table *t)
+{
+	t->seg[0].id = 0;
+}
+
+static void edit_kind(struct vseg_segment_table *t)
+{
+	t->seg[0].kind = 7;
+}
+
+static void edit_unknown_flags(struct vseg_segment_table *t)
+{
+	t->seg[0].flags |= BIT_ULL(VSEG_SEGF_NUM) | BIT_ULL(63);
+}
+
+static void edit_too_many_banks(struct vseg_segment_table *t)
+{
+	t->seg[0].flags |= VSEG_SEGF_USE_BANKING;
+	t->seg[0].num_banks = VSEG_MAX_BANKS + 1;
+}
+
+static void edit_too_many_invalid(struct vseg_segment_table *t)
+{
+	t->seg[0].num_invalid = VSEG_MAX_INVALID_RANGES + 1;
+}
+
+static void edit_name_unterminated(struct vseg_segment_table *t)
+{
+	memset(t->seg[0].name, 'a', VSEG_NAME_LEN);
+}
+
+static void edit_name_duplicate_long(struct vseg_segment_table *t)
+{
+	/* 15 equal characters then a difference past the name length */
+	memcpy(t->seg[0].name, "abcdefghijklmno", VSEG_NAME_LEN);
+	memcpy(t->seg[1].name, "abcdefghijklmno", VSEG_NAME_LEN);
+}
+
+static void edit_aperture_kind_memory(struct vseg_segment_table *t)
+{
+	t->seg[1].kind = VSEG_SEGMENT_MEMORY;
+}
+
+static const struct struct_case struct_cases[] = {
+	{ "no-segments", edit_no_segments, INV "no segments" },
+	{ "too-many-segments", edit_too_many_segments,
+	  INV "too many segments: 8" },
+	{ "ids-not-1-to-n", edit_ids, INV "segment ids are not 1..n" },
+	{ "id-zero", edit_id_zero, INV "segment ids are not 1..n" },
+	{ "unknown-kind", edit_kind, SEG1 "unknown kind 7" },
+	{ "unknown-flags", edit_unknown_flags,
+	  SEG1 "unknown flags 0x8000000000200000" },
+	{ "too-many-banks", edit_too_many_banks, SEG1 "too many banks: 17" },
+	{ "too-many-invalid-ranges", edit_too_many_invalid,
+	  SEG1 "too many invalid ranges: 5" },
+	{ "name-unterminated", edit_name_unterminated,
+	  INV "segment 1 \"aaaaaaaaaaaaaaaa\": name is empty or not [a-z0-9_]" },
+	{ "name-duplicate", edit_name_duplicate_long,
+	  INV "segment 2 \"abcdefghijklmno\": name duplicates segment 1" },
+	{ "aperture-flag-on-memory-kind", edit_aperture_kind_memory,
+	  INV "exactly one aperture segment is required, found 0" },
+};
+
+KUNIT_ARRAY_PARAM_DESC(struct_cases, struct_cases, name);
+
+static void segment_bad_struct(struct kunit *test)
+{
+	const struct struct_case *c = test->param_value;
+	struct vseg_segment_table *t = parse_ok(test, M16 AP);
+	struct vseg_klog k;
+
+	KUNIT_ASSERT_EQ(test, vseg_segment_table_validate(t), 0);
+	c->edit(t);
+	vseg_klog_start(&k);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), -EINVAL);
+	expect_one_line(test, &k, c->line);
+}
+
+/* A kind that is neither memory nor aperture, in a table with an aperture. */
+static void segment_unknown_kind(struct kunit *test)
+{
+	struct vseg_segment_table *t = parse_ok(test, M16 ";memory:name=x,size=16M" AP);
+	struct vseg_klog k;
+
+	t->seg[1].kind = 0;
+	vseg_klog_start(&k);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), -EINVAL);
+	expect_one_line(test, &k, INV "segment 2 \"x\": unknown kind 0");
+}
+
+static struct kunit_case vseg_segment_cases[] = {
+	KUNIT_CASE(segment_flag_and_kind_names),
+	KUNIT_CASE(segment_table_lookups),
+	KUNIT_CASE(segment_ranges_overlap),
+	KUNIT_CASE(segment_name_rules),
+	KUNIT_CASE(segment_parse_numbers),
+	KUNIT_CASE(segment_profile_discrete),
+	KUNIT_CASE(segment_profile_others),
+	KUNIT_CASE(segment_profile_unknown),
+	KUNIT_CASE(segment_follow_size),
+	KUNIT_CASE(segment_profile_overrides),
+	KUNIT_CASE(segment_profile_aperture_overrides),
+	KUNIT_CASE_PARAM(segment_bad_override, bad_overrides_gen_params),
+	KUNIT_CASE(segment_parse_example),
+	KUNIT_CASE(segment_parse_defaults),
+	KUNIT_CASE(segment_parse_syntax),
+	KUNIT_CASE_PARAM(segment_good_table, good_tables_gen_params),
+	KUNIT_CASE_PARAM(segment_bad_table, bad_tables_gen_params),
+	KUNIT_CASE_PARAM(segment_bad_struct, struct_cases_gen_params),
+	KUNIT_CASE(segment_unknown_kind),
+	{}
+};
+
+static struct kunit_suite vseg_segment_suite = {
+	.name = "vseg_segment",
+	.test_cases = vseg_segment_cases,
+};
+
+kunit_test_suite(vseg_segment_suite);
