@@ -291,9 +291,13 @@ struct drm_vseg_segment_pref {
 /**
  * struct drm_vseg_gem_create - DRM_IOCTL_VSEG_GEM_CREATE argument
  *
- * Creates a buffer and places it: the preferred segments are tried in
- * order, then the other supported segments (memory segments in id order,
- * the aperture, system memory). The buffer's contents start zeroed.
+ * Creates a buffer and places it. Its places are the preferred segments in
+ * order (hinted banks first within the first one), then the other supported
+ * segments: memory segments in id order, the aperture, system memory. The
+ * places before the first system-memory place are tried in order without
+ * evicting anything; if none has room the buffer goes to system memory when
+ * it supports it, else every place is tried again, evicting
+ * least-recently-used buffers. The buffer's contents start zeroed.
  *
  * @extensions: must be zero.
  * @size: in: bytes, a nonzero multiple of 4096; out: the real size, rounded
@@ -416,8 +420,10 @@ struct drm_vseg_gem_mmap_offset {
 /**
  * struct drm_vseg_residency - MAKE_RESIDENT / EVICT argument
  *
- * MAKE_RESIDENT (D3DKMTMakeResident) brings each buffer into its best
- * placement it can get, evicting others as needed. EVICT (D3DKMTEvict)
+ * MAKE_RESIDENT (D3DKMTMakeResident) brings each buffer into the best of
+ * its memory-segment and aperture places it can get, trying them best first
+ * and evicting other buffers as needed; a resident buffer for which no
+ * better place has room stays where it is. EVICT (D3DKMTEvict)
  * moves each buffer out of memory segments and the aperture to system
  * memory. The list is checked first: an unknown handle gives -ENOENT, a
  * pinned buffer in EVICT without %DRM_VSEG_RESIDENCY_UNPIN (or one that is

@@ -17,6 +17,7 @@
  * clamped to the CPU-visible part of a small-BAR segment.
  */
 
+#include <linux/delay.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <drm/drm_drv.h>
@@ -31,6 +32,15 @@
 #include "vseg_vram_mgr.h"
 
 static const struct vm_operations_struct vseg_vm_ops;
+
+/*
+ * ttm_bo_validate() reports "no placement has room" as -ENOMEM, for old
+ * userspace; the UAPI says -ENOSPC for a full segment.
+ */
+static int space_err(int err)
+{
+	return err == -ENOMEM ? -ENOSPC : err;
+}
 
 /**
  * vseg_mem_type_to_seg() - segment id behind a TTM memory type
@@ -313,14 +323,49 @@ static const struct drm_gem_object_funcs vseg_gem_funcs = {
 	.print_info = drm_gem_ttm_print_info,
 };
 
-static int bo_try_create(struct vseg_device *vdev,
-			 const struct vseg_bo_params *p,
-			 const struct ttm_place *places, unsigned int n,
-			 struct vseg_bo **out)
+/*
+ * Validate with eviction. Buffers other threads hold reserved cannot be
+ * evicted this instant, so a failure under contention is retried a few
+ * times before it counts as a full segment.
+ */
+static int validate_evicting(struct ttm_buffer_object *tbo,
+			     struct ttm_placement *placement,
+			     struct ttm_operation_ctx *ctx)
+{
+	unsigned int tries = 0;
+	int err;
+
+	for (;;) {
+		err = space_err(ttm_bo_validate(tbo, placement, ctx));
+		if ((err != -ENOSPC && err != -EBUSY) ||
+		    ++tries > VSEG_EVICT_RETRIES)
+			return err == -EBUSY ? -ENOSPC : err;
+		usleep_range(200, 500);
+	}
+}
+
+/**
+ * vseg_bo_create() - create and place a buffer
+ * @vdev: the device
+ * @p: checked properties (vseg_bo_check_params()), size already real
+ * @out: receives the buffer, holding one GEM reference
+ *
+ * The places before the first system-memory place are tried in order
+ * without evicting anything; then system memory, if the buffer supports
+ * it; otherwise every place again, evicting least-recently-used buffers.
+ *
+ * Return: 0, -ENOSPC when no supported segment has room even after
+ * eviction, -ENOMEM, or another negative error code.
+ */
+int vseg_bo_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
+		   struct vseg_bo **out)
 {
 	struct ttm_operation_ctx ctx = { .interruptible = true };
+	struct ttm_place sys = { .mem_type = TTM_PL_SYSTEM };
+	struct ttm_place places[VSEG_BO_MAX_PLACES];
 	struct ttm_placement placement = {};
 	struct vseg_bo *vbo;
+	unsigned int first;
 	int err;
 
 	vbo = kzalloc(sizeof(*vbo), GFP_KERNEL);
@@ -342,48 +387,44 @@ static int bo_try_create(struct vseg_device *vdev,
 	vdev->num_bos++;
 	mutex_unlock(&vdev->bo_lock);
 
-	vseg_placement_set(&placement, places, n);
+	/* Born in system memory without pages; placed below. */
+	vseg_placement_set(&placement, &sys, 1);
 	/* On failure TTM calls vseg_bo_destroy() itself. */
 	err = ttm_bo_init_reserved(&vdev->bdev, &vbo->tbo, ttm_bo_type_device,
 				   &placement, p->alignment >> PAGE_SHIFT,
 				   &ctx, NULL, NULL, vseg_bo_destroy);
 	if (err)
-		return vseg_ttm_space_err(err);
+		return space_err(err);
+
+	memcpy(places, vbo->home_places, sizeof(places));
+	for (first = 0; first < vbo->num_home; first++)
+		if (places[first].mem_type == TTM_PL_SYSTEM)
+			break;
+	err = -ENOSPC;
+	if (first) {
+		vseg_placement_set_no_evict(&placement, places, first);
+		err = space_err(ttm_bo_validate(&vbo->tbo, &placement, &ctx));
+	}
+	if (err == -ENOSPC && first < vbo->num_home)
+		err = 0; /* System memory: where it already is. */
+	if (err == -ENOSPC) {
+		vseg_placement_set(&placement, vbo->home_places, vbo->num_home);
+		err = validate_evicting(&vbo->tbo, &placement, &ctx);
+	}
 	/* A BO may start in system memory without a move (6.1). */
-	if (vbo->accounted_seg == VSEG_BO_NOWHERE && vbo->tbo.resource)
+	if (!err && vbo->accounted_seg == VSEG_BO_NOWHERE)
 		vseg_bo_update_state(vbo, vbo->tbo.resource, false);
 	ttm_bo_unreserve(&vbo->tbo);
+	if (err) {
+		drm_gem_object_put(&vbo->tbo.base);
+		return err;
+	}
+	/* Getting to its first place is not a move. */
+	mutex_lock(&vdev->bo_lock);
+	vbo->state.moves = 0;
+	mutex_unlock(&vdev->bo_lock);
 	*out = vbo;
 	return 0;
-}
-
-/**
- * vseg_bo_create() - create and place a buffer
- * @vdev: the device
- * @p: checked properties (vseg_bo_check_params()), size already real
- * @out: receives the buffer, holding one GEM reference
- *
- * The buffer goes to the best resident placement (a memory segment or the
- * aperture), evicting others if needed, and only then to system memory.
- *
- * Return: 0, -ENOSPC when no supported segment has room even after
- * eviction, -ENOMEM, or another negative error code.
- */
-int vseg_bo_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
-		   struct vseg_bo **out)
-{
-	struct ttm_place places[VSEG_BO_MAX_PLACES];
-	unsigned int n;
-	int err = -ENOSPC;
-
-	n = home_places(vdev, p, false, true, places);
-	if (n)
-		err = bo_try_create(vdev, p, places, n, out);
-	if (err == -ENOSPC && (p->supported & BIT(0))) {
-		n = home_places(vdev, p, false, false, places);
-		err = bo_try_create(vdev, p, places, n, out);
-	}
-	return err;
 }
 
 /**
@@ -532,11 +573,28 @@ void vseg_bo_get_state(struct vseg_bo *vbo, struct vseg_bo_state *st)
 	mutex_unlock(&vdev->bo_lock);
 }
 
+/* Does the BO's current resource satisfy @place? */
+static bool res_fits_place(struct ttm_buffer_object *tbo,
+			   const struct ttm_place *place)
+{
+	struct ttm_resource *res = tbo->resource;
+	struct ttm_resource_manager *man;
+
+	if (!res || res->mem_type != place->mem_type)
+		return false;
+	man = ttm_manager_type(tbo->bdev, res->mem_type);
+	return !man->func->compatible ||
+	       man->func->compatible(man, res, place, tbo->base.size);
+}
+
 /**
  * vseg_bo_make_resident() - bring a buffer into a memory segment or the
  * aperture (D3DKMTMakeResident)
  * @vbo: the buffer
  * @pin: pin it there
+ *
+ * Tries the buffer's places best first, each evicting others as needed;
+ * a resident buffer with no room in a better place stays where it is.
  *
  * Return: 0, -ENOSPC if no resident placement has room even after
  * eviction, or another negative error code.
@@ -547,20 +605,42 @@ int vseg_bo_make_resident(struct vseg_bo *vbo, bool pin)
 	struct ttm_operation_ctx ctx = { .interruptible = true };
 	struct ttm_place places[VSEG_BO_MAX_PLACES];
 	struct ttm_placement placement = {};
-	unsigned int n;
+	unsigned int n, cur, i;
 	int err;
 
 	n = home_places(vdev, &vbo->params, false, true, places);
 	if (!n) /* Supported in system memory only: that is its home. */
 		n = home_places(vdev, &vbo->params, false, false, places);
-	vseg_placement_set(&placement, places, n);
 
 	err = ttm_bo_reserve(&vbo->tbo, true, false, NULL);
 	if (err)
 		return err;
-	err = vseg_ttm_space_err(ttm_bo_validate(&vbo->tbo, &placement, &ctx));
-	if (!err && pin)
+	/* Only places better than where it is now are worth a move. */
+	for (cur = 0; cur < n; cur++)
+		if (res_fits_place(&vbo->tbo, &places[cur]))
+			break;
+	err = cur ? -ENOSPC : 0;
+	for (i = 0; i < cur && !vbo->tbo.pin_count; i++) {
+		vseg_placement_set(&placement, &places[i], 1);
+		err = space_err(ttm_bo_validate(&vbo->tbo, &placement, &ctx));
+		if (err != -ENOSPC && err != -EBUSY)
+			break;
+	}
+	/* Not resident at all: insist a little, others may hold the room. */
+	if ((err == -ENOSPC || err == -EBUSY) && cur == n) {
+		vseg_placement_set(&placement, places, n);
+		err = validate_evicting(&vbo->tbo, &placement, &ctx);
+	}
+	if (err == -EBUSY)
+		err = -ENOSPC;
+	/* No room anywhere better: it stays resident where it was. */
+	if (err == -ENOSPC && (cur < n || vbo->tbo.pin_count))
+		err = 0;
+	if (err)
+		goto out;
+	if (pin)
 		ttm_bo_pin(&vbo->tbo);
+out:
 	ttm_bo_unreserve(&vbo->tbo);
 	return err;
 }
@@ -614,7 +694,7 @@ static vm_fault_t vseg_vm_fault(struct vm_fault *vmf)
 	struct ttm_placement placement = {};
 	vm_fault_t ret;
 	unsigned int n;
-	int idx;
+	int idx, err;
 
 	ret = ttm_bo_vm_reserve(tbo, vmf);
 	if (ret)
@@ -631,9 +711,25 @@ static vm_fault_t vseg_vm_fault(struct vm_fault *vmf)
 			goto out_exit;
 		}
 		vseg_placement_set(&placement, places, n);
-		if (ttm_bo_validate(tbo, &placement, &ctx)) {
+		err = ttm_bo_validate(tbo, &placement, &ctx);
+		if (err) {
+			/*
+			 * The CPU-visible memory may be held by buffers other
+			 * threads have reserved right now: drop our lock and
+			 * let the access fault again, a bounded number of
+			 * times before giving up.
+			 */
+			if (err == -ERESTARTSYS || err == -EINTR ||
+			    atomic_inc_return(&vbo->fault_retries) <
+			    VSEG_FAULT_RETRIES) {
+				ret = VM_FAULT_NOPAGE;
+				drm_dev_exit(idx);
+				dma_resv_unlock(tbo->base.resv);
+				usleep_range(100, 200);
+				return ret;
+			}
 			ret = VM_FAULT_SIGBUS;
-			goto out_exit;
+			goto out_reset;
 		}
 	}
 	ret = ttm_bo_vm_fault_reserved(vmf, vma->vm_page_prot,
@@ -641,6 +737,8 @@ static vm_fault_t vseg_vm_fault(struct vm_fault *vmf)
 	/* CPU use counts as use: the buffer is the last one to evict. */
 	if (!(ret & VM_FAULT_ERROR))
 		ttm_bo_move_to_lru_tail_unlocked(tbo);
+out_reset:
+	atomic_set(&vbo->fault_retries, 0);
 out_exit:
 	drm_dev_exit(idx);
 	if (ret == VM_FAULT_RETRY && !(vmf->flags & FAULT_FLAG_RETRY_NOWAIT))

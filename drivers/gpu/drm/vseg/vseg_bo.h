@@ -24,6 +24,10 @@ struct vseg_device;
 #define VSEG_BO_MAX_PREFERRED		5
 #define VSEG_BO_MAX_BANKS		4
 #define VSEG_BO_MAX_ALIGNMENT		SZ_1G
+/* CPU faults in a row without CPU-visible room before SIGBUS. */
+#define VSEG_FAULT_RETRIES		1000
+/* Tries of an evicting placement that others' reservations may block. */
+#define VSEG_EVICT_RETRIES		10
 /* Preferred + banks + every segment + system, with room to spare. */
 #define VSEG_BO_MAX_PLACES		(VSEG_BO_MAX_PREFERRED + \
 					 VSEG_BO_MAX_BANKS + \
@@ -91,6 +95,7 @@ struct vseg_bo_state {
  * @home_places: placements for creation and residency, best first.
  * @num_home: entries in @home_places.
  * @evict_places: storage for the places evict_flags hands TTM.
+ * @fault_retries: CPU faults in a row that found no CPU-visible room.
  */
 struct vseg_bo {
 	struct ttm_buffer_object tbo;
@@ -106,6 +111,7 @@ struct vseg_bo {
 	struct ttm_place home_places[VSEG_BO_MAX_PLACES];
 	unsigned int num_home;
 	struct ttm_place evict_places[2];
+	atomic_t fault_retries;
 };
 
 #define VSEG_BO_NOWHERE		U32_MAX

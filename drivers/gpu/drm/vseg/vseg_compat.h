@@ -115,14 +115,24 @@ static inline int vseg_buddy_alloc_contig(struct drm_buddy *mm, u64 start,
 	return 0;
 }
 
-/* ttm_bo_mem_space() said -ENOMEM for "no room" before 6.9. */
-static inline int vseg_ttm_space_err(int err)
+/* Places TTM may fill only without evicting anything (DESIRED from 6.9). */
+static inline void vseg_placement_set_no_evict(struct ttm_placement *pl,
+					       struct ttm_place *places,
+					       unsigned int num)
 {
-#if !VSEG_KERNEL_AT_LEAST(6, 9)
-	if (err == -ENOMEM)
-		return -ENOSPC;
+#if VSEG_KERNEL_AT_LEAST(6, 9)
+	unsigned int i;
+
+	for (i = 0; i < num; i++)
+		places[i].flags |= TTM_PL_FLAG_DESIRED;
+	pl->placement = places;
+	pl->num_placement = num;
+#else
+	pl->placement = places;
+	pl->num_placement = num;
+	pl->busy_placement = NULL;
+	pl->num_busy_placement = 0;
 #endif
-	return err;
 }
 
 /* Populate a BO's ttm_tt (ttm_bo_populate() from 6.13 on). */

@@ -53,7 +53,22 @@ static int vram_alloc(struct vseg_vram_mgr *mgr, const struct ttm_place *place,
 		      u64 start, u64 end, u64 size, u64 align,
 		      struct list_head *blocks, unsigned long flags)
 {
-	if (place->flags & TTM_PL_FLAG_CONTIGUOUS)
+	bool contig = place->flags & TTM_PL_FLAG_CONTIGUOUS;
+
+	/*
+	 * An alignment larger than the window leaves one candidate offset:
+	 * ask for exactly that range.
+	 */
+	if (contig && align > end - start) {
+		start = round_up(start, align);
+		if (start >= end || size > end - start)
+			return -ENOSPC;
+		return drm_buddy_alloc_blocks(&mgr->mm, start, start + size,
+					      size, mgr->desc->page_size,
+					      blocks,
+					      DRM_BUDDY_RANGE_ALLOCATION);
+	}
+	if (contig)
 		return vseg_buddy_alloc_contig(&mgr->mm, start, end, size,
 					       roundup_pow_of_two(align),
 					       blocks, flags);
