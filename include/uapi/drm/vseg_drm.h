@@ -36,6 +36,10 @@ extern "C" {
 #define DRM_VSEG_GEM_MMAP_OFFSET	0x03
 #define DRM_VSEG_MAKE_RESIDENT		0x04
 #define DRM_VSEG_EVICT			0x05
+#define DRM_VSEG_VM_BIND		0x06
+#define DRM_VSEG_VM_UNBIND		0x07
+#define DRM_VSEG_SUBMIT			0x08
+#define DRM_VSEG_SCANOUT		0x09
 
 #define DRM_IOCTL_VSEG_QUERY_SEGMENTS \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VSEG_QUERY_SEGMENTS, \
@@ -55,6 +59,14 @@ extern "C" {
 #define DRM_IOCTL_VSEG_EVICT \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VSEG_EVICT, \
 		 struct drm_vseg_residency)
+#define DRM_IOCTL_VSEG_VM_BIND \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VSEG_VM_BIND, struct drm_vseg_vm_bind)
+#define DRM_IOCTL_VSEG_VM_UNBIND \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VSEG_VM_UNBIND, struct drm_vseg_vm_bind)
+#define DRM_IOCTL_VSEG_SUBMIT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VSEG_SUBMIT, struct drm_vseg_submit)
+#define DRM_IOCTL_VSEG_SCANOUT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VSEG_SCANOUT, struct drm_vseg_scanout)
 
 /** @DRM_VSEG_MAX_SEGMENTS: most segments a table can hold (ids 1..7). */
 #define DRM_VSEG_MAX_SEGMENTS		7
@@ -446,6 +458,213 @@ struct drm_vseg_residency {
 	__u32 count;
 	__u32 flags;
 	__u32 processed;
+	__u32 pad;
+	__u64 reserved[2];
+};
+
+/**
+ * DOC: engines and command buffers
+ *
+ * The vseg GPU has two engines, run by a kernel worker:
+ *
+ * - %DRM_VSEG_ENGINE_COPY addresses memory physically. Its command buffers
+ *   come with an allocation list and a patch-location list, as WDDM's
+ *   DMA buffers do: every listed buffer must have been created with
+ *   %DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY, or the whole submission is
+ *   rejected with -EINVAL. The kernel makes each listed buffer reachable
+ *   physically (contiguous in a memory segment, or mapped into the
+ *   aperture), keeps it there until the job's fence signals, and writes the
+ *   physical address of each patch location into the command buffer.
+ * - %DRM_VSEG_ENGINE_RENDER addresses memory through the submitting file's
+ *   GPU virtual address space (DRM_IOCTL_VSEG_VM_BIND); an allocation list
+ *   is refused there. Buffers of any placement work, scattered pages
+ *   included.
+ *
+ * A command buffer is an array of &struct drm_vseg_cmd. A physical address
+ * is DRM_VSEG_PHYS_ADDR(segment id, offset): memory-segment offsets are
+ * resolved directly, aperture offsets through the GART; segment 0 (system
+ * memory) is never reachable physically. A command that touches an address
+ * the engine cannot resolve ends the job: its fence signals with -EFAULT
+ * and the rest of the command buffer is skipped.
+ *
+ * Completion is a dma-fence: DRM_IOCTL_VSEG_SUBMIT waits for its input
+ * syncobjs, signals its output syncobjs, and adds the fence to every buffer
+ * the job may touch, so that moves, eviction and CPU access wait for it.
+ */
+
+/** @DRM_VSEG_ENGINE_COPY: the physically addressed copy engine. */
+#define DRM_VSEG_ENGINE_COPY		0
+/** @DRM_VSEG_ENGINE_RENDER: the virtually addressed render engine. */
+#define DRM_VSEG_ENGINE_RENDER		1
+
+/** @DRM_VSEG_PHYS_ADDR: the physical address of (segment id, offset). */
+#define DRM_VSEG_PHYS_ADDR(seg, off) \
+	(((__u64)(seg) << 56) | ((__u64)(off) & ((1ull << 56) - 1)))
+
+/** @DRM_VSEG_CMD_NOP: do nothing. */
+#define DRM_VSEG_CMD_NOP		0
+/** @DRM_VSEG_CMD_FILL: store the 32-bit @value repeatedly over @size bytes at @dst. */
+#define DRM_VSEG_CMD_FILL		1
+/** @DRM_VSEG_CMD_COPY: copy @size bytes from @src to @dst (no overlap). */
+#define DRM_VSEG_CMD_COPY		2
+/** @DRM_VSEG_CMD_WRITE: store the 64-bit @value at @dst. */
+#define DRM_VSEG_CMD_WRITE		3
+
+/**
+ * struct drm_vseg_cmd - one command of a command buffer
+ * @opcode: DRM_VSEG_CMD_*.
+ * @flags: must be zero.
+ * @dst: destination address (physical or GPU virtual, by engine).
+ * @src: COPY: source address; otherwise must be zero.
+ * @size: FILL, COPY: bytes, a multiple of 4 for FILL; WRITE, NOP: zero.
+ * @value: FILL: the pattern (low 32 bits); WRITE: the value; otherwise 0.
+ *
+ * WRITE's @dst must be 8-byte aligned, FILL's 4-byte aligned.
+ */
+struct drm_vseg_cmd {
+	__u32 opcode;
+	__u32 flags;
+	__u64 dst;
+	__u64 src;
+	__u64 size;
+	__u64 value;
+};
+
+/** @DRM_VSEG_MAX_CMD_BYTES: largest command buffer. */
+#define DRM_VSEG_MAX_CMD_BYTES		(64 * 1024)
+/** @DRM_VSEG_MAX_ALLOCATIONS: longest allocation list. */
+#define DRM_VSEG_MAX_ALLOCATIONS	256
+/** @DRM_VSEG_MAX_PATCHES: longest patch-location list. */
+#define DRM_VSEG_MAX_PATCHES		1024
+/** @DRM_VSEG_MAX_SYNCS: most input or output syncobjs. */
+#define DRM_VSEG_MAX_SYNCS		64
+
+/** @DRM_VSEG_ALLOCATION_WRITE: the job writes this allocation. */
+#define DRM_VSEG_ALLOCATION_WRITE	(1u << 0)
+
+/**
+ * struct drm_vseg_allocation - an allocation-list entry
+ * @handle: GEM handle of an AccessedPhysically buffer.
+ * @flags: %DRM_VSEG_ALLOCATION_WRITE or 0.
+ */
+struct drm_vseg_allocation {
+	__u32 handle;
+	__u32 flags;
+};
+
+/**
+ * struct drm_vseg_patch - a patch-location-list entry
+ * @allocation_index: index into the allocation list.
+ * @pad: must be zero.
+ * @allocation_offset: byte offset inside the allocation, below its size.
+ * @patch_offset: byte offset in the command buffer where the kernel writes
+ *	the 64-bit physical address; 8-byte aligned, inside the buffer.
+ */
+struct drm_vseg_patch {
+	__u32 allocation_index;
+	__u32 pad;
+	__u64 allocation_offset;
+	__u64 patch_offset;
+};
+
+/**
+ * struct drm_vseg_submit - DRM_IOCTL_VSEG_SUBMIT argument
+ * @extensions: must be zero.
+ * @engine: DRM_VSEG_ENGINE_*.
+ * @flags: must be zero.
+ * @commands: user pointer to the command buffer.
+ * @commands_size: its size: a nonzero multiple of sizeof(struct
+ *	drm_vseg_cmd), at most %DRM_VSEG_MAX_CMD_BYTES.
+ * @num_allocations: entries in @allocations (copy engine only).
+ * @allocations: user pointer to &struct drm_vseg_allocation entries.
+ * @patches: user pointer to &struct drm_vseg_patch entries.
+ * @num_patches: entries in @patches (copy engine only).
+ * @num_in_syncs: entries in @in_syncs.
+ * @in_syncs: user pointer to __u32 syncobj handles to wait for.
+ * @out_syncs: user pointer to __u32 syncobj handles that get the job's fence.
+ * @num_out_syncs: entries in @out_syncs.
+ * @pad: must be zero.
+ * @reserved: must be zero.
+ *
+ * Errors: -EINVAL for bad arguments (unknown engine or opcode, nonzero
+ * reserved fields, an allocation list on the render engine, a buffer
+ * without AccessedPhysically in the allocation list, an out-of-range
+ * allocation index, a patch offset outside the command buffer, an
+ * allocation offset beyond its buffer), -E2BIG for lists longer than their
+ * limit, -ENOENT for unknown handles or syncobjs, -EFAULT for bad pointers,
+ * -ENOSPC when a listed buffer cannot be made physically reachable.
+ */
+struct drm_vseg_submit {
+	__u64 extensions;
+	__u32 engine;
+	__u32 flags;
+	__u64 commands;
+	__u32 commands_size;
+	__u32 num_allocations;
+	__u64 allocations;
+	__u64 patches;
+	__u32 num_patches;
+	__u32 num_in_syncs;
+	__u64 in_syncs;
+	__u64 out_syncs;
+	__u32 num_out_syncs;
+	__u32 pad;
+	__u64 reserved[2];
+};
+
+/**
+ * struct drm_vseg_vm_bind - DRM_IOCTL_VSEG_VM_BIND / VM_UNBIND argument
+ *
+ * Maps a whole buffer at a GPU virtual address of the calling file's
+ * address space, or unmaps the mapping that starts at @gpu_va. Mappings
+ * must not overlap. A job already queued keeps the mappings it was
+ * submitted with.
+ *
+ * @extensions: must be zero.
+ * @handle: VM_BIND: GEM handle; VM_UNBIND: must be zero.
+ * @flags: must be zero.
+ * @gpu_va: GPU virtual address, aligned to 64 KiB, nonzero, below 2^47.
+ * @size: out (VM_BIND): bytes mapped (the buffer's size); in (VM_UNBIND):
+ *	must be zero.
+ * @reserved: must be zero.
+ *
+ * Errors: -EINVAL (bad address, overlap, nothing mapped at @gpu_va for
+ * VM_UNBIND), -ENOENT (unknown handle).
+ */
+struct drm_vseg_vm_bind {
+	__u64 extensions;
+	__u32 handle;
+	__u32 flags;
+	__u64 gpu_va;
+	__u64 size;
+	__u64 reserved[2];
+};
+
+/** @DRM_VSEG_NUM_HEADS: display heads of the virtual display. */
+#define DRM_VSEG_NUM_HEADS		2
+
+/**
+ * struct drm_vseg_scanout - DRM_IOCTL_VSEG_SCANOUT argument
+ *
+ * Shows a primary (%DRM_VSEG_GEM_CREATE_PRIMARY) buffer on a head of the
+ * virtual display, or turns the head off with @handle 0. A displayed
+ * primary is pinned contiguous in a memory segment or mapped into the
+ * aperture; it is unpinned, and unmapped from the aperture, when it is
+ * replaced or the head is turned off. Closing the last handle of a
+ * displayed buffer keeps it displayed until then.
+ *
+ * @extensions: must be zero.
+ * @head: 0 .. %DRM_VSEG_NUM_HEADS - 1.
+ * @handle: a primary buffer, or 0 to turn the head off.
+ * @flags: must be zero.
+ * @pad: must be zero.
+ * @reserved: must be zero.
+ */
+struct drm_vseg_scanout {
+	__u64 extensions;
+	__u32 head;
+	__u32 handle;
+	__u32 flags;
 	__u32 pad;
 	__u64 reserved[2];
 };
