@@ -301,10 +301,11 @@ const char * const vseg_profiles[] = {
 const unsigned int vseg_num_profiles =
 	sizeof(vseg_profiles) / sizeof(vseg_profiles[0]);
 
-static struct drm_vseg_segment_info *
-set_segment(struct vseg_table *t, uint32_t kind, const char *name,
-	    uint64_t flags, uint64_t base, uint64_t cpu, uint64_t size,
-	    uint64_t visible, uint64_t commit, uint64_t sysend, uint32_t page)
+struct drm_vseg_segment_info *
+vseg_table_add(struct vseg_table *t, uint32_t kind, const char *name,
+	       uint64_t flags, uint64_t base, uint64_t cpu, uint64_t size,
+	       uint64_t visible, uint64_t commit, uint64_t sysend,
+	       uint32_t page)
 {
 	struct drm_vseg_segment_info *s = &t->seg[t->num_segments];
 
@@ -336,36 +337,40 @@ void vseg_profile_table(const char *profile, struct vseg_table *t)
 	t->paging_private = 0;
 
 	if (!strcmp(profile, "discrete")) {
-		s = set_segment(t, MEMORY, "vram",
-				F(CPU_VISIBLE) | F(USE_BANKING) |
-				F(USE_64KB_PAGES),
-				0, 0xe0000000, SZ_32M, SZ_32M, SZ_32M, 0,
-				SZ_64K);
+		s = vseg_table_add(t, MEMORY, "vram",
+				   F(CPU_VISIBLE) | F(USE_BANKING) |
+				   F(USE_64KB_PAGES),
+				   0, 0xe0000000, SZ_32M, SZ_32M, SZ_32M, 0,
+				   SZ_64K);
 		s->num_banks = 2;
 		s->bank_end[0] = SZ_16M;
 		s->bank_end[1] = SZ_32M;
-		set_segment(t, MEMORY, "local", 0, SZ_32M, 0, SZ_16M, 0, SZ_16M,
-			    0, SZ_4K);
-		set_segment(t, APERTURE, "aperture",
-			    F(APERTURE) | F(CACHE_COHERENT), VSEG_APERTURE_BASE,
-			    0, SZ_64M, 0, SZ_32M, 0, SZ_4K);
+		vseg_table_add(t, MEMORY, "local", 0, SZ_32M, 0, SZ_16M, 0,
+			       SZ_16M, 0, SZ_4K);
+		vseg_table_add(t, APERTURE, "aperture",
+			       F(APERTURE) | F(CACHE_COHERENT),
+			       VSEG_APERTURE_BASE, 0, SZ_64M, 0, SZ_32M, 0,
+			       SZ_4K);
 		t->paging_segment_id = 3;
 	} else if (!strcmp(profile, "integrated")) {
-		set_segment(t, MEMORY, "stolen",
-			    F(CPU_VISIBLE) | F(POPULATED_FROM_SYSTEM_MEMORY),
-			    0, 0xc0000000, SZ_32M, SZ_32M, SZ_32M, SZ_32M,
-			    SZ_4K);
-		set_segment(t, APERTURE, "aperture",
-			    F(APERTURE) | F(CACHE_COHERENT), VSEG_APERTURE_BASE,
-			    0, SZ_64M, 0, SZ_64M, 0, SZ_4K);
+		vseg_table_add(t, MEMORY, "stolen",
+			       F(CPU_VISIBLE) | F(POPULATED_FROM_SYSTEM_MEMORY),
+			       0, 0xc0000000, SZ_32M, SZ_32M, SZ_32M, SZ_32M,
+			       SZ_4K);
+		vseg_table_add(t, APERTURE, "aperture",
+			       F(APERTURE) | F(CACHE_COHERENT),
+			       VSEG_APERTURE_BASE, 0, SZ_64M, 0, SZ_64M, 0,
+			       SZ_4K);
 		t->paging_segment_id = 2;
 	} else if (!strcmp(profile, "smallbar")) {
-		set_segment(t, MEMORY, "vram",
-			    F(CPU_VISIBLE) | F(USE_64KB_PAGES),
-			    0, 0xe0000000, SZ_64M, SZ_16M, SZ_64M, 0, SZ_64K);
-		set_segment(t, APERTURE, "aperture",
-			    F(APERTURE) | F(CACHE_COHERENT), VSEG_APERTURE_BASE,
-			    0, SZ_64M, 0, SZ_32M, 0, SZ_4K);
+		vseg_table_add(t, MEMORY, "vram",
+			       F(CPU_VISIBLE) | F(USE_64KB_PAGES),
+			       0, 0xe0000000, SZ_64M, SZ_16M, SZ_64M, 0,
+			       SZ_64K);
+		vseg_table_add(t, APERTURE, "aperture",
+			       F(APERTURE) | F(CACHE_COHERENT),
+			       VSEG_APERTURE_BASE, 0, SZ_64M, 0, SZ_32M, 0,
+			       SZ_4K);
 		t->paging_segment_id = 2;
 	} else if (!strcmp(profile, "multi")) {
 		for (unsigned int i = 1; i <= 6; i++) {
@@ -373,16 +378,17 @@ void vseg_profile_table(const char *profile, struct vseg_table *t)
 			bool even = !(i & 1);
 
 			snprintf(name, sizeof(name), "mem%u", i);
-			set_segment(t, MEMORY, name,
-				    (even ? F(USE_64KB_PAGES) : 0) |
-				    (i == 1 ? F(CPU_VISIBLE) : 0),
-				    (i - 1) * SZ_8M, i == 1 ? 0xe0000000 : 0,
-				    SZ_8M, i == 1 ? SZ_8M : 0, SZ_8M, 0,
-				    even ? SZ_64K : SZ_4K);
+			vseg_table_add(t, MEMORY, name,
+				       (even ? F(USE_64KB_PAGES) : 0) |
+				       (i == 1 ? F(CPU_VISIBLE) : 0),
+				       (i - 1) * SZ_8M, i == 1 ? 0xe0000000 : 0,
+				       SZ_8M, i == 1 ? SZ_8M : 0, SZ_8M, 0,
+				       even ? SZ_64K : SZ_4K);
 		}
-		set_segment(t, APERTURE, "aperture",
-			    F(APERTURE) | F(CACHE_COHERENT), VSEG_APERTURE_BASE,
-			    0, SZ_32M, 0, SZ_32M, 0, SZ_4K);
+		vseg_table_add(t, APERTURE, "aperture",
+			       F(APERTURE) | F(CACHE_COHERENT),
+			       VSEG_APERTURE_BASE, 0, SZ_32M, 0, SZ_32M, 0,
+			       SZ_4K);
 		t->paging_segment_id = 7;
 	} else {
 		igt_assert_f(false, "unknown profile \"%s\"\n", profile);
@@ -1076,18 +1082,26 @@ void *vseg_gem_mmap(int fd, uint32_t handle, uint64_t size, int prot)
 	return ptr;
 }
 
+int __vseg_residency(int fd, unsigned long ioc, struct drm_vseg_residency *r)
+{
+	int err = 0;
+
+	if (igt_ioctl(fd, ioc, r))
+		err = -errno;
+	errno = 0;
+	return err;
+}
+
 static int residency(int fd, unsigned long ioc, const uint32_t *handles,
-		     uint32_t count, uint32_t *processed)
+		     uint32_t count, uint32_t flags, uint32_t *processed)
 {
 	struct drm_vseg_residency arg = {
 		.handles = (uintptr_t)handles,
 		.count = count,
+		.flags = flags,
 	};
-	int err = 0;
+	int err = __vseg_residency(fd, ioc, &arg);
 
-	if (igt_ioctl(fd, ioc, &arg))
-		err = -errno;
-	errno = 0;
 	if (processed)
 		*processed = arg.processed;
 	return err;
@@ -1096,14 +1110,35 @@ static int residency(int fd, unsigned long ioc, const uint32_t *handles,
 int __vseg_make_resident(int fd, const uint32_t *handles, uint32_t count,
 			 uint32_t *processed)
 {
-	return residency(fd, DRM_IOCTL_VSEG_MAKE_RESIDENT, handles, count,
+	return residency(fd, DRM_IOCTL_VSEG_MAKE_RESIDENT, handles, count, 0,
 			 processed);
 }
 
 int __vseg_evict(int fd, const uint32_t *handles, uint32_t count,
 		 uint32_t *processed)
 {
-	return residency(fd, DRM_IOCTL_VSEG_EVICT, handles, count, processed);
+	return residency(fd, DRM_IOCTL_VSEG_EVICT, handles, count, 0,
+			 processed);
+}
+
+int __vseg_make_resident_flags(int fd, const uint32_t *handles,
+			       uint32_t count, uint32_t flags,
+			       uint32_t *processed)
+{
+	return residency(fd, DRM_IOCTL_VSEG_MAKE_RESIDENT, handles, count,
+			 flags, processed);
+}
+
+int __vseg_evict_flags(int fd, const uint32_t *handles, uint32_t count,
+		       uint32_t flags, uint32_t *processed)
+{
+	return residency(fd, DRM_IOCTL_VSEG_EVICT, handles, count, flags,
+			 processed);
+}
+
+const char *vseg_errname(int err)
+{
+	return err ? strerror(-err) : "success";
 }
 
 void vseg_make_resident(int fd, const uint32_t *handles, uint32_t count)
@@ -1710,4 +1745,146 @@ vseg_aperture_find(const struct vseg_aperture_state *s, uint64_t buffer_id)
 		if (s->range[i].buffer_id == buffer_id)
 			return &s->range[i];
 	return NULL;
+}
+
+unsigned int vseg_allocation_count(int fd)
+{
+	struct vseg_allocations a;
+	unsigned int n;
+
+	vseg_debugfs_read_allocations(fd, &a);
+	n = a.num;
+	vseg_debugfs_free_allocations(&a);
+	return n;
+}
+
+/* --- a test's device, segment table and starting point ----------------- */
+
+static struct vseg_ctx *exit_ctx;
+
+static void vseg_ctx_exit_handler(int sig)
+{
+	(void)sig;
+	if (exit_ctx)
+		vseg_ctx_close(exit_ctx);
+	if (igt_kmod_is_loaded(VSEG_MODULE))
+		igt_kmod_unload(VSEG_MODULE);
+}
+
+void vseg_ctx_install_exit_handler(struct vseg_ctx *ctx)
+{
+	igt_assert(!exit_ctx || exit_ctx == ctx);
+	exit_ctx = ctx;
+	igt_install_exit_handler(vseg_ctx_exit_handler);
+}
+
+void vseg_ctx_close(struct vseg_ctx *ctx)
+{
+	if (ctx->fd >= 0)
+		drm_close_driver(ctx->fd);
+	ctx->fd = -1;
+}
+
+void vseg_ctx_reload(struct vseg_ctx *ctx, const char *profile)
+{
+	char opts[64];
+
+	vseg_ctx_close(ctx);
+	snprintf(opts, sizeof(opts), "profile=%s", profile);
+	vseg_reload(opts);
+	ctx->fd = drm_open_vseg();
+}
+
+void vseg_ctx_query(struct vseg_ctx *ctx)
+{
+	free(ctx->segs);
+	ctx->segs = vseg_query_all(ctx->fd, &ctx->q);
+	ctx->ap_id = vseg_aperture_id(&ctx->q, ctx->segs);
+}
+
+void vseg_ctx_take_base(struct vseg_ctx *ctx)
+{
+	vseg_usage_read(ctx->fd, &ctx->base_usage);
+	if (ctx->leftovers == VSEG_LEFTOVERS_BASE_COUNT)
+		ctx->base_count = vseg_allocation_count(ctx->fd);
+}
+
+void vseg_ctx_load(struct vseg_ctx *ctx, const char *profile)
+{
+	vseg_ctx_close(ctx);
+	free(ctx->segs);
+	ctx->segs = NULL;
+	vseg_ctx_reload(ctx, profile);
+	vseg_ctx_query(ctx);
+	vseg_ctx_take_base(ctx);
+}
+
+void vseg_ctx_start(struct vseg_ctx *ctx)
+{
+	vseg_ctx_close(ctx);
+	ctx->fd = drm_open_vseg();
+	vseg_ctx_take_base(ctx);
+}
+
+void vseg_ctx_finish(struct vseg_ctx *ctx, unsigned int timeout_ms,
+		     const char *what)
+{
+	struct vseg_allocations a;
+
+	vseg_usage_wait(ctx->fd, &ctx->base_usage, timeout_ms, what);
+	vseg_debugfs_read_allocations(ctx->fd, &a);
+	switch (ctx->leftovers) {
+	case VSEG_LEFTOVERS_BASE_COUNT:
+		igt_assert_f(a.num == ctx->base_count,
+			     "%s: %u buffers left in debugfs allocations, expected %u\n",
+			     what, a.num, ctx->base_count);
+		break;
+	case VSEG_LEFTOVERS_NONE_OURS:
+		for (unsigned int i = 0; i < a.num; i++)
+			igt_assert_f(a.bo[i].pid != getpid(),
+				     "%s: buffer %llu is still listed\n", what,
+				     (unsigned long long)a.bo[i].buffer_id);
+		break;
+	case VSEG_LEFTOVERS_NONE:
+		igt_assert_f(a.num == 0,
+			     "%s: %u buffers left in debugfs allocations\n",
+			     what, a.num);
+		break;
+	}
+	vseg_debugfs_free_allocations(&a);
+	vseg_ctx_close(ctx);
+}
+
+void vseg_ctx_unload(struct vseg_ctx *ctx)
+{
+	vseg_ctx_close(ctx);
+	free(ctx->segs);
+	ctx->segs = NULL;
+	vseg_unload();
+}
+
+const struct drm_vseg_segment_info *
+vseg_ctx_seg(const struct vseg_ctx *ctx, uint32_t id)
+{
+	return vseg_segment(&ctx->q, ctx->segs, id);
+}
+
+bool vseg_ctx_is_memory(const struct vseg_ctx *ctx, uint32_t id)
+{
+	return id && vseg_ctx_seg(ctx, id)->kind == DRM_VSEG_SEGMENT_KIND_MEMORY;
+}
+
+const char *vseg_ctx_seg_name(const struct vseg_ctx *ctx, uint32_t id)
+{
+	return id ? vseg_ctx_seg(ctx, id)->name : "system";
+}
+
+uint32_t vseg_test_seed(uint32_t fallback)
+{
+	const char *env = getenv("VSEG_SEED");
+	uint32_t seed;
+
+	seed = env ? strtoul(env, NULL, 0) : fallback;
+	igt_info("seed %u (set VSEG_SEED to repeat)\n", seed);
+	return seed;
 }

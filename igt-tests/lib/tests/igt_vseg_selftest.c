@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * Self-test of the vseg helpers that need no device: the expected profile
- * tables obey the segment rules, the glob matcher, the debugfs parser.
+ * tables obey the segment rules, the glob matcher, the debugfs parser,
+ * the test context accessors, table building, the seed.
  *
  * Copyright (c) 2026 The vseg authors
  */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "igt.h"
 #include "igt_vseg.h"
 
@@ -96,6 +101,67 @@ igt_main
 				   "0x0+0x1000"));
 		igt_assert(!vseg_debugfs_value(&d.line[2], "nonexistent"));
 		vseg_debugfs_free_segments(&d);
+	}
+
+	igt_subtest_with_dynamic("ctx-segments") {
+		for (unsigned int i = 0; i < vseg_num_profiles; i++) {
+			igt_dynamic(vseg_profiles[i]) {
+				struct drm_vseg_segment_info segs[DRM_VSEG_MAX_SEGMENTS];
+				struct vseg_ctx ctx = VSEG_CTX_INIT(VSEG_LEFTOVERS_NONE);
+				struct vseg_table t;
+
+				vseg_profile_table(vseg_profiles[i], &t);
+				query_from_table(&t, &ctx.q, segs);
+				ctx.segs = segs;
+				igt_assert_eq(ctx.fd, -1);
+				igt_assert(!strcmp(vseg_ctx_seg_name(&ctx, 0),
+						   "system"));
+				igt_assert(!vseg_ctx_is_memory(&ctx, 0));
+				for (uint32_t id = 1; id <= t.num_segments; id++) {
+					const struct drm_vseg_segment_info *s =
+						vseg_ctx_seg(&ctx, id);
+
+					igt_assert(s == &segs[id - 1]);
+					igt_assert(!strcmp(vseg_ctx_seg_name(&ctx, id),
+							   t.seg[id - 1].name));
+					igt_assert_eq(vseg_ctx_is_memory(&ctx, id),
+						      t.seg[id - 1].kind ==
+						      DRM_VSEG_SEGMENT_KIND_MEMORY);
+				}
+			}
+		}
+	}
+
+	igt_subtest("table-add") {
+		struct drm_vseg_segment_info *s;
+		struct vseg_table t;
+
+		memset(&t, 0, sizeof(t));
+		vseg_table_add(&t, DRM_VSEG_SEGMENT_KIND_MEMORY, "a", 0, 0, 0,
+			       SZ_16M, 0, SZ_16M, 0, SZ_4K);
+		s = vseg_table_add(&t, DRM_VSEG_SEGMENT_KIND_APERTURE, "b", 1,
+				   2, 3, 4, 5, 6, 7, 8);
+		igt_assert_eq(t.num_segments, 2);
+		igt_assert(s == &t.seg[1]);
+		igt_assert_eq(s->id, 2);
+		igt_assert(!strcmp(s->name, "b"));
+		igt_assert_eq_u64(s->flags, 1);
+		igt_assert_eq_u64(s->base_address, 2);
+		igt_assert_eq_u64(s->cpu_translated_address, 3);
+		igt_assert_eq_u64(s->size, 4);
+		igt_assert_eq_u64(s->cpu_visible_size, 5);
+		igt_assert_eq_u64(s->commit_limit, 6);
+		igt_assert_eq_u64(s->system_memory_end_address, 7);
+		igt_assert_eq(s->page_size, 8);
+	}
+
+	igt_subtest("seed-errname") {
+		igt_assert_eq(setenv("VSEG_SEED", "0x1234", 1), 0);
+		igt_assert_eq_u32(vseg_test_seed(7), 0x1234);
+		igt_assert_eq(unsetenv("VSEG_SEED"), 0);
+		igt_assert_eq_u32(vseg_test_seed(7), 7);
+		igt_assert(!strcmp(vseg_errname(0), "success"));
+		igt_assert(!strcmp(vseg_errname(-EINVAL), strerror(EINVAL)));
 	}
 
 	igt_subtest("flag-names") {
