@@ -29,94 +29,30 @@ IGT_TEST_DESCRIPTION("Check where vseg places buffers: the "
 #define BIT(id)		VSEG_SEG_BIT(id)
 #define NO_BANK		(~0u)
 
-static int dev_fd = -1;
-static struct drm_vseg_query_segments table_q;
-static struct drm_vseg_segment_info *table;
-static uint32_t ap_id;
-static struct vseg_usage_snapshot base_usage;
-static unsigned int base_count;
-
-static void cleanup(int sig)
-{
-	(void)sig;
-	if (dev_fd >= 0)
-		drm_close_driver(dev_fd);
-	dev_fd = -1;
-	if (igt_kmod_is_loaded(VSEG_MODULE))
-		igt_kmod_unload(VSEG_MODULE);
-}
-
-static unsigned int allocation_count(void)
-{
-	struct vseg_allocations a;
-	unsigned int n;
-
-	vseg_debugfs_read_allocations(dev_fd, &a);
-	n = a.num;
-	vseg_debugfs_free_allocations(&a);
-	return n;
-}
-
-static void load_profile(const char *profile)
-{
-	char opts[64];
-
-	if (dev_fd >= 0)
-		drm_close_driver(dev_fd);
-	dev_fd = -1;
-	free(table);
-	table = NULL;
-	snprintf(opts, sizeof(opts), "profile=%s", profile);
-	vseg_reload(opts);
-	dev_fd = drm_open_vseg();
-	table = vseg_query_all(dev_fd, &table_q);
-	ap_id = vseg_aperture_id(&table_q, table);
-	vseg_usage_read(dev_fd, &base_usage);
-	base_count = allocation_count();
-}
+static struct vseg_ctx ctx = VSEG_CTX_INIT(VSEG_LEFTOVERS_BASE_COUNT);
 
 /* Every buffer is gone and the usage is back to where it started. */
 static void finish_profile(void)
 {
-	unsigned int count;
-
-	vseg_usage_wait(dev_fd, &base_usage, 2000, "after closing every buffer");
-	count = allocation_count();
-	igt_assert_f(count == base_count,
-		     "%u buffers left in debugfs allocations, expected %u\n",
-		     count, base_count);
-	drm_close_driver(dev_fd);
-	dev_fd = -1;
-}
-
-static const struct drm_vseg_segment_info *seg(uint32_t id)
-{
-	return vseg_segment(&table_q, table, id);
-}
-
-static bool is_memory(uint32_t id)
-{
-	return id && seg(id)->kind == DRM_VSEG_SEGMENT_KIND_MEMORY;
-}
-
-static const char *seg_name(uint32_t id)
-{
-	return id ? seg(id)->name : "system";
+	vseg_ctx_finish(&ctx, 2000, "after closing every buffer");
 }
 
 /* Placement chunk used to fill and fragment a segment. */
 static uint64_t chunk_of(uint32_t id)
 {
-	return is_memory(id) && seg(id)->page_size > SZ_64K ?
-	       seg(id)->page_size : SZ_64K;
+	return vseg_ctx_is_memory(&ctx, id) &&
+	       vseg_ctx_seg(&ctx, id)->page_size > SZ_64K ?
+	       vseg_ctx_seg(&ctx, id)->page_size : SZ_64K;
 }
 
 static uint64_t room_of(uint32_t id)
 {
 	struct vseg_usage_snapshot u;
-	uint64_t limit = is_memory(id) ? seg(id)->size : seg(id)->commit_limit;
+	uint64_t limit = vseg_ctx_is_memory(&ctx, id) ?
+			 vseg_ctx_seg(&ctx, id)->size :
+			 vseg_ctx_seg(&ctx, id)->commit_limit;
 
-	vseg_usage_read(dev_fd, &u);
+	vseg_usage_read(ctx.fd, &u);
 	igt_assert(u.usage[id].committed <= limit);
 	return limit - u.usage[id].committed;
 }
@@ -124,11 +60,11 @@ static uint64_t room_of(uint32_t id)
 static uint32_t create(uint64_t size, uint32_t supported, uint32_t flags,
 		       struct drm_vseg_gem_info *info)
 {
-	uint32_t handle = vseg_gem_create_simple(dev_fd, size, supported,
+	uint32_t handle = vseg_gem_create_simple(ctx.fd, size, supported,
 						 flags);
 
 	if (info)
-		vseg_gem_info(dev_fd, handle, info);
+		vseg_gem_info(ctx.fd, handle, info);
 	return handle;
 }
 
@@ -152,8 +88,8 @@ static unsigned int fill(uint32_t id, uint64_t chunk, uint64_t room,
 			c.num_hinted_banks = 1;
 			c.hinted_banks[0] = bank;
 		}
-		handles[i] = vseg_gem_create(dev_fd, &c);
-		vseg_gem_info(dev_fd, handles[i], &info);
+		handles[i] = vseg_gem_create(ctx.fd, &c);
+		vseg_gem_info(ctx.fd, handles[i], &info);
 		igt_assert_f(info.segment_id == id && info.moves == 0,
 			     "filler %u of segment %u landed in %u (moves %llu)\n",
 			     i, id, info.segment_id,
@@ -170,7 +106,7 @@ static bool unmoved(const uint32_t *handles, unsigned int n, uint32_t id)
 
 		if (!handles[i])
 			continue;
-		vseg_gem_info(dev_fd, handles[i], &info);
+		vseg_gem_info(ctx.fd, handles[i], &info);
 		if (info.segment_id != id || info.moves)
 			return false;
 	}
@@ -181,7 +117,7 @@ static void close_all(uint32_t *handles, unsigned int n)
 {
 	for (unsigned int i = 0; i < n; i++)
 		if (handles[i])
-			vseg_gem_close(dev_fd, handles[i]);
+			vseg_gem_close(ctx.fd, handles[i]);
 }
 
 static int cmp_offset(const void *a, const void *b)
@@ -207,7 +143,7 @@ static unsigned int fragment(uint32_t id, uint64_t chunk, uint32_t *handles)
 	for (unsigned int i = 0; i < n; i++) {
 		struct drm_vseg_gem_info info;
 
-		vseg_gem_info(dev_fd, handles[i], &info);
+		vseg_gem_info(ctx.fd, handles[i], &info);
 		igt_assert(info.placement_flags & DRM_VSEG_INFO_CONTIGUOUS);
 		by_offset[i][0] = info.offset;
 		by_offset[i][1] = i;
@@ -216,7 +152,7 @@ static unsigned int fragment(uint32_t id, uint64_t chunk, uint32_t *handles)
 	for (unsigned int i = 0; i < n; i += 2) {
 		unsigned int h = by_offset[i][1];
 
-		vseg_gem_close(dev_fd, handles[h]);
+		vseg_gem_close(ctx.fd, handles[h]);
 		handles[h] = 0;
 	}
 	free(by_offset);
@@ -231,8 +167,8 @@ static void check_charged(const struct vseg_usage_snapshot *before,
 
 	want.usage[id].committed += size;
 	want.usage[id].resident += size;
-	want.usage[ap_id].aperture_mapped += mapped;
-	vseg_usage_assert(dev_fd, &want, "segment usage after create");
+	want.usage[ctx.ap_id].aperture_mapped += mapped;
+	vseg_usage_assert(ctx.fd, &want, "segment usage after create");
 }
 
 /* --- the AccessedPhysically table ------------------------------------------ */
@@ -240,7 +176,7 @@ static void check_charged(const struct vseg_usage_snapshot *before,
 static void check_contiguous(const struct drm_vseg_gem_info *info,
 			     uint32_t id, uint64_t size)
 {
-	const struct drm_vseg_segment_info *s = seg(id);
+	const struct drm_vseg_segment_info *s = vseg_ctx_seg(&ctx, id);
 
 	igt_assert_f(info->segment_id == id,
 		     "a contiguous buffer of segment %u landed in %u\n", id,
@@ -262,38 +198,40 @@ static void check_contiguous(const struct drm_vseg_gem_info *info,
 static void ap_table_memory(uint32_t id)
 {
 	const uint64_t chunk = chunk_of(id), size = 4 * chunk;
-	unsigned int max = seg(id)->size / chunk + 1, n;
+	unsigned int max = vseg_ctx_seg(&ctx, id)->size / chunk + 1, n;
 	uint32_t *fillers = calloc(max, sizeof(uint32_t));
 	struct vseg_usage_snapshot before;
 	struct drm_vseg_gem_info info;
 	uint32_t h;
 
 	igt_assert(fillers);
-	igt_info("%s: fragmenting into %llu-byte holes\n", seg(id)->name,
+	igt_info("%s: fragmenting into %llu-byte holes\n",
+		 vseg_ctx_seg(&ctx, id)->name,
 		 (unsigned long long)chunk);
 
 	/* AP=0: a set of pages, which fits in the holes as they are. */
 	n = fragment(id, chunk, fillers);
-	vseg_usage_read(dev_fd, &before);
+	vseg_usage_read(ctx.fd, &before);
 	h = create(size, BIT(id), 0, NULL);
-	vseg_check_allocation(dev_fd, h, &info);
+	vseg_check_allocation(ctx.fd, h, &info);
 	igt_assert_f(info.segment_id == id, "AP=0 in %s landed in segment %u\n",
-		     seg(id)->name, info.segment_id);
+		     vseg_ctx_seg(&ctx, id)->name, info.segment_id);
 	igt_assert(info.placement_flags & DRM_VSEG_INFO_RESIDENT);
 	igt_assert(!(info.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED));
 	igt_assert_eq_u64(info.resident_bytes, size);
-	igt_assert_f(info.offset < seg(id)->size, "first page at %#llx\n",
-		     (unsigned long long)info.offset);
+	igt_assert_f(info.offset < vseg_ctx_seg(&ctx, id)->size,
+		     "first page at %#llx\n", (unsigned long long)info.offset);
 	if (unmoved(fillers, n, id)) {
 		/* Nothing moved: it can only be scattered over the holes. */
 		igt_assert_f(!(info.placement_flags & DRM_VSEG_INFO_CONTIGUOUS),
 			     "AP=0 buffer of 4 holes' size in %s claims to be contiguous though nothing moved\n",
-			     seg(id)->name);
+			     vseg_ctx_seg(&ctx, id)->name);
 		check_charged(&before, id, size, 0);
 	} else {
-		igt_info("%s: AP=0 creation evicted buffers\n", seg(id)->name);
+		igt_info("%s: AP=0 creation evicted buffers\n",
+			 vseg_ctx_seg(&ctx, id)->name);
 	}
-	vseg_gem_close(dev_fd, h);
+	vseg_gem_close(ctx.fd, h);
 
 	/*
 	 * AP=1, and primaries (on a freshly fragmented segment): contiguous,
@@ -309,26 +247,26 @@ static void ap_table_memory(uint32_t id)
 		}
 		igt_assert(unmoved(fillers, n, id));
 		h = create(size, BIT(id), flags, NULL);
-		vseg_check_allocation(dev_fd, h, &info);
+		vseg_check_allocation(ctx.fd, h, &info);
 		check_contiguous(&info, id, size);
 		igt_assert_f(!unmoved(fillers, n, id),
 			     "a contiguous buffer (flags %#x) of 4 holes' size fit in %s without moving anything\n",
-			     flags, seg(id)->name);
-		vseg_debugfs_read_allocations(dev_fd, &a);
-		vseg_check_no_overlap(&a, &table_q, table);
+			     flags, vseg_ctx_seg(&ctx, id)->name);
+		vseg_debugfs_read_allocations(ctx.fd, &a);
+		vseg_check_no_overlap(&a, &ctx.q, ctx.segs);
 		vseg_debugfs_free_allocations(&a);
-		vseg_gem_close(dev_fd, h);
+		vseg_gem_close(ctx.fd, h);
 	}
 	close_all(fillers, n);
 
 	/* On an empty segment as well. */
 	for (unsigned int k = 0; k < 2; k++) {
-		vseg_usage_read(dev_fd, &before);
+		vseg_usage_read(ctx.fd, &before);
 		h = create(size, BIT(id), k ? PRIMARY : AP_FLAG, NULL);
-		vseg_check_allocation(dev_fd, h, &info);
+		vseg_check_allocation(ctx.fd, h, &info);
 		check_contiguous(&info, id, size);
 		check_charged(&before, id, size, 0);
-		vseg_gem_close(dev_fd, h);
+		vseg_gem_close(ctx.fd, h);
 	}
 	free(fillers);
 }
@@ -336,33 +274,34 @@ static void ap_table_memory(uint32_t id)
 static void ap_table_aperture(void)
 {
 	const uint64_t size = 4 * SZ_64K;
-	const struct drm_vseg_segment_info *ap = seg(ap_id);
+	const struct drm_vseg_segment_info *ap = vseg_ctx_seg(&ctx, ctx.ap_id);
 	struct vseg_usage_snapshot before;
 	struct vseg_aperture_state st;
 	struct drm_vseg_gem_info info;
 	uint32_t h[3];
 
 	/* AP=0: system pages committed to the aperture, not mapped. */
-	vseg_usage_read(dev_fd, &before);
-	h[0] = create(size, BIT(ap_id), 0, NULL);
-	vseg_check_allocation(dev_fd, h[0], &info);
-	igt_assert_eq_u32(info.segment_id, ap_id);
+	vseg_usage_read(ctx.fd, &before);
+	h[0] = create(size, BIT(ctx.ap_id), 0, NULL);
+	vseg_check_allocation(ctx.fd, h[0], &info);
+	igt_assert_eq_u32(info.segment_id, ctx.ap_id);
 	igt_assert_f(!(info.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED),
 		     "an AP=0 buffer in the aperture is mapped\n");
 	igt_assert(info.placement_flags & DRM_VSEG_INFO_RESIDENT);
 	igt_assert(info.placement_flags & DRM_VSEG_INFO_CPU_MAPPABLE);
-	check_charged(&before, ap_id, size, 0);
-	vseg_debugfs_read_aperture(dev_fd, &st);
+	check_charged(&before, ctx.ap_id, size, 0);
+	vseg_debugfs_read_aperture(ctx.fd, &st);
 	igt_assert_f(!vseg_aperture_find(&st, info.buffer_id),
 		     "an AP=0 buffer has a GART range\n");
-	igt_assert_eq_u64(st.committed, before.usage[ap_id].committed + size);
+	igt_assert_eq_u64(st.committed,
+			  before.usage[ctx.ap_id].committed + size);
 	vseg_debugfs_free_aperture(&st);
 
 	/* AP=1: mapped, with a GART range of exactly its size. */
-	vseg_usage_read(dev_fd, &before);
-	h[1] = create(size, BIT(ap_id), AP_FLAG, NULL);
-	vseg_check_allocation(dev_fd, h[1], &info);
-	igt_assert_eq_u32(info.segment_id, ap_id);
+	vseg_usage_read(ctx.fd, &before);
+	h[1] = create(size, BIT(ctx.ap_id), AP_FLAG, NULL);
+	vseg_check_allocation(ctx.fd, h[1], &info);
+	igt_assert_eq_u32(info.segment_id, ctx.ap_id);
 	igt_assert_f(info.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED,
 		     "an AP=1 buffer in the aperture is not mapped\n");
 	igt_assert_f(!(info.aperture_offset & (SZ_4K - 1)) &&
@@ -370,8 +309,8 @@ static void ap_table_aperture(void)
 		     "aperture range %#llx+%#llx\n",
 		     (unsigned long long)info.aperture_offset,
 		     (unsigned long long)size);
-	check_charged(&before, ap_id, size, size);
-	vseg_debugfs_read_aperture(dev_fd, &st);
+	check_charged(&before, ctx.ap_id, size, size);
+	vseg_debugfs_read_aperture(ctx.fd, &st);
 	{
 		const struct vseg_aperture_range *r =
 			vseg_aperture_find(&st, info.buffer_id);
@@ -380,19 +319,20 @@ static void ap_table_aperture(void)
 		igt_assert_eq_u64(r->start, info.aperture_offset);
 		igt_assert_eq_u64(r->size, size);
 	}
-	igt_assert_eq_u64(st.mapped, before.usage[ap_id].aperture_mapped + size);
+	igt_assert_eq_u64(st.mapped,
+			  before.usage[ctx.ap_id].aperture_mapped + size);
 	vseg_debugfs_free_aperture(&st);
 
 	/* A primary without AP: not mapped while it is not displayed. */
-	vseg_usage_read(dev_fd, &before);
-	h[2] = create(size, BIT(ap_id), PRIMARY, NULL);
-	vseg_check_allocation(dev_fd, h[2], &info);
-	igt_assert_eq_u32(info.segment_id, ap_id);
+	vseg_usage_read(ctx.fd, &before);
+	h[2] = create(size, BIT(ctx.ap_id), PRIMARY, NULL);
+	vseg_check_allocation(ctx.fd, h[2], &info);
+	igt_assert_eq_u32(info.segment_id, ctx.ap_id);
 	igt_assert_f(!(info.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED),
 		     "a primary that is not displayed is mapped\n");
-	check_charged(&before, ap_id, size, 0);
+	check_charged(&before, ctx.ap_id, size, 0);
 
-	vseg_check_allocations(dev_fd, h, 3);
+	vseg_check_allocations(ctx.fd, h, 3);
 	close_all(h, 3);
 }
 
@@ -403,23 +343,23 @@ static void ap_table_system(void)
 	struct drm_vseg_gem_info info;
 	uint32_t h;
 
-	vseg_usage_read(dev_fd, &before);
+	vseg_usage_read(ctx.fd, &before);
 	h = create(size, BIT(0), 0, NULL);
-	vseg_check_allocation(dev_fd, h, &info);
+	vseg_check_allocation(ctx.fd, h, &info);
 	igt_assert_eq_u32(info.segment_id, 0);
 	igt_assert(!(info.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED));
 	igt_assert(!(info.placement_flags & DRM_VSEG_INFO_RESIDENT));
 	igt_assert_eq_u64(info.resident_bytes, 0);
 	/* Nothing charged to any segment of the table. */
 	check_charged(&before, 0, size, 0);
-	vseg_gem_close(dev_fd, h);
+	vseg_gem_close(ctx.fd, h);
 }
 
 static void test_ap_table(const char *profile)
 {
-	load_profile(profile);
-	for (uint32_t id = 1; id <= table_q.num_segments; id++)
-		if (is_memory(id))
+	vseg_ctx_load(&ctx, profile);
+	for (uint32_t id = 1; id <= ctx.q.num_segments; id++)
+		if (vseg_ctx_is_memory(&ctx, id))
 			ap_table_memory(id);
 	ap_table_aperture();
 	ap_table_system();
@@ -433,10 +373,10 @@ static unsigned int placements(uint32_t *ids)
 {
 	unsigned int n = 0;
 
-	for (uint32_t id = 1; id <= table_q.num_segments; id++)
-		if (is_memory(id))
+	for (uint32_t id = 1; id <= ctx.q.num_segments; id++)
+		if (vseg_ctx_is_memory(&ctx, id))
 			ids[n++] = id;
-	ids[n++] = ap_id;
+	ids[n++] = ctx.ap_id;
 	ids[n++] = 0;
 	return n;
 }
@@ -449,7 +389,7 @@ static void test_preferred(const char *profile)
 	unsigned int n, nf;
 	uint32_t h;
 
-	load_profile(profile);
+	vseg_ctx_load(&ctx, profile);
 	n = placements(ids);
 
 	/*
@@ -463,24 +403,25 @@ static void test_preferred(const char *profile)
 			vseg_create_args(&c, SZ_64K, BIT(ids[i]) | BIT(ids[j]), 0);
 			vseg_create_prefer(&c, ids[i], 0);
 			vseg_create_prefer(&c, ids[j], 0);
-			h = vseg_gem_create(dev_fd, &c);
-			vseg_gem_info(dev_fd, h, &info);
+			h = vseg_gem_create(ctx.fd, &c);
+			vseg_gem_info(ctx.fd, h, &info);
 			igt_assert_f(info.segment_id == ids[i],
 				     "preferred %s then %s: landed in %s\n",
-				     seg_name(ids[i]), seg_name(ids[j]),
-				     seg_name(info.segment_id));
-			vseg_gem_close(dev_fd, h);
+				     vseg_ctx_seg_name(&ctx, ids[i]),
+				     vseg_ctx_seg_name(&ctx, ids[j]),
+				     vseg_ctx_seg_name(&ctx, info.segment_id));
+			vseg_gem_close(ctx.fd, h);
 		}
 	}
 
 	/* Every resident placement preferred, in reverse table order. */
-	vseg_create_args(&c, SZ_64K, vseg_all_segments(&table_q), 0);
+	vseg_create_args(&c, SZ_64K, vseg_all_segments(&ctx.q), 0);
 	for (unsigned int i = n - 1; i-- > 0 && c.num_preferred < DRM_VSEG_MAX_PREFERRED;)
 		vseg_create_prefer(&c, ids[i], 0);
-	h = vseg_gem_create(dev_fd, &c);
-	vseg_check_allocation(dev_fd, h, &info);
+	h = vseg_gem_create(ctx.fd, &c);
+	vseg_check_allocation(ctx.fd, h, &info);
 	igt_assert_eq_u32(info.segment_id, ids[n - 2]);
-	vseg_gem_close(dev_fd, h);
+	vseg_gem_close(ctx.fd, h);
 
 	/*
 	 * A full first preferred segment: the next preferred one with room
@@ -498,33 +439,36 @@ static void test_preferred(const char *profile)
 		igt_assert(fillers);
 		nf = fill(full, chunk, room_of(full), 0, NO_BANK, fillers);
 		igt_assert_f(room_of(full) < chunk, "%s not full\n",
-			     seg_name(full));
+			     vseg_ctx_seg_name(&ctx, full));
 
 		vseg_create_args(&c, chunk, BIT(full) | BIT(next), 0);
 		vseg_create_prefer(&c, full, 0);
 		vseg_create_prefer(&c, next, 0);
-		h = vseg_gem_create(dev_fd, &c);
-		vseg_check_allocation(dev_fd, h, &info);
+		h = vseg_gem_create(ctx.fd, &c);
+		vseg_check_allocation(ctx.fd, h, &info);
 		igt_assert_f(info.segment_id == next,
-			     "%s full, %s next: landed in %s\n", seg_name(full),
-			     seg_name(next), seg_name(info.segment_id));
+			     "%s full, %s next: landed in %s\n",
+			     vseg_ctx_seg_name(&ctx, full),
+			     vseg_ctx_seg_name(&ctx, next),
+			     vseg_ctx_seg_name(&ctx, info.segment_id));
 		igt_assert_f(unmoved(fillers, nf, full),
 			     "a buffer with room in its second preferred segment evicted buffers from the first\n");
-		vseg_gem_close(dev_fd, h);
+		vseg_gem_close(ctx.fd, h);
 
 		/* Three preferred, the full one first. */
 		vseg_create_args(&c, chunk, BIT(full) | BIT(next) | BIT(0), 0);
 		vseg_create_prefer(&c, full, 0);
 		vseg_create_prefer(&c, next, 0);
 		vseg_create_prefer(&c, 0, 0);
-		h = vseg_gem_create(dev_fd, &c);
-		vseg_gem_info(dev_fd, h, &info);
+		h = vseg_gem_create(ctx.fd, &c);
+		vseg_gem_info(ctx.fd, h, &info);
 		igt_assert_f(info.segment_id == next,
 			     "%s full, then %s, then system: landed in %s\n",
-			     seg_name(full), seg_name(next),
-			     seg_name(info.segment_id));
+			     vseg_ctx_seg_name(&ctx, full),
+			     vseg_ctx_seg_name(&ctx, next),
+			     vseg_ctx_seg_name(&ctx, info.segment_id));
 		igt_assert(unmoved(fillers, nf, full));
-		vseg_gem_close(dev_fd, h);
+		vseg_gem_close(ctx.fd, h);
 
 		close_all(fillers, nf);
 		free(fillers);
@@ -545,29 +489,30 @@ static void test_preferred_system(const char *profile)
 	unsigned int n, nf;
 	uint32_t h;
 
-	load_profile(profile);
+	vseg_ctx_load(&ctx, profile);
 	n = placements(ids);
 	for (unsigned int i = 0; i + 1 < n; i++) {
 		/* System memory first, then a resident placement. */
 		vseg_create_args(&c, SZ_64K, BIT(ids[i]) | BIT(0), 0);
 		vseg_create_prefer(&c, 0, 0);
 		vseg_create_prefer(&c, ids[i], 0);
-		h = vseg_gem_create(dev_fd, &c);
-		vseg_check_allocation(dev_fd, h, &info);
+		h = vseg_gem_create(ctx.fd, &c);
+		vseg_check_allocation(ctx.fd, h, &info);
 		igt_assert_f(info.segment_id == 0,
 			     "preferred system then %s: landed in %s\n",
-			     seg_name(ids[i]), seg_name(info.segment_id));
-		vseg_gem_close(dev_fd, h);
+			     vseg_ctx_seg_name(&ctx, ids[i]),
+			     vseg_ctx_seg_name(&ctx, info.segment_id));
+		vseg_gem_close(ctx.fd, h);
 
 		/* System memory alone preferred, everything supported. */
-		vseg_create_args(&c, SZ_64K, vseg_all_segments(&table_q), 0);
+		vseg_create_args(&c, SZ_64K, vseg_all_segments(&ctx.q), 0);
 		vseg_create_prefer(&c, 0, 0);
-		h = vseg_gem_create(dev_fd, &c);
-		vseg_gem_info(dev_fd, h, &info);
+		h = vseg_gem_create(ctx.fd, &c);
+		vseg_gem_info(ctx.fd, h, &info);
 		igt_assert_f(info.segment_id == 0,
 			     "only system preferred, all supported: landed in %s\n",
-			     seg_name(info.segment_id));
-		vseg_gem_close(dev_fd, h);
+			     vseg_ctx_seg_name(&ctx, info.segment_id));
+		vseg_gem_close(ctx.fd, h);
 	}
 
 	/* A full first preference, then system memory, then another one. */
@@ -583,13 +528,14 @@ static void test_preferred_system(const char *profile)
 		vseg_create_prefer(&c, 0, 0);
 		if (next != full)
 			vseg_create_prefer(&c, next, 0);
-		h = vseg_gem_create(dev_fd, &c);
-		vseg_gem_info(dev_fd, h, &info);
+		h = vseg_gem_create(ctx.fd, &c);
+		vseg_gem_info(ctx.fd, h, &info);
 		igt_assert_f(info.segment_id == 0,
 			     "%s full, then system: landed in %s\n",
-			     seg_name(full), seg_name(info.segment_id));
+			     vseg_ctx_seg_name(&ctx, full),
+			     vseg_ctx_seg_name(&ctx, info.segment_id));
 		igt_assert(unmoved(fillers, nf, full));
-		vseg_gem_close(dev_fd, h);
+		vseg_gem_close(ctx.fd, h);
 		close_all(fillers, nf);
 		free(fillers);
 	}
@@ -601,7 +547,7 @@ static void test_supported(const char *profile)
 	uint32_t ids[DRM_VSEG_MAX_SEGMENTS + 1];
 	unsigned int n;
 
-	load_profile(profile);
+	vseg_ctx_load(&ctx, profile);
 	n = placements(ids);
 
 	/* Without preferences: memory segments by id, aperture, system. */
@@ -628,33 +574,36 @@ static void test_supported(const char *profile)
 			h = create(SZ_64K, set, flags, &info);
 			igt_assert_f(info.segment_id == expect,
 				     "supported %#x, flags %#x: landed in %s, expected %s\n",
-				     set, flags, seg_name(info.segment_id),
-				     seg_name(expect));
-			igt_assert_f(!k || info.segment_id != ap_id ||
+				     set, flags,
+				     vseg_ctx_seg_name(&ctx, info.segment_id),
+				     vseg_ctx_seg_name(&ctx, expect));
+			igt_assert_f(!k || info.segment_id != ctx.ap_id ||
 				     (info.placement_flags &
 				      DRM_VSEG_INFO_APERTURE_MAPPED),
 				     "AP buffer in the aperture is not mapped\n");
-			vseg_gem_close(dev_fd, h);
+			vseg_gem_close(ctx.fd, h);
 		}
 	}
 
 	/* CPU_VISIBLE skips memory segments the CPU cannot reach. */
 	{
-		uint32_t all = vseg_all_segments(&table_q), want = ap_id;
+		uint32_t all = vseg_all_segments(&ctx.q), want = ctx.ap_id;
 		struct drm_vseg_gem_info info;
 		uint32_t h;
 
 		for (unsigned int i = 0; i < n; i++)
-			if (is_memory(ids[i]) && seg(ids[i])->cpu_visible_size) {
+			if (vseg_ctx_is_memory(&ctx, ids[i]) &&
+			    vseg_ctx_seg(&ctx, ids[i])->cpu_visible_size) {
 				want = ids[i];
 				break;
 			}
 		h = create(SZ_64K, all, CPU_VISIBLE, &info);
 		igt_assert_f(info.segment_id == want,
 			     "CPU_VISIBLE in every segment: landed in %s, expected %s\n",
-			     seg_name(info.segment_id), seg_name(want));
+			     vseg_ctx_seg_name(&ctx, info.segment_id),
+			     vseg_ctx_seg_name(&ctx, want));
 		igt_assert(info.placement_flags & DRM_VSEG_INFO_CPU_MAPPABLE);
-		vseg_gem_close(dev_fd, h);
+		vseg_gem_close(ctx.fd, h);
 	}
 	finish_profile();
 }
@@ -663,17 +612,17 @@ static void test_supported(const char *profile)
 
 static void test_direction(const char *profile)
 {
-	load_profile(profile);
-	for (uint32_t id = 1; id <= table_q.num_segments; id++) {
+	vseg_ctx_load(&ctx, profile);
+	for (uint32_t id = 1; id <= ctx.q.num_segments; id++) {
 		const struct drm_vseg_segment_info *s;
 		struct drm_vseg_gem_info info[4];
 		struct drm_vseg_gem_create c;
 		uint64_t size;
 		uint32_t h[4];
 
-		if (!is_memory(id))
+		if (!vseg_ctx_is_memory(&ctx, id))
 			continue;
-		s = seg(id);
+		s = vseg_ctx_seg(&ctx, id);
 		size = s->size / 16;	/* a power of two */
 
 		/* Bottom-up, top-down by preference, FROM_END (twice). */
@@ -682,8 +631,8 @@ static void test_direction(const char *profile)
 					 AP_FLAG | (k >= 2 ? FROM_END : 0));
 			if (k < 3)
 				vseg_create_prefer(&c, id, k == 1 ? TOP_DOWN : 0);
-			h[k] = vseg_gem_create(dev_fd, &c);
-			vseg_check_allocation(dev_fd, h[k], &info[k]);
+			h[k] = vseg_gem_create(ctx.fd, &c);
+			vseg_check_allocation(ctx.fd, h[k], &info[k]);
 			check_contiguous(&info[k], id, size);
 		}
 		igt_info("%s: bottom-up %#llx, top-down %#llx, from end %#llx and %#llx\n",
@@ -704,7 +653,7 @@ static void test_direction(const char *profile)
 				     s->name, k,
 				     (unsigned long long)info[k].offset,
 				     (unsigned long long)info[0].offset);
-		vseg_check_allocations(dev_fd, h, 4);
+		vseg_check_allocations(ctx.fd, h, 4);
 		close_all(h, 4);
 	}
 	finish_profile();
@@ -725,8 +674,8 @@ static uint32_t create_banked(uint32_t id, uint64_t size, uint32_t flags,
 	c.num_hinted_banks = nbanks;
 	for (unsigned int i = 0; i < nbanks; i++)
 		c.hinted_banks[i] = banks[i];
-	h = vseg_gem_create(dev_fd, &c);
-	vseg_check_allocation(dev_fd, h, info);
+	h = vseg_gem_create(ctx.fd, &c);
+	vseg_check_allocation(ctx.fd, h, info);
 	igt_assert_f(info->segment_id == id || supported != BIT(id),
 		     "banked buffer landed in %u\n", info->segment_id);
 	return h;
@@ -741,9 +690,9 @@ static void test_hinted_banks(void)
 	uint64_t split;
 	unsigned int n1, n0;
 
-	load_profile("discrete");
-	id = vseg_segment_by_name(&table_q, table, "vram");
-	s = seg(id);
+	vseg_ctx_load(&ctx, "discrete");
+	id = vseg_segment_by_name(&ctx.q, ctx.segs, "vram");
+	s = vseg_ctx_seg(&ctx, id);
 	igt_require(s->num_banks == 2);
 	split = s->bank_end[0];
 
@@ -754,13 +703,13 @@ static void test_hinted_banks(void)
 		igt_assert_f(info.offset >= split && info.offset < s->size,
 			     "hinted bank 1 (AP=%u): first page at %#llx\n", ap,
 			     (unsigned long long)info.offset);
-		vseg_gem_close(dev_fd, h);
+		vseg_gem_close(ctx.fd, h);
 		h = create_banked(id, SZ_1M, flags, BIT(id), b1, 1, TOP_DOWN,
 				  &info);
 		igt_assert_f(info.offset >= split,
 			     "hinted bank 1, top-down (AP=%u): %#llx\n", ap,
 			     (unsigned long long)info.offset);
-		vseg_gem_close(dev_fd, h);
+		vseg_gem_close(ctx.fd, h);
 		h = create_banked(id, SZ_1M, flags, BIT(id), b0, 1, TOP_DOWN,
 				  &info);
 		igt_assert_f(info.offset < split,
@@ -768,12 +717,12 @@ static void test_hinted_banks(void)
 			     (unsigned long long)info.offset);
 		if (ap)
 			igt_assert(info.offset + SZ_1M <= split);
-		vseg_gem_close(dev_fd, h);
+		vseg_gem_close(ctx.fd, h);
 		h = create_banked(id, SZ_1M, flags, BIT(id), b10, 2, 0, &info);
 		igt_assert_f(info.offset >= split,
 			     "hinted banks 1, 0 (AP=%u): %#llx\n", ap,
 			     (unsigned long long)info.offset);
-		vseg_gem_close(dev_fd, h);
+		vseg_gem_close(ctx.fd, h);
 	}
 
 	/* Fill bank 1: a buffer hinted there lands in bank 0 instead. */
@@ -798,7 +747,7 @@ static void test_hinted_banks(void)
 			igt_assert(info.offset + SZ_1M <= split);
 		igt_assert_f(unmoved(fill1, n1, id),
 			     "a buffer with room in bank 0 evicted bank 1\n");
-		vseg_gem_close(dev_fd, h);
+		vseg_gem_close(ctx.fd, h);
 	}
 
 	/* Fill bank 0 as well: the next supported segment gets it. */
@@ -810,13 +759,13 @@ static void test_hinted_banks(void)
 			     "filler %u of bank 0 at %#llx\n", i,
 			     (unsigned long long)info.offset);
 	}
-	h = create_banked(id, SZ_1M, AP_FLAG, BIT(id) | BIT(ap_id), b1, 1, 0,
-			  &info);
-	igt_assert_f(info.segment_id == ap_id,
+	h = create_banked(id, SZ_1M, AP_FLAG, BIT(id) | BIT(ctx.ap_id), b1, 1,
+			  0, &info);
+	igt_assert_f(info.segment_id == ctx.ap_id,
 		     "vram full: a buffer hinted to bank 1 landed in %u\n",
 		     info.segment_id);
 	igt_assert(unmoved(fill1, n1, id) && unmoved(fill0, n0, id));
-	vseg_gem_close(dev_fd, h);
+	vseg_gem_close(ctx.fd, h);
 
 	close_all(fill1, n1);
 	close_all(fill0, n0);
@@ -829,15 +778,15 @@ static void test_hinted_banks(void)
 
 static void test_alignment(const char *profile)
 {
-	load_profile(profile);
-	for (uint32_t id = 1; id <= table_q.num_segments; id++) {
+	vseg_ctx_load(&ctx, profile);
+	for (uint32_t id = 1; id <= ctx.q.num_segments; id++) {
 		const struct drm_vseg_segment_info *s;
 		uint64_t page;
 		uint32_t small;
 
-		if (!is_memory(id))
+		if (!vseg_ctx_is_memory(&ctx, id))
 			continue;
-		s = seg(id);
+		s = vseg_ctx_seg(&ctx, id);
 		page = s->page_size;
 
 		/*
@@ -851,11 +800,11 @@ static void test_alignment(const char *profile)
 
 			vseg_create_args(&c, page, BIT(id), AP_FLAG);
 			c.alignment = k ? 1ull << 30 : s->size;
-			h = vseg_gem_create(dev_fd, &c);
-			vseg_check_allocation(dev_fd, h, &info);
+			h = vseg_gem_create(ctx.fd, &c);
+			vseg_check_allocation(ctx.fd, h, &info);
 			check_contiguous(&info, id, c.size);
 			igt_assert_eq_u64(info.offset, 0);
-			vseg_gem_close(dev_fd, h);
+			vseg_gem_close(ctx.fd, h);
 		}
 
 		/* One page at the bottom so that offset 0 is taken. */
@@ -871,17 +820,17 @@ static void test_alignment(const char *profile)
 				vseg_create_args(&c, page, BIT(id),
 						 k ? PRIMARY : AP_FLAG);
 				c.alignment = align;
-				h = vseg_gem_create(dev_fd, &c);
-				vseg_check_allocation(dev_fd, h, &info);
+				h = vseg_gem_create(ctx.fd, &c);
+				vseg_check_allocation(ctx.fd, h, &info);
 				check_contiguous(&info, id, c.size);
 				igt_assert_f(!(info.offset % want),
 					     "%s: alignment %#llx, offset %#llx\n",
 					     s->name, (unsigned long long)align,
 					     (unsigned long long)info.offset);
-				vseg_gem_close(dev_fd, h);
+				vseg_gem_close(ctx.fd, h);
 			}
 		}
-		vseg_gem_close(dev_fd, small);
+		vseg_gem_close(ctx.fd, small);
 	}
 	finish_profile();
 }
@@ -890,7 +839,7 @@ igt_main
 {
 	igt_fixture {
 		vseg_require_module();
-		igt_install_exit_handler(cleanup);
+		vseg_ctx_install_exit_handler(&ctx);
 	}
 
 	igt_describe("Every cell of the AccessedPhysically table: sets of "
@@ -950,11 +899,6 @@ igt_main
 	}
 
 	igt_fixture {
-		if (dev_fd >= 0)
-			drm_close_driver(dev_fd);
-		dev_fd = -1;
-		free(table);
-		table = NULL;
-		vseg_unload();
+		vseg_ctx_unload(&ctx);
 	}
 }
