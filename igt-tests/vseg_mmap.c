@@ -30,81 +30,24 @@ IGT_TEST_DESCRIPTION("Map vseg buffers into the CPU: data written is read "
 #define BIT(id)		VSEG_SEG_BIT(id)
 #define RW		(PROT_READ | PROT_WRITE)
 
-static int dev_fd = -1;
-static struct drm_vseg_query_segments table_q;
-static struct drm_vseg_segment_info *table;
-static uint32_t ap_id;
-static struct vseg_usage_snapshot base_usage;
-
-static void cleanup(int sig)
-{
-	(void)sig;
-	if (dev_fd >= 0)
-		drm_close_driver(dev_fd);
-	dev_fd = -1;
-	if (igt_kmod_is_loaded(VSEG_MODULE))
-		igt_kmod_unload(VSEG_MODULE);
-}
-
-static void load_profile(const char *profile)
-{
-	char opts[64];
-
-	if (dev_fd >= 0)
-		drm_close_driver(dev_fd);
-	dev_fd = -1;
-	free(table);
-	table = NULL;
-	snprintf(opts, sizeof(opts), "profile=%s", profile);
-	vseg_reload(opts);
-	dev_fd = drm_open_vseg();
-	table = vseg_query_all(dev_fd, &table_q);
-	ap_id = vseg_aperture_id(&table_q, table);
-	vseg_usage_read(dev_fd, &base_usage);
-}
+static struct vseg_ctx ctx = VSEG_CTX_INIT(VSEG_LEFTOVERS_NONE_OURS);
 
 static void finish_profile(void)
 {
-	struct vseg_allocations a;
-
-	vseg_usage_wait(dev_fd, &base_usage, 2000,
-			"after unmapping and closing every buffer");
-	vseg_debugfs_read_allocations(dev_fd, &a);
-	for (unsigned int i = 0; i < a.num; i++)
-		igt_assert_f(a.bo[i].pid != getpid(),
-			     "buffer %llu is still listed\n",
-			     (unsigned long long)a.bo[i].buffer_id);
-	vseg_debugfs_free_allocations(&a);
-	drm_close_driver(dev_fd);
-	dev_fd = -1;
-}
-
-static const struct drm_vseg_segment_info *seg(uint32_t id)
-{
-	return vseg_segment(&table_q, table, id);
-}
-
-static bool is_memory(uint32_t id)
-{
-	return id && seg(id)->kind == DRM_VSEG_SEGMENT_KIND_MEMORY;
-}
-
-static const char *seg_name(uint32_t id)
-{
-	return id ? seg(id)->name : "system";
+	vseg_ctx_finish(&ctx, 2000, "after unmapping and closing every buffer");
 }
 
 /* Can the CPU reach the whole of [offset, offset + size) of segment @id? */
 static bool cpu_reachable(uint32_t id, uint64_t offset, uint64_t size)
 {
-	if (!is_memory(id))
+	if (!vseg_ctx_is_memory(&ctx, id))
 		return true;
-	return offset + size <= seg(id)->cpu_visible_size;
+	return offset + size <= vseg_ctx_seg(&ctx, id)->cpu_visible_size;
 }
 
 static void info(uint32_t h, struct drm_vseg_gem_info *i)
 {
-	vseg_gem_info(dev_fd, h, i);
+	vseg_gem_info(ctx.fd, h, i);
 }
 
 static void check_pattern(const void *ptr, uint64_t size, uint32_t seed,
@@ -127,7 +70,7 @@ static void check_zero(const void *ptr, uint64_t size, const char *what)
 /* Map @h, check it holds @seed's pattern (or zeros if @seed is 0), unmap. */
 static void verify(uint32_t h, uint64_t size, uint32_t seed, const char *what)
 {
-	void *ptr = vseg_gem_mmap(dev_fd, h, size, PROT_READ);
+	void *ptr = vseg_gem_mmap(ctx.fd, h, size, PROT_READ);
 
 	if (seed)
 		check_pattern(ptr, size, seed, what);
@@ -138,7 +81,7 @@ static void verify(uint32_t h, uint64_t size, uint32_t seed, const char *what)
 
 static void write_pattern(uint32_t h, uint64_t size, uint32_t seed)
 {
-	void *ptr = vseg_gem_mmap(dev_fd, h, size, RW);
+	void *ptr = vseg_gem_mmap(ctx.fd, h, size, RW);
 
 	vseg_pattern_fill(ptr, size, seed);
 	munmap(ptr, size);
@@ -155,21 +98,22 @@ static void mmap_one(uint32_t id, uint32_t flags, uint32_t seed)
 	uint32_t h, h2;
 	uint32_t other;
 
-	snprintf(what, sizeof(what), "%s, flags %#x", seg_name(id), flags);
-	h = vseg_gem_create_simple(dev_fd, size, BIT(id), flags);
+	snprintf(what, sizeof(what), "%s, flags %#x",
+		 vseg_ctx_seg_name(&ctx, id), flags);
+	h = vseg_gem_create_simple(ctx.fd, size, BIT(id), flags);
 	info(h, &before);
 	igt_assert_eq_u32(before.segment_id, id);
 	igt_assert_f(before.placement_flags & DRM_VSEG_INFO_CPU_MAPPABLE,
 		     "%s: not CPU-mappable\n", what);
 
 	/* New contents are zero; what is written is read back. */
-	a = vseg_gem_mmap(dev_fd, h, size, RW);
+	a = vseg_gem_mmap(ctx.fd, h, size, RW);
 	check_zero(a, size, what);
 	vseg_pattern_fill(a, size, seed);
 	check_pattern(a, size, seed, what);
 
 	/* A second mapping sees the same memory. */
-	b = vseg_gem_mmap(dev_fd, h, size, RW);
+	b = vseg_gem_mmap(ctx.fd, h, size, RW);
 	check_pattern(b, size, seed, what);
 	((uint64_t *)b)[size / 16] ^= ~0ull;
 	igt_assert_eq_u64(((uint64_t *)a)[size / 16],
@@ -183,8 +127,8 @@ static void mmap_one(uint32_t id, uint32_t flags, uint32_t seed)
 		uint64_t off;
 		void *big;
 
-		igt_assert_eq(__vseg_gem_mmap_offset(dev_fd, h, &off), 0);
-		big = mmap(NULL, size + SZ_64K, RW, MAP_SHARED, dev_fd, off);
+		igt_assert_eq(__vseg_gem_mmap_offset(ctx.fd, h, &off), 0);
+		big = mmap(NULL, size + SZ_64K, RW, MAP_SHARED, ctx.fd, off);
 		igt_assert_f(big == MAP_FAILED,
 			     "%s: a mapping larger than the buffer was allowed\n",
 			     what);
@@ -197,52 +141,53 @@ static void mmap_one(uint32_t id, uint32_t flags, uint32_t seed)
 	igt_assert_f(after.segment_id == id && after.moves == before.moves &&
 		     after.offset == before.offset,
 		     "%s: CPU access moved the buffer to %s at %#llx (%llu moves)\n",
-		     what, seg_name(after.segment_id),
+		     what, vseg_ctx_seg_name(&ctx, after.segment_id),
 		     (unsigned long long)after.offset,
 		     (unsigned long long)after.moves);
 
 	/* The data survives an eviction and the way back. */
 	if (id) {
-		vseg_evict(dev_fd, &h, 1);
+		vseg_evict(ctx.fd, &h, 1);
 		info(h, &after);
 		igt_assert_eq_u32(after.segment_id, 0);
 		igt_assert_eq_u64(after.moves, before.moves + 1);
 		verify(h, size, seed, "after EVICT");
-		vseg_make_resident(dev_fd, &h, 1);
+		vseg_make_resident(ctx.fd, &h, 1);
 		info(h, &after);
 		igt_assert_eq_u32(after.segment_id, id);
 		verify(h, size, seed, "after EVICT and MAKE_RESIDENT");
 	}
 
 	/* Memory given back is cleared before it is handed out again. */
-	vseg_gem_close(dev_fd, h);
-	h2 = vseg_gem_create_simple(dev_fd, size, BIT(id), flags);
+	vseg_gem_close(ctx.fd, h);
+	h2 = vseg_gem_create_simple(ctx.fd, size, BIT(id), flags);
 	verify(h2, size, 0, "a buffer created where another one was");
-	vseg_gem_close(dev_fd, h2);
+	vseg_gem_close(ctx.fd, h2);
 
 	/* Another buffer's data is not seen through this buffer's offset. */
-	other = vseg_gem_create_simple(dev_fd, size, BIT(id), flags);
-	h2 = vseg_gem_create_simple(dev_fd, size, BIT(id), flags);
+	other = vseg_gem_create_simple(ctx.fd, size, BIT(id), flags);
+	h2 = vseg_gem_create_simple(ctx.fd, size, BIT(id), flags);
 	write_pattern(other, size, seed + 1);
 	write_pattern(h2, size, seed + 2);
 	verify(other, size, seed + 1, "first of two buffers");
 	verify(h2, size, seed + 2, "second of two buffers");
-	vseg_gem_close(dev_fd, other);
-	vseg_gem_close(dev_fd, h2);
+	vseg_gem_close(ctx.fd, other);
+	vseg_gem_close(ctx.fd, h2);
 }
 
 static void test_mmap_segments(const char *profile)
 {
 	uint32_t seed = 0x100;
 
-	load_profile(profile);
-	for (uint32_t id = 1; id <= table_q.num_segments; id++) {
-		if (is_memory(id) && !seg(id)->cpu_visible_size)
+	vseg_ctx_load(&ctx, profile);
+	for (uint32_t id = 1; id <= ctx.q.num_segments; id++) {
+		const bool mem = vseg_ctx_is_memory(&ctx, id);
+
+		if (mem && !vseg_ctx_seg(&ctx, id)->cpu_visible_size)
 			continue;
-		igt_info("%s: %s\n", profile, seg_name(id));
-		mmap_one(id, 0 | (is_memory(id) ? CPU_VISIBLE : 0), seed += 16);
-		mmap_one(id, AP_FLAG | (is_memory(id) ? CPU_VISIBLE : 0),
-			 seed += 16);
+		igt_info("%s: %s\n", profile, vseg_ctx_seg_name(&ctx, id));
+		mmap_one(id, 0 | (mem ? CPU_VISIBLE : 0), seed += 16);
+		mmap_one(id, AP_FLAG | (mem ? CPU_VISIBLE : 0), seed += 16);
 	}
 	igt_info("%s: system\n", profile);
 	mmap_one(0, 0, seed += 16);
@@ -255,30 +200,31 @@ static void test_mmap_after_close(void)
 {
 	struct vseg_usage_snapshot during;
 
-	load_profile("discrete");
-	for (uint32_t id = 0; id <= table_q.num_segments; id++) {
+	vseg_ctx_load(&ctx, "discrete");
+	for (uint32_t id = 0; id <= ctx.q.num_segments; id++) {
 		const uint64_t size = SZ_1M;
 		uint32_t h;
 		void *ptr;
 
-		if (is_memory(id) && !seg(id)->cpu_visible_size)
+		if (vseg_ctx_is_memory(&ctx, id) &&
+		    !vseg_ctx_seg(&ctx, id)->cpu_visible_size)
 			continue;
-		h = vseg_gem_create_simple(dev_fd, size, BIT(id), 0);
-		ptr = vseg_gem_mmap(dev_fd, h, size, RW);
+		h = vseg_gem_create_simple(ctx.fd, size, BIT(id), 0);
+		ptr = vseg_gem_mmap(ctx.fd, h, size, RW);
 		vseg_pattern_fill(ptr, size, 0x77 + id);
-		vseg_gem_close(dev_fd, h);
+		vseg_gem_close(ctx.fd, h);
 
 		/* The mapping keeps the buffer, and its memory, alive. */
-		vseg_usage_read(dev_fd, &during);
+		vseg_usage_read(ctx.fd, &during);
 		igt_assert_f(during.usage[id].committed >=
-			     base_usage.usage[id].committed + size,
+			     ctx.base_usage.usage[id].committed + size,
 			     "%s: closing a mapped buffer gave its memory back\n",
-			     seg_name(id));
+			     vseg_ctx_seg_name(&ctx, id));
 		check_pattern(ptr, size, 0x77 + id, "after GEM_CLOSE");
 		vseg_pattern_fill(ptr, size, 0x99 + id);
 		check_pattern(ptr, size, 0x99 + id, "written after GEM_CLOSE");
 		munmap(ptr, size);
-		vseg_usage_wait(dev_fd, &base_usage, 2000, "after munmap");
+		vseg_usage_wait(ctx.fd, &ctx.base_usage, 2000, "after munmap");
 	}
 	finish_profile();
 }
@@ -292,21 +238,21 @@ static void test_mmap_invalid(void)
 	void *ptr;
 	int fd2;
 
-	load_profile("discrete");
-	vram = vseg_segment_by_name(&table_q, table, "vram");
-	h = vseg_gem_create_simple(dev_fd, SZ_1M, BIT(vram), 0);
-	igt_assert_eq(__vseg_gem_mmap_offset(dev_fd, h, &off), 0);
+	vseg_ctx_load(&ctx, "discrete");
+	vram = vseg_segment_by_name(&ctx.q, ctx.segs, "vram");
+	h = vseg_gem_create_simple(ctx.fd, SZ_1M, BIT(vram), 0);
+	igt_assert_eq(__vseg_gem_mmap_offset(ctx.fd, h, &off), 0);
 
 	/* The same offset twice. */
 	{
 		uint64_t off2;
 
-		igt_assert_eq(__vseg_gem_mmap_offset(dev_fd, h, &off2), 0);
+		igt_assert_eq(__vseg_gem_mmap_offset(ctx.fd, h, &off2), 0);
 		igt_assert_eq_u64(off, off2);
 	}
 
 	/* An offset no buffer has. */
-	ptr = mmap(NULL, SZ_64K, RW, MAP_SHARED, dev_fd, off + SZ_64M);
+	ptr = mmap(NULL, SZ_64K, RW, MAP_SHARED, ctx.fd, off + SZ_64M);
 	igt_assert_f(ptr == MAP_FAILED, "mmap at an unknown offset worked\n");
 
 	/* Another file has no access to this file's buffer. */
@@ -317,14 +263,14 @@ static void test_mmap_invalid(void)
 	drm_close_driver(fd2);
 
 	/* Part of the buffer, from its start, is fine. */
-	ptr = mmap(NULL, SZ_64K, RW, MAP_SHARED, dev_fd, off);
+	ptr = mmap(NULL, SZ_64K, RW, MAP_SHARED, ctx.fd, off);
 	igt_assert(ptr != MAP_FAILED);
 	memset(ptr, 0x5a, SZ_64K);
 	munmap(ptr, SZ_64K);
 	errno = 0;
 
-	vseg_gem_close(dev_fd, h);
-	ptr = mmap(NULL, SZ_1M, RW, MAP_SHARED, dev_fd, off);
+	vseg_gem_close(ctx.fd, h);
+	ptr = mmap(NULL, SZ_1M, RW, MAP_SHARED, ctx.fd, off);
 	igt_assert_f(ptr == MAP_FAILED,
 		     "the offset of a closed buffer can still be mapped\n");
 	errno = 0;
@@ -402,27 +348,29 @@ static void fault_move(uint32_t local, uint32_t alt_set, uint32_t flags,
 
 	vseg_create_args(&c, size, BIT(local) | alt_set, flags);
 	vseg_create_prefer(&c, local, 0);
-	h = vseg_gem_create(dev_fd, &c);
-	vseg_check_allocation(dev_fd, h, &i0);
+	h = vseg_gem_create(ctx.fd, &c);
+	vseg_check_allocation(ctx.fd, h, &i0);
 	igt_assert_eq_u32(i0.segment_id, local);
 	igt_assert_f(!(i0.placement_flags & DRM_VSEG_INFO_CPU_MAPPABLE),
-		     "a buffer in %s is CPU-mappable\n", seg_name(local));
+		     "a buffer in %s is CPU-mappable\n",
+		     vseg_ctx_seg_name(&ctx, local));
 
 	/* mmap itself moves nothing; the first access does. */
-	ptr = vseg_gem_mmap(dev_fd, h, size, RW);
+	ptr = vseg_gem_mmap(ctx.fd, h, size, RW);
 	info(h, &i1);
 	igt_assert_eq_u32(i1.segment_id, local);
 	vseg_pattern_fill(ptr, size, seed);
-	vseg_check_allocation(dev_fd, h, &i1);
+	vseg_check_allocation(ctx.fd, h, &i1);
 	igt_assert_f(i1.segment_id != local &&
 		     (alt_set & BIT(i1.segment_id)) &&
 		     cpu_reachable(i1.segment_id, i1.offset, size),
 		     "after a CPU fault the buffer is in %s (supported %#x)\n",
-		     seg_name(i1.segment_id), alt_set | BIT(local));
+		     vseg_ctx_seg_name(&ctx, i1.segment_id),
+		     alt_set | BIT(local));
 	igt_assert(i1.placement_flags & DRM_VSEG_INFO_CPU_MAPPABLE);
 	igt_assert_f(i1.moves > i0.moves, "moves %llu after the fault\n",
 		     (unsigned long long)i1.moves);
-	if ((flags & AP_FLAG) && i1.segment_id == ap_id)
+	if ((flags & AP_FLAG) && i1.segment_id == ctx.ap_id)
 		igt_assert_f(i1.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED,
 			     "an AP buffer moved into the aperture is not mapped\n");
 	check_pattern(ptr, size, seed, "after the move on fault");
@@ -431,46 +379,48 @@ static void fault_move(uint32_t local, uint32_t alt_set, uint32_t flags,
 	 * Back into the segment while the mapping exists: the old CPU
 	 * mapping must not reach the buffer's old pages any more.
 	 */
-	igt_assert_eq(__vseg_evict(dev_fd, &h, 1, &processed), 0);
+	igt_assert_eq(__vseg_evict(ctx.fd, &h, 1, &processed), 0);
 	igt_assert_eq_u32(processed, 1);
-	vseg_make_resident(dev_fd, &h, 1);
+	vseg_make_resident(ctx.fd, &h, 1);
 	info(h, &i1);
 	igt_assert_f(i1.segment_id == local,
 		     "MAKE_RESIDENT put the buffer in %s, not its preferred %s\n",
-		     seg_name(i1.segment_id), seg_name(local));
+		     vseg_ctx_seg_name(&ctx, i1.segment_id),
+		     vseg_ctx_seg_name(&ctx, local));
 	igt_assert(!(i1.placement_flags & DRM_VSEG_INFO_CPU_MAPPABLE));
 	check_pattern(ptr, size, seed, "old mapping after moving back and faulting again");
 	info(h, &i1);
 	igt_assert_f(i1.segment_id != local,
 		     "reading through the old mapping left the buffer in %s\n",
-		     seg_name(local));
+		     vseg_ctx_seg_name(&ctx, local));
 	munmap(ptr, size);
 
 	/* And once more with a fresh mapping. */
-	vseg_evict(dev_fd, &h, 1);
-	vseg_make_resident(dev_fd, &h, 1);
+	vseg_evict(ctx.fd, &h, 1);
+	vseg_make_resident(ctx.fd, &h, 1);
 	info(h, &i1);
 	igt_assert_f(i1.segment_id == local,
 		     "EVICT and MAKE_RESIDENT put the buffer in %s, not its preferred %s\n",
-		     seg_name(i1.segment_id), seg_name(local));
+		     vseg_ctx_seg_name(&ctx, i1.segment_id),
+		     vseg_ctx_seg_name(&ctx, local));
 	verify(h, size, seed, "fresh mapping after moving back");
-	vseg_gem_close(dev_fd, h);
+	vseg_gem_close(ctx.fd, h);
 }
 
 static void test_fault_move(void)
 {
 	uint32_t local;
 
-	load_profile("discrete");
-	local = vseg_segment_by_name(&table_q, table, "local");
-	igt_require(!seg(local)->cpu_visible_size);
+	vseg_ctx_load(&ctx, "discrete");
+	local = vseg_segment_by_name(&ctx.q, ctx.segs, "local");
+	igt_require(!vseg_ctx_seg(&ctx, local)->cpu_visible_size);
 
 	fault_move(local, BIT(0), 0, 0x2001);
-	fault_move(local, BIT(ap_id), 0, 0x2002);
-	fault_move(local, BIT(ap_id), AP_FLAG, 0x2003);
-	fault_move(local, BIT(0) | BIT(ap_id), AP_FLAG, 0x2004);
+	fault_move(local, BIT(ctx.ap_id), 0, 0x2002);
+	fault_move(local, BIT(ctx.ap_id), AP_FLAG, 0x2003);
+	fault_move(local, BIT(0) | BIT(ctx.ap_id), AP_FLAG, 0x2004);
 	fault_move(local, BIT(0) |
-		   BIT(vseg_segment_by_name(&table_q, table, "vram")), 0,
+		   BIT(vseg_segment_by_name(&ctx.q, ctx.segs, "vram")), 0,
 		   0x2005);
 	finish_profile();
 }
@@ -480,36 +430,36 @@ static void test_sigbus(void)
 	const uint64_t size = SZ_1M;
 	uint32_t local;
 
-	load_profile("discrete");
-	local = vseg_segment_by_name(&table_q, table, "local");
-	igt_require(!seg(local)->cpu_visible_size);
+	vseg_ctx_load(&ctx, "discrete");
+	local = vseg_segment_by_name(&ctx.q, ctx.segs, "local");
+	igt_require(!vseg_ctx_seg(&ctx, local)->cpu_visible_size);
 
 	for (unsigned int k = 0; k < 2; k++) {
 		struct drm_vseg_gem_info i0, i1;
 		uint64_t *ptr;
 		uint32_t h;
 
-		h = vseg_gem_create_simple(dev_fd, size, BIT(local),
+		h = vseg_gem_create_simple(ctx.fd, size, BIT(local),
 					   k ? AP_FLAG : 0);
 		info(h, &i0);
 		igt_assert_eq_u32(i0.segment_id, local);
-		ptr = vseg_gem_mmap(dev_fd, h, size, RW);
+		ptr = vseg_gem_mmap(ctx.fd, h, size, RW);
 		igt_assert_f(access_sigbus(ptr, false),
 			     "reading a buffer that only lives in %s did not raise SIGBUS\n",
-			     seg_name(local));
+			     vseg_ctx_seg_name(&ctx, local));
 		igt_assert_f(access_sigbus(ptr + size / 16, true),
 			     "writing a buffer that only lives in %s did not raise SIGBUS\n",
-			     seg_name(local));
+			     vseg_ctx_seg_name(&ctx, local));
 		igt_assert_f(child_dies_of_sigbus(ptr),
 			     "a child writing the buffer did not die of SIGBUS\n");
 		munmap(ptr, size);
 
 		/* It stayed where it was, and still works otherwise. */
-		vseg_check_allocation(dev_fd, h, &i1);
+		vseg_check_allocation(ctx.fd, h, &i1);
 		igt_assert_eq_u32(i1.segment_id, local);
 		igt_assert_eq_u64(i1.moves, i0.moves);
 		igt_assert_eq_u64(i1.offset, i0.offset);
-		vseg_gem_close(dev_fd, h);
+		vseg_gem_close(ctx.fd, h);
 	}
 	finish_profile();
 }
@@ -524,8 +474,8 @@ static uint32_t create_topdown(uint32_t id, uint64_t size, uint32_t flags,
 
 	vseg_create_args(&c, size, BIT(id), flags);
 	vseg_create_prefer(&c, id, TOP_DOWN);
-	h = vseg_gem_create(dev_fd, &c);
-	vseg_check_allocation(dev_fd, h, i);
+	h = vseg_gem_create(ctx.fd, &c);
+	vseg_check_allocation(ctx.fd, h, i);
 	igt_assert_eq_u32(i->segment_id, id);
 	return h;
 }
@@ -538,9 +488,9 @@ static void test_smallbar(void)
 	uint64_t vis, *ptr;
 	uint32_t vram, h;
 
-	load_profile("smallbar");
-	vram = vseg_segment_by_name(&table_q, table, "vram");
-	s = seg(vram);
+	vseg_ctx_load(&ctx, "smallbar");
+	vram = vseg_segment_by_name(&ctx.q, ctx.segs, "vram");
+	s = vseg_ctx_seg(&ctx, vram);
 	vis = s->cpu_visible_size;
 	igt_require(vis && vis < s->size);
 
@@ -556,13 +506,13 @@ static void test_smallbar(void)
 		igt_assert(!(i0.placement_flags & DRM_VSEG_INFO_CPU_MAPPABLE));
 
 		/* The first access moves it into the visible part. */
-		ptr = vseg_gem_mmap(dev_fd, h, size, RW);
+		ptr = vseg_gem_mmap(ctx.fd, h, size, RW);
 		check_zero(ptr, size, "above the visible part");
-		vseg_check_allocation(dev_fd, h, &i1);
+		vseg_check_allocation(ctx.fd, h, &i1);
 		igt_assert_f(i1.segment_id == vram &&
 			     (k ? i1.offset + size <= vis : i1.offset < vis),
 			     "after a fault the buffer is in %s at %#llx (visible %#llx)\n",
-			     seg_name(i1.segment_id),
+			     vseg_ctx_seg_name(&ctx, i1.segment_id),
 			     (unsigned long long)i1.offset,
 			     (unsigned long long)vis);
 		igt_assert(i1.placement_flags & DRM_VSEG_INFO_CPU_MAPPABLE);
@@ -573,8 +523,8 @@ static void test_smallbar(void)
 		munmap(ptr, size);
 
 		/* Out, and back to the top: data moves with it both ways. */
-		vseg_evict(dev_fd, &h, 1);
-		vseg_make_resident(dev_fd, &h, 1);
+		vseg_evict(ctx.fd, &h, 1);
+		vseg_make_resident(ctx.fd, &h, 1);
 		info(h, &i1);
 		igt_assert_f(i1.segment_id == vram && i1.offset >= vis,
 			     "MAKE_RESIDENT of a top-down buffer put it at %#llx\n",
@@ -585,7 +535,7 @@ static void test_smallbar(void)
 					   k ? size : s->page_size),
 			     "after the fault the buffer is at %#llx\n",
 			     (unsigned long long)i1.offset);
-		vseg_gem_close(dev_fd, h);
+		vseg_gem_close(ctx.fd, h);
 	}
 
 	/* CPU_VISIBLE: in the visible part from the start, even top-down. */
@@ -598,7 +548,7 @@ static void test_smallbar(void)
 	info(h, &i1);
 	igt_assert_eq_u64(i1.moves, i0.moves);
 	igt_assert_eq_u64(i1.offset, i0.offset);
-	vseg_gem_close(dev_fd, h);
+	vseg_gem_close(ctx.fd, h);
 
 	/*
 	 * The visible part full of CPU_VISIBLE buffers: a fault on a buffer
@@ -610,26 +560,26 @@ static void test_smallbar(void)
 
 		igt_assert(fill);
 		for (unsigned int i = 0; i < n; i++) {
-			fill[i] = vseg_gem_create_simple(dev_fd, size, BIT(vram),
+			fill[i] = vseg_gem_create_simple(ctx.fd, size, BIT(vram),
 							 CPU_VISIBLE);
 			write_pattern(fill[i], size, 0x4000 + i);
 		}
 		h = create_topdown(vram, size, AP_FLAG, &i0);
 		igt_assert(i0.offset >= vis);
-		ptr = vseg_gem_mmap(dev_fd, h, size, RW);
+		ptr = vseg_gem_mmap(ctx.fd, h, size, RW);
 		vseg_pattern_fill(ptr, size, 0x3200);
 		munmap(ptr, size);
 		info(h, &i1);
 		igt_assert_f(i1.segment_id == vram && i1.offset + size <= vis,
 			     "with the visible part full, a fault put the buffer in %s at %#llx\n",
-			     seg_name(i1.segment_id),
+			     vseg_ctx_seg_name(&ctx, i1.segment_id),
 			     (unsigned long long)i1.offset);
 		for (unsigned int i = 0; i < n; i++)
 			verify(fill[i], size, 0x4000 + i, "a CPU_VISIBLE buffer");
 		verify(h, size, 0x3200, "the buffer moved into the full visible part");
 		for (unsigned int i = 0; i < n; i++)
-			vseg_gem_close(dev_fd, fill[i]);
-		vseg_gem_close(dev_fd, h);
+			vseg_gem_close(ctx.fd, fill[i]);
+		vseg_gem_close(ctx.fd, h);
 		free(fill);
 	}
 	finish_profile();
@@ -639,7 +589,7 @@ igt_main
 {
 	igt_fixture {
 		vseg_require_module();
-		igt_install_exit_handler(cleanup);
+		vseg_ctx_install_exit_handler(&ctx);
 	}
 
 	igt_describe("Write and read back through mmap in every CPU-reachable "
@@ -679,11 +629,6 @@ igt_main
 		test_smallbar();
 
 	igt_fixture {
-		if (dev_fd >= 0)
-			drm_close_driver(dev_fd);
-		dev_fd = -1;
-		free(table);
-		table = NULL;
-		vseg_unload();
+		vseg_ctx_unload(&ctx);
 	}
 }
