@@ -27,79 +27,17 @@ IGT_TEST_DESCRIPTION("Overcommit vseg segments with random buffers, force "
 #define BIT(id)		VSEG_SEG_BIT(id)
 #define RW		(PROT_READ | PROT_WRITE)
 #define NUM_CHILDREN	4
-#ifndef SZ_4M
-#define SZ_4M		0x400000ull
-#endif
 
-static int dev_fd = -1;
-static struct drm_vseg_query_segments table_q;
-static struct drm_vseg_segment_info *table;
-static uint32_t ap_id;
-static struct vseg_usage_snapshot base_usage;
-
-static void cleanup(int sig)
-{
-	(void)sig;
-	if (dev_fd >= 0)
-		drm_close_driver(dev_fd);
-	dev_fd = -1;
-	if (igt_kmod_is_loaded(VSEG_MODULE))
-		igt_kmod_unload(VSEG_MODULE);
-}
-
-static void load_profile(const char *profile)
-{
-	char opts[64];
-
-	if (dev_fd >= 0)
-		drm_close_driver(dev_fd);
-	dev_fd = -1;
-	free(table);
-	table = NULL;
-	snprintf(opts, sizeof(opts), "profile=%s", profile);
-	vseg_reload(opts);
-	dev_fd = drm_open_vseg();
-	table = vseg_query_all(dev_fd, &table_q);
-	ap_id = vseg_aperture_id(&table_q, table);
-	vseg_usage_read(dev_fd, &base_usage);
-}
+static struct vseg_ctx ctx = VSEG_CTX_INIT(VSEG_LEFTOVERS_NONE);
 
 static void finish_profile(void)
 {
-	struct vseg_allocations a;
-
-	vseg_usage_wait(dev_fd, &base_usage, 5000, "after closing every buffer");
-	vseg_debugfs_read_allocations(dev_fd, &a);
-	igt_assert_f(a.num == 0, "%u buffers left in debugfs allocations\n",
-		     a.num);
-	vseg_debugfs_free_allocations(&a);
-	drm_close_driver(dev_fd);
-	dev_fd = -1;
-}
-
-static const struct drm_vseg_segment_info *seg(uint32_t id)
-{
-	return vseg_segment(&table_q, table, id);
-}
-
-static bool is_memory(uint32_t id)
-{
-	return id && seg(id)->kind == DRM_VSEG_SEGMENT_KIND_MEMORY;
-}
-
-static const char *seg_name(uint32_t id)
-{
-	return id ? seg(id)->name : "system";
+	vseg_ctx_finish(&ctx, 5000, "after closing every buffer");
 }
 
 static uint32_t test_seed(void)
 {
-	const char *env = getenv("VSEG_SEED");
-	uint32_t seed;
-
-	seed = env ? strtoul(env, NULL, 0) : (uint32_t)time(NULL) ^ getpid();
-	igt_info("seed %u (set VSEG_SEED to repeat)\n", seed);
-	return seed;
+	return vseg_test_seed((uint32_t)time(NULL) ^ getpid());
 }
 
 /* A small PRNG with explicit state, so that children differ predictably. */
@@ -154,7 +92,7 @@ static void __noreturn sigbus_fail(int fd, const struct ebuf *b,
 	igt_assert_f(false,
 		     "SIGBUS %s a buffer of %#llx bytes (flags %#x, supported %#x), now in %s at %#llx, %llu moves\n",
 		     what, (unsigned long long)b->size, info.create_flags,
-		     b->supported, seg_name(info.segment_id),
+		     b->supported, vseg_ctx_seg_name(&ctx, info.segment_id),
 		     (unsigned long long)info.offset,
 		     (unsigned long long)info.moves);
 	abort();
@@ -194,7 +132,8 @@ static void verify_buffer(int fd, const struct ebuf *b, unsigned int index)
 		igt_assert_f(false,
 			     "buffer %u (%#llx bytes, pattern %#x, supported %#x, now in %s, %llu moves): data differs at %#llx\n",
 			     index, (unsigned long long)b->size, b->pattern,
-			     b->supported, seg_name(info.segment_id),
+			     b->supported,
+			     vseg_ctx_seg_name(&ctx, info.segment_id),
 			     (unsigned long long)info.moves,
 			     (unsigned long long)bad);
 	}
@@ -212,7 +151,7 @@ static void verify_buffer(int fd, const struct ebuf *b, unsigned int index)
 static void overcommit(int fd, uint32_t id, uint64_t target, uint64_t rs,
 		       bool strict)
 {
-	const struct drm_vseg_segment_info *s = seg(id);
+	const struct drm_vseg_segment_info *s = vseg_ctx_seg(&ctx, id);
 	const uint64_t page = s->page_size, max = s->size / 8;
 	const bool cpu = s->cpu_visible_size > 0;
 	unsigned int n = 0, cap = 64, moves_seen = 0;
@@ -239,12 +178,12 @@ static void overcommit(int fd, uint32_t id, uint64_t target, uint64_t rs,
 		 * or also in the aperture and system memory.
 		 */
 		set = cpu && rnd(&rs) % 3 == 0 ? BIT(id) :
-		      BIT(id) | BIT(ap_id) | BIT(0);
+		      BIT(id) | BIT(ctx.ap_id) | BIT(0);
 		vseg_create_args(&c, page * (1 + rnd(&rs) % (max / page)), set,
 				 flags);
 		vseg_create_prefer(&c, id, rnd(&rs) % 2 ? TOP_DOWN : 0);
-		if ((set & BIT(ap_id)) && rnd(&rs) % 2)
-			c.eviction_segments = BIT(ap_id);
+		if ((set & BIT(ctx.ap_id)) && rnd(&rs) % 2)
+			c.eviction_segments = BIT(ctx.ap_id);
 		b[n].handle = vseg_gem_create(fd, &c);
 		b[n].size = c.size;
 		b[n].pattern = next_pattern++;
@@ -252,7 +191,7 @@ static void overcommit(int fd, uint32_t id, uint64_t target, uint64_t rs,
 		vseg_gem_info(fd, b[n].handle, &info);
 		igt_assert_f(set & BIT(info.segment_id),
 			     "buffer %u created in %s outside %#x\n", n,
-			     seg_name(info.segment_id), set);
+			     vseg_ctx_seg_name(&ctx, info.segment_id), set);
 		/*
 		 * Creation evicts nothing while system memory is an option;
 		 * a buffer without that option must evict its way in.
@@ -296,7 +235,7 @@ static void overcommit(int fd, uint32_t id, uint64_t target, uint64_t rs,
 					DRM_VSEG_INFO_RESIDENT),
 				     "after %s the buffer is in %s\n",
 				     op ? "EVICT" : "MAKE_RESIDENT",
-				     seg_name(info.segment_id));
+				     vseg_ctx_seg_name(&ctx, info.segment_id));
 		}
 	}
 
@@ -332,8 +271,8 @@ static void test_overcommit(uint32_t id)
 {
 	uint64_t rs = test_seed() | 1;
 
-	overcommit(dev_fd, id, 4 * seg(id)->size, rs, true);
-	vseg_usage_wait(dev_fd, &base_usage, 5000, "after closing");
+	overcommit(ctx.fd, id, 4 * vseg_ctx_seg(&ctx, id)->size, rs, true);
+	vseg_usage_wait(ctx.fd, &ctx.base_usage, 5000, "after closing");
 }
 
 static void test_overcommit_parallel(void)
@@ -343,10 +282,12 @@ static void test_overcommit_parallel(void)
 	igt_fork(child, NUM_CHILDREN) {
 		int fd = drm_open_vseg();
 
-		for (uint32_t id = 1; id <= table_q.num_segments; id++) {
-			if (!is_memory(id))
+		for (uint32_t id = 1; id <= ctx.q.num_segments; id++) {
+			if (!vseg_ctx_is_memory(&ctx, id))
 				continue;
-			overcommit(fd, id, 4 * seg(id)->size / NUM_CHILDREN,
+			overcommit(fd, id,
+				   4 * vseg_ctx_seg(&ctx, id)->size /
+				   NUM_CHILDREN,
 				   ((uint64_t)seed << 8 | child) * 2 + 1, false);
 		}
 		drm_close_driver(fd);
@@ -359,7 +300,7 @@ static void test_overcommit_parallel(void)
 /* The aperture's usage is within its limits and matches our buffers. */
 static void check_aperture(const struct ebuf *b, unsigned int n)
 {
-	const uint64_t limit = seg(ap_id)->commit_limit;
+	const uint64_t limit = vseg_ctx_seg(&ctx, ctx.ap_id)->commit_limit;
 	struct vseg_usage_snapshot u;
 	struct vseg_aperture_state st;
 	uint64_t in = 0, mapped = 0;
@@ -367,11 +308,12 @@ static void check_aperture(const struct ebuf *b, unsigned int n)
 	for (unsigned int i = 0; i < n; i++) {
 		struct drm_vseg_gem_info info;
 
-		vseg_gem_info(dev_fd, b[i].handle, &info);
-		igt_assert_f(info.segment_id == ap_id || info.segment_id == 0,
+		vseg_gem_info(ctx.fd, b[i].handle, &info);
+		igt_assert_f(info.segment_id == ctx.ap_id ||
+			     info.segment_id == 0,
 			     "an aperture-only buffer is in %s\n",
-			     seg_name(info.segment_id));
-		if (info.segment_id == ap_id) {
+			     vseg_ctx_seg_name(&ctx, info.segment_id));
+		if (info.segment_id == ctx.ap_id) {
 			in += b[i].size;
 			igt_assert_f(info.placement_flags &
 				     DRM_VSEG_INFO_APERTURE_MAPPED,
@@ -382,25 +324,26 @@ static void check_aperture(const struct ebuf *b, unsigned int n)
 				     DRM_VSEG_INFO_APERTURE_MAPPED));
 		}
 	}
-	vseg_usage_read(dev_fd, &u);
-	igt_assert_f(u.usage[ap_id].committed <= limit,
+	vseg_usage_read(ctx.fd, &u);
+	igt_assert_f(u.usage[ctx.ap_id].committed <= limit,
 		     "aperture committed %llu > commit limit %llu\n",
-		     (unsigned long long)u.usage[ap_id].committed,
+		     (unsigned long long)u.usage[ctx.ap_id].committed,
 		     (unsigned long long)limit);
-	igt_assert_eq_u64(u.usage[ap_id].committed,
-			  base_usage.usage[ap_id].committed + in);
-	igt_assert_eq_u64(u.usage[ap_id].aperture_mapped,
-			  base_usage.usage[ap_id].aperture_mapped + mapped);
-	vseg_debugfs_read_aperture(dev_fd, &st);
-	igt_assert_eq_u64(st.committed, u.usage[ap_id].committed);
-	igt_assert_eq_u64(st.mapped, u.usage[ap_id].aperture_mapped);
+	igt_assert_eq_u64(u.usage[ctx.ap_id].committed,
+			  ctx.base_usage.usage[ctx.ap_id].committed + in);
+	igt_assert_eq_u64(u.usage[ctx.ap_id].aperture_mapped,
+			  ctx.base_usage.usage[ctx.ap_id].aperture_mapped +
+			  mapped);
+	vseg_debugfs_read_aperture(ctx.fd, &st);
+	igt_assert_eq_u64(st.committed, u.usage[ctx.ap_id].committed);
+	igt_assert_eq_u64(st.mapped, u.usage[ctx.ap_id].aperture_mapped);
 	igt_assert_eq_u64(st.commit_limit, limit);
 	vseg_debugfs_free_aperture(&st);
 }
 
 static void test_commit_limit(void)
 {
-	const uint64_t limit = seg(ap_id)->commit_limit;
+	const uint64_t limit = vseg_ctx_seg(&ctx, ctx.ap_id)->commit_limit;
 	uint64_t rs = test_seed() | 1, total = 0;
 	unsigned int n = 0, cap = 256, pinned = 0;
 	struct ebuf *b = calloc(cap, sizeof(*b));
@@ -422,8 +365,8 @@ static void test_commit_limit(void)
 			igt_assert(b);
 		}
 		vseg_create_args(&c, SZ_4K * (1 + rnd(&rs) % (SZ_4M / SZ_4K)),
-				 BIT(ap_id), AP_FLAG);
-		err = __vseg_gem_create(dev_fd, &c);
+				 BIT(ctx.ap_id), AP_FLAG);
+		err = __vseg_gem_create(ctx.fd, &c);
 		igt_assert_f(err == 0,
 			     "creating an aperture buffer with %llu bytes committed (limit %llu) failed: %d (%s), though older buffers could be evicted\n",
 			     (unsigned long long)total,
@@ -431,14 +374,14 @@ static void test_commit_limit(void)
 		b[n].handle = c.handle;
 		b[n].size = c.size;
 		b[n].pattern = 0x10000 + n;
-		b[n].supported = BIT(ap_id);
-		fill_buffer(dev_fd, &b[n]);
+		b[n].supported = BIT(ctx.ap_id);
+		fill_buffer(ctx.fd, &b[n]);
 		total += c.size;
 		n++;
 		check_aperture(b, n);
 	}
 	for (unsigned int i = 0; i < n; i++)
-		verify_buffer(dev_fd, &b[i], i);
+		verify_buffer(ctx.fd, &b[i], i);
 	check_aperture(b, n);
 
 	/*
@@ -447,19 +390,11 @@ static void test_commit_limit(void)
 	 * changing nothing.
 	 */
 	for (unsigned int i = 0; i < n; i++)
-		vseg_evict(dev_fd, &b[i].handle, 1);
+		vseg_evict(ctx.fd, &b[i].handle, 1);
 	check_aperture(b, n);
 	for (unsigned int i = 0; i < n; i++) {
-		struct drm_vseg_residency r = {
-			.handles = (uintptr_t)&b[i].handle,
-			.count = 1,
-			.flags = DRM_VSEG_RESIDENCY_PIN,
-		};
-
-		err = 0;
-		if (igt_ioctl(dev_fd, DRM_IOCTL_VSEG_MAKE_RESIDENT, &r))
-			err = -errno;
-		errno = 0;
+		err = __vseg_make_resident_flags(ctx.fd, &b[i].handle, 1,
+						 DRM_VSEG_RESIDENCY_PIN, NULL);
 		if (err == 0) {
 			pinned++;
 			continue;
@@ -472,43 +407,43 @@ static void test_commit_limit(void)
 	igt_info("%u buffers pinned into the aperture\n", pinned);
 	igt_assert(pinned > 0);
 	check_aperture(b, n);
-	vseg_usage_read(dev_fd, &before);
-	igt_assert_f(before.usage[ap_id].committed + SZ_4M > limit,
+	vseg_usage_read(ctx.fd, &before);
+	igt_assert_f(before.usage[ctx.ap_id].committed + SZ_4M > limit,
 		     "pinning stopped with %llu of %llu committed\n",
-		     (unsigned long long)before.usage[ap_id].committed,
+		     (unsigned long long)before.usage[ctx.ap_id].committed,
 		     (unsigned long long)limit);
-	vseg_create_args(&c, SZ_4M, BIT(ap_id), AP_FLAG);
-	err = __vseg_gem_create(dev_fd, &c);
+	vseg_create_args(&c, SZ_4M, BIT(ctx.ap_id), AP_FLAG);
+	err = __vseg_gem_create(ctx.fd, &c);
 	igt_assert_f(err == -ENOSPC,
 		     "creating in an aperture full of pinned buffers: %d (%s)\n",
 		     err, strerror(-err));
-	vseg_usage_assert(dev_fd, &before, "after the refused create");
-	vseg_create_args(&c, SZ_4M, BIT(ap_id), 0);
-	err = __vseg_gem_create(dev_fd, &c);
+	vseg_usage_assert(ctx.fd, &before, "after the refused create");
+	vseg_create_args(&c, SZ_4M, BIT(ctx.ap_id), 0);
+	err = __vseg_gem_create(ctx.fd, &c);
 	igt_assert_f(err == -ENOSPC,
 		     "creating (AP=0) in an aperture full of pinned buffers: %d (%s)\n",
 		     err, strerror(-err));
-	vseg_usage_assert(dev_fd, &before, "after the refused create");
+	vseg_usage_assert(ctx.fd, &before, "after the refused create");
 
 	/* With system memory allowed, it goes there instead. */
-	vseg_create_args(&c, SZ_4M, BIT(ap_id) | BIT(0), 0);
-	err = __vseg_gem_create(dev_fd, &c);
+	vseg_create_args(&c, SZ_4M, BIT(ctx.ap_id) | BIT(0), 0);
+	err = __vseg_gem_create(ctx.fd, &c);
 	igt_assert_f(err == 0, "creating in aperture | system: %d (%s)\n", err,
 		     strerror(-err));
 	{
 		struct drm_vseg_gem_info info;
 
-		vseg_gem_info(dev_fd, c.handle, &info);
+		vseg_gem_info(ctx.fd, c.handle, &info);
 		igt_assert_eq_u32(info.segment_id, 0);
-		vseg_gem_close(dev_fd, c.handle);
+		vseg_gem_close(ctx.fd, c.handle);
 	}
 
 	/* Nothing was lost. */
 	for (unsigned int i = 0; i < n; i++)
-		verify_buffer(dev_fd, &b[i], i);
+		verify_buffer(ctx.fd, &b[i], i);
 	check_aperture(b, n);
 	for (unsigned int i = 0; i < n; i++)
-		vseg_gem_close(dev_fd, b[i].handle);
+		vseg_gem_close(ctx.fd, b[i].handle);
 	free(b);
 }
 
@@ -516,7 +451,7 @@ igt_main
 {
 	igt_fixture {
 		vseg_require_module();
-		igt_install_exit_handler(cleanup);
+		vseg_ctx_install_exit_handler(&ctx);
 	}
 
 	for (unsigned int p = 0; p < vseg_num_profiles; p++) {
@@ -526,11 +461,11 @@ igt_main
 			     "random buffers, force evictions, check every "
 			     "byte.");
 		igt_subtest_with_dynamic_f("overcommit-%s", profile) {
-			load_profile(profile);
-			for (uint32_t id = 1; id <= table_q.num_segments; id++) {
-				if (!is_memory(id))
+			vseg_ctx_load(&ctx, profile);
+			for (uint32_t id = 1; id <= ctx.q.num_segments; id++) {
+				if (!vseg_ctx_is_memory(&ctx, id))
 					continue;
-				igt_dynamic(seg(id)->name)
+				igt_dynamic(vseg_ctx_seg(&ctx, id)->name)
 					test_overcommit(id);
 			}
 			finish_profile();
@@ -538,7 +473,7 @@ igt_main
 
 		igt_describe("The same from four processes at once.");
 		igt_subtest_f("overcommit-parallel-%s", profile) {
-			load_profile(profile);
+			vseg_ctx_load(&ctx, profile);
 			test_overcommit_parallel();
 			finish_profile();
 		}
@@ -548,18 +483,13 @@ igt_main
 			     "exceeded, and with everything pinned creation "
 			     "fails with ENOSPC; no data is lost.");
 		igt_subtest_f("commit-limit-%s", profile) {
-			load_profile(profile);
+			vseg_ctx_load(&ctx, profile);
 			test_commit_limit();
 			finish_profile();
 		}
 	}
 
 	igt_fixture {
-		if (dev_fd >= 0)
-			drm_close_driver(dev_fd);
-		dev_fd = -1;
-		free(table);
-		table = NULL;
-		vseg_unload();
+		vseg_ctx_unload(&ctx);
 	}
 }
