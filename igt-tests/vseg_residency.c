@@ -25,113 +25,39 @@ IGT_TEST_DESCRIPTION("Move vseg buffers with MAKE_RESIDENT and EVICT, "
 #define UNPIN		DRM_VSEG_RESIDENCY_UNPIN
 #define RW		(PROT_READ | PROT_WRITE)
 
-static int dev_fd = -1;
-static struct drm_vseg_query_segments table_q;
-static struct drm_vseg_segment_info *table;
-static uint32_t ap_id, vram_id, local_id;
-static struct vseg_usage_snapshot base_usage;
-
-static void cleanup(int sig)
-{
-	(void)sig;
-	if (dev_fd >= 0)
-		drm_close_driver(dev_fd);
-	dev_fd = -1;
-	if (igt_kmod_is_loaded(VSEG_MODULE))
-		igt_kmod_unload(VSEG_MODULE);
-}
+static struct vseg_ctx ctx = VSEG_CTX_INIT(VSEG_LEFTOVERS_NONE_OURS);
+static uint32_t vram_id, local_id;
 
 static void load_profile(const char *profile)
 {
-	char opts[64];
-
-	if (dev_fd >= 0)
-		drm_close_driver(dev_fd);
-	dev_fd = -1;
-	free(table);
-	table = NULL;
-	snprintf(opts, sizeof(opts), "profile=%s", profile);
-	vseg_reload(opts);
-	dev_fd = drm_open_vseg();
-	table = vseg_query_all(dev_fd, &table_q);
-	ap_id = vseg_aperture_id(&table_q, table);
+	vseg_ctx_load(&ctx, profile);
 	vram_id = local_id = 0;
 	if (!strcmp(profile, "discrete")) {
-		vram_id = vseg_segment_by_name(&table_q, table, "vram");
-		local_id = vseg_segment_by_name(&table_q, table, "local");
+		vram_id = vseg_segment_by_name(&ctx.q, ctx.segs, "vram");
+		local_id = vseg_segment_by_name(&ctx.q, ctx.segs, "local");
 	}
-	vseg_usage_read(dev_fd, &base_usage);
 }
 
 static void finish_profile(void)
 {
-	struct vseg_allocations a;
-
-	vseg_usage_wait(dev_fd, &base_usage, 2000, "after closing every buffer");
-	vseg_debugfs_read_allocations(dev_fd, &a);
-	for (unsigned int i = 0; i < a.num; i++)
-		igt_assert_f(a.bo[i].pid != getpid(),
-			     "buffer %llu is still listed\n",
-			     (unsigned long long)a.bo[i].buffer_id);
-	vseg_debugfs_free_allocations(&a);
-	drm_close_driver(dev_fd);
-	dev_fd = -1;
-}
-
-static const struct drm_vseg_segment_info *seg(uint32_t id)
-{
-	return vseg_segment(&table_q, table, id);
-}
-
-static bool is_memory(uint32_t id)
-{
-	return id && seg(id)->kind == DRM_VSEG_SEGMENT_KIND_MEMORY;
-}
-
-static const char *seg_name(uint32_t id)
-{
-	return id ? seg(id)->name : "system";
-}
-
-static const char *errname(int err)
-{
-	return err ? strerror(-err) : "success";
+	vseg_ctx_finish(&ctx, 2000, "after closing every buffer");
 }
 
 static int residency_ioctl(unsigned long ioc, struct drm_vseg_residency *r)
 {
-	int err = 0;
-
-	if (igt_ioctl(dev_fd, ioc, r))
-		err = -errno;
-	errno = 0;
-	return err;
+	return __vseg_residency(ctx.fd, ioc, r);
 }
 
 static int make_resident(const uint32_t *h, uint32_t n, uint32_t flags,
 			 uint32_t *processed)
 {
-	struct drm_vseg_residency r = {
-		.handles = (uintptr_t)h, .count = n, .flags = flags,
-	};
-	int err = residency_ioctl(DRM_IOCTL_VSEG_MAKE_RESIDENT, &r);
-
-	if (processed)
-		*processed = r.processed;
-	return err;
+	return __vseg_make_resident_flags(ctx.fd, h, n, flags, processed);
 }
 
 static int evict(const uint32_t *h, uint32_t n, uint32_t flags,
 		 uint32_t *processed)
 {
-	struct drm_vseg_residency r = {
-		.handles = (uintptr_t)h, .count = n, .flags = flags,
-	};
-	int err = residency_ioctl(DRM_IOCTL_VSEG_EVICT, &r);
-
-	if (processed)
-		*processed = r.processed;
-	return err;
+	return __vseg_evict_flags(ctx.fd, h, n, flags, processed);
 }
 
 /* A buffer's placement as GEM_INFO reports it, for before/after checks. */
@@ -146,7 +72,7 @@ static struct where where(uint32_t h)
 {
 	struct drm_vseg_gem_info i;
 
-	vseg_gem_info(dev_fd, h, &i);
+	vseg_gem_info(ctx.fd, h, &i);
 	return (struct where){ i.segment_id, i.offset, i.moves,
 			       i.placement_flags };
 }
@@ -158,9 +84,11 @@ static void assert_same(uint32_t h, struct where w, const char *what)
 	igt_assert_f(now.segment == w.segment && now.offset == w.offset &&
 		     now.moves == w.moves && now.flags == w.flags,
 		     "%s: buffer moved from %s@%#llx (moves %llu, flags %#x) to %s@%#llx (moves %llu, flags %#x)\n",
-		     what, seg_name(w.segment), (unsigned long long)w.offset,
+		     what, vseg_ctx_seg_name(&ctx, w.segment),
+		     (unsigned long long)w.offset,
 		     (unsigned long long)w.moves, w.flags,
-		     seg_name(now.segment), (unsigned long long)now.offset,
+		     vseg_ctx_seg_name(&ctx, now.segment),
+		     (unsigned long long)now.offset,
 		     (unsigned long long)now.moves, now.flags);
 }
 
@@ -171,31 +99,32 @@ static void evict_and_back(uint32_t id, uint32_t flags, uint32_t seed)
 	const uint64_t size = 4 * SZ_64K;
 	struct vseg_usage_snapshot created, evicted;
 	struct drm_vseg_gem_info i0, i1;
-	bool cpu = !is_memory(id) || seg(id)->cpu_visible_size;
-	bool mapped = (flags & AP_FLAG) && id == ap_id;
+	bool cpu = !vseg_ctx_is_memory(&ctx, id) ||
+		   vseg_ctx_seg(&ctx, id)->cpu_visible_size;
+	bool mapped = (flags & AP_FLAG) && id == ctx.ap_id;
 	uint32_t h, processed;
 	void *ptr;
 
-	h = vseg_gem_create_simple(dev_fd, size, BIT(id), flags);
-	vseg_check_allocation(dev_fd, h, &i0);
+	h = vseg_gem_create_simple(ctx.fd, size, BIT(id), flags);
+	vseg_check_allocation(ctx.fd, h, &i0);
 	igt_assert_eq_u32(i0.segment_id, id);
 	igt_assert(i0.placement_flags & DRM_VSEG_INFO_RESIDENT);
 	igt_assert_eq_u64(i0.resident_bytes, size);
 	igt_assert_eq(!!(i0.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED),
 		      mapped);
 	if (cpu) {
-		ptr = vseg_gem_mmap(dev_fd, h, size, RW);
+		ptr = vseg_gem_mmap(ctx.fd, h, size, RW);
 		vseg_pattern_fill(ptr, size, seed);
 		munmap(ptr, size);
 	}
-	vseg_usage_read(dev_fd, &created);
+	vseg_usage_read(ctx.fd, &created);
 
 	/* EVICT: to system memory, out of the segment's usage. */
 	igt_assert_eq(evict(&h, 1, 0, &processed), 0);
 	igt_assert_eq_u32(processed, 1);
-	vseg_check_allocation(dev_fd, h, &i1);
+	vseg_check_allocation(ctx.fd, h, &i1);
 	igt_assert_f(i1.segment_id == 0, "EVICT left the buffer in %s\n",
-		     seg_name(i1.segment_id));
+		     vseg_ctx_seg_name(&ctx, i1.segment_id));
 	igt_assert(!(i1.placement_flags & (DRM_VSEG_INFO_RESIDENT |
 					   DRM_VSEG_INFO_APERTURE_MAPPED)));
 	igt_assert_eq_u64(i1.resident_bytes, 0);
@@ -205,14 +134,14 @@ static void evict_and_back(uint32_t id, uint32_t flags, uint32_t seed)
 	evicted.usage[id].resident -= size;
 	evicted.usage[id].evicted += size;
 	if (mapped)
-		evicted.usage[ap_id].aperture_mapped -= size;
+		evicted.usage[ctx.ap_id].aperture_mapped -= size;
 	evicted.usage[0].committed += size;
 	evicted.usage[0].resident += size;
-	vseg_usage_assert(dev_fd, &evicted, "after EVICT");
+	vseg_usage_assert(ctx.fd, &evicted, "after EVICT");
 	if (mapped) {
 		struct vseg_aperture_state st;
 
-		vseg_debugfs_read_aperture(dev_fd, &st);
+		vseg_debugfs_read_aperture(ctx.fd, &st);
 		igt_assert_f(!vseg_aperture_find(&st, i1.buffer_id),
 			     "an evicted buffer keeps its GART range\n");
 		vseg_debugfs_free_aperture(&st);
@@ -222,23 +151,24 @@ static void evict_and_back(uint32_t id, uint32_t flags, uint32_t seed)
 	igt_assert_eq(evict(&h, 1, 0, &processed), 0);
 	igt_assert_eq_u32(processed, 1);
 	igt_assert_eq_u64(where(h).moves, i1.moves);
-	vseg_usage_assert(dev_fd, &evicted, "after a second EVICT");
+	vseg_usage_assert(ctx.fd, &evicted, "after a second EVICT");
 
 	/* MAKE_RESIDENT: back where it was created, usage as before. */
 	igt_assert_eq(make_resident(&h, 1, 0, &processed), 0);
 	igt_assert_eq_u32(processed, 1);
-	vseg_check_allocation(dev_fd, h, &i1);
+	vseg_check_allocation(ctx.fd, h, &i1);
 	igt_assert_f(i1.segment_id == id,
 		     "MAKE_RESIDENT put the buffer in %s, not %s\n",
-		     seg_name(i1.segment_id), seg_name(id));
+		     vseg_ctx_seg_name(&ctx, i1.segment_id),
+		     vseg_ctx_seg_name(&ctx, id));
 	igt_assert(i1.placement_flags & DRM_VSEG_INFO_RESIDENT);
 	igt_assert_eq_u64(i1.resident_bytes, size);
 	igt_assert_eq_u64(i1.moves, i0.moves + 2);
 	igt_assert_eq(!!(i1.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED),
 		      mapped);
-	if (flags & AP_FLAG && is_memory(id))
+	if (flags & AP_FLAG && vseg_ctx_is_memory(&ctx, id))
 		igt_assert(i1.placement_flags & DRM_VSEG_INFO_CONTIGUOUS);
-	vseg_usage_assert(dev_fd, &created, "after MAKE_RESIDENT");
+	vseg_usage_assert(ctx.fd, &created, "after MAKE_RESIDENT");
 
 	/* MAKE_RESIDENT again: already resident, nothing moves. */
 	{
@@ -248,16 +178,16 @@ static void evict_and_back(uint32_t id, uint32_t flags, uint32_t seed)
 		igt_assert_eq_u32(processed, 1);
 		assert_same(h, w, "second MAKE_RESIDENT");
 	}
-	vseg_usage_assert(dev_fd, &created, "after a second MAKE_RESIDENT");
+	vseg_usage_assert(ctx.fd, &created, "after a second MAKE_RESIDENT");
 
 	if (cpu) {
-		ptr = vseg_gem_mmap(dev_fd, h, size, PROT_READ);
+		ptr = vseg_gem_mmap(ctx.fd, h, size, PROT_READ);
 		igt_assert_f(vseg_pattern_check(ptr, size, seed) < 0,
 			     "data lost in EVICT and MAKE_RESIDENT from %s\n",
-			     seg_name(id));
+			     vseg_ctx_seg_name(&ctx, id));
 		munmap(ptr, size);
 	}
-	vseg_gem_close(dev_fd, h);
+	vseg_gem_close(ctx.fd, h);
 }
 
 static void test_evict_make_resident(void)
@@ -265,15 +195,15 @@ static void test_evict_make_resident(void)
 	uint32_t seed = 1;
 
 	load_profile("discrete");
-	for (uint32_t id = 1; id <= table_q.num_segments; id++) {
+	for (uint32_t id = 1; id <= ctx.q.num_segments; id++) {
 		evict_and_back(id, 0, seed++);
 		evict_and_back(id, AP_FLAG, seed++);
 	}
-	vseg_usage_assert(dev_fd, &base_usage, "after closing");
+	vseg_usage_assert(ctx.fd, &ctx.base_usage, "after closing");
 
 	/* A system-only buffer: MAKE_RESIDENT has nowhere better to go. */
 	{
-		uint32_t h = vseg_gem_create_simple(dev_fd, SZ_64K, BIT(0), 0);
+		uint32_t h = vseg_gem_create_simple(ctx.fd, SZ_64K, BIT(0), 0);
 		struct where w = where(h);
 		uint32_t processed;
 
@@ -283,7 +213,7 @@ static void test_evict_make_resident(void)
 		igt_assert_eq(evict(&h, 1, 0, &processed), 0);
 		igt_assert_eq_u32(processed, 1);
 		assert_same(h, w, "EVICT of a system-only buffer");
-		vseg_gem_close(dev_fd, h);
+		vseg_gem_close(ctx.fd, h);
 	}
 	finish_profile();
 }
@@ -301,19 +231,19 @@ static void test_pressure(void)
 	void *ptr;
 
 	load_profile("discrete");
-	n = seg(vram_id)->size / size;
+	n = vseg_ctx_seg(&ctx, vram_id)->size / size;
 
 	/* B goes to the aperture when evicted, C straight to system memory. */
-	vseg_create_args(&c, size, BIT(vram_id) | BIT(ap_id), 0);
-	c.eviction_segments = BIT(ap_id);
-	b = vseg_gem_create(dev_fd, &c);
-	vseg_create_args(&c, size, BIT(vram_id) | BIT(ap_id), 0);
-	c_h = vseg_gem_create(dev_fd, &c);
+	vseg_create_args(&c, size, BIT(vram_id) | BIT(ctx.ap_id), 0);
+	c.eviction_segments = BIT(ctx.ap_id);
+	b = vseg_gem_create(ctx.fd, &c);
+	vseg_create_args(&c, size, BIT(vram_id) | BIT(ctx.ap_id), 0);
+	c_h = vseg_gem_create(ctx.fd, &c);
 	bc[0] = b;
 	bc[1] = c_h;
 	for (unsigned int i = 0; i < 2; i++) {
 		igt_assert_eq_u32(where(bc[i]).segment, vram_id);
-		ptr = vseg_gem_mmap(dev_fd, bc[i], size, RW);
+		ptr = vseg_gem_mmap(ctx.fd, bc[i], size, RW);
 		vseg_pattern_fill(ptr, size, 0x500 + i);
 		munmap(ptr, size);
 	}
@@ -322,38 +252,40 @@ static void test_pressure(void)
 	fill = calloc(n, sizeof(uint32_t));
 	igt_assert(fill);
 	for (unsigned int i = 0; i < n; i++)
-		fill[i] = vseg_gem_create_simple(dev_fd, size, BIT(vram_id), 0);
-	vseg_check_allocation(dev_fd, b, &ib);
-	vseg_check_allocation(dev_fd, c_h, &ic);
-	igt_assert_f(ib.segment_id == ap_id,
+		fill[i] = vseg_gem_create_simple(ctx.fd, size, BIT(vram_id), 0);
+	vseg_check_allocation(ctx.fd, b, &ib);
+	vseg_check_allocation(ctx.fd, c_h, &ic);
+	igt_assert_f(ib.segment_id == ctx.ap_id,
 		     "evicted with eviction set = aperture, B is in %s\n",
-		     seg_name(ib.segment_id));
+		     vseg_ctx_seg_name(&ctx, ib.segment_id));
 	igt_assert_f(ib.placement_flags & DRM_VSEG_INFO_RESIDENT,
 		     "a buffer evicted to the aperture is not resident\n");
 	igt_assert_f(ic.segment_id == 0,
 		     "evicted with an empty eviction set, C is in %s\n",
-		     seg_name(ic.segment_id));
+		     vseg_ctx_seg_name(&ctx, ic.segment_id));
 	igt_assert(!(ic.placement_flags & DRM_VSEG_INFO_RESIDENT));
 	for (unsigned int i = 0; i < n; i++)
 		igt_assert_f(where(fill[i]).segment == vram_id,
 			     "vram-only filler %u is in %s\n", i,
-			     seg_name(where(fill[i]).segment));
-	vseg_usage_read(dev_fd, &u);
+			     vseg_ctx_seg_name(&ctx, where(fill[i]).segment));
+	vseg_usage_read(ctx.fd, &u);
 	igt_assert_eq_u64(u.usage[vram_id].evicted,
-			  base_usage.usage[vram_id].evicted + 2 * size);
-	igt_assert_eq_u64(u.usage[vram_id].committed, seg(vram_id)->size);
-	igt_assert_eq_u64(u.usage[ap_id].committed,
-			  base_usage.usage[ap_id].committed + size);
+			  ctx.base_usage.usage[vram_id].evicted +
+			  2 * size);
+	igt_assert_eq_u64(u.usage[vram_id].committed,
+			  vseg_ctx_seg(&ctx, vram_id)->size);
+	igt_assert_eq_u64(u.usage[ctx.ap_id].committed,
+			  ctx.base_usage.usage[ctx.ap_id].committed + size);
 
 	/* MAKE_RESIDENT of both pushes fillers out instead. */
-	vseg_make_resident(dev_fd, bc, 2);
+	vseg_make_resident(ctx.fd, bc, 2);
 	for (unsigned int i = 0; i < 2; i++) {
 		struct where w = where(bc[i]);
 
 		igt_assert_f(w.segment == vram_id,
 			     "MAKE_RESIDENT left buffer %u in %s\n", i,
-			     seg_name(w.segment));
-		ptr = vseg_gem_mmap(dev_fd, bc[i], size, PROT_READ);
+			     vseg_ctx_seg_name(&ctx, w.segment));
+		ptr = vseg_gem_mmap(ctx.fd, bc[i], size, PROT_READ);
 		igt_assert_f(vseg_pattern_check(ptr, size, 0x500 + i) < 0,
 			     "buffer %u lost its data on the way\n", i);
 		munmap(ptr, size);
@@ -364,15 +296,16 @@ static void test_pressure(void)
 		for (unsigned int i = 0; i < n; i++)
 			out += where(fill[i]).segment != vram_id;
 		igt_assert_eq(out, 2);
-		vseg_usage_read(dev_fd, &u);
+		vseg_usage_read(ctx.fd, &u);
 		igt_assert_eq_u64(u.usage[vram_id].evicted,
-				  base_usage.usage[vram_id].evicted + 2 * size);
+				  ctx.base_usage.usage[vram_id].evicted +
+				  2 * size);
 	}
 	for (unsigned int i = 0; i < n; i++)
-		vseg_gem_close(dev_fd, fill[i]);
+		vseg_gem_close(ctx.fd, fill[i]);
 	free(fill);
-	vseg_gem_close(dev_fd, b);
-	vseg_gem_close(dev_fd, c_h);
+	vseg_gem_close(ctx.fd, b);
+	vseg_gem_close(ctx.fd, c_h);
 	finish_profile();
 }
 
@@ -389,15 +322,15 @@ static void test_pin(void)
 
 	load_profile("discrete");
 
-	a = vseg_gem_create_simple(dev_fd, size, BIT(vram_id), 0);
-	b = vseg_gem_create_simple(dev_fd, size, BIT(vram_id), 0);
+	a = vseg_gem_create_simple(ctx.fd, size, BIT(vram_id), 0);
+	b = vseg_gem_create_simple(ctx.fd, size, BIT(vram_id), 0);
 	ab[0] = a;
 	ab[1] = b;
 
 	/* Pin B where it is. */
 	igt_assert_eq(make_resident(&b, 1, PIN, &processed), 0);
 	igt_assert_eq_u32(processed, 1);
-	vseg_check_allocation(dev_fd, b, &i);
+	vseg_check_allocation(ctx.fd, b, &i);
 	igt_assert_f(i.placement_flags & DRM_VSEG_INFO_PINNED,
 		     "MAKE_RESIDENT with PIN did not pin\n");
 	igt_assert_eq_u32(i.segment_id, vram_id);
@@ -407,30 +340,30 @@ static void test_pin(void)
 	wb = where(b);
 	err = evict(ab, 2, 0, NULL);
 	igt_assert_f(err == -EBUSY, "EVICT of a pinned buffer: %d (%s)\n", err,
-		     errname(err));
+		     vseg_errname(err));
 	assert_same(a, wa, "EVICT refused for a pinned buffer in the list");
 	assert_same(b, wb, "EVICT of a pinned buffer");
 
 	/* Flags of the other ioctl are refused. */
 	err = make_resident(&a, 1, UNPIN, NULL);
 	igt_assert_f(err == -EINVAL, "MAKE_RESIDENT with UNPIN: %d (%s)\n", err,
-		     errname(err));
+		     vseg_errname(err));
 	err = evict(&a, 1, PIN, NULL);
 	igt_assert_f(err == -EINVAL, "EVICT with PIN: %d (%s)\n", err,
-		     errname(err));
+		     vseg_errname(err));
 	/* UNPIN of a buffer that is not pinned. */
 	err = evict(ab, 2, UNPIN, NULL);
 	igt_assert_f(err == -EINVAL, "EVICT with UNPIN of an unpinned buffer: %d (%s)\n",
-		     err, errname(err));
+		     err, vseg_errname(err));
 	assert_same(a, wa, "EVICT with UNPIN refused");
 	assert_same(b, wb, "EVICT with UNPIN refused");
 
 	/* A pinned buffer stays put under pressure; unpinned ones go. */
-	n = seg(vram_id)->size / size;
+	n = vseg_ctx_seg(&ctx, vram_id)->size / size;
 	fill = calloc(n, sizeof(uint32_t));
 	igt_assert(fill);
 	for (unsigned int k = 0; k < n; k++)
-		fill[k] = vseg_gem_create_simple(dev_fd, size, BIT(vram_id), 0);
+		fill[k] = vseg_gem_create_simple(ctx.fd, size, BIT(vram_id), 0);
 	assert_same(b, wb, "pinned buffer under pressure");
 	igt_assert_eq_u32(where(a).segment, 0);
 
@@ -443,36 +376,37 @@ static void test_pin(void)
 			if (where(fill[k]).segment == vram_id)
 				resident[nr++] = fill[k];
 		igt_assert_eq(nr, n - 1);
-		vseg_make_resident(dev_fd, resident, nr);
+		vseg_make_resident(ctx.fd, resident, nr);
 		igt_assert_eq(make_resident(resident, nr, PIN, &processed), 0);
 		igt_assert_eq_u32(processed, nr);
 
 		vseg_create_args(&c, size, BIT(vram_id), 0);
-		err = __vseg_gem_create(dev_fd, &c);
+		err = __vseg_gem_create(ctx.fd, &c);
 		igt_assert_f(err == -ENOSPC,
 			     "vram-only create with vram full of pinned buffers: %d (%s)\n",
-			     err, errname(err));
+			     err, vseg_errname(err));
 		err = make_resident(&a, 1, 0, NULL);
 		igt_assert_f(err == -ENOSPC || err == -ENOMEM,
 			     "MAKE_RESIDENT into vram full of pinned buffers: %d (%s)\n",
-			     err, errname(err));
+			     err, vseg_errname(err));
 		igt_info("MAKE_RESIDENT with no room: %d (%s)\n", err,
-			 errname(err));
+			 vseg_errname(err));
 		igt_assert_eq_u32(where(a).segment, 0);
 
 		/* With the aperture as an alternative it lands there. */
-		vseg_create_args(&c, size, BIT(vram_id) | BIT(ap_id), AP_FLAG);
-		vseg_gem_create(dev_fd, &c);
-		igt_assert_eq_u32(where(c.handle).segment, ap_id);
-		vseg_gem_close(dev_fd, c.handle);
+		vseg_create_args(&c, size, BIT(vram_id) | BIT(ctx.ap_id),
+				 AP_FLAG);
+		vseg_gem_create(ctx.fd, &c);
+		igt_assert_eq_u32(where(c.handle).segment, ctx.ap_id);
+		vseg_gem_close(ctx.fd, c.handle);
 
 		/* Unpin one: it is evicted, and A can take its place. */
 		igt_assert_eq(evict(&resident[0], 1, UNPIN, &processed), 0);
 		igt_assert_eq_u32(processed, 1);
-		vseg_check_allocation(dev_fd, resident[0], &i);
+		vseg_check_allocation(ctx.fd, resident[0], &i);
 		igt_assert(!(i.placement_flags & DRM_VSEG_INFO_PINNED));
 		igt_assert_eq_u32(i.segment_id, 0);
-		vseg_make_resident(dev_fd, &a, 1);
+		vseg_make_resident(ctx.fd, &a, 1);
 		igt_assert_eq_u32(where(a).segment, vram_id);
 	}
 
@@ -482,15 +416,15 @@ static void test_pin(void)
 	igt_assert(wb.flags & DRM_VSEG_INFO_PINNED);
 	err = evict(&b, 1, UNPIN, NULL);
 	igt_assert_f(err == -EBUSY, "EVICT with UNPIN of a buffer pinned twice: %d (%s)\n",
-		     err, errname(err));
+		     err, vseg_errname(err));
 	assert_same(b, wb, "EVICT with UNPIN of a buffer pinned twice");
 
 	/* Closing pinned buffers frees them. */
 	for (unsigned int k = 0; k < n; k++)
-		vseg_gem_close(dev_fd, fill[k]);
+		vseg_gem_close(ctx.fd, fill[k]);
 	free(fill);
-	vseg_gem_close(dev_fd, a);
-	vseg_gem_close(dev_fd, b);
+	vseg_gem_close(ctx.fd, a);
+	vseg_gem_close(ctx.fd, b);
 	finish_profile();
 }
 
@@ -505,16 +439,16 @@ static void expect_err(unsigned long ioc, struct drm_vseg_residency *r,
 	int ret;
 
 	igt_assert(nwatch <= 4);
-	vseg_usage_read(dev_fd, &before);
+	vseg_usage_read(ctx.fd, &before);
 	for (unsigned int i = 0; i < nwatch; i++)
 		w[i] = where(watch[i]);
 	ret = residency_ioctl(ioc, r);
 	igt_assert_f(ret == err, "%s %s: %d (%s), expected %d (%s)\n",
 		     ioc == DRM_IOCTL_VSEG_EVICT ? "EVICT" : "MAKE_RESIDENT",
-		     what, ret, errname(ret), err, errname(err));
+		     what, ret, vseg_errname(ret), err, vseg_errname(err));
 	for (unsigned int i = 0; i < nwatch; i++)
 		assert_same(watch[i], w[i], what);
-	vseg_usage_assert(dev_fd, &before, what);
+	vseg_usage_assert(ctx.fd, &before, what);
 }
 
 static void test_invalid(void)
@@ -527,9 +461,9 @@ static void test_invalid(void)
 	char *map;
 
 	load_profile("discrete");
-	in = vseg_gem_create_simple(dev_fd, SZ_1M, BIT(vram_id), 0);
-	out = vseg_gem_create_simple(dev_fd, SZ_1M, BIT(vram_id), 0);
-	vseg_evict(dev_fd, &out, 1);
+	in = vseg_gem_create_simple(ctx.fd, SZ_1M, BIT(vram_id), 0);
+	out = vseg_gem_create_simple(ctx.fd, SZ_1M, BIT(vram_id), 0);
+	vseg_evict(ctx.fd, &out, 1);
 
 	for (unsigned int k = 0; k < 2; k++) {
 		const unsigned long ioc = iocs[k];
@@ -626,16 +560,16 @@ static void test_invalid(void)
 		expect_err(ioc, &r, -EINVAL, &mover, 1, "extensions");
 
 		/* A bad argument pointer. */
-		do_ioctl_err(dev_fd, ioc, NULL, EFAULT);
+		do_ioctl_err(ctx.fd, ioc, NULL, EFAULT);
 	}
 
 	/* The buffers themselves are fine: both ioctls still work. */
-	vseg_make_resident(dev_fd, &out, 1);
+	vseg_make_resident(ctx.fd, &out, 1);
 	igt_assert_eq_u32(where(out).segment, vram_id);
-	vseg_evict(dev_fd, &in, 1);
+	vseg_evict(ctx.fd, &in, 1);
 	igt_assert_eq_u32(where(in).segment, 0);
-	vseg_gem_close(dev_fd, in);
-	vseg_gem_close(dev_fd, out);
+	vseg_gem_close(ctx.fd, in);
+	vseg_gem_close(ctx.fd, out);
 
 	/* A handle that was closed is unknown. */
 	memset(&r, 0, sizeof(r));
@@ -657,35 +591,36 @@ static void test_max_handles(void)
 	h = calloc(n, sizeof(uint32_t));
 	igt_assert(h);
 	for (unsigned int i = 0; i < n; i++)
-		h[i] = vseg_gem_create_simple(dev_fd, SZ_4K, BIT(ap_id),
+		h[i] = vseg_gem_create_simple(ctx.fd, SZ_4K, BIT(ctx.ap_id),
 					      i & 1 ? AP_FLAG : 0);
 	igt_assert_eq(evict(h, n, 0, &processed), 0);
 	igt_assert_eq_u32(processed, n);
-	vseg_usage_read(dev_fd, &u);
-	igt_assert_eq_u64(u.usage[ap_id].committed,
-			  base_usage.usage[ap_id].committed);
-	igt_assert_eq_u64(u.usage[ap_id].evicted,
-			  base_usage.usage[ap_id].evicted + n * SZ_4K);
-	igt_assert_eq_u64(u.usage[ap_id].aperture_mapped,
-			  base_usage.usage[ap_id].aperture_mapped);
+	vseg_usage_read(ctx.fd, &u);
+	igt_assert_eq_u64(u.usage[ctx.ap_id].committed,
+			  ctx.base_usage.usage[ctx.ap_id].committed);
+	igt_assert_eq_u64(u.usage[ctx.ap_id].evicted,
+			  ctx.base_usage.usage[ctx.ap_id].evicted + n * SZ_4K);
+	igt_assert_eq_u64(u.usage[ctx.ap_id].aperture_mapped,
+			  ctx.base_usage.usage[ctx.ap_id].aperture_mapped);
 	for (unsigned int i = 0; i < n; i += 97)
 		igt_assert_eq_u32(where(h[i]).segment, 0);
 
 	igt_assert_eq(make_resident(h, n, 0, &processed), 0);
 	igt_assert_eq_u32(processed, n);
-	vseg_usage_read(dev_fd, &u);
-	igt_assert_eq_u64(u.usage[ap_id].committed,
-			  base_usage.usage[ap_id].committed + n * SZ_4K);
-	igt_assert_eq_u64(u.usage[ap_id].aperture_mapped,
-			  base_usage.usage[ap_id].aperture_mapped +
+	vseg_usage_read(ctx.fd, &u);
+	igt_assert_eq_u64(u.usage[ctx.ap_id].committed,
+			  ctx.base_usage.usage[ctx.ap_id].committed +
+			  n * SZ_4K);
+	igt_assert_eq_u64(u.usage[ctx.ap_id].aperture_mapped,
+			  ctx.base_usage.usage[ctx.ap_id].aperture_mapped +
 			  n / 2 * SZ_4K);
-	igt_assert_eq_u64(u.usage[ap_id].evicted,
-			  base_usage.usage[ap_id].evicted);
+	igt_assert_eq_u64(u.usage[ctx.ap_id].evicted,
+			  ctx.base_usage.usage[ctx.ap_id].evicted);
 	for (unsigned int i = 0; i < n; i += 97)
-		igt_assert_eq_u32(where(h[i]).segment, ap_id);
+		igt_assert_eq_u32(where(h[i]).segment, ctx.ap_id);
 
 	for (unsigned int i = 0; i < n; i++)
-		vseg_gem_close(dev_fd, h[i]);
+		vseg_gem_close(ctx.fd, h[i]);
 	free(h);
 	finish_profile();
 }
@@ -702,18 +637,19 @@ struct buf {
 /* The usage the model predicts from the buffers' placements. */
 static void check_model(const struct buf *b, unsigned int n, const char *what)
 {
-	struct vseg_usage_snapshot want = base_usage;
+	struct vseg_usage_snapshot want = ctx.base_usage;
 
 	for (unsigned int i = 0; i < n; i++) {
 		struct drm_vseg_gem_info info;
 
-		vseg_gem_info(dev_fd, b[i].handle, &info);
+		vseg_gem_info(ctx.fd, b[i].handle, &info);
 		igt_assert_eq_u64(info.size, b[i].size);
 		want.usage[info.segment_id].committed += b[i].size;
 		if (info.segment_id) {
 			igt_assert_f(info.placement_flags & DRM_VSEG_INFO_RESIDENT,
 				     "%s: buffer %u in %s is not resident\n",
-				     what, i, seg_name(info.segment_id));
+				     what, i,
+				     vseg_ctx_seg_name(&ctx, info.segment_id));
 			igt_assert_eq_u64(info.resident_bytes, b[i].size);
 		} else {
 			igt_assert(!(info.placement_flags & DRM_VSEG_INFO_RESIDENT));
@@ -721,11 +657,11 @@ static void check_model(const struct buf *b, unsigned int n, const char *what)
 		}
 		want.usage[info.segment_id].resident += b[i].size;
 		if (info.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED)
-			want.usage[ap_id].aperture_mapped += b[i].size;
+			want.usage[ctx.ap_id].aperture_mapped += b[i].size;
 		if (b[i].evicted_from)
 			want.usage[b[i].evicted_from].evicted += b[i].size;
 	}
-	vseg_usage_assert(dev_fd, &want, what);
+	vseg_usage_assert(ctx.fd, &want, what);
 }
 
 static void test_accounting(const char *profile)
@@ -736,14 +672,12 @@ static void test_accounting(const char *profile)
 	char what[64];
 
 	load_profile(profile);
-	seed = getenv("VSEG_SEED") ? strtoul(getenv("VSEG_SEED"), NULL, 0) :
-				     (uint32_t)time(NULL);
-	igt_info("seed %u (set VSEG_SEED to repeat)\n", seed);
+	seed = vseg_test_seed((uint32_t)time(NULL));
 	srandom(seed);
-	for (uint32_t id = 1; id <= table_q.num_segments; id++)
-		if (is_memory(id))
+	for (uint32_t id = 1; id <= ctx.q.num_segments; id++)
+		if (vseg_ctx_is_memory(&ctx, id))
 			ids[nids++] = id;
-	ids[nids++] = ap_id;
+	ids[nids++] = ctx.ap_id;
 	ids[nids++] = 0;
 
 	/* Small buffers: the segments never run out of room. */
@@ -768,9 +702,9 @@ static void test_accounting(const char *profile)
 			if (p && (set & BIT(p)))
 				vseg_create_prefer(&c, p, 0);
 		}
-		b[i].handle = vseg_gem_create(dev_fd, &c);
+		b[i].handle = vseg_gem_create(ctx.fd, &c);
 		b[i].size = c.size;
-		vseg_gem_info(dev_fd, b[i].handle, &info);
+		vseg_gem_info(ctx.fd, b[i].handle, &info);
 		b[i].home = info.segment_id;
 		b[i].evicted_from = 0;
 	}
@@ -816,7 +750,8 @@ static void test_accounting(const char *profile)
 			} else {
 				igt_assert_f(now == b[i].home,
 					     "MAKE_RESIDENT put buffer %u in %s, it was created in %s\n",
-					     i, seg_name(now), seg_name(b[i].home));
+					     i, vseg_ctx_seg_name(&ctx, now),
+					     vseg_ctx_seg_name(&ctx, b[i].home));
 				b[i].evicted_from = 0;
 			}
 		}
@@ -832,7 +767,7 @@ static void test_accounting(const char *profile)
 
 		b[i] = b[j];
 		b[j] = t;
-		vseg_gem_close(dev_fd, b[i].handle);
+		vseg_gem_close(ctx.fd, b[i].handle);
 		check_model(b + i + 1, n - i - 1, "after closing");
 	}
 	finish_profile();
@@ -842,7 +777,7 @@ igt_main
 {
 	igt_fixture {
 		vseg_require_module();
-		igt_install_exit_handler(cleanup);
+		vseg_ctx_install_exit_handler(&ctx);
 	}
 
 	igt_describe("EVICT moves a buffer to system memory and MAKE_RESIDENT "
@@ -883,11 +818,6 @@ igt_main
 	}
 
 	igt_fixture {
-		if (dev_fd >= 0)
-			drm_close_driver(dev_fd);
-		dev_fd = -1;
-		free(table);
-		table = NULL;
-		vseg_unload();
+		vseg_ctx_unload(&ctx);
 	}
 }
