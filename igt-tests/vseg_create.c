@@ -24,67 +24,18 @@ IGT_TEST_DESCRIPTION("Create buffers in every kind of vseg segment, check "
 #define PRIMARY		DRM_VSEG_GEM_CREATE_PRIMARY
 #define BIT(id)		VSEG_SEG_BIT(id)
 
-static int card_fd = -1;
-static struct drm_vseg_query_segments table_q;
-static struct drm_vseg_segment_info *table;
-/* Segment ids of the discrete profile, looked up by name. */
-static uint32_t vram_id, local_id, ap_id;
-
-static void cleanup(int sig)
-{
-	(void)sig;
-	if (card_fd >= 0)
-		drm_close_driver(card_fd);
-	card_fd = -1;
-	if (igt_kmod_is_loaded(VSEG_MODULE))
-		igt_kmod_unload(VSEG_MODULE);
-}
-
-static unsigned int allocation_count(int fd)
-{
-	struct vseg_allocations a;
-	unsigned int n;
-
-	vseg_debugfs_read_allocations(fd, &a);
-	n = a.num;
-	vseg_debugfs_free_allocations(&a);
-	return n;
-}
-
-/* Usage and buffer count when a subtest starts. */
-static struct vseg_usage_snapshot base_usage;
-static unsigned int base_count;
-
 /*
- * Every subtest works on a file of its own, so that buffers a failed
- * subtest left behind go away with its file.
+ * Every subtest works on a file of its own (vseg_ctx_start()), so that
+ * buffers a failed subtest left behind go away with its file.
  */
-static void start(void)
-{
-	if (card_fd >= 0)
-		drm_close_driver(card_fd);
-	card_fd = drm_open_vseg();
-	vseg_usage_read(card_fd, &base_usage);
-	base_count = allocation_count(card_fd);
-}
+static struct vseg_ctx ctx = VSEG_CTX_INIT(VSEG_LEFTOVERS_BASE_COUNT);
+/* Segment ids of the discrete profile, looked up by name. */
+static uint32_t vram_id, local_id;
 
-/* Everything created since start() is gone again. */
+/* Everything created since vseg_ctx_start() is gone again. */
 static void check_clean(const char *what)
 {
-	unsigned int count;
-
-	vseg_usage_wait(card_fd, &base_usage, 2000, what);
-	count = allocation_count(card_fd);
-	igt_assert_f(count == base_count,
-		     "%s: %u buffers in debugfs allocations, expected %u\n",
-		     what, count, base_count);
-	drm_close_driver(card_fd);
-	card_fd = -1;
-}
-
-static const char *errname(int err)
-{
-	return err ? strerror(-err) : "success";
+	vseg_ctx_finish(&ctx, 2000, what);
 }
 
 /* GEM_CREATE with @c fails with one of @errs (negative) and leaves no trace. */
@@ -93,22 +44,23 @@ static void create_fails_any(struct drm_vseg_gem_create *c, const int *errs,
 {
 	struct drm_vseg_gem_create arg = *c;
 	struct vseg_usage_snapshot before;
-	unsigned int count = allocation_count(card_fd);
+	unsigned int count = vseg_allocation_count(ctx.fd);
 	bool ok = false;
 	int ret;
 
-	vseg_usage_read(card_fd, &before);
-	ret = __vseg_gem_create(card_fd, &arg);
+	vseg_usage_read(ctx.fd, &before);
+	ret = __vseg_gem_create(ctx.fd, &arg);
 	if (ret == 0)
-		vseg_gem_close(card_fd, arg.handle);
+		vseg_gem_close(ctx.fd, arg.handle);
 	for (unsigned int i = 0; i < num_errs; i++)
 		ok |= ret == errs[i];
 	igt_assert_f(ok, "%s: GEM_CREATE returned %d (%s), expected %d (%s)%s\n",
-		     what, ret, errname(ret), errs[0], errname(errs[0]),
+		     what, ret, vseg_errname(ret), errs[0],
+		     vseg_errname(errs[0]),
 		     num_errs > 1 ? " or another listed error" : "");
-	igt_debug("%s: %d (%s) as expected\n", what, ret, errname(ret));
-	vseg_usage_assert(card_fd, &before, what);
-	igt_assert_f(allocation_count(card_fd) == count,
+	igt_debug("%s: %d (%s) as expected\n", what, ret, vseg_errname(ret));
+	vseg_usage_assert(ctx.fd, &before, what);
+	igt_assert_f(vseg_allocation_count(ctx.fd) == count,
 		     "%s: the failed create left a buffer in debugfs allocations\n",
 		     what);
 }
@@ -124,24 +76,18 @@ static uint64_t real_size(uint64_t size, uint32_t supported)
 {
 	uint64_t page = SZ_4K;
 
-	for (unsigned int i = 0; i < table_q.num_segments; i++)
-		if ((supported & BIT(table[i].id)) &&
-		    table[i].kind == DRM_VSEG_SEGMENT_KIND_MEMORY &&
-		    table[i].page_size > page)
-			page = table[i].page_size;
+	for (unsigned int i = 0; i < ctx.q.num_segments; i++)
+		if ((supported & BIT(ctx.segs[i].id)) &&
+		    ctx.segs[i].kind == DRM_VSEG_SEGMENT_KIND_MEMORY &&
+		    ctx.segs[i].page_size > page)
+			page = ctx.segs[i].page_size;
 	return ALIGN(size, page);
-}
-
-static bool is_memory(uint32_t id)
-{
-	return id && vseg_segment(&table_q, table, id)->kind ==
-		     DRM_VSEG_SEGMENT_KIND_MEMORY;
 }
 
 static bool cpu_reachable(uint32_t id)
 {
-	return !is_memory(id) ||
-	       vseg_segment(&table_q, table, id)->cpu_visible_size;
+	return !vseg_ctx_is_memory(&ctx, id) ||
+	       vseg_ctx_seg(&ctx, id)->cpu_visible_size;
 }
 
 /*
@@ -158,12 +104,12 @@ static void create_in_segment(uint32_t id, uint32_t flags)
 	struct vseg_aperture_state ap;
 	uint32_t handle;
 
-	vseg_usage_read(card_fd, &before);
+	vseg_usage_read(ctx.fd, &before);
 	vseg_create_args(&c, size, BIT(id), flags);
-	handle = vseg_gem_create(card_fd, &c);
+	handle = vseg_gem_create(ctx.fd, &c);
 	igt_assert_eq_u64(c.size, size);
-	vseg_check_allocation(card_fd, handle, &info);
-	igt_assert_eq(allocation_count(card_fd), base_count + 1);
+	vseg_check_allocation(ctx.fd, handle, &info);
+	igt_assert_eq(vseg_allocation_count(ctx.fd), ctx.base_count + 1);
 
 	igt_assert_eq_u32(info.segment_id, id);
 	igt_assert_eq_u64(info.size, size);
@@ -187,9 +133,9 @@ static void create_in_segment(uint32_t id, uint32_t flags)
 			     "a buffer in system memory is resident\n");
 		igt_assert_eq_u64(info.resident_bytes, 0);
 	}
-	if (is_memory(id))
+	if (vseg_ctx_is_memory(&ctx, id))
 		igt_assert_f(info.offset + size <=
-			     vseg_segment(&table_q, table, id)->size,
+			     vseg_ctx_seg(&ctx, id)->size,
 			     "offset %#llx outside the segment\n",
 			     (unsigned long long)info.offset);
 
@@ -200,23 +146,23 @@ static void create_in_segment(uint32_t id, uint32_t flags)
 	after = before;
 	after.usage[id].committed += size;
 	after.usage[id].resident += size;
-	vseg_usage_assert(card_fd, &after, "after create");
+	vseg_usage_assert(ctx.fd, &after, "after create");
 
-	vseg_debugfs_read_aperture(card_fd, &ap);
-	igt_assert_eq_u64(ap.committed, after.usage[ap_id].committed);
-	igt_assert_eq_u64(ap.mapped, after.usage[ap_id].aperture_mapped);
+	vseg_debugfs_read_aperture(ctx.fd, &ap);
+	igt_assert_eq_u64(ap.committed, after.usage[ctx.ap_id].committed);
+	igt_assert_eq_u64(ap.mapped, after.usage[ctx.ap_id].aperture_mapped);
 	igt_assert_f(!vseg_aperture_find(&ap, info.buffer_id),
 		     "the buffer has a GART range\n");
 	vseg_debugfs_free_aperture(&ap);
 
-	vseg_gem_close(card_fd, handle);
-	vseg_usage_wait(card_fd, &before, 2000, "after close");
-	igt_assert_eq(allocation_count(card_fd), base_count);
+	vseg_gem_close(ctx.fd, handle);
+	vseg_usage_wait(ctx.fd, &before, 2000, "after close");
+	igt_assert_eq(vseg_allocation_count(ctx.fd), ctx.base_count);
 }
 
 static void test_create_each(uint32_t id)
 {
-	start();
+	vseg_ctx_start(&ctx);
 	create_in_segment(id, 0);
 	if (cpu_reachable(id))
 		create_in_segment(id, CPU_VISIBLE);
@@ -231,7 +177,7 @@ struct rounding {
 static void test_size_rounding(void)
 {
 	const uint32_t sys = BIT(0), vram = BIT(vram_id), local = BIT(local_id),
-		       ap = BIT(ap_id);
+		       ap = BIT(ctx.ap_id);
 	const struct rounding cases[] = {
 		{ SZ_4K, vram }, { SZ_64K, vram }, { SZ_64K + SZ_4K, vram },
 		{ 3 * SZ_4K, local }, { SZ_4K, local }, { SZ_4K, vram | local },
@@ -239,7 +185,7 @@ static void test_size_rounding(void)
 		{ 7 * SZ_4K, vram | ap }, { SZ_1M + SZ_4K, vram | local | ap | sys },
 	};
 
-	start();
+	vseg_ctx_start(&ctx);
 	for (unsigned int i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct vseg_usage_snapshot before, after;
 		struct drm_vseg_gem_create c;
@@ -247,15 +193,15 @@ static void test_size_rounding(void)
 		uint64_t want = real_size(cases[i].size, cases[i].supported);
 		uint32_t handle;
 
-		vseg_usage_read(card_fd, &before);
+		vseg_usage_read(ctx.fd, &before);
 		vseg_create_args(&c, cases[i].size, cases[i].supported, 0);
-		handle = vseg_gem_create(card_fd, &c);
+		handle = vseg_gem_create(ctx.fd, &c);
 		igt_assert_f(c.size == want,
 			     "size %#llx in %#x: real size %#llx, expected %#llx\n",
 			     (unsigned long long)cases[i].size,
 			     cases[i].supported, (unsigned long long)c.size,
 			     (unsigned long long)want);
-		vseg_check_allocation(card_fd, handle, &info);
+		vseg_check_allocation(ctx.fd, handle, &info);
 		igt_assert_eq_u64(info.size, want);
 		igt_assert_f(cases[i].supported & BIT(info.segment_id),
 			     "landed in segment %u outside %#x\n",
@@ -265,9 +211,9 @@ static void test_size_rounding(void)
 		after = before;
 		after.usage[info.segment_id].committed += want;
 		after.usage[info.segment_id].resident += want;
-		vseg_usage_assert(card_fd, &after, "after create");
-		vseg_gem_close(card_fd, handle);
-		vseg_usage_wait(card_fd, &before, 2000, "after close");
+		vseg_usage_assert(ctx.fd, &after, "after create");
+		vseg_gem_close(ctx.fd, handle);
+		vseg_usage_wait(ctx.fd, &before, 2000, "after close");
 	}
 	check_clean("create-size-rounding");
 }
@@ -283,11 +229,11 @@ static void test_invalid_size(void)
 	};
 	struct drm_vseg_gem_create c;
 	const struct drm_vseg_segment_info *s;
-	const uint32_t sets[] = { BIT(vram_id), BIT(local_id), BIT(ap_id),
-				  BIT(0), vseg_all_segments(&table_q) };
+	const uint32_t sets[] = { BIT(vram_id), BIT(local_id), BIT(ctx.ap_id),
+				  BIT(0), vseg_all_segments(&ctx.q) };
 	char what[96];
 
-	start();
+	vseg_ctx_start(&ctx);
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(bad); i++) {
 		for (unsigned int j = 0; j < ARRAY_SIZE(sets); j++) {
@@ -299,8 +245,8 @@ static void test_invalid_size(void)
 	}
 
 	/* Larger than every supported segment: -ENOSPC, nothing evicted. */
-	for (unsigned int i = 0; i < table_q.num_segments; i++) {
-		s = &table[i];
+	for (unsigned int i = 0; i < ctx.q.num_segments; i++) {
+		s = &ctx.segs[i];
 		vseg_create_args(&c, s->size + SZ_64K, BIT(s->id), 0);
 		snprintf(what, sizeof(what), "size of segment %u + 64K", s->id);
 		create_fails(&c, -ENOSPC, what);
@@ -308,10 +254,10 @@ static void test_invalid_size(void)
 		snprintf(what, sizeof(what), "twice segment %u, AP", s->id);
 		create_fails(&c, -ENOSPC, what);
 	}
-	s = vseg_segment(&table_q, table, ap_id);
-	vseg_create_args(&c, s->commit_limit + SZ_4K, BIT(ap_id), 0);
+	s = vseg_ctx_seg(&ctx, ctx.ap_id);
+	vseg_create_args(&c, s->commit_limit + SZ_4K, BIT(ctx.ap_id), 0);
 	create_fails(&c, -ENOSPC, "aperture commit limit + 4K");
-	vseg_create_args(&c, vseg_segment(&table_q, table, vram_id)->size +
+	vseg_create_args(&c, vseg_ctx_seg(&ctx, vram_id)->size +
 			 SZ_64K, BIT(vram_id) | BIT(local_id), 0);
 	create_fails(&c, -ENOSPC, "more than vram in vram | local");
 
@@ -321,8 +267,8 @@ static void test_invalid_size(void)
 	 */
 	for (unsigned int i = 0; i < ARRAY_SIZE(absurd); i++) {
 		const uint32_t gpu_sets[] = { BIT(vram_id), BIT(local_id),
-					      BIT(ap_id),
-					      BIT(vram_id) | BIT(ap_id) };
+					      BIT(ctx.ap_id),
+					      BIT(vram_id) | BIT(ctx.ap_id) };
 
 		for (unsigned int j = 0; j < ARRAY_SIZE(gpu_sets); j++) {
 			vseg_create_args(&c, absurd[i], gpu_sets[j], 0);
@@ -346,7 +292,7 @@ static void test_alignment(void)
 	struct drm_vseg_gem_create c;
 	char what[64];
 
-	start();
+	vseg_ctx_start(&ctx);
 	for (unsigned int i = 0; i < ARRAY_SIZE(bad); i++) {
 		vseg_create_args(&c, SZ_64K, BIT(vram_id), AP_FLAG);
 		c.alignment = bad[i];
@@ -366,20 +312,20 @@ static void test_alignment(void)
 		uint32_t small, handle;
 
 		/* Something at the bottom so that offset 0 is taken. */
-		small = vseg_gem_create_simple(card_fd, SZ_64K, BIT(vram_id),
+		small = vseg_gem_create_simple(ctx.fd, SZ_64K, BIT(vram_id),
 					       AP_FLAG);
 		vseg_create_args(&c, SZ_64K, BIT(vram_id), AP_FLAG);
 		c.alignment = good[i];
-		handle = vseg_gem_create(card_fd, &c);
-		vseg_check_allocation(card_fd, handle, &info);
+		handle = vseg_gem_create(ctx.fd, &c);
+		vseg_check_allocation(ctx.fd, handle, &info);
 		igt_assert_eq_u32(info.segment_id, vram_id);
 		igt_assert(info.placement_flags & DRM_VSEG_INFO_CONTIGUOUS);
 		igt_assert_f(!(info.offset % (good[i] > SZ_64K ? good[i] : SZ_64K)),
 			     "alignment %#llx: offset %#llx\n",
 			     (unsigned long long)good[i],
 			     (unsigned long long)info.offset);
-		vseg_gem_close(card_fd, handle);
-		vseg_gem_close(card_fd, small);
+		vseg_gem_close(ctx.fd, handle);
+		vseg_gem_close(ctx.fd, small);
 	}
 	check_clean("create-alignment");
 }
@@ -389,7 +335,7 @@ static void test_invalid_flags(void)
 	struct drm_vseg_gem_create c;
 	char what[64];
 
-	start();
+	vseg_ctx_start(&ctx);
 	for (unsigned int bit = 0; bit < 32; bit++) {
 		if (DRM_VSEG_GEM_CREATE_FLAGS_ALL & (1u << bit))
 			continue;
@@ -417,7 +363,7 @@ static void test_invalid_mbz(void)
 	struct drm_vseg_gem_create c;
 	char what[64];
 
-	start();
+	vseg_ctx_start(&ctx);
 	vseg_create_args(&c, SZ_64K, BIT(vram_id), 0);
 	c.extensions = 1;
 	create_fails(&c, -EINVAL, "extensions = 1");
@@ -470,13 +416,13 @@ static void test_invalid_mbz(void)
 
 static void test_invalid_segments(void)
 {
-	const uint32_t n = table_q.num_segments;
+	const uint32_t n = ctx.q.num_segments;
 	const uint32_t bad_ids[] = { n + 1, DRM_VSEG_MAX_SEGMENTS + 1, 31, 32,
 				     33, 64, 0x80000000u, ~0u };
 	struct drm_vseg_gem_create c;
 	char what[80];
 
-	start();
+	vseg_ctx_start(&ctx);
 	vseg_create_args(&c, SZ_64K, 0, 0);
 	create_fails(&c, -EINVAL, "empty supported set");
 	vseg_create_args(&c, SZ_64K, 0, AP_FLAG);
@@ -486,20 +432,20 @@ static void test_invalid_segments(void)
 		vseg_create_args(&c, SZ_64K, BIT(vram_id) | (1u << bit), 0);
 		snprintf(what, sizeof(what), "supported bit %u", bit);
 		create_fails(&c, -EINVAL, what);
-		vseg_create_args(&c, SZ_64K, BIT(ap_id), 0);
+		vseg_create_args(&c, SZ_64K, BIT(ctx.ap_id), 0);
 		c.eviction_segments = 1u << bit;
 		snprintf(what, sizeof(what), "eviction bit %u", bit);
 		create_fails(&c, -EINVAL, what);
 	}
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(bad_ids); i++) {
-		vseg_create_args(&c, SZ_64K, vseg_all_segments(&table_q), 0);
+		vseg_create_args(&c, SZ_64K, vseg_all_segments(&ctx.q), 0);
 		vseg_create_prefer(&c, bad_ids[i], 0);
 		snprintf(what, sizeof(what), "preferred segment %u", bad_ids[i]);
 		create_fails(&c, -EINVAL, what);
 
 		/* Also when it is not the first one. */
-		vseg_create_args(&c, SZ_64K, vseg_all_segments(&table_q), 0);
+		vseg_create_args(&c, SZ_64K, vseg_all_segments(&ctx.q), 0);
 		vseg_create_prefer(&c, vram_id, 0);
 		vseg_create_prefer(&c, bad_ids[i], 0);
 		snprintf(what, sizeof(what), "second preferred segment %u",
@@ -508,17 +454,17 @@ static void test_invalid_segments(void)
 	}
 
 	/* The eviction set holds the aperture, or nothing. */
-	vseg_create_args(&c, SZ_64K, vseg_all_segments(&table_q), 0);
+	vseg_create_args(&c, SZ_64K, vseg_all_segments(&ctx.q), 0);
 	c.eviction_segments = BIT(vram_id);
 	create_fails(&c, -EINVAL, "eviction set = a memory segment");
-	vseg_create_args(&c, SZ_64K, vseg_all_segments(&table_q), 0);
-	c.eviction_segments = BIT(local_id) | BIT(ap_id);
+	vseg_create_args(&c, SZ_64K, vseg_all_segments(&ctx.q), 0);
+	c.eviction_segments = BIT(local_id) | BIT(ctx.ap_id);
 	create_fails(&c, -EINVAL, "eviction set = local | aperture");
-	vseg_create_args(&c, SZ_64K, vseg_all_segments(&table_q), 0);
+	vseg_create_args(&c, SZ_64K, vseg_all_segments(&ctx.q), 0);
 	c.eviction_segments = BIT(0);
 	create_fails(&c, -EINVAL, "eviction set = system memory bit");
 	vseg_create_args(&c, SZ_64K, BIT(vram_id) | BIT(0), 0);
-	c.eviction_segments = BIT(ap_id);
+	c.eviction_segments = BIT(ctx.ap_id);
 	create_fails(&c, -EINVAL, "eviction to an unsupported aperture");
 	check_clean("invalid-segments");
 }
@@ -526,26 +472,26 @@ static void test_invalid_segments(void)
 static void test_invalid_preferred(void)
 {
 	const uint32_t sys = BIT(0), vram = BIT(vram_id), local = BIT(local_id),
-		       ap = BIT(ap_id);
+		       ap = BIT(ctx.ap_id);
 	struct {
 		uint32_t supported;
 		uint32_t pref[2];
 		unsigned int num;
 	} cases[] = {
 		{ vram, { local_id }, 1 },
-		{ vram, { ap_id }, 1 },
+		{ vram, { ctx.ap_id }, 1 },
 		{ vram, { 0 }, 1 },
-		{ vram | local, { ap_id }, 1 },
+		{ vram | local, { ctx.ap_id }, 1 },
 		{ vram | local, { vram_id, 0 }, 2 },
 		{ ap | sys, { vram_id }, 1 },
 		{ ap | sys, { 0, local_id }, 2 },
-		{ sys, { ap_id }, 1 },
+		{ sys, { ctx.ap_id }, 1 },
 		{ local | ap, { local_id, vram_id }, 2 },
 	};
 	struct drm_vseg_gem_create c;
 	char what[96];
 
-	start();
+	vseg_ctx_start(&ctx);
 	for (unsigned int i = 0; i < ARRAY_SIZE(cases); i++) {
 		vseg_create_args(&c, SZ_64K, cases[i].supported, 0);
 		for (unsigned int k = 0; k < cases[i].num; k++)
@@ -570,9 +516,9 @@ static void test_list_length(void)
 	uint32_t handle;
 	char what[64];
 
-	start();
+	vseg_ctx_start(&ctx);
 	for (unsigned int i = 0; i < ARRAY_SIZE(too_many); i++) {
-		vseg_create_args(&c, SZ_64K, vseg_all_segments(&table_q), 0);
+		vseg_create_args(&c, SZ_64K, vseg_all_segments(&ctx.q), 0);
 		for (unsigned int k = 0; k < DRM_VSEG_MAX_PREFERRED; k++)
 			c.preferred[k].segment_id = (k % 3) ? local_id : vram_id;
 		c.num_preferred = too_many[i];
@@ -589,15 +535,15 @@ static void test_list_length(void)
 	}
 
 	/* The limits themselves are fine. */
-	vseg_create_args(&c, SZ_64K, vseg_all_segments(&table_q), 0);
+	vseg_create_args(&c, SZ_64K, vseg_all_segments(&ctx.q), 0);
 	vseg_create_prefer(&c, local_id, 0);
 	vseg_create_prefer(&c, vram_id, 0);
-	vseg_create_prefer(&c, ap_id, 0);
+	vseg_create_prefer(&c, ctx.ap_id, 0);
 	vseg_create_prefer(&c, 0, 0);
-	handle = vseg_gem_create(card_fd, &c);
-	vseg_check_allocation(card_fd, handle, &info);
+	handle = vseg_gem_create(ctx.fd, &c);
+	vseg_check_allocation(ctx.fd, handle, &info);
 	igt_assert_eq_u32(info.segment_id, local_id);
-	vseg_gem_close(card_fd, handle);
+	vseg_gem_close(ctx.fd, handle);
 
 	vseg_create_args(&c, SZ_64K, BIT(vram_id), AP_FLAG);
 	vseg_create_prefer(&c, vram_id, 0);
@@ -606,38 +552,38 @@ static void test_list_length(void)
 	c.hinted_banks[1] = 0;
 	c.hinted_banks[2] = 1;
 	c.hinted_banks[3] = 0;
-	handle = vseg_gem_create(card_fd, &c);
-	vseg_check_allocation(card_fd, handle, &info);
+	handle = vseg_gem_create(ctx.fd, &c);
+	vseg_check_allocation(ctx.fd, handle, &info);
 	igt_assert_eq_u32(info.segment_id, vram_id);
-	igt_assert_f(info.offset >= vseg_segment(&table_q, table, vram_id)->bank_end[0],
+	igt_assert_f(info.offset >= vseg_ctx_seg(&ctx, vram_id)->bank_end[0],
 		     "hinted bank 1 first, offset %#llx\n",
 		     (unsigned long long)info.offset);
-	vseg_gem_close(card_fd, handle);
+	vseg_gem_close(ctx.fd, handle);
 	check_clean("invalid-list-length");
 }
 
 static void test_invalid_banks(void)
 {
 	const struct drm_vseg_segment_info *vram =
-		vseg_segment(&table_q, table, vram_id);
+		vseg_ctx_seg(&ctx, vram_id);
 	const uint32_t bad_banks[] = { vram->num_banks, vram->num_banks + 1,
 				       DRM_VSEG_MAX_BANKS, 0x80000000u, ~0u };
 	struct drm_vseg_gem_create c;
 	char what[80];
 
 	igt_require(vram->num_banks == 2);
-	start();
+	vseg_ctx_start(&ctx);
 
 	/* Banks need a first preferred segment that uses banking. */
-	vseg_create_args(&c, SZ_64K, vseg_all_segments(&table_q), 0);
+	vseg_create_args(&c, SZ_64K, vseg_all_segments(&ctx.q), 0);
 	c.num_hinted_banks = 1;
 	create_fails(&c, -EINVAL, "hinted bank without preferred segment");
 	{
-		const uint32_t firsts[] = { local_id, ap_id, 0 };
+		const uint32_t firsts[] = { local_id, ctx.ap_id, 0 };
 
 		for (unsigned int i = 0; i < ARRAY_SIZE(firsts); i++) {
 			vseg_create_args(&c, SZ_64K,
-					 vseg_all_segments(&table_q), 0);
+					 vseg_all_segments(&ctx.q), 0);
 			vseg_create_prefer(&c, firsts[i], 0);
 			vseg_create_prefer(&c, vram_id, 0);
 			c.num_hinted_banks = 1;
@@ -669,7 +615,7 @@ static void test_invalid_placement_flags(void)
 	struct drm_vseg_gem_info info;
 	uint32_t handle;
 
-	start();
+	vseg_ctx_start(&ctx);
 	/* CPU_VISIBLE needs a CPU-visible supported segment. */
 	vseg_create_args(&c, SZ_64K, BIT(local_id), CPU_VISIBLE);
 	create_fails(&c, -EINVAL, "CPU_VISIBLE in local only");
@@ -684,31 +630,32 @@ static void test_invalid_placement_flags(void)
 
 	/* With a CPU-visible alternative, CPU_VISIBLE picks it. */
 	vseg_create_args(&c, SZ_64K, BIT(local_id) | BIT(vram_id), CPU_VISIBLE);
-	handle = vseg_gem_create(card_fd, &c);
-	vseg_check_allocation(card_fd, handle, &info);
+	handle = vseg_gem_create(ctx.fd, &c);
+	vseg_check_allocation(ctx.fd, handle, &info);
 	igt_assert_eq_u32(info.segment_id, vram_id);
 	igt_assert(info.placement_flags & DRM_VSEG_INFO_CPU_MAPPABLE);
-	vseg_gem_close(card_fd, handle);
+	vseg_gem_close(ctx.fd, handle);
 
-	vseg_create_args(&c, SZ_64K, BIT(local_id) | BIT(ap_id), CPU_VISIBLE);
-	handle = vseg_gem_create(card_fd, &c);
-	vseg_check_allocation(card_fd, handle, &info);
-	igt_assert_eq_u32(info.segment_id, ap_id);
-	vseg_gem_close(card_fd, handle);
+	vseg_create_args(&c, SZ_64K, BIT(local_id) | BIT(ctx.ap_id),
+			 CPU_VISIBLE);
+	handle = vseg_gem_create(ctx.fd, &c);
+	vseg_check_allocation(ctx.fd, handle, &info);
+	igt_assert_eq_u32(info.segment_id, ctx.ap_id);
+	vseg_gem_close(ctx.fd, handle);
 
 	vseg_create_args(&c, SZ_64K, BIT(local_id) | BIT(0), CPU_VISIBLE);
-	handle = vseg_gem_create(card_fd, &c);
-	vseg_check_allocation(card_fd, handle, &info);
+	handle = vseg_gem_create(ctx.fd, &c);
+	vseg_check_allocation(ctx.fd, handle, &info);
 	igt_assert_eq_u32(info.segment_id, 0);
-	vseg_gem_close(card_fd, handle);
+	vseg_gem_close(ctx.fd, handle);
 
 	/* AP with system memory and the aperture: the aperture, mapped. */
-	vseg_create_args(&c, SZ_64K, BIT(0) | BIT(ap_id), AP_FLAG);
-	handle = vseg_gem_create(card_fd, &c);
-	vseg_check_allocation(card_fd, handle, &info);
-	igt_assert_eq_u32(info.segment_id, ap_id);
+	vseg_create_args(&c, SZ_64K, BIT(0) | BIT(ctx.ap_id), AP_FLAG);
+	handle = vseg_gem_create(ctx.fd, &c);
+	vseg_check_allocation(ctx.fd, handle, &info);
+	igt_assert_eq_u32(info.segment_id, ctx.ap_id);
 	igt_assert(info.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED);
-	vseg_gem_close(card_fd, handle);
+	vseg_gem_close(ctx.fd, handle);
 	check_clean("invalid-placement-flags");
 }
 
@@ -721,59 +668,59 @@ static void test_invalid_handle(void)
 	uint32_t handle;
 	int err;
 
-	start();
-	handle = vseg_gem_create_simple(card_fd, SZ_64K, BIT(vram_id), 0);
+	vseg_ctx_start(&ctx);
+	handle = vseg_gem_create_simple(ctx.fd, SZ_64K, BIT(vram_id), 0);
 	for (unsigned int i = 0; i < ARRAY_SIZE(bad); i++) {
 		if (bad[i] == handle)
 			continue;
-		err = __vseg_gem_info(card_fd, bad[i], &info);
+		err = __vseg_gem_info(ctx.fd, bad[i], &info);
 		igt_assert_f(err == -ENOENT, "GEM_INFO of handle %u: %d (%s)\n",
-			     bad[i], err, errname(err));
-		err = __vseg_gem_mmap_offset(card_fd, bad[i], &offset);
+			     bad[i], err, vseg_errname(err));
+		err = __vseg_gem_mmap_offset(ctx.fd, bad[i], &offset);
 		igt_assert_f(err == -ENOENT,
 			     "MMAP_OFFSET of handle %u: %d (%s)\n", bad[i], err,
-			     errname(err));
+			     vseg_errname(err));
 	}
 
 	/* Must-be-zero fields of GEM_INFO and MMAP_OFFSET. */
 	memset(&info, 0, sizeof(info));
 	info.handle = handle;
 	info.extensions = 1;
-	do_ioctl_err(card_fd, DRM_IOCTL_VSEG_GEM_INFO, &info, EINVAL);
+	do_ioctl_err(ctx.fd, DRM_IOCTL_VSEG_GEM_INFO, &info, EINVAL);
 	for (unsigned int r = 0; r < ARRAY_SIZE(info.reserved); r++) {
 		memset(&info, 0, sizeof(info));
 		info.handle = handle;
 		info.reserved[r] = 1;
-		do_ioctl_err(card_fd, DRM_IOCTL_VSEG_GEM_INFO, &info, EINVAL);
+		do_ioctl_err(ctx.fd, DRM_IOCTL_VSEG_GEM_INFO, &info, EINVAL);
 	}
 	memset(&mo, 0, sizeof(mo));
 	mo.handle = handle;
 	mo.flags = 1;
-	do_ioctl_err(card_fd, DRM_IOCTL_VSEG_GEM_MMAP_OFFSET, &mo, EINVAL);
+	do_ioctl_err(ctx.fd, DRM_IOCTL_VSEG_GEM_MMAP_OFFSET, &mo, EINVAL);
 	memset(&mo, 0, sizeof(mo));
 	mo.handle = handle;
 	mo.flags = 0x80000000u;
-	do_ioctl_err(card_fd, DRM_IOCTL_VSEG_GEM_MMAP_OFFSET, &mo, EINVAL);
+	do_ioctl_err(ctx.fd, DRM_IOCTL_VSEG_GEM_MMAP_OFFSET, &mo, EINVAL);
 	memset(&mo, 0, sizeof(mo));
 	mo.handle = handle;
 	mo.extensions = 1;
-	do_ioctl_err(card_fd, DRM_IOCTL_VSEG_GEM_MMAP_OFFSET, &mo, EINVAL);
+	do_ioctl_err(ctx.fd, DRM_IOCTL_VSEG_GEM_MMAP_OFFSET, &mo, EINVAL);
 
 	/* Bad argument pointers. */
-	do_ioctl_err(card_fd, DRM_IOCTL_VSEG_GEM_CREATE, NULL, EFAULT);
-	do_ioctl_err(card_fd, DRM_IOCTL_VSEG_GEM_INFO, NULL, EFAULT);
-	do_ioctl_err(card_fd, DRM_IOCTL_VSEG_GEM_MMAP_OFFSET, NULL, EFAULT);
+	do_ioctl_err(ctx.fd, DRM_IOCTL_VSEG_GEM_CREATE, NULL, EFAULT);
+	do_ioctl_err(ctx.fd, DRM_IOCTL_VSEG_GEM_INFO, NULL, EFAULT);
+	do_ioctl_err(ctx.fd, DRM_IOCTL_VSEG_GEM_MMAP_OFFSET, NULL, EFAULT);
 
 	/* The valid handle still works; once closed it is unknown. */
-	vseg_gem_info(card_fd, handle, &info);
+	vseg_gem_info(ctx.fd, handle, &info);
 	igt_assert_eq_u32(info.segment_id, vram_id);
-	vseg_gem_close(card_fd, handle);
-	err = __vseg_gem_info(card_fd, handle, &info);
+	vseg_gem_close(ctx.fd, handle);
+	err = __vseg_gem_info(ctx.fd, handle, &info);
 	igt_assert_f(err == -ENOENT, "GEM_INFO of a closed handle: %d (%s)\n",
-		     err, errname(err));
-	err = __vseg_gem_mmap_offset(card_fd, handle, &offset);
+		     err, vseg_errname(err));
+	err = __vseg_gem_mmap_offset(ctx.fd, handle, &offset);
 	igt_assert_f(err == -ENOENT, "MMAP_OFFSET of a closed handle: %d (%s)\n",
-		     err, errname(err));
+		     err, vseg_errname(err));
 	check_clean("invalid-handle");
 }
 
@@ -782,18 +729,18 @@ static void test_double_close(void)
 	uint32_t handle[3];
 	int err;
 
-	start();
+	vseg_ctx_start(&ctx);
 	for (unsigned int i = 0; i < 3; i++)
-		handle[i] = vseg_gem_create_simple(card_fd, SZ_64K,
+		handle[i] = vseg_gem_create_simple(ctx.fd, SZ_64K,
 						   BIT(i == 0 ? vram_id :
-						       i == 1 ? ap_id : 0),
+						       i == 1 ? ctx.ap_id : 0),
 						   0);
 	for (unsigned int i = 0; i < 3; i++) {
-		vseg_gem_close(card_fd, handle[i]);
-		err = __vseg_gem_close(card_fd, handle[i]);
+		vseg_gem_close(ctx.fd, handle[i]);
+		err = __vseg_gem_close(ctx.fd, handle[i]);
 		igt_assert_f(err == -EINVAL,
 			     "second GEM_CLOSE of handle %u: %d (%s)\n",
-			     handle[i], err, errname(err));
+			     handle[i], err, vseg_errname(err));
 	}
 	check_clean("double-close");
 }
@@ -804,20 +751,22 @@ static void test_fd_close(void)
 	struct vseg_usage_snapshot during;
 	int fd;
 
-	start();
+	vseg_ctx_start(&ctx);
 	fd = drm_open_vseg();
 	for (unsigned int i = 0; i < 4; i++) {
 		vseg_gem_create_simple(fd, SZ_1M, BIT(vram_id), i & 1 ? AP_FLAG : 0);
 		vseg_gem_create_simple(fd, SZ_64K, BIT(local_id), 0);
-		vseg_gem_create_simple(fd, SZ_64K, BIT(ap_id), i & 1 ? AP_FLAG : 0);
+		vseg_gem_create_simple(fd, SZ_64K, BIT(ctx.ap_id),
+				       i & 1 ? AP_FLAG : 0);
 		vseg_gem_create_simple(fd, SZ_64K, BIT(0), 0);
 	}
-	igt_assert_eq(allocation_count(card_fd), base_count + 16);
-	vseg_usage_read(card_fd, &during);
+	igt_assert_eq(vseg_allocation_count(ctx.fd), ctx.base_count + 16);
+	vseg_usage_read(ctx.fd, &during);
 	igt_assert_eq_u64(during.usage[vram_id].committed,
-			  base_usage.usage[vram_id].committed + 4 * SZ_1M);
-	igt_assert_eq_u64(during.usage[ap_id].aperture_mapped,
-			  base_usage.usage[ap_id].aperture_mapped + 2 * SZ_64K);
+			  ctx.base_usage.usage[vram_id].committed + 4 * SZ_1M);
+	igt_assert_eq_u64(during.usage[ctx.ap_id].aperture_mapped,
+			  ctx.base_usage.usage[ctx.ap_id].aperture_mapped +
+			  2 * SZ_64K);
 	drm_close_driver(fd);
 	check_clean("after closing the file with buffers open");
 }
@@ -829,14 +778,14 @@ static void test_other_file(void)
 	uint32_t handle;
 	int fd, err;
 
-	start();
+	vseg_ctx_start(&ctx);
 	fd = drm_open_vseg();
-	handle = vseg_gem_create_simple(card_fd, SZ_64K, BIT(vram_id), 0);
+	handle = vseg_gem_create_simple(ctx.fd, SZ_64K, BIT(vram_id), 0);
 	err = __vseg_gem_info(fd, handle, &info);
 	igt_assert_f(err == -ENOENT, "GEM_INFO of another file's handle: %d (%s)\n",
-		     err, errname(err));
+		     err, vseg_errname(err));
 	drm_close_driver(fd);
-	vseg_gem_close(card_fd, handle);
+	vseg_gem_close(ctx.fd, handle);
 	check_clean("other-file");
 }
 
@@ -849,10 +798,10 @@ static void test_render_node(void)
 	void *ptr;
 	int rfd;
 
-	start();
+	vseg_ctx_start(&ctx);
 	rfd = __drm_open_vseg_render();
 	igt_assert_f(rfd >= 0, "vseg has no render node\n");
-	h = vseg_gem_create_simple(rfd, size, BIT(vram_id) | BIT(ap_id), 0);
+	h = vseg_gem_create_simple(rfd, size, BIT(vram_id) | BIT(ctx.ap_id), 0);
 	vseg_check_allocation(rfd, h, &info);
 	igt_assert_eq_u32(info.segment_id, vram_id);
 	ptr = vseg_gem_mmap(rfd, h, size, PROT_READ | PROT_WRITE);
@@ -870,7 +819,7 @@ static void test_render_node(void)
 	igt_assert(vseg_pattern_check(ptr, size, 0xabc) < 0);
 	munmap(ptr, size);
 	/* The card node's file does not see the render node's handle. */
-	igt_assert_eq(__vseg_gem_info(card_fd, h, &info), -ENOENT);
+	igt_assert_eq(__vseg_gem_info(ctx.fd, h, &info), -ENOENT);
 	vseg_gem_close(rfd, h);
 	drm_close_driver(rfd);
 	check_clean("render-node");
@@ -885,32 +834,32 @@ static void test_many(void)
 	struct vseg_allocations a;
 
 	igt_assert(h && ids);
-	start();
+	vseg_ctx_start(&ctx);
 	for (unsigned int i = 0; i < n; i++) {
 		struct drm_vseg_gem_info info;
 		const uint32_t sets[] = { BIT(vram_id), BIT(local_id),
-					  BIT(ap_id), BIT(0) };
+					  BIT(ctx.ap_id), BIT(0) };
 
-		h[i] = vseg_gem_create_simple(card_fd, SZ_4K, sets[i % 4],
+		h[i] = vseg_gem_create_simple(ctx.fd, SZ_4K, sets[i % 4],
 					      i % 8 == 2 ? AP_FLAG : 0);
-		vseg_gem_info(card_fd, h[i], &info);
+		vseg_gem_info(ctx.fd, h[i], &info);
 		ids[i] = info.buffer_id;
 		for (unsigned int j = 0; j < i; j++)
 			igt_assert_f(h[j] != h[i] && ids[j] != ids[i],
 				     "buffers %u and %u share handle %u or id %llu\n",
 				     j, i, h[i], (unsigned long long)ids[i]);
 	}
-	vseg_debugfs_read_allocations(card_fd, &a);
-	igt_assert_eq(a.num, base_count + n);
+	vseg_debugfs_read_allocations(ctx.fd, &a);
+	igt_assert_eq(a.num, ctx.base_count + n);
 	for (unsigned int i = 0; i < n; i++)
 		igt_assert_f(vseg_allocation_find(&a, ids[i]),
 			     "buffer %llu is not listed\n",
 			     (unsigned long long)ids[i]);
-	vseg_check_no_overlap(&a, &table_q, table);
+	vseg_check_no_overlap(&a, &ctx.q, ctx.segs);
 	vseg_debugfs_free_allocations(&a);
-	vseg_check_allocations(card_fd, h, n);
+	vseg_check_allocations(ctx.fd, h, n);
 	for (unsigned int i = 0; i < n; i++)
-		vseg_gem_close(card_fd, h[i]);
+		vseg_gem_close(ctx.fd, h[i]);
 	free(h);
 	free(ids);
 	check_clean("create-many");
@@ -920,23 +869,20 @@ igt_main
 {
 	igt_fixture {
 		vseg_require_module();
-		igt_install_exit_handler(cleanup);
-		vseg_reload("profile=discrete");
-		card_fd = drm_open_vseg();
-		table = vseg_query_all(card_fd, &table_q);
-		drm_close_driver(card_fd);
-		card_fd = -1;
-		vram_id = vseg_segment_by_name(&table_q, table, "vram");
-		local_id = vseg_segment_by_name(&table_q, table, "local");
-		ap_id = vseg_aperture_id(&table_q, table);
+		vseg_ctx_install_exit_handler(&ctx);
+		vseg_ctx_reload(&ctx, "discrete");
+		vseg_ctx_query(&ctx);
+		vseg_ctx_close(&ctx);
+		vram_id = vseg_segment_by_name(&ctx.q, ctx.segs, "vram");
+		local_id = vseg_segment_by_name(&ctx.q, ctx.segs, "local");
 	}
 
 	igt_describe("A buffer supported in one segment lands there, is "
 		     "charged its size there only, is listed in debugfs, and "
 		     "closing it gives everything back.");
 	igt_subtest_with_dynamic("create-each-segment") {
-		for (unsigned int i = 0; i <= table_q.num_segments; i++) {
-			const char *name = i ? table[i - 1].name : "system";
+		for (unsigned int i = 0; i <= ctx.q.num_segments; i++) {
+			const char *name = i ? ctx.segs[i - 1].name : "system";
 
 			igt_dynamic(name)
 				test_create_each(i);
@@ -1021,10 +967,6 @@ igt_main
 		test_other_file();
 
 	igt_fixture {
-		free(table);
-		if (card_fd >= 0)
-			drm_close_driver(card_fd);
-		card_fd = -1;
-		vseg_unload();
+		vseg_ctx_unload(&ctx);
 	}
 }
