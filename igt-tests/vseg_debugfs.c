@@ -22,38 +22,8 @@ IGT_TEST_DESCRIPTION("Check the vseg debugfs files: the segments file "
 		     "manager has its _mm file, and every file reads without "
 		     "error.");
 
-static int dev_fd = -1;
-
-static void close_dev(void)
-{
-	if (dev_fd >= 0)
-		drm_close_driver(dev_fd);
-	dev_fd = -1;
-}
-
-static void cleanup(int sig)
-{
-	(void)sig;
-	close_dev();
-	if (igt_kmod_is_loaded(VSEG_MODULE))
-		igt_kmod_unload(VSEG_MODULE);
-}
-
-static void load_profile(const char *profile)
-{
-	char opts[64];
-
-	close_dev();
-	snprintf(opts, sizeof(opts), "profile=%s", profile);
-	vseg_reload(opts);
-	dev_fd = drm_open_vseg();
-}
-
-static void unload(void)
-{
-	close_dev();
-	vseg_unload();
-}
+/* Only the device: these tests query the table themselves. */
+static struct vseg_ctx ctx = VSEG_CTX_INIT(VSEG_LEFTOVERS_NONE);
 
 static void check_str(const struct vseg_debugfs_line *l, const char *key,
 		      const char *want)
@@ -216,9 +186,9 @@ static void test_segments(const char *profile)
 	const struct vseg_debugfs_line *sys;
 	unsigned int next_mem_ttm = 2;
 
-	load_profile(profile);
-	segs = vseg_query_all(dev_fd, &q);
-	vseg_debugfs_read_segments(dev_fd, &d);
+	vseg_ctx_reload(&ctx, profile);
+	segs = vseg_query_all(ctx.fd, &q);
+	vseg_debugfs_read_segments(ctx.fd, &d);
 
 	igt_assert_eq_u32(d.num_segments, q.num_segments);
 	igt_assert_eq_u64(d.paging_segment, q.paging_buffer_segment_id);
@@ -261,7 +231,7 @@ static void test_segments(const char *profile)
 
 	vseg_debugfs_free_segments(&d);
 	free(segs);
-	unload();
+	vseg_ctx_unload(&ctx);
 }
 
 /* Read a whole file; returns bytes read or -errno. */
@@ -300,9 +270,9 @@ static void test_mm_files(const char *profile)
 	long len;
 	int dir;
 
-	load_profile(profile);
-	segs = vseg_query_all(dev_fd, &q);
-	dir = vseg_debugfs_dir(dev_fd);
+	vseg_ctx_reload(&ctx, profile);
+	segs = vseg_query_all(ctx.fd, &q);
+	dir = vseg_debugfs_dir(ctx.fd);
 	igt_assert_f(dir >= 0, "no debugfs directory for the vseg device\n");
 
 	len = read_all(dir, "system_mm");
@@ -339,7 +309,7 @@ static void test_mm_files(const char *profile)
 
 	close(dir);
 	free(segs);
-	unload();
+	vseg_ctx_unload(&ctx);
 }
 
 static int read_tree(int dir, const char *path, int depth, int *files)
@@ -398,8 +368,8 @@ static void test_read_all(const char *profile)
 	int dir, files = 0, failures;
 	char name[256];
 
-	load_profile(profile);
-	dir = vseg_debugfs_dir(dev_fd);
+	vseg_ctx_reload(&ctx, profile);
+	dir = vseg_debugfs_dir(ctx.fd);
 	igt_assert_f(dir >= 0, "no debugfs directory for the vseg device\n");
 
 	igt_assert_lt(0, igt_debugfs_simple_read(dir, "name", name,
@@ -413,7 +383,7 @@ static void test_read_all(const char *profile)
 	igt_assert_f(!failures, "%d debugfs entries could not be read\n",
 		     failures);
 	igt_assert_lt(0, files);
-	unload();
+	vseg_ctx_unload(&ctx);
 }
 
 igt_main
@@ -421,7 +391,7 @@ igt_main
 	igt_fixture {
 		vseg_require_module();
 		igt_require_f(igt_debugfs_mount(), "debugfs is not available\n");
-		igt_install_exit_handler(cleanup);
+		vseg_ctx_install_exit_handler(&ctx);
 	}
 
 	igt_describe("The debugfs segments file agrees with the segment "
@@ -449,7 +419,6 @@ igt_main
 	}
 
 	igt_fixture {
-		close_dev();
-		vseg_unload();
+		vseg_ctx_unload(&ctx);
 	}
 }
