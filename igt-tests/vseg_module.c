@@ -339,22 +339,13 @@ static void test_size_override(const struct override_case *c)
 	"banks=16M,cpu=0xe0000000;memory:name=local,size=16M;" \
 	"aperture:size=64M,commit=32M;paging:size=64K"
 
+/* No CPU address, no CPU-visible part, the whole size as commit limit. */
 static struct drm_vseg_segment_info *
 add(struct vseg_table *t, uint32_t kind, const char *name, uint64_t flags,
     uint64_t base, uint64_t size, uint32_t page)
 {
-	struct drm_vseg_segment_info *s = &t->seg[t->num_segments];
-
-	memset(s, 0, sizeof(*s));
-	s->id = ++t->num_segments;
-	s->kind = kind;
-	snprintf(s->name, sizeof(s->name), "%s", name);
-	s->flags = flags;
-	s->base_address = base;
-	s->size = size;
-	s->commit_limit = size;
-	s->page_size = page;
-	return s;
+	return vseg_table_add(t, kind, name, flags, base, 0, size, 0, size, 0,
+			      page);
 }
 
 #define MEM DRM_VSEG_SEGMENT_KIND_MEMORY
