@@ -1,0 +1,1547 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vseg_exec_physical: the physically addressed copy engine. Command
+ * buffers come with an allocation list and a patch-location list, as
+ * WDDM's DMA buffers do; the kernel makes every listed AccessedPhysically
+ * buffer reachable (contiguous in a memory segment, or mapped into the
+ * aperture) and patches its physical address into the commands.
+ *
+ * FILL, COPY and WRITE into and between every placement cell, read back
+ * through mmap and compared with a CPU-side model; every rejection rule of
+ * DRM_IOCTL_VSEG_SUBMIT, with nothing changed by a rejected submission;
+ * hand-written physical addresses, good and bad (a fence error, never a
+ * crash); the lists at their limits; syncobjs; buffers held by a job while
+ * they are evicted, closed or mapped.
+ *
+ * Copyright (c) 2026 The vseg authors
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "igt.h"
+#include "igt_vseg.h"
+#include "igt_vseg_exec.h"
+
+IGT_TEST_DESCRIPTION("The vseg copy engine: physically addressed command "
+		     "buffers with allocation and patch-location lists, into "
+		     "and between every placement of AccessedPhysically "
+		     "buffers; every rejection rule; bad physical addresses "
+		     "fail the job's fence, not the kernel.");
+
+#define AP_FLAG		DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
+#define PRIMARY		DRM_VSEG_GEM_CREATE_PRIMARY
+#define BIT(id)		VSEG_SEG_BIT(id)
+#define COPY		DRM_VSEG_ENGINE_COPY
+#define RENDER		DRM_VSEG_ENGINE_RENDER
+#define RW		(PROT_READ | PROT_WRITE)
+#define CMD_SIZE	sizeof(struct drm_vseg_cmd)
+#ifndef SZ_256K
+#define SZ_256K		0x40000ull
+#endif
+
+static struct vseg_ctx ctx = VSEG_CTX_INIT(VSEG_LEFTOVERS_BASE_COUNT);
+
+static const struct drm_vseg_segment_info *seg(uint32_t id)
+{
+	return vseg_ctx_seg(&ctx, id);
+}
+
+static const char *seg_name(uint32_t id)
+{
+	return vseg_ctx_seg_name(&ctx, id);
+}
+
+/* --- placement cells ------------------------------------------------------ */
+
+/**
+ * struct cell - where an AccessedPhysically buffer is reachable physically
+ * @seg: a memory segment (contiguous there) or the aperture (mapped).
+ * @supported: its supported set: @seg and system memory, so that it can be
+ *	evicted and, when @seg is not CPU-visible, read by the CPU.
+ */
+struct cell {
+	uint32_t seg;
+	uint32_t supported;
+};
+
+/* Every memory segment, then the aperture; returns the count. */
+static unsigned int physical_cells(struct cell *cells)
+{
+	unsigned int n = 0;
+
+	for (uint32_t id = 1; id <= ctx.q.num_segments; id++) {
+		cells[n].seg = id;
+		cells[n].supported = BIT(id) | BIT(0);
+		n++;
+	}
+	return n;
+}
+
+static const struct cell *cell_of(uint32_t id)
+{
+	static struct cell cells[DRM_VSEG_MAX_SEGMENTS];
+	unsigned int n = physical_cells(cells);
+
+	for (unsigned int i = 0; i < n; i++)
+		if (cells[i].seg == id)
+			return &cells[i];
+	igt_assert_f(false, "no cell for segment %u\n", id);
+	return NULL;
+}
+
+/* --- buffers with a CPU-side model of their contents ------------------------ */
+
+/**
+ * struct tbuf - a test buffer and what it must hold
+ * @handle: GEM handle.
+ * @size: its size.
+ * @model: the expected contents.
+ */
+struct tbuf {
+	uint32_t handle;
+	uint64_t size;
+	uint8_t *model;
+};
+
+static void tbuf_create_args(struct tbuf *b, struct drm_vseg_gem_create *c)
+{
+	b->handle = vseg_gem_create(ctx.fd, c);
+	b->size = c->size;
+	b->model = calloc(1, b->size);
+	igt_assert(b->model);
+}
+
+/* A buffer with @flags preferring @cell's segment, in its supported set. */
+static void tbuf_create(struct tbuf *b, const struct cell *cell, uint64_t size,
+			uint32_t flags)
+{
+	struct drm_vseg_gem_create c;
+
+	vseg_create_args(&c, size, cell->supported, flags);
+	vseg_create_prefer(&c, cell->seg, 0);
+	tbuf_create_args(b, &c);
+}
+
+static void tbuf_destroy(struct tbuf *b)
+{
+	if (b->handle)
+		vseg_gem_close(ctx.fd, b->handle);
+	free(b->model);
+	memset(b, 0, sizeof(*b));
+}
+
+/* Write @seed's pattern through mmap (and into the model). */
+static void tbuf_cpu_pattern(struct tbuf *b, uint32_t seed)
+{
+	vseg_pattern_fill(b->model, b->size, seed);
+	vseg_bo_write(ctx.fd, b->handle, 0, b->model, b->size);
+}
+
+/* Read the whole buffer through mmap and compare it with the model. */
+static void tbuf_verify(const struct tbuf *b, const char *what)
+{
+	uint8_t *got = malloc(b->size);
+
+	igt_assert(got);
+	vseg_bo_read(ctx.fd, b->handle, 0, got, b->size);
+	vseg_assert_same(got, b->model, b->size, 0, what);
+	free(got);
+}
+
+/* Commands that also update the model (for jobs that must succeed). */
+static void fill(struct vseg_cmdbuf *cb, struct tbuf *b, uint64_t off,
+		 uint64_t size, uint32_t value)
+{
+	igt_assert(off + size <= b->size);
+	vseg_cb_fill_phys(cb, b->handle, off, size, value);
+	vseg_fill32(b->model + off, size, value);
+}
+
+static void copy(struct vseg_cmdbuf *cb, struct tbuf *dst, uint64_t doff,
+		 struct tbuf *src, uint64_t soff, uint64_t size)
+{
+	igt_assert(doff + size <= dst->size && soff + size <= src->size);
+	vseg_cb_copy_phys(cb, dst->handle, doff, src->handle, soff, size);
+	memmove(dst->model + doff, src->model + soff, size);
+}
+
+static void write64(struct vseg_cmdbuf *cb, struct tbuf *b, uint64_t off,
+		    uint64_t value)
+{
+	igt_assert(off + 8 <= b->size);
+	vseg_cb_write_phys(cb, b->handle, off, value);
+	memcpy(b->model + off, &value, 8);
+}
+
+/*
+ * Assert that @b is reachable physically in @cell now: contiguous and
+ * resident in a memory segment, or mapped into the aperture.
+ */
+static void check_reachable(const struct tbuf *b, const struct cell *cell,
+			    struct drm_vseg_gem_info *out, const char *what)
+{
+	struct drm_vseg_gem_info info;
+	uint64_t addr;
+
+	vseg_gem_info(ctx.fd, b->handle, &info);
+	igt_assert_f(info.segment_id == cell->seg,
+		     "%s: the buffer is in %s, expected %s\n", what,
+		     seg_name(info.segment_id), seg_name(cell->seg));
+	if (cell->seg == ctx.ap_id)
+		igt_assert_f(info.placement_flags &
+			     DRM_VSEG_INFO_APERTURE_MAPPED,
+			     "%s: AccessedPhysically buffer in the aperture is not mapped (flags %#x)\n",
+			     what, info.placement_flags);
+	else
+		igt_assert_f((info.placement_flags &
+			      DRM_VSEG_INFO_CONTIGUOUS) &&
+			     (info.placement_flags & DRM_VSEG_INFO_RESIDENT),
+			     "%s: AccessedPhysically buffer in %s is not contiguous and resident (flags %#x)\n",
+			     what, seg_name(cell->seg), info.placement_flags);
+	igt_assert(vseg_phys_addr_of(&info, 0, &addr));
+	if (out)
+		*out = info;
+}
+
+/* --- the kernel keeps working --------------------------------------------- */
+
+/*
+ * A job of another client (a file of its own) and one of ours both
+ * succeed: after a job failed, the engine still runs.
+ */
+static void check_engine_alive(const char *what)
+{
+	int fds[2] = { drm_open_vseg(), ctx.fd };
+
+	for (unsigned int k = 0; k < 2; k++) {
+		struct drm_vseg_gem_create c;
+		struct vseg_cmdbuf cb;
+		uint32_t h, want[4] = { 0x600d0000 | k, 0x600d0000 | k,
+					0x600d0000 | k, 0x600d0000 | k };
+		uint32_t got[4];
+
+		vseg_create_args(&c, SZ_64K, BIT(ctx.ap_id) | BIT(0), AP_FLAG);
+		vseg_create_prefer(&c, ctx.ap_id, 0);
+		h = vseg_gem_create(fds[k], &c);
+		vseg_cb_init(&cb);
+		vseg_cb_fill_phys(&cb, h, SZ_4K, sizeof(want), want[0]);
+		vseg_cb_exec_ok(fds[k], COPY, &cb, what);
+		vseg_bo_read(fds[k], h, SZ_4K, got, sizeof(got));
+		vseg_assert_same(got, want, sizeof(got), SZ_4K, what);
+		vseg_cb_fini(&cb);
+		vseg_gem_close(fds[k], h);
+	}
+	drm_close_driver(fds[0]);
+}
+
+/* --- loading a profile, finishing ------------------------------------------ */
+
+static void load(const char *profile)
+{
+	vseg_ctx_load(&ctx, profile);
+	vseg_require_engine(ctx.fd);
+}
+
+/*
+ * Jobs drop their references to buffers when they are retired, which may
+ * come a little after their fences signal: wait for the buffer count.
+ */
+static void finish(void)
+{
+	struct timespec start = {};
+
+	igt_gettime(&start);
+	while (vseg_allocation_count(ctx.fd) != ctx.base_count &&
+	       igt_nsec_elapsed(&start) < 5ull * NSEC_PER_SEC)
+		usleep(10000);
+	vseg_ctx_finish(&ctx, 5000, "after closing every buffer");
+}
+
+/* --- FILL, COPY and WRITE in every cell ------------------------------------ */
+
+static void test_fill(const struct cell *cell)
+{
+	const uint64_t size = SZ_1M;
+	struct drm_vseg_gem_info before, after;
+	struct vseg_cmdbuf cb;
+	struct tbuf b;
+
+	tbuf_create(&b, cell, size, AP_FLAG);
+	check_reachable(&b, cell, NULL, "a new AccessedPhysically buffer");
+	/* Known contents around what the job writes (may move it out). */
+	tbuf_cpu_pattern(&b, 0x100 + cell->seg);
+	vseg_gem_info(ctx.fd, b.handle, &before);
+
+	vseg_cb_init(&cb);
+	fill(&cb, &b, SZ_4K, SZ_64K, 0xa5a5a500 | cell->seg);
+	fill(&cb, &b, SZ_64K - 12, 24, 0xdeadbeef);	/* across a page */
+	fill(&cb, &b, 3 * SZ_64K + 4, 5 * SZ_4K + 8, 0x5a5a5a5a);
+	fill(&cb, &b, size - 4, 4, 0xcafef00d);		/* the last word */
+	write64(&cb, &b, 0, 0x0123456789abcdefull);
+	write64(&cb, &b, size / 2 - 8, 0xfedcba9876543210ull);
+	vseg_cb_exec_ok(ctx.fd, COPY, &cb, "FILL and WRITE");
+	check_reachable(&b, cell, &after, "after the job");
+	if (before.segment_id == cell->seg)
+		igt_assert_f(after.moves == before.moves,
+			     "a reachable buffer moved for a job (%llu -> %llu moves)\n",
+			     (unsigned long long)before.moves,
+			     (unsigned long long)after.moves);
+	tbuf_verify(&b, "after FILL and WRITE");
+
+	/* Evicted: the next job brings it back where it can be reached. */
+	vseg_evict(ctx.fd, &b.handle, 1);
+	vseg_gem_info(ctx.fd, b.handle, &before);
+	igt_assert_eq_u32(before.segment_id, 0);
+	vseg_cb_reset(&cb);
+	fill(&cb, &b, size / 2, size / 4, 0x77000000 | cell->seg);
+	write64(&cb, &b, size - 16, 0x1122334455667788ull);
+	vseg_cb_exec_ok(ctx.fd, COPY, &cb, "FILL of an evicted buffer");
+	check_reachable(&b, cell, NULL, "after a job on an evicted buffer");
+	tbuf_verify(&b, "after FILL of an evicted buffer");
+
+	vseg_cb_fini(&cb);
+	tbuf_destroy(&b);
+}
+
+static void test_copy(const struct cell *from, const struct cell *to)
+{
+	const uint64_t size = SZ_256K;
+	struct vseg_cmdbuf cb;
+	struct tbuf src, dst;
+
+	tbuf_create(&src, from, size, AP_FLAG);
+	tbuf_create(&dst, to, size, AP_FLAG);
+	tbuf_cpu_pattern(&src, 0x200 + from->seg);
+	tbuf_cpu_pattern(&dst, 0x300 + to->seg);
+
+	vseg_cb_init(&cb);
+	copy(&cb, &dst, 0, &src, size / 2, size / 2);
+	copy(&cb, &dst, size / 2 + SZ_4K, &src, SZ_4K, 3 * SZ_4K);
+	copy(&cb, &dst, size - 100, &src, 13, 7);	/* bytes, unaligned */
+	vseg_cb_exec_ok(ctx.fd, COPY, &cb, "COPY between buffers");
+	check_reachable(&src, from, NULL, "source after the job");
+	check_reachable(&dst, to, NULL, "destination after the job");
+	tbuf_verify(&src, "source after COPY");
+	tbuf_verify(&dst, "destination after COPY");
+
+	/* Within one buffer: one allocation, two patches. */
+	vseg_cb_reset(&cb);
+	copy(&cb, &src, size - SZ_64K, &src, 0, SZ_64K);
+	igt_assert_eq_u32(cb.num_allocs, 1);
+	vseg_cb_exec_ok(ctx.fd, COPY, &cb, "COPY within a buffer");
+	tbuf_verify(&src, "after COPY within the buffer");
+
+	/* The same buffer listed twice, once per patch. */
+	vseg_cb_reset(&cb);
+	vseg_cb_copy(&cb, 0, 0, SZ_4K);
+	vseg_cb_add_allocation(&cb, dst.handle, DRM_VSEG_ALLOCATION_WRITE);
+	vseg_cb_add_allocation(&cb, dst.handle, 0);
+	vseg_cb_add_patch(&cb, 0, 5 * SZ_4K, VSEG_PATCH_OFFSET(0, VSEG_CMD_DST));
+	vseg_cb_add_patch(&cb, 1, 0, VSEG_PATCH_OFFSET(0, VSEG_CMD_SRC));
+	memmove(dst.model + 5 * SZ_4K, dst.model, SZ_4K);
+	vseg_cb_exec_ok(ctx.fd, COPY, &cb, "COPY with a buffer listed twice");
+	tbuf_verify(&dst, "after COPY with a buffer listed twice");
+
+	vseg_cb_fini(&cb);
+	tbuf_destroy(&src);
+	tbuf_destroy(&dst);
+}
+
+/* --- hand-written physical addresses ---------------------------------------- */
+
+static void pin(uint32_t handle)
+{
+	int err = __vseg_make_resident_flags(ctx.fd, &handle, 1,
+					     DRM_VSEG_RESIDENCY_PIN, NULL);
+
+	igt_assert_f(err == 0, "MAKE_RESIDENT(PIN): %s\n", vseg_errname(err));
+}
+
+static void unpin(uint32_t handle)
+{
+	int err = __vseg_evict_flags(ctx.fd, &handle, 1,
+				     DRM_VSEG_RESIDENCY_UNPIN, NULL);
+
+	igt_assert_f(err == 0, "EVICT(UNPIN): %s\n", vseg_errname(err));
+}
+
+/*
+ * A pinned buffer's physical reference from GEM_INFO, written by hand
+ * into the commands (no allocation list): the engine decodes it the same
+ * way.
+ */
+static void test_raw_address(const struct cell *cell)
+{
+	const uint64_t size = SZ_256K;
+	struct vseg_cmdbuf cb;
+	struct tbuf b;
+	uint64_t pa;
+
+	tbuf_create(&b, cell, size, AP_FLAG);
+	tbuf_cpu_pattern(&b, 0x400 + cell->seg);
+	pin(b.handle);
+	check_reachable(&b, cell, NULL, "pinned");
+	pa = vseg_phys_addr(ctx.fd, b.handle, 0);
+	igt_info("%s: buffer at %#llx\n", seg_name(cell->seg),
+		 (unsigned long long)pa);
+
+	vseg_cb_init(&cb);
+	vseg_cb_fill(&cb, pa + SZ_4K, 2 * SZ_64K, 0x0badf00d);
+	vseg_fill32(b.model + SZ_4K, 2 * SZ_64K, 0x0badf00d);
+	vseg_cb_copy(&cb, pa + size - SZ_4K, pa + 64, SZ_4K);
+	memmove(b.model + size - SZ_4K, b.model + 64, SZ_4K);
+	vseg_cb_write(&cb, pa + 8, 0xa0a0b0b0c0c0d0d0ull);
+	memcpy(b.model + 8, &(uint64_t){ 0xa0a0b0b0c0c0d0d0ull }, 8);
+	vseg_cb_exec_ok(ctx.fd, COPY, &cb, "hand-written physical addresses");
+	tbuf_verify(&b, "after jobs with hand-written addresses");
+
+	unpin(b.handle);
+	vseg_cb_fini(&cb);
+	tbuf_destroy(&b);
+}
+
+/* --- addresses the engine cannot resolve --------------------------------- */
+
+/* One command at @addr; the job must fail with -EFAULT. */
+static void expect_fault(uint32_t opcode, uint64_t addr, uint64_t size,
+			 const char *what)
+{
+	struct vseg_cmdbuf cb;
+	int status;
+
+	vseg_cb_init(&cb);
+	if (opcode == DRM_VSEG_CMD_WRITE)
+		vseg_cb_write(&cb, addr, 0xbad);
+	else
+		vseg_cb_fill(&cb, addr, size, 0xbad);
+	status = vseg_cb_exec(ctx.fd, COPY, &cb);
+	igt_assert_f(status == -EFAULT,
+		     "%s (address %#llx, %#llx bytes): fence status %d (%s), expected -EFAULT\n",
+		     what, (unsigned long long)addr, (unsigned long long)size,
+		     status, vseg_errname(status));
+	vseg_cb_fini(&cb);
+}
+
+/* An aperture page with no GART entry now. */
+static uint64_t unmapped_aperture_offset(void)
+{
+	struct vseg_aperture_state st;
+	uint64_t off = 0;
+
+	vseg_debugfs_read_aperture(ctx.fd, &st);
+	for (unsigned int i = 0; i < st.num_ranges; i++) {
+		if (st.range[i].start > off)
+			break;
+		off = st.range[i].start + st.range[i].size;
+	}
+	igt_assert_f(off < st.size, "the whole aperture is mapped\n");
+	vseg_debugfs_free_aperture(&st);
+	return off;
+}
+
+static void test_fault_segment0(void)
+{
+	expect_fault(DRM_VSEG_CMD_FILL, DRM_VSEG_PHYS_ADDR(0, 0), SZ_4K,
+		     "FILL in segment 0");
+	expect_fault(DRM_VSEG_CMD_WRITE, DRM_VSEG_PHYS_ADDR(0, SZ_1M),
+		     0, "WRITE in segment 0");
+	check_engine_alive("after jobs addressing segment 0");
+}
+
+static void test_fault_past_end(uint32_t id)
+{
+	const uint64_t size = seg(id)->size;
+
+	expect_fault(DRM_VSEG_CMD_FILL, DRM_VSEG_PHYS_ADDR(id, size), 4,
+		     "FILL just past the segment's end");
+	expect_fault(DRM_VSEG_CMD_FILL, DRM_VSEG_PHYS_ADDR(id, size - SZ_4K),
+		     2 * SZ_4K, "FILL across the segment's end");
+	expect_fault(DRM_VSEG_CMD_WRITE,
+		     DRM_VSEG_PHYS_ADDR(id, (1ull << 56) - 8), 0,
+		     "WRITE at the largest offset");
+	check_engine_alive("after jobs past a segment's end");
+}
+
+static void test_fault_no_segment(void)
+{
+	if (ctx.q.num_segments < DRM_VSEG_MAX_SEGMENTS)
+		expect_fault(DRM_VSEG_CMD_FILL,
+			     DRM_VSEG_PHYS_ADDR(ctx.q.num_segments + 1, 0),
+			     SZ_4K, "FILL in a segment past the table");
+	expect_fault(DRM_VSEG_CMD_FILL, DRM_VSEG_PHYS_ADDR(0xff, 0), SZ_4K,
+		     "FILL in segment 255");
+	check_engine_alive("after jobs in segments that do not exist");
+}
+
+static void test_fault_aperture_unmapped(void)
+{
+	uint64_t off = unmapped_aperture_offset();
+
+	igt_info("aperture offset %#llx has no GART entry\n",
+		 (unsigned long long)off);
+	expect_fault(DRM_VSEG_CMD_FILL, DRM_VSEG_PHYS_ADDR(ctx.ap_id, off),
+		     SZ_4K, "FILL of an unmapped aperture page");
+	check_engine_alive("after a job on an unmapped aperture page");
+}
+
+/* A fault ends the job: earlier commands ran, later ones are skipped. */
+static void test_fault_skips_rest(void)
+{
+	struct vseg_cmdbuf cb;
+	struct tbuf b;
+	int status;
+
+	tbuf_create(&b, cell_of(ctx.ap_id), SZ_64K, AP_FLAG);
+	tbuf_cpu_pattern(&b, 0x500);
+	vseg_cb_init(&cb);
+	write64(&cb, &b, 0, 0x1111111111111111ull);
+	vseg_cb_fill(&cb, DRM_VSEG_PHYS_ADDR(0, 0), SZ_4K, 0xbad);
+	/* Not applied to the model: it must not run. */
+	vseg_cb_write_phys(&cb, b.handle, 8, 0x2222222222222222ull);
+	vseg_cb_copy_phys(&cb, b.handle, SZ_4K, b.handle, 2 * SZ_4K, SZ_4K);
+	status = vseg_cb_exec(ctx.fd, COPY, &cb);
+	igt_assert_f(status == -EFAULT, "fence status %d (%s), expected -EFAULT\n",
+		     status, vseg_errname(status));
+	tbuf_verify(&b, "commands before the fault ran, the ones after did not");
+
+	/* A COPY from an address that cannot be resolved. */
+	vseg_cb_reset(&cb);
+	vseg_cb_copy(&cb, 0, DRM_VSEG_PHYS_ADDR(0, 0), SZ_4K);
+	vseg_cb_patch(&cb, 0, VSEG_CMD_DST, b.handle, 0, true);
+	status = vseg_cb_exec(ctx.fd, COPY, &cb);
+	igt_assert_f(status == -EFAULT,
+		     "COPY from segment 0: fence status %d (%s), expected -EFAULT\n",
+		     status, vseg_errname(status));
+
+	vseg_cb_fini(&cb);
+	tbuf_destroy(&b);
+	check_engine_alive("after a job that faulted half way");
+}
+
+/* --- rejected submissions ---------------------------------------------------- */
+
+/**
+ * struct reject_env - a valid submission to break one way at a time
+ * @a: AccessedPhysically buffer preferring the first memory segment.
+ * @b: AccessedPhysically buffer in the aperture.
+ * @plain: a buffer without AccessedPhysically.
+ * @primary: a primary (AccessedPhysically=0).
+ * @out: the out-syncobj, which must get no fence from a rejected submit.
+ * @cb: the valid command buffer and lists.
+ * @s: the submission, pointing at @cb and @out.
+ *
+ * @a and @b are evicted to system memory first, so that a submission that
+ * starts making buffers resident before it is rejected shows.
+ */
+struct reject_env {
+	struct tbuf a;
+	struct tbuf b;
+	uint32_t plain;
+	uint32_t primary;
+	uint32_t out;
+	struct vseg_cmdbuf cb;
+	struct drm_vseg_submit s;
+};
+
+static void *bad_ptr;
+
+static void reject_setup(struct reject_env *e)
+{
+	uint32_t h[2];
+
+	memset(e, 0, sizeof(*e));
+	tbuf_create(&e->a, cell_of(1), SZ_64K, AP_FLAG);
+	tbuf_create(&e->b, cell_of(ctx.ap_id), SZ_64K, AP_FLAG);
+	tbuf_cpu_pattern(&e->a, 0x600);
+	tbuf_cpu_pattern(&e->b, 0x601);
+	e->plain = vseg_gem_create_simple(ctx.fd, SZ_64K, BIT(1) | BIT(0), 0);
+	e->primary = vseg_gem_create_simple(ctx.fd, SZ_64K, BIT(1) | BIT(0),
+					    PRIMARY);
+	h[0] = e->a.handle;
+	h[1] = e->b.handle;
+	vseg_evict(ctx.fd, h, 2);
+
+	vseg_cb_init(&e->cb);
+	vseg_cb_fill_phys(&e->cb, e->a.handle, 0, SZ_4K, 0x12345678);
+	vseg_cb_copy_phys(&e->cb, e->b.handle, 0, e->a.handle, SZ_4K, SZ_4K);
+	vseg_cb_write_phys(&e->cb, e->b.handle, 2 * SZ_4K, 0x42);
+	vseg_cb_nop(&e->cb);
+	e->out = vseg_syncobj_create(ctx.fd, 0);
+	vseg_submit_args(&e->s, COPY, &e->cb);
+	e->s.out_syncs = (uintptr_t)&e->out;
+	e->s.num_out_syncs = 1;
+}
+
+static void reject_teardown(struct reject_env *e)
+{
+	vseg_syncobj_destroy(ctx.fd, e->out);
+	vseg_cb_fini(&e->cb);
+	tbuf_destroy(&e->a);
+	tbuf_destroy(&e->b);
+	vseg_gem_close(ctx.fd, e->plain);
+	vseg_gem_close(ctx.fd, e->primary);
+}
+
+static bool same_place(const struct drm_vseg_gem_info *x,
+		       const struct drm_vseg_gem_info *y)
+{
+	return x->segment_id == y->segment_id && x->offset == y->offset &&
+	       x->moves == y->moves && x->placement_flags == y->placement_flags &&
+	       x->aperture_offset == y->aperture_offset;
+}
+
+/*
+ * Submit @e->s as it is now: it must fail with @want and change nothing:
+ * no buffer moved, the usage is the same, the out-syncobj got no fence and
+ * the buffers hold what they held.
+ */
+static void expect_rejected(struct reject_env *e, int want, const char *what)
+{
+	const uint32_t handles[] = { e->a.handle, e->b.handle, e->plain,
+				     e->primary };
+	struct drm_vseg_gem_info before[4], after;
+	struct vseg_usage_snapshot usage;
+	int err;
+
+	for (unsigned int i = 0; i < 4; i++)
+		vseg_gem_info(ctx.fd, handles[i], &before[i]);
+	vseg_usage_read(ctx.fd, &usage);
+
+	err = __vseg_submit(ctx.fd, &e->s);
+	igt_assert_f(err == want, "%s: SUBMIT returned %d (%s), expected %d (%s)\n",
+		     what, err, vseg_errname(err), want, vseg_errname(want));
+
+	for (unsigned int i = 0; i < 4; i++) {
+		vseg_gem_info(ctx.fd, handles[i], &after);
+		igt_assert_f(same_place(&before[i], &after),
+			     "%s: buffer %u moved (segment %u -> %u, moves %llu -> %llu) though the submission was rejected\n",
+			     what, i, before[i].segment_id, after.segment_id,
+			     (unsigned long long)before[i].moves,
+			     (unsigned long long)after.moves);
+	}
+	vseg_usage_assert(ctx.fd, &usage, what);
+	igt_assert_f(!vseg_syncobj_has_fence(ctx.fd, e->out),
+		     "%s: the out-syncobj of a rejected submission has a fence\n",
+		     what);
+	tbuf_verify(&e->a, what);
+	tbuf_verify(&e->b, what);
+}
+
+/* The valid submission works (and updates the models). */
+static void reject_control(struct reject_env *e)
+{
+	int status;
+
+	igt_assert_eq(__vseg_submit(ctx.fd, &e->s), 0);
+	status = vseg_syncobj_wait_error(ctx.fd, e->out, VSEG_JOB_TIMEOUT_MS);
+	igt_assert_f(status == 0, "the valid submission's job failed: %s\n",
+		     vseg_errname(status));
+	vseg_fill32(e->a.model, SZ_4K, 0x12345678);
+	memcpy(e->b.model, e->a.model + SZ_4K, SZ_4K);
+	memcpy(e->b.model + 2 * SZ_4K, &(uint64_t){ 0x42 }, 8);
+	tbuf_verify(&e->a, "after the valid submission");
+	tbuf_verify(&e->b, "after the valid submission");
+}
+
+struct reject_case {
+	const char *name;
+	int err;
+	void (*mutate)(struct reject_env *e);
+};
+
+/* Allocation list. */
+/* Point the submission at the (grown) lists again. */
+static void relist(struct reject_env *e)
+{
+	e->s.allocations = (uintptr_t)e->cb.allocs;
+	e->s.num_allocations = e->cb.num_allocs;
+	e->s.patches = (uintptr_t)e->cb.patches;
+	e->s.num_patches = e->cb.num_patches;
+	e->s.commands = (uintptr_t)e->cb.cmds;
+	e->s.commands_size = e->cb.num_cmds * CMD_SIZE;
+}
+
+static void r_plain(struct reject_env *e)
+{
+	/* Listed after valid ones, referenced by a patch. */
+	vseg_cb_write_phys(&e->cb, e->plain, 0, 1);
+	relist(e);
+}
+
+static void r_plain_unreferenced(struct reject_env *e)
+{
+	vseg_cb_add_allocation(&e->cb, e->plain, 0);
+	relist(e);
+}
+
+static void r_primary(struct reject_env *e)
+{
+	vseg_cb_add_allocation(&e->cb, e->primary, DRM_VSEG_ALLOCATION_WRITE);
+	relist(e);
+}
+
+static void r_alloc_flags(struct reject_env *e)
+{
+	e->cb.allocs[0].flags = 1u << 31;
+}
+
+static void r_unknown_handle(struct reject_env *e)
+{
+	e->cb.allocs[1].handle = 0x7fff0000;
+}
+
+static void r_zero_handle(struct reject_env *e)
+{
+	e->cb.allocs[1].handle = 0;
+}
+
+static void r_too_many_allocations(struct reject_env *e)
+{
+	static struct drm_vseg_allocation list[DRM_VSEG_MAX_ALLOCATIONS + 1];
+
+	for (unsigned int i = 0; i < DRM_VSEG_MAX_ALLOCATIONS + 1; i++)
+		list[i] = e->cb.allocs[i % 2];
+	e->s.allocations = (uintptr_t)list;
+	e->s.num_allocations = DRM_VSEG_MAX_ALLOCATIONS + 1;
+}
+
+/* Patch list. */
+static void r_index(struct reject_env *e)
+{
+	e->cb.patches[1].allocation_index = e->cb.num_allocs;
+}
+
+static void r_index_huge(struct reject_env *e)
+{
+	e->cb.patches[0].allocation_index = ~0u;
+}
+
+static void r_patch_outside(struct reject_env *e)
+{
+	e->cb.patches[2].patch_offset = e->s.commands_size;
+}
+
+static void r_patch_huge(struct reject_env *e)
+{
+	e->cb.patches[2].patch_offset = ~7ull;
+}
+
+static void r_patch_unaligned(struct reject_env *e)
+{
+	e->cb.patches[0].patch_offset = VSEG_PATCH_OFFSET(0, VSEG_CMD_DST) + 4;
+}
+
+static void r_patch_unaligned_last(struct reject_env *e)
+{
+	/* Inside the buffer, but the 8 bytes would run past its end. */
+	e->cb.patches[0].patch_offset = e->s.commands_size - 4;
+}
+
+static void r_patch_pad(struct reject_env *e)
+{
+	e->cb.patches[1].pad = 1;
+}
+
+static void r_alloc_offset_end(struct reject_env *e)
+{
+	e->cb.patches[0].allocation_offset = e->a.size;
+}
+
+static void r_alloc_offset_far(struct reject_env *e)
+{
+	e->cb.patches[1].allocation_offset = e->b.size + SZ_1M;
+}
+
+static void r_alloc_offset_huge(struct reject_env *e)
+{
+	e->cb.patches[2].allocation_offset = ~0ull - 3;
+}
+
+static void r_too_many_patches(struct reject_env *e)
+{
+	static struct drm_vseg_patch list[DRM_VSEG_MAX_PATCHES + 1];
+
+	for (unsigned int i = 0; i < DRM_VSEG_MAX_PATCHES + 1; i++)
+		list[i] = e->cb.patches[0];
+	e->s.patches = (uintptr_t)list;
+	e->s.num_patches = DRM_VSEG_MAX_PATCHES + 1;
+}
+
+static void r_render_allocations(struct reject_env *e)
+{
+	e->s.engine = RENDER;
+}
+
+static void r_render_patches_only(struct reject_env *e)
+{
+	e->s.engine = RENDER;
+	e->s.num_allocations = 0;
+	e->s.allocations = 0;
+}
+
+/* Commands. */
+static void r_opcode(struct reject_env *e)
+{
+	e->cb.cmds[3].opcode = DRM_VSEG_CMD_WRITE + 1;
+}
+
+static void r_opcode_huge(struct reject_env *e)
+{
+	e->cb.cmds[0].opcode = 0x80000001;
+}
+
+static void r_cmd_flags(struct reject_env *e)
+{
+	e->cb.cmds[1].flags = 1;
+}
+
+static void r_fill_src(struct reject_env *e)
+{
+	e->cb.cmds[0].src = 8;
+}
+
+static void r_write_src(struct reject_env *e)
+{
+	e->cb.cmds[2].src = 8;
+}
+
+static void r_write_size(struct reject_env *e)
+{
+	e->cb.cmds[2].size = 8;
+}
+
+static void r_nop_size(struct reject_env *e)
+{
+	e->cb.cmds[3].size = 4;
+}
+
+static void r_nop_value(struct reject_env *e)
+{
+	e->cb.cmds[3].value = 1;
+}
+
+static void r_nop_src(struct reject_env *e)
+{
+	e->cb.cmds[3].src = 1;
+}
+
+static void r_copy_value(struct reject_env *e)
+{
+	e->cb.cmds[1].value = 1;
+}
+
+static void r_fill_size(struct reject_env *e)
+{
+	e->cb.cmds[0].size = SZ_4K - 2;
+}
+
+static void r_size_zero(struct reject_env *e)
+{
+	e->s.commands_size = 0;
+}
+
+static void r_size_partial(struct reject_env *e)
+{
+	e->s.commands_size = 2 * CMD_SIZE + 8;
+}
+
+static void r_size_short(struct reject_env *e)
+{
+	e->s.commands_size = CMD_SIZE - 8;
+}
+
+/* The submission itself. */
+static void r_engine(struct reject_env *e)
+{
+	e->s.engine = RENDER + 1;
+}
+
+static void r_engine_huge(struct reject_env *e)
+{
+	e->s.engine = ~0u;
+}
+
+static void r_flags(struct reject_env *e)
+{
+	e->s.flags = 1;
+}
+
+static void r_pad(struct reject_env *e)
+{
+	e->s.pad = 1;
+}
+
+static void r_reserved0(struct reject_env *e)
+{
+	e->s.reserved[0] = 1;
+}
+
+static void r_reserved1(struct reject_env *e)
+{
+	e->s.reserved[1] = 1ull << 63;
+}
+
+static void r_extensions(struct reject_env *e)
+{
+	e->s.extensions = (uintptr_t)e->cb.cmds;
+}
+
+/* Syncobjs. */
+static void r_unknown_in_sync(struct reject_env *e)
+{
+	static uint32_t in;
+
+	in = 0x7fff0000;
+	e->s.in_syncs = (uintptr_t)&in;
+	e->s.num_in_syncs = 1;
+}
+
+static void r_unknown_out_sync(struct reject_env *e)
+{
+	static uint32_t out[2];
+
+	out[0] = e->out;
+	out[1] = 0x7fff0000;
+	e->s.out_syncs = (uintptr_t)out;
+	e->s.num_out_syncs = 2;
+}
+
+static uint32_t many_syncs[DRM_VSEG_MAX_SYNCS + 1];
+
+static void make_many_syncs(uint32_t flags)
+{
+	for (unsigned int i = 0; i < DRM_VSEG_MAX_SYNCS + 1; i++)
+		many_syncs[i] = vseg_syncobj_create(ctx.fd, flags);
+}
+
+static void r_too_many_in_syncs(struct reject_env *e)
+{
+	make_many_syncs(DRM_SYNCOBJ_CREATE_SIGNALED);
+	e->s.in_syncs = (uintptr_t)many_syncs;
+	e->s.num_in_syncs = DRM_VSEG_MAX_SYNCS + 1;
+}
+
+static void r_too_many_out_syncs(struct reject_env *e)
+{
+	make_many_syncs(0);
+	many_syncs[0] = e->out;
+	e->s.out_syncs = (uintptr_t)many_syncs;
+	e->s.num_out_syncs = DRM_VSEG_MAX_SYNCS + 1;
+}
+
+/* Pointers. */
+static void r_bad_commands(struct reject_env *e)
+{
+	e->s.commands = (uintptr_t)bad_ptr;
+}
+
+static void r_null_commands(struct reject_env *e)
+{
+	e->s.commands = 0;
+}
+
+static void r_bad_allocations(struct reject_env *e)
+{
+	e->s.allocations = (uintptr_t)bad_ptr;
+}
+
+static void r_bad_patches(struct reject_env *e)
+{
+	e->s.patches = (uintptr_t)bad_ptr;
+}
+
+static void r_bad_in_syncs(struct reject_env *e)
+{
+	e->s.in_syncs = (uintptr_t)bad_ptr;
+	e->s.num_in_syncs = 1;
+}
+
+static void r_bad_out_syncs(struct reject_env *e)
+{
+	e->s.out_syncs = (uintptr_t)bad_ptr;
+	e->s.num_out_syncs = 1;
+}
+
+static const struct reject_case reject_cases[] = {
+	{ "plain-buffer", -EINVAL, r_plain },
+	{ "plain-buffer-unreferenced", -EINVAL, r_plain_unreferenced },
+	{ "primary-buffer", -EINVAL, r_primary },
+	{ "allocation-flags", -EINVAL, r_alloc_flags },
+	{ "unknown-handle", -ENOENT, r_unknown_handle },
+	{ "zero-handle", -ENOENT, r_zero_handle },
+	{ "too-many-allocations", -E2BIG, r_too_many_allocations },
+	{ "allocation-index", -EINVAL, r_index },
+	{ "allocation-index-huge", -EINVAL, r_index_huge },
+	{ "patch-offset-outside", -EINVAL, r_patch_outside },
+	{ "patch-offset-huge", -EINVAL, r_patch_huge },
+	{ "patch-offset-unaligned", -EINVAL, r_patch_unaligned },
+	{ "patch-offset-straddles-end", -EINVAL, r_patch_unaligned_last },
+	{ "patch-pad", -EINVAL, r_patch_pad },
+	{ "allocation-offset-at-end", -EINVAL, r_alloc_offset_end },
+	{ "allocation-offset-beyond", -EINVAL, r_alloc_offset_far },
+	{ "allocation-offset-huge", -EINVAL, r_alloc_offset_huge },
+	{ "too-many-patches", -E2BIG, r_too_many_patches },
+	{ "render-allocation-list", -EINVAL, r_render_allocations },
+	{ "render-patch-list", -EINVAL, r_render_patches_only },
+	{ "unknown-opcode", -EINVAL, r_opcode },
+	{ "unknown-opcode-huge", -EINVAL, r_opcode_huge },
+	{ "command-flags", -EINVAL, r_cmd_flags },
+	{ "fill-src", -EINVAL, r_fill_src },
+	{ "write-src", -EINVAL, r_write_src },
+	{ "write-size", -EINVAL, r_write_size },
+	{ "nop-size", -EINVAL, r_nop_size },
+	{ "nop-value", -EINVAL, r_nop_value },
+	{ "nop-src", -EINVAL, r_nop_src },
+	{ "copy-value", -EINVAL, r_copy_value },
+	{ "fill-size-unaligned", -EINVAL, r_fill_size },
+	{ "commands-size-zero", -EINVAL, r_size_zero },
+	{ "commands-size-partial", -EINVAL, r_size_partial },
+	{ "commands-size-short", -EINVAL, r_size_short },
+	{ "unknown-engine", -EINVAL, r_engine },
+	{ "unknown-engine-huge", -EINVAL, r_engine_huge },
+	{ "flags", -EINVAL, r_flags },
+	{ "pad", -EINVAL, r_pad },
+	{ "reserved0", -EINVAL, r_reserved0 },
+	{ "reserved1", -EINVAL, r_reserved1 },
+	{ "extensions", -EINVAL, r_extensions },
+	{ "unknown-in-sync", -ENOENT, r_unknown_in_sync },
+	{ "unknown-out-sync", -ENOENT, r_unknown_out_sync },
+	{ "too-many-in-syncs", -E2BIG, r_too_many_in_syncs },
+	{ "too-many-out-syncs", -E2BIG, r_too_many_out_syncs },
+	{ "bad-commands-pointer", -EFAULT, r_bad_commands },
+	{ "null-commands-pointer", -EFAULT, r_null_commands },
+	{ "bad-allocations-pointer", -EFAULT, r_bad_allocations },
+	{ "bad-patches-pointer", -EFAULT, r_bad_patches },
+	{ "bad-in-syncs-pointer", -EFAULT, r_bad_in_syncs },
+	{ "bad-out-syncs-pointer", -EFAULT, r_bad_out_syncs },
+};
+
+static void test_reject(const struct reject_case *rc)
+{
+	struct reject_env e;
+
+	reject_setup(&e);
+	memset(many_syncs, 0, sizeof(many_syncs));
+	rc->mutate(&e);
+	expect_rejected(&e, rc->err, rc->name);
+	for (unsigned int i = 0; i < DRM_VSEG_MAX_SYNCS + 1; i++)
+		if (many_syncs[i] && many_syncs[i] != e.out)
+			vseg_syncobj_destroy(ctx.fd, many_syncs[i]);
+	reject_teardown(&e);
+}
+
+/*
+ * A command buffer larger than DRM_VSEG_MAX_CMD_BYTES: the UAPI lists it
+ * under "bad arguments" and "lists longer than their limit" can be read to
+ * cover it too, so either error is accepted (and logged).
+ */
+static void test_reject_commands_too_large(void)
+{
+	struct reject_env e;
+	struct drm_vseg_cmd *big;
+	const uint32_t n = VSEG_MAX_CMDS + 1;
+	int err;
+
+	reject_setup(&e);
+	big = calloc(n, CMD_SIZE);
+	igt_assert(big);
+	memcpy(big, e.cb.cmds, e.cb.num_cmds * CMD_SIZE);
+	e.s.commands = (uintptr_t)big;
+	e.s.commands_size = n * CMD_SIZE;
+	err = __vseg_submit(ctx.fd, &e.s);
+	igt_info("a %u-byte command buffer: %s\n", n * (unsigned int)CMD_SIZE,
+		 vseg_errname(err));
+	igt_assert_f(err == -EINVAL || err == -E2BIG,
+		     "a %u-byte command buffer: SUBMIT returned %d (%s)\n",
+		     n * (unsigned int)CMD_SIZE, err, vseg_errname(err));
+	igt_assert(!vseg_syncobj_has_fence(ctx.fd, e.out));
+	free(big);
+	reject_teardown(&e);
+}
+
+/* --- the lists at their limits ----------------------------------------------- */
+
+static void test_limits(void)
+{
+	const unsigned int n = DRM_VSEG_MAX_ALLOCATIONS;
+	const unsigned int per = DRM_VSEG_MAX_PATCHES / DRM_VSEG_MAX_ALLOCATIONS;
+	uint32_t in[DRM_VSEG_MAX_SYNCS], out[DRM_VSEG_MAX_SYNCS];
+	struct tbuf *b = calloc(n, sizeof(*b));
+	struct vseg_cmdbuf cb;
+	int status;
+
+	igt_assert(b);
+	igt_assert_eq_u32(per * n, DRM_VSEG_MAX_PATCHES);
+	vseg_cb_init(&cb);
+	/* 256 buffers (4 KiB, in the aperture), 4 WRITEs each: 1024 patches. */
+	for (unsigned int i = 0; i < n; i++)
+		tbuf_create(&b[i], cell_of(ctx.ap_id), SZ_4K, AP_FLAG);
+	for (unsigned int k = 0; k < per; k++)
+		for (unsigned int i = 0; i < n; i++)
+			write64(&cb, &b[i], 8 * k,
+				(uint64_t)i << 32 | k | 0xab00);
+	/* Then NOPs up to the largest command buffer. */
+	while (cb.num_cmds < VSEG_MAX_CMDS)
+		vseg_cb_nop(&cb);
+	igt_assert_eq_u32(cb.num_allocs, DRM_VSEG_MAX_ALLOCATIONS);
+	igt_assert_eq_u32(cb.num_patches, DRM_VSEG_MAX_PATCHES);
+	igt_assert(cb.num_cmds * CMD_SIZE <= DRM_VSEG_MAX_CMD_BYTES);
+
+	/* And as many in- and out-syncobjs as allowed. */
+	for (unsigned int i = 0; i < DRM_VSEG_MAX_SYNCS; i++) {
+		in[i] = vseg_syncobj_create(ctx.fd, DRM_SYNCOBJ_CREATE_SIGNALED);
+		out[i] = vseg_syncobj_create(ctx.fd, 0);
+	}
+	vseg_cb_submit(ctx.fd, COPY, &cb, in, DRM_VSEG_MAX_SYNCS, out,
+		       DRM_VSEG_MAX_SYNCS);
+	igt_assert_eq(__vseg_syncobj_wait(ctx.fd, out, DRM_VSEG_MAX_SYNCS,
+					  VSEG_JOB_TIMEOUT_MS), 0);
+	for (unsigned int i = 0; i < DRM_VSEG_MAX_SYNCS; i++) {
+		status = vseg_syncobj_status(ctx.fd, out[i]);
+		igt_assert_f(status == 1, "out-syncobj %u: status %d\n", i,
+			     status);
+		vseg_syncobj_destroy(ctx.fd, in[i]);
+		vseg_syncobj_destroy(ctx.fd, out[i]);
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		uint64_t got[4];
+
+		vseg_bo_read(ctx.fd, b[i].handle, 0, got, sizeof(got));
+		vseg_assert_same(got, b[i].model, sizeof(got), 0,
+				 "a WRITE of the largest submission");
+		tbuf_destroy(&b[i]);
+	}
+	free(b);
+	vseg_cb_fini(&cb);
+}
+
+/* --- syncobjs ----------------------------------------------------------------- */
+
+/* Enough FILLs over @b to keep the engine busy for a while. */
+static void long_job(struct vseg_cmdbuf *cb, struct tbuf *b, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		fill(cb, b, 0, b->size, 0x10000000 + i);
+}
+
+static void test_syncobjs(void)
+{
+	struct vseg_cmdbuf cb;
+	struct tbuf a, c;
+	uint32_t s1, s2[2], sig;
+	int status;
+
+	tbuf_create(&a, cell_of(1), SZ_4M, AP_FLAG);
+	tbuf_create(&c, cell_of(ctx.ap_id), SZ_64K, AP_FLAG);
+	vseg_cb_init(&cb);
+
+	/* Job 1 keeps the engine busy, job 2 waits for it and copies. */
+	s1 = vseg_syncobj_create(ctx.fd, 0);
+	s2[0] = vseg_syncobj_create(ctx.fd, 0);
+	s2[1] = vseg_syncobj_create(ctx.fd, 0);
+	long_job(&cb, &a, 16);
+	write64(&cb, &a, SZ_4M - 8, 0x5151515151515151ull);
+	vseg_cb_submit(ctx.fd, COPY, &cb, NULL, 0, &s1, 1);
+	vseg_cb_reset(&cb);
+	copy(&cb, &c, 0, &a, SZ_4M - SZ_64K, SZ_64K);
+	vseg_cb_submit(ctx.fd, COPY, &cb, &s1, 1, s2, 2);
+	/* Both out-syncobjs of job 2 get its fence. */
+	igt_assert_eq(__vseg_syncobj_wait(ctx.fd, s2, 2, VSEG_JOB_TIMEOUT_MS),
+		      0);
+	igt_assert_eq(vseg_syncobj_status(ctx.fd, s2[0]), 1);
+	igt_assert_eq(vseg_syncobj_status(ctx.fd, s2[1]), 1);
+	igt_assert_eq(vseg_syncobj_status(ctx.fd, s1), 1);
+	tbuf_verify(&c, "a job that waited for another one");
+
+	/* An in-syncobj that is already signalled. */
+	sig = vseg_syncobj_create(ctx.fd, DRM_SYNCOBJ_CREATE_SIGNALED);
+	vseg_cb_reset(&cb);
+	fill(&cb, &c, 0, SZ_4K, 0x5a5a0001);
+	vseg_cb_submit(ctx.fd, COPY, &cb, &sig, 1, &s1, 1);
+	status = vseg_syncobj_wait_error(ctx.fd, s1, VSEG_JOB_TIMEOUT_MS);
+	igt_assert_eq(status, 0);
+	tbuf_verify(&c, "a job waiting for a signalled syncobj");
+
+	/* The same syncobj in and out: waits for the old fence, gets the new. */
+	vseg_cb_reset(&cb);
+	fill(&cb, &c, SZ_4K, SZ_4K, 0x5a5a0002);
+	vseg_cb_submit(ctx.fd, COPY, &cb, &s1, 1, &s1, 1);
+	igt_assert_eq(vseg_syncobj_wait_error(ctx.fd, s1, VSEG_JOB_TIMEOUT_MS),
+		      0);
+	tbuf_verify(&c, "a job with the same syncobj in and out");
+
+	/* Without any syncobj: the buffer's fence still orders CPU access. */
+	vseg_cb_reset(&cb);
+	fill(&cb, &c, 2 * SZ_4K, SZ_4K, 0x5a5a0003);
+	vseg_cb_submit(ctx.fd, COPY, &cb, NULL, 0, NULL, 0);
+	vseg_cb_reset(&cb);
+	fill(&cb, &c, 3 * SZ_4K, SZ_4K, 0x5a5a0004);
+	igt_assert_eq(vseg_cb_exec(ctx.fd, COPY, &cb), 0);
+	tbuf_verify(&c, "jobs with and without syncobjs");
+
+	vseg_syncobj_destroy(ctx.fd, sig);
+	vseg_syncobj_destroy(ctx.fd, s1);
+	vseg_syncobj_destroy(ctx.fd, s2[0]);
+	vseg_syncobj_destroy(ctx.fd, s2[1]);
+	vseg_cb_fini(&cb);
+	tbuf_destroy(&a);
+	tbuf_destroy(&c);
+}
+
+/* --- buffers used by a queued job -------------------------------------------- */
+
+/*
+ * EVICT of a buffer a queued job writes succeeds, and the job's data is
+ * all there afterwards: eviction waited for the job or moved the buffer
+ * only after it.
+ */
+static void test_evict_busy(const struct cell *cell)
+{
+	struct vseg_cmdbuf cb;
+	uint32_t sync;
+	struct tbuf b;
+	int status;
+
+	tbuf_create(&b, cell, SZ_4M, AP_FLAG);
+	vseg_cb_init(&cb);
+	long_job(&cb, &b, 16);
+	write64(&cb, &b, 8, 0xe71c7ed0e71c7ed0ull);
+	sync = vseg_syncobj_create(ctx.fd, 0);
+	vseg_cb_submit(ctx.fd, COPY, &cb, NULL, 0, &sync, 1);
+	vseg_evict(ctx.fd, &b.handle, 1);
+	status = vseg_syncobj_wait_error(ctx.fd, sync, VSEG_JOB_TIMEOUT_MS);
+	igt_assert_f(status == 0, "the job of an evicted buffer failed: %s\n",
+		     vseg_errname(status));
+	tbuf_verify(&b, "a buffer evicted while a job wrote it");
+
+	/* Brought back while another job runs on it. */
+	vseg_cb_reset(&cb);
+	long_job(&cb, &b, 8);
+	vseg_cb_submit(ctx.fd, COPY, &cb, NULL, 0, &sync, 1);
+	vseg_make_resident(ctx.fd, &b.handle, 1);
+	vseg_evict(ctx.fd, &b.handle, 1);
+	igt_assert_eq(vseg_syncobj_wait_error(ctx.fd, sync,
+					      VSEG_JOB_TIMEOUT_MS), 0);
+	tbuf_verify(&b, "a buffer moved twice while a job wrote it");
+
+	vseg_syncobj_destroy(ctx.fd, sync);
+	vseg_cb_fini(&cb);
+	tbuf_destroy(&b);
+}
+
+/*
+ * Memory pressure while a job runs: new buffers supported only in the
+ * job's segment must evict their way in; the job's buffer may go too, but
+ * only once the job is done with it.
+ */
+static void test_pressure_busy(uint32_t id)
+{
+	const uint64_t chunk = seg(id)->size / 8;
+	struct drm_vseg_gem_create c;
+	uint32_t fillers[8], sync;
+	struct vseg_cmdbuf cb;
+	struct tbuf b;
+
+	tbuf_create(&b, cell_of(id), chunk, AP_FLAG);
+	vseg_cb_init(&cb);
+	long_job(&cb, &b, 32);
+	sync = vseg_syncobj_create(ctx.fd, 0);
+	vseg_cb_submit(ctx.fd, COPY, &cb, NULL, 0, &sync, 1);
+	for (unsigned int i = 0; i < 8; i++) {
+		vseg_create_args(&c, chunk, BIT(id), AP_FLAG);
+		fillers[i] = vseg_gem_create(ctx.fd, &c);
+	}
+	igt_assert_eq(vseg_syncobj_wait_error(ctx.fd, sync,
+					      VSEG_JOB_TIMEOUT_MS), 0);
+	tbuf_verify(&b, "a buffer of a running job under memory pressure");
+	for (unsigned int i = 0; i < 8; i++)
+		vseg_gem_close(ctx.fd, fillers[i]);
+	vseg_syncobj_destroy(ctx.fd, sync);
+	vseg_cb_fini(&cb);
+	tbuf_destroy(&b);
+}
+
+/* Closing the handles of a queued job's buffers: the job still succeeds. */
+static void test_close_busy(void)
+{
+	struct vseg_cmdbuf cb;
+	struct tbuf a, b;
+	uint32_t sync;
+
+	tbuf_create(&a, cell_of(1), SZ_4M, AP_FLAG);
+	tbuf_create(&b, cell_of(ctx.ap_id), SZ_1M, AP_FLAG);
+	vseg_cb_init(&cb);
+	long_job(&cb, &a, 16);
+	copy(&cb, &b, 0, &a, 0, SZ_1M);
+	sync = vseg_syncobj_create(ctx.fd, 0);
+	vseg_cb_submit(ctx.fd, COPY, &cb, NULL, 0, &sync, 1);
+	tbuf_destroy(&a);
+	tbuf_destroy(&b);
+	igt_assert_eq(vseg_syncobj_wait_error(ctx.fd, sync,
+					      VSEG_JOB_TIMEOUT_MS), 0);
+	vseg_syncobj_destroy(ctx.fd, sync);
+	vseg_cb_fini(&cb);
+	check_engine_alive("after closing the buffers of a running job");
+}
+
+/*
+ * A CPU mapping made while a job writes the buffer sees everything the job
+ * wrote: the fault waits for the job's fence.
+ */
+static void test_mmap_waits(void)
+{
+	struct vseg_cmdbuf cb;
+	struct tbuf b;
+	uint32_t sync;
+
+	tbuf_create(&b, cell_of(1), SZ_4M, AP_FLAG);
+	vseg_cb_init(&cb);
+	long_job(&cb, &b, 32);
+	write64(&cb, &b, SZ_4M - 8, 0x1a571a571a571a57ull);
+	sync = vseg_syncobj_create(ctx.fd, 0);
+	vseg_cb_submit(ctx.fd, COPY, &cb, NULL, 0, &sync, 1);
+	tbuf_verify(&b, "a CPU mapping made while a job wrote the buffer");
+	igt_assert_eq(vseg_syncobj_status(ctx.fd, sync), 1);
+	vseg_syncobj_destroy(ctx.fd, sync);
+	vseg_cb_fini(&cb);
+	tbuf_destroy(&b);
+}
+
+/* --- no room to make a buffer reachable ---------------------------------------- */
+
+/*
+ * Fill segment @id with pinned buffers: a job on a buffer that is not
+ * there cannot get it in (-ENOSPC, nothing changed); unpin one and it can.
+ */
+static void test_enospc(uint32_t id)
+{
+	const uint64_t limit = vseg_ctx_is_memory(&ctx, id) ?
+			       seg(id)->size : seg(id)->commit_limit;
+	const uint64_t chunk = limit / 8;
+	struct vseg_usage_snapshot usage;
+	struct drm_vseg_gem_info info;
+	struct drm_vseg_gem_create c;
+	uint32_t pinned[16], out;
+	unsigned int n = 0;
+	struct vseg_cmdbuf cb;
+	struct tbuf x;
+	int err;
+
+	for (;;) {
+		igt_assert(n < 16);
+		vseg_create_args(&c, chunk, BIT(id), AP_FLAG);
+		err = __vseg_gem_create(ctx.fd, &c);
+		if (err) {
+			igt_assert_f(err == -ENOSPC,
+				     "creating in a segment full of pinned buffers: %s\n",
+				     vseg_errname(err));
+			break;
+		}
+		pinned[n++] = c.handle;
+		pin(c.handle);
+	}
+	igt_info("%s: %u pinned buffers of %llu KiB\n", seg_name(id), n,
+		 (unsigned long long)(chunk >> 10));
+
+	tbuf_create(&x, cell_of(id), chunk, AP_FLAG);
+	vseg_gem_info(ctx.fd, x.handle, &info);
+	igt_assert_f(info.segment_id == 0, "no room, yet created in %s\n",
+		     seg_name(info.segment_id));
+	vseg_cb_init(&cb);
+	fill(&cb, &x, 0, SZ_64K, 0xe0e0e0e0);
+	out = vseg_syncobj_create(ctx.fd, 0);
+	vseg_usage_read(ctx.fd, &usage);
+	err = __vseg_cb_submit(ctx.fd, COPY, &cb, NULL, 0, &out, 1);
+	igt_assert_f(err == -ENOSPC,
+		     "a job on a buffer that cannot be made reachable: %d (%s), expected -ENOSPC\n",
+		     err, vseg_errname(err));
+	vseg_usage_assert(ctx.fd, &usage, "after the -ENOSPC submission");
+	igt_assert(!vseg_syncobj_has_fence(ctx.fd, out));
+
+	unpin(pinned[--n]);
+	vseg_gem_close(ctx.fd, pinned[n]);
+	igt_assert_eq(__vseg_cb_submit(ctx.fd, COPY, &cb, NULL, 0, &out, 1), 0);
+	igt_assert_eq(vseg_syncobj_wait_error(ctx.fd, out,
+					      VSEG_JOB_TIMEOUT_MS), 0);
+	check_reachable(&x, cell_of(id), NULL, "once there is room");
+	tbuf_verify(&x, "once there is room");
+
+	for (unsigned int i = 0; i < n; i++) {
+		unpin(pinned[i]);
+		vseg_gem_close(ctx.fd, pinned[i]);
+	}
+	vseg_syncobj_destroy(ctx.fd, out);
+	vseg_cb_fini(&cb);
+	tbuf_destroy(&x);
+}
+
+igt_main
+{
+	igt_fixture {
+		vseg_require_module();
+		vseg_ctx_install_exit_handler(&ctx);
+		bad_ptr = mmap(NULL, 4096, PROT_NONE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		igt_assert(bad_ptr != MAP_FAILED);
+	}
+
+	for (unsigned int p = 0; p < vseg_num_profiles; p++) {
+		const char *profile = vseg_profiles[p];
+
+		igt_describe("FILL and WRITE into an AccessedPhysically buffer "
+			     "of every placement cell (contiguous in each "
+			     "memory segment, mapped in the aperture), resident "
+			     "and evicted; read back through mmap.");
+		igt_subtest_with_dynamic_f("fill-%s", profile) {
+			struct cell cells[DRM_VSEG_MAX_SEGMENTS];
+			unsigned int n;
+
+			load(profile);
+			n = physical_cells(cells);
+			for (unsigned int i = 0; i < n; i++)
+				igt_dynamic(seg_name(cells[i].seg))
+					test_fill(&cells[i]);
+			finish();
+		}
+
+		igt_describe("COPY between AccessedPhysically buffers of every "
+			     "pair of placement cells, and within one buffer.");
+		igt_subtest_with_dynamic_f("copy-%s", profile) {
+			struct cell cells[DRM_VSEG_MAX_SEGMENTS];
+			unsigned int n;
+
+			load(profile);
+			n = physical_cells(cells);
+			for (unsigned int i = 0; i < n; i++)
+				for (unsigned int j = 0; j < n; j++)
+					igt_dynamic_f("%s-to-%s",
+						      seg_name(cells[i].seg),
+						      seg_name(cells[j].seg))
+						test_copy(&cells[i], &cells[j]);
+			finish();
+		}
+
+		igt_describe("Physical references from GEM_INFO of pinned "
+			     "buffers, written into commands by hand, reach "
+			     "the same bytes.");
+		igt_subtest_with_dynamic_f("raw-address-%s", profile) {
+			struct cell cells[DRM_VSEG_MAX_SEGMENTS];
+			unsigned int n;
+
+			load(profile);
+			n = physical_cells(cells);
+			for (unsigned int i = 0; i < n; i++)
+				igt_dynamic(seg_name(cells[i].seg))
+					test_raw_address(&cells[i]);
+			finish();
+		}
+
+		igt_describe("Addresses the engine cannot resolve (segment 0, "
+			     "past a segment's end, no such segment, unmapped "
+			     "aperture pages) fail the job's fence with EFAULT, "
+			     "skip the rest of the job, and the engine keeps "
+			     "serving this and other clients.");
+		igt_subtest_with_dynamic_f("bad-address-%s", profile) {
+			load(profile);
+			igt_dynamic("segment-0")
+				test_fault_segment0();
+			for (uint32_t id = 1; id <= ctx.q.num_segments; id++)
+				igt_dynamic_f("past-end-%s", seg_name(id))
+					test_fault_past_end(id);
+			igt_dynamic("no-such-segment")
+				test_fault_no_segment();
+			igt_dynamic("aperture-unmapped")
+				test_fault_aperture_unmapped();
+			igt_dynamic("skips-rest")
+				test_fault_skips_rest();
+			finish();
+		}
+
+		igt_describe("A job on a buffer that cannot be made reachable "
+			     "(its segment full of pinned buffers) is refused "
+			     "with ENOSPC, changing nothing; with room it runs.");
+		igt_subtest_with_dynamic_f("enospc-%s", profile) {
+			load(profile);
+			for (uint32_t id = 1; id <= ctx.q.num_segments; id++)
+				igt_dynamic(seg_name(id))
+					test_enospc(id);
+			finish();
+		}
+
+		igt_describe("Evicting and moving a buffer a queued job "
+			     "writes, and creating buffers that push it out: "
+			     "the job's data is all there.");
+		igt_subtest_with_dynamic_f("evict-busy-%s", profile) {
+			load(profile);
+			for (uint32_t id = 1; id <= ctx.q.num_segments; id++) {
+				igt_dynamic_f("evict-%s", seg_name(id))
+					test_evict_busy(cell_of(id));
+				if (vseg_ctx_is_memory(&ctx, id))
+					igt_dynamic_f("pressure-%s",
+						      seg_name(id))
+						test_pressure_busy(id);
+			}
+			finish();
+		}
+	}
+
+	igt_describe("Each way a submission can be invalid is refused with "
+		     "its error, and nothing changes: no buffer moves, no "
+		     "fence is installed, no byte is written.");
+	igt_subtest_with_dynamic("reject") {
+		load("discrete");
+		igt_dynamic("valid") {
+			struct reject_env e;
+
+			reject_setup(&e);
+			reject_control(&e);
+			reject_teardown(&e);
+		}
+		for (unsigned int i = 0; i < ARRAY_SIZE(reject_cases); i++)
+			igt_dynamic(reject_cases[i].name)
+				test_reject(&reject_cases[i]);
+		igt_dynamic("commands-too-large")
+			test_reject_commands_too_large();
+		finish();
+	}
+
+	igt_describe("256 allocations, 1024 patches, the largest command "
+		     "buffer and 64 syncobjs each way in one submission.");
+	igt_subtest("limits") {
+		load("discrete");
+		test_limits();
+		finish();
+	}
+
+	igt_describe("In- and out-syncobjs: a job waits for its inputs and "
+		     "signals every output.");
+	igt_subtest("syncobjs") {
+		load("discrete");
+		test_syncobjs();
+		finish();
+	}
+
+	igt_describe("Closing the buffers of a queued job: it still runs "
+		     "to success.");
+	igt_subtest("close-busy") {
+		load("discrete");
+		test_close_busy();
+		finish();
+	}
+
+	igt_describe("A CPU mapping made while a job writes the buffer sees "
+		     "all of the job's data.");
+	igt_subtest("mmap-waits") {
+		load("discrete");
+		test_mmap_waits();
+		finish();
+	}
+
+	igt_fixture {
+		munmap(bad_ptr, 4096);
+		vseg_ctx_unload(&ctx);
+	}
+}
