@@ -501,6 +501,41 @@ bool vseg_bo_cpu_accessible(struct vseg_bo *vbo)
 	return true;
 }
 
+static void fill_state(struct vseg_device *vdev, struct ttm_resource *res,
+		       struct vseg_bo_state *st)
+{
+	u32 id;
+
+	if (!res)
+		return;
+	id = vseg_mem_type_to_seg(vdev, res->mem_type);
+	st->seg = id;
+	if (seg_is_memory(vdev, id)) {
+		st->offset = (u64)res->start << PAGE_SHIFT;
+		st->contiguous = to_vseg_vram_res(res)->contiguous;
+	} else if (res->mem_type == TTM_PL_TT &&
+		   vseg_aperture_res_has_range(res)) {
+		st->ap_mapped = true;
+		st->contiguous = true;
+		st->ap_start = (u64)res->start << PAGE_SHIFT;
+		st->ap_size = to_vseg_aperture_res(res)->node.size << PAGE_SHIFT;
+		st->offset = st->ap_start;
+	}
+}
+
+/* Redo the snapshot after a change in place (a GART range came or went). */
+static void refresh_state(struct vseg_bo *vbo)
+{
+	struct vseg_device *vdev = bdev_to_vseg(vbo->tbo.bdev);
+	struct vseg_bo_state st = {};
+
+	fill_state(vdev, vbo->tbo.resource, &st);
+	mutex_lock(&vdev->bo_lock);
+	st.moves = vbo->state.moves;
+	vbo->state = st;
+	mutex_unlock(&vdev->bo_lock);
+}
+
 /**
  * vseg_bo_update_state() - account a buffer's new placement
  * @vbo: the buffer, reserved
@@ -536,21 +571,7 @@ void vseg_bo_update_state(struct vseg_bo *vbo, struct ttm_resource *res,
 					 &vdev->system_resident);
 	vbo->accounted_seg = new;
 
-	if (res) {
-		st.seg = new;
-		if (seg_is_memory(vdev, new)) {
-			st.offset = (u64)res->start << PAGE_SHIFT;
-			st.contiguous = to_vseg_vram_res(res)->contiguous;
-		} else if (res->mem_type == TTM_PL_TT &&
-			   vseg_aperture_res_has_range(res)) {
-			st.ap_mapped = true;
-			st.contiguous = true;
-			st.ap_start = (u64)res->start << PAGE_SHIFT;
-			st.ap_size = to_vseg_aperture_res(res)->node.size <<
-				     PAGE_SHIFT;
-			st.offset = st.ap_start;
-		}
-	}
+	fill_state(vdev, res, &st);
 	mutex_lock(&vdev->bo_lock);
 	st.moves = vbo->state.moves;
 	if (old != VSEG_BO_NOWHERE && res)
@@ -683,6 +704,154 @@ out:
 	return err;
 }
 
+/* The places from which an engine can reach the buffer physically. */
+static unsigned int physical_places(struct vseg_bo *vbo, bool map_aperture,
+				    struct ttm_place *places)
+{
+	struct vseg_device *vdev = bdev_to_vseg(vbo->tbo.bdev);
+	unsigned int i, n = 0;
+
+	for (i = 0; i < vbo->num_home; i++) {
+		struct ttm_place pl = vbo->home_places[i];
+
+		if (pl.mem_type == TTM_PL_SYSTEM)
+			continue;
+		if (pl.mem_type == TTM_PL_TT) {
+			if (!map_aperture && !pl.lpfn)
+				continue;
+			pl.lpfn = seg_desc(vdev, vdev->aperture_id)->size >>
+				  PAGE_SHIFT;
+		} else {
+			pl.flags |= TTM_PL_FLAG_CONTIGUOUS;
+		}
+		places[n++] = pl;
+	}
+	return n;
+}
+
+static int make_reachable(struct vseg_bo *vbo, bool map_aperture,
+			  struct ttm_operation_ctx *ctx)
+{
+	struct vseg_device *vdev = bdev_to_vseg(vbo->tbo.bdev);
+	struct ttm_place places[VSEG_BO_MAX_PLACES];
+	struct ttm_placement placement = {};
+	struct ttm_resource *res = vbo->tbo.resource;
+	unsigned int n, i;
+	int err;
+
+	n = physical_places(vbo, map_aperture, places);
+	if (!n)
+		return -EINVAL;
+	/* In the aperture without a range: take one in place, no move. */
+	if (res && res->mem_type == TTM_PL_TT &&
+	    !vseg_aperture_res_has_range(res)) {
+		struct vseg_aperture_mgr *mgr =
+			vseg_seg(vdev, vdev->aperture_id)->aperture;
+
+		err = vseg_aperture_res_map(mgr, res, false);
+		if (!err)
+			err = vseg_gart_bind(&mgr->gart,
+					     &to_vseg_aperture_res(res)->node,
+					     vbo->tbo.ttm->pages,
+					     vbo->tbo.ttm->num_pages);
+		if (err) {
+			vseg_aperture_res_unmap(mgr, res);
+			return err;
+		}
+		refresh_state(vbo);
+		return 0;
+	}
+	for (i = 0; i < n; i++)
+		if (res_fits_place(&vbo->tbo, &places[i]))
+			return 0;
+	vseg_placement_set(&placement, places, n);
+	return validate_evicting(&vbo->tbo, &placement, ctx);
+}
+
+/**
+ * vseg_bo_make_physical() - make a buffer reachable by physical address
+ * @vbo: an AccessedPhysically buffer, reserved
+ * @ctx: TTM operation context
+ *
+ * Contiguous in a memory segment, or mapped into the aperture.
+ *
+ * Return: 0, -ENOSPC, or another negative error code.
+ */
+int vseg_bo_make_physical(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
+{
+	return make_reachable(vbo, false, ctx);
+}
+
+/**
+ * vseg_bo_phys_addr() - the physical reference of a reachable buffer
+ * @vbo: the buffer, reserved, after vseg_bo_make_physical()
+ * @seg: receives the segment id
+ * @offset: receives the offset of the buffer's first byte
+ *
+ * Return: false if the buffer is not physically reachable where it is.
+ */
+bool vseg_bo_phys_addr(struct vseg_bo *vbo, u32 *seg, u64 *offset)
+{
+	struct vseg_device *vdev = bdev_to_vseg(vbo->tbo.bdev);
+	struct ttm_resource *res = vbo->tbo.resource;
+	u32 id;
+
+	if (!res)
+		return false;
+	id = vseg_mem_type_to_seg(vdev, res->mem_type);
+	if (seg_is_memory(vdev, id)) {
+		if (!to_vseg_vram_res(res)->contiguous)
+			return false;
+	} else if (res->mem_type != TTM_PL_TT ||
+		   !vseg_aperture_res_has_range(res)) {
+		return false;
+	}
+	*seg = id;
+	*offset = (u64)res->start << PAGE_SHIFT;
+	return true;
+}
+
+/**
+ * vseg_bo_display() - pin a primary where the display can scan it out
+ * @vbo: a primary buffer, reserved
+ *
+ * Contiguous in a memory segment, or mapped into the aperture (only now:
+ * a primary without AccessedPhysically is not mapped until displayed).
+ *
+ * Return: 0 or a negative error code.
+ */
+int vseg_bo_display(struct vseg_bo *vbo)
+{
+	struct ttm_operation_ctx ctx = { .interruptible = true };
+	int err;
+
+	err = make_reachable(vbo, true, &ctx);
+	if (!err)
+		ttm_bo_pin(&vbo->tbo);
+	return err;
+}
+
+/**
+ * vseg_bo_undisplay() - unpin a primary taken off a display head
+ * @vbo: the buffer, reserved
+ *
+ * A primary without AccessedPhysically also leaves the aperture.
+ */
+void vseg_bo_undisplay(struct vseg_bo *vbo)
+{
+	struct vseg_device *vdev = bdev_to_vseg(vbo->tbo.bdev);
+	struct ttm_resource *res = vbo->tbo.resource;
+
+	ttm_bo_unpin(&vbo->tbo);
+	if (vbo->tbo.pin_count ||
+	    (vbo->params.flags & VSEG_BO_ACCESSED_PHYSICALLY) ||
+	    !res || res->mem_type != TTM_PL_TT)
+		return;
+	vseg_aperture_res_unmap(vseg_seg(vdev, vdev->aperture_id)->aperture,
+				res);
+	refresh_state(vbo);
+}
+
 /* CPU faults: move the buffer where the CPU can see it, or SIGBUS. */
 static vm_fault_t vseg_vm_fault(struct vm_fault *vmf)
 {
@@ -703,6 +872,12 @@ static vm_fault_t vseg_vm_fault(struct vm_fault *vmf)
 	if (!drm_dev_enter(tbo->base.dev, &idx)) {
 		ret = ttm_bo_vm_dummy_page(vmf, vma->vm_page_prot);
 		goto out_unlock;
+	}
+	/* Jobs that use the buffer finish before the CPU sees it. */
+	if (dma_resv_wait_timeout(tbo->base.resv, DMA_RESV_USAGE_WRITE, true,
+				  MAX_SCHEDULE_TIMEOUT) < 0) {
+		ret = VM_FAULT_NOPAGE;
+		goto out_exit;
 	}
 	if (!vseg_bo_cpu_accessible(vbo)) {
 		n = vseg_bo_cpu_places(vbo, places);

@@ -141,5 +141,9 @@ void vseg_bo_get_state(struct vseg_bo *vbo, struct vseg_bo_state *st);
 int vseg_bo_make_resident(struct vseg_bo *vbo, bool pin);
 int vseg_bo_evict(struct vseg_bo *vbo, bool unpin);
 u32 vseg_mem_type_to_seg(struct vseg_device *vdev, u32 mem_type);
+int vseg_bo_make_physical(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx);
+bool vseg_bo_phys_addr(struct vseg_bo *vbo, u32 *seg, u64 *offset);
+int vseg_bo_display(struct vseg_bo *vbo);
+void vseg_bo_undisplay(struct vseg_bo *vbo);
 
 #endif /* __VSEG_BO_H__ */

@@ -21,6 +21,7 @@
 #include "vseg_aperture_mgr.h"
 #include "vseg_bo.h"
 #include "vseg_debugfs.h"
+#include "vseg_display.h"
 #include "vseg_drv.h"
 #include "vseg_ttm.h"
 
@@ -149,7 +150,45 @@ static int vseg_debugfs_aperture(struct seq_file *m, void *unused)
 	return 0;
 }
 
+static int vseg_debugfs_display(struct seq_file *m, void *unused)
+{
+	struct drm_info_node *node = m->private;
+
+	vseg_display_show(to_vseg(node->minor->dev), m);
+	return 0;
+}
+
+static int vseg_debugfs_paging(struct seq_file *m, void *unused)
+{
+	static const char * const ops[VSEG_PAGING_NUM] = {
+		"transfers", "fills", "discards", "map", "unmap",
+	};
+	struct drm_info_node *node = m->private;
+	struct vseg_device *vdev = to_vseg(node->minor->dev);
+	unsigned int id, op;
+
+	for (id = 0; id <= vdev->table.num_segments; id++) {
+		struct vseg_segment *seg = id ? vseg_seg(vdev, id) : NULL;
+		u64 count[VSEG_PAGING_NUM];
+
+		for (op = 0; op < VSEG_PAGING_NUM; op++)
+			count[op] = atomic64_read(&vdev->paging[id].op[op]);
+		if (seg && seg->aperture)
+			vseg_gart_counts(&seg->aperture->gart,
+					 &count[VSEG_PAGING_MAP],
+					 &count[VSEG_PAGING_UNMAP]);
+		seq_printf(m, "segment %u name=%s", id,
+			   seg ? seg->desc->name : "system");
+		for (op = 0; op < VSEG_PAGING_NUM; op++)
+			seq_printf(m, " %s=%llu", ops[op], count[op]);
+		seq_putc(m, '\n');
+	}
+	return 0;
+}
+
 static const struct drm_info_list vseg_debugfs_list[] = {
+	{ "display", vseg_debugfs_display, 0 },
+	{ "paging", vseg_debugfs_paging, 0 },
 	{ "segments", vseg_debugfs_segments, 0 },
 	{ "allocations", vseg_debugfs_allocations, 0 },
 	{ "aperture", vseg_debugfs_aperture, 0 },

@@ -13,6 +13,7 @@
 #include <linux/module.h>
 #include <linux/platform_device.h>
 #include <linux/sizes.h>
+#include <linux/slab.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
@@ -21,6 +22,8 @@
 #include <uapi/drm/vseg_drm.h>
 
 #include "vseg_debugfs.h"
+#include "vseg_display.h"
+#include "vseg_engine.h"
 #include "vseg_drv.h"
 #include "vseg_ioctl.h"
 #include "vseg_ttm.h"
@@ -70,12 +73,38 @@ static const struct drm_ioctl_desc vseg_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(VSEG_MAKE_RESIDENT, vseg_ioctl_make_resident,
 			  DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(VSEG_EVICT, vseg_ioctl_evict, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(VSEG_VM_BIND, vseg_ioctl_vm_bind, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(VSEG_VM_UNBIND, vseg_ioctl_vm_unbind,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(VSEG_SUBMIT, vseg_ioctl_submit, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(VSEG_SCANOUT, vseg_ioctl_scanout, DRM_RENDER_ALLOW),
 };
+
+static int vseg_open(struct drm_device *drm, struct drm_file *file)
+{
+	struct vseg_file *vfile = kzalloc(sizeof(*vfile), GFP_KERNEL);
+
+	if (!vfile)
+		return -ENOMEM;
+	vseg_vm_init(&vfile->vm);
+	file->driver_priv = vfile;
+	return 0;
+}
+
+static void vseg_postclose(struct drm_device *drm, struct drm_file *file)
+{
+	struct vseg_file *vfile = file->driver_priv;
+
+	vseg_vm_fini(&vfile->vm);
+	kfree(vfile);
+}
 
 DEFINE_DRM_GEM_FOPS(vseg_fops);
 
 static const struct drm_driver vseg_drm_driver = {
-	.driver_features = DRIVER_GEM | DRIVER_RENDER,
+	.driver_features = DRIVER_GEM | DRIVER_RENDER | DRIVER_SYNCOBJ,
+	.open = vseg_open,
+	.postclose = vseg_postclose,
 	.ioctls = vseg_ioctls,
 	.num_ioctls = ARRAY_SIZE(vseg_ioctls),
 	.fops = &vseg_fops,
@@ -128,17 +157,27 @@ static int vseg_probe(struct platform_device *pdev)
 	err = vseg_ttm_init(vdev);
 	if (err)
 		return err;
+	err = vseg_engine_init(vdev);
+	if (err)
+		goto err_ttm;
+	err = vseg_display_init(vdev);
+	if (err)
+		goto err_engine;
 
 	platform_set_drvdata(pdev, vdev);
 	err = drm_dev_register(&vdev->drm, 0);
 	if (err)
-		goto err_ttm;
+		goto err_display;
 
 	drm_info(&vdev->drm, "%s: %u segments, aperture is segment %u\n",
 		 table && *table ? "custom table" : profile,
 		 vdev->table.num_segments, vdev->aperture_id);
 	return 0;
 
+err_display:
+	vseg_display_fini(vdev);
+err_engine:
+	vseg_engine_fini(vdev);
 err_ttm:
 	vseg_ttm_fini(vdev);
 	return err;
@@ -149,6 +188,8 @@ static void vseg_remove(struct platform_device *pdev)
 	struct vseg_device *vdev = platform_get_drvdata(pdev);
 
 	drm_dev_unplug(&vdev->drm);
+	vseg_display_fini(vdev);
+	vseg_engine_fini(vdev);
 	vseg_ttm_fini(vdev);
 }
 

@@ -13,6 +13,7 @@
 #include <drm/ttm/ttm_device.h>
 
 #include "vseg_segment.h"
+#include "vseg_vm.h"
 
 #define DRIVER_NAME	"vseg"
 #define DRIVER_DESC	"WDDM GPU segment memory model on TTM"
@@ -21,6 +22,27 @@
 #define DRIVER_MINOR	1
 
 struct vseg_vram_mgr;
+struct vseg_engine;
+struct vseg_display;
+
+/* Paging operations, counted per segment (WDDM's DXGK_BUILDPAGINGBUFFER). */
+enum vseg_paging_op {
+	VSEG_PAGING_TRANSFERS,
+	VSEG_PAGING_FILLS,
+	VSEG_PAGING_DISCARDS,
+	VSEG_PAGING_MAP,
+	VSEG_PAGING_UNMAP,
+	VSEG_PAGING_NUM
+};
+
+/**
+ * struct vseg_paging_counts - paging operations on one segment
+ * @op: one counter per &enum vseg_paging_op.
+ */
+struct vseg_paging_counts {
+	atomic64_t op[VSEG_PAGING_NUM];
+};
+
 struct vseg_aperture_mgr;
 
 /**
@@ -68,6 +90,9 @@ struct vseg_segment {
  * @bos: every live buffer, for debugfs.
  * @num_bos: number of buffers in @bos.
  * @next_bo_id: last buffer id handed out.
+ * @paging: paging operations per segment id (0 = system).
+ * @engine: the copy and render engines.
+ * @display: the virtual display.
  */
 struct vseg_device {
 	struct drm_device drm;
@@ -81,6 +106,17 @@ struct vseg_device {
 	struct list_head bos;
 	u64 num_bos;
 	u64 next_bo_id;
+	struct vseg_paging_counts paging[VSEG_MAX_SEGMENTS + 1];
+	struct vseg_engine *engine[2];
+	struct vseg_display *display;
+};
+
+/**
+ * struct vseg_file - per open file state
+ * @vm: the file's GPU virtual address space.
+ */
+struct vseg_file {
+	struct vseg_vm vm;
 };
 
 static inline struct vseg_device *to_vseg(struct drm_device *drm)

@@ -36,6 +36,8 @@ int vseg_gart_init(struct vseg_gart *gart, u64 size)
 	drm_mm_init(&gart->mm, 0, gart->num_pages);
 	gart->mapped = 0;
 	gart->ranges = 0;
+	gart->binds = 0;
+	gart->unbinds = 0;
 	return 0;
 }
 
@@ -86,14 +88,19 @@ int vseg_gart_alloc(struct vseg_gart *gart, struct drm_mm_node *node,
 
 static void gart_clear(struct vseg_gart *gart, const struct drm_mm_node *node)
 {
+	bool was_bound = false;
 	u64 i;
 
 	lockdep_assert_held(&gart->lock);
 	for (i = node->start; i < node->start + node->size; i++) {
-		if (gart->pte[i] & VSEG_GART_PTE_VALID)
+		if (gart->pte[i] & VSEG_GART_PTE_VALID) {
 			gart->mapped--;
+			was_bound = true;
+		}
 		gart->pte[i] = 0;
 	}
+	if (was_bound)
+		gart->unbinds++;
 }
 
 /**
@@ -135,6 +142,7 @@ int vseg_gart_bind(struct vseg_gart *gart, const struct drm_mm_node *node,
 					     VSEG_GART_PTE_VALID;
 		gart->mapped++;
 	}
+	gart->binds++;
 	mutex_unlock(&gart->lock);
 	return 0;
 }
@@ -192,6 +200,20 @@ u64 vseg_gart_mapped_bytes(struct vseg_gart *gart)
 	mapped = gart->mapped;
 	mutex_unlock(&gart->lock);
 	return mapped << PAGE_SHIFT;
+}
+
+/**
+ * vseg_gart_counts() - how many times ranges were bound and unbound
+ * @gart: the GART
+ * @binds: receives the bind count
+ * @unbinds: receives the unbind count
+ */
+void vseg_gart_counts(struct vseg_gart *gart, u64 *binds, u64 *unbinds)
+{
+	mutex_lock(&gart->lock);
+	*binds = gart->binds;
+	*unbinds = gart->unbinds;
+	mutex_unlock(&gart->lock);
 }
 
 /**

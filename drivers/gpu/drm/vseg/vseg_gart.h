@@ -24,6 +24,8 @@ struct page;
  * @pte: one entry per aperture page; the engine translates through it.
  * @mapped: entries currently valid.
  * @ranges: ranges currently allocated.
+ * @binds: ranges bound to pages so far (paging: map aperture).
+ * @unbinds: bound ranges invalidated so far (paging: unmap aperture).
  */
 struct vseg_gart {
 	u64 num_pages;
@@ -32,6 +34,8 @@ struct vseg_gart {
 	u64 *pte;
 	u64 mapped;
 	u64 ranges;
+	u64 binds;
+	u64 unbinds;
 };
 
 int vseg_gart_init(struct vseg_gart *gart, u64 size);
@@ -46,6 +50,7 @@ void vseg_gart_unbind(struct vseg_gart *gart, const struct drm_mm_node *node);
 int vseg_gart_translate(struct vseg_gart *gart, u64 offset,
 			phys_addr_t *phys);
 u64 vseg_gart_mapped_bytes(struct vseg_gart *gart);
+void vseg_gart_counts(struct vseg_gart *gart, u64 *binds, u64 *unbinds);
 void vseg_gart_print(struct vseg_gart *gart, struct drm_printer *p);
 
 #endif /* __VSEG_GART_H__ */

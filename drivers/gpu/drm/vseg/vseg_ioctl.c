@@ -13,10 +13,14 @@
 #include <drm/drm_device.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
+#include <drm/drm_syncobj.h>
 #include <drm/drm_vma_manager.h>
 
 #include <uapi/drm/vseg_drm.h>
 #include "vseg_bo.h"
+#include "vseg_display.h"
+#include "vseg_engine.h"
+#include "vseg_vm.h"
 #include "vseg_drv.h"
 #include "vseg_ioctl.h"
 #include "vseg_ttm.h"
@@ -395,4 +399,303 @@ int vseg_ioctl_evict(struct drm_device *drm, void *data,
 		     struct drm_file *file)
 {
 	return residency(file, data, false);
+}
+
+static_assert(DRM_VSEG_ENGINE_COPY == VSEG_ENGINE_COPY);
+static_assert(DRM_VSEG_ENGINE_RENDER == VSEG_ENGINE_RENDER);
+static_assert(DRM_VSEG_NUM_HEADS == VSEG_NUM_HEADS);
+
+/**
+ * vseg_ioctl_vm_bind() - DRM_IOCTL_VSEG_VM_BIND
+ * @drm: the device
+ * @data: &struct drm_vseg_vm_bind
+ * @file: the caller, whose address space it changes
+ *
+ * Return: 0, -EINVAL, -ENOENT or -ENOMEM.
+ */
+int vseg_ioctl_vm_bind(struct drm_device *drm, void *data,
+		       struct drm_file *file)
+{
+	struct vseg_file *vfile = file->driver_priv;
+	struct drm_vseg_vm_bind *args = data;
+	struct vseg_bo *vbo;
+	int err;
+
+	if (args->extensions || args->flags || args->size ||
+	    !mbz(args->reserved, sizeof(args->reserved)))
+		return -EINVAL;
+	vbo = lookup_bo(file, args->handle);
+	if (!vbo)
+		return -ENOENT;
+	err = vseg_vm_bind(&vfile->vm, vbo, args->gpu_va);
+	if (!err)
+		args->size = vbo->tbo.base.size;
+	drm_gem_object_put(&vbo->tbo.base);
+	return err;
+}
+
+/**
+ * vseg_ioctl_vm_unbind() - DRM_IOCTL_VSEG_VM_UNBIND
+ * @drm: the device
+ * @data: &struct drm_vseg_vm_bind
+ * @file: the caller
+ *
+ * Return: 0 or -EINVAL.
+ */
+int vseg_ioctl_vm_unbind(struct drm_device *drm, void *data,
+			 struct drm_file *file)
+{
+	struct vseg_file *vfile = file->driver_priv;
+	struct drm_vseg_vm_bind *args = data;
+
+	if (args->extensions || args->flags || args->handle || args->size ||
+	    !mbz(args->reserved, sizeof(args->reserved)))
+		return -EINVAL;
+	return vseg_vm_unbind(&vfile->vm, args->gpu_va);
+}
+
+static int check_cmd(const struct drm_vseg_cmd *c)
+{
+	if (c->flags)
+		return -EINVAL;
+	switch (c->opcode) {
+	case DRM_VSEG_CMD_NOP:
+		return c->dst || c->src || c->size || c->value ? -EINVAL : 0;
+	case DRM_VSEG_CMD_FILL:
+		return c->src || (c->size & 3) || (c->value >> 32) ||
+		       (c->dst & 3) ? -EINVAL : 0;
+	case DRM_VSEG_CMD_COPY:
+		return c->value ? -EINVAL : 0;
+	case DRM_VSEG_CMD_WRITE:
+		return c->src || c->size || (c->dst & 7) ? -EINVAL : 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+static void *copy_array(u64 uptr, u32 count, size_t size, int *err)
+{
+	void *p;
+
+	*err = 0;
+	if (!count)
+		return NULL;
+	p = kvmalloc_array(count, size, GFP_KERNEL);
+	if (!p) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	if (copy_from_user(p, u64_to_user_ptr(uptr), (size_t)count * size)) {
+		kvfree(p);
+		*err = -EFAULT;
+		return NULL;
+	}
+	return p;
+}
+
+static int submit_allocations(struct drm_file *file,
+			      struct drm_vseg_submit *args,
+			      struct vseg_submit *s)
+{
+	struct drm_vseg_allocation *list;
+	u32 i;
+	int err;
+
+	list = copy_array(args->allocations, args->num_allocations,
+			  sizeof(*list), &err);
+	if (err)
+		return err;
+	s->bos = kvcalloc(args->num_allocations, sizeof(*s->bos), GFP_KERNEL);
+	if (args->num_allocations && !s->bos) {
+		err = -ENOMEM;
+		goto out;
+	}
+	s->num_bos = args->num_allocations;
+	for (i = 0; i < args->num_allocations && !err; i++) {
+		if (list[i].flags & ~DRM_VSEG_ALLOCATION_WRITE) {
+			err = -EINVAL;
+			break;
+		}
+		s->bos[i] = lookup_bo(file, list[i].handle);
+		if (!s->bos[i])
+			err = -ENOENT;
+		/* WDDM: such a submission is rejected as a whole. */
+		else if (!(s->bos[i]->params.flags & VSEG_BO_ACCESSED_PHYSICALLY))
+			err = -EINVAL;
+	}
+out:
+	kvfree(list);
+	return err;
+}
+
+static int submit_patches(struct drm_vseg_submit *args, struct vseg_submit *s)
+{
+	u32 i;
+	int err;
+
+	s->patches = copy_array(args->patches, args->num_patches,
+				sizeof(*s->patches), &err);
+	if (err)
+		return err;
+	s->num_patches = args->num_patches;
+	for (i = 0; i < s->num_patches; i++) {
+		const struct drm_vseg_patch *pt = &s->patches[i];
+
+		if (pt->pad || pt->allocation_index >= s->num_bos ||
+		    !IS_ALIGNED(pt->patch_offset, sizeof(u64)) ||
+		    pt->patch_offset > args->commands_size - sizeof(u64) ||
+		    pt->allocation_offset >=
+		    s->bos[pt->allocation_index]->tbo.base.size)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int submit_in_syncs(struct drm_file *file, struct drm_vseg_submit *args,
+			   struct vseg_submit *s)
+{
+	u32 *handles, i;
+	int err;
+
+	handles = copy_array(args->in_syncs, args->num_in_syncs,
+			     sizeof(*handles), &err);
+	if (err)
+		return err;
+	s->in_fences = kvcalloc(args->num_in_syncs, sizeof(*s->in_fences),
+				GFP_KERNEL);
+	if (args->num_in_syncs && !s->in_fences)
+		err = -ENOMEM;
+	s->num_in = s->in_fences ? args->num_in_syncs : 0;
+	for (i = 0; i < s->num_in && !err; i++)
+		err = drm_syncobj_find_fence(file, handles[i], 0, 0,
+					     &s->in_fences[i]);
+	kvfree(handles);
+	return err;
+}
+
+static void put_syncobjs(struct drm_syncobj **so, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (so[i])
+			drm_syncobj_put(so[i]);
+	kvfree(so);
+}
+
+/**
+ * vseg_ioctl_submit() - DRM_IOCTL_VSEG_SUBMIT
+ * @drm: the device
+ * @data: &struct drm_vseg_submit
+ * @file: the caller
+ *
+ * Return: 0 or a negative error code, as the UAPI documents.
+ */
+int vseg_ioctl_submit(struct drm_device *drm, void *data,
+		      struct drm_file *file)
+{
+	struct vseg_file *vfile = file->driver_priv;
+	struct drm_vseg_submit *args = data;
+	struct drm_syncobj **out = NULL;
+	struct vseg_submit s = {};
+	struct dma_fence *fence;
+	u32 *handles, i;
+	int err;
+
+	if (args->extensions || args->flags || args->pad ||
+	    !mbz(args->reserved, sizeof(args->reserved)) ||
+	    args->engine > DRM_VSEG_ENGINE_RENDER || !args->commands_size ||
+	    args->commands_size % sizeof(struct drm_vseg_cmd))
+		return -EINVAL;
+	if (args->commands_size > DRM_VSEG_MAX_CMD_BYTES ||
+	    args->num_allocations > DRM_VSEG_MAX_ALLOCATIONS ||
+	    args->num_patches > DRM_VSEG_MAX_PATCHES ||
+	    args->num_in_syncs > DRM_VSEG_MAX_SYNCS ||
+	    args->num_out_syncs > DRM_VSEG_MAX_SYNCS)
+		return -E2BIG;
+	/* Virtual addressing only: no allocation list on the render engine. */
+	if (args->engine == DRM_VSEG_ENGINE_RENDER &&
+	    (args->num_allocations || args->num_patches))
+		return -EINVAL;
+
+	s.engine = args->engine;
+	s.vm = &vfile->vm;
+	s.num_cmds = args->commands_size / sizeof(struct drm_vseg_cmd);
+	s.cmds = copy_array(args->commands, s.num_cmds, sizeof(*s.cmds), &err);
+	for (i = 0; !err && i < s.num_cmds; i++)
+		err = check_cmd(&s.cmds[i]);
+	if (!err)
+		err = submit_allocations(file, args, &s);
+	if (!err)
+		err = submit_patches(args, &s);
+	if (!err)
+		err = submit_in_syncs(file, args, &s);
+	if (err)
+		goto err_release;
+
+	handles = copy_array(args->out_syncs, args->num_out_syncs,
+			     sizeof(*handles), &err);
+	if (err)
+		goto err_release;
+	out = kvcalloc(args->num_out_syncs, sizeof(*out), GFP_KERNEL);
+	if (args->num_out_syncs && !out)
+		err = -ENOMEM;
+	for (i = 0; !err && i < args->num_out_syncs; i++) {
+		out[i] = drm_syncobj_find(file, handles[i]);
+		if (!out[i])
+			err = -ENOENT;
+	}
+	kvfree(handles);
+	if (err)
+		goto err_release;
+
+	err = vseg_engine_submit(to_vseg(drm), &s, &fence);
+	if (err)
+		goto err_out;
+	for (i = 0; i < args->num_out_syncs; i++)
+		drm_syncobj_replace_fence(out[i], fence);
+	dma_fence_put(fence);
+	put_syncobjs(out, args->num_out_syncs);
+	return 0;
+
+err_release:
+	vseg_submit_release(&s);
+err_out:
+	if (out)
+		put_syncobjs(out, args->num_out_syncs);
+	return err;
+}
+
+/**
+ * vseg_ioctl_scanout() - DRM_IOCTL_VSEG_SCANOUT
+ * @drm: the device
+ * @data: &struct drm_vseg_scanout
+ * @file: the caller
+ *
+ * Return: 0, -EINVAL, -ENOENT, -ENOSPC.
+ */
+int vseg_ioctl_scanout(struct drm_device *drm, void *data,
+		       struct drm_file *file)
+{
+	struct drm_vseg_scanout *args = data;
+	struct vseg_bo *vbo = NULL;
+	int err;
+
+	if (args->extensions || args->flags || args->pad ||
+	    !mbz(args->reserved, sizeof(args->reserved)) ||
+	    args->head >= DRM_VSEG_NUM_HEADS)
+		return -EINVAL;
+	if (args->handle) {
+		vbo = lookup_bo(file, args->handle);
+		if (!vbo)
+			return -ENOENT;
+		if (!(vbo->params.flags & VSEG_BO_PRIMARY)) {
+			drm_gem_object_put(&vbo->tbo.base);
+			return -EINVAL;
+		}
+	}
+	err = vseg_display_set(to_vseg(drm), args->head, vbo);
+	if (vbo)
+		drm_gem_object_put(&vbo->tbo.base);
+	return err;
 }

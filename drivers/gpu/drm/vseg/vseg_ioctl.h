@@ -21,5 +21,13 @@ int vseg_ioctl_make_resident(struct drm_device *drm, void *data,
 			     struct drm_file *file);
 int vseg_ioctl_evict(struct drm_device *drm, void *data,
 		     struct drm_file *file);
+int vseg_ioctl_vm_bind(struct drm_device *drm, void *data,
+		       struct drm_file *file);
+int vseg_ioctl_vm_unbind(struct drm_device *drm, void *data,
+			 struct drm_file *file);
+int vseg_ioctl_submit(struct drm_device *drm, void *data,
+		      struct drm_file *file);
+int vseg_ioctl_scanout(struct drm_device *drm, void *data,
+		       struct drm_file *file);
 
 #endif /* __VSEG_IOCTL_H__ */

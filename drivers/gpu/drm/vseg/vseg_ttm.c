@@ -81,27 +81,40 @@ static struct vseg_vram_mgr *res_vram(struct vseg_device *vdev,
 	return vseg_seg(vdev, vdev->mem_type_to_id[res->mem_type])->vram;
 }
 
+/**
+ * vseg_count() - count a paging operation on the segment of a placement
+ * @vdev: the device
+ * @res: the placement
+ * @op: VSEG_PAGING_*
+ */
+void vseg_count(struct vseg_device *vdev, const struct ttm_resource *res,
+		enum vseg_paging_op op)
+{
+	u32 id = res->mem_type == TTM_PL_SYSTEM ? 0 :
+		 vdev->mem_type_to_id[res->mem_type];
+
+	atomic64_inc(&vdev->paging[id].op[op]);
+}
+
 /*
  * A cursor over the bytes of a buffer in one placement: the segment pages
  * of a memory segment (possibly scattered: the blocks in allocation order)
  * or the system pages of its ttm_tt. TTM's own memcpy move treats device
  * memory as linear, which a scattered segment is not.
  */
-struct vseg_cursor {
-	struct vseg_vram_mgr *mgr;
-	struct list_head *blocks;
-	struct drm_buddy_block *block;
-	u64 block_start;
-	struct ttm_tt *tt;
-	void *kmapped;
-};
-
-static void cursor_init(struct vseg_cursor *c, struct vseg_device *vdev,
-			struct ttm_buffer_object *bo, struct ttm_resource *res)
+/**
+ * vseg_cursor_init() - start a cursor over a buffer in one placement
+ * @c: the cursor
+ * @vdev: the device
+ * @tt: the buffer's page array (used for system memory and the aperture)
+ * @res: the placement
+ */
+void vseg_cursor_init(struct vseg_cursor *c, struct vseg_device *vdev,
+		      struct ttm_tt *tt, struct ttm_resource *res)
 {
 	memset(c, 0, sizeof(*c));
 	if (res_uses_pages(res)) {
-		c->tt = bo->ttm;
+		c->tt = tt;
 		return;
 	}
 	c->mgr = res_vram(vdev, res);
@@ -109,8 +122,15 @@ static void cursor_init(struct vseg_cursor *c, struct vseg_device *vdev,
 	c->block = list_first_entry(c->blocks, struct drm_buddy_block, link);
 }
 
-/* Map byte @off (never going backwards); *len gets the bytes that follow. */
-static void *cursor_map(struct vseg_cursor *c, u64 off, u64 *len)
+/**
+ * vseg_cursor_map() - kernel address of a byte of the buffer
+ * @c: the cursor; offsets must never go backwards
+ * @off: byte offset in the buffer
+ * @len: receives how many bytes follow contiguously
+ *
+ * Return: the address; vseg_cursor_unmap() before the next call.
+ */
+void *vseg_cursor_map(struct vseg_cursor *c, u64 off, u64 *len)
 {
 	u64 size, in;
 
@@ -132,7 +152,11 @@ static void *cursor_map(struct vseg_cursor *c, u64 off, u64 *len)
 	return c->mgr->vaddr + drm_buddy_block_offset(c->block) + in;
 }
 
-static void cursor_unmap(struct vseg_cursor *c)
+/**
+ * vseg_cursor_unmap() - drop the mapping of the last vseg_cursor_map()
+ * @c: the cursor
+ */
+void vseg_cursor_unmap(struct vseg_cursor *c)
 {
 	if (c->kmapped) {
 		kunmap_local(c->kmapped);
@@ -148,17 +172,17 @@ static void vseg_copy(struct vseg_cursor *dst, struct vseg_cursor *src,
 	void *d, *s;
 
 	while (off < size) {
-		d = cursor_map(dst, off, &dlen);
+		d = vseg_cursor_map(dst, off, &dlen);
 		n = min(dlen, size - off);
 		if (src) {
-			s = cursor_map(src, off, &slen);
+			s = vseg_cursor_map(src, off, &slen);
 			n = min(n, slen);
 			memcpy(d, s, n);
-			cursor_unmap(src);
+			vseg_cursor_unmap(src);
 		} else {
 			memset(d, 0, n);
 		}
-		cursor_unmap(dst);
+		vseg_cursor_unmap(dst);
 		off += n;
 	}
 }
@@ -187,6 +211,12 @@ static int vseg_ttm_move(struct ttm_buffer_object *bo, bool evict,
 	bool has_content;
 	int err;
 
+	/* Queued jobs may use the buffer where it is: let them finish. */
+	if (old) {
+		err = ttm_bo_wait_ctx(bo, ctx);
+		if (err)
+			return err;
+	}
 	if (res_uses_pages(old) && res_uses_pages(new_mem)) {
 		/* The pages stay where they are; only the GART changes. */
 		if (new_mem->mem_type == TTM_PL_TT) {
@@ -198,9 +228,6 @@ static int vseg_ttm_move(struct ttm_buffer_object *bo, bool evict,
 		goto out;
 	}
 
-	err = ttm_bo_wait_ctx(bo, ctx);
-	if (err)
-		return err;
 	if (bo->ttm && (res_uses_pages(new_mem) ||
 			(bo->ttm->page_flags & TTM_TT_FLAG_SWAPPED))) {
 		err = vseg_tt_populate(bo, ctx);
@@ -210,12 +237,15 @@ static int vseg_ttm_move(struct ttm_buffer_object *bo, bool evict,
 	has_content = !res_uses_pages(old) ||
 		      (bo->ttm && ttm_tt_is_populated(bo->ttm));
 
-	cursor_init(&dst, vdev, bo, new_mem);
+	vseg_cursor_init(&dst, vdev, bo->ttm, new_mem);
 	if (has_content) {
-		cursor_init(&src, vdev, bo, old);
+		vseg_cursor_init(&src, vdev, bo->ttm, old);
 		vseg_copy(&dst, &src, bo->base.size);
+		vseg_count(vdev, old, VSEG_PAGING_TRANSFERS);
+		vseg_count(vdev, new_mem, VSEG_PAGING_TRANSFERS);
 	} else if (!res_uses_pages(new_mem)) {
 		vseg_copy(&dst, NULL, bo->base.size);
+		vseg_count(vdev, new_mem, VSEG_PAGING_FILLS);
 	}
 	err = bind_gart(vdev, bo, new_mem);
 	if (err)
@@ -229,6 +259,10 @@ out:
 
 static void vseg_ttm_delete_mem_notify(struct ttm_buffer_object *bo)
 {
+	/* The contents go away with the buffer: a discard. */
+	if (bo->resource)
+		vseg_count(bdev_to_vseg(bo->bdev), bo->resource,
+			   VSEG_PAGING_DISCARDS);
 	if (vseg_is_vseg_bo(bo))
 		vseg_bo_update_state(to_vseg_bo(bo), NULL, false);
 }
@@ -259,8 +293,8 @@ static unsigned long vseg_ttm_io_mem_pfn(struct ttm_buffer_object *bo,
 	struct vseg_cursor c;
 	u64 len;
 
-	cursor_init(&c, vdev, bo, bo->resource);
-	return vmalloc_to_pfn(cursor_map(&c, (u64)page_offset << PAGE_SHIFT,
+	vseg_cursor_init(&c, vdev, bo->ttm, bo->resource);
+	return vmalloc_to_pfn(vseg_cursor_map(&c, (u64)page_offset << PAGE_SHIFT,
 					 &len));
 }
 
@@ -275,9 +309,9 @@ static int vseg_ttm_access_memory(struct ttm_buffer_object *bo,
 
 	if (res_uses_pages(bo->resource))
 		return -EIO;
-	cursor_init(&c, vdev, bo, bo->resource);
+	vseg_cursor_init(&c, vdev, bo->ttm, bo->resource);
 	while (done < (u64)len) {
-		p = cursor_map(&c, offset + done, &n);
+		p = vseg_cursor_map(&c, offset + done, &n);
 		n = min_t(u64, n, (u64)len - done);
 		if (write)
 			memcpy(p, buf + done, n);

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The vseg authors
+ */
+#ifndef __VSEG_DISPLAY_H__
+#define __VSEG_DISPLAY_H__
+
+#include <linux/mutex.h>
+#include <linux/types.h>
+
+struct seq_file;
+struct vseg_bo;
+struct vseg_device;
+
+#define VSEG_NUM_HEADS	2
+
+/**
+ * struct vseg_display - the virtual display
+ * @lock: protects @head.
+ * @head: the primary each head scans out, referenced, or NULL.
+ */
+struct vseg_display {
+	struct mutex lock; /* see above */
+	struct vseg_bo *head[VSEG_NUM_HEADS];
+};
+
+int vseg_display_init(struct vseg_device *vdev);
+void vseg_display_fini(struct vseg_device *vdev);
+int vseg_display_set(struct vseg_device *vdev, u32 head, struct vseg_bo *bo);
+void vseg_display_show(struct vseg_device *vdev, struct seq_file *m);
+
+#endif /* __VSEG_DISPLAY_H__ */

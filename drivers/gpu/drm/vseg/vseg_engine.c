@@ -1,0 +1,560 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The vseg authors
+ *
+ * The engines of the software GPU: a physically addressed copy engine and
+ * a virtually addressed render engine, each an ordered kernel work queue.
+ *
+ * Submission locks every buffer the job may touch, makes each reachable
+ * the way its engine addresses memory (physical: contiguous in a memory
+ * segment or mapped into the aperture; virtual: pages present), patches
+ * physical addresses into the command buffer, and adds the job's fence to
+ * each buffer, so that TTM moves wait for the job. The worker then
+ * resolves every address as hardware would: memory-segment offsets
+ * directly, aperture offsets through the GART, virtual addresses through
+ * the job's view of the file's address space. Whatever it cannot resolve
+ * ends the job with -EFAULT on its fence.
+ */
+
+#include <linux/dma-fence.h>
+#include <linux/dma-resv.h>
+#include <linux/highmem.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/workqueue.h>
+#include <drm/drm_gem.h>
+#include <uapi/drm/vseg_drm.h>
+
+#include "vseg_aperture_mgr.h"
+#include "vseg_bo.h"
+#include "vseg_compat.h"
+#include "vseg_drv.h"
+#include "vseg_engine.h"
+#include "vseg_ttm.h"
+#include "vseg_vm.h"
+#include "vseg_vram_mgr.h"
+
+/* How long a job waits for its input fences. */
+#define VSEG_JOB_TIMEOUT	(10 * HZ)
+
+struct vseg_job {
+	struct work_struct work;
+	struct vseg_engine *engine;
+	struct dma_fence *fence;
+	struct drm_vseg_cmd *cmds;
+	u32 num_cmds;
+	struct dma_fence **in_fences;
+	u32 num_in;
+	/* Every distinct buffer, referenced, and where it was at submission. */
+	struct vseg_bo **bos;
+	struct ttm_resource **res;
+	u32 num_bos;
+	struct vseg_vm_view *view;
+};
+
+/* A job's fence; it may outlive the engine, so it has its own lock. */
+struct vseg_fence {
+	struct dma_fence base;
+	spinlock_t lock; /* the fence's own */
+	u32 engine;
+};
+
+static const char * const vseg_engine_names[VSEG_NUM_ENGINES] = {
+	"copy", "render",
+};
+
+static const char *vseg_fence_driver_name(struct dma_fence *f)
+{
+	return "vseg";
+}
+
+static const char *vseg_fence_timeline_name(struct dma_fence *f)
+{
+	return vseg_engine_names[container_of(f, struct vseg_fence, base)->engine];
+}
+
+static const struct dma_fence_ops vseg_fence_ops = {
+	.get_driver_name = vseg_fence_driver_name,
+	.get_timeline_name = vseg_fence_timeline_name,
+};
+
+/* A GPU address resolved to kernel memory; unmap with ptr_put(). */
+struct vseg_ptr {
+	void *kmapped;
+	struct vseg_cursor cursor;
+	bool cursor_used;
+};
+
+static void ptr_put(struct vseg_ptr *p)
+{
+	if (p->kmapped)
+		kunmap_local(p->kmapped);
+	if (p->cursor_used)
+		vseg_cursor_unmap(&p->cursor);
+	memset(p, 0, sizeof(*p));
+}
+
+static void *resolve_phys(struct vseg_job *job, u64 addr, u64 *len,
+			  struct vseg_ptr *p)
+{
+	struct vseg_device *vdev = job->engine->vdev;
+	u32 id = addr >> 56;
+	u64 off = addr & (BIT_ULL(56) - 1);
+	struct vseg_segment *seg;
+	phys_addr_t phys;
+
+	if (!id || id > vdev->table.num_segments)
+		return NULL;
+	seg = vseg_seg(vdev, id);
+	if (seg->vram) {
+		if (off >= seg->desc->size)
+			return NULL;
+		*len = seg->desc->size - off;
+		return seg->vram->vaddr + off;
+	}
+	if (vseg_gart_translate(&seg->aperture->gart, off, &phys))
+		return NULL;
+	p->kmapped = kmap_local_page(pfn_to_page(PHYS_PFN(phys)));
+	*len = PAGE_SIZE - offset_in_page(phys);
+	return p->kmapped + offset_in_page(phys);
+}
+
+static void *resolve_virt(struct vseg_job *job, u64 va, u64 *len,
+			  struct vseg_ptr *p)
+{
+	const struct vseg_vm_mapping *m = vseg_vm_view_find(job->view, va);
+	unsigned int i;
+	void *ptr;
+	u64 off;
+
+	if (!m)
+		return NULL;
+	i = m - job->view->map;
+	off = va - m->va;
+	vseg_cursor_init(&p->cursor, job->engine->vdev, m->bo->tbo.ttm,
+			 job->res[i]);
+	p->cursor_used = true;
+	ptr = vseg_cursor_map(&p->cursor, off, len);
+	*len = min(*len, m->size - off);
+	return ptr;
+}
+
+static void *resolve(struct vseg_job *job, u64 addr, u64 *len,
+		     struct vseg_ptr *p)
+{
+	return job->view ? resolve_virt(job, addr, len, p) :
+			   resolve_phys(job, addr, len, p);
+}
+
+static int run_fill(struct vseg_job *job, const struct drm_vseg_cmd *c)
+{
+	struct vseg_ptr p = {};
+	u64 done = 0, len;
+	void *d;
+
+	while (done < c->size) {
+		d = resolve(job, c->dst + done, &len, &p);
+		if (!d)
+			return -EFAULT;
+		len = min(len, c->size - done);
+		memset32(d, (u32)c->value, len / 4);
+		ptr_put(&p);
+		done += len;
+	}
+	return 0;
+}
+
+static int run_copy(struct vseg_job *job, const struct drm_vseg_cmd *c)
+{
+	struct vseg_ptr dp = {}, sp = {};
+	u64 done = 0, dlen, slen;
+	void *d, *s;
+
+	while (done < c->size) {
+		d = resolve(job, c->dst + done, &dlen, &dp);
+		s = d ? resolve(job, c->src + done, &slen, &sp) : NULL;
+		if (!s) {
+			ptr_put(&dp);
+			return -EFAULT;
+		}
+		dlen = min3(dlen, slen, c->size - done);
+		memcpy(d, s, dlen);
+		ptr_put(&sp);
+		ptr_put(&dp);
+		done += dlen;
+	}
+	return 0;
+}
+
+static int run_write(struct vseg_job *job, const struct drm_vseg_cmd *c)
+{
+	struct vseg_ptr p = {};
+	u64 len;
+	u64 *d;
+
+	d = resolve(job, c->dst, &len, &p);
+	if (!d || len < sizeof(*d)) {
+		ptr_put(&p);
+		return -EFAULT;
+	}
+	*d = c->value;
+	ptr_put(&p);
+	return 0;
+}
+
+static int run_commands(struct vseg_job *job)
+{
+	u32 i;
+	int err = 0;
+
+	for (i = 0; i < job->num_cmds && !err; i++) {
+		const struct drm_vseg_cmd *c = &job->cmds[i];
+
+		switch (c->opcode) {
+		case DRM_VSEG_CMD_FILL:
+			err = run_fill(job, c);
+			break;
+		case DRM_VSEG_CMD_COPY:
+			err = run_copy(job, c);
+			break;
+		case DRM_VSEG_CMD_WRITE:
+			err = run_write(job, c);
+			break;
+		default:
+			break;
+		}
+		cond_resched();
+	}
+	return err;
+}
+
+static void job_free(struct vseg_job *job)
+{
+	u32 i;
+
+	for (i = 0; i < job->num_in; i++)
+		dma_fence_put(job->in_fences[i]);
+	kfree(job->in_fences);
+	for (i = 0; i < job->num_bos; i++)
+		drm_gem_object_put(&job->bos[i]->tbo.base);
+	kfree(job->bos);
+	kfree(job->res);
+	vseg_vm_view_put(job->view);
+	kvfree(job->cmds);
+	if (job->fence)
+		dma_fence_put(job->fence);
+	kfree(job);
+}
+
+static void job_run(struct work_struct *work)
+{
+	struct vseg_job *job = container_of(work, struct vseg_job, work);
+	int err = 0;
+	u32 i;
+
+	for (i = 0; i < job->num_in && !err; i++) {
+		long t = dma_fence_wait_timeout(job->in_fences[i], false,
+						VSEG_JOB_TIMEOUT);
+
+		if (t <= 0)
+			err = t ? t : -ETIMEDOUT;
+		else if (job->in_fences[i]->error)
+			err = -ECANCELED;
+	}
+	if (!err)
+		err = run_commands(job);
+	if (err) {
+		dma_fence_set_error(job->fence, err);
+		atomic64_inc(&job->engine->failed);
+	}
+	dma_fence_signal(job->fence);
+	job_free(job);
+}
+
+/* The distinct buffers of a job, each with one new reference. */
+static int collect_bos(struct vseg_job *job, struct vseg_submit *s)
+{
+	u32 n = job->view ? job->view->count : s->num_bos, i, k;
+
+	job->bos = kcalloc(n, sizeof(*job->bos), GFP_KERNEL);
+	job->res = kcalloc(n, sizeof(*job->res), GFP_KERNEL);
+	if (!job->bos || !job->res)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct vseg_bo *bo = job->view ? job->view->map[i].bo :
+						 s->bos[i];
+
+		for (k = 0; k < job->num_bos; k++)
+			if (job->bos[k] == bo)
+				break;
+		if (k < job->num_bos)
+			continue;
+		drm_gem_object_get(&bo->tbo.base);
+		job->bos[job->num_bos++] = bo;
+	}
+	return 0;
+}
+
+static void unlock_bos(struct vseg_job *job, u32 n, s32 skip)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if ((s32)i != skip)
+			dma_resv_unlock(job->bos[i]->tbo.base.resv);
+}
+
+/* Lock every buffer of the job with the wound-wait protocol. */
+static int lock_bos(struct vseg_job *job, struct ww_acquire_ctx *ticket)
+{
+	s32 contended = -1;
+	u32 i;
+	int err;
+
+	ww_acquire_init(ticket, &reservation_ww_class);
+retry:
+	if (contended >= 0) {
+		err = dma_resv_lock_slow_interruptible(job->bos[contended]->tbo.base.resv,
+						       ticket);
+		if (err)
+			goto fini;
+	}
+	for (i = 0; i < job->num_bos; i++) {
+		if ((s32)i == contended)
+			continue;
+		err = dma_resv_lock_interruptible(job->bos[i]->tbo.base.resv,
+						  ticket);
+		if (!err)
+			continue;
+		unlock_bos(job, i, contended);
+		if (contended >= 0)
+			dma_resv_unlock(job->bos[contended]->tbo.base.resv);
+		if (err == -EDEADLK) {
+			contended = i;
+			goto retry;
+		}
+		goto fini;
+	}
+	ww_acquire_done(ticket);
+	return 0;
+fini:
+	ww_acquire_fini(ticket);
+	return err;
+}
+
+/* Make each buffer reachable the way the engine addresses memory. */
+static int prepare_bos(struct vseg_job *job)
+{
+	struct ttm_operation_ctx ctx = { .interruptible = true };
+	u32 i;
+	int err;
+
+	for (i = 0; i < job->num_bos; i++) {
+		struct ttm_buffer_object *tbo = &job->bos[i]->tbo;
+
+		if (job->engine->id == VSEG_ENGINE_COPY) {
+			err = vseg_bo_make_physical(job->bos[i], &ctx);
+		} else {
+			err = 0;
+			if (tbo->ttm && !ttm_tt_is_populated(tbo->ttm) &&
+			    (tbo->resource->mem_type == TTM_PL_SYSTEM ||
+			     tbo->resource->mem_type == TTM_PL_TT))
+				err = vseg_tt_populate(tbo, &ctx);
+		}
+		if (!err)
+			err = dma_resv_reserve_fences(tbo->base.resv, 1);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int apply_patches(struct vseg_submit *s)
+{
+	u32 i;
+
+	for (i = 0; i < s->num_patches; i++) {
+		const struct drm_vseg_patch *pt = &s->patches[i];
+		u64 *slot = (u64 *)((u8 *)s->cmds + pt->patch_offset);
+		u32 seg;
+		u64 off;
+
+		if (!vseg_bo_phys_addr(s->bos[pt->allocation_index], &seg, &off))
+			return -EINVAL;
+		*slot = DRM_VSEG_PHYS_ADDR(seg, off + pt->allocation_offset);
+	}
+	return 0;
+}
+
+/**
+ * vseg_submit_release() - free what a submission holds
+ * @s: the submission; its arrays and references are dropped
+ */
+void vseg_submit_release(struct vseg_submit *s)
+{
+	u32 i;
+
+	for (i = 0; i < s->num_bos; i++)
+		if (s->bos[i])
+			drm_gem_object_put(&s->bos[i]->tbo.base);
+	kvfree(s->bos);
+	kvfree(s->patches);
+	for (i = 0; i < s->num_in; i++)
+		if (s->in_fences[i])
+			dma_fence_put(s->in_fences[i]);
+	kvfree(s->in_fences);
+	kvfree(s->cmds);
+	memset(s, 0, sizeof(*s));
+}
+
+/**
+ * vseg_engine_submit() - queue a job
+ * @vdev: the device
+ * @s: the checked submission; the job takes its command buffer and input
+ *	fences, everything else is released
+ * @fence: receives a reference to the job's fence
+ *
+ * Return: 0, or a negative error code with nothing queued: -ENOSPC when a
+ * buffer cannot be made reachable, -EINTR/-ERESTARTSYS, -ENOMEM.
+ */
+int vseg_engine_submit(struct vseg_device *vdev, struct vseg_submit *s,
+		       struct dma_fence **fence)
+{
+	struct vseg_engine *e = vdev->engine[s->engine];
+	struct ww_acquire_ctx ticket;
+	struct vseg_fence *vf;
+	struct vseg_job *job;
+	unsigned long flags;
+	u64 seqno;
+	u32 i;
+	int err;
+
+	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	if (!job) {
+		vseg_submit_release(s);
+		return -ENOMEM;
+	}
+	INIT_WORK(&job->work, job_run);
+	job->engine = e;
+	if (s->engine == VSEG_ENGINE_RENDER) {
+		job->view = vseg_vm_view_get(s->vm);
+		if (!job->view) {
+			err = -ENOMEM;
+			goto err_free;
+		}
+	}
+	err = collect_bos(job, s);
+	if (err)
+		goto err_free;
+
+	err = lock_bos(job, &ticket);
+	if (err)
+		goto err_free;
+	err = prepare_bos(job);
+	if (!err)
+		err = apply_patches(s);
+	if (err)
+		goto err_unlock;
+
+	vf = kzalloc(sizeof(*vf), GFP_KERNEL);
+	if (!vf) {
+		err = -ENOMEM;
+		goto err_unlock;
+	}
+	spin_lock_init(&vf->lock);
+	vf->engine = e->id;
+	spin_lock_irqsave(&e->fence_lock, flags);
+	seqno = ++e->seqno;
+	spin_unlock_irqrestore(&e->fence_lock, flags);
+	dma_fence_init(&vf->base, &vseg_fence_ops, &vf->lock, e->context,
+		       seqno);
+	job->fence = &vf->base;
+
+	if (job->view)
+		for (i = 0; i < job->view->count; i++)
+			job->res[i] = job->view->map[i].bo->tbo.resource;
+	for (i = 0; i < job->num_bos; i++) {
+		struct ttm_buffer_object *tbo = &job->bos[i]->tbo;
+
+		dma_resv_add_fence(tbo->base.resv, job->fence,
+				   DMA_RESV_USAGE_WRITE);
+		/* The CPU's next access faults and waits for the job. */
+		ttm_bo_unmap_virtual(tbo);
+	}
+	unlock_bos(job, job->num_bos, -1);
+	ww_acquire_fini(&ticket);
+
+	job->cmds = s->cmds;
+	job->num_cmds = s->num_cmds;
+	s->cmds = NULL;
+	job->in_fences = s->in_fences;
+	job->num_in = s->num_in;
+	s->in_fences = NULL;
+	s->num_in = 0;
+	vseg_submit_release(s);
+
+	*fence = dma_fence_get(job->fence);
+	atomic64_inc(&e->submitted);
+	queue_work(e->wq, &job->work);
+	return 0;
+
+err_unlock:
+	unlock_bos(job, job->num_bos, -1);
+	ww_acquire_fini(&ticket);
+err_free:
+	job_free(job);
+	vseg_submit_release(s);
+	return err;
+}
+
+/**
+ * vseg_engine_init() - start the copy and render engines
+ * @vdev: the device
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int vseg_engine_init(struct vseg_device *vdev)
+{
+	u32 i;
+
+	for (i = 0; i < VSEG_NUM_ENGINES; i++) {
+		struct vseg_engine *e = kzalloc(sizeof(*e), GFP_KERNEL);
+
+		if (!e)
+			goto err;
+		e->vdev = vdev;
+		e->id = i;
+		e->name = vseg_engine_names[i];
+		e->context = dma_fence_context_alloc(1);
+		spin_lock_init(&e->fence_lock);
+		e->wq = alloc_ordered_workqueue("vseg-%s", 0, e->name);
+		if (!e->wq) {
+			kfree(e);
+			goto err;
+		}
+		vdev->engine[i] = e;
+	}
+	return 0;
+err:
+	vseg_engine_fini(vdev);
+	return -ENOMEM;
+}
+
+/**
+ * vseg_engine_fini() - run every queued job to its end, stop the engines
+ * @vdev: the device
+ */
+void vseg_engine_fini(struct vseg_device *vdev)
+{
+	u32 i;
+
+	for (i = 0; i < VSEG_NUM_ENGINES; i++) {
+		struct vseg_engine *e = vdev->engine[i];
+
+		if (!e)
+			continue;
+		destroy_workqueue(e->wq);
+		kfree(e);
+		vdev->engine[i] = NULL;
+	}
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The vseg authors
+ */
+#ifndef __VSEG_ENGINE_H__
+#define __VSEG_ENGINE_H__
+
+#include <linux/atomic.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+struct dma_fence;
+struct drm_vseg_cmd;
+struct drm_vseg_patch;
+struct vseg_bo;
+struct vseg_device;
+struct vseg_vm;
+struct workqueue_struct;
+
+#define VSEG_ENGINE_COPY	0	/* physically addressed */
+#define VSEG_ENGINE_RENDER	1	/* virtually addressed */
+#define VSEG_NUM_ENGINES	2
+
+/**
+ * struct vseg_engine - one engine of the software GPU
+ * @vdev: the device.
+ * @id: VSEG_ENGINE_*.
+ * @name: for fences and debugfs.
+ * @context: dma-fence context.
+ * @seqno: last fence seqno handed out, under @fence_lock.
+ * @fence_lock: lock of the engine's fences.
+ * @wq: ordered queue that runs the jobs.
+ * @submitted: jobs queued so far.
+ * @failed: jobs whose fence signalled an error.
+ */
+struct vseg_engine {
+	struct vseg_device *vdev;
+	u32 id;
+	const char *name;
+	u64 context;
+	u64 seqno;
+	spinlock_t fence_lock; /* see above */
+	struct workqueue_struct *wq;
+	atomic64_t submitted;
+	atomic64_t failed;
+};
+
+/**
+ * struct vseg_submit - a submission, checked by the UAPI layer
+ * @engine: VSEG_ENGINE_*.
+ * @cmds: the command buffer (kernel copy; patched in place).
+ * @num_cmds: commands in @cmds.
+ * @bos: copy engine: the allocation list (references).
+ * @num_bos: entries in @bos.
+ * @patches: copy engine: the patch-location list.
+ * @num_patches: entries in @patches.
+ * @in_fences: fences to wait for (references).
+ * @num_in: entries in @in_fences.
+ * @vm: render engine: the submitting file's address space.
+ */
+struct vseg_submit {
+	u32 engine;
+	struct drm_vseg_cmd *cmds;
+	u32 num_cmds;
+	struct vseg_bo **bos;
+	u32 num_bos;
+	struct drm_vseg_patch *patches;
+	u32 num_patches;
+	struct dma_fence **in_fences;
+	u32 num_in;
+	struct vseg_vm *vm;
+};
+
+int vseg_engine_init(struct vseg_device *vdev);
+void vseg_engine_fini(struct vseg_device *vdev);
+int vseg_engine_submit(struct vseg_device *vdev, struct vseg_submit *s,
+		       struct dma_fence **fence);
+void vseg_submit_release(struct vseg_submit *s);
+
+#endif /* __VSEG_ENGINE_H__ */

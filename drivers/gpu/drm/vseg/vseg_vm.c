@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The vseg authors
+ *
+ * GPU virtual address spaces: each open file has one, in which
+ * DRM_IOCTL_VSEG_VM_BIND maps whole buffers. The render engine translates
+ * through it. A job takes a view (a copy of the mappings, with references)
+ * when it is submitted, so unbinding never pulls a buffer from under a
+ * queued job, and a job that uses an address unbound before it was
+ * submitted fails.
+ */
+
+#include <linux/bsearch.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <drm/drm_gem.h>
+
+#include "vseg_bo.h"
+#include "vseg_vm.h"
+
+/**
+ * vseg_vm_init() - an empty address space
+ * @vm: the address space
+ */
+void vseg_vm_init(struct vseg_vm *vm)
+{
+	mutex_init(&vm->lock);
+	INIT_LIST_HEAD(&vm->mappings);
+	vm->count = 0;
+}
+
+static void mapping_free(struct vseg_vm_mapping *m)
+{
+	drm_gem_object_put(&m->bo->tbo.base);
+	kfree(m);
+}
+
+/**
+ * vseg_vm_fini() - unmap everything
+ * @vm: the address space
+ */
+void vseg_vm_fini(struct vseg_vm *vm)
+{
+	struct vseg_vm_mapping *m, *tmp;
+
+	list_for_each_entry_safe(m, tmp, &vm->mappings, link) {
+		list_del(&m->link);
+		mapping_free(m);
+	}
+	vm->count = 0;
+	mutex_destroy(&vm->lock);
+}
+
+/**
+ * vseg_vm_bind() - map a whole buffer at @va
+ * @vm: the address space
+ * @bo: the buffer; the mapping takes its own reference
+ * @va: GPU virtual address
+ *
+ * Return: 0, -EINVAL for a bad or overlapping address, -ENOMEM.
+ */
+int vseg_vm_bind(struct vseg_vm *vm, struct vseg_bo *bo, u64 va)
+{
+	u64 size = round_up(bo->tbo.base.size, VSEG_VM_ALIGN);
+	struct vseg_vm_mapping *m, *pos;
+	struct list_head *before;
+
+	if (!va || !IS_ALIGNED(va, VSEG_VM_ALIGN) || va >= VSEG_VM_END ||
+	    size > VSEG_VM_END - va)
+		return -EINVAL;
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return -ENOMEM;
+	m->va = va;
+	m->size = bo->tbo.base.size;
+
+	mutex_lock(&vm->lock);
+	before = &vm->mappings;
+	list_for_each_entry(pos, &vm->mappings, link) {
+		u64 pos_end = pos->va + round_up(pos->size, VSEG_VM_ALIGN);
+
+		if (va < pos_end && pos->va < va + size) {
+			mutex_unlock(&vm->lock);
+			kfree(m);
+			return -EINVAL;
+		}
+		if (pos->va > va) {
+			before = &pos->link;
+			break;
+		}
+	}
+	drm_gem_object_get(&bo->tbo.base);
+	m->bo = bo;
+	list_add_tail(&m->link, before);
+	vm->count++;
+	mutex_unlock(&vm->lock);
+	return 0;
+}
+
+/**
+ * vseg_vm_unbind() - remove the mapping that starts at @va
+ * @vm: the address space
+ * @va: its first address
+ *
+ * Return: 0, or -EINVAL if no mapping starts there.
+ */
+int vseg_vm_unbind(struct vseg_vm *vm, u64 va)
+{
+	struct vseg_vm_mapping *m;
+
+	mutex_lock(&vm->lock);
+	list_for_each_entry(m, &vm->mappings, link) {
+		if (m->va == va) {
+			list_del(&m->link);
+			vm->count--;
+			mutex_unlock(&vm->lock);
+			mapping_free(m);
+			return 0;
+		}
+	}
+	mutex_unlock(&vm->lock);
+	return -EINVAL;
+}
+
+/**
+ * vseg_vm_view_get() - copy the mappings for a job
+ * @vm: the address space
+ *
+ * Return: the view, or NULL without memory.
+ */
+struct vseg_vm_view *vseg_vm_view_get(struct vseg_vm *vm)
+{
+	struct vseg_vm_mapping *m;
+	struct vseg_vm_view *view;
+	unsigned int i = 0;
+
+	mutex_lock(&vm->lock);
+	view = kvzalloc(struct_size(view, map, vm->count), GFP_KERNEL);
+	if (view) {
+		list_for_each_entry(m, &vm->mappings, link) {
+			view->map[i] = *m;
+			INIT_LIST_HEAD(&view->map[i].link);
+			drm_gem_object_get(&m->bo->tbo.base);
+			i++;
+		}
+		view->count = i;
+	}
+	mutex_unlock(&vm->lock);
+	return view;
+}
+
+/**
+ * vseg_vm_view_put() - drop a job's view
+ * @view: the view, or NULL
+ */
+void vseg_vm_view_put(struct vseg_vm_view *view)
+{
+	unsigned int i;
+
+	if (!view)
+		return;
+	for (i = 0; i < view->count; i++)
+		drm_gem_object_put(&view->map[i].bo->tbo.base);
+	kvfree(view);
+}
+
+static int cmp_va(const void *key, const void *elt)
+{
+	u64 va = *(const u64 *)key;
+	const struct vseg_vm_mapping *m = elt;
+
+	if (va < m->va)
+		return -1;
+	return va >= m->va + m->size ? 1 : 0;
+}
+
+/**
+ * vseg_vm_view_find() - the mapping that holds an address
+ * @view: a job's view
+ * @va: GPU virtual address
+ *
+ * Return: the mapping, or NULL for an unmapped address.
+ */
+const struct vseg_vm_mapping *vseg_vm_view_find(const struct vseg_vm_view *view,
+						u64 va)
+{
+	return bsearch(&va, view->map, view->count, sizeof(view->map[0]),
+		       cmp_va);
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The vseg authors
+ */
+#ifndef __VSEG_VM_H__
+#define __VSEG_VM_H__
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+
+struct vseg_bo;
+
+/* GPU virtual addresses: 64 KiB granules below 2^47. */
+#define VSEG_VM_ALIGN		SZ_64K
+#define VSEG_VM_END		BIT_ULL(47)
+
+/**
+ * struct vseg_vm - one file's GPU virtual address space
+ * @lock: protects @mappings.
+ * @mappings: &struct vseg_vm_mapping, sorted by address.
+ * @count: number of mappings.
+ */
+struct vseg_vm {
+	struct mutex lock; /* see above */
+	struct list_head mappings;
+	unsigned int count;
+};
+
+/**
+ * struct vseg_vm_mapping - a buffer mapped at a GPU virtual address
+ * @link: in &vseg_vm.mappings.
+ * @va: first address.
+ * @size: bytes.
+ * @bo: the buffer; the mapping holds a GEM reference.
+ */
+struct vseg_vm_mapping {
+	struct list_head link;
+	u64 va;
+	u64 size;
+	struct vseg_bo *bo;
+};
+
+/**
+ * struct vseg_vm_view - the mappings a job was submitted with
+ * @count: entries in @map.
+ * @map: sorted by address; each holds a GEM reference.
+ */
+struct vseg_vm_view {
+	unsigned int count;
+	struct vseg_vm_mapping map[];
+};
+
+void vseg_vm_init(struct vseg_vm *vm);
+void vseg_vm_fini(struct vseg_vm *vm);
+int vseg_vm_bind(struct vseg_vm *vm, struct vseg_bo *bo, u64 va);
+int vseg_vm_unbind(struct vseg_vm *vm, u64 va);
+struct vseg_vm_view *vseg_vm_view_get(struct vseg_vm *vm);
+void vseg_vm_view_put(struct vseg_vm_view *view);
+const struct vseg_vm_mapping *vseg_vm_view_find(const struct vseg_vm_view *view,
+						u64 va);
+
+#endif /* __VSEG_VM_H__ */
