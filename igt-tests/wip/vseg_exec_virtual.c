@@ -1,0 +1,1091 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vseg_exec_virtual: the virtually addressed render engine. Each open file
+ * has its own GPU virtual address space; VM_BIND maps a whole buffer of
+ * any placement at a GPU virtual address, and the engine translates
+ * through the software page tables, so buffers without AccessedPhysically
+ * work too, scattered pages included.
+ *
+ * FILL, COPY and WRITE by GPU virtual address in every placement (scattered
+ * and contiguous buffers in each memory segment, the aperture, system
+ * memory), read back through mmap and compared with a CPU-side model;
+ * mappings follow buffers that move; unmapped addresses fail the job's
+ * fence with EFAULT and the kernel keeps serving other clients; VM_BIND
+ * and VM_UNBIND errors; address spaces are per file; a queued job keeps
+ * the mappings it was submitted with; syncobjs across the two engines.
+ *
+ * Copyright (c) 2026 The vseg authors
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "igt.h"
+#include "igt_vseg.h"
+#include "igt_vseg_exec.h"
+
+IGT_TEST_DESCRIPTION("The vseg render engine: VM_BIND buffers of every "
+		     "placement, scattered ones included, FILL/COPY/WRITE "
+		     "them by GPU virtual address; unmapped addresses fail "
+		     "the job's fence; VM_BIND/VM_UNBIND errors; per-file "
+		     "address spaces.");
+
+#define AP_FLAG		DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
+#define BIT(id)		VSEG_SEG_BIT(id)
+#define COPY		DRM_VSEG_ENGINE_COPY
+#define RENDER		DRM_VSEG_ENGINE_RENDER
+#define VA_START	0x100000000ull
+#ifndef SZ_256K
+#define SZ_256K		0x40000ull
+#endif
+#ifndef SZ_512K
+#define SZ_512K		0x80000ull
+#endif
+
+static struct vseg_ctx ctx = VSEG_CTX_INIT(VSEG_LEFTOVERS_BASE_COUNT);
+static struct vseg_va_space va_space;
+
+static const struct drm_vseg_segment_info *seg(uint32_t id)
+{
+	return vseg_ctx_seg(&ctx, id);
+}
+
+static const char *seg_name(uint32_t id)
+{
+	return vseg_ctx_seg_name(&ctx, id);
+}
+
+static bool cpu_visible(uint32_t id)
+{
+	return !vseg_ctx_is_memory(&ctx, id) ||
+	       seg(id)->cpu_visible_size == seg(id)->size;
+}
+
+/* --- buffers with a model, bound at a GPU virtual address --------------------- */
+
+/**
+ * struct vbuf - a bound test buffer and what it must hold
+ * @fd: the file it belongs to.
+ * @handle: GEM handle.
+ * @size: its size.
+ * @va: where it is bound (0: not bound).
+ * @model: the expected contents.
+ */
+struct vbuf {
+	int fd;
+	uint32_t handle;
+	uint64_t size;
+	uint64_t va;
+	uint8_t *model;
+};
+
+static void vbuf_create(struct vbuf *b, int fd, struct drm_vseg_gem_create *c)
+{
+	memset(b, 0, sizeof(*b));
+	b->fd = fd;
+	b->handle = vseg_gem_create(fd, c);
+	b->size = c->size;
+	b->model = calloc(1, b->size);
+	igt_assert(b->model);
+}
+
+static void vbuf_bind(struct vbuf *b, uint64_t va)
+{
+	uint64_t size = vseg_vm_bind(b->fd, b->handle, va);
+
+	igt_assert_f(size == b->size,
+		     "VM_BIND mapped %#llx bytes of a %#llx-byte buffer\n",
+		     (unsigned long long)size, (unsigned long long)b->size);
+	b->va = va;
+}
+
+static void vbuf_destroy(struct vbuf *b)
+{
+	if (b->va)
+		vseg_vm_unbind(b->fd, b->va);
+	if (b->handle)
+		vseg_gem_close(b->fd, b->handle);
+	free(b->model);
+	memset(b, 0, sizeof(*b));
+}
+
+static void vbuf_cpu_pattern(struct vbuf *b, uint32_t seed)
+{
+	vseg_pattern_fill(b->model, b->size, seed);
+	vseg_bo_write(b->fd, b->handle, 0, b->model, b->size);
+}
+
+static void vbuf_verify(const struct vbuf *b, const char *what)
+{
+	uint8_t *got = malloc(b->size);
+
+	igt_assert(got);
+	vseg_bo_read(b->fd, b->handle, 0, got, b->size);
+	vseg_assert_same(got, b->model, b->size, 0, what);
+	free(got);
+}
+
+static void vfill(struct vseg_cmdbuf *cb, struct vbuf *b, uint64_t off,
+		  uint64_t size, uint32_t value)
+{
+	igt_assert(b->va && off + size <= b->size);
+	vseg_cb_fill(cb, b->va + off, size, value);
+	vseg_fill32(b->model + off, size, value);
+}
+
+static void vcopy(struct vseg_cmdbuf *cb, struct vbuf *dst, uint64_t doff,
+		  struct vbuf *src, uint64_t soff, uint64_t size)
+{
+	igt_assert(dst->va && src->va);
+	igt_assert(doff + size <= dst->size && soff + size <= src->size);
+	vseg_cb_copy(cb, dst->va + doff, src->va + soff, size);
+	memmove(dst->model + doff, src->model + soff, size);
+}
+
+static void vwrite(struct vseg_cmdbuf *cb, struct vbuf *b, uint64_t off,
+		   uint64_t value)
+{
+	igt_assert(b->va && off + 8 <= b->size);
+	vseg_cb_write(cb, b->va + off, value);
+	memcpy(b->model + off, &value, 8);
+}
+
+/* --- placements ---------------------------------------------------------------- */
+
+/**
+ * struct vcell - a placement to test the render engine in
+ * @seg: the segment (0: system memory).
+ * @flags: create flags (AccessedPhysically or 0).
+ * @scattered: fragment @seg first so that the buffer is a set of pages
+ *	scattered over the holes.
+ * @name: dynamic subtest name.
+ */
+struct vcell {
+	uint32_t seg;
+	uint32_t flags;
+	bool scattered;
+	char name[40];
+};
+
+#define MAX_VCELLS (2 * DRM_VSEG_MAX_SEGMENTS + 2)
+
+/*
+ * Scattered (AP=0, segment fragmented first) and contiguous (AP=1) in
+ * each memory segment, AP=0 and AP=1 in the aperture, AP=0 in system
+ * memory.
+ */
+static unsigned int virtual_cells(struct vcell *cells, bool with_scattered)
+{
+	unsigned int n = 0;
+
+	for (uint32_t id = 1; id <= ctx.q.num_segments; id++) {
+		if (vseg_ctx_is_memory(&ctx, id)) {
+			cells[n] = (struct vcell){ .seg = id,
+						   .scattered = with_scattered };
+			snprintf(cells[n].name, sizeof(cells[n].name),
+				 "%s-%s", seg_name(id),
+				 with_scattered ? "scattered" : "plain");
+			n++;
+		} else {
+			cells[n] = (struct vcell){ .seg = id };
+			snprintf(cells[n].name, sizeof(cells[n].name),
+				 "%s-plain", seg_name(id));
+			n++;
+		}
+		cells[n] = (struct vcell){ .seg = id, .flags = AP_FLAG };
+		snprintf(cells[n].name, sizeof(cells[n].name), "%s-%s",
+			 seg_name(id),
+			 vseg_ctx_is_memory(&ctx, id) ? "contiguous" : "mapped");
+		n++;
+	}
+	cells[n] = (struct vcell){ .seg = 0 };
+	snprintf(cells[n].name, sizeof(cells[n].name), "system");
+	n++;
+	return n;
+}
+
+static uint32_t cell_supported(const struct vcell *cell)
+{
+	return cell->seg ? BIT(cell->seg) | BIT(0) : BIT(0);
+}
+
+/* Fillers that fragment a memory segment: every other one is closed. */
+struct fragments {
+	uint32_t *handles;
+	unsigned int n;
+};
+
+static int cmp_u64_pair(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+static uint64_t chunk_of(uint32_t id)
+{
+	return seg(id)->page_size > SZ_64K ? seg(id)->page_size : SZ_64K;
+}
+
+/*
+ * Fill what is left of memory segment @id with chunk-sized contiguous
+ * buffers, then close every other one by offset: the free space is single
+ * chunks between buffers.
+ */
+static void fragment(uint32_t id, struct fragments *f)
+{
+	const uint64_t chunk = chunk_of(id);
+	struct vseg_usage_snapshot u;
+	uint64_t (*by_offset)[2];
+	unsigned int n;
+
+	vseg_usage_read(ctx.fd, &u);
+	n = (seg(id)->size - u.usage[id].committed) / chunk;
+	f->handles = calloc(n, sizeof(uint32_t));
+	by_offset = calloc(n, sizeof(*by_offset));
+	igt_assert(f->handles && by_offset);
+	f->n = n;
+	for (unsigned int i = 0; i < n; i++) {
+		struct drm_vseg_gem_info info;
+
+		f->handles[i] = vseg_gem_create_simple(ctx.fd, chunk, BIT(id),
+						       AP_FLAG);
+		vseg_gem_info(ctx.fd, f->handles[i], &info);
+		igt_assert_eq_u32(info.segment_id, id);
+		by_offset[i][0] = info.offset;
+		by_offset[i][1] = i;
+	}
+	qsort(by_offset, n, sizeof(*by_offset), cmp_u64_pair);
+	for (unsigned int i = 0; i < n; i += 2) {
+		unsigned int k = by_offset[i][1];
+
+		vseg_gem_close(ctx.fd, f->handles[k]);
+		f->handles[k] = 0;
+	}
+	free(by_offset);
+}
+
+static bool fragments_unmoved(const struct fragments *f)
+{
+	for (unsigned int i = 0; i < f->n; i++) {
+		struct drm_vseg_gem_info info;
+
+		if (!f->handles[i])
+			continue;
+		vseg_gem_info(ctx.fd, f->handles[i], &info);
+		if (info.moves)
+			return false;
+	}
+	return true;
+}
+
+static void fragments_free(struct fragments *f)
+{
+	for (unsigned int i = 0; i < f->n; i++)
+		if (f->handles[i])
+			vseg_gem_close(ctx.fd, f->handles[i]);
+	free(f->handles);
+	memset(f, 0, sizeof(*f));
+}
+
+/* Create a buffer of @size in @cell (fragmenting first if it says so). */
+static void cell_create(const struct vcell *cell, uint64_t size,
+			struct vbuf *b, struct fragments *f)
+{
+	struct drm_vseg_gem_create c;
+	struct drm_vseg_gem_info info;
+
+	memset(f, 0, sizeof(*f));
+	if (cell->scattered)
+		fragment(cell->seg, f);
+	vseg_create_args(&c, size, cell_supported(cell), cell->flags);
+	if (cell->seg)
+		vseg_create_prefer(&c, cell->seg, 0);
+	vbuf_create(b, ctx.fd, &c);
+	vseg_gem_info(ctx.fd, b->handle, &info);
+	igt_assert_f(info.segment_id == cell->seg,
+		     "%s: the buffer was created in %s\n", cell->name,
+		     seg_name(info.segment_id));
+	if (cell->scattered && fragments_unmoved(f))
+		igt_assert_f(!(info.placement_flags & DRM_VSEG_INFO_CONTIGUOUS),
+			     "%s: a buffer of %llu holes claims to be contiguous\n",
+			     cell->name,
+			     (unsigned long long)(size / chunk_of(cell->seg)));
+}
+
+/* The buffer is still where the cell put it (the engine moved nothing). */
+static void check_in_cell(const struct vcell *cell, const struct vbuf *b,
+			  const struct drm_vseg_gem_info *before,
+			  const char *what)
+{
+	struct drm_vseg_gem_info info;
+
+	vseg_gem_info(ctx.fd, b->handle, &info);
+	igt_assert_f(info.segment_id == before->segment_id &&
+		     info.offset == before->offset &&
+		     info.moves == before->moves,
+		     "%s: %s: a render job moved the buffer (%s %#llx, %llu moves -> %s %#llx, %llu moves)\n",
+		     cell->name, what, seg_name(before->segment_id),
+		     (unsigned long long)before->offset,
+		     (unsigned long long)before->moves,
+		     seg_name(info.segment_id),
+		     (unsigned long long)info.offset,
+		     (unsigned long long)info.moves);
+}
+
+/* --- the kernel keeps working --------------------------------------------- */
+
+/* A render job of another client (a file of its own) and one of ours work. */
+static void check_engine_alive(const char *what)
+{
+	int fds[2] = { drm_open_vseg(), ctx.fd };
+
+	for (unsigned int k = 0; k < 2; k++) {
+		struct drm_vseg_gem_create c;
+		struct vseg_cmdbuf cb;
+		struct vbuf b;
+
+		vseg_create_args(&c, SZ_64K, BIT(0), 0);
+		vbuf_create(&b, fds[k], &c);
+		vbuf_bind(&b, k ? vseg_va_alloc(&va_space, b.size) : VA_START);
+		vseg_cb_init(&cb);
+		vfill(&cb, &b, 256, 64, 0x600d600d);
+		vseg_cb_exec_ok(fds[k], RENDER, &cb, what);
+		vbuf_verify(&b, what);
+		vseg_cb_fini(&cb);
+		vbuf_destroy(&b);
+	}
+	drm_close_driver(fds[0]);
+}
+
+/* --- loading a profile, finishing ------------------------------------------ */
+
+static void load(const char *profile)
+{
+	vseg_ctx_load(&ctx, profile);
+	vseg_require_engine(ctx.fd);
+	vseg_va_init(&va_space, VA_START, VSEG_VA_END);
+}
+
+static void finish(void)
+{
+	struct timespec start = {};
+
+	igt_gettime(&start);
+	while (vseg_allocation_count(ctx.fd) != ctx.base_count &&
+	       igt_nsec_elapsed(&start) < 5ull * NSEC_PER_SEC)
+		usleep(10000);
+	vseg_ctx_finish(&ctx, 5000, "after closing every buffer");
+}
+
+/* --- FILL, COPY and WRITE by virtual address in every placement ----------------- */
+
+static void test_fill(const struct vcell *cell)
+{
+	const uint64_t size = 8 * (cell->seg && vseg_ctx_is_memory(&ctx, cell->seg) ?
+				   chunk_of(cell->seg) : SZ_64K);
+	struct drm_vseg_gem_info before;
+	struct vseg_cmdbuf cb;
+	struct fragments f;
+	struct vbuf b;
+
+	cell_create(cell, size, &b, &f);
+	/* Known contents around what the jobs write, if that moves nothing. */
+	if (cpu_visible(cell->seg))
+		vbuf_cpu_pattern(&b, 0x100 + cell->seg);
+	vbuf_bind(&b, vseg_va_alloc(&va_space, b.size));
+	vseg_gem_info(ctx.fd, b.handle, &before);
+
+	vseg_cb_init(&cb);
+	vfill(&cb, &b, SZ_4K, size / 2, 0xa5a5a500 | cell->seg);
+	vfill(&cb, &b, SZ_64K - 12, 24, 0xdeadbeef);	/* across chunks */
+	vfill(&cb, &b, size - 4, 4, 0xcafef00d);
+	vwrite(&cb, &b, 0, 0x0123456789abcdefull);
+	vwrite(&cb, &b, 3 * SZ_64K - 8, 0xfedcba9876543210ull);
+	/* Across every chunk boundary of the second half, within the buffer. */
+	vcopy(&cb, &b, size / 2 + SZ_4K, &b, 8, size / 2 - 2 * SZ_4K);
+	vseg_cb_exec_ok(ctx.fd, RENDER, &cb, "FILL, WRITE and COPY by VA");
+	check_in_cell(cell, &b, &before, "after the job");
+	vbuf_verify(&b, "after FILL, WRITE and COPY by VA");
+
+	/* The mapping follows the buffer out of its segment and back. */
+	vseg_evict(ctx.fd, &b.handle, 1);
+	vseg_cb_reset(&cb);
+	vfill(&cb, &b, size / 4, size / 4, 0x77000000 | cell->seg);
+	vseg_cb_exec_ok(ctx.fd, RENDER, &cb, "FILL by VA of an evicted buffer");
+	vbuf_verify(&b, "after FILL by VA of an evicted buffer");
+	if (cell->seg) {
+		vseg_make_resident(ctx.fd, &b.handle, 1);
+		vseg_cb_reset(&cb);
+		vcopy(&cb, &b, 0, &b, size - SZ_64K, SZ_64K - 4);
+		vseg_cb_exec_ok(ctx.fd, RENDER, &cb,
+				"COPY by VA of a buffer made resident again");
+		vbuf_verify(&b, "after COPY by VA of a buffer made resident again");
+	}
+
+	vseg_cb_fini(&cb);
+	vbuf_destroy(&b);
+	fragments_free(&f);
+}
+
+static void test_copy(const struct vcell *from, const struct vcell *to)
+{
+	const uint64_t size = SZ_256K;
+	struct vseg_cmdbuf cb;
+	struct vbuf src, dst;
+	struct fragments f;
+
+	cell_create(from, size, &src, &f);
+	cell_create(to, size, &dst, &f);
+	vbuf_cpu_pattern(&src, 0x200 + from->seg);
+	vbuf_cpu_pattern(&dst, 0x300 + to->seg);
+	vbuf_bind(&src, vseg_va_alloc(&va_space, size));
+	vbuf_bind(&dst, vseg_va_alloc(&va_space, size));
+
+	vseg_cb_init(&cb);
+	vcopy(&cb, &dst, 0, &src, size / 2, size / 2);
+	vcopy(&cb, &dst, size / 2 + SZ_4K, &src, SZ_4K, 3 * SZ_4K);
+	vcopy(&cb, &dst, size - 100, &src, 13, 7);
+	vwrite(&cb, &src, 16, 0x5555aaaa5555aaaaull);
+	vseg_cb_exec_ok(ctx.fd, RENDER, &cb, "COPY by VA between buffers");
+	vbuf_verify(&src, "source after COPY by VA");
+	vbuf_verify(&dst, "destination after COPY by VA");
+
+	vseg_cb_fini(&cb);
+	vbuf_destroy(&src);
+	vbuf_destroy(&dst);
+}
+
+/* --- unmapped addresses ------------------------------------------------------ */
+
+static void expect_fault(int fd, const struct vseg_cmdbuf *cb, const char *what)
+{
+	int status = vseg_cb_exec(fd, RENDER, cb);
+
+	igt_assert_f(status == -EFAULT,
+		     "%s: fence status %d (%s), expected -EFAULT\n", what,
+		     status, vseg_errname(status));
+}
+
+static void expect_fault_fill(uint64_t va, uint64_t size, const char *what)
+{
+	struct vseg_cmdbuf cb;
+
+	vseg_cb_init(&cb);
+	vseg_cb_fill(&cb, va, size, 0xbad);
+	expect_fault(ctx.fd, &cb, what);
+	vseg_cb_fini(&cb);
+}
+
+/*
+ * VM_UNBIND, then a job on the address: the fence fails with EFAULT, the
+ * buffer is untouched, another client's job and ours work; bound again,
+ * the address works again.
+ */
+static void test_unbind_fault(void)
+{
+	struct drm_vseg_gem_create c;
+	struct vseg_cmdbuf cb;
+	struct vbuf b;
+	uint64_t va;
+
+	vseg_create_args(&c, SZ_1M, BIT(1) | BIT(0), 0);
+	vbuf_create(&b, ctx.fd, &c);
+	vbuf_cpu_pattern(&b, 0x700);
+	va = vseg_va_alloc(&va_space, b.size);
+	vbuf_bind(&b, va);
+	vseg_cb_init(&cb);
+	vfill(&cb, &b, 0, SZ_4K, 0x11111111);
+	vseg_cb_exec_ok(ctx.fd, RENDER, &cb, "FILL of a bound buffer");
+
+	vseg_vm_unbind(ctx.fd, va);
+	b.va = 0;
+	vseg_cb_reset(&cb);
+	vseg_cb_fill(&cb, va, SZ_4K, 0x22222222);
+	expect_fault(ctx.fd, &cb, "FILL of an unbound address");
+	vseg_cb_reset(&cb);
+	vseg_cb_write(&cb, va + b.size - 8, 0x3333);
+	expect_fault(ctx.fd, &cb, "WRITE at the end of an unbound range");
+	vbuf_verify(&b, "a buffer after jobs on its unbound address");
+	check_engine_alive("after a job on an unbound address");
+
+	vbuf_bind(&b, va);
+	vseg_cb_reset(&cb);
+	vfill(&cb, &b, SZ_4K, SZ_4K, 0x44444444);
+	vseg_cb_exec_ok(ctx.fd, RENDER, &cb, "FILL of a buffer bound again");
+	vbuf_verify(&b, "after binding again");
+
+	vseg_cb_fini(&cb);
+	vbuf_destroy(&b);
+}
+
+static void test_unmapped(void)
+{
+	struct drm_vseg_gem_create c;
+	struct vseg_cmdbuf cb;
+	struct vbuf b;
+	int status;
+
+	vseg_create_args(&c, SZ_256K, BIT(0), 0);
+	vbuf_create(&b, ctx.fd, &c);
+	vbuf_bind(&b, vseg_va_alloc(&va_space, b.size));
+	vbuf_cpu_pattern(&b, 0x800);
+
+	expect_fault_fill(VA_START - SZ_64K, SZ_4K, "FILL never bound");
+	expect_fault_fill(0, SZ_4K, "FILL at address 0");
+	expect_fault_fill(VSEG_VA_END, SZ_4K, "FILL at 2^47");
+	expect_fault_fill(~0ull & ~0xfffull, SZ_4K, "FILL at the top of 64 bits");
+	expect_fault_fill(b.va + b.size - SZ_4K, 2 * SZ_4K,
+			  "FILL across the end of a mapping");
+	expect_fault_fill(b.va - 8, 16, "FILL across the start of a mapping");
+	vbuf_verify(&b, "a buffer next to faulting jobs");
+
+	/* COPY from an unmapped address. */
+	vseg_cb_init(&cb);
+	vseg_cb_copy(&cb, b.va, b.va + b.size + SZ_4K, SZ_4K);
+	expect_fault(ctx.fd, &cb, "COPY from past the end of a mapping");
+
+	/* A fault ends the job: earlier commands ran, later ones did not. */
+	vseg_cb_reset(&cb);
+	vwrite(&cb, &b, 0, 0x1111111111111111ull);
+	vseg_cb_write(&cb, b.va + b.size, 0xbad);
+	vseg_cb_write(&cb, b.va + 8, 0x2222222222222222ull);
+	vseg_cb_fill(&cb, b.va + SZ_4K, SZ_4K, 0x33333333);
+	status = vseg_cb_exec(ctx.fd, RENDER, &cb);
+	igt_assert_f(status == -EFAULT, "fence status %d (%s), expected -EFAULT\n",
+		     status, vseg_errname(status));
+	vbuf_verify(&b, "commands before the fault ran, the ones after did not");
+
+	vseg_cb_fini(&cb);
+	vbuf_destroy(&b);
+	check_engine_alive("after jobs on unmapped addresses");
+}
+
+/* --- VM_BIND and VM_UNBIND errors -------------------------------------------- */
+
+/* A job through @b's mapping still works (nothing was changed). */
+static void check_mapping(struct vbuf *b, uint32_t value, const char *what)
+{
+	struct vseg_cmdbuf cb;
+
+	vseg_cb_init(&cb);
+	vfill(&cb, b, b->size - SZ_4K, SZ_4K, value);
+	vseg_cb_exec_ok(ctx.fd, RENDER, &cb, what);
+	vbuf_verify(b, what);
+	vseg_cb_fini(&cb);
+}
+
+static void expect_bind(struct drm_vseg_vm_bind *arg, int want,
+			const char *what)
+{
+	int err = __vseg_vm_bind_ioctl(ctx.fd, arg);
+
+	igt_assert_f(err == want, "VM_BIND %s: %d (%s), expected %d (%s)\n",
+		     what, err, vseg_errname(err), want, vseg_errname(want));
+}
+
+static void expect_unbind(struct drm_vseg_vm_bind *arg, int want,
+			  const char *what)
+{
+	int err = __vseg_vm_unbind_ioctl(ctx.fd, arg);
+
+	igt_assert_f(err == want, "VM_UNBIND %s: %d (%s), expected %d (%s)\n",
+		     what, err, vseg_errname(err), want, vseg_errname(want));
+}
+
+static struct drm_vseg_vm_bind *bind_arg(struct drm_vseg_vm_bind *arg,
+					 uint32_t handle, uint64_t gpu_va)
+{
+	memset(arg, 0, sizeof(*arg));
+	arg->handle = handle;
+	arg->gpu_va = gpu_va;
+	return arg;
+}
+
+static void test_bind_errors(void)
+{
+	struct drm_vseg_gem_create c;
+	struct drm_vseg_vm_bind arg;
+	uint32_t other, small;
+	struct vbuf b;
+	uint64_t x;
+
+	vseg_create_args(&c, SZ_1M, BIT(0), 0);
+	vbuf_create(&b, ctx.fd, &c);
+	other = vseg_gem_create_simple(ctx.fd, SZ_1M, BIT(0), 0);
+	small = vseg_gem_create_simple(ctx.fd, SZ_64K, BIT(0), 0);
+	/* b at x, with 4 MiB free on either side. */
+	x = vseg_va_alloc(&va_space, 9 * SZ_1M) + 4 * SZ_1M;
+	vbuf_bind(&b, x);
+	vbuf_cpu_pattern(&b, 0x900);
+	check_mapping(&b, 1, "the mapping under test");
+
+#define BIND(h, addr) bind_arg(&arg, (h), (addr))
+	/* Overlaps, in every way. */
+	expect_bind(BIND(other, x), -EINVAL, "at the same address");
+	expect_bind(BIND(b.handle, x), -EINVAL, "of the same buffer again at its address");
+	expect_bind(BIND(other, x - SZ_512K), -EINVAL, "ending inside a mapping");
+	expect_bind(BIND(other, x + SZ_512K), -EINVAL, "starting inside a mapping");
+	expect_bind(BIND(small, x + SZ_1M - SZ_64K), -EINVAL, "on a mapping's last 64 KiB");
+	expect_bind(BIND(small, x + SZ_256K), -EINVAL, "inside a mapping");
+	vseg_create_args(&c, 4 * SZ_1M, BIT(0), 0);
+	{
+		uint32_t big = vseg_gem_create(ctx.fd, &c);
+
+		expect_bind(BIND(big, x - SZ_1M), -EINVAL, "covering a mapping");
+		vseg_gem_close(ctx.fd, big);
+	}
+	/* Right next to it is fine. */
+	igt_assert_eq(__vseg_vm_bind(ctx.fd, small, x + SZ_1M, NULL), 0);
+	igt_assert_eq(__vseg_vm_bind(ctx.fd, other, x - SZ_1M, NULL), 0);
+	vseg_vm_unbind(ctx.fd, x + SZ_1M);
+	vseg_vm_unbind(ctx.fd, x - SZ_1M);
+
+	/* Bad addresses. */
+	expect_bind(BIND(other, 0), -EINVAL, "at address 0");
+	expect_bind(BIND(other, x + 2 * SZ_1M + SZ_4K), -EINVAL, "at an address aligned to 4 KiB only");
+	expect_bind(BIND(other, x + 2 * SZ_1M + 8), -EINVAL, "at an unaligned address");
+	expect_bind(BIND(other, VSEG_VA_END), -EINVAL, "at 2^47");
+	expect_bind(BIND(other, VSEG_VA_END - SZ_512K), -EINVAL, "running past 2^47");
+	expect_bind(BIND(other, ~0ull & ~(VSEG_VA_ALIGN - 1)), -EINVAL, "at the top of 64 bits");
+	/* The very top of the address space is fine. */
+	igt_assert_eq(__vseg_vm_bind(ctx.fd, other, VSEG_VA_END - SZ_1M, NULL), 0);
+	vseg_vm_unbind(ctx.fd, VSEG_VA_END - SZ_1M);
+
+	/* Bad handles and fields. */
+	expect_bind(BIND(0x7fff0000, x + 2 * SZ_1M), -ENOENT, "of an unknown handle");
+	expect_bind(BIND(0, x + 2 * SZ_1M), -ENOENT, "of handle 0");
+	BIND(other, x + 2 * SZ_1M);
+	arg.flags = 1;
+	expect_bind(&arg, -EINVAL, "with flags");
+	BIND(other, x + 2 * SZ_1M);
+	arg.extensions = (uintptr_t)&arg;
+	expect_bind(&arg, -EINVAL, "with extensions");
+	BIND(other, x + 2 * SZ_1M);
+	arg.reserved[0] = 1;
+	expect_bind(&arg, -EINVAL, "with reserved[0]");
+	BIND(other, x + 2 * SZ_1M);
+	arg.reserved[1] = 1;
+	expect_bind(&arg, -EINVAL, "with reserved[1]");
+
+	/* VM_UNBIND of nothing, of the middle of a mapping, with bad fields. */
+	expect_unbind(BIND(0, x + 2 * SZ_1M), -EINVAL, "where nothing is mapped");
+	expect_unbind(BIND(0, x + SZ_64K), -EINVAL, "inside a mapping");
+	expect_unbind(BIND(0, 0), -EINVAL, "at address 0");
+	expect_unbind(BIND(0, x + 8), -EINVAL, "at an unaligned address");
+	expect_unbind(BIND(b.handle, x), -EINVAL, "with a handle");
+	BIND(0, x);
+	arg.size = b.size;
+	expect_unbind(&arg, -EINVAL, "with a size");
+	BIND(0, x);
+	arg.flags = 1;
+	expect_unbind(&arg, -EINVAL, "with flags");
+	BIND(0, x);
+	arg.extensions = (uintptr_t)&arg;
+	expect_unbind(&arg, -EINVAL, "with extensions");
+	BIND(0, x);
+	arg.reserved[1] = 1;
+	expect_unbind(&arg, -EINVAL, "with reserved[1]");
+#undef BIND
+
+	/* None of it touched the mapping. */
+	check_mapping(&b, 2, "the mapping after the refused calls");
+	vseg_vm_unbind(ctx.fd, x);
+	b.va = 0;
+	igt_assert_eq(__vseg_vm_unbind(ctx.fd, x), -EINVAL);
+
+	vseg_gem_close(ctx.fd, other);
+	vseg_gem_close(ctx.fd, small);
+	vbuf_destroy(&b);
+}
+
+/* --- address spaces, aliases and queued jobs ----------------------------------------- */
+
+/* Each file has its own address space. */
+static void test_per_file(void)
+{
+	int fd2 = drm_open_vseg();
+	struct drm_vseg_gem_create c;
+	struct vseg_cmdbuf cb;
+	struct vbuf a, b;
+	uint64_t va = vseg_va_alloc(&va_space, SZ_1M);
+
+	vseg_create_args(&c, SZ_1M, BIT(0), 0);
+	vbuf_create(&a, ctx.fd, &c);
+	vseg_create_args(&c, SZ_1M, BIT(0), 0);
+	vbuf_create(&b, fd2, &c);
+	vbuf_bind(&a, va);
+
+	/* Nothing is mapped there in the other file. */
+	vseg_cb_init(&cb);
+	vseg_cb_fill(&cb, va, SZ_4K, 0xbad);
+	expect_fault(fd2, &cb, "FILL at an address bound in another file");
+	vbuf_verify(&a, "a buffer bound in another file");
+
+	/* The same address in both, each reaching its own buffer. */
+	vbuf_bind(&b, va);
+	vseg_cb_reset(&cb);
+	vfill(&cb, &a, 0, SZ_64K, 0xaaaaaaaa);
+	vseg_cb_exec_ok(ctx.fd, RENDER, &cb, "FILL in the first file");
+	vseg_cb_reset(&cb);
+	vfill(&cb, &b, SZ_64K, SZ_64K, 0xbbbbbbbb);
+	vseg_cb_exec_ok(fd2, RENDER, &cb, "FILL in the second file");
+	vbuf_verify(&a, "the first file's buffer");
+	vbuf_verify(&b, "the second file's buffer");
+
+	/* Closing a file with mappings leaves the other one working. */
+	vbuf_destroy(&b);
+	drm_close_driver(fd2);
+	vseg_cb_reset(&cb);
+	vfill(&cb, &a, SZ_1M - SZ_4K, SZ_4K, 0xcccccccc);
+	vseg_cb_exec_ok(ctx.fd, RENDER, &cb, "FILL after the other file closed");
+	vbuf_verify(&a, "after the other file closed");
+	vseg_cb_fini(&cb);
+	vbuf_destroy(&a);
+}
+
+/* One buffer bound at two addresses: both reach the same bytes. */
+static void test_alias(void)
+{
+	struct drm_vseg_gem_create c;
+	struct vseg_cmdbuf cb;
+	struct vbuf a, d;
+	uint64_t va2 = vseg_va_alloc(&va_space, SZ_1M);
+
+	vseg_create_args(&c, SZ_1M, BIT(1) | BIT(0), 0);
+	vbuf_create(&a, ctx.fd, &c);
+	vseg_create_args(&c, SZ_64K, BIT(0), 0);
+	vbuf_create(&d, ctx.fd, &c);
+	vbuf_bind(&a, vseg_va_alloc(&va_space, SZ_1M));
+	vbuf_bind(&d, vseg_va_alloc(&va_space, SZ_64K));
+	igt_assert_eq_u64(vseg_vm_bind(ctx.fd, a.handle, va2), a.size);
+
+	vseg_cb_init(&cb);
+	vfill(&cb, &a, SZ_512K, SZ_64K, 0x0a11a500);
+	/* Read back through the second address. */
+	vseg_cb_copy(&cb, d.va, va2 + SZ_512K, SZ_64K);
+	memcpy(d.model, a.model + SZ_512K, SZ_64K);
+	/* Written through the second address. */
+	vseg_cb_write(&cb, va2 + 64, 0xa11a5a11a5a11a5ull);
+	memcpy(a.model + 64, &(uint64_t){ 0xa11a5a11a5a11a5ull }, 8);
+	vseg_cb_exec_ok(ctx.fd, RENDER, &cb, "a buffer bound twice");
+	vbuf_verify(&a, "a buffer bound twice");
+	vbuf_verify(&d, "a copy through the second address");
+
+	vseg_vm_unbind(ctx.fd, va2);
+	vseg_cb_fini(&cb);
+	vbuf_destroy(&a);
+	vbuf_destroy(&d);
+}
+
+/* Enough FILLs by VA over @b to keep the engine busy for a while. */
+static void long_job(struct vseg_cmdbuf *cb, struct vbuf *b, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		vfill(cb, b, 0, b->size, 0x20000000 + i);
+}
+
+/*
+ * A queued job keeps the mappings it was submitted with: unbinding the
+ * address and binding another buffer there right after the submission
+ * changes nothing for it.
+ */
+static void test_queued_keeps_mapping(void)
+{
+	struct drm_vseg_gem_create c;
+	struct vseg_cmdbuf cb;
+	struct vbuf a, other;
+	uint64_t va;
+	uint32_t sync;
+
+	vseg_create_args(&c, SZ_4M, BIT(1) | BIT(0), 0);
+	vbuf_create(&a, ctx.fd, &c);
+	vseg_create_args(&c, SZ_4M, BIT(0), 0);
+	vbuf_create(&other, ctx.fd, &c);
+	va = vseg_va_alloc(&va_space, SZ_4M);
+	vbuf_bind(&a, va);
+
+	vseg_cb_init(&cb);
+	long_job(&cb, &a, 16);
+	vwrite(&cb, &a, SZ_4M - 8, 0x9e0e0ed9e0e0ed00ull);
+	sync = vseg_syncobj_create(ctx.fd, 0);
+	vseg_cb_submit(ctx.fd, RENDER, &cb, NULL, 0, &sync, 1);
+	vseg_vm_unbind(ctx.fd, va);
+	a.va = 0;
+	vbuf_bind(&other, va);
+	igt_assert_eq(vseg_syncobj_wait_error(ctx.fd, sync,
+					      VSEG_JOB_TIMEOUT_MS), 0);
+	vbuf_verify(&a, "the buffer of a job whose address was unbound");
+	vbuf_verify(&other, "a buffer bound where a queued job writes");
+
+	vseg_syncobj_destroy(ctx.fd, sync);
+	vseg_cb_fini(&cb);
+	vbuf_destroy(&a);
+	vbuf_destroy(&other);
+}
+
+/* Evicting a bound buffer a queued render job writes: nothing is lost. */
+static void test_evict_busy(void)
+{
+	struct drm_vseg_gem_create c;
+	struct vseg_cmdbuf cb;
+	uint32_t sync;
+	struct vbuf a;
+
+	vseg_create_args(&c, SZ_4M, BIT(1) | BIT(ctx.ap_id) | BIT(0), 0);
+	vseg_create_prefer(&c, 1, 0);
+	vbuf_create(&a, ctx.fd, &c);
+	vbuf_bind(&a, vseg_va_alloc(&va_space, SZ_4M));
+	vseg_cb_init(&cb);
+	long_job(&cb, &a, 16);
+	sync = vseg_syncobj_create(ctx.fd, 0);
+	vseg_cb_submit(ctx.fd, RENDER, &cb, NULL, 0, &sync, 1);
+	vseg_evict(ctx.fd, &a.handle, 1);
+	vseg_make_resident(ctx.fd, &a.handle, 1);
+	igt_assert_eq(vseg_syncobj_wait_error(ctx.fd, sync,
+					      VSEG_JOB_TIMEOUT_MS), 0);
+	vbuf_verify(&a, "a bound buffer moved while a render job wrote it");
+	vseg_syncobj_destroy(ctx.fd, sync);
+	vseg_cb_fini(&cb);
+	vbuf_destroy(&a);
+}
+
+/*
+ * The two engines ordered by syncobjs: a copy-engine job writes an
+ * AccessedPhysically buffer, a render job waiting for it copies the
+ * result by virtual address, and a copy job waiting for that one reads it
+ * back physically.
+ */
+static void test_cross_engine(void)
+{
+	struct drm_vseg_gem_create c;
+	struct vseg_cmdbuf pcb, rcb;
+	struct vbuf a, r, p;
+	uint32_t s[3];
+
+	vseg_create_args(&c, SZ_4M, BIT(1) | BIT(0), AP_FLAG);
+	vbuf_create(&a, ctx.fd, &c);
+	vseg_create_args(&c, SZ_64K, BIT(0), 0);
+	vbuf_create(&r, ctx.fd, &c);
+	vseg_create_args(&c, SZ_64K, BIT(ctx.ap_id) | BIT(0), AP_FLAG);
+	vbuf_create(&p, ctx.fd, &c);
+	vbuf_bind(&a, vseg_va_alloc(&va_space, a.size));
+	vbuf_bind(&r, vseg_va_alloc(&va_space, r.size));
+	for (unsigned int i = 0; i < 3; i++)
+		s[i] = vseg_syncobj_create(ctx.fd, 0);
+
+	vseg_cb_init(&pcb);
+	vseg_cb_init(&rcb);
+	for (unsigned int i = 0; i < 16; i++) {
+		vseg_cb_fill_phys(&pcb, a.handle, 0, a.size, 0x30000000 + i);
+		vseg_fill32(a.model, a.size, 0x30000000 + i);
+	}
+	vseg_cb_write_phys(&pcb, a.handle, a.size - 8, 0xc0c0c0c0c0c0c0c0ull);
+	memcpy(a.model + a.size - 8, &(uint64_t){ 0xc0c0c0c0c0c0c0c0ull }, 8);
+	vseg_cb_submit(ctx.fd, COPY, &pcb, NULL, 0, &s[0], 1);
+
+	vcopy(&rcb, &r, 0, &a, a.size - SZ_64K, SZ_64K);
+	vseg_cb_submit(ctx.fd, RENDER, &rcb, &s[0], 1, &s[1], 1);
+
+	/* r is not AccessedPhysically: read it through a's physical copy. */
+	vseg_cb_reset(&pcb);
+	vseg_cb_copy_phys(&pcb, p.handle, 0, a.handle, a.size - SZ_64K, SZ_64K);
+	memcpy(p.model, a.model + a.size - SZ_64K, SZ_64K);
+	vseg_cb_submit(ctx.fd, COPY, &pcb, &s[1], 1, &s[2], 1);
+
+	igt_assert_eq(vseg_syncobj_wait_error(ctx.fd, s[2],
+					      VSEG_JOB_TIMEOUT_MS), 0);
+	igt_assert_eq(vseg_syncobj_status(ctx.fd, s[0]), 1);
+	igt_assert_eq(vseg_syncobj_status(ctx.fd, s[1]), 1);
+	vbuf_verify(&r, "a render job that waited for a copy job");
+	vbuf_verify(&p, "a copy job that waited for a render job");
+	vbuf_verify(&a, "the copy job's buffer");
+
+	for (unsigned int i = 0; i < 3; i++)
+		vseg_syncobj_destroy(ctx.fd, s[i]);
+	vseg_cb_fini(&pcb);
+	vseg_cb_fini(&rcb);
+	vbuf_destroy(&a);
+	vbuf_destroy(&r);
+	vbuf_destroy(&p);
+}
+
+/* The render node: VM_BIND and both engines work there. */
+static void test_render_node(void)
+{
+	int fd = drm_open_vseg_render();
+	struct drm_vseg_gem_create c;
+	struct vseg_cmdbuf cb;
+	struct vbuf b, p;
+
+	vseg_create_args(&c, SZ_64K, BIT(0), 0);
+	vbuf_create(&b, fd, &c);
+	vseg_create_args(&c, SZ_64K, BIT(ctx.ap_id) | BIT(0), AP_FLAG);
+	vbuf_create(&p, fd, &c);
+	vbuf_bind(&b, VA_START);
+	vseg_cb_init(&cb);
+	vfill(&cb, &b, 0, SZ_4K, 0x4e4d4e4d);
+	vseg_cb_exec_ok(fd, RENDER, &cb, "a render job from the render node");
+	vbuf_verify(&b, "a render job from the render node");
+	vseg_cb_reset(&cb);
+	vseg_cb_fill_phys(&cb, p.handle, SZ_4K, SZ_4K, 0x4e4d0001);
+	vseg_fill32(p.model + SZ_4K, SZ_4K, 0x4e4d0001);
+	vseg_cb_exec_ok(fd, COPY, &cb, "a copy job from the render node");
+	vbuf_verify(&p, "a copy job from the render node");
+	vseg_cb_fini(&cb);
+	vbuf_destroy(&b);
+	vbuf_destroy(&p);
+	drm_close_driver(fd);
+}
+
+/* The render engine refuses an allocation list. */
+static void test_render_rejects_lists(void)
+{
+	struct drm_vseg_gem_create c;
+	struct vseg_cmdbuf cb;
+	uint32_t h, out;
+	int err;
+
+	vseg_create_args(&c, SZ_64K, BIT(ctx.ap_id) | BIT(0), AP_FLAG);
+	h = vseg_gem_create(ctx.fd, &c);
+	igt_assert_eq_u64(vseg_vm_bind(ctx.fd, h, VA_START), c.size);
+	vseg_cb_init(&cb);
+	vseg_cb_fill_phys(&cb, h, 0, SZ_4K, 0xbad);
+	out = vseg_syncobj_create(ctx.fd, 0);
+	err = __vseg_cb_submit(ctx.fd, RENDER, &cb, NULL, 0, &out, 1);
+	igt_assert_f(err == -EINVAL,
+		     "an allocation list on the render engine: %d (%s)\n", err,
+		     vseg_errname(err));
+	igt_assert(!vseg_syncobj_has_fence(ctx.fd, out));
+	vseg_syncobj_destroy(ctx.fd, out);
+	vseg_vm_unbind(ctx.fd, VA_START);
+	vseg_cb_fini(&cb);
+	vseg_gem_close(ctx.fd, h);
+}
+
+igt_main
+{
+	igt_fixture {
+		vseg_require_module();
+		vseg_ctx_install_exit_handler(&ctx);
+	}
+
+	for (unsigned int p = 0; p < vseg_num_profiles; p++) {
+		const char *profile = vseg_profiles[p];
+
+		igt_describe("VM_BIND a buffer of every placement (scattered "
+			     "and contiguous in each memory segment, the "
+			     "aperture, system memory), FILL/WRITE/COPY it by "
+			     "GPU virtual address, read back through mmap; "
+			     "again after it moved out and back.");
+		igt_subtest_with_dynamic_f("fill-%s", profile) {
+			struct vcell cells[MAX_VCELLS];
+			unsigned int n;
+
+			load(profile);
+			n = virtual_cells(cells, true);
+			for (unsigned int i = 0; i < n; i++)
+				igt_dynamic(cells[i].name)
+					test_fill(&cells[i]);
+			finish();
+		}
+
+		igt_describe("COPY by GPU virtual address between buffers of "
+			     "every pair of placements.");
+		igt_subtest_with_dynamic_f("copy-%s", profile) {
+			struct vcell cells[MAX_VCELLS];
+			unsigned int n;
+
+			load(profile);
+			n = virtual_cells(cells, false);
+			for (unsigned int i = 0; i < n; i++)
+				for (unsigned int j = 0; j < n; j++)
+					igt_dynamic_f("%s-to-%s", cells[i].name,
+						      cells[j].name)
+						test_copy(&cells[i], &cells[j]);
+			finish();
+		}
+	}
+
+	igt_describe("A job on an unbound address fails its fence with "
+		     "EFAULT; the kernel keeps serving this and other "
+		     "clients; bound again, the address works.");
+	igt_subtest("unbind-fault") {
+		load("discrete");
+		test_unbind_fault();
+		finish();
+	}
+
+	igt_describe("Addresses never bound, around mappings and past the "
+		     "address space fail the job's fence with EFAULT and "
+		     "skip the rest of the job.");
+	igt_subtest("unmapped") {
+		load("discrete");
+		test_unmapped();
+		finish();
+	}
+
+	igt_describe("VM_BIND and VM_UNBIND refuse overlaps, bad addresses, "
+		     "handles and fields, and unbinding what is not mapped.");
+	igt_subtest("bind-errors") {
+		load("discrete");
+		test_bind_errors();
+		finish();
+	}
+
+	igt_describe("Each open file has its own GPU virtual address space.");
+	igt_subtest("per-file") {
+		load("discrete");
+		test_per_file();
+		finish();
+	}
+
+	igt_describe("A buffer bound at two addresses is reached through "
+		     "both.");
+	igt_subtest("alias") {
+		load("discrete");
+		test_alias();
+		finish();
+	}
+
+	igt_describe("A queued job keeps the mappings it was submitted with.");
+	igt_subtest("queued-keeps-mapping") {
+		load("discrete");
+		test_queued_keeps_mapping();
+		finish();
+	}
+
+	igt_describe("Evicting and restoring a bound buffer a render job "
+		     "writes loses nothing.");
+	igt_subtest("evict-busy") {
+		load("discrete");
+		test_evict_busy();
+		finish();
+	}
+
+	igt_describe("Syncobjs order jobs across the copy and render engines.");
+	igt_subtest("cross-engine") {
+		load("discrete");
+		test_cross_engine();
+		finish();
+	}
+
+	igt_describe("VM_BIND and both engines work on the render node.");
+	igt_subtest("render-node") {
+		load("discrete");
+		test_render_node();
+		finish();
+	}
+
+	igt_describe("The render engine refuses an allocation list.");
+	igt_subtest("render-allocation-list") {
+		load("discrete");
+		test_render_rejects_lists();
+		finish();
+	}
+
+	igt_fixture
+		vseg_ctx_unload(&ctx);
+}
