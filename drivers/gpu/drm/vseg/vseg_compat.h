@@ -15,6 +15,7 @@
 #include <drm/ttm/ttm_placement.h>
 #include <drm/ttm/ttm_resource.h>
 #include <drm/ttm/ttm_tt.h>
+#include <drm/ttm/ttm_device.h>
 
 /* The only place that compares kernel versions. */
 #define VSEG_KERNEL_AT_LEAST(maj, min) \
@@ -132,6 +133,16 @@ static inline void vseg_placement_set_no_evict(struct ttm_placement *pl,
 	pl->num_placement = num;
 	pl->busy_placement = NULL;
 	pl->num_busy_placement = 0;
+#endif
+}
+
+/* Run TTM's deferred buffer destruction now (a work queue from 6.4 on). */
+static inline void vseg_ttm_flush_deferred(struct ttm_device *bdev)
+{
+#if VSEG_KERNEL_AT_LEAST(6, 4)
+	flush_workqueue(bdev->wq);
+#else
+	flush_delayed_work(&bdev->wq);
 #endif
 }
 

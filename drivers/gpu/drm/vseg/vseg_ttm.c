@@ -404,9 +404,8 @@ void vseg_ttm_fini(struct vseg_device *vdev)
 {
 	unsigned int i;
 
-	if (vdev->num_bos)
-		drm_err(&vdev->drm, "leak: %llu buffers still alive\n",
-			vdev->num_bos);
+	/* Buffers released while a job still used them go now. */
+	vseg_ttm_flush_deferred(&vdev->bdev);
 
 	for (i = vdev->table.num_segments; i-- > 0;) {
 		struct vseg_segment *seg = &vdev->seg[i];
@@ -417,6 +416,9 @@ void vseg_ttm_fini(struct vseg_device *vdev)
 			vseg_vram_mgr_fini(vdev, seg);
 	}
 	ttm_device_fini(&vdev->bdev);
+	if (vdev->num_bos)
+		drm_err(&vdev->drm, "leak: %llu buffers still alive\n",
+			vdev->num_bos);
 }
 
 /**
