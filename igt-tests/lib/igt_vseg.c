@@ -1871,7 +1871,8 @@ vseg_ctx_seg(const struct vseg_ctx *ctx, uint32_t id)
 
 bool vseg_ctx_is_memory(const struct vseg_ctx *ctx, uint32_t id)
 {
-	return id && vseg_ctx_seg(ctx, id)->kind == DRM_VSEG_SEGMENT_KIND_MEMORY;
+	return id &&
+	       vseg_ctx_seg(ctx, id)->kind == DRM_VSEG_SEGMENT_KIND_MEMORY;
 }
 
 const char *vseg_ctx_seg_name(const struct vseg_ctx *ctx, uint32_t id)
