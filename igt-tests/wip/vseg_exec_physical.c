@@ -396,9 +396,10 @@ static void test_raw_address(const struct cell *cell)
 	vseg_cb_write(&cb, pa + 8, 0xa0a0b0b0c0c0d0d0ull);
 	memcpy(b.model + 8, &(uint64_t){ 0xa0a0b0b0c0c0d0d0ull }, 8);
 	vseg_cb_exec_ok(ctx.fd, COPY, &cb, "hand-written physical addresses");
+	/* Unpinned first: a CPU fault may have to move it where it can see. */
+	unpin(b.handle);
 	tbuf_verify(&b, "after jobs with hand-written addresses");
 
-	unpin(b.handle);
 	vseg_cb_fini(&cb);
 	tbuf_destroy(&b);
 }
