@@ -148,5 +148,11 @@ has out "Dynamic subtest multi: SUCCESS"
 run 98 "$v" --run-subtest profile-table-mismatch
 has err 'segment 2 "local": size is 0x800000, expected 0x1000000'
 
+x=$dir/igt_vseg_exec_selftest
+run 0 "$x" --run-subtest '*,!display-malformed'
+has out "Subtest paging: SUCCESS"
+run 98 "$x" --run-subtest display-malformed
+has err 'debugfs display lists 1 heads, expected 2'
+
 echo "selftests: $checks checks, $fails failed"
 [ "$fails" = 0 ]
