@@ -1,0 +1,812 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vseg_scanout: primaries on the virtual display, and the paging counters.
+ *
+ * The display reads memory physically: a displayed primary is pinned
+ * contiguous in a memory segment, or mapped into the aperture. A primary
+ * without AccessedPhysically in the aperture is mapped only while it is
+ * displayed (the WDDM "mapped only while displayed" cell): not before
+ * SCANOUT, and not after it is replaced or its head is turned off. debugfs
+ * "display" shows what each head displays and where; debugfs "paging"
+ * counts transfers, fills, discards and aperture maps and unmaps per
+ * segment.
+ *
+ * Copyright (c) 2026 The vseg authors
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "igt.h"
+#include "igt_vseg.h"
+#include "igt_vseg_exec.h"
+
+IGT_TEST_DESCRIPTION("Show vseg primaries on the virtual display: mapped "
+		     "into the aperture only while displayed, pinned "
+		     "contiguous in memory segments, unmapped and unpinned "
+		     "when replaced or turned off; debugfs display and the "
+		     "paging counters.");
+
+#define AP_FLAG		DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
+#define PRIMARY		DRM_VSEG_GEM_CREATE_PRIMARY
+#define BIT(id)		VSEG_SEG_BIT(id)
+#define RENDER		DRM_VSEG_ENGINE_RENDER
+#define COPY		DRM_VSEG_ENGINE_COPY
+#define MAPPED		DRM_VSEG_INFO_APERTURE_MAPPED
+#define PINNED		DRM_VSEG_INFO_PINNED
+#define CONTIGUOUS	DRM_VSEG_INFO_CONTIGUOUS
+#define RESIDENT	DRM_VSEG_INFO_RESIDENT
+#define PRIMARY_SIZE	(1024ull * 768 * 4)	/* 3 MiB: 1024x768 XRGB */
+
+static struct vseg_ctx ctx = VSEG_CTX_INIT(VSEG_LEFTOVERS_BASE_COUNT);
+
+static const struct drm_vseg_segment_info *seg(uint32_t id)
+{
+	return vseg_ctx_seg(&ctx, id);
+}
+
+static const char *seg_name(uint32_t id)
+{
+	return vseg_ctx_seg_name(&ctx, id);
+}
+
+static bool cpu_visible(uint32_t id)
+{
+	return !vseg_ctx_is_memory(&ctx, id) ||
+	       seg(id)->cpu_visible_size == seg(id)->size;
+}
+
+static void load(const char *profile)
+{
+	vseg_ctx_load(&ctx, profile);
+	vseg_require_engine(ctx.fd);
+}
+
+static void finish(void)
+{
+	struct timespec start = {};
+
+	igt_gettime(&start);
+	while (vseg_allocation_count(ctx.fd) != ctx.base_count &&
+	       igt_nsec_elapsed(&start) < 5ull * NSEC_PER_SEC)
+		usleep(10000);
+	vseg_ctx_finish(&ctx, 5000, "after turning every head off");
+}
+
+static uint32_t create_primary(uint32_t supported, uint32_t prefer,
+			       struct drm_vseg_gem_info *info)
+{
+	struct drm_vseg_gem_create c;
+	uint32_t h;
+
+	vseg_create_args(&c, PRIMARY_SIZE, supported, PRIMARY);
+	if (prefer)
+		vseg_create_prefer(&c, prefer, 0);
+	h = vseg_gem_create(ctx.fd, &c);
+	if (info)
+		vseg_gem_info(ctx.fd, h, info);
+	return h;
+}
+
+static void info_of(uint32_t h, struct drm_vseg_gem_info *info)
+{
+	vseg_gem_info(ctx.fd, h, info);
+}
+
+/* What "display" says about @head. */
+static struct vseg_display_head display_head(uint32_t head)
+{
+	struct vseg_display d;
+
+	vseg_debugfs_read_display(ctx.fd, &d);
+	return d.head[head];
+}
+
+static void check_head_off(uint32_t head)
+{
+	struct vseg_display_head h = display_head(head);
+
+	igt_assert_f(!h.on && !h.mapped,
+		     "debugfs display: head %u should be off, shows bo %llu\n",
+		     head, (unsigned long long)h.buffer_id);
+}
+
+/*
+ * @handle is displayed on @head: debugfs display agrees with GEM_INFO, and
+ * the buffer is pinned where the display reaches it.
+ */
+static void check_displayed(uint32_t head, uint32_t handle,
+			    struct drm_vseg_gem_info *out)
+{
+	struct drm_vseg_gem_info info;
+	struct vseg_display_head h;
+	uint64_t pa;
+
+	info_of(handle, &info);
+	h = display_head(head);
+	igt_assert_f(h.on && h.buffer_id == info.buffer_id,
+		     "debugfs display: head %u shows %s%llu, expected bo %llu\n",
+		     head, h.on ? "bo " : "nothing ",
+		     (unsigned long long)h.buffer_id,
+		     (unsigned long long)info.buffer_id);
+	igt_assert_f(info.placement_flags & PINNED,
+		     "a displayed primary is not pinned (flags %#x)\n",
+		     info.placement_flags);
+	igt_assert_f(vseg_phys_addr_of(&info, 0, &pa),
+		     "a displayed primary in %s is neither contiguous nor mapped (flags %#x)\n",
+		     seg_name(info.segment_id), info.placement_flags);
+	igt_assert_f(h.has_segment && h.segment == info.segment_id &&
+		     h.offset == info.offset,
+		     "debugfs display: head %u at segment %u offset %#llx, GEM_INFO says %u %#llx\n",
+		     head, h.segment, (unsigned long long)h.offset,
+		     info.segment_id, (unsigned long long)info.offset);
+	if (info.placement_flags & MAPPED)
+		igt_assert_f(h.mapped && h.ap_start == info.aperture_offset &&
+			     h.ap_size == info.size,
+			     "debugfs display: head %u aperture %s%#llx+%#llx, GEM_INFO says %#llx+%#llx\n",
+			     head, h.mapped ? "" : "(none) ",
+			     (unsigned long long)h.ap_start,
+			     (unsigned long long)h.ap_size,
+			     (unsigned long long)info.aperture_offset,
+			     (unsigned long long)info.size);
+	else
+		igt_assert_f(!h.mapped,
+			     "debugfs display: head %u shows an aperture range for a buffer GEM_INFO says is not mapped\n",
+			     head);
+	vseg_check_allocation(ctx.fd, handle, NULL);
+	if (out)
+		*out = info;
+}
+
+/* Is buffer @buffer_id behind a range of debugfs "aperture"? */
+static bool in_aperture_file(uint64_t buffer_id)
+{
+	struct vseg_aperture_state st;
+	bool found;
+
+	vseg_debugfs_read_aperture(ctx.fd, &st);
+	found = vseg_aperture_find(&st, buffer_id);
+	vseg_debugfs_free_aperture(&st);
+	return found;
+}
+
+static void check_not_mapped(uint32_t handle, const char *what)
+{
+	struct drm_vseg_gem_info info;
+
+	info_of(handle, &info);
+	igt_assert_f(!(info.placement_flags & MAPPED),
+		     "%s: the primary is mapped into the aperture at %#llx\n",
+		     what, (unsigned long long)info.aperture_offset);
+	igt_assert_f(!(info.placement_flags & PINNED),
+		     "%s: the primary is still pinned\n", what);
+	igt_assert_f(!in_aperture_file(info.buffer_id),
+		     "%s: debugfs aperture still has a range for the primary\n",
+		     what);
+}
+
+static void write_pattern(uint32_t h, uint32_t seed)
+{
+	void *ptr = vseg_gem_mmap(ctx.fd, h, PRIMARY_SIZE,
+				  PROT_READ | PROT_WRITE);
+
+	vseg_pattern_fill(ptr, PRIMARY_SIZE, seed);
+	munmap(ptr, PRIMARY_SIZE);
+}
+
+static void check_pattern(uint32_t h, uint32_t seed, const char *what)
+{
+	void *ptr = vseg_gem_mmap(ctx.fd, h, PRIMARY_SIZE, PROT_READ);
+	int64_t bad = vseg_pattern_check(ptr, PRIMARY_SIZE, seed);
+
+	munmap(ptr, PRIMARY_SIZE);
+	igt_assert_f(bad < 0, "%s: the primary's data differs at %#llx\n",
+		     what, (unsigned long long)bad);
+}
+
+/* --- primaries in the aperture ---------------------------------------------- */
+
+static void test_aperture(void)
+{
+	const uint32_t ap = ctx.ap_id;
+	struct vseg_usage_snapshot u0, u;
+	struct drm_vseg_gem_info i1, i2;
+	struct vseg_paging p0, p;
+	uint32_t p1, p2, processed;
+	int err;
+
+	p1 = create_primary(BIT(ap), 0, &i1);
+	igt_assert_f(i1.segment_id == ap,
+		     "a primary supported in the aperture only is in %s\n",
+		     seg_name(i1.segment_id));
+	check_not_mapped(p1, "a new primary");
+	write_pattern(p1, 0x1001);
+	vseg_usage_read(ctx.fd, &u0);
+	vseg_debugfs_read_paging(ctx.fd, &p0);
+
+	/* Displayed: mapped and pinned, as debugfs shows. */
+	vseg_scanout(ctx.fd, 0, p1);
+	check_displayed(0, p1, &i1);
+	igt_assert_f(i1.segment_id == ap && (i1.placement_flags & MAPPED),
+		     "a displayed primary of the aperture is in %s, flags %#x\n",
+		     seg_name(i1.segment_id), i1.placement_flags);
+	igt_assert(in_aperture_file(i1.buffer_id));
+	check_head_off(1);
+	vseg_usage_read(ctx.fd, &u);
+	igt_assert_eq_u64(u.usage[ap].aperture_mapped,
+			  u0.usage[ap].aperture_mapped + i1.size);
+	vseg_debugfs_read_paging(ctx.fd, &p);
+	igt_assert_f(p.seg[ap].map > p0.seg[ap].map,
+		     "paging: aperture map count %llu did not grow when a primary was displayed\n",
+		     (unsigned long long)p.seg[ap].map);
+	check_pattern(p1, 0x1001, "a primary once displayed");
+
+	/* Pinned while displayed. */
+	err = __vseg_evict(ctx.fd, &p1, 1, &processed);
+	igt_assert_f(err == -EBUSY, "EVICT of a displayed primary: %s\n",
+		     vseg_errname(err));
+	check_displayed(0, p1, NULL);
+
+	/* Replaced: the old one leaves the aperture, the new one comes in. */
+	p2 = create_primary(BIT(ap), 0, &i2);
+	check_not_mapped(p2, "a second new primary");
+	write_pattern(p2, 0x1002);
+	p0 = p;
+	vseg_scanout(ctx.fd, 0, p2);
+	check_displayed(0, p2, &i2);
+	check_not_mapped(p1, "a primary replaced on its head");
+	vseg_usage_read(ctx.fd, &u);
+	igt_assert_eq_u64(u.usage[ap].aperture_mapped,
+			  u0.usage[ap].aperture_mapped + i2.size);
+	vseg_debugfs_read_paging(ctx.fd, &p);
+	igt_assert_f(p.seg[ap].map > p0.seg[ap].map &&
+		     p.seg[ap].unmap > p0.seg[ap].unmap,
+		     "paging: aperture map %llu -> %llu, unmap %llu -> %llu across a replacement\n",
+		     (unsigned long long)p0.seg[ap].map,
+		     (unsigned long long)p.seg[ap].map,
+		     (unsigned long long)p0.seg[ap].unmap,
+		     (unsigned long long)p.seg[ap].unmap);
+	check_pattern(p1, 0x1001, "a replaced primary");
+	check_pattern(p2, 0x1002, "the new primary");
+	/* The replaced one can be evicted now. */
+	vseg_evict(ctx.fd, &p1, 1);
+
+	/* Head off: unmapped, unpinned. */
+	p0 = p;
+	vseg_scanout(ctx.fd, 0, 0);
+	check_head_off(0);
+	check_not_mapped(p2, "a primary whose head was turned off");
+	vseg_usage_read(ctx.fd, &u);
+	igt_assert_eq_u64(u.usage[ap].aperture_mapped,
+			  u0.usage[ap].aperture_mapped);
+	vseg_debugfs_read_paging(ctx.fd, &p);
+	igt_assert_f(p.seg[ap].unmap > p0.seg[ap].unmap,
+		     "paging: aperture unmap count did not grow when the head was turned off\n");
+	check_pattern(p2, 0x1002, "a primary no longer displayed");
+
+	/* Displayed again after being evicted to system memory. */
+	vseg_evict(ctx.fd, &p1, 1);
+	info_of(p1, &i1);
+	igt_assert_eq_u32(i1.segment_id, 0);
+	vseg_scanout(ctx.fd, 1, p1);
+	check_displayed(1, p1, &i1);
+	igt_assert(i1.segment_id == ap && (i1.placement_flags & MAPPED));
+	check_pattern(p1, 0x1001, "an evicted primary displayed again");
+	vseg_scanout(ctx.fd, 1, 0);
+	check_not_mapped(p1, "after the second head was turned off");
+
+	vseg_gem_close(ctx.fd, p1);
+	vseg_gem_close(ctx.fd, p2);
+}
+
+/* --- primaries in memory segments -------------------------------------------- */
+
+static void test_memory(uint32_t id)
+{
+	struct drm_vseg_gem_info info, shown;
+	uint32_t p, processed;
+	const bool cpu = cpu_visible(id);
+	int err;
+
+	p = create_primary(BIT(id) | BIT(0), id, &info);
+	igt_assert_f(info.segment_id == id && (info.placement_flags & CONTIGUOUS),
+		     "a primary of %s is in %s, flags %#x\n", seg_name(id),
+		     seg_name(info.segment_id), info.placement_flags);
+	igt_assert(!(info.placement_flags & (PINNED | MAPPED)));
+	if (cpu)
+		write_pattern(p, 0x2000 + id);
+
+	vseg_scanout(ctx.fd, 1, p);
+	check_displayed(1, p, &shown);
+	igt_assert_f(shown.segment_id == id &&
+		     (shown.placement_flags & CONTIGUOUS) &&
+		     !(shown.placement_flags & MAPPED) &&
+		     shown.offset == info.offset && shown.moves == info.moves,
+		     "a displayed primary of %s: %s offset %#llx flags %#x moves %llu (was at %#llx, %llu moves)\n",
+		     seg_name(id), seg_name(shown.segment_id),
+		     (unsigned long long)shown.offset, shown.placement_flags,
+		     (unsigned long long)shown.moves,
+		     (unsigned long long)info.offset,
+		     (unsigned long long)info.moves);
+	check_head_off(0);
+	err = __vseg_evict(ctx.fd, &p, 1, &processed);
+	igt_assert_f(err == -EBUSY, "EVICT of a displayed primary: %s\n",
+		     vseg_errname(err));
+
+	/* Off: unpinned, and it can go. */
+	vseg_scanout(ctx.fd, 1, 0);
+	check_head_off(1);
+	info_of(p, &info);
+	igt_assert(!(info.placement_flags & PINNED));
+	vseg_evict(ctx.fd, &p, 1);
+	info_of(p, &info);
+	igt_assert_eq_u32(info.segment_id, 0);
+
+	/* Displayed from system memory: brought back contiguous. */
+	vseg_scanout(ctx.fd, 0, p);
+	check_displayed(0, p, &shown);
+	igt_assert_f(shown.segment_id == id &&
+		     (shown.placement_flags & CONTIGUOUS),
+		     "an evicted primary of %s displayed again is in %s, flags %#x\n",
+		     seg_name(id), seg_name(shown.segment_id),
+		     shown.placement_flags);
+	if (cpu)
+		check_pattern(p, 0x2000 + id, "a primary displayed, evicted, displayed");
+	vseg_scanout(ctx.fd, 0, 0);
+	check_head_off(0);
+	vseg_gem_close(ctx.fd, p);
+}
+
+/*
+ * A primary that may live in the first memory segment or the aperture,
+ * displayed from system memory: either place will do, as long as the
+ * display can reach it.
+ */
+static void test_either(void)
+{
+	struct drm_vseg_gem_info info;
+	uint32_t p;
+
+	p = create_primary(BIT(1) | BIT(ctx.ap_id) | BIT(0), 1, NULL);
+	write_pattern(p, 0x3000);
+	vseg_evict(ctx.fd, &p, 1);
+	vseg_scanout(ctx.fd, 0, p);
+	check_displayed(0, p, &info);
+	igt_info("displayed from %s\n", seg_name(info.segment_id));
+	check_pattern(p, 0x3000, "a primary displayed from system memory");
+	vseg_scanout(ctx.fd, 0, 0);
+	check_not_mapped(p, "after the head was turned off");
+	vseg_gem_close(ctx.fd, p);
+}
+
+/* --- heads and pins ------------------------------------------------------------- */
+
+/* Two primaries on two heads, one primary on both heads, the same twice. */
+static void test_heads(void)
+{
+	const uint32_t ap = ctx.ap_id;
+	uint32_t a, b;
+
+	a = create_primary(BIT(ap), 0, NULL);
+	b = create_primary(BIT(ap), 0, NULL);
+	vseg_scanout(ctx.fd, 0, a);
+	vseg_scanout(ctx.fd, 1, b);
+	check_displayed(0, a, NULL);
+	check_displayed(1, b, NULL);
+	vseg_scanout(ctx.fd, 0, 0);
+	check_not_mapped(a, "head 0 turned off");
+	check_displayed(1, b, NULL);
+
+	/* b on both heads: it stays mapped until neither shows it. */
+	vseg_scanout(ctx.fd, 0, b);
+	check_displayed(0, b, NULL);
+	check_displayed(1, b, NULL);
+	vseg_scanout(ctx.fd, 1, 0);
+	check_displayed(0, b, NULL);
+	vseg_scanout(ctx.fd, 0, 0);
+	check_not_mapped(b, "both heads turned off");
+
+	/* The same primary shown twice on one head, then turned off once. */
+	vseg_scanout(ctx.fd, 0, a);
+	vseg_scanout(ctx.fd, 0, a);
+	check_displayed(0, a, NULL);
+	vseg_scanout(ctx.fd, 0, 0);
+	check_not_mapped(a, "a primary shown twice on a head, turned off");
+
+	/* Turning off a head that is off changes nothing. */
+	vseg_scanout(ctx.fd, 1, 0);
+	check_head_off(1);
+
+	vseg_gem_close(ctx.fd, a);
+	vseg_gem_close(ctx.fd, b);
+}
+
+/*
+ * The display's pin is not the application's: EVICT with UNPIN of a
+ * displayed primary that the application never pinned is refused, and an
+ * application pin survives the head being turned off.
+ */
+static void test_user_pins(void)
+{
+	const uint32_t ap = ctx.ap_id;
+	struct drm_vseg_gem_info info;
+	uint32_t p;
+	int err;
+
+	p = create_primary(BIT(ap) | BIT(0), ap, NULL);
+	vseg_scanout(ctx.fd, 0, p);
+	err = __vseg_evict_flags(ctx.fd, &p, 1, DRM_VSEG_RESIDENCY_UNPIN,
+				 NULL);
+	igt_assert_f(err == -EINVAL || err == -EBUSY,
+		     "EVICT(UNPIN) of a displayed primary the application never pinned: %s\n",
+		     vseg_errname(err));
+	check_displayed(0, p, NULL);
+	vseg_scanout(ctx.fd, 0, 0);
+	check_not_mapped(p, "after the head was turned off");
+
+	/* Pinned by the application, then displayed, then turned off. */
+	err = __vseg_make_resident_flags(ctx.fd, &p, 1, DRM_VSEG_RESIDENCY_PIN,
+					 NULL);
+	igt_assert_f(err == 0, "MAKE_RESIDENT(PIN): %s\n", vseg_errname(err));
+	vseg_scanout(ctx.fd, 0, p);
+	check_displayed(0, p, NULL);
+	vseg_scanout(ctx.fd, 0, 0);
+	check_head_off(0);
+	info_of(p, &info);
+	igt_assert_f(info.placement_flags & PINNED,
+		     "the application's pin went with the display's\n");
+	err = __vseg_evict_flags(ctx.fd, &p, 1, DRM_VSEG_RESIDENCY_UNPIN,
+				 NULL);
+	igt_assert_f(err == 0, "EVICT(UNPIN) of an application pin: %s\n",
+		     vseg_errname(err));
+	check_not_mapped(p, "after the application's pin was dropped");
+	vseg_gem_close(ctx.fd, p);
+}
+
+/* Closing the last handle keeps the primary displayed until it is replaced. */
+static void test_close_displayed(void)
+{
+	struct drm_vseg_gem_info info;
+	unsigned int count;
+	uint32_t p;
+
+	p = create_primary(BIT(ctx.ap_id), 0, NULL);
+	vseg_scanout(ctx.fd, 0, p);
+	check_displayed(0, p, &info);
+	count = vseg_allocation_count(ctx.fd);
+	vseg_gem_close(ctx.fd, p);
+	{
+		struct vseg_display_head h = display_head(0);
+
+		igt_assert_f(h.on && h.buffer_id == info.buffer_id && h.mapped,
+			     "a displayed primary whose handle was closed is no longer shown\n");
+	}
+	igt_assert(in_aperture_file(info.buffer_id));
+	igt_assert_eq(vseg_allocation_count(ctx.fd), count);
+	vseg_scanout(ctx.fd, 0, 0);
+	check_head_off(0);
+	igt_assert(!in_aperture_file(info.buffer_id));
+}
+
+/* --- what the display and the engines make of primaries --------------------------- */
+
+/*
+ * Rendering engines reach a primary by virtual address, displayed or not;
+ * the copy engine refuses it (no AccessedPhysically).
+ */
+static void test_render_primary(void)
+{
+	const uint64_t va = 0x100000000ull;
+	struct vseg_cmdbuf cb;
+	uint32_t p, out;
+	uint32_t got[4], want[4];
+	int err;
+
+	p = create_primary(BIT(ctx.ap_id), 0, NULL);
+	vseg_scanout(ctx.fd, 0, p);
+	igt_assert_eq_u64(vseg_vm_bind(ctx.fd, p, va), PRIMARY_SIZE);
+	vseg_cb_init(&cb);
+	vseg_cb_fill(&cb, va + SZ_1M, sizeof(want), 0x00ff00ff);
+	vseg_cb_exec_ok(ctx.fd, RENDER, &cb, "FILL of a displayed primary by VA");
+	vseg_fill32(want, sizeof(want), 0x00ff00ff);
+	vseg_bo_read(ctx.fd, p, SZ_1M, got, sizeof(got));
+	vseg_assert_same(got, want, sizeof(got), SZ_1M,
+			 "a displayed primary written by the render engine");
+	check_displayed(0, p, NULL);
+
+	vseg_cb_reset(&cb);
+	vseg_cb_fill_phys(&cb, p, 0, SZ_4K, 0xbad);
+	out = vseg_syncobj_create(ctx.fd, 0);
+	err = __vseg_cb_submit(ctx.fd, COPY, &cb, NULL, 0, &out, 1);
+	igt_assert_f(err == -EINVAL,
+		     "a primary without AccessedPhysically in an allocation list: %s\n",
+		     vseg_errname(err));
+	igt_assert(!vseg_syncobj_has_fence(ctx.fd, out));
+	vseg_syncobj_destroy(ctx.fd, out);
+
+	vseg_scanout(ctx.fd, 0, 0);
+	check_not_mapped(p, "after the head was turned off");
+	/* Bound but not displayed: still reachable by VA. */
+	vseg_cb_reset(&cb);
+	vseg_cb_fill(&cb, va + 2 * SZ_1M, sizeof(want), 0x00ff00ff);
+	vseg_cb_exec_ok(ctx.fd, RENDER, &cb, "FILL of a primary by VA");
+	vseg_bo_read(ctx.fd, p, 2 * SZ_1M, got, sizeof(got));
+	vseg_assert_same(got, want, sizeof(got), 2 * SZ_1M,
+			 "a primary written by the render engine");
+	vseg_vm_unbind(ctx.fd, va);
+	vseg_cb_fini(&cb);
+	vseg_gem_close(ctx.fd, p);
+}
+
+/* --- errors -------------------------------------------------------------------------- */
+
+static void expect_scanout(struct drm_vseg_scanout *s, int want,
+			   const char *what)
+{
+	int err = 0;
+
+	if (igt_ioctl(ctx.fd, DRM_IOCTL_VSEG_SCANOUT, s))
+		err = -errno;
+	errno = 0;
+	igt_assert_f(err == want, "SCANOUT %s: %d (%s), expected %d (%s)\n",
+		     what, err, vseg_errname(err), want, vseg_errname(want));
+}
+
+static struct drm_vseg_scanout *scanout_arg(struct drm_vseg_scanout *s,
+					     uint32_t head, uint32_t handle)
+{
+	memset(s, 0, sizeof(*s));
+	s->head = head;
+	s->handle = handle;
+	return s;
+}
+
+static void test_invalid(void)
+{
+	const uint32_t ap = ctx.ap_id;
+	struct drm_vseg_scanout s;
+	uint32_t p, plain, apbuf;
+
+	p = create_primary(BIT(ap), 0, NULL);
+	plain = vseg_gem_create_simple(ctx.fd, PRIMARY_SIZE, BIT(ap), 0);
+	apbuf = vseg_gem_create_simple(ctx.fd, PRIMARY_SIZE, BIT(ap), AP_FLAG);
+	vseg_scanout(ctx.fd, 0, p);
+
+#define SCANOUT(h, bo) scanout_arg(&s, (h), (bo))
+	expect_scanout(SCANOUT(1, plain), -EINVAL, "of a buffer that is not a primary");
+	expect_scanout(SCANOUT(1, apbuf), -EINVAL, "of an AccessedPhysically buffer");
+	expect_scanout(SCANOUT(0, plain), -EINVAL, "of a non-primary over a primary");
+	expect_scanout(SCANOUT(DRM_VSEG_NUM_HEADS, p), -EINVAL, "on a head past the last");
+	expect_scanout(SCANOUT(~0u, 0), -EINVAL, "on head ~0");
+	expect_scanout(SCANOUT(1, 0x7fff0000), -ENOENT, "of an unknown handle");
+	SCANOUT(1, p);
+	s.flags = 1;
+	expect_scanout(&s, -EINVAL, "with flags");
+	SCANOUT(1, p);
+	s.pad = 1;
+	expect_scanout(&s, -EINVAL, "with pad");
+	SCANOUT(1, p);
+	s.reserved[1] = 1;
+	expect_scanout(&s, -EINVAL, "with reserved[1]");
+	SCANOUT(1, p);
+	s.extensions = (uintptr_t)&s;
+	expect_scanout(&s, -EINVAL, "with extensions");
+	SCANOUT(0, 0);
+	s.reserved[0] = 1;
+	expect_scanout(&s, -EINVAL, "turning a head off with reserved[0]");
+#undef SCANOUT
+
+	/* Nothing changed. */
+	check_displayed(0, p, NULL);
+	check_head_off(1);
+	check_not_mapped(plain, "a refused non-primary");
+	vseg_scanout(ctx.fd, 0, 0);
+	vseg_gem_close(ctx.fd, p);
+	vseg_gem_close(ctx.fd, plain);
+	vseg_gem_close(ctx.fd, apbuf);
+}
+
+/* --- paging counters ------------------------------------------------------------------ */
+
+static void check_paging_file(const struct vseg_paging *p)
+{
+	for (uint32_t id = 0; id <= ctx.q.num_segments; id++) {
+		igt_assert_f(p->seg[id].present,
+			     "debugfs paging has no line for segment %u\n", id);
+		igt_assert_f(!strcmp(p->seg[id].name, seg_name(id)),
+			     "debugfs paging: segment %u is named %s, expected %s\n",
+			     id, p->seg[id].name, seg_name(id));
+		if (id != ctx.ap_id)
+			igt_assert_f(!p->seg[id].map && !p->seg[id].unmap,
+				     "debugfs paging: aperture maps counted on %s\n",
+				     seg_name(id));
+	}
+	for (uint32_t id = ctx.q.num_segments + 1; id <= DRM_VSEG_MAX_SEGMENTS;
+	     id++)
+		igt_assert_f(!p->seg[id].present,
+			     "debugfs paging lists segment %u, not in the table\n",
+			     id);
+}
+
+/* Counters never go down. */
+static void check_monotonic(const struct vseg_paging *a,
+			    const struct vseg_paging *b)
+{
+	for (uint32_t id = 0; id <= ctx.q.num_segments; id++) {
+		const struct vseg_paging_segment *x = &a->seg[id], *y = &b->seg[id];
+
+		igt_assert_f(y->transfers >= x->transfers &&
+			     y->fills >= x->fills &&
+			     y->discards >= x->discards && y->map >= x->map &&
+			     y->unmap >= x->unmap,
+			     "debugfs paging: a counter of %s went down\n",
+			     seg_name(id));
+	}
+}
+
+static void test_paging(void)
+{
+	const uint32_t ap = ctx.ap_id;
+	struct vseg_paging p0, p;
+	struct drm_vseg_gem_create c;
+	uint32_t h;
+
+	vseg_debugfs_read_paging(ctx.fd, &p0);
+	check_paging_file(&p0);
+
+	/* Transfers: each memory segment, out and back in. */
+	for (uint32_t id = 1; id <= ctx.q.num_segments; id++) {
+		if (!vseg_ctx_is_memory(&ctx, id))
+			continue;
+		vseg_create_args(&c, SZ_1M, BIT(id) | BIT(0), AP_FLAG);
+		vseg_create_prefer(&c, id, 0);
+		h = vseg_gem_create(ctx.fd, &c);
+		vseg_debugfs_read_paging(ctx.fd, &p);
+		check_monotonic(&p0, &p);
+		p0 = p;
+		vseg_evict(ctx.fd, &h, 1);
+		vseg_debugfs_read_paging(ctx.fd, &p);
+		check_monotonic(&p0, &p);
+		igt_assert_f(p.seg[id].transfers > p0.seg[id].transfers,
+			     "paging: %s transfers did not grow when a buffer moved out\n",
+			     seg_name(id));
+		p0 = p;
+		vseg_make_resident(ctx.fd, &h, 1);
+		vseg_debugfs_read_paging(ctx.fd, &p);
+		check_monotonic(&p0, &p);
+		igt_assert_f(p.seg[id].transfers > p0.seg[id].transfers,
+			     "paging: %s transfers did not grow when a buffer moved in\n",
+			     seg_name(id));
+		p0 = p;
+		vseg_gem_close(ctx.fd, h);
+	}
+
+	/* The aperture: mapped when an AccessedPhysically buffer comes in. */
+	vseg_create_args(&c, SZ_1M, BIT(ap) | BIT(0), AP_FLAG);
+	vseg_create_prefer(&c, ap, 0);
+	h = vseg_gem_create(ctx.fd, &c);
+	vseg_debugfs_read_paging(ctx.fd, &p);
+	check_monotonic(&p0, &p);
+	igt_assert_f(p.seg[ap].map > p0.seg[ap].map,
+		     "paging: no aperture map for a new AccessedPhysically buffer\n");
+	p0 = p;
+	vseg_evict(ctx.fd, &h, 1);
+	vseg_debugfs_read_paging(ctx.fd, &p);
+	check_monotonic(&p0, &p);
+	igt_assert_f(p.seg[ap].unmap > p0.seg[ap].unmap,
+		     "paging: no aperture unmap when it was evicted\n");
+	p0 = p;
+	vseg_make_resident(ctx.fd, &h, 1);
+	vseg_debugfs_read_paging(ctx.fd, &p);
+	check_monotonic(&p0, &p);
+	igt_assert_f(p.seg[ap].map > p0.seg[ap].map,
+		     "paging: no aperture map when it was made resident\n");
+	vseg_gem_close(ctx.fd, h);
+
+	/* A plain buffer in the aperture is not mapped: nothing counted. */
+	p0 = p;
+	h = vseg_gem_create_simple(ctx.fd, SZ_1M, BIT(ap), 0);
+	vseg_debugfs_read_paging(ctx.fd, &p);
+	igt_assert_f(p.seg[ap].map == p0.seg[ap].map,
+		     "paging: an aperture map counted for a buffer without AccessedPhysically\n");
+	vseg_gem_close(ctx.fd, h);
+
+	for (uint32_t id = 0; id <= ctx.q.num_segments; id++)
+		igt_info("paging: %s transfers=%llu fills=%llu discards=%llu map=%llu unmap=%llu\n",
+			 seg_name(id),
+			 (unsigned long long)p.seg[id].transfers,
+			 (unsigned long long)p.seg[id].fills,
+			 (unsigned long long)p.seg[id].discards,
+			 (unsigned long long)p.seg[id].map,
+			 (unsigned long long)p.seg[id].unmap);
+}
+
+igt_main
+{
+	igt_fixture {
+		vseg_require_module();
+		vseg_ctx_install_exit_handler(&ctx);
+	}
+
+	for (unsigned int p = 0; p < vseg_num_profiles; p++) {
+		const char *profile = vseg_profiles[p];
+
+		igt_describe("A primary supported in the aperture only: not "
+			     "mapped before SCANOUT, mapped and pinned while "
+			     "displayed, unmapped when replaced or when its head "
+			     "is turned off; usage and paging counters follow.");
+		igt_subtest_f("aperture-%s", profile) {
+			load(profile);
+			test_aperture();
+			finish();
+		}
+
+		igt_describe("A primary in each memory segment: contiguous, "
+			     "pinned while displayed, brought back contiguous "
+			     "when displayed from system memory.");
+		igt_subtest_with_dynamic_f("memory-%s", profile) {
+			load(profile);
+			for (uint32_t id = 1; id <= ctx.q.num_segments; id++)
+				if (vseg_ctx_is_memory(&ctx, id))
+					igt_dynamic(seg_name(id))
+						test_memory(id);
+			igt_dynamic("memory-or-aperture")
+				test_either();
+			finish();
+		}
+
+		igt_describe("debugfs paging: one line per segment; transfers "
+			     "grow when buffers move in and out, aperture map "
+			     "and unmap when ranges are bound and unbound.");
+		igt_subtest_f("paging-%s", profile) {
+			load(profile);
+			test_paging();
+			finish();
+		}
+	}
+
+	igt_describe("Two heads, one primary on both, the same primary twice.");
+	igt_subtest("heads") {
+		load("discrete");
+		test_heads();
+		finish();
+	}
+
+	igt_describe("The display's pin and the application's pins are "
+		     "counted apart.");
+	igt_subtest("user-pins") {
+		load("discrete");
+		test_user_pins();
+		finish();
+	}
+
+	igt_describe("Closing the last handle of a displayed primary keeps it "
+		     "displayed until its head is turned off.");
+	igt_subtest("close-displayed") {
+		load("discrete");
+		test_close_displayed();
+		finish();
+	}
+
+	igt_describe("The render engine reaches a primary by virtual "
+		     "address; the copy engine refuses it.");
+	igt_subtest("render-primary") {
+		load("discrete");
+		test_render_primary();
+		finish();
+	}
+
+	igt_describe("SCANOUT of a non-primary, on a bad head, with an "
+		     "unknown handle or nonzero reserved fields is refused "
+		     "and changes nothing.");
+	igt_subtest("invalid") {
+		load("discrete");
+		test_invalid();
+		finish();
+	}
+
+	igt_fixture
+		vseg_ctx_unload(&ctx);
+}
