@@ -1311,6 +1311,40 @@ static void test_mmap_waits(void)
 	tbuf_destroy(&b);
 }
 
+/*
+ * Unloading the module with jobs queued on both engines and the file
+ * closed: the jobs run to their end, nothing leaks (the kernel log is
+ * checked for leaks and warnings).
+ */
+static void test_unload_busy(void)
+{
+	const uint64_t va = 0x100000000ull;
+	struct vseg_cmdbuf cb;
+	struct tbuf a, b, r;
+	struct drm_vseg_gem_create c;
+
+	tbuf_create(&a, cell_of(1), SZ_4M, AP_FLAG);
+	tbuf_create(&b, cell_of(ctx.ap_id), SZ_1M, AP_FLAG);
+	vseg_create_args(&c, SZ_4M, BIT(0), 0);
+	tbuf_create_args(&r, &c);
+	igt_assert_eq_u64(vseg_vm_bind(ctx.fd, r.handle, va), r.size);
+
+	vseg_cb_init(&cb);
+	long_job(&cb, &a, 32);
+	copy(&cb, &b, 0, &a, 0, SZ_1M);
+	vseg_cb_submit(ctx.fd, COPY, &cb, NULL, 0, NULL, 0);
+	vseg_cb_reset(&cb);
+	for (unsigned int i = 0; i < 32; i++)
+		vseg_cb_fill(&cb, va, r.size, i);
+	vseg_cb_submit(ctx.fd, RENDER, &cb, NULL, 0, NULL, 0);
+	vseg_cb_fini(&cb);
+	free(a.model);
+	free(b.model);
+	free(r.model);
+	/* Close the file (buffers and mappings with it) and unload. */
+	vseg_ctx_unload(&ctx);
+}
+
 /* --- no room to make a buffer reachable ---------------------------------------- */
 
 /*
@@ -1539,6 +1573,12 @@ igt_main
 		load("discrete");
 		test_mmap_waits();
 		finish();
+	}
+
+	igt_describe("Unloading vseg with jobs queued on both engines.");
+	igt_subtest("unload-busy") {
+		load("discrete");
+		test_unload_busy();
 	}
 
 	igt_fixture {

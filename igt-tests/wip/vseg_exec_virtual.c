@@ -565,6 +565,26 @@ static void test_unmapped(void)
 	expect_fault_fill(b.va - 8, 16, "FILL across the start of a mapping");
 	vbuf_verify(&b, "a buffer next to faulting jobs");
 
+	/*
+	 * A 4 KiB buffer takes 64 KiB of address space: the rest of it maps
+	 * nothing.
+	 */
+	{
+		struct vbuf small;
+
+		vseg_create_args(&c, SZ_4K, BIT(0), 0);
+		vbuf_create(&small, ctx.fd, &c);
+		vbuf_bind(&small, vseg_va_alloc(&va_space, VSEG_VA_ALIGN));
+		expect_fault_fill(small.va + SZ_4K, 4,
+				  "FILL in the 64 KiB slot of a 4 KiB buffer, past the buffer");
+		vseg_cb_init(&cb);
+		vfill(&cb, &small, SZ_4K - 4, 4, 0x5a11);
+		vseg_cb_exec_ok(ctx.fd, RENDER, &cb, "FILL of a 4 KiB buffer's last word");
+		vseg_cb_fini(&cb);
+		vbuf_verify(&small, "a 4 KiB buffer");
+		vbuf_destroy(&small);
+	}
+
 	/* COPY from an unmapped address. */
 	vseg_cb_init(&cb);
 	vseg_cb_copy(&cb, b.va, b.va + b.size + SZ_4K, SZ_4K);
@@ -813,13 +833,14 @@ static void long_job(struct vseg_cmdbuf *cb, struct vbuf *b, unsigned int n)
 /*
  * A queued job keeps the mappings it was submitted with: unbinding the
  * address and binding another buffer there right after the submission
- * changes nothing for it.
+ * changes nothing for it, nor does unbinding and closing another buffer
+ * it writes.
  */
 static void test_queued_keeps_mapping(void)
 {
 	struct drm_vseg_gem_create c;
 	struct vseg_cmdbuf cb;
-	struct vbuf a, other;
+	struct vbuf a, other, gone;
 	uint64_t va;
 	uint32_t sync;
 
@@ -827,10 +848,14 @@ static void test_queued_keeps_mapping(void)
 	vbuf_create(&a, ctx.fd, &c);
 	vseg_create_args(&c, SZ_4M, BIT(0), 0);
 	vbuf_create(&other, ctx.fd, &c);
+	vseg_create_args(&c, SZ_1M, BIT(1) | BIT(0), 0);
+	vbuf_create(&gone, ctx.fd, &c);
 	va = vseg_va_alloc(&va_space, SZ_4M);
 	vbuf_bind(&a, va);
+	vbuf_bind(&gone, vseg_va_alloc(&va_space, SZ_1M));
 
 	vseg_cb_init(&cb);
+	long_job(&cb, &gone, 4);
 	long_job(&cb, &a, 16);
 	vwrite(&cb, &a, SZ_4M - 8, 0x9e0e0ed9e0e0ed00ull);
 	sync = vseg_syncobj_create(ctx.fd, 0);
@@ -838,6 +863,7 @@ static void test_queued_keeps_mapping(void)
 	vseg_vm_unbind(ctx.fd, va);
 	a.va = 0;
 	vbuf_bind(&other, va);
+	vbuf_destroy(&gone);
 	igt_assert_eq(vseg_syncobj_wait_error(ctx.fd, sync,
 					      VSEG_JOB_TIMEOUT_MS), 0);
 	vbuf_verify(&a, "the buffer of a job whose address was unbound");

@@ -723,6 +723,22 @@ static void test_paging(void)
 			 (unsigned long long)p.seg[id].unmap);
 }
 
+/* Unloading vseg with both heads on and their handles closed. */
+static void test_unload_displayed(void)
+{
+	uint32_t a, b;
+
+	a = create_primary(BIT(ctx.ap_id), 0, NULL);
+	b = create_primary(BIT(1) | BIT(0), 1, NULL);
+	vseg_scanout(ctx.fd, 0, a);
+	vseg_scanout(ctx.fd, 1, b);
+	check_displayed(0, a, NULL);
+	check_displayed(1, b, NULL);
+	vseg_gem_close(ctx.fd, a);
+	vseg_gem_close(ctx.fd, b);
+	vseg_ctx_unload(&ctx);
+}
+
 igt_main
 {
 	igt_fixture {
@@ -805,6 +821,12 @@ igt_main
 		load("discrete");
 		test_invalid();
 		finish();
+	}
+
+	igt_describe("Unloading vseg while primaries are displayed.");
+	igt_subtest("unload-displayed") {
+		load("discrete");
+		test_unload_displayed();
 	}
 
 	igt_fixture
