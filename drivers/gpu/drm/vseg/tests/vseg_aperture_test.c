@@ -63,8 +63,8 @@ static struct aperture_test *aperture_setup(struct kunit *test, u64 commit)
 	if (err)
 		drm_vma_offset_manager_destroy(&a->vma);
 	KUNIT_ASSERT_EQ(test, err, 0);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-				aperture_test_device_fini, a), 0);
+	err = kunit_add_action_or_reset(test, aperture_test_device_fini, a);
+	KUNIT_ASSERT_EQ(test, err, 0);
 
 	a->desc.id = 3;
 	a->desc.kind = VSEG_SEGMENT_APERTURE;
@@ -82,8 +82,8 @@ static struct aperture_test *aperture_setup(struct kunit *test, u64 commit)
 	KUNIT_ASSERT_EQ(test, vseg_aperture_mgr_init(a->vdev, a->seg), 0);
 	KUNIT_ASSERT_NOT_NULL(test, a->seg->aperture);
 	a->mgr = a->seg->aperture;
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-				aperture_test_mgr_fini, a), 0);
+	err = kunit_add_action_or_reset(test, aperture_test_mgr_fini, a);
+	KUNIT_ASSERT_EQ(test, err, 0);
 	KUNIT_ASSERT_PTR_EQ(test, ttm_manager_type(&a->vdev->bdev, TTM_PL_TT),
 			    &a->mgr->manager);
 	return a;
@@ -386,6 +386,10 @@ static void print_to_buf(struct drm_printer *p, struct va_format *vaf)
 
 static void aperture_debug_print(struct kunit *test)
 {
+	static const char want_mgr[] =
+		"segment: 3 \"aperture\" commit_limit: 65536 committed: 8192\n";
+	static const char want_gart[] =
+		"gart: 64 pages, 1 ranges, 0 entries valid\n";
 	struct aperture_test *a = aperture_setup(test, AP_COMMIT * PAGE_SIZE);
 	struct print_buf *buf = kunit_kzalloc(test, sizeof(*buf), GFP_KERNEL);
 	struct drm_printer p = { .printfn = print_to_buf, .arg = buf };
@@ -395,11 +399,9 @@ static void aperture_debug_print(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	KUNIT_ASSERT_EQ(test, get_res(test, a, 2, &ranged, &r), 0);
 	a->mgr->manager.func->debug(&a->mgr->manager, &p);
-	KUNIT_EXPECT_NOT_NULL_MSG(test,
-				  strstr(buf->text, "segment: 3 \"aperture\" commit_limit: 65536 committed: 8192\n"),
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(buf->text, want_mgr),
 				  "printed: %s", buf->text);
-	KUNIT_EXPECT_NOT_NULL_MSG(test,
-				  strstr(buf->text, "gart: 64 pages, 1 ranges, 0 entries valid\n"),
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(buf->text, want_gart),
 				  "printed: %s", buf->text);
 }
 

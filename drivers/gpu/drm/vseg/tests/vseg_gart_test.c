@@ -22,10 +22,25 @@ struct gart_test {
 	struct page *pages[TEST_PAGES];
 };
 
+static void gart_fini_action(void *arg)
+{
+	vseg_gart_fini(arg);
+}
+
+static void free_page_action(void *arg)
+{
+	__free_page(arg);
+}
+
+/*
+ * Cleanup runs as KUnit actions, last registered first: the ranges a test
+ * leaves allocated are freed before the GART is torn down.
+ */
 static int gart_test_init(struct kunit *test)
 {
 	struct gart_test *g;
 	unsigned int i;
+	int err;
 
 	g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
 	if (!g)
@@ -34,25 +49,19 @@ static int gart_test_init(struct kunit *test)
 		g->pages[i] = alloc_page(GFP_KERNEL);
 		if (!g->pages[i])
 			return -ENOMEM;
+		err = kunit_add_action_or_reset(test, free_page_action,
+						g->pages[i]);
+		if (err)
+			return err;
 	}
-	if (vseg_gart_init(&g->gart, GART_PAGES * PAGE_SIZE))
-		return -ENOMEM;
+	err = vseg_gart_init(&g->gart, GART_PAGES * PAGE_SIZE);
+	if (err)
+		return err;
+	err = kunit_add_action_or_reset(test, gart_fini_action, &g->gart);
+	if (err)
+		return err;
 	test->priv = g;
 	return 0;
-}
-
-static void gart_test_exit(struct kunit *test)
-{
-	struct gart_test *g = test->priv;
-	unsigned int i;
-
-	if (!g)
-		return;
-	if (g->gart.pte)
-		vseg_gart_fini(&g->gart);
-	for (i = 0; i < TEST_PAGES; i++)
-		if (g->pages[i])
-			__free_page(g->pages[i]);
 }
 
 /* Free @node at the end of the test if it is still allocated. */
@@ -379,7 +388,6 @@ static struct kunit_case vseg_gart_cases[] = {
 static struct kunit_suite vseg_gart_suite = {
 	.name = "vseg_gart",
 	.init = gart_test_init,
-	.exit = gart_test_exit,
 	.test_cases = vseg_gart_cases,
 };
 

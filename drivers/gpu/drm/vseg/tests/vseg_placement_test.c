@@ -64,18 +64,16 @@ static void prefer(struct vseg_bo_params *p, u32 id, bool topdown)
 	p->num_preferred++;
 }
 
-/* Expect place @i to be exactly this. */
-#define EXPECT_PLACE(test, pl, i, type, fl, first, last)		\
-	do {								\
-		KUNIT_EXPECT_EQ_MSG(test, (pl)[i].mem_type, (u32)(type),\
-				    "place %u", (unsigned int)(i));			\
-		KUNIT_EXPECT_EQ_MSG(test, (pl)[i].flags, (u32)(fl),	\
-				    "place %u", (unsigned int)(i));			\
-		KUNIT_EXPECT_EQ_MSG(test, (pl)[i].fpfn, (u32)(first),	\
-				    "place %u", (unsigned int)(i));			\
-		KUNIT_EXPECT_EQ_MSG(test, (pl)[i].lpfn, (u32)(last),	\
-				    "place %u", (unsigned int)(i));			\
-	} while (0)
+/* Expect place @i of @pl to be exactly this. */
+static void expect_place(struct kunit *test, const struct ttm_place *pl,
+			 unsigned int i, u32 mem_type, u32 flags, u32 fpfn,
+			 u32 lpfn)
+{
+	KUNIT_EXPECT_EQ_MSG(test, pl[i].mem_type, mem_type, "place %u", i);
+	KUNIT_EXPECT_EQ_MSG(test, pl[i].flags, flags, "place %u", i);
+	KUNIT_EXPECT_EQ_MSG(test, pl[i].fpfn, fpfn, "place %u", i);
+	KUNIT_EXPECT_EQ_MSG(test, pl[i].lpfn, lpfn, "place %u", i);
+}
 
 #define PFN(bytes)	((bytes) >> PAGE_SHIFT)
 #define ALL_DISCRETE	(BIT(0) | BIT(1) | BIT(2) | BIT(3))
@@ -91,22 +89,22 @@ static void placement_accessed_physically(struct kunit *test)
 
 	prefer(p, 1, false);
 	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 3);
-	EXPECT_PLACE(test, pl, 0, TTM_PL_VRAM, TTM_PL_FLAG_CONTIGUOUS, 0, 0);
+	expect_place(test, pl, 0, TTM_PL_VRAM, TTM_PL_FLAG_CONTIGUOUS, 0, 0);
 	/* in the aperture: a GART range anywhere in it */
-	EXPECT_PLACE(test, pl, 1, TTM_PL_TT, NO_FLAGS, 0, PFN(SZ_64M));
-	EXPECT_PLACE(test, pl, 2, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 1, TTM_PL_TT, NO_FLAGS, 0, PFN(SZ_64M));
+	expect_place(test, pl, 2, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
 
 	/* a primary is contiguous in a segment, without a GART range */
 	p->flags = VSEG_BO_PRIMARY;
 	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 3);
-	EXPECT_PLACE(test, pl, 0, TTM_PL_VRAM, TTM_PL_FLAG_CONTIGUOUS, 0, 0);
-	EXPECT_PLACE(test, pl, 1, TTM_PL_TT, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 0, TTM_PL_VRAM, TTM_PL_FLAG_CONTIGUOUS, 0, 0);
+	expect_place(test, pl, 1, TTM_PL_TT, NO_FLAGS, 0, 0);
 
 	/* a plain buffer is a set of pages, without a GART range */
 	p->flags = 0;
 	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 3);
-	EXPECT_PLACE(test, pl, 0, TTM_PL_VRAM, NO_FLAGS, 0, 0);
-	EXPECT_PLACE(test, pl, 1, TTM_PL_TT, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 0, TTM_PL_VRAM, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 1, TTM_PL_TT, NO_FLAGS, 0, 0);
 }
 
 static void placement_preference_order(struct kunit *test)
@@ -117,41 +115,41 @@ static void placement_preference_order(struct kunit *test)
 
 	/* no preference: memory segments in table order, aperture, system */
 	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 4);
-	EXPECT_PLACE(test, pl, 0, TTM_PL_VRAM, NO_FLAGS, 0, 0);
-	EXPECT_PLACE(test, pl, 1, TTM_PL_PRIV, NO_FLAGS, 0, 0);
-	EXPECT_PLACE(test, pl, 2, TTM_PL_TT, NO_FLAGS, 0, 0);
-	EXPECT_PLACE(test, pl, 3, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 0, TTM_PL_VRAM, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 1, TTM_PL_PRIV, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 2, TTM_PL_TT, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 3, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
 
 	/* preferred first, in order, each in its direction; no repeats */
 	prefer(p, 2, true);
 	prefer(p, 3, false);
 	prefer(p, 2, false);
 	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 4);
-	EXPECT_PLACE(test, pl, 0, TTM_PL_PRIV, TTM_PL_FLAG_TOPDOWN, 0, 0);
-	EXPECT_PLACE(test, pl, 1, TTM_PL_TT, NO_FLAGS, 0, 0);
-	EXPECT_PLACE(test, pl, 2, TTM_PL_VRAM, NO_FLAGS, 0, 0);
-	EXPECT_PLACE(test, pl, 3, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 0, TTM_PL_PRIV, TTM_PL_FLAG_TOPDOWN, 0, 0);
+	expect_place(test, pl, 1, TTM_PL_TT, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 2, TTM_PL_VRAM, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 3, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
 
 	/* system memory may be preferred too */
 	p->num_preferred = 0;
 	prefer(p, 0, false);
 	prefer(p, 1, true);
 	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 4);
-	EXPECT_PLACE(test, pl, 0, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
-	EXPECT_PLACE(test, pl, 1, TTM_PL_VRAM, TTM_PL_FLAG_TOPDOWN, 0, 0);
-	EXPECT_PLACE(test, pl, 2, TTM_PL_PRIV, NO_FLAGS, 0, 0);
-	EXPECT_PLACE(test, pl, 3, TTM_PL_TT, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 0, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 1, TTM_PL_VRAM, TTM_PL_FLAG_TOPDOWN, 0, 0);
+	expect_place(test, pl, 2, TTM_PL_PRIV, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 3, TTM_PL_TT, NO_FLAGS, 0, 0);
 
 	/* making resident never lists system memory */
 	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, true, pl), 3);
-	EXPECT_PLACE(test, pl, 0, TTM_PL_VRAM, TTM_PL_FLAG_TOPDOWN, 0, 0);
-	EXPECT_PLACE(test, pl, 2, TTM_PL_TT, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 0, TTM_PL_VRAM, TTM_PL_FLAG_TOPDOWN, 0, 0);
+	expect_place(test, pl, 2, TTM_PL_TT, NO_FLAGS, 0, 0);
 
 	/* only the supported set */
 	p->num_preferred = 0;
 	p->supported = BIT(2);
 	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 1);
-	EXPECT_PLACE(test, pl, 0, TTM_PL_PRIV, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 0, TTM_PL_PRIV, NO_FLAGS, 0, 0);
 	KUNIT_EXPECT_EQ(test, home_places(vdev, p, true, false, pl), 0);
 }
 
@@ -164,10 +162,10 @@ static void placement_from_end(struct kunit *test)
 
 	prefer(p, 2, false);
 	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 4);
-	EXPECT_PLACE(test, pl, 0, TTM_PL_PRIV, TTM_PL_FLAG_TOPDOWN, 0, 0);
-	EXPECT_PLACE(test, pl, 1, TTM_PL_VRAM, TTM_PL_FLAG_TOPDOWN, 0, 0);
-	EXPECT_PLACE(test, pl, 2, TTM_PL_TT, TTM_PL_FLAG_TOPDOWN, 0, 0);
-	EXPECT_PLACE(test, pl, 3, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 0, TTM_PL_PRIV, TTM_PL_FLAG_TOPDOWN, 0, 0);
+	expect_place(test, pl, 1, TTM_PL_VRAM, TTM_PL_FLAG_TOPDOWN, 0, 0);
+	expect_place(test, pl, 2, TTM_PL_TT, TTM_PL_FLAG_TOPDOWN, 0, 0);
+	expect_place(test, pl, 3, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
 }
 
 static void placement_banks(struct kunit *test)
@@ -184,20 +182,20 @@ static void placement_banks(struct kunit *test)
 	p->banks[0] = 1;
 	p->banks[1] = 0;
 	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 4);
-	EXPECT_PLACE(test, pl, 0, TTM_PL_VRAM,
+	expect_place(test, pl, 0, TTM_PL_VRAM,
 		     TTM_PL_FLAG_CONTIGUOUS | TTM_PL_FLAG_TOPDOWN,
 		     PFN(SZ_16M), PFN(SZ_32M));
-	EXPECT_PLACE(test, pl, 1, TTM_PL_VRAM,
+	expect_place(test, pl, 1, TTM_PL_VRAM,
 		     TTM_PL_FLAG_CONTIGUOUS | TTM_PL_FLAG_TOPDOWN,
 		     0, PFN(SZ_16M));
-	EXPECT_PLACE(test, pl, 2, TTM_PL_VRAM,
+	expect_place(test, pl, 2, TTM_PL_VRAM,
 		     TTM_PL_FLAG_CONTIGUOUS | TTM_PL_FLAG_TOPDOWN, 0, 0);
-	EXPECT_PLACE(test, pl, 3, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 3, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
 
 	/* a bank smaller than the buffer is left out */
 	p->size = SZ_16M + SZ_64K;
 	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 2);
-	EXPECT_PLACE(test, pl, 0, TTM_PL_VRAM,
+	expect_place(test, pl, 0, TTM_PL_VRAM,
 		     TTM_PL_FLAG_CONTIGUOUS | TTM_PL_FLAG_TOPDOWN, 0, 0);
 
 	/* exactly a bank fits */
@@ -215,31 +213,31 @@ static void placement_cpu_visible(struct kunit *test)
 	/* "local" is not CPU-visible: left out, even when preferred */
 	prefer(p, 2, false);
 	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 3);
-	EXPECT_PLACE(test, pl, 0, TTM_PL_VRAM, NO_FLAGS, 0, 0);
-	EXPECT_PLACE(test, pl, 1, TTM_PL_TT, NO_FLAGS, 0, 0);
-	EXPECT_PLACE(test, pl, 2, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 0, TTM_PL_VRAM, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 1, TTM_PL_TT, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 2, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
 
 	/* the places a CPU fault may move a plain buffer to */
 	p->flags = 0;
 	KUNIT_ASSERT_EQ(test, home_places(vdev, p, true, false, pl), 3);
-	EXPECT_PLACE(test, pl, 0, TTM_PL_VRAM, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 0, TTM_PL_VRAM, NO_FLAGS, 0, 0);
 
 	/* small BAR: the visible part bounds the segment's place */
 	vdev = placement_dev(test, "smallbar");
 	p = params(test, SZ_1M, VSEG_BO_CPU_VISIBLE, BIT(1) | BIT(2) | BIT(0));
 	prefer(p, 1, true);
 	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 3);
-	EXPECT_PLACE(test, pl, 0, TTM_PL_VRAM, TTM_PL_FLAG_TOPDOWN, 0,
+	expect_place(test, pl, 0, TTM_PL_VRAM, TTM_PL_FLAG_TOPDOWN, 0,
 		     PFN(SZ_16M));
-	EXPECT_PLACE(test, pl, 1, TTM_PL_TT, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 1, TTM_PL_TT, NO_FLAGS, 0, 0);
 	/* larger than the visible part: only the aperture and system */
 	p->size = SZ_16M + SZ_64K;
 	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 2);
-	EXPECT_PLACE(test, pl, 0, TTM_PL_TT, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 0, TTM_PL_TT, NO_FLAGS, 0, 0);
 	/* without CPU_VISIBLE the whole segment */
 	p->flags = 0;
 	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 3);
-	EXPECT_PLACE(test, pl, 0, TTM_PL_VRAM, TTM_PL_FLAG_TOPDOWN, 0, 0);
+	expect_place(test, pl, 0, TTM_PL_VRAM, TTM_PL_FLAG_TOPDOWN, 0, 0);
 }
 
 static void placement_multi(struct kunit *test)
@@ -251,11 +249,11 @@ static void placement_multi(struct kunit *test)
 
 	/* six memory segments: VRAM then five private types, TT, system */
 	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 8);
-	EXPECT_PLACE(test, pl, 0, TTM_PL_VRAM, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 0, TTM_PL_VRAM, NO_FLAGS, 0, 0);
 	for (i = 1; i < 6; i++)
-		EXPECT_PLACE(test, pl, i, TTM_PL_PRIV + i - 1, NO_FLAGS, 0, 0);
-	EXPECT_PLACE(test, pl, 6, TTM_PL_TT, NO_FLAGS, 0, 0);
-	EXPECT_PLACE(test, pl, 7, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
+		expect_place(test, pl, i, TTM_PL_PRIV + i - 1, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 6, TTM_PL_TT, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 7, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
 	for (i = 1; i <= 6; i++)
 		KUNIT_EXPECT_EQ(test, vseg_mem_type_to_seg(vdev, pl[i - 1].mem_type), i);
 	KUNIT_EXPECT_EQ(test, vseg_mem_type_to_seg(vdev, TTM_PL_TT), 7);
@@ -265,8 +263,8 @@ static void placement_multi(struct kunit *test)
 	for (i = 0; i < VSEG_BO_MAX_PREFERRED; i++)
 		prefer(p, 7 - i, true);
 	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 8);
-	EXPECT_PLACE(test, pl, 0, TTM_PL_TT, TTM_PL_FLAG_TOPDOWN, 0, 0);
-	EXPECT_PLACE(test, pl, 5, TTM_PL_VRAM, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 0, TTM_PL_TT, TTM_PL_FLAG_TOPDOWN, 0, 0);
+	expect_place(test, pl, 5, TTM_PL_VRAM, NO_FLAGS, 0, 0);
 }
 
 static void placement_evict_places(struct kunit *test)
@@ -282,20 +280,20 @@ static void placement_evict_places(struct kunit *test)
 
 	/* no eviction set: straight to system memory */
 	KUNIT_ASSERT_EQ(test, vseg_bo_evict_places(vbo, TTM_PL_VRAM, pl), 1);
-	EXPECT_PLACE(test, pl, 0, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 0, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
 
 	/* evicted to the aperture, with a GART range if accessed physically */
 	vbo->params.eviction = BIT(3);
 	KUNIT_ASSERT_EQ(test, vseg_bo_evict_places(vbo, TTM_PL_VRAM, pl), 2);
-	EXPECT_PLACE(test, pl, 0, TTM_PL_TT, NO_FLAGS, 0, 0);
-	EXPECT_PLACE(test, pl, 1, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 0, TTM_PL_TT, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 1, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
 	vbo->params.flags = VSEG_BO_ACCESSED_PHYSICALLY;
 	KUNIT_ASSERT_EQ(test, vseg_bo_evict_places(vbo, TTM_PL_PRIV, pl), 2);
-	EXPECT_PLACE(test, pl, 0, TTM_PL_TT, NO_FLAGS, 0, PFN(SZ_64M));
+	expect_place(test, pl, 0, TTM_PL_TT, NO_FLAGS, 0, PFN(SZ_64M));
 
 	/* from the aperture or system memory: system memory */
 	KUNIT_ASSERT_EQ(test, vseg_bo_evict_places(vbo, TTM_PL_TT, pl), 1);
-	EXPECT_PLACE(test, pl, 0, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 0, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
 	KUNIT_ASSERT_EQ(test, vseg_bo_evict_places(vbo, TTM_PL_SYSTEM, pl), 1);
 }
 

@@ -296,8 +296,9 @@ static void segment_profile_others(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(profiles); i++) {
 		vseg_klog_start(&k);
-		KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t,
-				profiles[i].name, NULL), 0);
+		KUNIT_ASSERT_EQ(test,
+				vseg_segment_table_from_profile(t, profiles[i].name,
+								NULL), 0);
 		KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
 		KUNIT_EXPECT_EQ(test, t->num_segments, profiles[i].num);
 		KUNIT_EXPECT_EQ(test, t->paging_buffer_segment_id,
@@ -669,13 +670,9 @@ static const struct text_case good_tables[] = {
 	{ "paging-system",
 	  "memory:name=m,size=8M;aperture:name=gart,size=16M,commit=8M;paging:seg=0,size=128K,priv=0x100" },
 	{ "flags",
-	  "memory:name=vis,size=8M,cpu=0xd0000000,visible=4M,"
-	  "flags=cpuvisible|standby|hibernate|directflip|applicationtarget|"
-	  "vpr|vprstandby|localbudget;"
-	  "memory:name=sys,size=4M,sysend=2M,flags=populatedfromsystem|"
-	  "standby|partialhibernate|reservedsysmem|encryptedpaging;"
-	  "memory:name=host,size=4M,flags=cpuhostaperture|"
-	  "cachedcpuhostaperture|pitchalignment|nonlocalbudget;"
+	  "memory:name=vis,size=8M,cpu=0xd0000000,visible=4M,flags=cpuvisible|standby|hibernate|directflip|applicationtarget|vpr|vprstandby|localbudget;"
+	  "memory:name=sys,size=4M,sysend=2M,flags=populatedfromsystem|standby|partialhibernate|reservedsysmem|encryptedpaging;"
+	  "memory:name=host,size=4M,flags=cpuhostaperture|cachedcpuhostaperture|pitchalignment|nonlocalbudget;"
 	  "aperture:size=16M,flags=cachecoherent|nonlocalbudget" },
 	{ "six-memory-segments",
 	  "memory:name=s0,size=4M;memory:name=s1,size=4M,flags=64kpages;"
