@@ -1,0 +1,220 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Build (or find in the cache) the vseg debug kernel: Debian's
+# linux-source-6.12 configured with "make tinyconfig" plus the fragment
+# tools/debug-kernel/debug.config (KASAN, lockdep, kmemleak, debug objects,
+# fault injection, KUnit, DRM/TTM as modules, virtio-9p built in).
+#
+# The source is the linux-source-6.12 of the same version as the stock 6.12
+# kernel vseg is tested on (tools/kernels.sh), so that the two kernels
+# differ only by their configuration: /usr/src/linux-source-6.12.tar.xz if
+# the installed package has that version, else
+# CACHE/linux-source/VERSION/linux-source-6.12.tar.xz (tools/install-deps.sh
+# fetches it there). With no stock 6.12 kernel: the installed package.
+#
+# The kernel lives outside the clone, in CACHE/debug-kernel/KEY/ where KEY
+# hashes the fragment, the source version, this script and the compiler
+# (vseg.ko must be built with the compiler that built the kernel). A build
+# runs in CACHE/debug-kernel/.KEY.tmp.PID, renamed to KEY only when
+# complete, under a lock: concurrent callers wait for it, and an interrupted
+# build leaves no cache behind. The three most recently used are kept.
+#
+# CACHE/debug-kernel/KEY/ holds:
+#   bzImage   the kernel             kver      its release (uname -r)
+#   src/      the built tree (KDIR for out-of-tree modules)
+#   modroot/  INSTALL_MOD_PATH: modroot/lib/modules/KVER/{kernel,build -> src}
+#   config    its .config            build.log, key-info
+#
+# usage: tools/debug-kernel/build.sh [--dir | --key | --source]
+#   (none)    build if needed; print the directory on stdout
+#   --dir     print the directory if the kernel is built, else exit 1
+#   --key     print the cache key
+#   --source  print "VERSION TARBALL", the source it builds (may not exist yet)
+# Environment: VSEG_CACHE (default /var/cache/vseg, or ~/.cache/vseg when
+#   that is not writable), JOBS (default nproc), LINUX_SOURCE (a tarball to
+#   build instead; its size and mtime stand for its version).
+
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+SELF=$HERE/$(basename "${BASH_SOURCE[0]}")
+TOOLS=$(dirname "$HERE")
+FRAGMENT=$HERE/debug.config
+SRCPKG=linux-source-6.12
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+KEEP=3
+
+log() { echo "debug-kernel: $*" >&2; }
+die() { log "$*"; exit 1; }
+
+MODE=build
+case ${1:-} in
+"") ;;
+--dir) MODE=dir ;;
+--key) MODE=key ;;
+--source) MODE=source ;;
+*) echo "usage: $0 [--dir | --key | --source]" >&2; exit 2 ;;
+esac
+
+cache_root() {
+	local c=${VSEG_CACHE:-}
+
+	if [ -z "$c" ]; then
+		c=/var/cache/vseg
+		if ! mkdir -p "$c" 2>/dev/null || [ ! -w "$c" ]; then
+			c=${XDG_CACHE_HOME:-$HOME/.cache}/vseg
+		fi
+	fi
+	mkdir -p "$c" || die "cannot create $c"
+	cd "$c" && pwd -P
+}
+
+# "VERSION TARBALL" of the source to build.
+source_choice() {
+	local k612 want= have
+
+	if [ -n "${LINUX_SOURCE:-}" ]; then
+		echo "$(stat -c '%s-%Y' "$LINUX_SOURCE" 2>/dev/null || echo none) $LINUX_SOURCE"
+		return
+	fi
+	k612=$("$TOOLS/kernels.sh" 2>/dev/null | grep '^6\.12\.' | tail -n 1) || k612=
+	if [ -n "$k612" ]; then
+		want=$(dpkg-query -W -f='${source:Version}' "linux-headers-$k612" 2>/dev/null) ||
+			want=
+	fi
+	have=$(dpkg-query -W -f='${Version}' "$SRCPKG" 2>/dev/null) || have=
+	if [ -z "$want" ] || [ "$want" = "$have" ]; then
+		echo "${have:-none} /usr/src/$SRCPKG.tar.xz"
+	else
+		echo "$want $ROOT/linux-source/$want/$SRCPKG.tar.xz"
+	fi
+}
+
+ROOT=$(cache_root)
+read -r SRCVER TARBALL < <(source_choice)
+if [ "$MODE" = source ]; then
+	echo "$SRCVER $TARBALL"
+	exit 0
+fi
+
+cache_key() {
+	{
+		echo "fragment $(sha256sum <"$FRAGMENT")"
+		echo "source $SRCVER"
+		echo "script $(sha256sum <"$SELF")"
+		echo "cc $(${CC:-gcc} --version 2>/dev/null | head -n 1)"
+	} | sha256sum | cut -c1-16
+}
+
+[ -r "$FRAGMENT" ] || die "no fragment $FRAGMENT"
+KEY=$(cache_key)
+if [ "$MODE" = key ]; then
+	echo "$KEY"
+	exit 0
+fi
+BASE=$ROOT/debug-kernel
+mkdir -p "$BASE"
+DIR=$BASE/$KEY
+
+if [ "$MODE" = dir ]; then
+	[ -e "$DIR/.complete" ] || exit 1
+	echo "$DIR"
+	exit 0
+fi
+
+exec 7>"$BASE/.$KEY.lock"
+if ! flock -n 7; then
+	log "waiting for another build of $DIR"
+	flock 7
+fi
+if [ -e "$DIR/.complete" ]; then
+	touch "$DIR"
+	echo "$DIR"
+	exit 0
+fi
+
+[ -r "$TARBALL" ] || die "no $TARBALL ($SRCPKG $SRCVER): run tools/install-deps.sh"
+
+# Leftovers of interrupted builds of this key (we hold its lock).
+rm -rf "$BASE/.$KEY.tmp."* "$DIR"
+TMP=$BASE/.$KEY.tmp.$$
+trap 'rm -rf "$TMP"' EXIT
+mkdir -p "$TMP"
+t0=$SECONDS
+
+log "building $KEY: $SRCPKG $SRCVER, tinyconfig + $(basename "$FRAGMENT"), -j$JOBS (10-20 min)"
+top=$(tar -tJf "$TARBALL" | head -n 1 | cut -d/ -f1) || true
+[ -n "$top" ] || die "cannot list $TARBALL"
+tar -xJf "$TARBALL" -C "$TMP"
+mv "$TMP/$top" "$TMP/src"
+SRC=$TMP/src
+BLOG=$TMP/build.log
+
+run() {
+	if ! "$@" >>"$BLOG" 2>&1; then
+		tail -n 40 "$BLOG" >&2
+		cp "$BLOG" "$BASE/failed-$KEY.log"
+		die "failed: $* (log: $BASE/failed-$KEY.log)"
+	fi
+}
+
+cd "$SRC"
+run make tinyconfig
+run scripts/kconfig/merge_config.sh -m .config "$FRAGMENT"
+run make olddefconfig
+
+# Every option of the fragment must have survived olddefconfig.
+lost=()
+while IFS= read -r line; do
+	case $line in
+	CONFIG_*=*) ;;
+	*) continue ;;
+	esac
+	name=${line%%=*}
+	val=${line#*=}
+	if [ "$val" = n ]; then
+		got=$(grep -E "^$name=[ym]" .config) && lost+=("$line (got: $got)")
+	elif ! grep -qxF "$line" .config; then
+		got=$(grep -E "^$name=|^# $name is not set" .config) || got=absent
+		lost+=("$line (got: $got)")
+	fi
+done <"$FRAGMENT"
+if [ ${#lost[@]} -gt 0 ]; then
+	log "these options of $FRAGMENT did not survive make olddefconfig:"
+	printf '  %s\n' "${lost[@]}" >&2
+	die "a missing dependency or select: fix the fragment"
+fi
+cp .config "$TMP/config"
+
+run make -j"$JOBS" bzImage modules
+KVER=$(make -s kernelrelease)
+run make modules_install INSTALL_MOD_PATH="$TMP/modroot"
+# relative, so that it survives the rename below
+ln -sfn ../../../../src "$TMP/modroot/lib/modules/$KVER/build"
+rm -f "$TMP/modroot/lib/modules/$KVER/source"
+cp arch/x86/boot/bzImage "$TMP/bzImage"
+echo "$KVER" >"$TMP/kver"
+{
+	echo "fragment sha256 $(sha256sum <"$FRAGMENT" | cut -d' ' -f1)"
+	echo "source $SRCPKG $SRCVER ($TARBALL)"
+	echo "script sha256 $(sha256sum <"$SELF" | cut -d' ' -f1)"
+	echo "cc $(${CC:-gcc} --version 2>/dev/null | head -n 1)"
+	echo "built $(date -u +%FT%TZ) in $((SECONDS - t0)) s with -j$JOBS"
+} >"$TMP/key-info"
+cd "$BASE"
+
+: >"$TMP/.complete"
+mv -T "$TMP" "$DIR"
+trap - EXIT
+log "built $KVER in $((SECONDS - t0)) s: $DIR"
+
+# Keep the most recently used kernels only.
+mapfile -t old < <(find "$BASE" -mindepth 2 -maxdepth 2 -name .complete \
+	-printf '%h\n' | xargs -r ls -1dt | tail -n +$((KEEP + 1)))
+for d in "${old[@]}"; do
+	[ "$d" = "$DIR" ] && continue
+	flock -n "$BASE/.$(basename "$d").lock" rm -rf "$d" &&
+		log "removed the old kernel $d"
+done
+echo "$DIR"

@@ -1,0 +1,97 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The debug tier's job inside the debug-kernel guest (tools/check.sh runs it
+# through tools/vm-run.sh): the IGT suite (tools/igt-run.sh), then the KUnit
+# module (kunit-run.sh), then a kmemleak scan. Leaks the kernel already
+# held at boot are set aside first ("clear"); any kmemleak report after the
+# tests is a FAIL result "debug/kmemleak" (the report is kept in
+# RESULTS/kmemleak.txt). Everything lands in RESULTS/results.txt in
+# igt-run.sh's format; RESULTS/summary is rewritten to count it all.
+#
+# usage: tools/debug-kernel/guest-check.sh -r RESULTS_DIR [-u KUNIT.ko] [-t SECONDS]
+#            -- IGT_RUN_ARGS... (without -r)
+#   -u  KUnit module to run after the IGT tests (skipped if absent)
+#   -t  timeout of the KUnit module's run (default 600)
+# Exit status: 0 if nothing failed, 1 otherwise.
+
+set -uo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+TOOLS=$(dirname "$HERE")
+RESULTS=
+KUNIT=
+KTMO=600
+usage() { sed -n '12,16p' "$0" >&2; exit 2; }
+while getopts r:u:t:h opt; do
+	case $opt in
+	r) RESULTS=$OPTARG ;;
+	u) KUNIT=$OPTARG ;;
+	t) KTMO=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ -n "$RESULTS" ] || usage
+KVER=$(uname -r)
+KMEMLEAK=/sys/kernel/debug/kmemleak
+mkdir -p "$RESULTS"
+
+line() {
+	printf '%s %s (%ss)\n' "$1" "$2" "$3"
+	printf '%s %s (%ss)\n' "$1" "$2" "$3" >>"$RESULTS/results.txt"
+}
+
+# Boot-time reports are not ours: scan once and set them aside.
+if [ -w "$KMEMLEAK" ]; then
+	t0=$SECONDS
+	echo scan >"$KMEMLEAK" && echo clear >"$KMEMLEAK"
+	echo "guest-check: kmemleak: boot-time objects set aside ($((SECONDS - t0)) s)"
+fi
+
+rc=0
+if [ $# -gt 0 ]; then
+	"$TOOLS/igt-run.sh" -r "$RESULTS" "$@" || rc=1
+fi
+
+if [ -n "$KUNIT" ]; then
+	if [ -f "$KUNIT" ]; then
+		"$HERE/kunit-run.sh" -r "$RESULTS" -t "$KTMO" "$KUNIT" || rc=1
+	else
+		echo "guest-check: no $KUNIT: KUnit tests not built" >&2
+		line FAIL "kunit/$(basename "$KUNIT" .ko)" 0.000
+		rc=1
+	fi
+fi
+
+# kmemleak reports an object only once it is 5 s old and was seen
+# unreferenced by a scan: scan, wait, scan again.
+if [ -w "$KMEMLEAK" ]; then
+	t0=$SECONDS
+	echo scan >"$KMEMLEAK"
+	sleep 6
+	echo scan >"$KMEMLEAK"
+	cat "$KMEMLEAK" >"$RESULTS/kmemleak.txt"
+	t=$((SECONDS - t0))
+	if [ -s "$RESULTS/kmemleak.txt" ]; then
+		line FAIL debug/kmemleak "$t.000"
+		echo "---- kmemleak report ($(grep -c 'unreferenced object' \
+			"$RESULTS/kmemleak.txt") objects, $RESULTS/kmemleak.txt) ----"
+		head -n 80 "$RESULTS/kmemleak.txt"
+		echo "----"
+		rc=1
+	else
+		line PASS debug/kmemleak "$t.000"
+	fi
+else
+	echo "guest-check: no $KMEMLEAK (not a kmemleak kernel?)" >&2
+	line FAIL debug/kmemleak 0.000
+	rc=1
+fi
+
+p=$(grep -c '^PASS ' "$RESULTS/results.txt")
+f=$(grep -c '^FAIL ' "$RESULTS/results.txt")
+s=$(grep -c '^SKIP ' "$RESULTS/results.txt")
+echo "$p $f $s" >"$RESULTS/summary"
+echo "guest-check: $KVER: $p passed, $f failed, $s skipped (IGT + KUnit + kmemleak)"
+exit "$rc"
