@@ -25,11 +25,16 @@ VM_TIMEOUT ?= 900
 SUBTEST_TIMEOUT ?= 120
 RUN_TIMEOUT ?= 300
 QEMU_ARGS ?=
+# 1: make check also runs everything on the debug kernel (tools/debug-kernel/)
+DEBUG_TIER ?= 0
+DEBUG_VM_TIMEOUT ?= 2400
+DEBUG_SUBTEST_TIMEOUT ?= $(shell echo $$((3 * $(SUBTEST_TIMEOUT))))
 
-export TESTS VM_TIMEOUT SUBTEST_TIMEOUT QEMU_ARGS
+export TESTS VM_TIMEOUT SUBTEST_TIMEOUT QEMU_ARGS DEBUG_TIER DEBUG_VM_TIMEOUT \
+	DEBUG_SUBTEST_TIMEOUT
 
 .PHONY: all modules modules_install userspace clean build-kernels check run \
-	sparse checkpatch help
+	sparse checkpatch help debug-kernel check-debug
 
 all: modules userspace
 
@@ -70,6 +75,16 @@ checkpatch:
 check:
 	@KERNELS="$(KERNELS)" MAKE="$(MAKE)" $(TOOLS)/check.sh
 
+# The debug kernel (KASAN, lockdep, kmemleak, KUnit), built once and cached
+# outside the tree; prints its directory.
+debug-kernel:
+	@DEBUG_TIER=1 $(TOOLS)/install-deps.sh
+	@$(TOOLS)/debug-kernel/build.sh
+
+# make check on the debug kernel only (IGT + KUnit + kmemleak).
+check-debug:
+	@KERNELS=debug DEBUG_TIER=1 MAKE="$(MAKE)" $(TOOLS)/check.sh
+
 # Boot KVER, load vseg with VSEG_ARGS, show its segment table, run
 # tools/vseg-example (if built) and RUN_EXTRA (';'-separated commands), unload.
 run:
@@ -87,7 +102,10 @@ help:
 	@echo "  modules_install  install it (kbuild's modules_install)"
 	@echo "  userspace        make -C igt-tests (and tools/ if it has a Makefile)"
 	@echo "  build-kernels    vseg.ko for each of KERNELS in build/KVER/, W=1, no warnings allowed"
-	@echo "  check            deps + builds + IGT tests in a QEMU guest per kernel (what CI runs)"
+	@echo "  check            deps + builds + IGT tests in a QEMU guest per kernel (what CI runs),"
+	@echo "                   then IGT + KUnit + kmemleak on the debug kernel (DEBUG_TIER=0: skip)"
+	@echo "  check-debug      only the debug kernel's part of make check"
+	@echo "  debug-kernel     build the debug kernel (cached outside the tree; ~10 min once)"
 	@echo "  run              boot KVER, insmod vseg VSEG_ARGS, print its segments, RUN_EXTRA, rmmod"
 	@echo "  sparse           C=2 sparse build on each of KERNELS, fail on any report"
 	@echo "  checkpatch       checkpatch.pl --strict over the driver and UAPI header"
@@ -99,4 +117,8 @@ help:
 	@echo "  VSEG_ARGS=\"...\"   module parameters for make run"
 	@echo "  RUN_EXTRA=\"...\"   extra commands for make run (';'-separated)"
 	@echo "  VM_TIMEOUT=$(VM_TIMEOUT) SUBTEST_TIMEOUT=$(SUBTEST_TIMEOUT) RUN_TIMEOUT=$(RUN_TIMEOUT) QEMU_ARGS=\"$(QEMU_ARGS)\""
+	@echo "  DEBUG_TIER=$(DEBUG_TIER)  (0: make check skips the debug kernel)"
+	@echo "  DEBUG_VM_TIMEOUT=$(DEBUG_VM_TIMEOUT) DEBUG_SUBTEST_TIMEOUT=$(DEBUG_SUBTEST_TIMEOUT)  (the debug kernel is slower)"
+	@echo "  VSEG_CACHE       debug kernels and their source, outside the tree (default /var/cache/vseg)"
 	@echo "logs: build/KVER/build.log, build/check/KVER/{console.log,dmesg.txt,igt-results/}"
+	@echo "      debug kernel: build/check/debug/ (+ igt-results/kunit/, igt-results/kmemleak.txt)"

@@ -7,19 +7,26 @@
 # build/KVER/build.log). With -s, also runs sparse over every file (C=2) and
 # fails on any sparse warning or error (build/KVER/sparse.log).
 #
-# usage: tools/build-module.sh [-s] KVER...
-# Output: build/KVER/drivers/gpu/drm/vseg/vseg.ko
+# usage: tools/build-module.sh [-s] [-K KDIR] KVER...
+#   -K KDIR  build against this kernel tree instead of /lib/modules/KVER/build
+#            (the debug kernel of tools/debug-kernel/)
+# Output: build/KVER/drivers/gpu/drm/vseg/vseg.ko (and, against a kernel
+# with CONFIG_KUNIT, build/KVER/drivers/gpu/drm/vseg/tests/vseg_test.ko)
 
 set -euo pipefail
 
 TOOLS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 REPO=$(dirname "$TOOLS")
 SPARSE=0
-if [ "${1:-}" = -s ]; then
-	SPARSE=1
-	shift
-fi
-[ $# -gt 0 ] || { echo "usage: $0 [-s] KVER..." >&2; exit 2; }
+KDIR=
+while [ $# -gt 0 ]; do
+	case $1 in
+	-s) SPARSE=1; shift ;;
+	-K) KDIR=${2:?}; shift 2 ;;
+	*) break ;;
+	esac
+done
+[ $# -gt 0 ] || { echo "usage: $0 [-s] [-K KDIR] KVER..." >&2; exit 2; }
 
 JOBS=$(nproc 2>/dev/null || echo 2)
 SRCS=(Kbuild drivers include)
@@ -42,7 +49,7 @@ sync_tree() {
 
 fail=0
 for kver in "$@"; do
-	kdir=/lib/modules/$kver/build
+	kdir=${KDIR:-/lib/modules/$kver/build}
 	dst=$REPO/build/$kver
 	if [ ! -d "$kdir" ]; then
 		echo "build-module: no headers for $kver ($kdir)" >&2

@@ -16,7 +16,14 @@
 #   SUBTEST_TIMEOUT  seconds per subtest (default 120)
 #   QEMU_ARGS        extra QEMU arguments
 #   SKIP_DEPS=1      do not run tools/install-deps.sh
+#   DEBUG_TIER       1 (default): also test the debug kernel (KASAN, lockdep,
+#                    kmemleak, KUnit; tools/debug-kernel/), as the kernel
+#                    named "debug" after KERNELS; 0: skip it. KERNELS=debug
+#                    tests only the debug kernel.
+#   DEBUG_VM_TIMEOUT, DEBUG_SUBTEST_TIMEOUT  the debug kernel's (slower)
+#                    timeouts (default 2400 s and 3 x SUBTEST_TIMEOUT)
 # Output: build/check/KVER/{console.log,dmesg.txt,igt-results/}, build/check/summary
+# (the debug kernel: build/check/debug/, also igt-results/kunit/ and kmemleak.txt)
 
 set -uo pipefail
 
@@ -26,6 +33,9 @@ cd "$REPO" || exit 1
 MAKE=${MAKE:-make}
 VM_TIMEOUT=${VM_TIMEOUT:-900}
 SUBTEST_TIMEOUT=${SUBTEST_TIMEOUT:-120}
+DEBUG_TIER=${DEBUG_TIER:-1}
+DEBUG_VM_TIMEOUT=${DEBUG_VM_TIMEOUT:-2400}
+DEBUG_SUBTEST_TIMEOUT=${DEBUG_SUBTEST_TIMEOUT:-$((3 * SUBTEST_TIMEOUT))}
 
 P=0 F=0 S=0
 # One "make check" at a time per tree: they share build/.
@@ -52,6 +62,13 @@ if [ "${SKIP_DEPS:-0}" != 1 ]; then
 fi
 
 read -r -a kernels <<<"${KERNELS:-$("$TOOLS/kernels.sh" | tr '\n' ' ')}"
+# The debug kernel is the last one, named "debug".
+all_kernels=("${kernels[@]}")
+kernels=()
+for k in "${all_kernels[@]}"; do
+	[ "$k" = debug ] || kernels+=("$k")
+done
+[ "$DEBUG_TIER" = 0 ] || kernels+=(debug)
 if [ ${#kernels[@]} -eq 0 ]; then
 	echo "check: no supported kernel installed"
 	F=$((F + 1))
@@ -98,26 +115,53 @@ if [ ${#tests[@]} -eq 0 ]; then
 	echo "check: WARNING: no IGT test binaries found: nothing to run"
 fi
 
-declare -A summary
+declare -A summary label
 for kver in "${kernels[@]}"; do
 	kp=0 kf=0 ks=0
 	echo "check: ==== $kver ===="
 	out=$REPO/build/check/$kver
 	rm -rf "$out"
 	mkdir -p "$out"
-	if ! "$TOOLS/build-module.sh" "$kver"; then
+	label[$kver]=$kver
+	# the debug kernel: built (or taken from its cache) first
+	dkdir= mver=$kver build_args=("$kver")
+	if [ "$kver" = debug ]; then
+		if dkdir=$("$TOOLS/debug-kernel/build.sh"); then
+			mver=$(cat "$dkdir/kver")
+			label[$kver]="debug ($mver)"
+			build_args=(-K "$dkdir/src" "$mver")
+		else
+			echo "check: debug: FAIL: the debug kernel build (tools/debug-kernel/build.sh)"
+			summary[$kver]="0 passed, 1 failed, 0 skipped"
+			F=$((F + 1))
+			continue
+		fi
+	fi
+	if ! "$TOOLS/build-module.sh" "${build_args[@]}"; then
 		echo "check: $kver: FAIL: module build"
 		kf=1
-	elif [ ${#tests[@]} -gt 0 ]; then
-		kmod=$REPO/build/$kver/drivers/gpu/drm/vseg
+	elif [ ${#tests[@]} -gt 0 ] || [ -n "$dkdir" ]; then
+		kmod=$REPO/build/$mver/drivers/gpu/drm/vseg
 		binds=()
 		for t in "${tests[@]}"; do
 			case $t in /tmp/*|/run/*) binds+=(-b "$(dirname "$t")") ;; esac
 		done
-		"$TOOLS/vm-run.sh" -k "$kver" -t "$VM_TIMEOUT" -o "$out" "${binds[@]}" \
-			--qemu-args "${QEMU_ARGS:-}" -- \
-			"$TOOLS/igt-run.sh" -r "$out/igt-results" -t "$SUBTEST_TIMEOUT" \
-			-m "$kmod" "${tests[@]}"
+		if [ -n "$dkdir" ]; then
+			igt=()
+			[ ${#tests[@]} -eq 0 ] ||
+				igt=(-t "$DEBUG_SUBTEST_TIMEOUT" -m "$kmod" "${tests[@]}")
+			"$TOOLS/vm-run.sh" --kernel "$dkdir/bzImage" \
+				--modules "$dkdir/modroot" --append acpi=off \
+				-t "$DEBUG_VM_TIMEOUT" -o "$out" "${binds[@]}" \
+				--qemu-args "${QEMU_ARGS:-}" -- \
+				"$TOOLS/debug-kernel/guest-check.sh" -r "$out/igt-results" \
+				-u "$kmod/tests/vseg_test.ko" -- "${igt[@]}"
+		else
+			"$TOOLS/vm-run.sh" -k "$kver" -t "$VM_TIMEOUT" -o "$out" "${binds[@]}" \
+				--qemu-args "${QEMU_ARGS:-}" -- \
+				"$TOOLS/igt-run.sh" -r "$out/igt-results" -t "$SUBTEST_TIMEOUT" \
+				-m "$kmod" "${tests[@]}"
+		fi
 		rc=$?
 		res=$out/igt-results/results.txt
 		if [ -f "$res" ]; then
@@ -136,7 +180,11 @@ for kver in "${kernels[@]}"; do
 			kf=$((kf + 1))
 		fi
 		if [ -f "$out/dmesg.txt" ]; then
-			if ! hits=$("$TOOLS/klog-check.sh" "$out/dmesg.txt"); then
+			# the debug kernel announces kmemleak and lockdep at boot
+			ign=${KLOG_EXTRA_IGNORE:-}
+			[ -z "$dkdir" ] ||
+				ign+="${ign:+|}kmemleak: Kernel memory leak detector initiali[sz]ed|RCU lockdep checking is enabled"
+			if ! hits=$(KLOG_EXTRA_IGNORE=$ign "$TOOLS/klog-check.sh" "$out/dmesg.txt"); then
 				echo "check: $kver: FAIL: kernel log splats in $out/dmesg.txt:"
 				printf '%s\n' "$hits" | head -n 60
 				kf=$((kf + 1))
@@ -149,6 +197,6 @@ done
 
 echo "check: ==== summary ===="
 for kver in "${kernels[@]}"; do
-	echo "check: $kver: ${summary[$kver]}"
+	echo "check: ${label[$kver]}: ${summary[$kver]}"
 done
 finish

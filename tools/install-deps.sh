@@ -9,12 +9,15 @@
 # The backports suite is added by copying the machine's own Debian archive
 # entry, so no archive host is ever written here.
 #
+# Also linux-source-6.12, the source of the debug kernel (tools/debug-kernel/)
+# and of checkpatch.pl, unless DEBUG_TIER=0.
+#
 # usage: tools/install-deps.sh [--checkpatch]
-#   --checkpatch  also install linux-source-6.12 (for tools/checkpatch.sh);
-#                 not needed by "make check"
+#   --checkpatch  install linux-source-6.12 even with DEBUG_TIER=0
 
 set -euo pipefail
 
+TOOLS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 
@@ -125,12 +128,47 @@ if ! kver_present 6.1. || ! kver_present 6.12.; then
 	fi
 fi
 
-if [ "$CHECKPATCH" = 1 ] && [ ! -r /usr/src/linux-source-6.12.tar.xz ]; then
+install_source() {
 	add_backports
 	apt_update
 	log "installing linux-source-6.12"
 	if ! apt_install linux-source-6.12; then
 		apt_install -t bookworm-backports linux-source-6.12
+	fi
+}
+
+if [ "$CHECKPATCH" = 1 ] && [ ! -r /usr/src/linux-source-6.12.tar.xz ]; then
+	install_source
+fi
+
+# The debug kernel's source: linux-source-6.12 of the stock 6.12 kernel's
+# version (tools/debug-kernel/build.sh --source says which and where). If
+# that is not the installed one, the package is fetched and only its
+# tarball kept, in the cache, so the installed package stays as it is.
+if [ "${DEBUG_TIER:-1}" != 0 ]; then
+	read -r dver dtar < <("$TOOLS/debug-kernel/build.sh" --source)
+	if [ ! -r "$dtar" ]; then
+		case $dtar in
+		/usr/src/*) install_source ;;
+		*)
+			add_backports
+			apt_update
+			log "fetching linux-source-6.12 $dver for the debug kernel"
+			mkdir -p "$(dirname "$dtar")"
+			fetch=$(mktemp -d "$(dirname "$dtar")/.fetch.XXXXXX")
+			(cd "$fetch" && apt-get download -q "linux-source-6.12=$dver" 2>&1 |
+				grep -v 'unsandboxed' >&2 || true)
+			deb=$(ls "$fetch"/linux-source-6.12_*.deb 2>/dev/null | head -n 1)
+			if [ -z "$deb" ] || ! dpkg-deb --fsys-tarfile "$deb" |
+				tar -xO ./usr/src/linux-source-6.12.tar.xz >"$fetch/src.tar.xz"; then
+				rm -rf "$fetch"
+				log "cannot fetch linux-source-6.12 $dver"
+				exit 1
+			fi
+			mv "$fetch/src.tar.xz" "$dtar"
+			rm -rf "$fetch"
+			;;
+		esac
 	fi
 fi
 
