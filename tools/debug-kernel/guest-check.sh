@@ -6,7 +6,8 @@
 # module (kunit-run.sh), then a kmemleak scan. Leaks the kernel already
 # held at boot are set aside first ("clear"); any kmemleak report after the
 # tests is a FAIL result "debug/kmemleak" (the report is kept in
-# RESULTS/kmemleak.txt). Everything lands in RESULTS/results.txt in
+# RESULTS/kmemleak.txt); lockdep must still be on at the end (result
+# "debug/lockdep-active"). Everything lands in RESULTS/results.txt in
 # igt-run.sh's format; RESULTS/summary is rewritten to count it all.
 #
 # usage: tools/debug-kernel/guest-check.sh -r RESULTS_DIR [-u KUNIT.ko] [-t SECONDS]
@@ -87,6 +88,19 @@ else
 	echo "guest-check: no $KMEMLEAK (not a kmemleak kernel?)" >&2
 	line FAIL debug/kmemleak 0.000
 	rc=1
+fi
+
+# Lockdep switches itself off after its first report, and on any taint
+# but an out-of-tree module's (a KASAN report, a WARN): lock checking
+# must still have been on at the end, or part of the run went unchecked.
+if [ -r /proc/lockdep_stats ]; then
+	if grep -Eq '^ *debug_locks: *1$' /proc/lockdep_stats; then
+		line PASS debug/lockdep-active 0.000
+	else
+		line FAIL debug/lockdep-active 0.000
+		echo "---- lock debugging was switched off during the run (an earlier report or a taint: $(cat /proc/sys/kernel/tainted)) ----"
+		rc=1
+	fi
 fi
 
 p=$(grep -c '^PASS ' "$RESULTS/results.txt")
