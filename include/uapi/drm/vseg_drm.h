@@ -439,8 +439,9 @@ struct drm_vseg_gem_mmap_offset {
  * moves each buffer out of memory segments and the aperture to system
  * memory. The list is checked first: an unknown handle gives -ENOENT, a
  * pinned buffer in EVICT without %DRM_VSEG_RESIDENCY_UNPIN (or one that is
- * pinned more than once) -EBUSY, UNPIN of a buffer that is not pinned
- * -EINVAL, and nothing moves. Pins are counted per buffer.
+ * pinned more than once, or also pinned by the display) -EBUSY, UNPIN of a
+ * buffer the application has not pinned -EINVAL, and nothing moves. Pins
+ * are counted per buffer.
  *
  * @extensions: must be zero.
  * @handles: user pointer to an array of __u32 GEM handles.

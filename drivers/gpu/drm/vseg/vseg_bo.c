@@ -659,8 +659,10 @@ int vseg_bo_make_resident(struct vseg_bo *vbo, bool pin)
 		err = 0;
 	if (err)
 		goto out;
-	if (pin)
+	if (pin) {
 		ttm_bo_pin(&vbo->tbo);
+		vbo->user_pins++;
+	}
 out:
 	ttm_bo_unreserve(&vbo->tbo);
 	return err;
@@ -685,10 +687,15 @@ int vseg_bo_evict(struct vseg_bo *vbo, bool unpin)
 	if (err)
 		return err;
 	if (unpin) {
-		if (!vbo->tbo.pin_count) {
+		if (!vbo->user_pins) {
 			err = -EINVAL;
 			goto out;
 		}
+		if (vbo->tbo.pin_count > 1) {
+			err = -EBUSY;
+			goto out;
+		}
+		vbo->user_pins--;
 		ttm_bo_unpin(&vbo->tbo);
 	}
 	if (vbo->tbo.pin_count) {

@@ -96,6 +96,8 @@ struct vseg_bo_state {
  * @num_home: entries in @home_places.
  * @evict_places: storage for the places evict_flags hands TTM.
  * @fault_retries: CPU faults in a row that found no CPU-visible room.
+ * @user_pins: pins taken through MAKE_RESIDENT (the display pins too, but
+ *	only its own pins can it drop); protected by the BO's reservation.
  */
 struct vseg_bo {
 	struct ttm_buffer_object tbo;
@@ -112,6 +114,7 @@ struct vseg_bo {
 	unsigned int num_home;
 	struct ttm_place evict_places[2];
 	atomic_t fault_retries;
+	unsigned int user_pins;
 };
 
 #define VSEG_BO_NOWHERE		U32_MAX

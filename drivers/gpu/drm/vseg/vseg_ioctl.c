@@ -343,9 +343,11 @@ static int residency(struct drm_file *file, struct drm_vseg_residency *args,
 		}
 		if (!make_resident) {
 			u32 pins = READ_ONCE(bos[n]->tbo.pin_count);
+			u32 mine = READ_ONCE(bos[n]->user_pins);
 
+			/* Only the application's own pins are its to drop. */
 			if (args->flags & DRM_VSEG_RESIDENCY_UNPIN)
-				err = !pins ? -EINVAL : pins > 1 ? -EBUSY : 0;
+				err = !mine ? -EINVAL : pins > 1 ? -EBUSY : 0;
 			else if (pins)
 				err = -EBUSY;
 			if (err) {
