@@ -26,7 +26,7 @@ SUBTEST_TIMEOUT ?= 120
 RUN_TIMEOUT ?= 300
 QEMU_ARGS ?=
 # 1: make check also runs everything on the debug kernel (tools/debug-kernel/)
-DEBUG_TIER ?= 0
+DEBUG_TIER ?= 1
 DEBUG_VM_TIMEOUT ?= 2400
 DEBUG_SUBTEST_TIMEOUT ?= $(shell echo $$((3 * $(SUBTEST_TIMEOUT))))
 
