@@ -439,9 +439,9 @@ static void test_user_pins(void)
 	vseg_scanout(ctx.fd, 0, p);
 	err = __vseg_evict_flags(ctx.fd, &p, 1, DRM_VSEG_RESIDENCY_UNPIN,
 				 NULL);
-	igt_assert_f(err == -EINVAL || err == -EBUSY,
-		     "EVICT(UNPIN) of a displayed primary the application never pinned: %s\n",
-		     vseg_errname(err));
+	igt_assert_f(err == -EINVAL,
+		     "EVICT(UNPIN) of a displayed primary the application never pinned: %d (%s), expected -EINVAL\n",
+		     err, vseg_errname(err));
 	check_displayed(0, p, NULL);
 	vseg_scanout(ctx.fd, 0, 0);
 	check_not_mapped(p, "after the head was turned off");
@@ -451,6 +451,13 @@ static void test_user_pins(void)
 					 NULL);
 	igt_assert_f(err == 0, "MAKE_RESIDENT(PIN): %s\n", vseg_errname(err));
 	vseg_scanout(ctx.fd, 0, p);
+	check_displayed(0, p, NULL);
+	/* Pinned by both: the application's pin cannot go while displayed. */
+	err = __vseg_evict_flags(ctx.fd, &p, 1, DRM_VSEG_RESIDENCY_UNPIN,
+				 NULL);
+	igt_assert_f(err == -EBUSY,
+		     "EVICT(UNPIN) of a primary pinned by the application and the display: %d (%s), expected -EBUSY\n",
+		     err, vseg_errname(err));
 	check_displayed(0, p, NULL);
 	vseg_scanout(ctx.fd, 0, 0);
 	check_head_off(0);
