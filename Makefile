@@ -30,9 +30,11 @@ QEMU_ARGS ?=
 DEBUG_TIER ?= 0
 DEBUG_VM_TIMEOUT ?= 2400
 DEBUG_SUBTEST_TIMEOUT ?= $(shell echo $$((3 * $(SUBTEST_TIMEOUT))))
+# 1: the debug kernel is built and tested alongside the others (two cores)
+DEBUG_PARALLEL ?= 1
 
 export TESTS VM_TIMEOUT SUBTEST_TIMEOUT QEMU_ARGS DEBUG_TIER DEBUG_VM_TIMEOUT \
-	DEBUG_SUBTEST_TIMEOUT
+	DEBUG_SUBTEST_TIMEOUT DEBUG_PARALLEL
 
 .PHONY: all modules modules_install userspace clean build-kernels check run \
 	sparse checkpatch help debug-kernel check-debug
@@ -119,6 +121,7 @@ help:
 	@echo "  RUN_EXTRA=\"...\"   extra commands for make run (';'-separated)"
 	@echo "  VM_TIMEOUT=$(VM_TIMEOUT) SUBTEST_TIMEOUT=$(SUBTEST_TIMEOUT) RUN_TIMEOUT=$(RUN_TIMEOUT) QEMU_ARGS=\"$(QEMU_ARGS)\""
 	@echo "  DEBUG_TIER=$(DEBUG_TIER)  (0: make check skips the debug kernel)"
+	@echo "  DEBUG_PARALLEL=$(DEBUG_PARALLEL)  (1: the debug kernel runs alongside the others, output at the end)"
 	@echo "  DEBUG_VM_TIMEOUT=$(DEBUG_VM_TIMEOUT) DEBUG_SUBTEST_TIMEOUT=$(DEBUG_SUBTEST_TIMEOUT)  (the debug kernel is slower)"
 	@echo "  VSEG_CACHE       debug kernels and their source, outside the tree (default /var/cache/vseg)"
 	@echo "logs: build/KVER/build.log, build/check/KVER/{console.log,dmesg.txt,igt-results/}"

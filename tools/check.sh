@@ -22,6 +22,9 @@
 #                    tests only the debug kernel.
 #   DEBUG_VM_TIMEOUT, DEBUG_SUBTEST_TIMEOUT  the debug kernel's (slower)
 #                    timeouts (default 2400 s and 3 x SUBTEST_TIMEOUT)
+#   DEBUG_PARALLEL   1 (default): with other kernels and two cores or more,
+#                    the debug kernel is built and run alongside them (its
+#                    output shown at the end); 0: after them
 # Output: build/check/KVER/{console.log,dmesg.txt,igt-results/}, build/check/summary
 # (the debug kernel: build/check/debug/, also igt-results/kunit/ and kmemleak.txt)
 
@@ -115,28 +118,31 @@ if [ ${#tests[@]} -eq 0 ]; then
 	echo "check: WARNING: no IGT test binaries found: nothing to run"
 fi
 
-declare -A summary label
-for kver in "${kernels[@]}"; do
-	kp=0 kf=0 ks=0
+# test_kernel KVER: build vseg for KVER, boot it, run the tests; leaves
+# "PASSED FAILED SKIPPED" in build/check/KVER/counts and the kernel's name
+# for the summary in build/check/KVER/label.
+test_kernel() {
+	local kver=$1 kp=0 kf=0 ks=0 out dkdir= mver=$1 label=$1 build_args
+	local kmod binds igt rc res what ign hits t
 	echo "check: ==== $kver ===="
 	out=$REPO/build/check/$kver
 	rm -rf "$out"
 	mkdir -p "$out"
-	label[$kver]=$kver
+	build_args=("$kver")
 	# the debug kernel: built (or taken from its cache) first
-	dkdir= mver=$kver build_args=("$kver")
 	if [ "$kver" = debug ]; then
 		if dkdir=$("$TOOLS/debug-kernel/build.sh"); then
 			mver=$(cat "$dkdir/kver")
-			label[$kver]="debug ($mver)"
+			label="debug ($mver)"
 			build_args=(-K "$dkdir/src" "$mver")
 		else
 			echo "check: debug: FAIL: the debug kernel build (tools/debug-kernel/build.sh)"
-			summary[$kver]="0 passed, 1 failed, 0 skipped"
-			F=$((F + 1))
-			continue
+			echo "0 1 0" >"$out/counts"
+			echo "$label" >"$out/label"
+			return
 		fi
 	fi
+	echo "$label" >"$out/label"
 	if ! "$TOOLS/build-module.sh" "${build_args[@]}"; then
 		echo "check: $kver: FAIL: module build"
 		kf=1
@@ -152,7 +158,7 @@ for kver in "${kernels[@]}"; do
 				igt=(-t "$DEBUG_SUBTEST_TIMEOUT" -m "$kmod" "${tests[@]}")
 			"$TOOLS/vm-run.sh" --kernel "$dkdir/bzImage" \
 				--modules "$dkdir/modroot" --append acpi=off \
-				-t "$DEBUG_VM_TIMEOUT" -o "$out" "${binds[@]}" \
+				-t "$DEBUG_VM_TIMEOUT" -o "$out" "${binds[@]}" "${quiet[@]}" \
 				--qemu-args "${QEMU_ARGS:-}" -- \
 				"$TOOLS/debug-kernel/guest-check.sh" -r "$out/igt-results" \
 				-u "$kmod/tests/vseg_test.ko" -- "${igt[@]}"
@@ -163,6 +169,9 @@ for kver in "${kernels[@]}"; do
 				-m "$kmod" "${tests[@]}"
 		fi
 		rc=$?
+		# a quiet guest's own lines: its console less the kernel's
+		[ ${#quiet[@]} -eq 0 ] ||
+			grep -v '^\[ *[0-9]*\.[0-9]*\]' "$out/console.log" 2>/dev/null
 		res=$out/igt-results/results.txt
 		if [ -f "$res" ]; then
 			kp=$(grep -c '^PASS ' "$res")
@@ -191,6 +200,38 @@ for kver in "${kernels[@]}"; do
 			fi
 		fi
 	fi
+	echo "$kp $kf $ks" >"$out/counts"
+}
+
+# A QEMU TCG guest keeps about one core busy: with two or more cores the
+# debug kernel (built if needed, then its slower run) goes alongside the
+# others, its output shown when it is done.
+quiet=()
+debug_pid=
+if [ "${kernels[-1]}" = debug ] && [ ${#kernels[@]} -gt 1 ] &&
+	[ "${DEBUG_PARALLEL:-1}" != 0 ] && [ "$(nproc 2>/dev/null || echo 1)" -gt 1 ]; then
+	quiet=(-q)
+	rm -f build/check/debug.log
+	test_kernel debug >build/check/debug.log 2>&1 &
+	debug_pid=$!
+	echo "check: the debug kernel runs alongside (log: build/check/debug.log," \
+		"guest console: build/check/debug/console.log)"
+fi
+for kver in "${kernels[@]}"; do
+	[ -n "$debug_pid" ] && [ "$kver" = debug ] && continue
+	test_kernel "$kver"
+done
+if [ -n "$debug_pid" ]; then
+	echo "check: waiting for the debug kernel"
+	wait "$debug_pid"
+	cat build/check/debug.log
+fi
+
+declare -A summary label
+for kver in "${kernels[@]}"; do
+	read -r kp kf ks <"build/check/$kver/counts" 2>/dev/null ||
+		{ kp=0 kf=1 ks=0; echo "check: $kver: FAIL: no result"; }
+	label[$kver]=$(cat "build/check/$kver/label" 2>/dev/null || echo "$kver")
 	summary[$kver]="$kp passed, $kf failed, $ks skipped"
 	P=$((P + kp)) F=$((F + kf)) S=$((S + ks))
 done
