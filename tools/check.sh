@@ -170,7 +170,7 @@ test_kernel() {
 		fi
 		rc=$?
 		# a quiet guest's own lines: its console less the kernel's
-		[ ${#quiet[@]} -eq 0 ] ||
+		[ -z "$dkdir" ] || [ ${#quiet[@]} -eq 0 ] ||
 			grep -v '^\[ *[0-9]*\.[0-9]*\]' "$out/console.log" 2>/dev/null
 		res=$out/igt-results/results.txt
 		if [ -f "$res" ]; then
