@@ -876,8 +876,9 @@ static vm_fault_t vseg_vm_fault(struct vm_fault *vmf)
 	if (ret)
 		return ret;
 
+	/* The device is gone (unbound): no memory behind the mapping. */
 	if (!drm_dev_enter(tbo->base.dev, &idx)) {
-		ret = ttm_bo_vm_dummy_page(vmf, vma->vm_page_prot);
+		ret = VM_FAULT_SIGBUS;
 		goto out_unlock;
 	}
 	/* Jobs that use the buffer finish before the CPU sees it. */

@@ -10,6 +10,7 @@
  * memory segments are backed by system RAM reserved at probe.
  */
 
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
 #include <linux/sizes.h>
@@ -62,22 +63,49 @@ MODULE_PARM_DESC(aperture_commit_mb,
 static int vseg_probe_result;
 static struct platform_device *vseg_pdev;
 
+/*
+ * Every vseg ioctl runs inside drm_dev_enter()/drm_dev_exit(): once the
+ * device is unplugged new calls fail with -ENODEV, and the unplug waits for
+ * the calls already running before it stops the engines and the display.
+ */
+#define VSEG_IOCTL_GUARD(func)						\
+static int func##_guarded(struct drm_device *drm, void *data,		\
+			  struct drm_file *file)			\
+{									\
+	int idx, ret;							\
+									\
+	if (!drm_dev_enter(drm, &idx))					\
+		return -ENODEV;						\
+	ret = func(drm, data, file);					\
+	drm_dev_exit(idx);						\
+	return ret;							\
+}
+
+VSEG_IOCTL_GUARD(vseg_ioctl_query_segments)
+VSEG_IOCTL_GUARD(vseg_ioctl_gem_create)
+VSEG_IOCTL_GUARD(vseg_ioctl_gem_info)
+VSEG_IOCTL_GUARD(vseg_ioctl_gem_mmap_offset)
+VSEG_IOCTL_GUARD(vseg_ioctl_make_resident)
+VSEG_IOCTL_GUARD(vseg_ioctl_evict)
+VSEG_IOCTL_GUARD(vseg_ioctl_vm_bind)
+VSEG_IOCTL_GUARD(vseg_ioctl_vm_unbind)
+VSEG_IOCTL_GUARD(vseg_ioctl_submit)
+VSEG_IOCTL_GUARD(vseg_ioctl_scanout)
+
+#define VSEG_IOCTL_DEF(ioctl, func) \
+	DRM_IOCTL_DEF_DRV(ioctl, func##_guarded, DRM_RENDER_ALLOW)
+
 static const struct drm_ioctl_desc vseg_ioctls[] = {
-	DRM_IOCTL_DEF_DRV(VSEG_QUERY_SEGMENTS, vseg_ioctl_query_segments,
-			  DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(VSEG_GEM_CREATE, vseg_ioctl_gem_create,
-			  DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(VSEG_GEM_INFO, vseg_ioctl_gem_info, DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(VSEG_GEM_MMAP_OFFSET, vseg_ioctl_gem_mmap_offset,
-			  DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(VSEG_MAKE_RESIDENT, vseg_ioctl_make_resident,
-			  DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(VSEG_EVICT, vseg_ioctl_evict, DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(VSEG_VM_BIND, vseg_ioctl_vm_bind, DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(VSEG_VM_UNBIND, vseg_ioctl_vm_unbind,
-			  DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(VSEG_SUBMIT, vseg_ioctl_submit, DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(VSEG_SCANOUT, vseg_ioctl_scanout, DRM_RENDER_ALLOW),
+	VSEG_IOCTL_DEF(VSEG_QUERY_SEGMENTS, vseg_ioctl_query_segments),
+	VSEG_IOCTL_DEF(VSEG_GEM_CREATE, vseg_ioctl_gem_create),
+	VSEG_IOCTL_DEF(VSEG_GEM_INFO, vseg_ioctl_gem_info),
+	VSEG_IOCTL_DEF(VSEG_GEM_MMAP_OFFSET, vseg_ioctl_gem_mmap_offset),
+	VSEG_IOCTL_DEF(VSEG_MAKE_RESIDENT, vseg_ioctl_make_resident),
+	VSEG_IOCTL_DEF(VSEG_EVICT, vseg_ioctl_evict),
+	VSEG_IOCTL_DEF(VSEG_VM_BIND, vseg_ioctl_vm_bind),
+	VSEG_IOCTL_DEF(VSEG_VM_UNBIND, vseg_ioctl_vm_unbind),
+	VSEG_IOCTL_DEF(VSEG_SUBMIT, vseg_ioctl_submit),
+	VSEG_IOCTL_DEF(VSEG_SCANOUT, vseg_ioctl_scanout),
 };
 
 static int vseg_open(struct drm_device *drm, struct drm_file *file)
@@ -136,6 +164,26 @@ static int vseg_build_table(struct vseg_segment_table *t)
 	return vseg_segment_table_validate(t);
 }
 
+static void vseg_ttm_release(struct drm_device *drm, void *arg)
+{
+	vseg_ttm_fini(arg);
+}
+
+static void vseg_engine_release(struct drm_device *drm, void *arg)
+{
+	vseg_engine_fini(arg);
+}
+
+static void vseg_display_release(struct drm_device *drm, void *arg)
+{
+	vseg_display_fini(arg);
+}
+
+/*
+ * The memory managers, the engines and the display live as long as the DRM
+ * device: an unbind only unplugs it (vseg_remove()), and they go when the
+ * last file, mapping or exported buffer that holds the device goes.
+ */
 static int vseg_probe(struct platform_device *pdev)
 {
 	struct vseg_device *vdev;
@@ -157,40 +205,48 @@ static int vseg_probe(struct platform_device *pdev)
 	err = vseg_ttm_init(vdev);
 	if (err)
 		return err;
+	err = drmm_add_action_or_reset(&vdev->drm, vseg_ttm_release, vdev);
+	if (err)
+		return err;
 	err = vseg_engine_init(vdev);
 	if (err)
-		goto err_ttm;
+		return err;
+	err = drmm_add_action_or_reset(&vdev->drm, vseg_engine_release, vdev);
+	if (err)
+		return err;
 	err = vseg_display_init(vdev);
 	if (err)
-		goto err_engine;
+		return err;
+	err = drmm_add_action_or_reset(&vdev->drm, vseg_display_release, vdev);
+	if (err)
+		return err;
 
 	platform_set_drvdata(pdev, vdev);
 	err = drm_dev_register(&vdev->drm, 0);
 	if (err)
-		goto err_display;
+		return err;
 
 	drm_info(&vdev->drm, "%s: %u segments, aperture is segment %u\n",
 		 table && *table ? "custom table" : profile,
 		 vdev->table.num_segments, vdev->aperture_id);
 	return 0;
-
-err_display:
-	vseg_display_fini(vdev);
-err_engine:
-	vseg_engine_fini(vdev);
-err_ttm:
-	vseg_ttm_fini(vdev);
-	return err;
 }
 
+/*
+ * Unbind (sysfs, or the module going away): unplug the device. Clients
+ * that still hold files get -ENODEV from every ioctl and SIGBUS from their
+ * mappings; jobs already queued run to their end; displayed primaries are
+ * released. The rest is torn down with the DRM device (see vseg_probe()).
+ */
 static void vseg_remove(struct platform_device *pdev)
 {
 	struct vseg_device *vdev = platform_get_drvdata(pdev);
 
 	drm_dev_unplug(&vdev->drm);
+	/* Drop every CPU mapping: the next access faults and gets SIGBUS. */
+	unmap_mapping_range(vdev->drm.anon_inode->i_mapping, 0, 0, 1);
 	vseg_display_fini(vdev);
-	vseg_engine_fini(vdev);
-	vseg_ttm_fini(vdev);
+	vseg_engine_drain(vdev);
 }
 
 static int vseg_probe_record(struct platform_device *pdev)

@@ -541,6 +541,19 @@ err:
 }
 
 /**
+ * vseg_engine_drain() - run every queued job to its end
+ * @vdev: the device, unplugged: no new job can be queued
+ */
+void vseg_engine_drain(struct vseg_device *vdev)
+{
+	u32 i;
+
+	for (i = 0; i < VSEG_NUM_ENGINES; i++)
+		if (vdev->engine[i])
+			drain_workqueue(vdev->engine[i]->wq);
+}
+
+/**
  * vseg_engine_fini() - run every queued job to its end, stop the engines
  * @vdev: the device
  */

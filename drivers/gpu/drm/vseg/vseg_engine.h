@@ -72,6 +72,7 @@ struct vseg_submit {
 };
 
 int vseg_engine_init(struct vseg_device *vdev);
+void vseg_engine_drain(struct vseg_device *vdev);
 void vseg_engine_fini(struct vseg_device *vdev);
 int vseg_engine_submit(struct vseg_device *vdev, struct vseg_submit *s,
 		       struct dma_fence **fence);
