@@ -33,11 +33,16 @@ DEBUG_SUBTEST_TIMEOUT ?= $(shell echo $$((3 * $(SUBTEST_TIMEOUT))))
 # 1: the debug kernel is built and tested alongside the others (two cores)
 DEBUG_PARALLEL ?= 1
 
+# make soak: the concurrency and fuzz tests for SOAK_SECONDS per subtest
+SOAK_SECONDS ?= 600
+SOAK_KERNEL ?= debug
+SOAK_TESTS ?= vseg_concurrency vseg_fuzz
+
 export TESTS VM_TIMEOUT SUBTEST_TIMEOUT QEMU_ARGS DEBUG_TIER DEBUG_VM_TIMEOUT \
 	DEBUG_SUBTEST_TIMEOUT DEBUG_PARALLEL
 
 .PHONY: all modules modules_install userspace clean build-kernels check run \
-	sparse checkpatch help debug-kernel check-debug
+	sparse checkpatch help debug-kernel check-debug soak
 
 all: modules userspace
 
@@ -88,6 +93,17 @@ debug-kernel:
 check-debug:
 	@KERNELS=debug DEBUG_TIER=1 MAKE="$(MAKE)" $(TOOLS)/check.sh
 
+# The soak: SOAK_TESTS on SOAK_KERNEL (debug, or a KVER), each random
+# phase stretched to SOAK_SECONDS (VSEG_SOAK_SECONDS in the guest).
+soak:
+	@t=$$(( $(SOAK_SECONDS) * 2 + 300 )); \
+	KERNELS="$(SOAK_KERNEL)" TESTS="$(SOAK_TESTS)" MAKE="$(MAKE)" \
+	DEBUG_TIER=$(if $(filter debug,$(SOAK_KERNEL)),1,0) \
+	GUEST_ENV="VSEG_SOAK_SECONDS=$(SOAK_SECONDS)" \
+	SUBTEST_TIMEOUT=$$t DEBUG_SUBTEST_TIMEOUT=$$t \
+	VM_TIMEOUT=$$(( t * 12 + 900 )) DEBUG_VM_TIMEOUT=$$(( t * 12 + 2400 )) \
+	$(TOOLS)/check.sh
+
 # Boot KVER, load vseg with VSEG_ARGS, show its segment table, run
 # tools/vseg-example (if built) and RUN_EXTRA (';'-separated commands), unload.
 run:
@@ -109,6 +125,7 @@ help:
 	@echo "                   then IGT + KUnit + kmemleak on the debug kernel (DEBUG_TIER=0: skip)"
 	@echo "  check-debug      only the debug kernel's part of make check"
 	@echo "  debug-kernel     build the debug kernel (cached outside the tree; ~10 min once)"
+	@echo "  soak             SOAK_TESTS on SOAK_KERNEL, SOAK_SECONDS per subtest (not in check)"
 	@echo "  run              boot KVER, insmod vseg VSEG_ARGS, print its segments, RUN_EXTRA, rmmod"
 	@echo "  sparse           C=2 sparse build on each of KERNELS, fail on any report"
 	@echo "  checkpatch       checkpatch.pl --strict over the driver and UAPI header"
@@ -123,6 +140,7 @@ help:
 	@echo "  DEBUG_TIER=$(DEBUG_TIER)  (0: make check skips the debug kernel)"
 	@echo "  DEBUG_PARALLEL=$(DEBUG_PARALLEL)  (1: the debug kernel runs alongside the others, output at the end)"
 	@echo "  DEBUG_VM_TIMEOUT=$(DEBUG_VM_TIMEOUT) DEBUG_SUBTEST_TIMEOUT=$(DEBUG_SUBTEST_TIMEOUT)  (the debug kernel is slower)"
+	@echo "  SOAK_SECONDS=$(SOAK_SECONDS) SOAK_KERNEL=$(SOAK_KERNEL) SOAK_TESTS=\"$(SOAK_TESTS)\"  (make soak)"
 	@echo "  VSEG_CACHE       debug kernels and their source, outside the tree (default /var/cache/vseg)"
 	@echo "logs: build/KVER/build.log, build/check/KVER/{console.log,dmesg.txt,igt-results/}"
 	@echo "      debug kernel: build/check/debug/ (+ igt-results/kunit/, igt-results/kmemleak.txt)"

@@ -15,6 +15,7 @@
 #   VM_TIMEOUT       seconds per kernel VM run (default 900)
 #   SUBTEST_TIMEOUT  seconds per subtest (default 120)
 #   QEMU_ARGS        extra QEMU arguments
+#   GUEST_ENV        VAR=VALUE words set in the guest for the tests (make soak)
 #   SKIP_DEPS=1      do not run tools/install-deps.sh
 #   DEBUG_TIER       1 (default): also test the debug kernel (KASAN, lockdep,
 #                    kmemleak, KUnit; tools/debug-kernel/), as the kernel
@@ -118,6 +119,11 @@ if [ ${#tests[@]} -eq 0 ]; then
 	echo "check: WARNING: no IGT test binaries found: nothing to run"
 fi
 
+genv=()
+for e in ${GUEST_ENV:-}; do
+	genv+=(-e "$e")
+done
+
 # test_kernel KVER: build vseg for KVER, boot it, run the tests; leaves
 # "PASSED FAILED SKIPPED" in build/check/KVER/counts and the kernel's name
 # for the summary in build/check/KVER/label.
@@ -159,11 +165,13 @@ test_kernel() {
 			"$TOOLS/vm-run.sh" --kernel "$dkdir/bzImage" \
 				--modules "$dkdir/modroot" --append acpi=off \
 				-t "$DEBUG_VM_TIMEOUT" -o "$out" "${binds[@]}" "${quiet[@]}" \
+				"${genv[@]}" \
 				--qemu-args "${QEMU_ARGS:-}" -- \
 				"$TOOLS/debug-kernel/guest-check.sh" -r "$out/igt-results" \
 				-u "$kmod/tests/vseg_test.ko" -- "${igt[@]}"
 		else
 			"$TOOLS/vm-run.sh" -k "$kver" -t "$VM_TIMEOUT" -o "$out" "${binds[@]}" \
+				"${genv[@]}" \
 				--qemu-args "${QEMU_ARGS:-}" -- \
 				"$TOOLS/igt-run.sh" -r "$out/igt-results" -t "$SUBTEST_TIMEOUT" \
 				-m "$kmod" "${tests[@]}"
