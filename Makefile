@@ -25,10 +25,9 @@ VM_TIMEOUT ?= 900
 SUBTEST_TIMEOUT ?= 120
 RUN_TIMEOUT ?= 300
 QEMU_ARGS ?=
-# 1: make check also runs everything on the debug kernel (tools/debug-kernel/);
-# off by default until its full run is measured green and inside the CI budget
-DEBUG_TIER ?= 0
-DEBUG_VM_TIMEOUT ?= 2400
+# 1: make check also runs everything on the debug kernel (tools/debug-kernel/)
+DEBUG_TIER ?= 1
+DEBUG_VM_TIMEOUT ?= 3600
 DEBUG_SUBTEST_TIMEOUT ?= $(shell echo $$((3 * $(SUBTEST_TIMEOUT))))
 # 1: the debug kernel is built and tested alongside the others (two cores)
 DEBUG_PARALLEL ?= 1

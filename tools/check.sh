@@ -22,7 +22,7 @@
 #                    named "debug" after KERNELS; 0: skip it. KERNELS=debug
 #                    tests only the debug kernel.
 #   DEBUG_VM_TIMEOUT, DEBUG_SUBTEST_TIMEOUT  the debug kernel's (slower)
-#                    timeouts (default 2400 s and 3 x SUBTEST_TIMEOUT)
+#                    timeouts (default 3600 s and 3 x SUBTEST_TIMEOUT)
 #   DEBUG_PARALLEL   1 (default): with other kernels and two cores or more,
 #                    the debug kernel is built and run alongside them (its
 #                    output shown at the end); 0: after them
@@ -38,7 +38,7 @@ MAKE=${MAKE:-make}
 VM_TIMEOUT=${VM_TIMEOUT:-900}
 SUBTEST_TIMEOUT=${SUBTEST_TIMEOUT:-120}
 DEBUG_TIER=${DEBUG_TIER:-1}
-DEBUG_VM_TIMEOUT=${DEBUG_VM_TIMEOUT:-2400}
+DEBUG_VM_TIMEOUT=${DEBUG_VM_TIMEOUT:-3600}
 DEBUG_SUBTEST_TIMEOUT=${DEBUG_SUBTEST_TIMEOUT:-$((3 * SUBTEST_TIMEOUT))}
 
 P=0 F=0 S=0
