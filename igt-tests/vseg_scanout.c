@@ -497,6 +497,42 @@ static void test_close_displayed(void)
 	igt_assert(!in_aperture_file(info.buffer_id));
 }
 
+/*
+ * Closing the file that set a head turns the head off (as DRM disables the
+ * CRTCs showing a closed file's framebuffers); heads other files set stay.
+ */
+static void test_close_file(void)
+{
+	struct drm_vseg_gem_info info, info0;
+	struct vseg_display_head h;
+	uint32_t p, p0;
+	int fd2;
+
+	fd2 = drm_open_vseg();
+	p = vseg_gem_create_simple(fd2, PRIMARY_SIZE, BIT(ctx.ap_id), PRIMARY);
+	vseg_scanout(fd2, 1, p);
+	vseg_gem_info(fd2, p, &info);
+	h = display_head(1);
+	igt_assert(h.on && h.buffer_id == info.buffer_id && h.mapped);
+	igt_assert(in_aperture_file(info.buffer_id));
+
+	p0 = create_primary(BIT(ctx.ap_id), 0, NULL);
+	vseg_scanout(ctx.fd, 0, p0);
+	check_displayed(0, p0, &info0);
+
+	drm_close_driver(fd2);
+	check_head_off(1);
+	igt_assert_f(!in_aperture_file(info.buffer_id),
+		     "the closed file's primary is still in the aperture\n");
+	h = display_head(0);
+	igt_assert_f(h.on && h.buffer_id == info0.buffer_id,
+		     "another file's head was turned off too\n");
+
+	vseg_scanout(ctx.fd, 0, 0);
+	check_head_off(0);
+	vseg_gem_close(ctx.fd, p0);
+}
+
 /* --- what the display and the engines make of primaries --------------------------- */
 
 /*
@@ -810,6 +846,14 @@ igt_main
 	igt_subtest("close-displayed") {
 		load("discrete");
 		test_close_displayed();
+		finish();
+	}
+
+	igt_describe("Closing the file that set a head turns it off and "
+		     "releases its primary; other files' heads stay.");
+	igt_subtest("close-file") {
+		load("discrete");
+		test_close_file();
 		finish();
 	}
 

@@ -652,7 +652,9 @@ struct drm_vseg_vm_bind {
  * primary is pinned contiguous in a memory segment or mapped into the
  * aperture; it is unpinned, and unmapped from the aperture, when it is
  * replaced or the head is turned off. Closing the last handle of a
- * displayed buffer keeps it displayed until then.
+ * displayed buffer keeps it displayed until then; closing the file that
+ * set a head turns the head off (as DRM disables the CRTCs that show a
+ * closed file's framebuffers).
  *
  * @extensions: must be zero.
  * @head: 0 .. %DRM_VSEG_NUM_HEADS - 1.

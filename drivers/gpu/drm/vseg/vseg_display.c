@@ -69,11 +69,13 @@ void vseg_display_fini(struct vseg_device *vdev)
  * @vdev: the device
  * @head: the head, already checked
  * @bo: a primary, or NULL
+ * @file: the caller; the head is turned off when this file closes
  *
  * Return: 0, -ENOSPC if the primary cannot be placed where the display
  * reaches it, or another negative error code; the head is unchanged then.
  */
-int vseg_display_set(struct vseg_device *vdev, u32 head, struct vseg_bo *bo)
+int vseg_display_set(struct vseg_device *vdev, u32 head, struct vseg_bo *bo,
+		     const struct drm_file *file)
 {
 	struct vseg_display *d = vdev->display;
 	struct vseg_bo *old;
@@ -94,9 +96,39 @@ int vseg_display_set(struct vseg_device *vdev, u32 head, struct vseg_bo *bo)
 	}
 	old = d->head[head];
 	d->head[head] = bo;
+	d->owner[head] = bo ? file : NULL;
 	mutex_unlock(&d->lock);
 	head_off(old);
 	return 0;
+}
+
+/**
+ * vseg_display_file_close() - turn off the heads a closing file set
+ * @vdev: the device
+ * @file: the file being closed
+ *
+ * As DRM removes a closed file's framebuffers (and disables the CRTCs
+ * showing them), a primary does not stay on screen, pinned, after the
+ * client that showed it is gone.
+ */
+void vseg_display_file_close(struct vseg_device *vdev,
+			     const struct drm_file *file)
+{
+	struct vseg_display *d = vdev->display;
+	struct vseg_bo *off[VSEG_NUM_HEADS] = {};
+	u32 i;
+
+	mutex_lock(&d->lock);
+	for (i = 0; i < VSEG_NUM_HEADS; i++) {
+		if (d->head[i] && d->owner[i] == file) {
+			off[i] = d->head[i];
+			d->head[i] = NULL;
+			d->owner[i] = NULL;
+		}
+	}
+	mutex_unlock(&d->lock);
+	for (i = 0; i < VSEG_NUM_HEADS; i++)
+		head_off(off[i]);
 }
 
 /**

@@ -122,6 +122,13 @@ static int vseg_open(struct drm_device *drm, struct drm_file *file)
 static void vseg_postclose(struct drm_device *drm, struct drm_file *file)
 {
 	struct vseg_file *vfile = file->driver_priv;
+	int idx;
+
+	/* Unplugged: the display is (being) turned off as a whole. */
+	if (drm_dev_enter(drm, &idx)) {
+		vseg_display_file_close(to_vseg(drm), file);
+		drm_dev_exit(idx);
+	}
 
 	vseg_vm_fini(&vfile->vm);
 	kfree(vfile);

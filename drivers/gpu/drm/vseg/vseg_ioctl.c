@@ -696,7 +696,7 @@ int vseg_ioctl_scanout(struct drm_device *drm, void *data,
 			return -EINVAL;
 		}
 	}
-	err = vseg_display_set(to_vseg(drm), args->head, vbo);
+	err = vseg_display_set(to_vseg(drm), args->head, vbo, file);
 	if (vbo)
 		drm_gem_object_put(&vbo->tbo.base);
 	return err;
