@@ -236,6 +236,16 @@ static uint64_t ptr(const void *p)
 	return (uint64_t)(uintptr_t)p;
 }
 
+/* Wait for a syncobj's fence; drmSyncobjWait() takes an absolute time. */
+static int sync_wait(int fd, uint32_t h)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return drmSyncobjWait(fd, &h, 1, now.tv_sec * 1000000000ll +
+			      now.tv_nsec + JOB_WAIT_NS, 0, NULL);
+}
+
 static int vioctl(int fd, unsigned long req, void *arg)
 {
 	int ret;
@@ -930,6 +940,8 @@ static void op_info(struct fz *g)
 	int ret;
 
 	in.handle = b ? b->handle : 0;
+	if (m == M_HUGE)
+		m = M_NONE;
 	if (!b && m == M_NONE)
 		m = M_HANDLE;
 	switch (m) {
@@ -1023,6 +1035,8 @@ static void op_mmap(struct fz *g)
 	int ret;
 
 	mo.handle = b ? b->handle : 0;
+	if (m == M_HUGE)
+		m = M_NONE;
 	if (!b && m == M_NONE)
 		m = M_HANDLE;
 	switch (m) {
@@ -1975,8 +1989,7 @@ static void op_sync(struct fz *g)
 	if (!c->fenced[i])
 		return;
 	note(g, "fd%d wait syncobj %u", c == &g->cl[1], c->sync[i]);
-	h = c->sync[i];
-	ret = drmSyncobjWait(c->fd, &h, 1, JOB_WAIT_NS, 0, NULL);
+	ret = sync_wait(c->fd, c->sync[i]);
 	if (ret)
 		fail(g, "a job did not finish within 20 s: %s",
 		     strerror(-ret));
@@ -2143,7 +2156,6 @@ static void fz_step(struct fz *g)
 static void fz_cleanup(struct fz *g)
 {
 	unsigned int i, k;
-	uint32_t h;
 	int ret;
 
 	g->op = OP_CLOSE;
@@ -2166,14 +2178,13 @@ static void fz_cleanup(struct fz *g)
 		for (i = 0; i < c->nsync; i++) {
 			if (!c->fenced[i])
 				continue;
-			h = c->sync[i];
-			if (drmSyncobjWait(c->fd, &h, 1, JOB_WAIT_NS, 0, NULL))
+			if (sync_wait(c->fd, c->sync[i]))
 				fail(g, "cleanup: a job did not finish within 20 s");
 		}
 		for (i = 0; i < c->nsync; i++)
 			drmSyncobjDestroy(c->fd, c->sync[i]);
 		/* Half the mappings by VM_UNBIND, the rest with the file. */
-		for (i = 0; i < c->nmap; i += 2) {
+		for (i = 0; i < c->nmap; i += c->shared ? 1 : 2) {
 			struct drm_vseg_vm_bind vb = { .gpu_va = c->map_va[i] };
 
 			note(g, "cleanup: fd%u unbind %#llx", k,
@@ -2297,7 +2308,8 @@ static void setup_pages(void)
 	igt_assert(none_page != MAP_FAILED && ro_page != MAP_FAILED &&
 		   two != MAP_FAILED);
 	igt_assert_eq(mprotect(two + page_size, page_size, PROT_NONE), 0);
-	straddle = two + page_size - 4;
+	/* Two readable bytes: no array element fits before the hole. */
+	straddle = two + page_size - 2;
 }
 
 static void install_sigbus(void)
@@ -2348,6 +2360,66 @@ static void run_seed(uint32_t seed, unsigned int steps, unsigned int threads,
 		igt_assert_f(!g[i].failed, "%s\nreplay: vseg_fuzz --replay %u\n",
 			     g[i].msg, seed);
 	vseg_ctx_finish(&ctx, 10000, "after the seed closed everything");
+}
+
+/* --- regressions ------------------------------------------------------- */
+
+/*
+ * EVICT(UNPIN) of a buffer listed more times than it is pinned: the list
+ * check let every entry through, the first entry unpinned and evicted the
+ * buffer, the second failed with -EINVAL: "nothing moves" was broken.
+ */
+static void evict_unpin_listed_twice(void)
+{
+	struct drm_vseg_gem_info before, after;
+	uint32_t list[3], processed = 0xffffffff, h;
+	uint32_t vram = vseg_segment_by_name(&ctx.q, ctx.segs, "vram");
+	int ret;
+
+	vseg_ctx_start(&ctx);
+	h = vseg_gem_create_simple(ctx.fd, SZ_64K, BIT(0) | BIT(vram), 0);
+	igt_assert_eq(__vseg_make_resident_flags(ctx.fd, &h, 1,
+						 DRM_VSEG_RESIDENCY_PIN,
+						 NULL), 0);
+	vseg_gem_info(ctx.fd, h, &before);
+	igt_assert(before.placement_flags & DRM_VSEG_INFO_PINNED);
+	igt_assert_eq_u32(before.segment_id, vram);
+
+	list[0] = h;
+	list[1] = h;
+	ret = __vseg_evict_flags(ctx.fd, list, 2, DRM_VSEG_RESIDENCY_UNPIN,
+				 &processed);
+	igt_assert_f(ret == -EINVAL,
+		     "EVICT(UNPIN) of a once-pinned buffer listed twice: %d\n",
+		     ret);
+	vseg_gem_info(ctx.fd, h, &after);
+	igt_assert_f(after.placement_flags & DRM_VSEG_INFO_PINNED,
+		     "the failed EVICT(UNPIN) dropped the pin\n");
+	igt_assert_eq_u32(after.segment_id, vram);
+	igt_assert_eq_u64(after.moves, before.moves);
+
+	/* Pinned twice, listed twice: the second entry finds one pin. */
+	igt_assert_eq(__vseg_make_resident_flags(ctx.fd, &h, 1,
+						 DRM_VSEG_RESIDENCY_PIN,
+						 NULL), 0);
+	igt_assert_eq(__vseg_evict_flags(ctx.fd, list, 2,
+					 DRM_VSEG_RESIDENCY_UNPIN, NULL),
+		      -EBUSY);
+	/* Listed three times with two pins: -EBUSY or -EINVAL, no move. */
+	list[2] = h;
+	ret = __vseg_evict_flags(ctx.fd, list, 3, DRM_VSEG_RESIDENCY_UNPIN,
+				 NULL);
+	igt_assert(ret == -EBUSY || ret == -EINVAL);
+	vseg_gem_info(ctx.fd, h, &after);
+	igt_assert(after.placement_flags & DRM_VSEG_INFO_PINNED);
+	igt_assert_eq_u64(after.moves, before.moves);
+
+	/* One entry per pin, one at a time: both go, then it moves. */
+	igt_assert_eq(__vseg_evict_flags(ctx.fd, &h, 1,
+					 DRM_VSEG_RESIDENCY_UNPIN, NULL),
+		      -EBUSY);
+	vseg_gem_close(ctx.fd, h);
+	vseg_ctx_finish(&ctx, 5000, "after closing the buffer");
 }
 
 /* --- options ------------------------------------------------------------ */
@@ -2507,6 +2579,14 @@ igt_main_args("", long_opts, help_str, opt_handler, NULL)
 	igt_subtest("threads-one-file") {
 		load_profile("integrated");
 		run_seed(2002, steps / 2, MAX_THREADS, true, F_ALL, false);
+	}
+
+	igt_describe("Regression: EVICT(UNPIN) of a buffer listed more times "
+		     "than it is pinned fails with -EINVAL and changes "
+		     "nothing.");
+	igt_subtest("evict-unpin-listed-twice") {
+		load_profile("discrete");
+		evict_unpin_listed_twice();
 	}
 
 	if (opt_replay) {
