@@ -441,7 +441,9 @@ struct drm_vseg_gem_mmap_offset {
  * pinned buffer in EVICT without %DRM_VSEG_RESIDENCY_UNPIN (or one that is
  * pinned more than once, or also pinned by the display) -EBUSY, UNPIN of a
  * buffer the application has not pinned -EINVAL, and nothing moves. Pins
- * are counted per buffer.
+ * are counted per buffer, and each entry of the list counts: PIN of a
+ * buffer listed twice pins it twice, and UNPIN of a buffer listed more
+ * times than the application has pinned it is -EINVAL.
  *
  * @extensions: must be zero.
  * @handles: user pointer to an array of __u32 GEM handles.
