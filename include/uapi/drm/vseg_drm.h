@@ -337,7 +337,8 @@ struct drm_vseg_segment_pref {
  * power of two, unknown flags, nonzero reserved fields, unknown segment ids,
  * a preferred segment outside the supported set, banks on a segment without
  * banking, CPU_VISIBLE with no CPU-visible supported segment,
- * AccessedPhysically with no memory segment or aperture supported), -E2BIG
+ * AccessedPhysically or PRIMARY with no memory segment or aperture
+ * supported, or with CPU_VISIBLE no CPU-visible one), -E2BIG
  * for lists longer than their limit, -ENOSPC when the buffer cannot fit in
  * any supported segment even after eviction, -ENOMEM.
  */

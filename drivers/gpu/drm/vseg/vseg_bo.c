@@ -228,12 +228,17 @@ int vseg_bo_check_params(struct vseg_device *vdev,
 			if (p->banks[i] >= d->num_banks)
 				return -EINVAL;
 	}
-	if (p->flags & VSEG_BO_ACCESSED_PHYSICALLY) {
-		/* Physical access needs a memory segment or the aperture. */
-		bool ok = p->supported & BIT(vdev->aperture_id);
+	if (p->flags & (VSEG_BO_ACCESSED_PHYSICALLY | VSEG_BO_PRIMARY)) {
+		/*
+		 * Physical access and scanout need a memory segment or the
+		 * aperture, one the CPU reaches if CPU_VISIBLE asks for it.
+		 */
+		bool cpu = p->flags & VSEG_BO_CPU_VISIBLE;
+		bool ok = false;
 
 		for (id = 1; id <= vdev->table.num_segments; id++)
-			ok |= seg_is_memory(vdev, id) && (p->supported & BIT(id));
+			ok |= (p->supported & BIT(id)) &&
+			      (!cpu || seg_cpu_visible(vdev, id));
 		if (!ok)
 			return -EINVAL;
 	}
