@@ -634,6 +634,10 @@ static void create_valid(struct fz *g, struct drm_vseg_gem_create *c)
 		c->flags |= CPU_VIS;
 	if (chance(g, 20))
 		c->flags |= FROM_END;
+	/* Physical access and scanout need a (CPU-visible) segment. */
+	if ((c->flags & (AP | PRIMARY)) &&
+	    !(sup & ~1u & (c->flags & CPU_VIS ? T.cpu_mask : T.all)))
+		c->flags &= ~(AP | PRIMARY);
 	n = below(g, 4);
 	for (i = 0; i < n; i++) {
 		c->preferred[i].segment_id = pick_seg(g, sup);
@@ -705,7 +709,7 @@ static unsigned int create_mutate(struct fz *g, struct drm_vseg_gem_create *c,
 		}
 		return EINV;
 	case M_BOUNDARY:
-		k = below(g, 16);
+		k = below(g, 17);
 		switch (k) {
 		case 0:
 			c->size = 0;
@@ -811,13 +815,26 @@ static unsigned int create_mutate(struct fz *g, struct drm_vseg_gem_create *c,
 			return EINV;
 		case 14:
 			c->supported_segments = 1;
-			c->flags = AP;
+			c->flags = below(g, 2) ? AP : PRIMARY;
 			memset(c->preferred, 0, sizeof(c->preferred));
 			memset(c->hinted_banks, 0, sizeof(c->hinted_banks));
 			c->num_preferred = 0;
 			c->num_hinted_banks = 0;
 			c->eviction_segments = 0;
-			*what = "AccessedPhysically in system memory only";
+			*what = "physical or primary in system memory only";
+			return EINV;
+		case 15:
+			nonvis = T.mem_mask & ~T.cpu_mask;
+			if (!nonvis)
+				return create_mutate(g, c, m, what);
+			c->supported_segments = 1 | nonvis;
+			c->flags = CPU_VIS | (below(g, 2) ? AP : PRIMARY);
+			memset(c->preferred, 0, sizeof(c->preferred));
+			memset(c->hinted_banks, 0, sizeof(c->hinted_banks));
+			c->num_preferred = 0;
+			c->num_hinted_banks = 0;
+			c->eviction_segments = 0;
+			*what = "CPU_VISIBLE physical buffer without a visible physical segment";
 			return EINV;
 		default:
 			c->alignment = 1ull << 30;
@@ -1674,6 +1691,8 @@ static unsigned int submit_mutate(struct fz *g, struct fclient *c,
 			return EINV;
 		case 2:
 			s->s.commands_size += below(g, 2) ? 8 : -8;
+			if (!s->s.commands_size)
+				s->s.commands_size = 8;
 			*what = "commands_size not a multiple of the command";
 			return EINV;
 		case 3:
@@ -1805,7 +1824,9 @@ static unsigned int submit_mutate(struct fz *g, struct fclient *c,
 			s->s.num_out_syncs = DRM_VSEG_MAX_SYNCS + 1 +
 				(below(g, 2) ? rnd32(g) >> 1 : 0);
 		else
-			s->s.commands_size = 0xffffffff / 48 * 48;
+			s->s.commands_size = 0xffffffff /
+				sizeof(struct drm_vseg_cmd) *
+				sizeof(struct drm_vseg_cmd);
 		return EBIG;
 	default:
 		return OK | ESPC | EMEM;
@@ -2422,6 +2443,54 @@ static void evict_unpin_listed_twice(void)
 	vseg_ctx_finish(&ctx, 5000, "after closing the buffer");
 }
 
+/*
+ * A buffer that must be reachable physically (AccessedPhysically, or a
+ * primary for the display) but also CPU-visible, in system memory and a
+ * segment the CPU cannot see: GEM_CREATE took it and every SUBMIT or
+ * SCANOUT of it failed with -EINVAL.
+ */
+static void physical_cpu_visible(void)
+{
+	uint32_t local = vseg_segment_by_name(&ctx.q, ctx.segs, "local");
+	uint32_t vram = vseg_segment_by_name(&ctx.q, ctx.segs, "vram");
+	static const uint32_t kinds[] = { AP, PRIMARY, AP | PRIMARY };
+	struct drm_vseg_gem_create c;
+	unsigned int i;
+	uint32_t h;
+	int ret;
+
+	vseg_ctx_start(&ctx);
+	igt_require(!vseg_ctx_seg(&ctx, local)->cpu_visible_size);
+	for (i = 0; i < ARRAY_LEN(kinds); i++) {
+		vseg_create_args(&c, SZ_64K, BIT(0) | BIT(local),
+				 kinds[i] | CPU_VIS);
+		ret = __vseg_gem_create(ctx.fd, &c);
+		igt_assert_f(ret == -EINVAL,
+			     "flags %#x | CPU_VISIBLE in system + local: %d, expected -EINVAL\n",
+			     kinds[i], ret);
+		vseg_create_args(&c, SZ_64K, BIT(0), kinds[i]);
+		ret = __vseg_gem_create(ctx.fd, &c);
+		igt_assert_f(ret == -EINVAL,
+			     "flags %#x in system memory only: %d, expected -EINVAL\n",
+			     kinds[i], ret);
+		/* With a visible physical place it is fine, and works. */
+		vseg_create_args(&c, SZ_64K, BIT(0) | BIT(local) | BIT(vram),
+				 kinds[i] | CPU_VIS);
+		h = vseg_gem_create(ctx.fd, &c);
+		if (kinds[i] & PRIMARY) {
+			struct drm_vseg_scanout so = { .head = 0, .handle = h };
+
+			igt_assert_eq(igt_ioctl(ctx.fd, DRM_IOCTL_VSEG_SCANOUT,
+						&so), 0);
+			so.handle = 0;
+			igt_assert_eq(igt_ioctl(ctx.fd, DRM_IOCTL_VSEG_SCANOUT,
+						&so), 0);
+		}
+		vseg_gem_close(ctx.fd, h);
+	}
+	vseg_ctx_finish(&ctx, 5000, "after closing the buffers");
+}
+
 /* --- options ------------------------------------------------------------ */
 
 static unsigned int opt_soak, opt_steps;
@@ -2440,7 +2509,7 @@ static const char help_str[] =
 	"  --soak SECONDS   run seeds one after another for SECONDS (subtest soak)\n"
 	"  --seed N         first seed of --soak (default 1)\n"
 	"  --replay SEED    run one seed again, printing every step (subtest replay)\n"
-	"  --steps N        steps per seed (default 400; soak 1000)\n"
+	"  --steps N        steps per seed (default 800; soak and replay 1000)\n"
 	"Environment: VSEG_FUZZ_SOAK, VSEG_FUZZ_SEED, VSEG_FUZZ_REPLAY, VSEG_FUZZ_STEPS.";
 
 static int opt_handler(int opt, int opt_index, void *data)
@@ -2515,7 +2584,7 @@ static void run_any_seed(uint32_t seed, unsigned int steps, bool verbose)
 
 #define FIXED_SEEDS	8
 #define FIXED_SEEDS_STR	"8"
-#define FIXED_STEPS	400
+#define FIXED_STEPS	800
 
 igt_main_args("", long_opts, help_str, opt_handler, NULL)
 {
@@ -2587,6 +2656,14 @@ igt_main_args("", long_opts, help_str, opt_handler, NULL)
 	igt_subtest("evict-unpin-listed-twice") {
 		load_profile("discrete");
 		evict_unpin_listed_twice();
+	}
+
+	igt_describe("Regression: a physical or primary buffer that must be "
+		     "CPU-visible needs a CPU-visible memory segment or the "
+		     "aperture, else GEM_CREATE fails with -EINVAL.");
+	igt_subtest("physical-cpu-visible") {
+		load_profile("discrete");
+		physical_cpu_visible();
 	}
 
 	if (opt_replay) {
