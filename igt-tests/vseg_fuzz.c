@@ -920,6 +920,16 @@ static struct fbo *pick_bo(struct fz *g, struct fclient *c)
 	return c->nbo ? &c->bo[below(g, c->nbo)] : NULL;
 }
 
+/*
+ * Has the buffer no place but system memory (CPU_VISIBLE drops the places
+ * the CPU cannot reach)? MAKE_RESIDENT then pins it where it is.
+ */
+static bool system_only(const struct fbo *b)
+{
+	return !(b->supported & ~1u &
+		 (b->flags & CPU_VIS ? T.cpu_mask : T.all));
+}
+
 static void check_info(struct fz *g, const struct fbo *b,
 		       const struct drm_vseg_gem_info *in)
 {
@@ -941,7 +951,7 @@ static void check_info(struct fz *g, const struct fbo *b,
 		fail(g, "GEM_INFO of handle %u: placement %#x, but it has %u application pins and is shown on %u heads",
 		     b->handle, in->placement_flags, b->user_pins,
 		     shown(g, b));
-	else if (pins && !in->segment_id && b->supported != 1)
+	else if (pins && !in->segment_id && !system_only(b))
 		fail(g, "handle %u is pinned in system memory", b->handle);
 }
 
