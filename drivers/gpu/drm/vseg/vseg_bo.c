@@ -331,18 +331,20 @@ static const struct drm_gem_object_funcs vseg_gem_funcs = {
 /*
  * Validate with eviction. Buffers other threads hold reserved cannot be
  * evicted this instant, so a failure under contention is retried a few
- * times before it counts as a full segment.
+ * times before it counts as a full segment. A buffer locked in a ww
+ * transaction is not retried here: its caller must back off first.
  */
 static int validate_evicting(struct ttm_buffer_object *tbo,
 			     struct ttm_placement *placement,
 			     struct ttm_operation_ctx *ctx)
 {
+	bool ticket = dma_resv_locking_ctx(tbo->base.resv);
 	unsigned int tries = 0;
 	int err;
 
 	for (;;) {
 		err = space_err(ttm_bo_validate(tbo, placement, ctx));
-		if ((err != -ENOSPC && err != -EBUSY) ||
+		if ((err != -ENOSPC && err != -EBUSY) || ticket ||
 		    ++tries > VSEG_EVICT_RETRIES)
 			return err == -EBUSY ? -ENOSPC : err;
 		usleep_range(200, 500);

@@ -16,6 +16,7 @@
  * ends the job with -EFAULT on its fence.
  */
 
+#include <linux/delay.h>
 #include <linux/dma-fence.h>
 #include <linux/dma-resv.h>
 #include <linux/highmem.h>
@@ -335,7 +336,6 @@ retry:
 		}
 		goto fini;
 	}
-	ww_acquire_done(ticket);
 	return 0;
 fini:
 	ww_acquire_fini(ticket);
@@ -425,6 +425,7 @@ int vseg_engine_submit(struct vseg_device *vdev, struct vseg_submit *s,
 	struct vseg_fence *vf;
 	struct vseg_job *job;
 	unsigned long flags;
+	unsigned int tries;
 	u64 seqno;
 	u32 i;
 	int err;
@@ -447,14 +448,28 @@ int vseg_engine_submit(struct vseg_device *vdev, struct vseg_submit *s,
 	if (err)
 		goto err_free;
 
-	err = lock_bos(job, &ticket);
-	if (err)
-		goto err_free;
-	err = prepare_bos(job);
-	if (!err)
-		err = apply_patches(s);
+	for (tries = 0;; tries++) {
+		err = lock_bos(job, &ticket);
+		if (err)
+			goto err_free;
+		/* Making room may lock other buffers with the same ticket. */
+		err = prepare_bos(job);
+		if (!err)
+			err = apply_patches(s);
+		if (err != -ENOSPC || tries >= VSEG_EVICT_RETRIES)
+			break;
+		/*
+		 * No room, maybe because others hold the buffers to evict,
+		 * or wait for ours: leave the transaction before trying
+		 * again, as the wound-wait protocol requires.
+		 */
+		unlock_bos(job, job->num_bos, -1);
+		ww_acquire_fini(&ticket);
+		usleep_range(200, 500);
+	}
 	if (err)
 		goto err_unlock;
+	ww_acquire_done(&ticket);
 
 	vf = kzalloc(sizeof(*vf), GFP_KERNEL);
 	if (!vf) {
