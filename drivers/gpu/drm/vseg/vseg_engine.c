@@ -113,7 +113,8 @@ static void *resolve_phys(struct vseg_job *job, u64 addr, u64 *len,
 		*len = seg->desc->size - off;
 		return seg->vram->vaddr + off;
 	}
-	if (vseg_gart_translate(&seg->aperture->gart, off, &phys))
+	/* run_commands() holds the GART lock: the page cannot go. */
+	if (__vseg_gart_translate(&seg->aperture->gart, off, &phys))
 		return NULL;
 	p->kmapped = kmap_local_page(pfn_to_page(PHYS_PFN(phys)));
 	*len = PAGE_SIZE - offset_in_page(phys);
@@ -205,12 +206,25 @@ static int run_write(struct vseg_job *job, const struct drm_vseg_cmd *c)
 
 static int run_commands(struct vseg_job *job)
 {
+	struct vseg_device *vdev = job->engine->vdev;
+	struct mutex *gart = NULL;
 	u32 i;
 	int err = 0;
+
+	/*
+	 * A physical job may address aperture pages of buffers it does not
+	 * list, which nothing keeps in place: hold the GART lock over each
+	 * command, so that no page is unmapped, and freed, between its
+	 * translation and its use.
+	 */
+	if (!job->view && vdev->aperture_id)
+		gart = &vseg_seg(vdev, vdev->aperture_id)->aperture->gart.lock;
 
 	for (i = 0; i < job->num_cmds && !err; i++) {
 		const struct drm_vseg_cmd *c = &job->cmds[i];
 
+		if (gart)
+			mutex_lock(gart);
 		switch (c->opcode) {
 		case DRM_VSEG_CMD_FILL:
 			err = run_fill(job, c);
@@ -224,6 +238,8 @@ static int run_commands(struct vseg_job *job)
 		default:
 			break;
 		}
+		if (gart)
+			mutex_unlock(gart);
 		cond_resched();
 	}
 	return err;
