@@ -40,6 +40,7 @@
 
 #include "igt.h"
 #include "igt_vseg.h"
+#include "igt_vseg_exec.h"
 
 IGT_TEST_DESCRIPTION("Seeded random ioctl sequences over the whole vseg UAPI "
 		     "with valid, boundary and garbage arguments, closed and "
@@ -2501,6 +2502,108 @@ static void physical_cpu_visible(void)
 	vseg_ctx_finish(&ctx, 5000, "after closing the buffers");
 }
 
+/*
+ * Copy-engine jobs may use hand-written aperture addresses of buffers they
+ * do not list. The engine translated such an address under the GART lock,
+ * dropped the lock, then wrote the page: a buffer unmapped from the
+ * aperture and freed in between had its freed page written. One thread
+ * maps and frees aperture buffers; the other writes where they land.
+ */
+#define RACE_SECONDS	4
+#define RACE_SIZE	SZ_64K
+
+static volatile uint64_t race_offset;
+static volatile bool race_stop;
+static int race_err;
+
+static void *race_mapper(void *arg)
+{
+	uint32_t ap = *(uint32_t *)arg;
+	int fd = __drm_open_vseg();
+
+	if (fd < 0) {
+		race_err = fd;
+		return NULL;
+	}
+	while (!race_stop && !race_err) {
+		struct drm_vseg_gem_create c;
+		struct drm_vseg_gem_info in = {};
+		int ret;
+
+		vseg_create_args(&c, RACE_SIZE, BIT(ap), AP);
+		ret = __vseg_gem_create(fd, &c);
+		if (ret) {
+			race_err = ret;
+			break;
+		}
+		in.handle = c.handle;
+		ret = vioctl(fd, DRM_IOCTL_VSEG_GEM_INFO, &in);
+		if (!ret && (in.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED))
+			race_offset = in.aperture_offset;
+		else
+			race_err = ret ? ret : -EINVAL;
+		if (close_handle(fd, c.handle))
+			race_err = -EBADF;
+	}
+	close(fd);
+	return NULL;
+}
+
+static void aperture_raw_race(void)
+{
+	struct drm_vseg_cmd cmd[1024];
+	struct timespec start = {};
+	unsigned long jobs = 0, faulted = 0;
+	pthread_t tid;
+	uint32_t ap, so, i;
+	int ret = 0, status;
+
+	vseg_ctx_start(&ctx);
+	ap = ctx.ap_id;
+	igt_require(ap);
+	race_stop = false;
+	race_err = 0;
+	race_offset = 0;
+	igt_assert_eq(drmSyncobjCreate(ctx.fd, 0, &so), 0);
+	igt_assert_eq(pthread_create(&tid, NULL, race_mapper, &ap), 0);
+	igt_gettime(&start);
+	while (igt_nsec_elapsed(&start) / 1000000000ull < RACE_SECONDS &&
+	       !race_err) {
+		struct drm_vseg_submit s = {};
+		uint64_t base = race_offset;
+
+		memset(cmd, 0, sizeof(cmd));
+		for (i = 0; i < ARRAY_LEN(cmd); i++) {
+			cmd[i].opcode = DRM_VSEG_CMD_WRITE;
+			cmd[i].dst = DRM_VSEG_PHYS_ADDR(ap, base +
+						       (i * 64) % RACE_SIZE);
+			cmd[i].value = 0x5a5a5a5a00000000ull | i;
+		}
+		s.engine = DRM_VSEG_ENGINE_COPY;
+		s.commands = ptr(cmd);
+		s.commands_size = sizeof(cmd);
+		s.out_syncs = ptr(&so);
+		s.num_out_syncs = 1;
+		ret = vioctl(ctx.fd, DRM_IOCTL_VSEG_SUBMIT, &s);
+		if (ret)
+			break;
+		igt_assert_eq(sync_wait(ctx.fd, so), 0);
+		status = vseg_syncobj_status(ctx.fd, so);
+		igt_assert_f(status == 1 || status == -EFAULT,
+			     "job status %d\n", status);
+		faulted += status != 1;
+		jobs++;
+	}
+	race_stop = true;
+	pthread_join(tid, NULL);
+	igt_assert_eq(ret, 0);
+	igt_assert_eq(race_err, 0);
+	igt_info("%lu jobs of %zu raw aperture writes, %lu ended on an unmapped page\n",
+		 jobs, ARRAY_LEN(cmd), faulted);
+	drmSyncobjDestroy(ctx.fd, so);
+	vseg_ctx_finish(&ctx, 5000, "after the race");
+}
+
 /* --- options ------------------------------------------------------------ */
 
 static unsigned int opt_soak, opt_steps;
@@ -2674,6 +2777,23 @@ igt_main_args("", long_opts, help_str, opt_handler, NULL)
 	igt_subtest("physical-cpu-visible") {
 		load_profile("discrete");
 		physical_cpu_visible();
+	}
+
+	igt_describe("Regression: seed 1046, four threads on one file on the "
+		     "smallbar profile, made a submission evict buffers that "
+		     "others held locked, with a ww ticket it had already "
+		     "declared done (a lockdep warning on the debug kernel).");
+	igt_subtest("threads-ww-evict") {
+		load_profile("smallbar");
+		run_seed(1046, 500, MAX_THREADS, true, F_ALL, false);
+	}
+
+	igt_describe("Regression: copy jobs writing hand-written aperture "
+		     "addresses while other buffers leave the aperture and "
+		     "are freed never write a freed page.");
+	igt_subtest("aperture-raw-race") {
+		load_profile("discrete");
+		aperture_raw_race();
 	}
 
 	if (opt_replay) {
