@@ -93,12 +93,12 @@ check-debug:
 	@KERNELS=debug DEBUG_TIER=1 MAKE="$(MAKE)" $(TOOLS)/check.sh
 
 # The soak: SOAK_TESTS on SOAK_KERNEL (debug, or a KVER), each random
-# phase stretched to SOAK_SECONDS (VSEG_SOAK_SECONDS in the guest).
+# phase stretched to SOAK_SECONDS (VSEG_SOAK_SECONDS, VSEG_FUZZ_SOAK in the guest).
 soak:
 	@t=$$(( $(SOAK_SECONDS) * 2 + 300 )); \
 	KERNELS="$(SOAK_KERNEL)" TESTS="$(SOAK_TESTS)" MAKE="$(MAKE)" \
 	DEBUG_TIER=$(if $(filter debug,$(SOAK_KERNEL)),1,0) \
-	GUEST_ENV="VSEG_SOAK_SECONDS=$(SOAK_SECONDS)" \
+	GUEST_ENV="VSEG_SOAK_SECONDS=$(SOAK_SECONDS) VSEG_FUZZ_SOAK=$(SOAK_SECONDS)" \
 	SUBTEST_TIMEOUT=$$t DEBUG_SUBTEST_TIMEOUT=$$t \
 	VM_TIMEOUT=$$(( t * 12 + 900 )) DEBUG_VM_TIMEOUT=$$(( t * 12 + 2400 )) \
 	$(TOOLS)/check.sh

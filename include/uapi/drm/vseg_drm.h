@@ -212,9 +212,10 @@ struct drm_vseg_segment_info {
  *    pointing to an array of that many elements: the kernel fills the
  *    array and sets @num_segments to the count.
  *
- * A nonzero @num_segments smaller than the count, or a @segment_size other
- * than the kernel's, gives -EINVAL; an unreadable or unwritable pointer
- * gives -EFAULT.
+ * A nonzero @num_segments smaller than the count, a nonzero @num_segments
+ * with a zero @segments, or a @segment_size other than the kernel's, gives
+ * -EINVAL; an unreadable or unwritable pointer gives -EFAULT. A capacity
+ * larger than the count is fine: only the count's elements are written.
  *
  * @extensions: must be zero (reserved for a chain of extensions).
  * @flags: must be zero.
@@ -317,7 +318,7 @@ struct drm_vseg_segment_pref {
  * @alignment: 0, or a power of two up to 1 GiB: alignment of the buffer's
  *	offset when it is contiguous (never less than the segment's page size).
  * @flags: DRM_VSEG_GEM_CREATE_*.
- * @handle: out: the GEM handle.
+ * @handle: in: must be zero; out: the GEM handle.
  * @supported_segments: segments the buffer may live in; nonzero; bit 0 is
  *	system memory.
  * @eviction_segments: where the buffer goes when evicted from a memory
@@ -337,7 +338,8 @@ struct drm_vseg_segment_pref {
  * power of two, unknown flags, nonzero reserved fields, unknown segment ids,
  * a preferred segment outside the supported set, banks on a segment without
  * banking, CPU_VISIBLE with no CPU-visible supported segment,
- * AccessedPhysically with no memory segment or aperture supported), -E2BIG
+ * AccessedPhysically or PRIMARY with no memory segment or aperture
+ * supported, or with CPU_VISIBLE no CPU-visible one), -E2BIG
  * for lists longer than their limit, -ENOSPC when the buffer cannot fit in
  * any supported segment even after eviction, -ENOMEM.
  */
@@ -441,7 +443,9 @@ struct drm_vseg_gem_mmap_offset {
  * pinned buffer in EVICT without %DRM_VSEG_RESIDENCY_UNPIN (or one that is
  * pinned more than once, or also pinned by the display) -EBUSY, UNPIN of a
  * buffer the application has not pinned -EINVAL, and nothing moves. Pins
- * are counted per buffer.
+ * are counted per buffer, and each entry of the list counts: PIN of a
+ * buffer listed twice pins it twice, and UNPIN of a buffer listed more
+ * times than the application has pinned it is -EINVAL.
  *
  * @extensions: must be zero.
  * @handles: user pointer to an array of __u32 GEM handles.
@@ -591,9 +595,10 @@ struct drm_vseg_patch {
  * reserved fields, an allocation list on the render engine, a buffer
  * without AccessedPhysically in the allocation list, an out-of-range
  * allocation index, a patch offset outside the command buffer, an
- * allocation offset beyond its buffer), -E2BIG for lists longer than their
- * limit, -ENOENT for unknown handles or syncobjs, -EFAULT for bad pointers,
- * -ENOSPC when a listed buffer cannot be made physically reachable.
+ * allocation offset beyond its buffer, an input syncobj without a fence),
+ * -E2BIG for lists longer than their limit, -ENOENT for unknown handles or
+ * syncobjs, -EFAULT for bad pointers, -ENOSPC when a listed buffer cannot
+ * be made physically reachable.
  */
 struct drm_vseg_submit {
 	__u64 extensions;

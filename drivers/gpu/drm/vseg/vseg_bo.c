@@ -228,12 +228,17 @@ int vseg_bo_check_params(struct vseg_device *vdev,
 			if (p->banks[i] >= d->num_banks)
 				return -EINVAL;
 	}
-	if (p->flags & VSEG_BO_ACCESSED_PHYSICALLY) {
-		/* Physical access needs a memory segment or the aperture. */
-		bool ok = p->supported & BIT(vdev->aperture_id);
+	if (p->flags & (VSEG_BO_ACCESSED_PHYSICALLY | VSEG_BO_PRIMARY)) {
+		/*
+		 * Physical access and scanout need a memory segment or the
+		 * aperture, one the CPU reaches if CPU_VISIBLE asks for it.
+		 */
+		bool cpu = p->flags & VSEG_BO_CPU_VISIBLE;
+		bool ok = false;
 
 		for (id = 1; id <= vdev->table.num_segments; id++)
-			ok |= seg_is_memory(vdev, id) && (p->supported & BIT(id));
+			ok |= (p->supported & BIT(id)) &&
+			      (!cpu || seg_cpu_visible(vdev, id));
 		if (!ok)
 			return -EINVAL;
 	}
@@ -326,18 +331,20 @@ static const struct drm_gem_object_funcs vseg_gem_funcs = {
 /*
  * Validate with eviction. Buffers other threads hold reserved cannot be
  * evicted this instant, so a failure under contention is retried a few
- * times before it counts as a full segment.
+ * times before it counts as a full segment. A buffer locked in a ww
+ * transaction is not retried here: its caller must back off first.
  */
 static int validate_evicting(struct ttm_buffer_object *tbo,
 			     struct ttm_placement *placement,
 			     struct ttm_operation_ctx *ctx)
 {
+	bool ticket = dma_resv_locking_ctx(tbo->base.resv);
 	unsigned int tries = 0;
 	int err;
 
 	for (;;) {
 		err = space_err(ttm_bo_validate(tbo, placement, ctx));
-		if ((err != -ENOSPC && err != -EBUSY) ||
+		if ((err != -ENOSPC && err != -EBUSY) || ticket ||
 		    ++tries > VSEG_EVICT_RETRIES)
 			return err == -EBUSY ? -ENOSPC : err;
 		usleep_range(200, 500);

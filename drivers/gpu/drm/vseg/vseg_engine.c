@@ -16,6 +16,7 @@
  * ends the job with -EFAULT on its fence.
  */
 
+#include <linux/delay.h>
 #include <linux/dma-fence.h>
 #include <linux/dma-resv.h>
 #include <linux/highmem.h>
@@ -112,7 +113,8 @@ static void *resolve_phys(struct vseg_job *job, u64 addr, u64 *len,
 		*len = seg->desc->size - off;
 		return seg->vram->vaddr + off;
 	}
-	if (vseg_gart_translate(&seg->aperture->gart, off, &phys))
+	/* run_commands() holds the GART lock: the page cannot go. */
+	if (__vseg_gart_translate(&seg->aperture->gart, off, &phys))
 		return NULL;
 	p->kmapped = kmap_local_page(pfn_to_page(PHYS_PFN(phys)));
 	*len = PAGE_SIZE - offset_in_page(phys);
@@ -204,12 +206,25 @@ static int run_write(struct vseg_job *job, const struct drm_vseg_cmd *c)
 
 static int run_commands(struct vseg_job *job)
 {
+	struct vseg_device *vdev = job->engine->vdev;
+	struct mutex *gart = NULL;
 	u32 i;
 	int err = 0;
+
+	/*
+	 * A physical job may address aperture pages of buffers it does not
+	 * list, which nothing keeps in place: hold the GART lock over each
+	 * command, so that no page is unmapped, and freed, between its
+	 * translation and its use.
+	 */
+	if (!job->view && vdev->aperture_id)
+		gart = &vseg_seg(vdev, vdev->aperture_id)->aperture->gart.lock;
 
 	for (i = 0; i < job->num_cmds && !err; i++) {
 		const struct drm_vseg_cmd *c = &job->cmds[i];
 
+		if (gart)
+			mutex_lock(gart);
 		switch (c->opcode) {
 		case DRM_VSEG_CMD_FILL:
 			err = run_fill(job, c);
@@ -223,6 +238,8 @@ static int run_commands(struct vseg_job *job)
 		default:
 			break;
 		}
+		if (gart)
+			mutex_unlock(gart);
 		cond_resched();
 	}
 	return err;
@@ -335,7 +352,6 @@ retry:
 		}
 		goto fini;
 	}
-	ww_acquire_done(ticket);
 	return 0;
 fini:
 	ww_acquire_fini(ticket);
@@ -425,6 +441,7 @@ int vseg_engine_submit(struct vseg_device *vdev, struct vseg_submit *s,
 	struct vseg_fence *vf;
 	struct vseg_job *job;
 	unsigned long flags;
+	unsigned int tries;
 	u64 seqno;
 	u32 i;
 	int err;
@@ -447,14 +464,28 @@ int vseg_engine_submit(struct vseg_device *vdev, struct vseg_submit *s,
 	if (err)
 		goto err_free;
 
-	err = lock_bos(job, &ticket);
-	if (err)
-		goto err_free;
-	err = prepare_bos(job);
-	if (!err)
-		err = apply_patches(s);
+	for (tries = 0;; tries++) {
+		err = lock_bos(job, &ticket);
+		if (err)
+			goto err_free;
+		/* Making room may lock other buffers with the same ticket. */
+		err = prepare_bos(job);
+		if (!err)
+			err = apply_patches(s);
+		if (err != -ENOSPC || tries >= VSEG_EVICT_RETRIES)
+			break;
+		/*
+		 * No room, maybe because others hold the buffers to evict,
+		 * or wait for ours: leave the transaction before trying
+		 * again, as the wound-wait protocol requires.
+		 */
+		unlock_bos(job, job->num_bos, -1);
+		ww_acquire_fini(&ticket);
+		usleep_range(200, 500);
+	}
 	if (err)
 		goto err_unlock;
+	ww_acquire_done(&ticket);
 
 	vf = kzalloc(sizeof(*vf), GFP_KERNEL);
 	if (!vf) {

@@ -162,6 +162,33 @@ void vseg_gart_unbind(struct vseg_gart *gart, const struct drm_mm_node *node)
 }
 
 /**
+ * __vseg_gart_translate() - vseg_gart_translate() under the GART lock
+ * @gart: the GART, locked by the caller
+ * @offset: byte offset into the aperture
+ * @phys: receives the system physical address
+ *
+ * The page stays mapped, and allocated, until the caller drops the lock.
+ *
+ * Return: 0, or -EFAULT for an offset outside the aperture or behind an
+ * invalid entry.
+ */
+int __vseg_gart_translate(struct vseg_gart *gart, u64 offset,
+			  phys_addr_t *phys)
+{
+	u64 idx = offset >> PAGE_SHIFT;
+	u64 pte;
+
+	lockdep_assert_held(&gart->lock);
+	if (idx >= gart->num_pages)
+		return -EFAULT;
+	pte = gart->pte[idx];
+	if (!(pte & VSEG_GART_PTE_VALID))
+		return -EFAULT;
+	*phys = (pte & VSEG_GART_PTE_ADDR) | (offset & ~PAGE_MASK);
+	return 0;
+}
+
+/**
  * vseg_gart_translate() - resolve an aperture offset as the GPU does
  * @gart: the GART
  * @offset: byte offset into the aperture
@@ -172,18 +199,12 @@ void vseg_gart_unbind(struct vseg_gart *gart, const struct drm_mm_node *node)
  */
 int vseg_gart_translate(struct vseg_gart *gart, u64 offset, phys_addr_t *phys)
 {
-	u64 idx = offset >> PAGE_SHIFT;
-	u64 pte;
+	int err;
 
-	if (idx >= gart->num_pages)
-		return -EFAULT;
 	mutex_lock(&gart->lock);
-	pte = gart->pte[idx];
+	err = __vseg_gart_translate(gart, offset, phys);
 	mutex_unlock(&gart->lock);
-	if (!(pte & VSEG_GART_PTE_VALID))
-		return -EFAULT;
-	*phys = (pte & VSEG_GART_PTE_ADDR) | (offset & ~PAGE_MASK);
-	return 0;
+	return err;
 }
 
 /**

@@ -49,6 +49,8 @@ int vseg_gart_bind(struct vseg_gart *gart, const struct drm_mm_node *node,
 void vseg_gart_unbind(struct vseg_gart *gart, const struct drm_mm_node *node);
 int vseg_gart_translate(struct vseg_gart *gart, u64 offset,
 			phys_addr_t *phys);
+int __vseg_gart_translate(struct vseg_gart *gart, u64 offset,
+			  phys_addr_t *phys);
 u64 vseg_gart_mapped_bytes(struct vseg_gart *gart);
 void vseg_gart_counts(struct vseg_gart *gart, u64 *binds, u64 *unbinds);
 void vseg_gart_print(struct vseg_gart *gart, struct drm_printer *p);

@@ -344,12 +344,21 @@ static int residency(struct drm_file *file, struct drm_vseg_residency *args,
 		if (!make_resident) {
 			u32 pins = READ_ONCE(bos[n]->tbo.pin_count);
 			u32 mine = READ_ONCE(bos[n]->user_pins);
+			u32 j, dup = 0;
 
-			/* Only the application's own pins are its to drop. */
-			if (args->flags & DRM_VSEG_RESIDENCY_UNPIN)
-				err = !mine ? -EINVAL : pins > 1 ? -EBUSY : 0;
-			else if (pins)
+			/*
+			 * Only the application's own pins are its to drop,
+			 * one per entry: earlier entries of the same buffer
+			 * will have dropped theirs.
+			 */
+			if (args->flags & DRM_VSEG_RESIDENCY_UNPIN) {
+				for (j = 0; j < n; j++)
+					dup += bos[j] == bos[n];
+				err = mine <= dup ? -EINVAL :
+				      pins - dup > 1 ? -EBUSY : 0;
+			} else if (pins) {
 				err = -EBUSY;
+			}
 			if (err) {
 				n++;
 				goto out;

@@ -1,0 +1,2827 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vseg_fuzz: a seeded generator of ioctl sequences over the whole vseg UAPI.
+ *
+ * Every step picks an ioctl (QUERY_SEGMENTS, GEM_CREATE, GEM_INFO,
+ * GEM_MMAP_OFFSET with mmap and CPU touches, MAKE_RESIDENT, EVICT, VM_BIND,
+ * VM_UNBIND, SUBMIT, SCANOUT, GEM_CLOSE, syncobjs) and arguments that are
+ * valid, or valid but for one defect: a nonzero reserved field or unknown
+ * flag, a boundary value, a closed, foreign (another file's) or random
+ * handle, a bad pointer (NULL, unmapped, kernel, non-canonical, straddling
+ * into an unmapped page, read-only for output), a huge count; or a sparse
+ * random structure. A model of what the generator created (buffers, pins,
+ * display heads, GPU VA mappings, syncobjs) predicts the outcome, which is
+ * checked against the errors vseg_drm.h documents for the ioctl. A
+ * mismatch fails with the seed, step and arguments; --replay runs one seed
+ * again and prints every step. At the end of each seed everything is
+ * closed and every usage counter must come back to zero.
+ *
+ * Run by hand (outside igt_runner):
+ *   vseg_fuzz --soak SECONDS [--seed FIRST]   seeds FIRST, FIRST+1, ...
+ *   vseg_fuzz --replay SEED [--steps N]       one seed, every step printed
+ * or VSEG_FUZZ_SOAK=SECONDS VSEG_FUZZ_SEED=FIRST / VSEG_FUZZ_REPLAY=SEED.
+ *
+ * Copyright (c) 2026 The vseg authors
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+#include <xf86drm.h>
+
+#include "igt.h"
+#include "igt_vseg.h"
+#include "igt_vseg_exec.h"
+
+IGT_TEST_DESCRIPTION("Seeded random ioctl sequences over the whole vseg UAPI "
+		     "with valid, boundary and garbage arguments, closed and "
+		     "foreign handles, bad pointers, huge counts and "
+		     "concurrent threads; every return is checked against the "
+		     "documented errors and all usage returns to zero.");
+
+#define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
+#define BIT(n)		(1u << (n))
+#define AP		DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
+#define PRIMARY		DRM_VSEG_GEM_CREATE_PRIMARY
+#define CPU_VIS		DRM_VSEG_GEM_CREATE_CPU_VISIBLE
+#define FROM_END	DRM_VSEG_GEM_CREATE_FROM_END_OF_SEGMENT
+#define NUM_HEADS	DRM_VSEG_NUM_HEADS
+
+#define MAX_BOS		40
+#define MAX_DEAD	32
+#define MAX_SYNCS	6
+#define MAX_MAPS	16
+#define MAX_LIST	6
+#define MAX_CMDS	8
+#define MAX_THREADS	4
+#define GPU_OFF		64	/* GPU writes stay above the CPU's mark */
+#define VA_WINDOW	(1ull << 36)
+#define JOB_WAIT_NS	(20ll * 1000 * 1000 * 1000)
+
+/* Outcomes, as bits of an "allowed" mask. */
+enum {
+	RES_OK, RES_EINVAL, RES_ENOENT, RES_EFAULT, RES_ENOSPC, RES_ENOMEM, RES_E2BIG,
+	RES_EBUSY, RES_EACCES, RES_ENOTTY, RES_OTHER, RES_NUM
+};
+
+#define OK	BIT(RES_OK)
+#define EINV	BIT(RES_EINVAL)
+#define ENOE	BIT(RES_ENOENT)
+#define EFLT	BIT(RES_EFAULT)
+#define ESPC	BIT(RES_ENOSPC)
+#define EMEM	BIT(RES_ENOMEM)
+#define EBIG	BIT(RES_E2BIG)
+#define EBSY	BIT(RES_EBUSY)
+
+static const char * const r_names[RES_NUM] = {
+	"0", "EINVAL", "ENOENT", "EFAULT", "ENOSPC", "ENOMEM", "E2BIG",
+	"EBUSY", "EACCES", "ENOTTY", "other",
+};
+
+static unsigned int r_index(int ret)
+{
+	switch (ret) {
+	case 0: return RES_OK;
+	case -EINVAL: return RES_EINVAL;
+	case -ENOENT: return RES_ENOENT;
+	case -EFAULT: return RES_EFAULT;
+	case -ENOSPC: return RES_ENOSPC;
+	case -ENOMEM: return RES_ENOMEM;
+	case -E2BIG: return RES_E2BIG;
+	case -EBUSY: return RES_EBUSY;
+	case -EACCES: return RES_EACCES;
+	case -ENOTTY: return RES_ENOTTY;
+	default: return RES_OTHER;
+	}
+}
+
+/* The errors vseg_drm.h documents, per ioctl (bad argument pointers too). */
+#define DOC_QUERY	(EINV | EFLT | EMEM)
+#define DOC_CREATE	(EINV | EBIG | ESPC | EMEM | EFLT)
+#define DOC_INFO	(EINV | ENOE | EFLT)
+#define DOC_MMAP	(EINV | ENOE | EMEM | EFLT)
+#define DOC_RESIDENT	(EINV | EBIG | ENOE | EFLT | ESPC | EMEM)
+#define DOC_EVICT	(EINV | EBIG | ENOE | EFLT | EBSY | EMEM)
+#define DOC_VM		(EINV | ENOE | EMEM | EFLT)
+#define DOC_SUBMIT	(EINV | EBIG | ENOE | EFLT | ESPC | EMEM)
+#define DOC_SCANOUT	(EINV | ENOE | ESPC | EMEM | EFLT)
+
+enum op {
+	OP_QUERY, OP_CREATE, OP_INFO, OP_MMAP, OP_RESIDENT, OP_EVICT,
+	OP_BIND, OP_UNBIND, OP_SUBMIT, OP_SCANOUT, OP_CLOSE, OP_SYNC,
+	OP_BADARG, OP_SPARSE, NUM_OPS
+};
+
+static const char * const op_names[NUM_OPS] = {
+	"query", "create", "info", "mmap", "resident", "evict", "bind",
+	"unbind", "submit", "scanout", "close", "sync", "badarg", "sparse",
+};
+
+/* What is wrong with an op's arguments. */
+enum mut { M_NONE, M_RESERVED, M_BOUNDARY, M_HANDLE, M_POINTER, M_HUGE, M_NUM };
+
+/* Generator flavours: which defects it favours. */
+enum focus { F_ALL, F_HANDLES, F_POINTERS, F_HUGE };
+
+/* --- the segment table, read once per profile --------------------------- */
+
+static struct {
+	uint32_t nseg, ap_id, all, mem_mask, cpu_mask, phys_mask;
+	uint32_t page[DRM_VSEG_MAX_SEGMENTS + 1];
+	uint32_t nbanks[DRM_VSEG_MAX_SEGMENTS + 1];
+	uint64_t size[DRM_VSEG_MAX_SEGMENTS + 1];
+	uint64_t commit[DRM_VSEG_MAX_SEGMENTS + 1];
+	struct drm_vseg_segment_info seg[DRM_VSEG_MAX_SEGMENTS];
+} T;
+
+/* Bad addresses, shared by every generator. */
+static void *none_page;		/* PROT_NONE */
+static void *ro_page;		/* PROT_READ */
+static char *straddle;		/* the last bytes of a page before PROT_NONE */
+static long page_size;
+
+/* --- one generator ------------------------------------------------------ */
+
+struct fbo {
+	uint32_t handle;
+	uint32_t flags;
+	uint32_t supported;
+	uint32_t user_pins;
+	uint64_t size;
+	uint64_t uid;
+	uint64_t mark;		/* the word the CPU last stored at offset 0 */
+};
+
+struct fclient {
+	int fd;
+	bool shared;		/* other generators use the fd too */
+	unsigned int nbo, ndead, nsync, nmap;
+	struct fbo bo[MAX_BOS];
+	uint32_t dead[MAX_DEAD];
+	uint32_t sync[MAX_SYNCS];
+	bool fenced[MAX_SYNCS];
+	uint64_t map_va[MAX_MAPS];
+	uint64_t map_size[MAX_MAPS];
+};
+
+struct fz {
+	uint32_t seed;
+	int thread;
+	uint64_t rng;
+	unsigned int step, steps;
+	enum focus focus;
+	bool verbose;
+	struct fclient cl[2];	/* cl[1] is the "foreign" file */
+	uint32_t heads;		/* heads this generator may change */
+	uint64_t head_uid[NUM_HEADS];
+	uint64_t va_base;
+	uint64_t next_uid;
+	enum op op;
+	char desc[640];
+	bool failed;
+	char msg[1536];
+	uint32_t *big_list;	/* DRM_VSEG_MAX_RESIDENCY_HANDLES entries */
+	unsigned long ops[NUM_OPS];
+	unsigned long results[RES_NUM];
+	unsigned long touches, sigbus;
+};
+
+static volatile bool stop_all;
+
+static uint64_t rnd64(struct fz *g)
+{
+	/* xorshift64* */
+	g->rng ^= g->rng >> 12;
+	g->rng ^= g->rng << 25;
+	g->rng ^= g->rng >> 27;
+	return g->rng * 0x2545f4914f6cdd1dull;
+}
+
+static uint32_t rnd32(struct fz *g)
+{
+	return rnd64(g) >> 32;
+}
+
+static uint32_t below(struct fz *g, uint32_t n)
+{
+	return n ? rnd32(g) % n : 0;
+}
+
+static bool chance(struct fz *g, unsigned int pct)
+{
+	return below(g, 100) < pct;
+}
+
+static uint64_t interesting(struct fz *g)
+{
+	static const uint64_t v[] = {
+		0, 1, 2, 3, 7, 8, 48, 4095, 4096, 4097, 0x10000, 0x7fffffff,
+		0x80000000, 0xffffffff, 1ull << 32, 1ull << 47, 1ull << 56,
+		1ull << 63, ~0ull, ~0ull - 4095,
+	};
+
+	return chance(g, 25) ? rnd64(g) : v[below(g, ARRAY_LEN(v))];
+}
+
+static uint64_t ptr(const void *p)
+{
+	return (uint64_t)(uintptr_t)p;
+}
+
+/* Wait for a syncobj's fence; drmSyncobjWait() takes an absolute time. */
+static int sync_wait(int fd, uint32_t h)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return drmSyncobjWait(fd, &h, 1, now.tv_sec * 1000000000ll +
+			      now.tv_nsec + JOB_WAIT_NS, 0, NULL);
+}
+
+static int vioctl(int fd, unsigned long req, void *arg)
+{
+	int ret;
+
+	do {
+		ret = ioctl(fd, req, arg);
+	} while (ret == -1 && (errno == EINTR || errno == EAGAIN));
+	return ret ? -errno : 0;
+}
+
+static void __attribute__((format(printf, 2, 3)))
+note(struct fz *g, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(g->desc, sizeof(g->desc), "%s: ", op_names[g->op]);
+	va_start(ap, fmt);
+	vsnprintf(g->desc + n, sizeof(g->desc) - n, fmt, ap);
+	va_end(ap);
+	if (g->verbose)
+		igt_info("seed %u t%d step %u: %s\n", g->seed, g->thread,
+			 g->step, g->desc);
+}
+
+static void __attribute__((format(printf, 2, 3)))
+fail(struct fz *g, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (g->failed)
+		return;
+	n = snprintf(g->msg, sizeof(g->msg),
+		     "seed %u thread %d step %u: %s\n  => ", g->seed, g->thread,
+		     g->step, g->desc);
+	va_start(ap, fmt);
+	vsnprintf(g->msg + n, sizeof(g->msg) - n, fmt, ap);
+	va_end(ap);
+	g->failed = true;
+	stop_all = true;
+}
+
+static void mask_names(unsigned int m, char *buf, size_t len)
+{
+	size_t n = 0;
+	unsigned int i;
+
+	buf[0] = 0;
+	for (i = 0; i < RES_NUM && n < len; i++)
+		if (m & BIT(i))
+			n += snprintf(buf + n, len - n, "%s%s", n ? "," : "",
+				      r_names[i]);
+}
+
+/* Check @ret against @allowed; false (and the generator fails) if not. */
+static bool expect(struct fz *g, int ret, unsigned int allowed)
+{
+	unsigned int r = r_index(ret);
+	char names[128];
+
+	g->results[r]++;
+	if (g->verbose)
+		igt_info("    -> %d (%s)\n", ret, r_names[r]);
+	if (allowed & BIT(r))
+		return true;
+	mask_names(allowed, names, sizeof(names));
+	fail(g, "returned %d (%s), expected one of {%s}", ret,
+	     ret ? strerror(-ret) : "success", names);
+	return false;
+}
+
+/* --- the model ---------------------------------------------------------- */
+
+static struct fclient *pick_client(struct fz *g)
+{
+	return &g->cl[chance(g, 85) ? 0 : 1];
+}
+
+static struct fclient *other_client(struct fz *g, struct fclient *c)
+{
+	return c == &g->cl[0] ? &g->cl[1] : &g->cl[0];
+}
+
+static bool is_live(const struct fclient *c, uint32_t h)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nbo; i++)
+		if (c->bo[i].handle == h)
+			return true;
+	return false;
+}
+
+static unsigned int shown(const struct fz *g, const struct fbo *b)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < NUM_HEADS; i++)
+		n += g->head_uid[i] == b->uid;
+	return n;
+}
+
+/* A handle the file @c certainly does not have; @kind names it. */
+static uint32_t bad_handle(struct fz *g, struct fclient *c, const char **kind)
+{
+	struct fclient *o = other_client(g, c);
+	unsigned int tries;
+	uint32_t h = 0;
+
+	for (tries = 0; tries < 8; tries++) {
+		switch (below(g, c->shared ? 2 : 4)) {
+		case 0:
+			h = 0x10000000 + below(g, 0x60000000);
+			*kind = "random";
+			break;
+		case 1:
+			h = 0xffffffff;
+			*kind = "max";
+			break;
+		case 2:
+			if (!c->ndead)
+				continue;
+			h = c->dead[below(g, c->ndead)];
+			*kind = "closed";
+			break;
+		case 3:
+			if (!o->nbo)
+				continue;
+			h = o->bo[below(g, o->nbo)].handle;
+			*kind = "foreign";
+			break;
+		}
+		if (h && !is_live(c, h))
+			return h;
+	}
+	*kind = "random";
+	return 0x7ffffff0;
+}
+
+/* A bad user pointer; @output: the kernel writes there. */
+static uint64_t bad_pointer(struct fz *g, bool output, bool null_ok,
+			    const char **kind)
+{
+	for (;;) {
+		switch (below(g, 6)) {
+		case 0:
+			if (!null_ok)
+				continue;
+			*kind = "NULL";
+			return 0;
+		case 1:
+			*kind = "unmapped";
+			return ptr(none_page);
+		case 2:
+			*kind = "kernel";
+			return 0xffff888000000000ull;
+		case 3:
+			*kind = "non-canonical";
+			return 0x8000000000000000ull;
+		case 4:
+			*kind = "straddling";
+			return ptr(straddle);
+		case 5:
+			if (!output)
+				continue;
+			*kind = "read-only";
+			return ptr(ro_page);
+		}
+	}
+}
+
+static enum mut pick_mut(struct fz *g)
+{
+	unsigned int r = below(g, 100);
+
+	switch (g->focus) {
+	case F_HANDLES:
+		return r < 55 ? M_HANDLE : r < 75 ? M_NONE : M_BOUNDARY;
+	case F_POINTERS:
+		return r < 55 ? M_POINTER : r < 75 ? M_NONE : M_RESERVED;
+	case F_HUGE:
+		return r < 50 ? M_HUGE : r < 75 ? M_NONE : M_BOUNDARY;
+	default:
+		if (r < 45)
+			return M_NONE;
+		return r < 58 ? M_RESERVED : r < 72 ? M_BOUNDARY :
+		       r < 84 ? M_HANDLE : r < 93 ? M_POINTER : M_HUGE;
+	}
+}
+
+static const char *mut_name(enum mut m)
+{
+	static const char * const n[M_NUM] = {
+		"valid", "reserved", "boundary", "handle", "pointer", "huge",
+	};
+
+	return n[m];
+}
+
+static int close_handle(int fd, uint32_t h)
+{
+	struct drm_gem_close cl = { .handle = h };
+
+	return vioctl(fd, DRM_IOCTL_GEM_CLOSE, &cl);
+}
+
+static void add_dead(struct fclient *c, uint32_t h)
+{
+	if (c->ndead < MAX_DEAD)
+		c->dead[c->ndead++] = h;
+	else
+		c->dead[h % MAX_DEAD] = h;
+}
+
+static void remove_bo(struct fclient *c, unsigned int i)
+{
+	add_dead(c, c->bo[i].handle);
+	c->bo[i] = c->bo[--c->nbo];
+}
+
+/* --- QUERY_SEGMENTS ----------------------------------------------------- */
+
+static void check_segments(struct fz *g, const struct drm_vseg_segment_info *s,
+			   uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct drm_vseg_segment_info *w = &T.seg[i];
+		const struct drm_vseg_segment_usage *u = &s[i].usage;
+
+		if (s[i].id != w->id || s[i].kind != w->kind ||
+		    s[i].flags != w->flags || s[i].size != w->size ||
+		    s[i].commit_limit != w->commit_limit || s[i].pad ||
+		    memcmp(s[i].reserved, w->reserved, sizeof(w->reserved)))
+			fail(g, "segment %u changed (size %#llx flags %#llx)",
+			     i + 1, (unsigned long long)s[i].size,
+			     (unsigned long long)s[i].flags);
+		else if (u->committed > w->commit_limit ||
+			 u->resident > w->size ||
+			 (w->kind == DRM_VSEG_SEGMENT_KIND_MEMORY &&
+			  u->aperture_mapped) || u->reserved[0] ||
+			 u->reserved[1] || u->reserved[2] || u->reserved[3])
+			fail(g, "segment %u usage out of bounds: committed %#llx resident %#llx aperture_mapped %#llx (size %#llx, commit limit %#llx)",
+			     i + 1, (unsigned long long)u->committed,
+			     (unsigned long long)u->resident,
+			     (unsigned long long)u->aperture_mapped,
+			     (unsigned long long)w->size,
+			     (unsigned long long)w->commit_limit);
+		if (g->failed)
+			return;
+	}
+}
+
+static void op_query(struct fz *g)
+{
+	struct drm_vseg_segment_info segs[DRM_VSEG_MAX_SEGMENTS + 3];
+	struct drm_vseg_query_segments q = {};
+	enum mut m = pick_mut(g);
+	const char *what = "", *kind = "";
+	unsigned int allowed = OK, k;
+	void *arg = &q;
+	int ret;
+
+	if (m == M_HANDLE)
+		m = M_NONE;
+	memset(segs, 0, sizeof(segs));
+	if (chance(g, 30)) {
+		what = "count call";
+	} else {
+		q.num_segments = T.nseg + below(g, 3);
+		q.segment_size = sizeof(segs[0]);
+		q.segments = ptr(segs);
+		what = "fill call";
+	}
+	switch (m) {
+	case M_RESERVED:
+		k = below(g, 5);
+		if (k == 0)
+			q.extensions = interesting(g) | 1;
+		else if (k == 1)
+			q.flags = 1u << below(g, 32);
+		else if (k == 2)
+			q.pad = rnd32(g) | 1;
+		else if (k == 3)
+			q.pad2 = rnd32(g) | 1;
+		else
+			q.reserved[below(g, 4)] = interesting(g) | 1;
+		what = "nonzero reserved field";
+		allowed = EINV;
+		break;
+	case M_BOUNDARY:
+		k = below(g, 4);
+		q.num_segments = T.nseg;
+		q.segment_size = sizeof(segs[0]);
+		q.segments = ptr(segs);
+		if (k == 0 && T.nseg > 1) {
+			q.num_segments = T.nseg - 1;
+			what = "count one short";
+		} else if (k <= 1) {
+			q.segment_size = below(g, 2) ? 0 :
+					 sizeof(segs[0]) + (below(g, 2) ? 8 : -8);
+			what = "wrong segment_size";
+		} else if (k == 2) {
+			q.segments = 0;
+			what = "NULL array with a count";
+		} else {
+			q.num_segments = 0xffffffff;
+			what = "huge capacity, table-sized array";
+		}
+		allowed = k == 3 ? OK : EINV;
+		break;
+	case M_POINTER:
+		q.num_segments = T.nseg;
+		q.segment_size = sizeof(segs[0]);
+		if (chance(g, 30)) {
+			arg = (void *)(uintptr_t)bad_pointer(g, true, true,
+							     &kind);
+			what = "bad argument pointer";
+		} else {
+			q.segments = bad_pointer(g, true, false, &kind);
+			what = "bad array pointer";
+		}
+		allowed = EFLT;
+		break;
+	case M_HUGE:
+		q.num_segments = 0x7fffffff;
+		q.segment_size = sizeof(segs[0]);
+		q.segments = ptr(segs);
+		what = "huge capacity";
+		allowed = OK;
+		break;
+	default:
+		break;
+	}
+	note(g, "%s (%s%s%s) num %u size %u segments %#llx", what,
+	     mut_name(m), *kind ? " " : "", kind, q.num_segments,
+	     q.segment_size, (unsigned long long)q.segments);
+	ret = vioctl(g->cl[0].fd, DRM_IOCTL_VSEG_QUERY_SEGMENTS, arg);
+	if (!expect(g, ret, allowed) || ret || arg != &q)
+		return;
+	if (q.num_segments != T.nseg || q.segment_size != sizeof(segs[0]))
+		fail(g, "returned %u segments of %u bytes, expected %u of %zu",
+		     q.num_segments, q.segment_size, T.nseg, sizeof(segs[0]));
+	else if (q.segments)
+		check_segments(g, segs, T.nseg);
+}
+
+/* --- GEM_CREATE --------------------------------------------------------- */
+
+static uint32_t pick_seg(struct fz *g, uint32_t mask)
+{
+	uint32_t id;
+
+	if (!mask)
+		return 0;
+	do {
+		id = below(g, T.nseg + 1);
+	} while (!(mask & BIT(id)));
+	return id;
+}
+
+static void create_valid(struct fz *g, struct drm_vseg_gem_create *c)
+{
+	static const uint64_t sizes[] = {
+		SZ_4K, 2 * SZ_4K, 5 * SZ_4K, SZ_64K, 3 * SZ_64K, SZ_1M,
+		2 * SZ_1M,
+	};
+	uint32_t sup, id;
+	unsigned int i, n;
+
+	memset(c, 0, sizeof(*c));
+	c->size = chance(g, 3) ? SZ_4M : sizes[below(g, ARRAY_LEN(sizes))];
+	do {
+		sup = rnd32(g) & T.all;
+	} while (!sup);
+	if (chance(g, 25))
+		sup = T.all;
+	c->supported_segments = sup;
+	if (chance(g, 30) && (sup & T.phys_mask))
+		c->flags |= AP;
+	if (chance(g, 15))
+		c->flags |= PRIMARY;
+	if (chance(g, 20) && (sup & T.cpu_mask))
+		c->flags |= CPU_VIS;
+	if (chance(g, 20))
+		c->flags |= FROM_END;
+	/* Physical access and scanout need a (CPU-visible) segment. */
+	if ((c->flags & (AP | PRIMARY)) &&
+	    !(sup & ~1u & (c->flags & CPU_VIS ? T.cpu_mask : T.all)))
+		c->flags &= ~(AP | PRIMARY);
+	n = below(g, 4);
+	for (i = 0; i < n; i++) {
+		c->preferred[i].segment_id = pick_seg(g, sup);
+		c->preferred[i].flags = chance(g, 30) ? DRM_VSEG_PREF_TOP_DOWN : 0;
+	}
+	c->num_preferred = n;
+	if (T.ap_id && (sup & BIT(T.ap_id)) && chance(g, 40))
+		c->eviction_segments = BIT(T.ap_id);
+	id = c->preferred[0].segment_id;
+	if (n && T.nbanks[id] && chance(g, 50)) {
+		c->num_hinted_banks = 1 + below(g, T.nbanks[id] < 4 ?
+						T.nbanks[id] : 4);
+		for (i = 0; i < c->num_hinted_banks; i++)
+			c->hinted_banks[i] = below(g, T.nbanks[id]);
+	}
+	if (chance(g, 12))
+		c->alignment = 1ull << (12 + below(g, 10));
+}
+
+static uint64_t real_size(const struct drm_vseg_gem_create *c)
+{
+	uint64_t page = SZ_4K;
+	uint32_t id;
+
+	for (id = 1; id <= T.nseg; id++)
+		if ((c->supported_segments & BIT(id)) &&
+		    (T.mem_mask & BIT(id)) && T.page[id] > page)
+			page = T.page[id];
+	return (c->size + page - 1) & ~(page - 1);
+}
+
+/* Make @c wrong in one documented way; returns the error it must give. */
+static unsigned int create_mutate(struct fz *g, struct drm_vseg_gem_create *c,
+				  enum mut m, const char **what)
+{
+	uint32_t id, nonvis;
+	unsigned int k;
+
+	switch (m) {
+	case M_RESERVED:
+		k = below(g, 7);
+		if (k == 0) {
+			c->extensions = interesting(g) | 1;
+			*what = "extensions";
+		} else if (k == 1) {
+			c->reserved[below(g, 4)] = interesting(g) | 1;
+			*what = "reserved";
+		} else if (k == 2) {
+			c->flags |= 1u << (4 + below(g, 28));
+			*what = "unknown flag";
+		} else if (k == 3) {
+			c->handle = rnd32(g) | 1;
+			*what = "handle in";
+		} else if (k == 4 && c->num_preferred < DRM_VSEG_MAX_PREFERRED) {
+			c->preferred[4].segment_id = 1;
+			*what = "unused preferred entry";
+		} else if (k == 5 &&
+			   c->num_hinted_banks < DRM_VSEG_MAX_HINTED_BANKS) {
+			c->hinted_banks[3] = 1 + below(g, 4);
+			*what = "unused hinted bank";
+		} else {
+			c->preferred[0].flags |= 2u << below(g, 31);
+			if (!c->num_preferred) {
+				c->num_preferred = 1;
+				c->preferred[0].segment_id =
+					pick_seg(g, c->supported_segments);
+			}
+			*what = "unknown preference flag";
+		}
+		return EINV;
+	case M_BOUNDARY:
+		k = below(g, 17);
+		switch (k) {
+		case 0:
+			c->size = 0;
+			*what = "size 0";
+			return EINV;
+		case 1:
+			c->size = below(g, 2) ? 4095 : 4097;
+			*what = "unaligned size";
+			return EINV;
+		case 2:
+			c->size = below(g, 2) ? 1ull << 63 : ~0ull - 4095;
+			*what = "huge size";
+			return ESPC;
+		case 3:
+			c->alignment = below(g, 2) ? 3 : 3ull << 20;
+			*what = "alignment not a power of two";
+			return EINV;
+		case 4:
+			c->alignment = 1ull << (31 + below(g, 33));
+			*what = "alignment above 1 GiB";
+			return EINV;
+		case 5:
+			c->supported_segments = 0;
+			*what = "no supported segment";
+			return EINV;
+		case 6:
+			c->supported_segments |= BIT(T.nseg + 1 +
+						     below(g, 31 - T.nseg));
+			*what = "unknown supported segment";
+			return EINV;
+		case 7:
+			id = pick_seg(g, ~c->supported_segments & T.all);
+			if (c->supported_segments == T.all)
+				id = T.nseg + 1 + below(g, 3);
+			c->preferred[0].segment_id = id;
+			if (!c->num_preferred)
+				c->num_preferred = 1;
+			*what = "preferred segment not supported";
+			return EINV;
+		case 8:
+			c->preferred[0].segment_id = 32 + below(g, 1000);
+			if (!c->num_preferred)
+				c->num_preferred = 1;
+			*what = "preferred segment id >= 32";
+			return EINV;
+		case 9:
+			c->eviction_segments = BIT(pick_seg(g, T.all &
+							    ~BIT(T.ap_id)));
+			*what = "eviction to a memory segment";
+			return EINV;
+		case 10:
+			c->supported_segments &= ~BIT(T.ap_id);
+			if (!c->supported_segments)
+				c->supported_segments = 1;
+			c->flags &= ~AP;
+			if (!(c->supported_segments & T.cpu_mask))
+				c->flags &= ~CPU_VIS;
+			for (k = 0; k < c->num_preferred; k++)
+				if (c->preferred[k].segment_id == T.ap_id)
+					c->preferred[k].segment_id = 0,
+					c->supported_segments |= 1;
+			c->eviction_segments = BIT(T.ap_id);
+			*what = "eviction to an unsupported aperture";
+			return EINV;
+		case 11:
+			for (id = 1; id <= T.nseg; id++)
+				if (T.nbanks[id])
+					break;
+			if (id > T.nseg)
+				return create_mutate(g, c, m, what);
+			c->supported_segments |= BIT(id);
+			c->preferred[0].segment_id = id;
+			c->preferred[0].flags = 0;
+			if (!c->num_preferred)
+				c->num_preferred = 1;
+			c->num_hinted_banks = 1;
+			c->hinted_banks[0] = T.nbanks[id] + below(g, 100);
+			*what = "hinted bank out of range";
+			return EINV;
+		case 12:
+			c->preferred[0].segment_id =
+				pick_seg(g, c->supported_segments);
+			if (T.nbanks[c->preferred[0].segment_id])
+				return create_mutate(g, c, m, what);
+			if (!c->num_preferred)
+				c->num_preferred = 1;
+			c->num_hinted_banks = 1;
+			c->hinted_banks[0] = 0;
+			*what = "hinted bank without banking";
+			return EINV;
+		case 13:
+			nonvis = T.mem_mask & ~T.cpu_mask;
+			if (!nonvis)
+				return create_mutate(g, c, m, what);
+			c->supported_segments = nonvis;
+			c->flags |= CPU_VIS;
+			memset(c->preferred, 0, sizeof(c->preferred));
+			memset(c->hinted_banks, 0, sizeof(c->hinted_banks));
+			c->num_preferred = 0;
+			c->num_hinted_banks = 0;
+			c->eviction_segments = 0;
+			*what = "CPU_VISIBLE without a visible segment";
+			return EINV;
+		case 14:
+			c->supported_segments = 1;
+			c->flags = below(g, 2) ? AP : PRIMARY;
+			memset(c->preferred, 0, sizeof(c->preferred));
+			memset(c->hinted_banks, 0, sizeof(c->hinted_banks));
+			c->num_preferred = 0;
+			c->num_hinted_banks = 0;
+			c->eviction_segments = 0;
+			*what = "physical or primary in system memory only";
+			return EINV;
+		case 15:
+			nonvis = T.mem_mask & ~T.cpu_mask;
+			if (!nonvis)
+				return create_mutate(g, c, m, what);
+			c->supported_segments = 1 | nonvis;
+			c->flags = CPU_VIS | (below(g, 2) ? AP : PRIMARY);
+			memset(c->preferred, 0, sizeof(c->preferred));
+			memset(c->hinted_banks, 0, sizeof(c->hinted_banks));
+			c->num_preferred = 0;
+			c->num_hinted_banks = 0;
+			c->eviction_segments = 0;
+			*what = "CPU_VISIBLE physical buffer without a visible physical segment";
+			return EINV;
+		default:
+			c->alignment = 1ull << 30;
+			*what = "alignment 1 GiB";
+			return OK | ESPC | EMEM;
+		}
+	case M_HUGE:
+		if (below(g, 2)) {
+			c->num_preferred = DRM_VSEG_MAX_PREFERRED + 1 +
+					   (below(g, 2) ? rnd32(g) >> 1 : 0);
+			*what = "num_preferred";
+		} else {
+			c->num_hinted_banks = DRM_VSEG_MAX_HINTED_BANKS + 1 +
+					      (below(g, 2) ? rnd32(g) >> 1 : 0);
+			*what = "num_hinted_banks";
+		}
+		return EBIG;
+	default:
+		*what = "";
+		return OK | ESPC | EMEM;
+	}
+}
+
+static void op_create(struct fz *g)
+{
+	struct fclient *c = pick_client(g);
+	struct drm_vseg_gem_create a;
+	enum mut m = pick_mut(g);
+	const char *what = "", *kind = "";
+	unsigned int allowed;
+	uint64_t want;
+	void *arg = &a;
+	int ret;
+
+	create_valid(g, &a);
+	if (m == M_HANDLE)
+		m = M_NONE;
+	if (m == M_POINTER) {
+		arg = (void *)(uintptr_t)bad_pointer(g, false, true, &kind);
+		what = kind;
+		allowed = EFLT;
+	} else {
+		allowed = create_mutate(g, &a, m, &what);
+	}
+	want = real_size(&a);
+	note(g, "fd%d %s %s: size %#llx align %#llx flags %#x supported %#x eviction %#x pref %u [%u/%u %u/%u %u/%u] banks %u [%u %u] ext %#llx handle %u res %#llx",
+	     c == &g->cl[1], mut_name(m), what, (unsigned long long)a.size,
+	     (unsigned long long)a.alignment, a.flags, a.supported_segments,
+	     a.eviction_segments, a.num_preferred, a.preferred[0].segment_id,
+	     a.preferred[0].flags, a.preferred[1].segment_id,
+	     a.preferred[1].flags, a.preferred[4].segment_id,
+	     a.preferred[4].flags, a.num_hinted_banks, a.hinted_banks[0],
+	     a.hinted_banks[3], (unsigned long long)a.extensions, a.handle,
+	     (unsigned long long)(a.reserved[0] | a.reserved[1] |
+				  a.reserved[2] | a.reserved[3]));
+	ret = vioctl(c->fd, DRM_IOCTL_VSEG_GEM_CREATE, arg);
+	if (ret == 0 && arg == &a && a.handle) {
+		if (c->nbo == MAX_BOS || !(allowed & OK)) {
+			/* Not kept: close it again (a failure is reported). */
+			close_handle(c->fd, a.handle);
+		} else {
+			struct fbo *b = &c->bo[c->nbo++];
+
+			memset(b, 0, sizeof(*b));
+			b->handle = a.handle;
+			b->size = a.size;
+			b->flags = a.flags;
+			b->supported = a.supported_segments;
+			b->uid = ++g->next_uid;
+		}
+	}
+	if (!expect(g, ret, allowed) || ret)
+		return;
+	if (a.size != want)
+		fail(g, "size %#llx returned, expected %#llx",
+		     (unsigned long long)a.size, (unsigned long long)want);
+}
+
+/* --- GEM_INFO ----------------------------------------------------------- */
+
+static struct fbo *pick_bo(struct fz *g, struct fclient *c)
+{
+	return c->nbo ? &c->bo[below(g, c->nbo)] : NULL;
+}
+
+/*
+ * Has the buffer no place but system memory (CPU_VISIBLE drops the places
+ * the CPU cannot reach)? MAKE_RESIDENT then pins it where it is.
+ */
+static bool system_only(const struct fbo *b)
+{
+	return !(b->supported & ~1u &
+		 (b->flags & CPU_VIS ? T.cpu_mask : T.all));
+}
+
+static void check_info(struct fz *g, const struct fbo *b,
+		       const struct drm_vseg_gem_info *in)
+{
+	unsigned int pins = b->user_pins + shown(g, b);
+
+	if (in->size != b->size || in->create_flags != b->flags ||
+	    in->segment_id > T.nseg ||
+	    (in->segment_id && !(b->supported & BIT(in->segment_id))) ||
+	    !!(in->placement_flags & DRM_VSEG_INFO_RESIDENT) !=
+	    !!in->segment_id ||
+	    in->resident_bytes != (in->segment_id ? b->size : 0) ||
+	    in->reserved[0] || in->reserved[1] || in->reserved[2])
+		fail(g, "GEM_INFO of handle %u: size %#llx flags %#x segment %u placement %#x resident %#llx; created size %#llx flags %#x supported %#x",
+		     b->handle, (unsigned long long)in->size,
+		     in->create_flags, in->segment_id, in->placement_flags,
+		     (unsigned long long)in->resident_bytes,
+		     (unsigned long long)b->size, b->flags, b->supported);
+	else if (!!(in->placement_flags & DRM_VSEG_INFO_PINNED) != !!pins)
+		fail(g, "GEM_INFO of handle %u: placement %#x, but it has %u application pins and is shown on %u heads",
+		     b->handle, in->placement_flags, b->user_pins,
+		     shown(g, b));
+	else if (pins && !in->segment_id && !system_only(b))
+		fail(g, "handle %u is pinned in system memory", b->handle);
+}
+
+static void op_info(struct fz *g)
+{
+	struct fclient *c = pick_client(g);
+	struct drm_vseg_gem_info in = {};
+	struct fbo *b = pick_bo(g, c);
+	enum mut m = pick_mut(g);
+	const char *what = "", *kind = "";
+	unsigned int allowed = OK;
+	void *arg = &in;
+	int ret;
+
+	in.handle = b ? b->handle : 0;
+	if (m == M_HUGE)
+		m = M_NONE;
+	if (!b && m == M_NONE)
+		m = M_HANDLE;
+	switch (m) {
+	case M_RESERVED:
+		if (below(g, 2))
+			in.extensions = interesting(g) | 1;
+		else
+			in.reserved[below(g, 3)] = interesting(g) | 1;
+		allowed = EINV;
+		break;
+	case M_HANDLE:
+	case M_BOUNDARY:
+		in.handle = m == M_BOUNDARY ? 0 : bad_handle(g, c, &what);
+		allowed = ENOE;
+		break;
+	case M_POINTER:
+		arg = (void *)(uintptr_t)bad_pointer(g, true, true, &kind);
+		allowed = EFLT;
+		break;
+	default:
+		break;
+	}
+	note(g, "fd%d %s %s%s handle %u ext %#llx", c == &g->cl[1],
+	     mut_name(m), what, kind, in.handle,
+	     (unsigned long long)in.extensions);
+	ret = vioctl(c->fd, DRM_IOCTL_VSEG_GEM_INFO, arg);
+	if (expect(g, ret, allowed) && !ret && b && !c->shared)
+		check_info(g, b, &in);
+}
+
+/* --- GEM_MMAP_OFFSET, mmap and CPU touches ------------------------------ */
+
+static __thread sigjmp_buf bus_jmp;
+static __thread volatile sig_atomic_t bus_armed;
+
+static void bus_handler(int sig)
+{
+	if (bus_armed) {
+		bus_armed = 0;
+		siglongjmp(bus_jmp, 1);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Read and write the first and last words of the mapping. */
+static void touch(struct fz *g, struct fclient *c, struct fbo *b, void *map)
+{
+	volatile uint64_t *first = map;
+	volatile uint64_t *last = (uint64_t *)((char *)map + b->size - 8);
+	uint64_t v, val = rnd64(g) | 1;
+	bool may_fail;
+
+	g->touches++;
+	/* Without system memory or with a pin, it may have no CPU place. */
+	may_fail = !(b->supported & 1) || b->user_pins || shown(g, b);
+	if (sigsetjmp(bus_jmp, 1)) {
+		g->sigbus++;
+		if (!may_fail)
+			fail(g, "SIGBUS touching handle %u (supported %#x, flags %#x, size %#llx)",
+			     b->handle, b->supported, b->flags,
+			     (unsigned long long)b->size);
+		return;
+	}
+	bus_armed = 1;
+	v = *first;
+	if (v != b->mark) {
+		bus_armed = 0;
+		fail(g, "handle %u: word 0 is %#llx, the CPU stored %#llx",
+		     b->handle, (unsigned long long)v,
+		     (unsigned long long)b->mark);
+		return;
+	}
+	*first = val;
+	b->mark = val;
+	v = *last;
+	*last = v + 1;
+	bus_armed = 0;
+	(void)c;
+}
+
+static void op_mmap(struct fz *g)
+{
+	struct fclient *c = pick_client(g);
+	struct drm_vseg_gem_mmap_offset mo = {};
+	struct fbo *b = pick_bo(g, c);
+	enum mut m = pick_mut(g);
+	const char *what = "", *kind = "";
+	unsigned int allowed = OK;
+	void *arg = &mo, *map;
+	int ret;
+
+	mo.handle = b ? b->handle : 0;
+	if (m == M_HUGE)
+		m = M_NONE;
+	if (!b && m == M_NONE)
+		m = M_HANDLE;
+	switch (m) {
+	case M_RESERVED:
+		if (below(g, 2))
+			mo.extensions = interesting(g) | 1;
+		else
+			mo.flags = 1u << below(g, 32);
+		allowed = EINV;
+		break;
+	case M_HANDLE:
+	case M_BOUNDARY:
+		mo.handle = m == M_BOUNDARY ? 0 : bad_handle(g, c, &what);
+		allowed = ENOE;
+		break;
+	case M_POINTER:
+		arg = (void *)(uintptr_t)bad_pointer(g, true, true, &kind);
+		allowed = EFLT;
+		break;
+	default:
+		break;
+	}
+	note(g, "fd%d %s %s%s handle %u flags %#x", c == &g->cl[1],
+	     mut_name(m), what, kind, mo.handle, mo.flags);
+	ret = vioctl(c->fd, DRM_IOCTL_VSEG_GEM_MMAP_OFFSET, arg);
+	if (!expect(g, ret, allowed) || ret || !b)
+		return;
+
+	switch (below(g, 8)) {
+	case 0: {
+		/* The offset on the other file: not its buffer. */
+		struct fclient *o = other_client(g, c);
+
+		if (o->fd == c->fd)
+			return;
+		note(g, "mmap of fd%d's offset %#llx on fd%d", c == &g->cl[1],
+		     (unsigned long long)mo.offset, o == &g->cl[1]);
+		map = mmap(NULL, b->size, PROT_READ, MAP_SHARED, o->fd,
+			   mo.offset);
+		if (map != MAP_FAILED) {
+			munmap(map, b->size);
+			fail(g, "a foreign file mapped the buffer");
+		} else if (errno != EACCES) {
+			fail(g, "mmap failed with %s, expected EACCES",
+			     strerror(errno));
+		}
+		return;
+	}
+	case 1:
+		/* Longer than the buffer. */
+		note(g, "mmap of %#llx bytes of a %#llx-byte buffer",
+		     (unsigned long long)b->size + page_size,
+		     (unsigned long long)b->size);
+		map = mmap(NULL, b->size + page_size, PROT_READ, MAP_SHARED,
+			   c->fd, mo.offset);
+		if (map != MAP_FAILED) {
+			munmap(map, b->size + page_size);
+			fail(g, "an mmap longer than the buffer succeeded");
+		}
+		return;
+	default:
+		break;
+	}
+	map = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED, c->fd,
+		   mo.offset);
+	if (map == MAP_FAILED) {
+		fail(g, "mmap of handle %u at %#llx: %s", b->handle,
+		     (unsigned long long)mo.offset, strerror(errno));
+		return;
+	}
+	note(g, "touch handle %u (supported %#x, %u pins, %u heads)",
+	     b->handle, b->supported, b->user_pins, shown(g, b));
+	touch(g, c, b, map);
+	munmap(map, b->size);
+}
+
+/* --- MAKE_RESIDENT and EVICT ------------------------------------------- */
+
+static void op_residency(struct fz *g, bool make)
+{
+	unsigned long ioc = make ? DRM_IOCTL_VSEG_MAKE_RESIDENT :
+				   DRM_IOCTL_VSEG_EVICT;
+	struct fclient *c = pick_client(g);
+	struct drm_vseg_residency r = {};
+	uint32_t list[MAX_LIST], sim[MAX_LIST];
+	int idx[MAX_LIST];
+	enum mut m = pick_mut(g);
+	const char *what = "", *kind = "";
+	unsigned int allowed, pred = OK, n, i, j, k;
+	uint32_t flag = make ? DRM_VSEG_RESIDENCY_PIN : DRM_VSEG_RESIDENCY_UNPIN;
+	void *arg = &r;
+	bool big = false;
+	int ret;
+
+	if (!c->nbo && m == M_NONE)
+		m = M_HANDLE;
+	n = 1 + below(g, 4);
+	for (i = 0; i < n; i++) {
+		idx[i] = c->nbo ? (int)below(g, c->nbo) : -1;
+		list[i] = idx[i] >= 0 ? c->bo[idx[i]].handle : 0x7ffffff0;
+	}
+	r.handles = ptr(list);
+	r.count = n;
+	r.flags = chance(g, 30) ? flag : 0;
+	r.processed = 0xffffffff;
+
+	/* EVICT's check of the list, entry by entry. */
+	if (!make && c->nbo) {
+		for (i = 0; i < n; i++)
+			sim[i] = c->bo[idx[i]].user_pins;
+		for (i = 0; i < n && pred == OK; i++) {
+			const struct fbo *b = &c->bo[idx[i]];
+
+			for (j = 0; j < i && idx[j] != idx[i]; j++)
+				;
+			k = j < i ? j : i;	/* the first entry of that bo */
+			if (r.flags & DRM_VSEG_RESIDENCY_UNPIN) {
+				if (!sim[k])
+					pred = EINV;
+				else if (sim[k] + shown(g, b) > 1)
+					pred = EBSY;
+				else
+					sim[k]--;
+			} else if (sim[k] + shown(g, b)) {
+				pred = EBSY;
+			}
+		}
+	}
+	allowed = pred == OK ? (make ? OK | ESPC | EMEM : OK | EMEM) : pred;
+
+	switch (m) {
+	case M_RESERVED:
+		k = below(g, 4);
+		if (k == 0)
+			r.extensions = interesting(g) | 1;
+		else if (k == 1)
+			r.pad = rnd32(g) | 1;
+		else if (k == 2)
+			r.reserved[below(g, 2)] = interesting(g) | 1;
+		else
+			do {
+				r.flags = 1u << below(g, 32);
+			} while (r.flags == flag);
+		what = "reserved";
+		allowed = EINV;
+		break;
+	case M_BOUNDARY:
+		if (below(g, 3)) {
+			r.count = 0;
+			what = "count 0";
+			allowed = EINV;
+			break;
+		}
+		if (!c->nbo || (make && r.flags))
+			return;
+		/* The longest list: one buffer, over and over. */
+		for (i = 0; i < DRM_VSEG_MAX_RESIDENCY_HANDLES; i++)
+			g->big_list[i] = list[0];
+		r.handles = ptr(g->big_list);
+		r.count = DRM_VSEG_MAX_RESIDENCY_HANDLES;
+		big = true;
+		what = "1024 entries";
+		n = 1;
+		if (!make) {
+			const struct fbo *b = &c->bo[idx[0]];
+			unsigned int pins = b->user_pins + shown(g, b);
+
+			/* A second UNPIN of one pin is an UNPIN too many. */
+			if (r.flags)
+				allowed = b->user_pins && pins > 1 ? EBSY : EINV;
+			else
+				allowed = pins ? EBSY : OK | EMEM;
+		} else {
+			allowed = OK | ESPC | EMEM;
+		}
+		break;
+	case M_HANDLE:
+		list[below(g, n)] = bad_handle(g, c, &what);
+		allowed = ENOE | (pred == OK ? 0 : pred);
+		break;
+	case M_POINTER:
+		if (chance(g, 25)) {
+			arg = (void *)(uintptr_t)bad_pointer(g, false, true,
+							     &kind);
+			what = "argument";
+		} else {
+			r.handles = bad_pointer(g, false, true, &kind);
+			r.count = 2 + below(g, 8);
+			what = "handles";
+		}
+		allowed = EFLT;
+		break;
+	case M_HUGE:
+		r.count = DRM_VSEG_MAX_RESIDENCY_HANDLES + 1 +
+			  (below(g, 2) ? rnd32(g) >> 1 : 0);
+		if (below(g, 3) == 0)
+			r.count = 0xffffffff;
+		what = "count";
+		allowed = EBIG;
+		break;
+	default:
+		break;
+	}
+	note(g, "fd%d %s %s%s count %u flags %#x handles %#llx [%u %u %u %u] ext %#llx pad %u res %#llx",
+	     c == &g->cl[1], mut_name(m), what, kind, r.count, r.flags,
+	     (unsigned long long)r.handles, list[0], n > 1 ? list[1] : 0,
+	     n > 2 ? list[2] : 0, n > 3 ? list[3] : 0,
+	     (unsigned long long)r.extensions, r.pad,
+	     (unsigned long long)(r.reserved[0] | r.reserved[1]));
+	ret = vioctl(c->fd, ioc, arg);
+	if (!expect(g, ret, allowed) || arg != &r)
+		return;
+	if (ret && ret != -ENOSPC && ret != -ENOMEM) {
+		/* The list is checked first: nothing may have moved. */
+		if (r.processed != 0xffffffff && r.processed)
+			fail(g, "failed with %d after processing %u buffers",
+			     ret, r.processed);
+		return;
+	}
+	if (!ret && r.processed != r.count) {
+		fail(g, "processed %u of %u", r.processed, r.count);
+		return;
+	}
+	if (!(r.flags & flag) || m != M_NONE || big)
+		return;
+	/* The pins of the entries processed. */
+	k = ret ? r.processed : n;
+	if (k > n) {
+		fail(g, "processed %u of %u", k, n);
+		return;
+	}
+	for (i = 0; i < k; i++) {
+		if (make)
+			c->bo[idx[i]].user_pins++;
+		else
+			c->bo[idx[i]].user_pins--;
+	}
+}
+
+/* --- VM_BIND and VM_UNBIND ---------------------------------------------- */
+
+static bool va_overlaps(const struct fclient *c, uint64_t va, uint64_t size)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nmap; i++)
+		if (va < c->map_va[i] + c->map_size[i] &&
+		    c->map_va[i] < va + size)
+			return true;
+	return false;
+}
+
+static uint64_t vm_round(uint64_t size)
+{
+	return (size + SZ_64K - 1) & ~(SZ_64K - 1);
+}
+
+static void op_bind(struct fz *g)
+{
+	struct fclient *c = pick_client(g);
+	struct drm_vseg_vm_bind vb = {};
+	struct fbo *b = pick_bo(g, c);
+	enum mut m = pick_mut(g);
+	const char *what = "", *kind = "";
+	unsigned int allowed = OK | EMEM;
+	void *arg = &vb;
+	int ret;
+
+	if (!b && m == M_NONE)
+		m = M_HANDLE;
+	if (c->nmap == MAX_MAPS && m == M_NONE)
+		m = M_BOUNDARY;
+	vb.handle = b ? b->handle : 0;
+	if (c->nmap && chance(g, 30))
+		vb.gpu_va = c->map_va[below(g, c->nmap)] +
+			    SZ_64K * below(g, 3);
+	else
+		vb.gpu_va = g->va_base + SZ_64K * below(g, 4096);
+	if (b && va_overlaps(c, vb.gpu_va, vm_round(b->size)))
+		allowed = EINV;
+	switch (m) {
+	case M_RESERVED:
+		switch (below(g, 4)) {
+		case 0:
+			vb.extensions = interesting(g) | 1;
+			break;
+		case 1:
+			vb.flags = 1u << below(g, 32);
+			break;
+		case 2:
+			vb.size = interesting(g) | 1;
+			break;
+		default:
+			vb.reserved[below(g, 2)] = interesting(g) | 1;
+			break;
+		}
+		allowed = EINV;
+		break;
+	case M_BOUNDARY:
+	case M_HUGE:
+		if (!b)
+			return;
+		switch (below(g, 5)) {
+		case 0:
+			vb.gpu_va = 0;
+			what = "va 0";
+			break;
+		case 1:
+			vb.gpu_va += 4096 << below(g, 4);
+			what = "unaligned va";
+			break;
+		case 2:
+			vb.gpu_va = (1ull << 47) + SZ_64K * below(g, 4);
+			what = "va at 2^47";
+			break;
+		case 3:
+			vb.gpu_va = (1ull << 47) - SZ_64K;
+			if (vm_round(b->size) <= SZ_64K)
+				vb.gpu_va = ~0ull << 16;
+			what = "mapping past 2^47";
+			break;
+		default:
+			vb.gpu_va = ~0ull << 16;
+			what = "va wraps";
+			break;
+		}
+		allowed = EINV;
+		break;
+	case M_HANDLE:
+		vb.handle = bad_handle(g, c, &what);
+		allowed = ENOE;
+		break;
+	case M_POINTER:
+		arg = (void *)(uintptr_t)bad_pointer(g, false, true, &kind);
+		allowed = EFLT;
+		break;
+	default:
+		break;
+	}
+	note(g, "fd%d %s %s%s handle %u va %#llx size %#llx flags %#x",
+	     c == &g->cl[1], mut_name(m), what, kind, vb.handle,
+	     (unsigned long long)vb.gpu_va, (unsigned long long)vb.size,
+	     vb.flags);
+	ret = vioctl(c->fd, DRM_IOCTL_VSEG_VM_BIND, arg);
+	if (!expect(g, ret, allowed) || ret)
+		return;
+	if (vb.size != b->size) {
+		fail(g, "VM_BIND returned size %#llx for a %#llx-byte buffer",
+		     (unsigned long long)vb.size, (unsigned long long)b->size);
+		return;
+	}
+	if (c->nmap < MAX_MAPS) {
+		c->map_va[c->nmap] = vb.gpu_va;
+		c->map_size[c->nmap++] = vm_round(b->size);
+	} else {
+		fail(g, "model full of mappings");
+	}
+}
+
+static void op_unbind(struct fz *g)
+{
+	struct fclient *c = pick_client(g);
+	struct drm_vseg_vm_bind vb = {};
+	enum mut m = pick_mut(g);
+	const char *kind = "";
+	unsigned int allowed = OK, i = 0;
+	void *arg = &vb;
+	bool mapped = false;
+	int ret;
+
+	if (c->nmap && chance(g, 75)) {
+		i = below(g, c->nmap);
+		vb.gpu_va = c->map_va[i];
+		mapped = true;
+	} else {
+		vb.gpu_va = chance(g, 20) ? interesting(g) :
+			    g->va_base + SZ_64K * below(g, 4096);
+		for (i = 0; i < c->nmap && c->map_va[i] != vb.gpu_va; i++)
+			;
+		mapped = i < c->nmap;
+		allowed = mapped ? OK : EINV;
+	}
+	if (c->shared && !mapped && vb.gpu_va - g->va_base >= VA_WINDOW)
+		vb.gpu_va = g->va_base + 4096;	/* not another thread's */
+	switch (m) {
+	case M_RESERVED:
+	case M_HANDLE:
+		switch (below(g, 5)) {
+		case 0:
+			vb.extensions = interesting(g) | 1;
+			break;
+		case 1:
+			vb.flags = 1u << below(g, 32);
+			break;
+		case 2:
+			vb.size = interesting(g) | 1;
+			break;
+		case 3:
+			vb.handle = rnd32(g) | 1;
+			break;
+		default:
+			vb.reserved[below(g, 2)] = interesting(g) | 1;
+			break;
+		}
+		allowed = EINV;
+		break;
+	case M_POINTER:
+		arg = (void *)(uintptr_t)bad_pointer(g, false, true, &kind);
+		allowed = EFLT;
+		break;
+	default:
+		m = M_NONE;
+		break;
+	}
+	note(g, "fd%d %s%s va %#llx (%s) handle %u size %#llx flags %#x",
+	     c == &g->cl[1], mut_name(m), kind, (unsigned long long)vb.gpu_va,
+	     mapped ? "mapped" : "not mapped", vb.handle,
+	     (unsigned long long)vb.size, vb.flags);
+	ret = vioctl(c->fd, DRM_IOCTL_VSEG_VM_UNBIND, arg);
+	if (!expect(g, ret, allowed) || ret)
+		return;
+	if (mapped) {
+		c->map_va[i] = c->map_va[c->nmap - 1];
+		c->map_size[i] = c->map_size[--c->nmap];
+	}
+}
+
+/* --- SUBMIT ------------------------------------------------------------- */
+
+struct sub {
+	struct drm_vseg_submit s;
+	struct drm_vseg_cmd cmd[MAX_CMDS];
+	struct drm_vseg_allocation al[4];
+	struct drm_vseg_patch pt[2 * MAX_CMDS];
+	uint32_t in[3], out[3];
+	uint64_t al_size[4];
+	unsigned int ncmd, nal, npt;
+};
+
+static void add_patch(struct sub *s, unsigned int cmd, bool src,
+		      unsigned int ai, uint64_t off)
+{
+	struct drm_vseg_patch *p = &s->pt[s->npt++];
+
+	p->allocation_index = ai;
+	p->allocation_offset = off;
+	p->patch_offset = cmd * sizeof(struct drm_vseg_cmd) +
+			  (src ? 16 : 8);
+}
+
+/* An offset of listed allocation @ai for @len bytes, above the CPU's mark. */
+static uint64_t gpu_offset(struct fz *g, uint64_t size, uint64_t len,
+			   unsigned int align)
+{
+	uint64_t room = (size - GPU_OFF - len) / align;
+
+	return GPU_OFF + align * below(g, room > 256 ? 256 : room + 1);
+}
+
+static void submit_valid(struct fz *g, struct fclient *c, struct sub *s)
+{
+	unsigned int i, n, nap = 0, ap[MAX_BOS];
+	uint64_t len, off;
+	int mi;
+
+	memset(s, 0, sizeof(*s));
+	s->s.engine = below(g, 2);
+	for (i = 0; i < c->nbo; i++)
+		if (c->bo[i].flags & AP)
+			ap[nap++] = i;
+	if (s->s.engine == DRM_VSEG_ENGINE_COPY && nap) {
+		s->nal = below(g, 4);
+		for (i = 0; i < s->nal; i++) {
+			const struct fbo *b = &c->bo[ap[below(g, nap)]];
+
+			s->al[i].handle = b->handle;
+			s->al[i].flags = below(g, 2) ?
+					 DRM_VSEG_ALLOCATION_WRITE : 0;
+			s->al_size[i] = b->size;
+		}
+	}
+	s->ncmd = 1 + below(g, MAX_CMDS);
+	for (i = 0; i < s->ncmd; i++) {
+		struct drm_vseg_cmd *cmd = &s->cmd[i];
+		unsigned int ai = below(g, s->nal);
+
+		cmd->opcode = below(g, 4);
+		if (cmd->opcode == DRM_VSEG_CMD_NOP)
+			continue;
+		len = cmd->opcode == DRM_VSEG_CMD_WRITE ? 8 :
+		      4 * (1 + below(g, 64));
+		if (cmd->opcode == DRM_VSEG_CMD_FILL)
+			cmd->value = rnd32(g);
+		else if (cmd->opcode == DRM_VSEG_CMD_WRITE)
+			cmd->value = rnd64(g);
+		else
+			cmd->size = len;
+		if (cmd->opcode == DRM_VSEG_CMD_FILL)
+			cmd->size = len;
+		if (s->s.engine == DRM_VSEG_ENGINE_COPY) {
+			if (!s->nal || chance(g, 10)) {
+				/* Unreachable: the job fails with EFAULT. */
+				cmd->dst = DRM_VSEG_PHYS_ADDR(0, 0x1000);
+				cmd->src = cmd->opcode == DRM_VSEG_CMD_COPY ?
+					   DRM_VSEG_PHYS_ADDR(T.nseg + 1, 0) : 0;
+				continue;
+			}
+			off = gpu_offset(g, s->al_size[ai], 2 * len, 8);
+			add_patch(s, i, false, ai, off);
+			if (cmd->opcode == DRM_VSEG_CMD_COPY)
+				add_patch(s, i, true, ai, off + len);
+		} else {
+			mi = c->nmap && !chance(g, 10) ?
+			     (int)below(g, c->nmap) : -1;
+			if (mi < 0) {
+				cmd->dst = g->va_base + VA_WINDOW - SZ_64K;
+				cmd->src = cmd->opcode == DRM_VSEG_CMD_COPY ?
+					   cmd->dst : 0;
+				continue;
+			}
+			/* map_size is rounded up: use its first 4 KiB only. */
+			off = gpu_offset(g, SZ_4K, 2 * len, 8);
+			cmd->dst = c->map_va[mi] + off;
+			if (cmd->opcode == DRM_VSEG_CMD_COPY)
+				cmd->src = cmd->dst + len;
+		}
+	}
+	n = 0;
+	for (i = 0; i < c->nsync && n < 2; i++)
+		if (c->fenced[i] && chance(g, 40))
+			s->in[n++] = c->sync[i];
+	s->s.num_in_syncs = n;
+	n = 0;
+	for (i = 0; i < c->nsync && n < 2; i++)
+		if (chance(g, 40))
+			s->out[n++] = c->sync[i];
+	s->s.num_out_syncs = n;
+
+	s->s.commands = ptr(s->cmd);
+	s->s.commands_size = s->ncmd * sizeof(struct drm_vseg_cmd);
+	s->s.num_allocations = s->nal;
+	s->s.allocations = ptr(s->al);
+	s->s.num_patches = s->npt;
+	s->s.patches = ptr(s->pt);
+	s->s.in_syncs = ptr(s->in);
+	s->s.out_syncs = ptr(s->out);
+}
+
+static unsigned int submit_mutate(struct fz *g, struct fclient *c,
+				  struct sub *s, enum mut m, const char **what,
+				  const char **kind)
+{
+	unsigned int i, k;
+
+	switch (m) {
+	case M_RESERVED:
+		k = below(g, 11);
+		*what = "reserved";
+		switch (k) {
+		case 0:
+			s->s.extensions = interesting(g) | 1;
+			return EINV;
+		case 1:
+			s->s.flags = 1u << below(g, 32);
+			return EINV;
+		case 2:
+			s->s.pad = rnd32(g) | 1;
+			return EINV;
+		case 3:
+			s->s.reserved[below(g, 2)] = interesting(g) | 1;
+			return EINV;
+		case 4:
+			s->cmd[below(g, s->ncmd)].flags = 1u << below(g, 32);
+			*what = "command flags";
+			return EINV;
+		case 5:
+			s->cmd[below(g, s->ncmd)].opcode = 4 + below(g, 1000);
+			*what = "unknown opcode";
+			return EINV;
+		case 6:
+			i = below(g, s->ncmd);
+			memset(&s->cmd[i], 0, sizeof(s->cmd[i]));
+			switch (below(g, 3)) {
+			case 0:
+				s->cmd[i].dst = 8;
+				break;
+			case 1:
+				s->cmd[i].size = 4;
+				break;
+			default:
+				s->cmd[i].value = 1;
+				break;
+			}
+			*what = "NOP with operands";
+			return EINV;
+		case 7:
+			i = below(g, s->ncmd);
+			s->cmd[i].opcode = DRM_VSEG_CMD_FILL;
+			s->cmd[i].src = 0;
+			s->cmd[i].size = 4;
+			s->cmd[i].value = 1ull << 32;
+			*what = "FILL with a 64-bit value";
+			return EINV;
+		case 8:
+			i = below(g, s->ncmd);
+			s->cmd[i].opcode = DRM_VSEG_CMD_WRITE;
+			s->cmd[i].src = 0;
+			s->cmd[i].size = 0;
+			s->cmd[i].dst |= 4;
+			*what = "WRITE to an unaligned address";
+			return EINV;
+		case 9:
+			if (!s->nal)
+				return submit_mutate(g, c, s, m, what, kind);
+			s->al[below(g, s->nal)].flags |= 2u << below(g, 31);
+			*what = "allocation flags";
+			return EINV;
+		default:
+			if (!s->npt)
+				return submit_mutate(g, c, s, m, what, kind);
+			s->pt[below(g, s->npt)].pad = rnd32(g) | 1;
+			*what = "patch pad";
+			return EINV;
+		}
+	case M_BOUNDARY:
+		k = below(g, 10);
+		switch (k) {
+		case 0:
+			s->s.engine = 2 + below(g, 2) * (rnd32(g) >> 2);
+			*what = "unknown engine";
+			return EINV;
+		case 1:
+			s->s.commands_size = 0;
+			*what = "no commands";
+			return EINV;
+		case 2:
+			s->s.commands_size += below(g, 2) ? 8 : -8;
+			if (!s->s.commands_size)
+				s->s.commands_size = 8;
+			*what = "commands_size not a multiple of the command";
+			return EINV;
+		case 3:
+			if (!s->nal)
+				return submit_mutate(g, c, s, m, what, kind);
+			s->s.engine = DRM_VSEG_ENGINE_RENDER;
+			*what = "allocation list on the render engine";
+			return EINV;
+		case 4:
+			for (i = 0; i < c->nbo && (c->bo[i].flags & AP); i++)
+				;
+			if (i == c->nbo || s->s.engine != DRM_VSEG_ENGINE_COPY)
+				return submit_mutate(g, c, s, m, what, kind);
+			s->al[s->nal].handle = c->bo[i].handle;
+			s->al[s->nal].flags = 0;
+			s->s.num_allocations = ++s->nal;
+			*what = "buffer without AccessedPhysically";
+			return EINV;
+		case 5:
+			if (!s->npt)
+				return submit_mutate(g, c, s, m, what, kind);
+			s->pt[below(g, s->npt)].allocation_index =
+				s->nal + below(g, 2) * rnd32(g);
+			*what = "allocation index out of range";
+			return EINV;
+		case 6:
+			if (!s->npt)
+				return submit_mutate(g, c, s, m, what, kind);
+			i = below(g, s->npt);
+			switch (below(g, 3)) {
+			case 0:
+				s->pt[i].patch_offset |= 4;
+				break;
+			case 1:
+				s->pt[i].patch_offset = s->s.commands_size -
+							4 * below(g, 2);
+				break;
+			default:
+				s->pt[i].patch_offset = interesting(g) | 1ull << 32;
+				break;
+			}
+			*what = "patch offset outside the commands";
+			return EINV;
+		case 7:
+			if (!s->npt)
+				return submit_mutate(g, c, s, m, what, kind);
+			i = below(g, s->npt);
+			s->pt[i].allocation_offset =
+				s->al_size[s->pt[i].allocation_index] +
+				(below(g, 2) ? 0 : interesting(g) >> 1);
+			*what = "allocation offset past its buffer";
+			return EINV;
+		case 8:
+			for (i = 0; i < c->nsync && c->fenced[i]; i++)
+				;
+			if (i == c->nsync)
+				return submit_mutate(g, c, s, m, what, kind);
+			s->in[0] = c->sync[i];
+			if (!s->s.num_in_syncs)
+				s->s.num_in_syncs = 1;
+			*what = "input syncobj without a fence";
+			return EINV;
+		default:
+			s->s.commands_size = sizeof(struct drm_vseg_cmd) *
+					     (DRM_VSEG_MAX_CMD_BYTES /
+					      sizeof(struct drm_vseg_cmd) + 1);
+			*what = "commands_size above the limit";
+			return EBIG;
+		}
+	case M_HANDLE:
+		k = below(g, 3);
+		if (k == 0 && s->s.engine == DRM_VSEG_ENGINE_COPY) {
+			i = s->nal < 4 ? s->nal : 3;
+			s->al[i].handle = bad_handle(g, c, kind);
+			if (i == s->nal)
+				s->s.num_allocations = ++s->nal;
+			*what = "allocation";
+			return ENOE;
+		}
+		if (k == 1) {
+			s->in[0] = 0x10000000 + below(g, 0x60000000);
+			if (!s->s.num_in_syncs)
+				s->s.num_in_syncs = 1;
+			*what = "in syncobj";
+		} else {
+			s->out[0] = 0x10000000 + below(g, 0x60000000);
+			if (!s->s.num_out_syncs)
+				s->s.num_out_syncs = 1;
+			*what = "out syncobj";
+		}
+		return ENOE;
+	case M_POINTER:
+		k = below(g, 6);
+		*what = "pointer";
+		if (k == 0) {
+			s->s.commands = bad_pointer(g, false, true, kind);
+			*what = "commands";
+		} else if (k == 1 && s->nal) {
+			s->s.allocations = bad_pointer(g, false, true, kind);
+			*what = "allocations";
+		} else if (k == 2 && s->npt) {
+			s->s.patches = bad_pointer(g, false, true, kind);
+			*what = "patches";
+		} else if (k == 3) {
+			s->s.in_syncs = bad_pointer(g, false, true, kind);
+			s->s.num_in_syncs = 1 + below(g, 3);
+			*what = "in_syncs";
+		} else if (k == 4) {
+			s->s.out_syncs = bad_pointer(g, false, true, kind);
+			s->s.num_out_syncs = 1 + below(g, 3);
+			*what = "out_syncs";
+		} else {
+			return 0;	/* the argument pointer itself */
+		}
+		return EFLT;
+	case M_HUGE:
+		k = below(g, 5);
+		*what = "count";
+		if (k == 0)
+			s->s.num_allocations = DRM_VSEG_MAX_ALLOCATIONS + 1 +
+				(below(g, 2) ? rnd32(g) >> 1 : 0);
+		else if (k == 1)
+			s->s.num_patches = DRM_VSEG_MAX_PATCHES + 1 +
+				(below(g, 2) ? rnd32(g) >> 1 : 0);
+		else if (k == 2)
+			s->s.num_in_syncs = DRM_VSEG_MAX_SYNCS + 1 +
+				(below(g, 2) ? rnd32(g) >> 1 : 0);
+		else if (k == 3)
+			s->s.num_out_syncs = DRM_VSEG_MAX_SYNCS + 1 +
+				(below(g, 2) ? rnd32(g) >> 1 : 0);
+		else
+			s->s.commands_size = 0xffffffff /
+				sizeof(struct drm_vseg_cmd) *
+				sizeof(struct drm_vseg_cmd);
+		return EBIG;
+	default:
+		return OK | ESPC | EMEM;
+	}
+}
+
+static void op_submit(struct fz *g)
+{
+	struct fclient *c = pick_client(g);
+	enum mut m = pick_mut(g);
+	const char *what = "", *kind = "";
+	unsigned int allowed, i, j;
+	struct sub s;
+	void *arg = &s.s;
+	int ret;
+
+	submit_valid(g, c, &s);
+	allowed = submit_mutate(g, c, &s, m, &what, &kind);
+	if (!allowed) {
+		arg = (void *)(uintptr_t)bad_pointer(g, false, true, &kind);
+		what = "argument";
+		allowed = EFLT;
+	}
+	note(g, "fd%d %s %s%s%s engine %u flags %#x cmds %u bytes @%#llx [op %u/%#x dst %#llx] allocs %u [%u/%#x] patches %u [%u +%#llx @%#llx pad %u] in %u [%u] out %u [%u] ext %#llx pad %u res %#llx",
+	     c == &g->cl[1], mut_name(m), what, *kind ? " " : "", kind,
+	     s.s.engine, s.s.flags, s.s.commands_size,
+	     (unsigned long long)s.s.commands, s.cmd[0].opcode,
+	     s.cmd[0].flags, (unsigned long long)s.cmd[0].dst,
+	     s.s.num_allocations, s.al[0].handle, s.al[0].flags,
+	     s.s.num_patches, s.pt[0].allocation_index,
+	     (unsigned long long)s.pt[0].allocation_offset,
+	     (unsigned long long)s.pt[0].patch_offset, s.pt[0].pad,
+	     s.s.num_in_syncs, s.in[0], s.s.num_out_syncs, s.out[0],
+	     (unsigned long long)s.s.extensions, s.s.pad,
+	     (unsigned long long)(s.s.reserved[0] | s.s.reserved[1]));
+	ret = vioctl(c->fd, DRM_IOCTL_VSEG_SUBMIT, arg);
+	if (ret == 0 && arg == &s.s)
+		for (i = 0; i < s.s.num_out_syncs && i < 3; i++)
+			for (j = 0; j < c->nsync; j++)
+				if (c->sync[j] == s.out[i])
+					c->fenced[j] = true;
+	expect(g, ret, allowed);
+}
+
+/* --- SCANOUT ------------------------------------------------------------ */
+
+static void op_scanout(struct fz *g)
+{
+	struct fclient *c = pick_client(g);
+	struct drm_vseg_scanout so = {};
+	enum mut m = pick_mut(g);
+	const char *what = "", *kind = "";
+	unsigned int allowed = OK, i, np = 0, prim[MAX_BOS];
+	struct fbo *b = NULL;
+	void *arg = &so;
+	int ret;
+
+	for (i = 0; i < c->nbo; i++)
+		if (c->bo[i].flags & PRIMARY)
+			prim[np++] = i;
+	if (!g->heads && m == M_NONE)
+		m = M_BOUNDARY;
+	so.head = g->heads == 3 ? below(g, 2) : g->heads == 2;
+	if (np && chance(g, 75)) {
+		b = &c->bo[prim[below(g, np)]];
+		so.handle = b->handle;
+		allowed = b->supported & T.phys_mask ? OK | ESPC | EMEM :
+			  EINV;
+	}
+	switch (m) {
+	case M_RESERVED:
+		switch (below(g, 4)) {
+		case 0:
+			so.extensions = interesting(g) | 1;
+			break;
+		case 1:
+			so.flags = 1u << below(g, 32);
+			break;
+		case 2:
+			so.pad = rnd32(g) | 1;
+			break;
+		default:
+			so.reserved[below(g, 2)] = interesting(g) | 1;
+			break;
+		}
+		allowed = EINV;
+		break;
+	case M_BOUNDARY:
+	case M_HUGE:
+		for (i = 0; i < c->nbo && (c->bo[i].flags & PRIMARY); i++)
+			;
+		if (i < c->nbo && below(g, 2)) {
+			so.handle = c->bo[i].handle;
+			what = "not a primary";
+		} else {
+			so.head = NUM_HEADS + below(g, 2) * rnd32(g);
+			what = "head out of range";
+		}
+		allowed = EINV;
+		break;
+	case M_HANDLE:
+		so.handle = bad_handle(g, c, &what);
+		allowed = ENOE;
+		break;
+	case M_POINTER:
+		arg = (void *)(uintptr_t)bad_pointer(g, false, true, &kind);
+		allowed = EFLT;
+		break;
+	default:
+		break;
+	}
+	note(g, "fd%d %s %s%s head %u handle %u flags %#x pad %u ext %#llx",
+	     c == &g->cl[1], mut_name(m), what, kind, so.head, so.handle,
+	     so.flags, so.pad, (unsigned long long)so.extensions);
+	ret = vioctl(c->fd, DRM_IOCTL_VSEG_SCANOUT, arg);
+	if (!expect(g, ret, allowed) || ret || m != M_NONE)
+		return;
+	g->head_uid[so.head] = b ? b->uid : 0;
+}
+
+/* --- GEM_CLOSE and syncobjs --------------------------------------------- */
+
+static void op_close(struct fz *g)
+{
+	struct fclient *c = pick_client(g);
+	enum mut m = pick_mut(g);
+	const char *what = "";
+	unsigned int i = 0;
+	uint32_t h;
+	int ret;
+
+	if (c->nbo && (m == M_NONE || m == M_RESERVED || m == M_BOUNDARY)) {
+		i = below(g, c->nbo);
+		h = c->bo[i].handle;
+		note(g, "fd%d handle %u", c == &g->cl[1], h);
+		ret = vioctl(c->fd, DRM_IOCTL_GEM_CLOSE,
+			     &(struct drm_gem_close){ .handle = h });
+		if (expect(g, ret, OK))
+			remove_bo(c, i);
+		return;
+	}
+	h = bad_handle(g, c, &what);
+	note(g, "fd%d %s handle %u", c == &g->cl[1], what, h);
+	ret = vioctl(c->fd, DRM_IOCTL_GEM_CLOSE,
+		     &(struct drm_gem_close){ .handle = h });
+	expect(g, ret, EINV);
+}
+
+static void op_sync(struct fz *g)
+{
+	struct fclient *c = pick_client(g);
+	unsigned int i, k = below(g, 4);
+	uint32_t h;
+	int ret;
+
+	if (k == 0 && c->nsync < MAX_SYNCS) {
+		bool sig = below(g, 2);
+
+		note(g, "fd%d create syncobj%s", c == &g->cl[1],
+		     sig ? " signaled" : "");
+		ret = drmSyncobjCreate(c->fd, sig ? DRM_SYNCOBJ_CREATE_SIGNALED :
+					       0, &h);
+		if (expect(g, ret ? -errno : 0, OK)) {
+			c->sync[c->nsync] = h;
+			c->fenced[c->nsync++] = sig;
+		}
+		return;
+	}
+	if (!c->nsync)
+		return;
+	i = below(g, c->nsync);
+	if (k == 1) {
+		note(g, "fd%d destroy syncobj %u", c == &g->cl[1], c->sync[i]);
+		ret = drmSyncobjDestroy(c->fd, c->sync[i]);
+		if (expect(g, ret ? -errno : 0, OK)) {
+			c->sync[i] = c->sync[--c->nsync];
+			c->fenced[i] = c->fenced[c->nsync];
+		}
+		return;
+	}
+	if (!c->fenced[i])
+		return;
+	note(g, "fd%d wait syncobj %u", c == &g->cl[1], c->sync[i]);
+	ret = sync_wait(c->fd, c->sync[i]);
+	if (ret)
+		fail(g, "a job did not finish within 20 s: %s",
+		     strerror(-ret));
+}
+
+/* --- argument pointers and sparse structures ---------------------------- */
+
+static const struct {
+	unsigned long ioc;
+	unsigned int doc;
+	bool sparse;	/* may get a sparse random structure */
+} ioctls[] = {
+	{ DRM_IOCTL_VSEG_QUERY_SEGMENTS, DOC_QUERY, true },
+	{ DRM_IOCTL_VSEG_GEM_CREATE, DOC_CREATE, true },
+	{ DRM_IOCTL_VSEG_GEM_INFO, DOC_INFO, true },
+	{ DRM_IOCTL_VSEG_GEM_MMAP_OFFSET, DOC_MMAP, true },
+	{ DRM_IOCTL_VSEG_MAKE_RESIDENT, DOC_RESIDENT, true },
+	{ DRM_IOCTL_VSEG_EVICT, DOC_EVICT, true },
+	{ DRM_IOCTL_VSEG_VM_BIND, DOC_VM, false },
+	{ DRM_IOCTL_VSEG_VM_UNBIND, DOC_VM, false },
+	{ DRM_IOCTL_VSEG_SUBMIT, DOC_SUBMIT, true },
+	{ DRM_IOCTL_VSEG_SCANOUT, DOC_SCANOUT, false },
+};
+
+static void op_badarg(struct fz *g)
+{
+	struct fclient *c = pick_client(g);
+	unsigned int i = below(g, ARRAY_LEN(ioctls) + 1);
+	const char *kind = "";
+	uint64_t p;
+	int ret;
+
+	if (i == ARRAY_LEN(ioctls)) {
+		/* A driver ioctl number past the table. */
+		unsigned long nr = DRM_COMMAND_BASE + DRM_VSEG_SCANOUT + 1 +
+				   below(g, 0x50);
+		uint64_t buf[8] = {};
+
+		note(g, "unknown driver ioctl %#lx", nr);
+		ret = vioctl(c->fd, DRM_IOWR(nr, uint64_t[8]), buf);
+		expect(g, ret, EINV | BIT(RES_ENOTTY));
+		return;
+	}
+	p = bad_pointer(g, false, true, &kind);
+	note(g, "ioctl %#lx with a %s argument pointer", ioctls[i].ioc, kind);
+	ret = vioctl(c->fd, ioctls[i].ioc, (void *)(uintptr_t)p);
+	expect(g, ret, EFLT);
+}
+
+static void op_sparse(struct fz *g)
+{
+	struct fclient *c = pick_client(g);
+	uint64_t buf[32];
+	unsigned int i, n, k, w;
+	int ret;
+
+	do {
+		i = below(g, ARRAY_LEN(ioctls));
+	} while (!ioctls[i].sparse);
+	memset(buf, 0, sizeof(buf));
+	n = 1 + below(g, 3);
+	for (k = 0; k < n; k++) {
+		uint64_t v = interesting(g);
+		uint32_t v32 = v;
+
+		w = below(g, _IOC_SIZE(ioctls[i].ioc) / 4);
+		if (below(g, 2) && !(w & 1))
+			memcpy((char *)buf + 4 * w, &v, 8);
+		else
+			memcpy((char *)buf + 4 * w, &v32, 4);
+	}
+	note(g, "ioctl %#lx sparse %016llx %016llx %016llx %016llx %016llx %016llx",
+	     ioctls[i].ioc, (unsigned long long)buf[0],
+	     (unsigned long long)buf[1], (unsigned long long)buf[2],
+	     (unsigned long long)buf[3], (unsigned long long)buf[4],
+	     (unsigned long long)buf[5]);
+	ret = vioctl(c->fd, ioctls[i].ioc, buf);
+	if (!ret && ioctls[i].ioc == DRM_IOCTL_VSEG_GEM_CREATE) {
+		uint32_t h;
+
+		memcpy(&h, (char *)buf +
+		       offsetof(struct drm_vseg_gem_create, handle), 4);
+		close_handle(c->fd, h);
+	}
+	expect(g, ret, ioctls[i].doc | OK);
+}
+
+/* --- a run -------------------------------------------------------------- */
+
+static int open_vseg(bool render)
+{
+	int fd = render ? __drm_open_vseg_render() : __drm_open_vseg();
+
+	if (fd < 0 && render)
+		fd = __drm_open_vseg();
+	return fd;
+}
+
+static void fz_init(struct fz *g, uint32_t seed, int thread,
+		    unsigned int steps, int shared_fd)
+{
+	unsigned int i;
+
+	memset(g, 0, sizeof(*g));
+	g->seed = seed;
+	g->thread = thread;
+	g->rng = (uint64_t)seed * 0x9e3779b97f4a7c15ull +
+		 (uint64_t)(thread + 1) * 0xbf58476d1ce4e5b9ull;
+	for (i = 0; i < 4; i++)
+		rnd64(g);
+	g->steps = steps;
+	g->va_base = (1ull << 40) + (uint64_t)thread * VA_WINDOW;
+	g->big_list = calloc(DRM_VSEG_MAX_RESIDENCY_HANDLES, sizeof(uint32_t));
+	if (shared_fd >= 0) {
+		g->cl[0].fd = shared_fd;
+		g->cl[0].shared = true;
+	} else {
+		g->cl[0].fd = open_vseg(false);
+	}
+	g->cl[1].fd = open_vseg(chance(g, 50));
+	if (g->cl[0].fd < 0 || g->cl[1].fd < 0 || !g->big_list) {
+		snprintf(g->msg, sizeof(g->msg), "cannot open the device");
+		g->failed = true;
+	}
+}
+
+static void fz_step(struct fz *g)
+{
+	static const unsigned char weight[NUM_OPS] = {
+		[OP_QUERY] = 4, [OP_CREATE] = 14, [OP_INFO] = 8,
+		[OP_MMAP] = 8, [OP_RESIDENT] = 9, [OP_EVICT] = 9,
+		[OP_BIND] = 6, [OP_UNBIND] = 5, [OP_SUBMIT] = 10,
+		[OP_SCANOUT] = 5, [OP_CLOSE] = 8, [OP_SYNC] = 6,
+		[OP_BADARG] = 3, [OP_SPARSE] = 5,
+	};
+	unsigned int total = 0, r, i;
+
+	for (i = 0; i < NUM_OPS; i++)
+		total += weight[i];
+	r = below(g, total);
+	for (i = 0; r >= weight[i]; i++)
+		r -= weight[i];
+	g->op = i;
+	g->ops[i]++;
+	switch (g->op) {
+	case OP_QUERY: op_query(g); break;
+	case OP_CREATE: op_create(g); break;
+	case OP_INFO: op_info(g); break;
+	case OP_MMAP: op_mmap(g); break;
+	case OP_RESIDENT: op_residency(g, true); break;
+	case OP_EVICT: op_residency(g, false); break;
+	case OP_BIND: op_bind(g); break;
+	case OP_UNBIND: op_unbind(g); break;
+	case OP_SUBMIT: op_submit(g); break;
+	case OP_SCANOUT: op_scanout(g); break;
+	case OP_CLOSE: op_close(g); break;
+	case OP_SYNC: op_sync(g); break;
+	case OP_BADARG: op_badarg(g); break;
+	default: op_sparse(g); break;
+	}
+}
+
+/* Close everything the generator made; the files too unless shared. */
+static void fz_cleanup(struct fz *g)
+{
+	unsigned int i, k;
+	int ret;
+
+	g->op = OP_CLOSE;
+	g->step = g->steps;
+	for (i = 0; i < NUM_HEADS; i++) {
+		struct drm_vseg_scanout so = { .head = i };
+
+		if (!(g->heads & BIT(i)))
+			continue;
+		note(g, "cleanup: head %u off", i);
+		ret = vioctl(g->cl[0].fd, DRM_IOCTL_VSEG_SCANOUT, &so);
+		if (expect(g, ret, OK))
+			g->head_uid[i] = 0;
+	}
+	for (k = 0; k < 2; k++) {
+		struct fclient *c = &g->cl[k];
+
+		if (c->fd < 0)
+			continue;
+		for (i = 0; i < c->nsync; i++) {
+			if (!c->fenced[i])
+				continue;
+			if (sync_wait(c->fd, c->sync[i]))
+				fail(g, "cleanup: a job did not finish within 20 s");
+		}
+		for (i = 0; i < c->nsync; i++)
+			drmSyncobjDestroy(c->fd, c->sync[i]);
+		/* Half the mappings by VM_UNBIND, the rest with the file. */
+		for (i = 0; i < c->nmap; i += c->shared ? 1 : 2) {
+			struct drm_vseg_vm_bind vb = { .gpu_va = c->map_va[i] };
+
+			note(g, "cleanup: fd%u unbind %#llx", k,
+			     (unsigned long long)vb.gpu_va);
+			expect(g, vioctl(c->fd, DRM_IOCTL_VSEG_VM_UNBIND, &vb),
+			       OK);
+		}
+		while (c->nbo) {
+			note(g, "cleanup: fd%u close %u", k, c->bo[0].handle);
+			expect(g, close_handle(c->fd, c->bo[0].handle), OK);
+			remove_bo(c, 0);
+		}
+		if (!c->shared)
+			close(c->fd);
+		c->fd = -1;
+	}
+	free(g->big_list);
+	g->big_list = NULL;
+}
+
+static void fz_run(struct fz *g)
+{
+	for (g->step = 0; g->step < g->steps && !g->failed && !stop_all;
+	     g->step++)
+		fz_step(g);
+	fz_cleanup(g);
+}
+
+static void *fz_thread(void *arg)
+{
+	fz_run(arg);
+	return NULL;
+}
+
+static void fz_report(const struct fz *g, unsigned int n)
+{
+	unsigned long ops[NUM_OPS] = {}, res[RES_NUM] = {}, touches = 0, bus = 0;
+	char line[512];
+	unsigned int i, k;
+	size_t len = 0;
+
+	for (k = 0; k < n; k++) {
+		for (i = 0; i < NUM_OPS; i++)
+			ops[i] += g[k].ops[i];
+		for (i = 0; i < RES_NUM; i++)
+			res[i] += g[k].results[i];
+		touches += g[k].touches;
+		bus += g[k].sigbus;
+	}
+	for (i = 0; i < NUM_OPS; i++)
+		len += snprintf(line + len, sizeof(line) - len, " %s %lu",
+				op_names[i], ops[i]);
+	igt_info("seed %u ops:%s\n", g->seed, line);
+	len = 0;
+	for (i = 0; i < RES_NUM; i++)
+		if (res[i])
+			len += snprintf(line + len, sizeof(line) - len,
+					" %s %lu", r_names[i], res[i]);
+	igt_info("seed %u results:%s; %lu touches, %lu SIGBUS\n", g->seed,
+		 line, touches, bus);
+}
+
+/* --- the device --------------------------------------------------------- */
+
+static struct vseg_ctx ctx = VSEG_CTX_INIT(VSEG_LEFTOVERS_NONE);
+static const char *loaded_profile;
+
+static void read_table(void)
+{
+	uint32_t id;
+
+	memset(&T, 0, sizeof(T));
+	T.nseg = ctx.q.num_segments;
+	T.ap_id = ctx.ap_id;
+	T.all = (uint32_t)((2ull << T.nseg) - 1);
+	T.cpu_mask = 1;
+	for (id = 1; id <= T.nseg; id++) {
+		const struct drm_vseg_segment_info *s = &ctx.segs[id - 1];
+
+		T.seg[id - 1] = *s;
+		memset(&T.seg[id - 1].usage, 0, sizeof(s->usage));
+		T.page[id] = s->page_size;
+		T.size[id] = s->size;
+		T.commit[id] = s->commit_limit;
+		if (s->kind == DRM_VSEG_SEGMENT_KIND_MEMORY) {
+			T.mem_mask |= BIT(id);
+			T.phys_mask |= BIT(id);
+			if (s->cpu_visible_size)
+				T.cpu_mask |= BIT(id);
+			if (s->flags & DRM_VSEG_SEGMENT_USE_BANKING)
+				T.nbanks[id] = s->num_banks;
+		} else {
+			T.cpu_mask |= BIT(id);
+			T.phys_mask |= BIT(id);
+		}
+	}
+}
+
+static void load_profile(const char *profile)
+{
+	if (loaded_profile && !strcmp(loaded_profile, profile))
+		return;
+	loaded_profile = NULL;
+	vseg_ctx_load(&ctx, profile);
+	vseg_check_usage_zero(&ctx.q, ctx.segs);
+	read_table();
+	loaded_profile = profile;
+}
+
+static void setup_pages(void)
+{
+	char *two;
+
+	page_size = sysconf(_SC_PAGESIZE);
+	none_page = mmap(NULL, page_size, PROT_NONE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ro_page = mmap(NULL, page_size, PROT_READ,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	two = mmap(NULL, 2 * page_size, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	igt_assert(none_page != MAP_FAILED && ro_page != MAP_FAILED &&
+		   two != MAP_FAILED);
+	igt_assert_eq(mprotect(two + page_size, page_size, PROT_NONE), 0);
+	/* Two readable bytes: no array element fits before the hole. */
+	straddle = two + page_size - 2;
+}
+
+static void install_sigbus(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = bus_handler;
+	sigemptyset(&sa.sa_mask);
+	igt_assert_eq(sigaction(SIGBUS, &sa, NULL), 0);
+}
+
+/* Run a seed: @threads generators (0: one, in this thread). */
+static void run_seed(uint32_t seed, unsigned int steps, unsigned int threads,
+		     bool same_fd, enum focus focus, bool verbose)
+{
+	struct fz g[MAX_THREADS];
+	pthread_t tid[MAX_THREADS];
+	unsigned int n = threads ? threads : 1, i;
+	int shared = -1;
+
+	stop_all = false;
+	vseg_ctx_start(&ctx);
+	if (threads && same_fd)
+		shared = ctx.fd;
+	for (i = 0; i < n; i++) {
+		fz_init(&g[i], seed, threads ? (int)i : 0, steps, shared);
+		g[i].focus = focus;
+		g[i].verbose = verbose;
+		/* Heads are device-wide: each belongs to one generator. */
+		g[i].heads = n == 1 ? 3 : i < NUM_HEADS ? BIT(i) : 0;
+	}
+	igt_info("seed %u: %s, %u steps%s%s\n", seed, loaded_profile, steps,
+		 threads ? ", threads" : "",
+		 threads ? (same_fd ? " on one file" : " on their own files") :
+		 "");
+	if (threads) {
+		for (i = 0; i < n; i++)
+			igt_assert_eq(pthread_create(&tid[i], NULL, fz_thread,
+						     &g[i]), 0);
+		for (i = 0; i < n; i++)
+			pthread_join(tid[i], NULL);
+	} else {
+		fz_run(&g[0]);
+	}
+	fz_report(g, n);
+	for (i = 0; i < n; i++)
+		igt_assert_f(!g[i].failed, "%s\nreplay: vseg_fuzz --replay %u\n",
+			     g[i].msg, seed);
+	vseg_ctx_finish(&ctx, 10000, "after the seed closed everything");
+}
+
+/* --- regressions ------------------------------------------------------- */
+
+/*
+ * EVICT(UNPIN) of a buffer listed more times than it is pinned: the list
+ * check let every entry through, the first entry unpinned and evicted the
+ * buffer, the second failed with -EINVAL: "nothing moves" was broken.
+ */
+static void evict_unpin_listed_twice(void)
+{
+	struct drm_vseg_gem_info before, after;
+	uint32_t list[3], processed = 0xffffffff, h;
+	uint32_t vram = vseg_segment_by_name(&ctx.q, ctx.segs, "vram");
+	int ret;
+
+	vseg_ctx_start(&ctx);
+	h = vseg_gem_create_simple(ctx.fd, SZ_64K, BIT(0) | BIT(vram), 0);
+	igt_assert_eq(__vseg_make_resident_flags(ctx.fd, &h, 1,
+						 DRM_VSEG_RESIDENCY_PIN,
+						 NULL), 0);
+	vseg_gem_info(ctx.fd, h, &before);
+	igt_assert(before.placement_flags & DRM_VSEG_INFO_PINNED);
+	igt_assert_eq_u32(before.segment_id, vram);
+
+	list[0] = h;
+	list[1] = h;
+	ret = __vseg_evict_flags(ctx.fd, list, 2, DRM_VSEG_RESIDENCY_UNPIN,
+				 &processed);
+	igt_assert_f(ret == -EINVAL,
+		     "EVICT(UNPIN) of a once-pinned buffer listed twice: %d\n",
+		     ret);
+	vseg_gem_info(ctx.fd, h, &after);
+	igt_assert_f(after.placement_flags & DRM_VSEG_INFO_PINNED,
+		     "the failed EVICT(UNPIN) dropped the pin\n");
+	igt_assert_eq_u32(after.segment_id, vram);
+	igt_assert_eq_u64(after.moves, before.moves);
+
+	/* Pinned twice, listed twice: the second entry finds one pin. */
+	igt_assert_eq(__vseg_make_resident_flags(ctx.fd, &h, 1,
+						 DRM_VSEG_RESIDENCY_PIN,
+						 NULL), 0);
+	igt_assert_eq(__vseg_evict_flags(ctx.fd, list, 2,
+					 DRM_VSEG_RESIDENCY_UNPIN, NULL),
+		      -EBUSY);
+	/* Listed three times with two pins: -EBUSY or -EINVAL, no move. */
+	list[2] = h;
+	ret = __vseg_evict_flags(ctx.fd, list, 3, DRM_VSEG_RESIDENCY_UNPIN,
+				 NULL);
+	igt_assert(ret == -EBUSY || ret == -EINVAL);
+	vseg_gem_info(ctx.fd, h, &after);
+	igt_assert(after.placement_flags & DRM_VSEG_INFO_PINNED);
+	igt_assert_eq_u64(after.moves, before.moves);
+
+	/* One entry per pin, one at a time: both go, then it moves. */
+	igt_assert_eq(__vseg_evict_flags(ctx.fd, &h, 1,
+					 DRM_VSEG_RESIDENCY_UNPIN, NULL),
+		      -EBUSY);
+	vseg_gem_close(ctx.fd, h);
+	vseg_ctx_finish(&ctx, 5000, "after closing the buffer");
+}
+
+/*
+ * A buffer that must be reachable physically (AccessedPhysically, or a
+ * primary for the display) but also CPU-visible, in system memory and a
+ * segment the CPU cannot see: GEM_CREATE took it and every SUBMIT or
+ * SCANOUT of it failed with -EINVAL.
+ */
+static void physical_cpu_visible(void)
+{
+	uint32_t local = vseg_segment_by_name(&ctx.q, ctx.segs, "local");
+	uint32_t vram = vseg_segment_by_name(&ctx.q, ctx.segs, "vram");
+	static const uint32_t kinds[] = { AP, PRIMARY, AP | PRIMARY };
+	struct drm_vseg_gem_create c;
+	unsigned int i;
+	uint32_t h;
+	int ret;
+
+	vseg_ctx_start(&ctx);
+	igt_require(!vseg_ctx_seg(&ctx, local)->cpu_visible_size);
+	for (i = 0; i < ARRAY_LEN(kinds); i++) {
+		vseg_create_args(&c, SZ_64K, BIT(0) | BIT(local),
+				 kinds[i] | CPU_VIS);
+		ret = __vseg_gem_create(ctx.fd, &c);
+		igt_assert_f(ret == -EINVAL,
+			     "flags %#x | CPU_VISIBLE in system + local: %d, expected -EINVAL\n",
+			     kinds[i], ret);
+		vseg_create_args(&c, SZ_64K, BIT(0), kinds[i]);
+		ret = __vseg_gem_create(ctx.fd, &c);
+		igt_assert_f(ret == -EINVAL,
+			     "flags %#x in system memory only: %d, expected -EINVAL\n",
+			     kinds[i], ret);
+		/* With a visible physical place it is fine, and works. */
+		vseg_create_args(&c, SZ_64K, BIT(0) | BIT(local) | BIT(vram),
+				 kinds[i] | CPU_VIS);
+		h = vseg_gem_create(ctx.fd, &c);
+		if (kinds[i] & PRIMARY) {
+			struct drm_vseg_scanout so = { .head = 0, .handle = h };
+
+			igt_assert_eq(igt_ioctl(ctx.fd, DRM_IOCTL_VSEG_SCANOUT,
+						&so), 0);
+			so.handle = 0;
+			igt_assert_eq(igt_ioctl(ctx.fd, DRM_IOCTL_VSEG_SCANOUT,
+						&so), 0);
+		}
+		vseg_gem_close(ctx.fd, h);
+	}
+	vseg_ctx_finish(&ctx, 5000, "after closing the buffers");
+}
+
+/*
+ * Copy-engine jobs may use hand-written aperture addresses of buffers they
+ * do not list. The engine translated such an address under the GART lock,
+ * dropped the lock, then wrote the page: a buffer unmapped from the
+ * aperture and freed in between had its freed page written. One thread
+ * maps and frees aperture buffers; the other writes where they land.
+ */
+#define RACE_SECONDS	4
+#define RACE_SIZE	SZ_64K
+
+static volatile uint64_t race_offset;
+static volatile bool race_stop;
+static int race_err;
+
+static void *race_mapper(void *arg)
+{
+	uint32_t ap = *(uint32_t *)arg;
+	int fd = __drm_open_vseg();
+
+	if (fd < 0) {
+		race_err = fd;
+		return NULL;
+	}
+	while (!race_stop && !race_err) {
+		struct drm_vseg_gem_create c;
+		struct drm_vseg_gem_info in = {};
+		int ret;
+
+		vseg_create_args(&c, RACE_SIZE, BIT(ap), AP);
+		ret = __vseg_gem_create(fd, &c);
+		if (ret) {
+			race_err = ret;
+			break;
+		}
+		in.handle = c.handle;
+		ret = vioctl(fd, DRM_IOCTL_VSEG_GEM_INFO, &in);
+		if (!ret && (in.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED))
+			race_offset = in.aperture_offset;
+		else
+			race_err = ret ? ret : -EINVAL;
+		if (close_handle(fd, c.handle))
+			race_err = -EBADF;
+	}
+	close(fd);
+	return NULL;
+}
+
+static void aperture_raw_race(void)
+{
+	struct drm_vseg_cmd cmd[1024];
+	struct timespec start = {};
+	unsigned long jobs = 0, faulted = 0;
+	pthread_t tid;
+	uint32_t ap, so, i;
+	int ret = 0, status;
+
+	vseg_ctx_start(&ctx);
+	ap = ctx.ap_id;
+	igt_require(ap);
+	race_stop = false;
+	race_err = 0;
+	race_offset = 0;
+	igt_assert_eq(drmSyncobjCreate(ctx.fd, 0, &so), 0);
+	igt_assert_eq(pthread_create(&tid, NULL, race_mapper, &ap), 0);
+	igt_gettime(&start);
+	while (igt_nsec_elapsed(&start) / 1000000000ull < RACE_SECONDS &&
+	       !race_err) {
+		struct drm_vseg_submit s = {};
+		uint64_t base = race_offset;
+
+		memset(cmd, 0, sizeof(cmd));
+		for (i = 0; i < ARRAY_LEN(cmd); i++) {
+			cmd[i].opcode = DRM_VSEG_CMD_WRITE;
+			cmd[i].dst = DRM_VSEG_PHYS_ADDR(ap, base +
+						       (i * 64) % RACE_SIZE);
+			cmd[i].value = 0x5a5a5a5a00000000ull | i;
+		}
+		s.engine = DRM_VSEG_ENGINE_COPY;
+		s.commands = ptr(cmd);
+		s.commands_size = sizeof(cmd);
+		s.out_syncs = ptr(&so);
+		s.num_out_syncs = 1;
+		ret = vioctl(ctx.fd, DRM_IOCTL_VSEG_SUBMIT, &s);
+		if (ret)
+			break;
+		igt_assert_eq(sync_wait(ctx.fd, so), 0);
+		status = vseg_syncobj_status(ctx.fd, so);
+		igt_assert_f(status == 1 || status == -EFAULT,
+			     "job status %d\n", status);
+		faulted += status != 1;
+		jobs++;
+	}
+	race_stop = true;
+	pthread_join(tid, NULL);
+	igt_assert_eq(ret, 0);
+	igt_assert_eq(race_err, 0);
+	igt_info("%lu jobs of %zu raw aperture writes, %lu ended on an unmapped page\n",
+		 jobs, ARRAY_LEN(cmd), faulted);
+	drmSyncobjDestroy(ctx.fd, so);
+	vseg_ctx_finish(&ctx, 5000, "after the race");
+}
+
+/* --- options ------------------------------------------------------------ */
+
+static unsigned int opt_soak, opt_steps;
+static uint32_t opt_seed = 1;
+static bool opt_seed_set, opt_replay;
+
+static const struct option long_opts[] = {
+	{ "soak", required_argument, NULL, 'S' },
+	{ "seed", required_argument, NULL, 's' },
+	{ "replay", required_argument, NULL, 'r' },
+	{ "steps", required_argument, NULL, 'n' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char help_str[] =
+	"  --soak SECONDS   run seeds one after another for SECONDS (subtest soak)\n"
+	"  --seed N         first seed of --soak (default 1)\n"
+	"  --replay SEED    run one seed again, printing every step (subtest replay)\n"
+	"  --steps N        steps per seed (default 800; soak and replay 1000)\n"
+	"Environment: VSEG_FUZZ_SOAK, VSEG_FUZZ_SEED, VSEG_FUZZ_REPLAY, VSEG_FUZZ_STEPS.";
+
+static int opt_handler(int opt, int opt_index, void *data)
+{
+	(void)opt_index;
+	(void)data;
+	switch (opt) {
+	case 'S':
+		opt_soak = strtoul(optarg, NULL, 0);
+		break;
+	case 's':
+		opt_seed = strtoul(optarg, NULL, 0);
+		opt_seed_set = true;
+		break;
+	case 'r':
+		opt_seed = strtoul(optarg, NULL, 0);
+		opt_replay = true;
+		break;
+	case 'n':
+		opt_steps = strtoul(optarg, NULL, 0);
+		break;
+	default:
+		return IGT_OPT_HANDLER_ERROR;
+	}
+	return IGT_OPT_HANDLER_SUCCESS;
+}
+
+static void env_options(void)
+{
+	const char *e;
+
+	e = getenv("VSEG_FUZZ_SOAK");
+	if (e && !opt_soak)
+		opt_soak = strtoul(e, NULL, 0);
+	e = getenv("VSEG_FUZZ_SEED");
+	if (e && !opt_seed_set && !opt_replay)
+		opt_seed = strtoul(e, NULL, 0);
+	e = getenv("VSEG_FUZZ_REPLAY");
+	if (e && !opt_replay) {
+		opt_seed = strtoul(e, NULL, 0);
+		opt_replay = true;
+	}
+	e = getenv("VSEG_FUZZ_STEPS");
+	if (e && !opt_steps)
+		opt_steps = strtoul(e, NULL, 0);
+}
+
+/*
+ * What a seed runs: its profile, and (for soak and replay) whether it runs
+ * threads. Seeds 8k+3 run threads on separate files, 8k+6 on one file.
+ */
+static const char *seed_profile(uint32_t seed)
+{
+	return vseg_profiles[seed % vseg_num_profiles];
+}
+
+static bool is_thread_seed(uint32_t seed)
+{
+	return seed % 8 == 3 || seed % 8 == 6;
+}
+
+static void run_any_seed(uint32_t seed, unsigned int steps, bool verbose)
+{
+	load_profile(seed_profile(seed));
+	if (is_thread_seed(seed))
+		run_seed(seed, steps / 2, MAX_THREADS, seed % 8 == 6, F_ALL,
+			 false);
+	else
+		run_seed(seed, steps, 0, false, (enum focus)(seed / 8 % 4),
+			 verbose);
+}
+
+#define FIXED_SEEDS	8
+#define FIXED_SEEDS_STR	"8"
+#define FIXED_STEPS	800
+
+igt_main_args("", long_opts, help_str, opt_handler, NULL)
+{
+	unsigned int steps;
+
+	env_options();
+	igt_fixture {
+		vseg_require_module();
+		vseg_ctx_install_exit_handler(&ctx);
+		setup_pages();
+		install_sigbus();
+	}
+	steps = opt_steps ? opt_steps : FIXED_STEPS;
+
+	igt_describe("The single-threaded seeds of 1.." FIXED_SEEDS_STR
+		     ", each on its profile (seed % 4).");
+	igt_subtest_with_dynamic("fixed-seeds") {
+		unsigned int p;
+		uint32_t seed;
+
+		for (p = 0; p < vseg_num_profiles; p++)
+			for (seed = 1; seed <= FIXED_SEEDS; seed++) {
+				if (is_thread_seed(seed) ||
+				    seed_profile(seed) != vseg_profiles[p])
+					continue;
+				igt_dynamic_f("%s-seed-%u", vseg_profiles[p],
+					      seed) {
+					load_profile(vseg_profiles[p]);
+					run_seed(seed, steps, 0, false, F_ALL,
+						 false);
+				}
+			}
+	}
+
+	igt_describe("Closed, foreign and random handles in every ioctl.");
+	igt_subtest("foreign-handles") {
+		load_profile("discrete");
+		run_seed(1001, steps, 0, false, F_HANDLES, false);
+	}
+
+	igt_describe("NULL, unmapped, kernel, straddling and read-only "
+		     "pointers in every ioctl.");
+	igt_subtest("bad-pointers") {
+		load_profile("multi");
+		run_seed(1002, steps, 0, false, F_POINTERS, false);
+	}
+
+	igt_describe("Counts and sizes past every limit.");
+	igt_subtest("huge-counts") {
+		load_profile("smallbar");
+		run_seed(1003, steps, 0, false, F_HUGE, false);
+	}
+
+	igt_describe("Four threads, each with its own files.");
+	igt_subtest("threads-separate-files") {
+		load_profile("discrete");
+		run_seed(2001, steps / 2, MAX_THREADS, false, F_ALL, false);
+	}
+
+	igt_describe("Four threads sharing one file (and one GPU VA space).");
+	igt_subtest("threads-one-file") {
+		load_profile("integrated");
+		run_seed(2002, steps / 2, MAX_THREADS, true, F_ALL, false);
+	}
+
+	igt_describe("Regression: EVICT(UNPIN) of a buffer listed more times "
+		     "than it is pinned fails with -EINVAL and changes "
+		     "nothing.");
+	igt_subtest("evict-unpin-listed-twice") {
+		load_profile("discrete");
+		evict_unpin_listed_twice();
+	}
+
+	igt_describe("Regression: a physical or primary buffer that must be "
+		     "CPU-visible needs a CPU-visible memory segment or the "
+		     "aperture, else GEM_CREATE fails with -EINVAL.");
+	igt_subtest("physical-cpu-visible") {
+		load_profile("discrete");
+		physical_cpu_visible();
+	}
+
+	igt_describe("Regression: seed 1046, four threads on one file on the "
+		     "smallbar profile, made a submission evict buffers that "
+		     "others held locked, with a ww ticket it had already "
+		     "declared done (a lockdep warning on the debug kernel).");
+	igt_subtest("threads-ww-evict") {
+		load_profile("smallbar");
+		run_seed(1046, 500, MAX_THREADS, true, F_ALL, false);
+	}
+
+	igt_describe("Regression: copy jobs writing hand-written aperture "
+		     "addresses while other buffers leave the aperture and "
+		     "are freed never write a freed page.");
+	igt_subtest("aperture-raw-race") {
+		load_profile("discrete");
+		aperture_raw_race();
+	}
+
+	if (opt_replay) {
+		igt_describe("Run the seed given by --replay, printing every "
+			     "step.");
+		igt_subtest("replay")
+			run_any_seed(opt_seed, opt_steps ? opt_steps : 1000,
+				     true);
+	}
+
+	if (opt_soak) {
+		igt_describe("Run seeds from --seed on for --soak seconds.");
+		igt_subtest("soak") {
+			struct timespec start = {};
+			uint32_t seed = opt_seed;
+
+			igt_gettime(&start);
+			while (igt_nsec_elapsed(&start) / 1000000000ull <
+			       opt_soak)
+				run_any_seed(seed++, opt_steps ?
+					     opt_steps : 1000, false);
+			igt_info("soak: seeds %u..%u passed\n", opt_seed,
+				 seed - 1);
+		}
+	}
+
+	igt_fixture {
+		vseg_ctx_unload(&ctx);
+		loaded_profile = NULL;
+	}
+}
