@@ -441,7 +441,9 @@ struct drm_vseg_gem_mmap_offset {
  * pinned buffer in EVICT without %DRM_VSEG_RESIDENCY_UNPIN (or one that is
  * pinned more than once, or also pinned by the display) -EBUSY, UNPIN of a
  * buffer the application has not pinned -EINVAL, and nothing moves. Pins
- * are counted per buffer.
+ * are counted per buffer. A buffer that cannot be moved (-ENOSPC: no room
+ * even after eviction, -ENOMEM) stops the list there: it and the ones after
+ * it stay where they were.
  *
  * @extensions: must be zero.
  * @handles: user pointer to an array of __u32 GEM handles.
@@ -449,7 +451,10 @@ struct drm_vseg_gem_mmap_offset {
  *	above).
  * @flags: MAKE_RESIDENT: %DRM_VSEG_RESIDENCY_PIN or 0; EVICT:
  *	%DRM_VSEG_RESIDENCY_UNPIN or 0.
- * @processed: out: number of buffers moved or already in place.
+ * @processed: out: number of buffers moved or already in place, the first
+ *	@processed of the list; on an error after the arguments were
+ *	checked, the buffers before the one that failed (0 if it failed
+ *	before any moved).
  * @pad: must be zero.
  * @reserved: must be zero.
  */
