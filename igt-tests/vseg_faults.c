@@ -184,6 +184,35 @@ static void fi_module_range(uint64_t *start, uint64_t *end)
 }
 
 /*
+ * [*@start, *@end) of kernel function @name (of a module too), from
+ * /proc/kallsyms: its address to the next symbol's. False if not found.
+ */
+static bool kallsyms_range(const char *name, uint64_t *start, uint64_t *end)
+{
+	uint64_t addr, sym = 0, next = UINT64_MAX;
+	char line[512], type, sname[256];
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%" SCNx64 " %c %255s", &addr, &type,
+			   sname) == 3 && !strcmp(sname, name) && addr)
+			sym = addr;
+	rewind(f);
+	while (sym && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%" SCNx64, &addr) == 1 && addr > sym &&
+		    addr < next)
+			next = addr;
+	fclose(f);
+	if (!sym || next == UINT64_MAX)
+		return false;
+	*start = sym;
+	*end = next;
+	return true;
+}
+
+/*
  * Both fault attributes: no random failures (probability 0: only fail-nth
  * fires), quiet, sleeping and highmem allocations of any order failable,
  * restricted by stack trace to the module area.
@@ -191,8 +220,9 @@ static void fi_module_range(uint64_t *start, uint64_t *end)
 static void fi_setup(void)
 {
 	static const char * const dirs[] = { FAILSLAB, FAIL_PAGE };
+	uint64_t start, end, rej_start = 0, rej_end = 0;
 	static bool done;
-	uint64_t start, end;
+	bool have_reject;
 	char buf[32];
 
 	if (done)
@@ -201,24 +231,38 @@ static void fi_setup(void)
 		      "no failslab/fail_page_alloc debugfs controls with a stack-trace filter, or no %s (not a fault-injection kernel)\n",
 		      FAIL_NTH);
 	fi_module_range(&start, &end);
+	have_reject = kallsyms_range("drm_sysfs_minor_alloc", &rej_start,
+				     &rej_end);
 	igt_install_exit_handler(fi_exit_handler);
 	for (unsigned int i = 0; i < 2; i++) {
 		fi_set(dirs[i], "probability", "0");
 		fi_set(dirs[i], "verbose", "0");
 		fi_set(dirs[i], "ignore-gfp-wait", "N");
 		fi_set(dirs[i], "stacktrace-depth", "32");
-		/* require-start is checked against require-end: widen first */
+		/* the end first: a range is never briefly inverted */
 		snprintf(buf, sizeof(buf), "%#" PRIx64, end);
 		fi_set(dirs[i], "require-end", buf);
 		snprintf(buf, sizeof(buf), "%#" PRIx64, start);
 		fi_set(dirs[i], "require-start", buf);
+		/*
+		 * Not inside drm_sysfs_minor_alloc(): when it fails, DRM's
+		 * drm_minor_alloc() leaves an ERR_PTR in minor->kdev that its
+		 * release action passes to put_device() (a DRM core bug,
+		 * seen in 6.12, not vseg's): the probe would oops.
+		 */
+		if (have_reject) {
+			snprintf(buf, sizeof(buf), "%#" PRIx64, rej_end);
+			fi_set(dirs[i], "reject-end", buf);
+			snprintf(buf, sizeof(buf), "%#" PRIx64, rej_start);
+			fi_set(dirs[i], "reject-start", buf);
+		}
 	}
 	fi_set(FAIL_PAGE, "ignore-gfp-highmem", "N");
 	fi_set(FAIL_PAGE, "min-order", "0");
 	fi_nth_fd = open(FAIL_NTH, O_RDWR);
 	igt_assert(fi_nth_fd >= 0);
-	igt_info("fault injection: module area %#" PRIx64 "-%#" PRIx64 "\n",
-		 start, end);
+	igt_info("fault injection: module area %#" PRIx64 "-%#" PRIx64 ", not in drm_sysfs_minor_alloc %#" PRIx64 "-%#" PRIx64 "\n",
+		 start, end, rej_start, rej_end);
 	done = true;
 }
 
@@ -848,6 +892,194 @@ static void test_fault(uint32_t from)
 	fi_sweep(&op);
 }
 
+/* --- several buffers at once: what "processed" says ------------------------ */
+
+#define MULTI		3
+
+static uint32_t multi_bo[MULTI], multi_from, multi_to, multi_flags;
+static struct drm_vseg_residency multi_args;
+
+static void multi_prepare(void)
+{
+	for (unsigned int i = 0; i < MULTI; i++) {
+		struct drm_vseg_gem_create c;
+
+		vseg_create_args(&c, BO_SIZE, BIT(vram_id) | BIT(0), 0);
+		vseg_create_prefer(&c, vram_id, 0);
+		multi_bo[i] = vseg_gem_create(ctx.fd, &c);
+		bo_fill(multi_bo[i], BO_SIZE, 20 + i);
+		if (!multi_from)
+			vseg_evict(ctx.fd, &multi_bo[i], 1);
+	}
+	memset(&multi_args, 0, sizeof(multi_args));
+	multi_args.handles = (uintptr_t)multi_bo;
+	multi_args.count = MULTI;
+	multi_args.flags = multi_flags;
+	multi_args.processed = ~0u;
+}
+
+static int multi_run(void)
+{
+	return __vseg_residency(ctx.fd, multi_to ? DRM_IOCTL_VSEG_MAKE_RESIDENT :
+					      DRM_IOCTL_VSEG_EVICT,
+				&multi_args);
+}
+
+static void multi_check(int ret, bool injected)
+{
+	uint32_t done = ret ? multi_args.processed : MULTI;
+
+	(void)injected;
+	igt_assert_f(done <= MULTI, "processed %u of %u\n", done, MULTI);
+	if (!ret)
+		igt_assert_eq_u32(multi_args.processed, MULTI);
+	for (unsigned int i = 0; i < MULTI; i++) {
+		struct drm_vseg_gem_info info;
+		uint32_t want = i < done ? multi_to : multi_from;
+		bool pinned;
+
+		vseg_gem_info(ctx.fd, multi_bo[i], &info);
+		igt_assert_f(info.segment_id == want,
+			     "%s, processed %u: buffer %u in %s, expected %s\n",
+			     vseg_errname(ret), done, i,
+			     vseg_ctx_seg_name(&ctx, info.segment_id),
+			     vseg_ctx_seg_name(&ctx, want));
+		pinned = info.placement_flags & DRM_VSEG_INFO_PINNED;
+		igt_assert_f(pinned == (multi_flags && i < done),
+			     "buffer %u (processed %u) %spinned\n", i, done,
+			     pinned ? "" : "not ");
+		if (pinned)
+			igt_assert_eq(__vseg_evict_flags(ctx.fd, &multi_bo[i], 1,
+							 DRM_VSEG_RESIDENCY_UNPIN,
+							 NULL), 0);
+		bo_check(multi_bo[i], BO_SIZE, 20 + i, "buffer of the list");
+		vseg_gem_close(ctx.fd, multi_bo[i]);
+	}
+	witness_check("after the list");
+}
+
+static void test_multi(bool resident, uint32_t flags)
+{
+	struct fi_op op = {
+		.name = resident ? "MAKE_RESIDENT of a list" :
+				   "EVICT of a list",
+		.prepare = multi_prepare,
+		.run = multi_run,
+		.check = multi_check,
+	};
+
+	witness_everywhere();
+	multi_from = resident ? 0 : vram_id;
+	multi_to = resident ? vram_id : 0;
+	multi_flags = flags;
+	fi_sweep(&op);
+}
+
+/* --- SCANOUT ------------------------------------------------------------------ */
+
+static uint32_t scan_bo, scan_seg;
+
+static void scanout_prepare(void)
+{
+	struct drm_vseg_gem_create c;
+
+	vseg_create_args(&c, BO_SIZE, BIT(scan_seg) | BIT(0),
+			 DRM_VSEG_GEM_CREATE_PRIMARY);
+	scan_bo = vseg_gem_create(ctx.fd, &c);
+	bo_fill(scan_bo, BO_SIZE, 30);
+	vseg_evict(ctx.fd, &scan_bo, 1);
+}
+
+static int scanout_run(void)
+{
+	return __vseg_scanout(ctx.fd, 0, scan_bo);
+}
+
+static void scanout_check(int ret, bool injected)
+{
+	struct drm_vseg_gem_info info;
+	struct vseg_display d;
+
+	(void)injected;
+	vseg_gem_info(ctx.fd, scan_bo, &info);
+	vseg_debugfs_read_display(ctx.fd, &d);
+	if (ret) {
+		igt_assert_f(!d.head[0].on, "failed SCANOUT turned head 0 on\n");
+		igt_assert_f(!(info.placement_flags &
+			       (DRM_VSEG_INFO_PINNED |
+				DRM_VSEG_INFO_APERTURE_MAPPED)),
+			     "failed SCANOUT left the primary pinned or mapped (flags %#x)\n",
+			     info.placement_flags);
+	} else {
+		igt_assert(d.head[0].on && d.head[0].buffer_id == info.buffer_id);
+		igt_assert_eq_u32(info.segment_id, scan_seg);
+		vseg_scanout(ctx.fd, 0, 0);
+	}
+	bo_check(scan_bo, BO_SIZE, 30, "primary");
+	vseg_gem_close(ctx.fd, scan_bo);
+	witness_check("after SCANOUT");
+}
+
+static void test_scanout(uint32_t segment)
+{
+	struct fi_op op = {
+		.name = "SCANOUT",
+		.prepare = scanout_prepare,
+		.run = scanout_run,
+		.check = scanout_check,
+		.enospc = true,
+	};
+
+	witness_everywhere();
+	scan_seg = segment;
+	fi_sweep(&op);
+}
+
+/* --- opening the device --------------------------------------------------------- */
+
+static char open_path[64];
+static int open_fd;
+
+static int open_run(void)
+{
+	open_fd = open(open_path, O_RDWR | O_CLOEXEC);
+	return open_fd < 0 ? -errno : 0;
+}
+
+static void open_check(int ret, bool injected)
+{
+	(void)injected;
+	if (!ret) {
+		uint32_t h = vseg_gem_create_simple(open_fd, SZ_64K, BIT(0), 0);
+
+		vseg_gem_close(open_fd, h);
+		close(open_fd);
+	}
+	witness_check("after open");
+}
+
+static void test_open(void)
+{
+	struct fi_op op = {
+		.name = "open",
+		.run = open_run,
+		.check = open_check,
+	};
+
+	char link[64];
+	ssize_t len;
+	int fd;
+
+	witness_everywhere();
+	fd = drm_open_vseg_render();
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	len = readlink(link, open_path, sizeof(open_path) - 1);
+	igt_assert(len > 0);
+	open_path[len] = '\0';
+	close(fd);
+	fi_sweep(&op);
+}
+
 /* --- probe ------------------------------------------------------------------ */
 
 static const char *probe_opts = "profile=discrete mem_size_mb=4,2 aperture_size_mb=8";
@@ -960,6 +1192,44 @@ igt_main
 		witness_close();
 		igt_dynamic("evict-aperture")
 			test_move(false, ctx.ap_id, AP_FLAG);
+		finish();
+	}
+
+	igt_describe("MAKE_RESIDENT (with and without PIN) and EVICT of a "
+		     "list of buffers with each allocation failed in turn: "
+		     "the first \"processed\" moved, the others not.");
+	igt_subtest_with_dynamic("move-list") {
+		load(opts);
+		igt_dynamic("resident")
+			test_multi(true, 0);
+		witness_close();
+		igt_dynamic("resident-pin")
+			test_multi(true, DRM_VSEG_RESIDENCY_PIN);
+		witness_close();
+		igt_dynamic("evict")
+			test_multi(false, 0);
+		finish();
+	}
+
+	igt_describe("SCANOUT of an evicted primary, which maps it into the "
+		     "aperture or moves it into a memory segment, with each "
+		     "allocation failed in turn: on failure the head stays "
+		     "off and the primary unpinned.");
+	igt_subtest_with_dynamic("scanout") {
+		load(opts);
+		igt_dynamic("aperture")
+			test_scanout(ctx.ap_id);
+		witness_close();
+		igt_dynamic("vram")
+			test_scanout(vram_id);
+		finish();
+	}
+
+	igt_describe("Opening the render node with each allocation failed "
+		     "in turn.");
+	igt_subtest("open") {
+		load(opts);
+		test_open();
 		finish();
 	}
 
