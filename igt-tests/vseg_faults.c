@@ -693,21 +693,24 @@ static void test_pressure(void)
 /* --- SUBMIT ------------------------------------------------------------------ */
 
 static struct vseg_cmdbuf sub_cb;
-static uint32_t sub_bo, sub_engine, sub_out;
-static bool sub_evicted;
+static uint32_t sub_bo, sub_engine, sub_in, sub_out[2];
+static bool sub_evicted, sub_syncs;
 
 static void submit_prepare(void)
 {
 	bo_fill(sub_bo, BO_SIZE, 9);
 	if (sub_evicted)
 		vseg_evict(ctx.fd, &sub_bo, 1);
-	sub_out = vseg_syncobj_create(ctx.fd, 0);
+	sub_out[0] = vseg_syncobj_create(ctx.fd, 0);
+	sub_out[1] = vseg_syncobj_create(ctx.fd, 0);
+	sub_in = vseg_syncobj_create(ctx.fd, DRM_SYNCOBJ_CREATE_SIGNALED);
 }
 
 static int submit_run(void)
 {
-	return __vseg_cb_submit(ctx.fd, sub_engine, &sub_cb, NULL, 0,
-				&sub_out, 1);
+	/* with syncs: wait for one, signal two */
+	return __vseg_cb_submit(ctx.fd, sub_engine, &sub_cb, &sub_in,
+				sub_syncs, sub_out, sub_syncs ? 2 : 1);
 }
 
 static void submit_check(int ret, bool injected)
@@ -717,26 +720,31 @@ static void submit_check(int ret, bool injected)
 		uint32_t *got = malloc(BO_SIZE), *want = malloc(BO_SIZE);
 
 		igt_assert(got && want);
-		igt_assert_eq(vseg_syncobj_wait_error(ctx.fd, sub_out,
+		igt_assert_eq(vseg_syncobj_wait_error(ctx.fd, sub_out[0],
 						      VSEG_JOB_TIMEOUT_MS), 0);
+		igt_assert_eq(vseg_syncobj_has_fence(ctx.fd, sub_out[1]),
+			      sub_syncs);
 		vseg_bo_read(ctx.fd, sub_bo, 0, got, BO_SIZE);
 		vseg_fill32(want, BO_SIZE, 0xfa17ed);
 		vseg_assert_same(got, want, BO_SIZE, 0, "filled buffer");
 		free(got);
 		free(want);
 	} else {
-		igt_assert_f(!vseg_syncobj_has_fence(ctx.fd, sub_out),
+		igt_assert_f(!vseg_syncobj_has_fence(ctx.fd, sub_out[0]) &&
+			     !vseg_syncobj_has_fence(ctx.fd, sub_out[1]),
 			     "failed submission left a fence\n");
 		bo_check(sub_bo, BO_SIZE, 9, "buffer of a failed submission");
 	}
-	vseg_syncobj_destroy(ctx.fd, sub_out);
+	vseg_syncobj_destroy(ctx.fd, sub_out[0]);
+	vseg_syncobj_destroy(ctx.fd, sub_out[1]);
+	vseg_syncobj_destroy(ctx.fd, sub_in);
 	witness_check("after SUBMIT");
 	/* the next run starts from the same place */
 	if (sub_evicted)
 		vseg_evict(ctx.fd, &sub_bo, 1);
 }
 
-static void test_submit(uint32_t engine, bool evicted)
+static void test_submit(uint32_t engine, bool evicted, bool syncs)
 {
 	struct fi_op op = {
 		.name = engine == COPY ? "SUBMIT copy" : "SUBMIT render",
@@ -751,6 +759,7 @@ static void test_submit(uint32_t engine, bool evicted)
 	witness_everywhere();
 	sub_engine = engine;
 	sub_evicted = evicted;
+	sub_syncs = syncs;
 	vseg_create_args(&c, BO_SIZE, BIT(vram_id) | BIT(0),
 			 engine == COPY ? AP_FLAG : 0);
 	vseg_create_prefer(&c, vram_id, 0);
@@ -1035,6 +1044,49 @@ static void test_scanout(uint32_t segment)
 	fi_sweep(&op);
 }
 
+/* --- QUERY_SEGMENTS --------------------------------------------------------- */
+
+static struct drm_vseg_segment_info query_segs[DRM_VSEG_MAX_SEGMENTS];
+static struct drm_vseg_query_segments query_args, query_want;
+
+static int query_run(void)
+{
+	memset(query_segs, 0xa5, sizeof(query_segs));
+	query_args = query_want;
+	return __vseg_query_segments(ctx.fd, &query_args);
+}
+
+static void query_check(int ret, bool injected)
+{
+	(void)injected;
+	if (!ret) {
+		igt_assert_eq_u32(query_args.num_segments, ctx.q.num_segments);
+		for (unsigned int i = 0; i < ctx.q.num_segments; i++)
+			igt_assert_eq_u32(query_segs[i].id, ctx.segs[i].id);
+	} else {
+		/* the UAPI: on error the argument is left as it was */
+		igt_assert(!memcmp(&query_args, &query_want,
+				   sizeof(query_args)));
+	}
+	witness_check("after QUERY_SEGMENTS");
+}
+
+static void test_query(void)
+{
+	struct fi_op op = {
+		.name = "QUERY_SEGMENTS",
+		.run = query_run,
+		.check = query_check,
+	};
+
+	witness_everywhere();
+	memset(&query_want, 0, sizeof(query_want));
+	query_want.num_segments = ctx.q.num_segments;
+	query_want.segment_size = sizeof(query_segs[0]);
+	query_want.segments = (uintptr_t)query_segs;
+	fi_sweep(&op);
+}
+
 /* --- opening the device --------------------------------------------------------- */
 
 static char open_path[64];
@@ -1260,6 +1312,13 @@ igt_main
 		finish();
 	}
 
+	igt_describe("QUERY_SEGMENTS with each allocation failed in turn.");
+	igt_subtest("query") {
+		load(opts);
+		test_query();
+		finish();
+	}
+
 	igt_describe("Opening the render node with each allocation failed "
 		     "in turn.");
 	igt_subtest("open") {
@@ -1283,16 +1342,19 @@ igt_main
 	igt_subtest_with_dynamic("submit") {
 		load(opts);
 		igt_dynamic("copy")
-			test_submit(COPY, false);
+			test_submit(COPY, false, false);
 		witness_close();
 		igt_dynamic("copy-evicted")
-			test_submit(COPY, true);
+			test_submit(COPY, true, false);
+		witness_close();
+		igt_dynamic("copy-syncs")
+			test_submit(COPY, false, true);
 		witness_close();
 		igt_dynamic("render")
-			test_submit(RENDER, false);
+			test_submit(RENDER, false, false);
 		witness_close();
 		igt_dynamic("render-evicted")
-			test_submit(RENDER, true);
+			test_submit(RENDER, true, false);
 		finish();
 	}
 
