@@ -1157,6 +1157,11 @@ static void test_probe(void)
 	struct drm_vseg_segment_info *segs;
 	int err, fd;
 
+	/* Another table to probe with, for a developer's run. */
+	if (getenv("VSEG_PROBE_OPTS"))
+		probe_opts = getenv("VSEG_PROBE_OPTS");
+	igt_info("probe: loading with \"%s\"\n", probe_opts);
+
 	/* The filter needs module addresses: vseg's own ones come later. */
 	vseg_unload();
 	fi_setup();
