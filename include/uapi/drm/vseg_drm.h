@@ -445,7 +445,9 @@ struct drm_vseg_gem_mmap_offset {
  * buffer the application has not pinned -EINVAL, and nothing moves. Pins
  * are counted per buffer, and each entry of the list counts: PIN of a
  * buffer listed twice pins it twice, and UNPIN of a buffer listed more
- * times than the application has pinned it is -EINVAL.
+ * times than the application has pinned it is -EINVAL. A buffer that
+ * cannot be moved (-ENOSPC: no room even after eviction, -ENOMEM) stops
+ * the list there: it and the ones after it stay where they were.
  *
  * @extensions: must be zero.
  * @handles: user pointer to an array of __u32 GEM handles.
@@ -453,7 +455,10 @@ struct drm_vseg_gem_mmap_offset {
  *	above).
  * @flags: MAKE_RESIDENT: %DRM_VSEG_RESIDENCY_PIN or 0; EVICT:
  *	%DRM_VSEG_RESIDENCY_UNPIN or 0.
- * @processed: out: number of buffers moved or already in place.
+ * @processed: out: number of buffers moved or already in place, the first
+ *	@processed of the list; on an error after the arguments were
+ *	checked, the buffers before the one that failed (0 if it failed
+ *	before any moved).
  * @pad: must be zero.
  * @reserved: must be zero.
  */

@@ -278,15 +278,26 @@ static int __init vseg_init(void)
 	if (err)
 		return err;
 
-	vseg_probe_result = -ENODEV;
+	vseg_probe_result = 1;	/* not run */
 	vseg_pdev = platform_device_register_simple(DRIVER_NAME, -1, NULL, 0);
 	if (IS_ERR(vseg_pdev)) {
 		err = PTR_ERR(vseg_pdev);
 		goto err_driver;
 	}
-	/* Probe ran synchronously; refuse to load if it failed. */
+	/*
+	 * Probe ran synchronously; refuse to load if it failed. If it did
+	 * not run, the driver core failed before calling it (no memory for
+	 * the driver's sysfs links) and kept the error: one more attempt
+	 * binds, or returns why not.
+	 */
+	if (!vseg_pdev->dev.driver && vseg_probe_result > 0) {
+		err = device_driver_attach(&vseg_platform_driver.driver,
+					   &vseg_pdev->dev);
+		if (err && vseg_probe_result > 0)
+			vseg_probe_result = err;
+	}
 	if (!vseg_pdev->dev.driver) {
-		err = vseg_probe_result ?: -ENODEV;
+		err = vseg_probe_result < 0 ? vseg_probe_result : -ENODEV;
 		goto err_device;
 	}
 	return 0;

@@ -322,6 +322,8 @@ static int residency(struct drm_file *file, struct drm_vseg_residency *args,
 		return -EINVAL;
 	if (args->count > DRM_VSEG_MAX_RESIDENCY_HANDLES)
 		return -E2BIG;
+	/* Nothing moved yet, whatever fails from here on. */
+	args->processed = 0;
 
 	handles = kvmalloc_array(args->count, sizeof(*handles), GFP_KERNEL);
 	bos = kvcalloc(args->count, sizeof(*bos), GFP_KERNEL);
@@ -365,7 +367,6 @@ static int residency(struct drm_file *file, struct drm_vseg_residency *args,
 			}
 		}
 	}
-	args->processed = 0;
 	for (i = 0; i < n; i++) {
 		err = make_resident ?
 		      vseg_bo_make_resident(bos[i],
