@@ -2354,6 +2354,21 @@ static void install_sigbus(void)
 	igt_assert_eq(sigaction(SIGBUS, &sa, NULL), 0);
 }
 
+/*
+ * vseg_ctx_finish(), once debugfs lists no buffer: TTM may destroy a
+ * closed buffer a little after its memory is uncharged.
+ */
+static void finish(const char *what)
+{
+	struct timespec start = {};
+
+	igt_gettime(&start);
+	while (vseg_allocation_count(ctx.fd) &&
+	       igt_nsec_elapsed(&start) < 10ull * 1000 * 1000 * 1000)
+		usleep(10000);
+	vseg_ctx_finish(&ctx, 10000, what);
+}
+
 /* Run a seed: @threads generators (0: one, in this thread). */
 static void run_seed(uint32_t seed, unsigned int steps, unsigned int threads,
 		     bool same_fd, enum focus focus, bool verbose)
@@ -2391,7 +2406,7 @@ static void run_seed(uint32_t seed, unsigned int steps, unsigned int threads,
 	for (i = 0; i < n; i++)
 		igt_assert_f(!g[i].failed, "%s\nreplay: vseg_fuzz --replay %u\n",
 			     g[i].msg, seed);
-	vseg_ctx_finish(&ctx, 10000, "after the seed closed everything");
+	finish("after the seed closed everything");
 }
 
 /* --- regressions ------------------------------------------------------- */
@@ -2451,7 +2466,7 @@ static void evict_unpin_listed_twice(void)
 					 DRM_VSEG_RESIDENCY_UNPIN, NULL),
 		      -EBUSY);
 	vseg_gem_close(ctx.fd, h);
-	vseg_ctx_finish(&ctx, 5000, "after closing the buffer");
+	finish("after closing the buffer");
 }
 
 /*
@@ -2499,7 +2514,7 @@ static void physical_cpu_visible(void)
 		}
 		vseg_gem_close(ctx.fd, h);
 	}
-	vseg_ctx_finish(&ctx, 5000, "after closing the buffers");
+	finish("after closing the buffers");
 }
 
 /*
@@ -2601,7 +2616,7 @@ static void aperture_raw_race(void)
 	igt_info("%lu jobs of %zu raw aperture writes, %lu ended on an unmapped page\n",
 		 jobs, ARRAY_LEN(cmd), faulted);
 	drmSyncobjDestroy(ctx.fd, so);
-	vseg_ctx_finish(&ctx, 5000, "after the race");
+	finish("after the race");
 }
 
 /* --- options ------------------------------------------------------------ */
