@@ -1826,13 +1826,45 @@ void vseg_ctx_start(struct vseg_ctx *ctx)
 	vseg_ctx_take_base(ctx);
 }
 
+/* Do the buffers listed in debugfs "allocations" match ctx->leftovers? */
+static bool leftovers_ok(const struct vseg_ctx *ctx,
+			 const struct vseg_allocations *a)
+{
+	switch (ctx->leftovers) {
+	case VSEG_LEFTOVERS_BASE_COUNT:
+		return a->num == ctx->base_count;
+	case VSEG_LEFTOVERS_NONE_OURS:
+		for (unsigned int i = 0; i < a->num; i++)
+			if (a->bo[i].pid == getpid())
+				return false;
+		return true;
+	case VSEG_LEFTOVERS_NONE:
+		return a->num == 0;
+	}
+	return false;
+}
+
 void vseg_ctx_finish(struct vseg_ctx *ctx, unsigned int timeout_ms,
 		     const char *what)
 {
+	struct timespec start = {};
 	struct vseg_allocations a;
 
 	vseg_usage_wait(ctx->fd, &ctx->base_usage, timeout_ms, what);
-	vseg_debugfs_read_allocations(ctx->fd, &a);
+	/*
+	 * TTM destroys a closed buffer a little after its memory is
+	 * uncharged (deferred destruction of busy buffers): give the
+	 * listing the same time.
+	 */
+	igt_gettime(&start);
+	for (;;) {
+		vseg_debugfs_read_allocations(ctx->fd, &a);
+		if (leftovers_ok(ctx, &a) ||
+		    igt_nsec_elapsed(&start) >= timeout_ms * 1000000ull)
+			break;
+		vseg_debugfs_free_allocations(&a);
+		usleep(10000);
+	}
 	switch (ctx->leftovers) {
 	case VSEG_LEFTOVERS_BASE_COUNT:
 		igt_assert_f(a.num == ctx->base_count,
