@@ -44,9 +44,9 @@ for bin in "$@"; do
 				"$bin" --run-subtest "$s" 2>&1 | tee -a "$LOG"
 			r=${PIPESTATUS[0]}
 			perf report -i "/tmp/perf-$s.data" --stdio --no-children \
-				--percent-limit 1 -g none 2>/dev/null >"$OUTDIR/perf-$s.txt"
+				--comms "$(basename "$bin")" --percent-limit 0.5 -g none 2>/dev/null >"$OUTDIR/perf-$s.txt"
 			perf report -i "/tmp/perf-$s.data" --stdio --no-children \
-				--percent-limit 3 -g caller,0.5,callee --max-stack 12 \
+				--comms "$(basename "$bin")" --percent-limit 3 -g graph,0.5,caller --max-stack 16 \
 				2>/dev/null >"$OUTDIR/perf-$s-graph.txt"
 			rm -f "/tmp/perf-$s.data"
 		else
