@@ -97,7 +97,7 @@ static void gart_clear(struct vseg_gart *gart, const struct drm_mm_node *node)
 			gart->mapped--;
 			was_bound = true;
 		}
-		gart->pte[i] = 0;
+		WRITE_ONCE(gart->pte[i], 0);
 	}
 	if (was_bound)
 		gart->unbinds++;
@@ -138,8 +138,8 @@ int vseg_gart_bind(struct vseg_gart *gart, const struct drm_mm_node *node,
 	mutex_lock(&gart->lock);
 	gart_clear(gart, node);
 	for (i = 0; i < num_pages; i++) {
-		gart->pte[node->start + i] = page_to_phys(pages[i]) |
-					     VSEG_GART_PTE_VALID;
+		WRITE_ONCE(gart->pte[node->start + i],
+			   page_to_phys(pages[i]) | VSEG_GART_PTE_VALID);
 		gart->mapped++;
 	}
 	gart->binds++;
@@ -167,6 +167,10 @@ void vseg_gart_unbind(struct vseg_gart *gart, const struct drm_mm_node *node)
  * @offset: byte offset into the aperture
  * @phys: receives the system physical address
  *
+ * Lockless, as a GPU reads its page table: an entry is one aligned 64-bit
+ * word, written whole under @gart->lock, so the reader sees the old or the
+ * new entry. The engine's own buffers stay bound while it runs.
+ *
  * Return: 0, or -EFAULT for an offset outside the aperture or behind an
  * invalid entry.
  */
@@ -177,9 +181,7 @@ int vseg_gart_translate(struct vseg_gart *gart, u64 offset, phys_addr_t *phys)
 
 	if (idx >= gart->num_pages)
 		return -EFAULT;
-	mutex_lock(&gart->lock);
-	pte = gart->pte[idx];
-	mutex_unlock(&gart->lock);
+	pte = READ_ONCE(gart->pte[idx]);
 	if (!(pte & VSEG_GART_PTE_VALID))
 		return -EFAULT;
 	*phys = (pte & VSEG_GART_PTE_ADDR) | (offset & ~PAGE_MASK);

@@ -19,7 +19,8 @@ struct page;
 /**
  * struct vseg_gart - the software GART behind the aperture segment
  * @num_pages: aperture size in host pages.
- * @lock: protects @mm, @pte and @mapped.
+ * @lock: protects @mm, @mapped and the writing of @pte (vseg_gart_translate()
+ *	reads it without).
  * @mm: the aperture's address space, in host pages: who owns which range.
  * @pte: one entry per aperture page; the engine translates through it.
  * @mapped: entries currently valid.
