@@ -103,7 +103,8 @@ static int vram_alloc_scattered(struct vseg_vram_mgr *mgr, u64 start, u64 end,
 				unsigned long flags)
 {
 	u64 page = mgr->desc->page_size, left = size, cap = U64_MAX;
-	u64 chunk, s;
+	struct drm_buddy_block *blk;
+	u64 chunk, s, at;
 	LIST_HEAD(got);
 	int err = 0;
 
@@ -122,6 +123,15 @@ static int vram_alloc_scattered(struct vseg_vram_mgr *mgr, u64 start, u64 end,
 			err = vseg_buddy_alloc(&mgr->mm, s, end, chunk, chunk,
 					       &one, flags);
 			if (!err) {
+				blk = list_first_entry(&one, typeof(*blk), link);
+				at = block_start(blk);
+				/*
+				 * A single page found from the hint on is the
+				 * lowest free page: nothing is free before
+				 * its end any more.
+				 */
+				if (chunk == page && s == mgr->free_hint)
+					mgr->free_hint = at + page;
 				free_hint_after_alloc(mgr, &one);
 				list_splice_tail(&one, &got);
 				left -= chunk;
