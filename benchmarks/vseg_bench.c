@@ -51,7 +51,7 @@ IGT_TEST_DESCRIPTION("vseg performance against vgem, bochs and the CPU's "
 static unsigned int runs(unsigned int dflt)
 {
 	const char *s = getenv("VSEG_BENCH_RUNS");
-	unsigned int n = s ? (unsigned int)atoi(s) : dflt;
+	unsigned int n = s && *s ? (unsigned int)atoi(s) : dflt;
 
 	return n < 1 ? 1 : n > MAX_RUNS ? MAX_RUNS : n;
 }
@@ -60,7 +60,7 @@ static unsigned int runs(unsigned int dflt)
 static unsigned int scaled(unsigned int n)
 {
 	const char *s = getenv("VSEG_BENCH_SCALE");
-	unsigned int pct = s ? (unsigned int)atoi(s) : 100;
+	unsigned int pct = s && *s ? (unsigned int)atoi(s) : 100;
 
 	if (!pct)
 		pct = 100;

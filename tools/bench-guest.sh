@@ -13,7 +13,8 @@
 # Environment: BENCH_SUBTESTS (space-separated subset), BENCH_SUBTEST_TIMEOUT
 # (seconds, default 600), VSEG_BENCH_RUNS, VSEG_BENCH_SCALE (see
 # benchmarks/vseg_bench.c), BENCH_PERF=1: run each subtest under
-# "perf record -a -g" and leave "perf report" text in $OUTDIR/perf-SUBTEST.txt.
+# "perf record -a -g" and leave "perf report" text in $OUTDIR/perf-SUBTEST.txt
+# (self time), perf-SUBTEST-children.txt (with callees), -graph.txt (call graphs).
 
 set -uo pipefail
 
@@ -48,6 +49,9 @@ for bin in "$@"; do
 			perf report -i "/tmp/perf-$s.data" --stdio --no-children \
 				--comms "$(basename "$bin")" --percent-limit 3 -g graph,0.5,caller --max-stack 16 \
 				2>/dev/null >"$OUTDIR/perf-$s-graph.txt"
+			perf report -i "/tmp/perf-$s.data" --stdio --children \
+				--comms "$(basename "$bin")" --percent-limit 2 -g none \
+				2>/dev/null >"$OUTDIR/perf-$s-children.txt"
 			rm -f "/tmp/perf-$s.data"
 		else
 			timeout -k 10 "$TMO" "$bin" --run-subtest "$s" 2>&1 | tee -a "$LOG"

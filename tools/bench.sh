@@ -93,9 +93,10 @@ END {
 
 # --- table -------------------------------------------------------------------
 awk -F'\t' '
+function r(x) { return x + 0 >= 100 ? sprintf("%.0f", x) : sprintf("%.3g", x) }
 function fig(m, lo, hi, u) {
 	if (m == "0" && lo == "0" && hi == "0") return "-"
-	return sprintf("%s [%s-%s] %s", m, lo, hi, u)
+	return sprintf("%s [%s-%s] %s", r(m), r(lo), r(hi), u)
 }
 $1 == "BENCH-ROW" {
 	n++
@@ -105,7 +106,7 @@ $1 == "BENCH-ROW" {
 	if (m[n] == "NO") bad++
 }
 END {
-	fmt = "%-62s | %-30s | %-40s | %-7s | %-11s | %s\n"
+	fmt = "%-58s | %-28s | %-42s | %-7s | %-11s | %s\n"
 	printf fmt, "benchmark", "vseg: median [min-max]", "anchor: median [min-max]", "ratio", "target", "met"
 	for (k = 1; k <= n; k++) printf fmt, b[k], v[k], a[k], r[k], t[k], m[k]
 	printf "%d rows, %d targets not met\n", n, bad
