@@ -116,7 +116,7 @@ help:
 	@echo "  check-debug      only the debug kernel's part of make check"
 	@echo "  debug-kernel     build the debug kernel (cached outside the tree; ~10 min once)"
 	@echo "  bench            benchmarks/ on 6.12 vs vgem and bochs: table, build/bench/results.json,"
-	@echo "                   build/bench/scaling.png (~15 min; not part of check)"
+	@echo "                   build/bench/scaling.png (~6 min; not part of check)"
 	@echo "  run              boot KVER, insmod vseg VSEG_ARGS, print its segments, RUN_EXTRA, rmmod"
 	@echo "  sparse           C=2 sparse build on each of KERNELS, fail on any report"
 	@echo "  checkpatch       checkpatch.pl --strict over the driver and UAPI header"

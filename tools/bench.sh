@@ -93,10 +93,10 @@ END {
 
 # --- table -------------------------------------------------------------------
 awk -F'\t' '
-function r(x) { return x + 0 >= 100 ? sprintf("%.0f", x) : sprintf("%.3g", x) }
+function num(x) { return x + 0 >= 100 ? sprintf("%.0f", x) : sprintf("%.3g", x) }
 function fig(m, lo, hi, u) {
 	if (m == "0" && lo == "0" && hi == "0") return "-"
-	return sprintf("%s [%s-%s] %s", r(m), r(lo), r(hi), u)
+	return sprintf("%s [%s-%s] %s", num(m), num(lo), num(hi), u)
 }
 $1 == "BENCH-ROW" {
 	n++
@@ -128,6 +128,7 @@ set title 'create latency against live buffers ($KVER, TCG guest): median, min-m
 set xlabel 'live buffers'
 set ylabel 'microseconds per create'
 set logscale x
+set offsets graph 0.04, graph 0.04, 0, 0
 set yrange [0:*]
 set grid
 set key top left
