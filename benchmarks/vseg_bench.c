@@ -339,7 +339,7 @@ static void bench_create_close(void)
 		"create-seg-64k",
 	};
 	struct bstat st[8] = {};
-	unsigned int r, i, n = scaled(2000), nr = runs(7);
+	unsigned int r, i, n = scaled(2000), nr = runs(9);
 	char rid[64], what[96];
 
 	for (i = 0; i < 8; i++)
@@ -489,7 +489,7 @@ static void bench_first_touch(void)
 		dumb_be("vgem", vgem_fd), dumb_be("bochs", bochs_fd),
 	};
 	struct bstat st[5] = {};
-	unsigned int r, i, nr = runs(5);
+	unsigned int r, i, nr = runs(7);
 
 	for (r = 0; r < nr; r++) {
 		for (i = 0; i < 4; i++)
@@ -545,7 +545,7 @@ static void bench_migration(void)
 	struct drm_vseg_gem_create c;
 	uint32_t scat, contig;
 	struct bstat st[3] = {};
-	unsigned int r, nr = runs(5);
+	unsigned int r, nr = runs(7);
 	char *src = malloc(SZ_BENCH), *dst = malloc(SZ_BENCH);
 
 	igt_assert(fill && src && dst);
@@ -693,7 +693,7 @@ static void bench_engine(void)
 					    AP_FLAG);
 	struct vseg_cmdbuf fill, copy, nop;
 	struct bstat st[4] = {}, nops = {};
-	unsigned int r, nr = runs(5), k;
+	unsigned int r, nr = runs(7), k;
 	char *src = malloc(SZ_BENCH), *dst = malloc(SZ_BENCH);
 	double t;
 
