@@ -41,7 +41,7 @@ export TESTS VM_TIMEOUT SUBTEST_TIMEOUT QEMU_ARGS DEBUG_TIER DEBUG_VM_TIMEOUT \
 	DEBUG_SUBTEST_TIMEOUT DEBUG_PARALLEL
 
 .PHONY: all modules modules_install userspace clean build-kernels check run \
-	sparse checkpatch help debug-kernel check-debug soak
+	sparse checkpatch help debug-kernel check-debug soak bench
 
 all: modules userspace
 
@@ -64,6 +64,7 @@ userspace:
 clean:
 	@if [ -d $(KDIR) ]; then $(MAKE) -C $(KDIR) M=$(REPO) clean; fi
 	@if [ -f $(REPO)/igt-tests/Makefile ]; then $(MAKE) -C $(REPO)/igt-tests clean; fi
+	@if [ -f $(REPO)/benchmarks/Makefile ]; then $(MAKE) -C $(REPO)/benchmarks clean; fi
 	@if [ -f $(TOOLS)/Makefile ]; then $(MAKE) -C $(TOOLS) clean; fi
 	rm -rf $(REPO)/build
 
@@ -103,6 +104,11 @@ soak:
 	VM_TIMEOUT=$$(( t * 12 + 900 )) DEBUG_VM_TIMEOUT=$$(( t * 12 + 2400 )) \
 	$(TOOLS)/check.sh
 
+# Benchmarks (benchmarks/) on 6.12 against vgem and bochs in one guest:
+# a table, build/bench/results.json and build/bench/scaling.png.
+bench:
+	@MAKE="$(MAKE)" QEMU_ARGS="$(QEMU_ARGS)" $(TOOLS)/bench.sh
+
 # Boot KVER, load vseg with VSEG_ARGS, show its segment table, run
 # tools/vseg-example (if built) and RUN_EXTRA (';'-separated commands), unload.
 run:
@@ -125,6 +131,8 @@ help:
 	@echo "  check-debug      only the debug kernel's part of make check"
 	@echo "  debug-kernel     build the debug kernel (cached outside the tree; ~10 min once)"
 	@echo "  soak             SOAK_TESTS on SOAK_KERNEL, SOAK_SECONDS per subtest (not in check)"
+	@echo "  bench            benchmarks/ on 6.12 vs vgem and bochs: table, build/bench/results.json,"
+	@echo "                   build/bench/scaling.png (~6 min; not part of check)"
 	@echo "  run              boot KVER, insmod vseg VSEG_ARGS, print its segments, RUN_EXTRA, rmmod"
 	@echo "  sparse           C=2 sparse build on each of KERNELS, fail on any report"
 	@echo "  checkpatch       checkpatch.pl --strict over the driver and UAPI header"

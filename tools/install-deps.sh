@@ -12,8 +12,10 @@
 # Also linux-source-6.12, the source of the debug kernel (tools/debug-kernel/)
 # and of checkpatch.pl, unless DEBUG_TIER=0.
 #
-# usage: tools/install-deps.sh [--checkpatch]
+# usage: tools/install-deps.sh [--checkpatch] [--bench]
 #   --checkpatch  install linux-source-6.12 even with DEBUG_TIER=0
+#   --bench       also gnuplot-nox, for the plot of "make bench" (only
+#                 make bench asks for it; make check never needs it)
 
 set -euo pipefail
 
@@ -28,11 +30,14 @@ BPO_SOURCES=/etc/apt/sources.list.d/vseg-backports.sources
 STAMP_DIR=${VSEG_STATE_DIR:-/var/lib/vseg}
 UPDATED=0
 CHECKPATCH=0
+BENCH=0
+BENCH_PKGS=(gnuplot-nox)
 
 for arg in "$@"; do
 	case $arg in
 	--checkpatch) CHECKPATCH=1 ;;
-	*) echo "usage: $0 [--checkpatch]" >&2; exit 2 ;;
+	--bench) BENCH=1 ;;
+	*) echo "usage: $0 [--checkpatch] [--bench]" >&2; exit 2 ;;
 	esac
 done
 
@@ -136,6 +141,16 @@ install_source() {
 		apt_install -t bookworm-backports linux-source-6.12
 	fi
 }
+
+if [ "$BENCH" = 1 ]; then
+	m=$(missing "${BENCH_PKGS[@]}")
+	if [ -n "$m" ]; then
+		apt_update
+		log "installing $m (make bench)"
+		# shellcheck disable=SC2086
+		apt_install $m
+	fi
+fi
 
 if [ "$CHECKPATCH" = 1 ] && [ ! -r /usr/src/linux-source-6.12.tar.xz ]; then
 	install_source

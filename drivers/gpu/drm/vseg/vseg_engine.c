@@ -79,20 +79,32 @@ static const struct dma_fence_ops vseg_fence_ops = {
 	.get_timeline_name = vseg_fence_timeline_name,
 };
 
-/* A GPU address resolved to kernel memory; unmap with ptr_put(). */
+/*
+ * A GPU address resolved to kernel memory; unmap with ptr_put(). A virtual
+ * address keeps its cursor over the mapping across ptr_put(), so that a
+ * command walking a scattered buffer goes on from the block it reached
+ * instead of walking the blocks from the first for every chunk.
+ */
 struct vseg_ptr {
 	void *kmapped;
 	struct vseg_cursor cursor;
-	bool cursor_used;
+	const struct vseg_vm_mapping *map;
+	struct vseg_vram_mgr *vram;
 };
+
+/* A destination in a memory segment may no longer be zero. */
+static void ptr_written(struct vseg_ptr *p, void *ptr, u64 len)
+{
+	if (p->vram)
+		vseg_vram_mark_dirty(p->vram, ptr - p->vram->vaddr, len);
+}
 
 static void ptr_put(struct vseg_ptr *p)
 {
 	if (p->kmapped)
 		kunmap_local(p->kmapped);
-	if (p->cursor_used)
-		vseg_cursor_unmap(&p->cursor);
-	memset(p, 0, sizeof(*p));
+	p->kmapped = NULL;
+	vseg_cursor_unmap(&p->cursor);
 }
 
 static void *resolve_phys(struct vseg_job *job, u64 addr, u64 *len,
@@ -107,6 +119,7 @@ static void *resolve_phys(struct vseg_job *job, u64 addr, u64 *len,
 	if (!id || id > vdev->table.num_segments)
 		return NULL;
 	seg = vseg_seg(vdev, id);
+	p->vram = seg->vram;
 	if (seg->vram) {
 		if (off >= seg->desc->size)
 			return NULL;
@@ -133,9 +146,12 @@ static void *resolve_virt(struct vseg_job *job, u64 va, u64 *len,
 		return NULL;
 	i = m - job->view->map;
 	off = va - m->va;
-	vseg_cursor_init(&p->cursor, job->engine->vdev, m->bo->tbo.ttm,
-			 job->res[i]);
-	p->cursor_used = true;
+	if (p->map != m) {
+		vseg_cursor_init(&p->cursor, job->engine->vdev, m->bo->tbo.ttm,
+				 job->res[i]);
+		p->map = m;
+		p->vram = p->cursor.mgr;
+	}
 	ptr = vseg_cursor_map(&p->cursor, off, len);
 	*len = min(*len, m->size - off);
 	return ptr;
@@ -159,6 +175,7 @@ static int run_fill(struct vseg_job *job, const struct drm_vseg_cmd *c)
 		if (!d)
 			return -EFAULT;
 		len = min(len, c->size - done);
+		ptr_written(&p, d, len);
 		memset32(d, (u32)c->value, len / 4);
 		ptr_put(&p);
 		done += len;
@@ -180,6 +197,7 @@ static int run_copy(struct vseg_job *job, const struct drm_vseg_cmd *c)
 			return -EFAULT;
 		}
 		dlen = min3(dlen, slen, c->size - done);
+		ptr_written(&dp, d, dlen);
 		memcpy(d, s, dlen);
 		ptr_put(&sp);
 		ptr_put(&dp);
@@ -199,6 +217,7 @@ static int run_write(struct vseg_job *job, const struct drm_vseg_cmd *c)
 		ptr_put(&p);
 		return -EFAULT;
 	}
+	ptr_written(&p, d, sizeof(*d));
 	*d = c->value;
 	ptr_put(&p);
 	return 0;

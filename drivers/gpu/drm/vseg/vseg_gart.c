@@ -97,7 +97,7 @@ static void gart_clear(struct vseg_gart *gart, const struct drm_mm_node *node)
 			gart->mapped--;
 			was_bound = true;
 		}
-		gart->pte[i] = 0;
+		WRITE_ONCE(gart->pte[i], 0);
 	}
 	if (was_bound)
 		gart->unbinds++;
@@ -138,8 +138,8 @@ int vseg_gart_bind(struct vseg_gart *gart, const struct drm_mm_node *node,
 	mutex_lock(&gart->lock);
 	gart_clear(gart, node);
 	for (i = 0; i < num_pages; i++) {
-		gart->pte[node->start + i] = page_to_phys(pages[i]) |
-					     VSEG_GART_PTE_VALID;
+		WRITE_ONCE(gart->pte[node->start + i],
+			   page_to_phys(pages[i]) | VSEG_GART_PTE_VALID);
 		gart->mapped++;
 	}
 	gart->binds++;
@@ -193,6 +193,9 @@ int __vseg_gart_translate(struct vseg_gart *gart, u64 offset,
  * @gart: the GART
  * @offset: byte offset into the aperture
  * @phys: receives the system physical address
+ *
+ * Takes the GART lock for the lookup only: callers that go on to use the
+ * page hold the lock themselves and call __vseg_gart_translate().
  *
  * Return: 0, or -EFAULT for an offset outside the aperture or behind an
  * invalid entry.

@@ -19,7 +19,8 @@ struct page;
 /**
  * struct vseg_gart - the software GART behind the aperture segment
  * @num_pages: aperture size in host pages.
- * @lock: protects @mm, @pte and @mapped.
+ * @lock: protects @mm, @pte and @mapped; a physical job holds it over each
+ *	command that may touch aperture pages.
  * @mm: the aperture's address space, in host pages: who owns which range.
  * @pte: one entry per aperture page; the engine translates through it.
  * @mapped: entries currently valid.

@@ -124,8 +124,9 @@ void vseg_cursor_init(struct vseg_cursor *c, struct vseg_device *vdev,
 
 /**
  * vseg_cursor_map() - kernel address of a byte of the buffer
- * @c: the cursor; offsets must never go backwards
- * @off: byte offset in the buffer
+ * @c: the cursor
+ * @off: byte offset in the buffer; walking forwards is O(1) amortized,
+ *	going back walks again from the first block
  * @len: receives how many bytes follow contiguously
  *
  * Return: the address; vseg_cursor_unmap() before the next call.
@@ -139,6 +140,12 @@ void *vseg_cursor_map(struct vseg_cursor *c, u64 off, u64 *len)
 		*len = PAGE_SIZE - in;
 		c->kmapped = kmap_local_page(c->tt->pages[off >> PAGE_SHIFT]);
 		return c->kmapped + in;
+	}
+	if (off < c->block_start) {
+		/* going back: start over */
+		c->block = list_first_entry(c->blocks, struct drm_buddy_block,
+					    link);
+		c->block_start = 0;
 	}
 	for (;;) {
 		size = drm_buddy_block_size(&c->mgr->mm, c->block);
@@ -184,6 +191,28 @@ static void vseg_copy(struct vseg_cursor *dst, struct vseg_cursor *src,
 		}
 		vseg_cursor_unmap(dst);
 		off += n;
+	}
+}
+
+/*
+ * A memory-segment placement about to be written whole (@clear false: a
+ * move copies into it) or handed out zeroed (@clear true: only the pages
+ * that may be dirty are cleared, see vseg_vram_clear()).
+ */
+static void vram_res_prepare(struct vseg_device *vdev,
+			     struct ttm_resource *res, bool clear)
+{
+	struct vseg_vram_mgr *mgr = res_vram(vdev, res);
+	struct drm_buddy_block *block;
+
+	list_for_each_entry(block, &to_vseg_vram_res(res)->blocks, link) {
+		u64 start = drm_buddy_block_offset(block);
+		u64 size = drm_buddy_block_size(&mgr->mm, block);
+
+		if (clear)
+			vseg_vram_clear(mgr, start, size);
+		else
+			vseg_vram_mark_dirty(mgr, start, size);
 	}
 }
 
@@ -239,12 +268,14 @@ static int vseg_ttm_move(struct ttm_buffer_object *bo, bool evict,
 
 	vseg_cursor_init(&dst, vdev, bo->ttm, new_mem);
 	if (has_content) {
+		if (!res_uses_pages(new_mem))
+			vram_res_prepare(vdev, new_mem, false);
 		vseg_cursor_init(&src, vdev, bo->ttm, old);
 		vseg_copy(&dst, &src, bo->base.size);
 		vseg_count(vdev, old, VSEG_PAGING_TRANSFERS);
 		vseg_count(vdev, new_mem, VSEG_PAGING_TRANSFERS);
 	} else if (!res_uses_pages(new_mem)) {
-		vseg_copy(&dst, NULL, bo->base.size);
+		vram_res_prepare(vdev, new_mem, true);
 		vseg_count(vdev, new_mem, VSEG_PAGING_FILLS);
 	}
 	err = bind_gart(vdev, bo, new_mem);
@@ -290,12 +321,35 @@ static unsigned long vseg_ttm_io_mem_pfn(struct ttm_buffer_object *bo,
 					 unsigned long page_offset)
 {
 	struct vseg_device *vdev = bdev_to_vseg(bo->bdev);
+	struct vseg_vram_res *vres = to_vseg_vram_res(bo->resource);
+	struct vseg_vram_mgr *mgr = res_vram(vdev, bo->resource);
+	u64 off = (u64)page_offset << PAGE_SHIFT, len;
 	struct vseg_cursor c;
-	u64 len;
+	void *p;
 
+	/* the CPU may write whatever it maps */
+	if (vres->contiguous) {
+		off += (u64)bo->resource->start << PAGE_SHIFT;
+		vseg_vram_mark_dirty(mgr, off, PAGE_SIZE);
+		return vmalloc_to_pfn(mgr->vaddr + off);
+	}
+	/*
+	 * Scattered: faults ask for consecutive pages (TTM prefaults a
+	 * run of them); go on from the block of the last call rather than
+	 * walking the blocks from the first every time. Faults hold the
+	 * reservation, which serializes the use of the cached position.
+	 */
+	dma_resv_assert_held(bo->base.resv);
 	vseg_cursor_init(&c, vdev, bo->ttm, bo->resource);
-	return vmalloc_to_pfn(vseg_cursor_map(&c, (u64)page_offset << PAGE_SHIFT,
-					 &len));
+	if (vres->pfn_block && off >= vres->pfn_block_start) {
+		c.block = vres->pfn_block;
+		c.block_start = vres->pfn_block_start;
+	}
+	p = vseg_cursor_map(&c, off, &len);
+	vres->pfn_block = c.block;
+	vres->pfn_block_start = c.block_start;
+	vseg_vram_mark_dirty(mgr, p - mgr->vaddr, PAGE_SIZE);
+	return vmalloc_to_pfn(p);
 }
 
 static int vseg_ttm_access_memory(struct ttm_buffer_object *bo,
@@ -313,10 +367,12 @@ static int vseg_ttm_access_memory(struct ttm_buffer_object *bo,
 	while (done < (u64)len) {
 		p = vseg_cursor_map(&c, offset + done, &n);
 		n = min_t(u64, n, (u64)len - done);
-		if (write)
+		if (write) {
+			vseg_vram_mark_dirty(c.mgr, p - c.mgr->vaddr, n);
 			memcpy(p, buf + done, n);
-		else
+		} else {
 			memcpy(buf + done, p, n);
+		}
 		done += n;
 	}
 	return len;

@@ -12,6 +12,8 @@
  * buffer is a set of segment pages that may be scattered.
  */
 
+#include <linux/bitmap.h>
+#include <linux/list_sort.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <drm/drm_print.h>
@@ -29,6 +31,15 @@ to_vram_mgr(struct ttm_resource_manager *man)
 static u64 block_start(const struct drm_buddy_block *block)
 {
 	return drm_buddy_block_offset((struct drm_buddy_block *)block);
+}
+
+static int block_cmp(void *priv, const struct list_head *a,
+		     const struct list_head *b)
+{
+	u64 x = block_start(list_entry(a, struct drm_buddy_block, link));
+	u64 y = block_start(list_entry(b, struct drm_buddy_block, link));
+
+	return x < y ? -1 : x > y;
 }
 
 static bool blocks_contiguous(struct drm_buddy *mm, struct list_head *blocks,
@@ -49,11 +60,108 @@ static bool blocks_contiguous(struct drm_buddy *mm, struct list_head *blocks,
 	return sum && hi - lo == sum;
 }
 
+/*
+ * drm_buddy's range allocation walks the block tree depth first from offset
+ * 0, visiting every allocated block below the first free one: with many
+ * live buffers at the bottom of a segment each bottom-up allocation would
+ * cost O(buffers). Nothing is free below @free_hint, so the walk can start
+ * there: the result is the same block, found without the walk.
+ */
+static void free_hint_after_alloc(struct vseg_vram_mgr *mgr,
+				  struct list_head *blocks)
+{
+	struct drm_buddy_block *block;
+
+	lockdep_assert_held(&mgr->lock);
+	/* range allocations hand out blocks in ascending order */
+	list_for_each_entry(block, blocks, link)
+		if (block_start(block) == mgr->free_hint)
+			mgr->free_hint += drm_buddy_block_size(&mgr->mm, block);
+}
+
+static void free_hint_before_free(struct vseg_vram_mgr *mgr,
+				  struct list_head *blocks)
+{
+	struct drm_buddy_block *block;
+
+	lockdep_assert_held(&mgr->lock);
+	list_for_each_entry(block, blocks, link)
+		mgr->free_hint = min(mgr->free_hint, block_start(block));
+}
+
+/*
+ * A bottom-up buffer that may be scattered, one block at a time, largest
+ * first, each from @free_hint on: the blocks drm_buddy would pick (the
+ * lowest free block of the largest order that still has one), but without
+ * its walk from the bottom of the range for every block, which costs
+ * O(blocks^2) for a buffer landing in many holes. An order that had no
+ * free block stays without one while the lock is held, so it is asked for
+ * once.
+ */
+static int vram_alloc_scattered(struct vseg_vram_mgr *mgr, u64 start, u64 end,
+				u64 size, struct list_head *blocks,
+				unsigned long flags)
+{
+	u64 page = mgr->desc->page_size, left = size, cap = U64_MAX;
+	struct drm_buddy_block *blk;
+	u64 chunk, s, at;
+	LIST_HEAD(got);
+	int err = 0;
+
+	while (left) {
+		chunk = min(cap, rounddown_pow_of_two(left));
+		s = max(start, mgr->free_hint);
+		if (s >= end) {
+			err = -ENOSPC;
+			break;
+		}
+		if (chunk > end - s) {
+			err = -ENOSPC;
+		} else {
+			LIST_HEAD(one);
+
+			err = vseg_buddy_alloc(&mgr->mm, s, end, chunk, chunk,
+					       &one, flags);
+			if (!err) {
+				blk = list_first_entry(&one, typeof(*blk), link);
+				at = block_start(blk);
+				/*
+				 * A single page found from the hint on is the
+				 * lowest free page: nothing is free before
+				 * its end any more.
+				 */
+				if (chunk == page && s == mgr->free_hint)
+					mgr->free_hint = at + page;
+				free_hint_after_alloc(mgr, &one);
+				list_splice_tail(&one, &got);
+				left -= chunk;
+				continue;
+			}
+		}
+		if (err != -ENOSPC || chunk <= page)
+			break;
+		cap = chunk / 2;
+	}
+	if (err) {
+		free_hint_before_free(mgr, &got);
+		vseg_buddy_free_list(&mgr->mm, &got);
+		return err;
+	}
+	list_splice_tail(&got, blocks);
+	return 0;
+}
+
 static int vram_alloc(struct vseg_vram_mgr *mgr, const struct ttm_place *place,
 		      u64 start, u64 end, u64 size, u64 align,
 		      struct list_head *blocks, unsigned long flags)
 {
 	bool contig = place->flags & TTM_PL_FLAG_CONTIGUOUS;
+
+	if (flags & DRM_BUDDY_RANGE_ALLOCATION) {
+		start = max(start, mgr->free_hint);
+		if (start >= end || size > end - start)
+			return -ENOSPC;
+	}
 
 	/*
 	 * An alignment larger than the window leaves one candidate offset:
@@ -72,6 +180,9 @@ static int vram_alloc(struct vseg_vram_mgr *mgr, const struct ttm_place *place,
 		return vseg_buddy_alloc_contig(&mgr->mm, start, end, size,
 					       roundup_pow_of_two(align),
 					       blocks, flags);
+	if (flags & DRM_BUDDY_RANGE_ALLOCATION)
+		return vram_alloc_scattered(mgr, start, end, size, blocks,
+					    flags);
 	return vseg_buddy_alloc(&mgr->mm, start, end, size,
 				mgr->desc->page_size, blocks, flags);
 }
@@ -122,8 +233,10 @@ static int vseg_vram_mgr_alloc(struct ttm_resource_manager *man,
 	if (err == -ENOSPC && !start && end == seg_size)
 		err = vram_alloc(mgr, place, start, end, size, align,
 				 &vres->blocks, flags & ~DRM_BUDDY_RANGE_ALLOCATION);
-	if (!err)
+	if (!err) {
 		mgr->committed += size;
+		free_hint_after_alloc(mgr, &vres->blocks);
+	}
 	mutex_unlock(&mgr->lock);
 	if (err) {
 		ttm_resource_fini(man, &vres->base);
@@ -134,6 +247,15 @@ static int vseg_vram_mgr_alloc(struct ttm_resource_manager *man,
 
 	vres->size = size;
 	vres->contiguous = blocks_contiguous(&mgr->mm, &vres->blocks, &first);
+	/*
+	 * The buffer's bytes follow the block list. A top-down or mixed-order
+	 * allocation may list the blocks of a contiguous range out of address
+	 * order: sort them, so that byte n of a contiguous buffer is at
+	 * offset start + n for the CPU (io_mem_pfn), the engine's physical
+	 * addresses and the cursor alike.
+	 */
+	if (vres->contiguous)
+		list_sort(NULL, &vres->blocks, block_cmp);
 	vres->base.start = first >> PAGE_SHIFT;
 	if (vres->contiguous)
 		vres->base.placement |= TTM_PL_FLAG_CONTIGUOUS;
@@ -150,6 +272,7 @@ static void vseg_vram_mgr_free(struct ttm_resource_manager *man,
 	struct vseg_vram_res *vres = to_vseg_vram_res(res);
 
 	mutex_lock(&mgr->lock);
+	free_hint_before_free(mgr, &vres->blocks);
 	vseg_buddy_free_list(&mgr->mm, &vres->blocks);
 	mgr->committed -= vres->size;
 	mutex_unlock(&mgr->lock);
@@ -276,7 +399,9 @@ int vseg_vram_mgr_init(struct vseg_device *vdev, struct vseg_segment *seg)
 
 	mgr->vaddr = __vmalloc(desc->size, GFP_KERNEL | __GFP_ZERO |
 			       __GFP_NOWARN);
-	if (!mgr->vaddr) {
+	/* zeroed backing store: every page starts clear */
+	mgr->dirty = bitmap_zalloc(desc->size / desc->page_size, GFP_KERNEL);
+	if (!mgr->vaddr || !mgr->dirty) {
 		drm_err(&vdev->drm, "segment %u \"%s\": cannot reserve %llu bytes of backing store\n",
 			desc->id, desc->name, desc->size);
 		err = -ENOMEM;
@@ -303,6 +428,7 @@ err_buddy:
 	vseg_buddy_free_list(&mgr->mm, &mgr->reserved);
 	drm_buddy_fini(&mgr->mm);
 err_vfree:
+	bitmap_free(mgr->dirty);
 	vfree(mgr->vaddr);
 err_free:
 	mutex_destroy(&mgr->lock);
@@ -340,6 +466,7 @@ void vseg_vram_mgr_fini(struct vseg_device *vdev, struct vseg_segment *seg)
 	drm_buddy_fini(&mgr->mm);
 	mutex_unlock(&mgr->lock);
 
+	bitmap_free(mgr->dirty);
 	vfree(mgr->vaddr);
 	mutex_destroy(&mgr->lock);
 	kfree(mgr);
@@ -360,4 +487,51 @@ u64 vseg_vram_mgr_committed(struct vseg_vram_mgr *mgr)
 	committed = mgr->committed;
 	mutex_unlock(&mgr->lock);
 	return committed;
+}
+
+/**
+ * vseg_vram_mark_dirty() - note that bytes of a segment may become nonzero
+ * @mgr: the manager
+ * @offset: segment offset of the first byte
+ * @size: bytes; the segment pages they touch are marked
+ *
+ * Called before the bytes are written; atomic, needs no lock.
+ */
+void vseg_vram_mark_dirty(struct vseg_vram_mgr *mgr, u64 offset, u64 size)
+{
+	unsigned int shift = ilog2(mgr->desc->page_size);
+	u64 i, last;
+
+	if (!size || offset >= mgr->desc->size)
+		return;
+	last = (min(offset + size, mgr->desc->size) - 1) >> shift;
+	for (i = offset >> shift; i <= last; i++)
+		if (!test_bit(i, mgr->dirty))
+			set_bit(i, mgr->dirty);
+}
+
+/**
+ * vseg_vram_clear() - zero a range of a segment that a new buffer got
+ * @mgr: the manager
+ * @offset: segment offset, a multiple of the segment page size
+ * @size: bytes, a multiple of the segment page size
+ *
+ * Only the pages marked dirty are written: a buffer created and closed
+ * without ever being written costs no clearing at all.
+ */
+void vseg_vram_clear(struct vseg_vram_mgr *mgr, u64 offset, u64 size)
+{
+	unsigned int shift = ilog2(mgr->desc->page_size);
+	u64 i = offset >> shift, end = (offset + size) >> shift, j, k;
+
+	while (i < end) {
+		i = find_next_bit(mgr->dirty, end, i);
+		if (i >= end)
+			break;
+		j = find_next_zero_bit(mgr->dirty, end, i);
+		for (k = i; k < j; k++)
+			clear_bit(k, mgr->dirty);
+		memset(mgr->vaddr + (i << shift), 0, (j - i) << shift);
+		i = j;
+	}
 }
