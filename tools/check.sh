@@ -12,7 +12,7 @@
 #   KERNELS          kernels to test (default: tools/kernels.sh)
 #   TESTS            test binaries, names or paths (default: make -C igt-tests list,
 #                    else executables igt-tests/build/vseg_*)
-#   VM_TIMEOUT       seconds per kernel VM run (default 900)
+#   VM_TIMEOUT       seconds per kernel VM run (default 1800)
 #   SUBTEST_TIMEOUT  seconds per subtest (default 120)
 #   QEMU_ARGS        extra QEMU arguments
 #   GUEST_ENV        VAR=VALUE words set in the guest for the tests (make soak)
@@ -35,7 +35,7 @@ TOOLS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 REPO=$(dirname "$TOOLS")
 cd "$REPO" || exit 1
 MAKE=${MAKE:-make}
-VM_TIMEOUT=${VM_TIMEOUT:-900}
+VM_TIMEOUT=${VM_TIMEOUT:-1800}
 SUBTEST_TIMEOUT=${SUBTEST_TIMEOUT:-120}
 DEBUG_TIER=${DEBUG_TIER:-1}
 DEBUG_VM_TIMEOUT=${DEBUG_VM_TIMEOUT:-3600}

@@ -373,8 +373,10 @@ int vseg_bo_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
 	struct ttm_placement placement = {};
 	struct vseg_bo *vbo;
 	unsigned int first;
+	bool direct = true;
 	int err;
 
+again:
 	vbo = kzalloc(sizeof(*vbo), GFP_KERNEL);
 	if (!vbo)
 		return -ENOMEM;
@@ -394,21 +396,34 @@ int vseg_bo_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
 	vdev->num_bos++;
 	mutex_unlock(&vdev->bo_lock);
 
-	/* Born in system memory without pages; placed below. */
-	vseg_placement_set(&placement, &sys, 1);
-	/* On failure TTM calls vseg_bo_destroy() itself. */
-	err = ttm_bo_init_reserved(&vdev->bdev, &vbo->tbo, ttm_bo_type_device,
-				   &placement, p->alignment >> PAGE_SHIFT,
-				   &ctx, NULL, NULL, vseg_bo_destroy);
-	if (err)
-		return space_err(err);
-
 	memcpy(places, vbo->home_places, sizeof(places));
 	for (first = 0; first < vbo->num_home; first++)
 		if (places[first].mem_type == TTM_PL_SYSTEM)
 			break;
-	err = -ENOSPC;
-	if (first) {
+	/*
+	 * Straight into the places before system memory, without evicting,
+	 * when one has room: one placement instead of two. Else born in
+	 * system memory without pages, and placed below.
+	 */
+	direct = direct && first;
+	if (direct)
+		vseg_placement_set_no_evict(&placement, places, first);
+	else
+		vseg_placement_set(&placement, &sys, 1);
+	/* On failure TTM calls vseg_bo_destroy() itself. */
+	err = ttm_bo_init_reserved(&vdev->bdev, &vbo->tbo, ttm_bo_type_device,
+				   &placement, p->alignment >> PAGE_SHIFT,
+				   &ctx, NULL, NULL, vseg_bo_destroy);
+	if (direct && space_err(err) == -ENOSPC) {
+		direct = false;
+		goto again;
+	}
+	if (err)
+		return space_err(err);
+
+	memcpy(places, vbo->home_places, sizeof(places));
+	err = direct ? 0 : -ENOSPC;
+	if (!direct && first) {
 		vseg_placement_set_no_evict(&placement, places, first);
 		err = space_err(ttm_bo_validate(&vbo->tbo, &placement, &ctx));
 	}
