@@ -219,6 +219,7 @@ debug_pid=
 if [ "${kernels[-1]}" = debug ] && [ ${#kernels[@]} -gt 1 ] &&
 	[ "${DEBUG_PARALLEL:-1}" != 0 ] && [ "$(nproc 2>/dev/null || echo 1)" -gt 1 ]; then
 	quiet=(-q)
+	mkdir -p build/check
 	rm -f build/check/debug.log
 	test_kernel debug >build/check/debug.log 2>&1 &
 	debug_pid=$!
