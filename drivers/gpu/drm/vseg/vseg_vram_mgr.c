@@ -405,7 +405,7 @@ int vseg_vram_mgr_init(struct vseg_device *vdev, struct vseg_segment *seg)
 		drm_err(&vdev->drm, "segment %u \"%s\": cannot reserve %llu bytes of backing store\n",
 			desc->id, desc->name, desc->size);
 		err = -ENOMEM;
-		goto err_free;
+		goto err_vfree;	/* either may have been allocated */
 	}
 
 	err = drm_buddy_init(&mgr->mm, desc->size, desc->page_size);
@@ -430,7 +430,6 @@ err_buddy:
 err_vfree:
 	bitmap_free(mgr->dirty);
 	vfree(mgr->vaddr);
-err_free:
 	mutex_destroy(&mgr->lock);
 	kfree(mgr);
 	return err;
