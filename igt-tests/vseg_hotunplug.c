@@ -109,22 +109,6 @@ static int try_rmmod(void)
 	return 0;
 }
 
-/* VmallocUsed of /proc/meminfo, in KiB: the memory segments live there. */
-static long vmalloc_used_kb(void)
-{
-	char line[256];
-	long kb = -1;
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	igt_assert(f);
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmallocUsed: %ld kB", &kb) == 1)
-			break;
-	fclose(f);
-	igt_assert(kb >= 0);
-	return kb;
-}
-
 /* A device that works: query, create, write through a mapping, read back. */
 static void check_device_works(void)
 {
@@ -372,9 +356,9 @@ static void test_rmmod_busy(void)
 	uint32_t *map;
 
 	vseg_unload();
-	before = vmalloc_used_kb();
+	before = vseg_vmalloc_used_kb();
 	igt_assert_eq(igt_kmod_load(VSEG_MODULE, OPTS), 0);
-	loaded = vmalloc_used_kb();
+	loaded = vseg_vmalloc_used_kb();
 	igt_info("VmallocUsed: %ld kB unloaded, %ld kB loaded\n", before,
 		 loaded);
 
@@ -392,13 +376,13 @@ static void test_rmmod_busy(void)
 	/* Unplugged with only the mapping left: the memory stays... */
 	unbind();
 	igt_assert(read_faults(&map[1]));
-	igt_assert_lt(before + 16 * 1024, vmalloc_used_kb());
+	igt_assert_lt(before + 16 * 1024, vseg_vmalloc_used_kb());
 	/* ...until the mapping goes. */
 	munmap(map, BO_SIZE);
-	igt_assert_f(vmalloc_used_kb() < loaded - 16 * 1024,
+	igt_assert_f(vseg_vmalloc_used_kb() < loaded - 16 * 1024,
 		     "the device's memory was not freed with its last user: "
 		     "VmallocUsed %ld kB, %ld kB when loaded\n",
-		     vmalloc_used_kb(), loaded);
+		     vseg_vmalloc_used_kb(), loaded);
 	igt_assert_eq(try_rmmod(), 0);
 	igt_assert(!igt_kmod_is_loaded(VSEG_MODULE));
 	igt_assert_eq(igt_kmod_load(VSEG_MODULE, OPTS), 0);

@@ -59,23 +59,6 @@ static bool module_dir_exists(void)
 	return access("/sys/module/" VSEG_MODULE, F_OK) == 0;
 }
 
-/* VmallocUsed of /proc/meminfo, in KiB. */
-static long vmalloc_used_kb(void)
-{
-	char line[256];
-	long kb = -1;
-	FILE *f;
-
-	f = fopen("/proc/meminfo", "r");
-	igt_assert(f);
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmallocUsed: %ld kB", &kb) == 1)
-			break;
-	fclose(f);
-	igt_assert_f(kb >= 0, "no VmallocUsed in /proc/meminfo\n");
-	return kb;
-}
-
 /* Query the loaded device's table and compare it with @want. */
 static void check_loaded_table(const struct vseg_table *want)
 {
@@ -163,7 +146,7 @@ static void test_reload(void)
 
 	unload();
 	entries = vseg_count_dri_entries();
-	vm_start = vmalloc_used_kb();
+	vm_start = vseg_vmalloc_used_kb();
 
 	for (int i = 0; i < rounds; i++) {
 		struct drm_vseg_query_segments q;
@@ -178,14 +161,14 @@ static void test_reload(void)
 		igt_assert_eq_u32(q.num_segments, 3);
 		close_fds();
 		if (i == 0)
-			vm_loaded = vmalloc_used_kb();
+			vm_loaded = vseg_vmalloc_used_kb();
 		err = igt_kmod_unload(VSEG_MODULE);
 		igt_assert_f(err == 0, "round %d: unloading vseg failed: %d (%s)\n",
 			     i, err, strerror(-err));
 		igt_assert_eq(vseg_count_nodes(), 0);
 	}
 
-	vm_end = vmalloc_used_kb();
+	vm_end = vseg_vmalloc_used_kb();
 	igt_info("VmallocUsed: %ld kB before, %ld kB while loaded, %ld kB after %d reloads\n",
 		 vm_start, vm_loaded, vm_end, rounds);
 	/*

@@ -162,6 +162,22 @@ void vseg_require_root(void)
 		      "loading and unloading the vseg module needs root\n");
 }
 
+long vseg_vmalloc_used_kb(void)
+{
+	char line[256];
+	long kb = -1;
+	FILE *f;
+
+	f = fopen("/proc/meminfo", "r");
+	igt_assert(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmallocUsed: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	igt_assert_f(kb >= 0, "no VmallocUsed in /proc/meminfo\n");
+	return kb;
+}
+
 static bool found_module_file;
 
 static int find_module_cb(const char *path, const struct stat *st, int type,

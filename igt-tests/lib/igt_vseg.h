@@ -67,6 +67,8 @@ int vseg_count_dri_entries(void);
 
 /* igt_require() root (needed to load and unload modules). */
 void vseg_require_root(void);
+/* VmallocUsed of /proc/meminfo in KiB: where memory segments live. */
+long vseg_vmalloc_used_kb(void);
 /* Is vseg loaded, or vseg.ko in $IGT_KMOD_PATH or /lib/modules/`uname -r`? */
 bool vseg_module_available(void);
 /* igt_require() root and vseg_module_available(). */
