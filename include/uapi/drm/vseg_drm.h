@@ -28,6 +28,20 @@ extern "C" {
  * Variable-length queries use a two-call protocol: the first call passes a
  * zero count and learns the count (and the element size) it needs; the
  * second call passes an array at least that large.
+ *
+ * Every ioctl but SCANOUT is allowed on render nodes, and is safe there
+ * against other clients of the same device: a client reaches only the
+ * buffers it holds a handle of (its own, or given to it through PRIME),
+ * and every resource it can tie up is bounded (pins, GPU virtual address
+ * mappings, queued jobs). SCANOUT changes global state: like KMS it needs
+ * the primary node and DRM master. Documentation/gpu/vseg.rst has the
+ * whole security model and every limit.
+ *
+ * PRIME export (DRM_IOCTL_PRIME_HANDLE_TO_FD) and import of vseg's own
+ * buffers (DRM_IOCTL_PRIME_FD_TO_HANDLE) work on every supported kernel,
+ * and so does mmap() of the dma-buf: its pages follow the buffer's moves.
+ * Other devices cannot attach to a vseg dma-buf yet (-EOPNOTSUPP), and
+ * vseg imports no foreign dma-buf (-EINVAL).
  */
 
 #define DRM_VSEG_QUERY_SEGMENTS		0x00
@@ -334,14 +348,21 @@ struct drm_vseg_segment_pref {
  *	anywhere in the segment; unused entries must be zero.
  * @reserved: must be zero.
  *
+ * Every property is checked against the real size: the buffer is placed
+ * in a supported segment, or the call fails and nothing is created.
+ *
  * Errors: -EINVAL for bad arguments (zero or unaligned size, alignment not a
  * power of two, unknown flags, nonzero reserved fields, unknown segment ids,
  * a preferred segment outside the supported set, banks on a segment without
  * banking, CPU_VISIBLE with no CPU-visible supported segment,
  * AccessedPhysically or PRIMARY with no memory segment or aperture
- * supported, or with CPU_VISIBLE no CPU-visible one), -E2BIG
- * for lists longer than their limit, -ENOSPC when the buffer cannot fit in
- * any supported segment even after eviction, -ENOMEM.
+ * supported, or with CPU_VISIBLE no CPU-visible one) and for a buffer that
+ * no supported place could ever hold (larger than the segment, than the
+ * CPU-visible part of a small-BAR segment for CPU_VISIBLE, than the longest
+ * aligned run clear of invalid ranges for a contiguous buffer, than the
+ * aperture's commit limit, or than half of system RAM), -E2BIG for lists
+ * longer than their limit, -ENOSPC when the buffer could fit but no
+ * supported segment has room now, even after eviction, -ENOMEM.
  */
 struct drm_vseg_gem_create {
 	__u64 extensions;
@@ -415,7 +436,13 @@ struct drm_vseg_gem_info {
  * @offset: out: fake offset to pass to mmap() on the DRM fd.
  *
  * A fault on a buffer in memory the CPU cannot reach moves it to a
- * CPU-visible placement it supports, or raises SIGBUS if it has none.
+ * CPU-visible placement it supports (SIGBUS if that is impossible now, the
+ * buffer being pinned elsewhere). After the device is unplugged, the
+ * mapping shows a zeroed dummy page.
+ *
+ * Errors: -EINVAL for nonzero @extensions or @flags, and for a buffer
+ * with no CPU-reachable place at all (supported only in segments the CPU
+ * cannot see); -ENOENT for an unknown handle.
  */
 struct drm_vseg_gem_mmap_offset {
 	__u64 extensions;
@@ -442,12 +469,22 @@ struct drm_vseg_gem_mmap_offset {
  * memory. The list is checked first: an unknown handle gives -ENOENT, a
  * pinned buffer in EVICT without %DRM_VSEG_RESIDENCY_UNPIN (or one that is
  * pinned more than once, or also pinned by the display) -EBUSY, UNPIN of a
- * buffer the application has not pinned -EINVAL, and nothing moves. Pins
+ * buffer the calling file has not pinned -EINVAL, and nothing moves. Pins
  * are counted per buffer, and each entry of the list counts: PIN of a
  * buffer listed twice pins it twice, and UNPIN of a buffer listed more
- * times than the application has pinned it is -EINVAL. A buffer that
+ * times than the calling file has pinned it is -EINVAL. A buffer that
  * cannot be moved (-ENOSPC: no room even after eviction, -ENOMEM) stops
  * the list there: it and the ones after it stay where they were.
+ *
+ * Pins belong to the file that took them: another file holding the same
+ * buffer (through PRIME) can neither drop them nor be charged for them.
+ * They go when the file closes its last handle of the buffer, or when the
+ * file is closed. Each file may pin at most a share of each segment (the
+ * module parameter pin_limit_percent, 50 by default, of a memory segment's
+ * size, of the aperture's commit limit, of half of system RAM), counted in
+ * bytes per pin: a PIN that would go beyond that share in every segment
+ * the buffer could be pinned in fails with -ENOSPC, and the buffer stays
+ * where it was.
  *
  * @extensions: must be zero.
  * @handles: user pointer to an array of __u32 GEM handles.
@@ -496,6 +533,21 @@ struct drm_vseg_residency {
  * memory) is never reachable physically. A command that touches an address
  * the engine cannot resolve ends the job: its fence signals with -EFAULT
  * and the rest of the command buffer is skipped.
+ *
+ * The copy engine's security model is WDDM's: a physically addressed
+ * command buffer touches memory only through its allocation list. Every
+ * byte range a FILL, COPY or WRITE reads or writes must lie inside one
+ * listed allocation, where that allocation is (its memory-segment range,
+ * or its aperture range). A raw address of a listed buffer is fine; one of
+ * an unlisted buffer, of another client's buffer, of free memory or of an
+ * invalid range never is. SUBMIT checks this once the buffers are placed
+ * and patched (-EINVAL, nothing queued), and the engine checks it again
+ * before each command (the fence signals -EFAULT, the rest is skipped).
+ * Patches may only write an address field a command uses: @dst of FILL,
+ * COPY and WRITE, @src of COPY.
+ *
+ * A file has at most %DRM_VSEG_MAX_JOBS_IN_FLIGHT jobs queued: SUBMIT
+ * waits, interruptibly, for the oldest of them before it queues another.
  *
  * Completion is a dma-fence: DRM_IOCTL_VSEG_SUBMIT waits for its input
  * syncobjs, signals its output syncobjs, and adds the fence to every buffer
@@ -548,6 +600,8 @@ struct drm_vseg_cmd {
 #define DRM_VSEG_MAX_PATCHES		1024
 /** @DRM_VSEG_MAX_SYNCS: most input or output syncobjs. */
 #define DRM_VSEG_MAX_SYNCS		64
+/** @DRM_VSEG_MAX_JOBS_IN_FLIGHT: most queued jobs per file. */
+#define DRM_VSEG_MAX_JOBS_IN_FLIGHT	64
 
 /** @DRM_VSEG_ALLOCATION_WRITE: the job writes this allocation. */
 #define DRM_VSEG_ALLOCATION_WRITE	(1u << 0)
@@ -568,7 +622,8 @@ struct drm_vseg_allocation {
  * @pad: must be zero.
  * @allocation_offset: byte offset inside the allocation, below its size.
  * @patch_offset: byte offset in the command buffer where the kernel writes
- *	the 64-bit physical address; 8-byte aligned, inside the buffer.
+ *	the 64-bit physical address: the offset of the @dst field of a FILL,
+ *	COPY or WRITE command, or of the @src field of a COPY command.
  */
 struct drm_vseg_patch {
 	__u32 allocation_index;
@@ -599,8 +654,10 @@ struct drm_vseg_patch {
  * Errors: -EINVAL for bad arguments (unknown engine or opcode, nonzero
  * reserved fields, an allocation list on the render engine, a buffer
  * without AccessedPhysically in the allocation list, an out-of-range
- * allocation index, a patch offset outside the command buffer, an
- * allocation offset beyond its buffer, an input syncobj without a fence),
+ * allocation index, a patch offset that is not an address field of a
+ * command, an allocation offset beyond its buffer, a copy-engine command
+ * that touches bytes outside the listed allocations, an input syncobj
+ * without a fence),
  * -E2BIG for lists longer than their limit, -ENOENT for unknown handles or
  * syncobjs, -EFAULT for bad pointers, -ENOSPC when a listed buffer cannot
  * be made physically reachable.
@@ -629,7 +686,8 @@ struct drm_vseg_submit {
  * Maps a whole buffer at a GPU virtual address of the calling file's
  * address space, or unmaps the mapping that starts at @gpu_va. Mappings
  * must not overlap. A job already queued keeps the mappings it was
- * submitted with.
+ * submitted with. An address space holds at most
+ * %DRM_VSEG_MAX_VM_MAPPINGS mappings.
  *
  * @extensions: must be zero.
  * @handle: VM_BIND: GEM handle; VM_UNBIND: must be zero.
@@ -640,7 +698,8 @@ struct drm_vseg_submit {
  * @reserved: must be zero.
  *
  * Errors: -EINVAL (bad address, overlap, nothing mapped at @gpu_va for
- * VM_UNBIND), -ENOENT (unknown handle).
+ * VM_UNBIND), -ENOENT (unknown handle), -ENOSPC (VM_BIND: the address
+ * space is full).
  */
 struct drm_vseg_vm_bind {
 	__u64 extensions;
@@ -651,6 +710,9 @@ struct drm_vseg_vm_bind {
 	__u64 reserved[2];
 };
 
+/** @DRM_VSEG_MAX_VM_MAPPINGS: most mappings of one GPU virtual address space. */
+#define DRM_VSEG_MAX_VM_MAPPINGS	4096
+
 /** @DRM_VSEG_NUM_HEADS: display heads of the virtual display. */
 #define DRM_VSEG_NUM_HEADS		2
 
@@ -658,10 +720,14 @@ struct drm_vseg_vm_bind {
  * struct drm_vseg_scanout - DRM_IOCTL_VSEG_SCANOUT argument
  *
  * Shows a primary (%DRM_VSEG_GEM_CREATE_PRIMARY) buffer on a head of the
- * virtual display, or turns the head off with @handle 0. A displayed
+ * virtual display, or turns the head off with @handle 0. The display is
+ * global state: only the DRM master, on the primary node, may change it
+ * (-EACCES for everyone else, render nodes included). A displayed
  * primary is pinned contiguous in a memory segment or mapped into the
- * aperture; it is unpinned, and unmapped from the aperture, when it is
- * replaced or the head is turned off. Closing the last handle of a
+ * aperture; it is unpinned when it is replaced or the head is turned off,
+ * and a primary without AccessedPhysically then leaves the aperture as
+ * soon as no head shows it, whatever pins it has (a pin keeps it
+ * resident, not mapped). Closing the last handle of a
  * displayed buffer keeps it displayed until then; closing the file that
  * set a head turns the head off (as DRM disables the CRTCs that show a
  * closed file's framebuffers).

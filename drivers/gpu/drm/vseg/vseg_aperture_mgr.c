@@ -218,6 +218,31 @@ u64 vseg_aperture_mgr_committed(struct vseg_aperture_mgr *mgr)
 	return committed;
 }
 
+/* Hold the aperture's invalid ranges so that no GART range covers them. */
+static int aperture_reserve_invalid(struct vseg_aperture_mgr *mgr)
+{
+	const struct vseg_segment_desc *d = mgr->desc;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < d->num_invalid; i++) {
+		err = vseg_gart_reserve(&mgr->gart, &mgr->invalid[i],
+					d->invalid[i].start >> PAGE_SHIFT,
+					d->invalid[i].size >> PAGE_SHIFT);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static void aperture_unreserve_invalid(struct vseg_aperture_mgr *mgr)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mgr->invalid); i++)
+		vseg_gart_unreserve(&mgr->gart, &mgr->invalid[i]);
+}
+
 /**
  * vseg_aperture_mgr_init() - set up the aperture segment as TTM_PL_TT
  * @vdev: the device
@@ -237,6 +262,14 @@ int vseg_aperture_mgr_init(struct vseg_device *vdev, struct vseg_segment *seg)
 	spin_lock_init(&mgr->lock);
 	err = vseg_gart_init(&mgr->gart, seg->desc->size);
 	if (err) {
+		kfree(mgr);
+		return err;
+	}
+
+	err = aperture_reserve_invalid(mgr);
+	if (err) {
+		aperture_unreserve_invalid(mgr);
+		vseg_gart_fini(&mgr->gart);
 		kfree(mgr);
 		return err;
 	}
@@ -275,6 +308,7 @@ void vseg_aperture_mgr_fini(struct vseg_device *vdev, struct vseg_segment *seg)
 			mgr->committed, mgr->gart.ranges);
 		return;
 	}
+	aperture_unreserve_invalid(mgr);
 	vseg_gart_fini(&mgr->gart);
 	kfree(mgr);
 	seg->aperture = NULL;
@@ -299,6 +333,9 @@ void vseg_aperture_mgr_walk_ranges(struct vseg_aperture_mgr *mgr,
 	drm_mm_for_each_node(node, &mgr->gart.mm) {
 		struct vseg_aperture_res *ares =
 			container_of(node, struct vseg_aperture_res, node);
+
+		if (node->color == VSEG_GART_RESERVED)
+			continue;
 
 		fn(arg, node->start << PAGE_SHIFT, node->size << PAGE_SHIFT,
 		   ares->base.bo);

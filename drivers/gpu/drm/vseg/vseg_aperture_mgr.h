@@ -10,6 +10,7 @@
 #include <drm/ttm/ttm_resource.h>
 
 #include "vseg_gart.h"
+#include "vseg_segment.h"
 
 struct vseg_device;
 struct vseg_segment;
@@ -25,6 +26,7 @@ struct vseg_segment_desc;
  * @desc: the aperture segment.
  * @lock: protects @committed.
  * @committed: bytes committed, never above the segment's commit limit.
+ * @invalid: the GART ranges held for the segment's invalid ranges.
  */
 struct vseg_aperture_mgr {
 	struct ttm_resource_manager manager;
@@ -32,6 +34,7 @@ struct vseg_aperture_mgr {
 	const struct vseg_segment_desc *desc;
 	spinlock_t lock; /* protects committed */
 	u64 committed;
+	struct drm_mm_node invalid[VSEG_MAX_INVALID_RANGES];
 };
 
 /**

@@ -29,6 +29,7 @@
 #include "vseg_bo.h"
 #include "vseg_compat.h"
 #include "vseg_drv.h"
+#include "vseg_file.h"
 #include "vseg_vram_mgr.h"
 
 static const struct vm_operations_struct vseg_vm_ops;
@@ -183,25 +184,118 @@ static unsigned int home_places(struct vseg_device *vdev,
 	return n;
 }
 
+/* Largest buffer TTM lets system memory hold (its page limit: half of RAM). */
+static u64 system_capacity(void)
+{
+	return ((u64)totalram_pages() << PAGE_SHIFT) / 2;
+}
+
+/* An invalid range of a segment, widened to whole segment pages. */
+static void invalid_span(const struct vseg_segment_desc *d, unsigned int i,
+			 u64 *start, u64 *end)
+{
+	u64 page = d->kind == VSEG_SEGMENT_MEMORY ? d->page_size : PAGE_SIZE;
+
+	*start = round_down(d->invalid[i].start, page);
+	*end = round_up(d->invalid[i].start + d->invalid[i].size, page);
+}
+
+/*
+ * Longest run of [lo, hi) clear of the segment's invalid ranges that starts
+ * at a multiple of @align: the largest contiguous buffer that could ever
+ * be placed there.
+ */
+static u64 largest_run(const struct vseg_segment_desc *d, u64 lo, u64 hi,
+		       u64 align)
+{
+	u64 best = 0, s, e, is, ie;
+	unsigned int c, i;
+
+	for (c = 0; c <= d->num_invalid; c++) {
+		if (c)
+			invalid_span(d, c - 1, &is, &s);
+		else
+			s = lo;
+		s = round_up(max(s, lo), align);
+		e = hi;
+		for (i = 0; i < d->num_invalid && s < e; i++) {
+			invalid_span(d, i, &is, &ie);
+			if (is <= s && ie > s)
+				e = s;		/* starts inside an invalid range */
+			else if (is > s && is < e)
+				e = is;
+		}
+		if (s < e)
+			best = max(best, e - s);
+	}
+	return best;
+}
+
+/* Bytes of [lo, hi) outside the segment's invalid ranges. */
+static u64 free_bytes(const struct vseg_segment_desc *d, u64 lo, u64 hi)
+{
+	u64 total = hi - lo, is, ie;
+	unsigned int i;
+
+	for (i = 0; i < d->num_invalid; i++) {
+		invalid_span(d, i, &is, &ie);
+		is = clamp(is, lo, hi);
+		ie = clamp(ie, lo, hi);
+		total -= ie - is;
+	}
+	return total;
+}
+
+/* The largest buffer a place could ever hold, with nothing else placed. */
+static u64 place_capacity(struct vseg_device *vdev,
+			  const struct vseg_bo_params *p,
+			  const struct ttm_place *pl)
+{
+	u32 id = vseg_mem_type_to_seg(vdev, pl->mem_type);
+	const struct vseg_segment_desc *d;
+	u64 lo, hi, align;
+
+	if (!id)
+		return system_capacity();
+	d = seg_desc(vdev, id);
+	if (d->kind == VSEG_SEGMENT_APERTURE) {
+		if (!pl->lpfn)
+			return d->commit_limit;
+		return min(d->commit_limit,
+			   largest_run(d, 0, d->size,
+				       max_t(u64, p->alignment, PAGE_SIZE)));
+	}
+	lo = (u64)pl->fpfn << PAGE_SHIFT;
+	hi = pl->lpfn ? (u64)pl->lpfn << PAGE_SHIFT : d->size;
+	if (!(pl->flags & TTM_PL_FLAG_CONTIGUOUS))
+		return free_bytes(d, lo, hi);
+	align = max_t(u64, p->alignment, d->page_size);
+	return largest_run(d, lo, hi, align);
+}
+
 /**
  * vseg_bo_check_params() - check creation properties against the table
  * @vdev: the device
  * @p: the properties
  * @real_size: receives the size rounded to the largest page size in use
  *
- * Return: 0, -EINVAL for contradictions, -ENOSPC for a size no supported
- * segment can ever hold.
+ * Every property is checked against the real size: a buffer that passes
+ * has at least one place that could hold it, were nothing else placed.
+ *
+ * Return: 0, or -EINVAL for contradictions and for a buffer no supported
+ * place could ever hold.
  */
 int vseg_bo_check_params(struct vseg_device *vdev,
 			 const struct vseg_bo_params *p, u64 *real_size)
 {
 	u32 all = GENMASK(vdev->table.num_segments, 0);
-	u64 page = PAGE_SIZE, room = 0;
 	struct ttm_place places[VSEG_BO_MAX_PLACES];
-	unsigned int i;
+	struct vseg_bo_params q = *p;
+	u64 page = PAGE_SIZE;
+	unsigned int i, n;
 	u32 id;
 
-	if (!p->size || !PAGE_ALIGNED(p->size))
+	if (!p->size || !PAGE_ALIGNED(p->size) || p->size > VSEG_BO_MAX_SIZE)
 		return -EINVAL;
 	if (p->alignment && (!is_power_of_2(p->alignment) ||
 			     p->alignment > VSEG_BO_MAX_ALIGNMENT))
@@ -243,29 +337,19 @@ int vseg_bo_check_params(struct vseg_device *vdev,
 			return -EINVAL;
 	}
 
-	for (id = 0; id <= vdev->table.num_segments; id++) {
-		if (!(p->supported & BIT(id)))
-			continue;
-		if (!id) {
-			room = max_t(u64, room, (u64)totalram_pages() << PAGE_SHIFT);
-			continue;
-		}
-		if (seg_is_memory(vdev, id))
+	for (id = 1; id <= vdev->table.num_segments; id++)
+		if ((p->supported & BIT(id)) && seg_is_memory(vdev, id))
 			page = max_t(u64, page, seg_desc(vdev, id)->page_size);
-		room = max(room, id == vdev->aperture_id ?
-				 seg_desc(vdev, id)->commit_limit :
-				 seg_desc(vdev, id)->size);
-	}
-	if (p->flags & VSEG_BO_CPU_VISIBLE) {
-		struct vseg_bo_params q = *p;
+	q.size = round_up(p->size, page);
 
-		q.size = PAGE_SIZE;
-		if (!home_places(vdev, &q, true, false, places))
-			return -EINVAL;
-	}
-	if (p->size > room || round_up(p->size, page) > room)
-		return -ENOSPC;
-	*real_size = round_up(p->size, page);
+	/* Some place must be able to hold the real size, ever. */
+	n = home_places(vdev, &q, false, false, places);
+	for (i = 0; i < n; i++)
+		if (q.size <= place_capacity(vdev, &q, &places[i]))
+			break;
+	if (i == n)
+		return -EINVAL;
+	*real_size = q.size;
 	return 0;
 }
 
@@ -295,17 +379,24 @@ bool vseg_is_vseg_bo(struct ttm_buffer_object *tbo)
 	return tbo->destroy == vseg_bo_destroy;
 }
 
+/* Pins hold references (the display's and each file's): none is left. */
 static void vseg_gem_free(struct drm_gem_object *gem)
 {
-	struct ttm_buffer_object *tbo = drm_gem_ttm_of_gem(gem);
+	ttm_bo_put(drm_gem_ttm_of_gem(gem));
+}
 
-	/* Pins die with the last handle. */
-	if (tbo->pin_count && !ttm_bo_reserve(tbo, false, false, NULL)) {
-		while (tbo->pin_count)
-			ttm_bo_unpin(tbo);
-		ttm_bo_unreserve(tbo);
-	}
-	ttm_bo_put(tbo);
+/*
+ * Other devices cannot import vseg buffers yet: refuse the attachment
+ * (the same way on every kernel) rather than hand out pages.
+ */
+static int vseg_gem_pin(struct drm_gem_object *gem)
+{
+	return -EOPNOTSUPP;
+}
+
+static struct sg_table *vseg_gem_get_sg_table(struct drm_gem_object *gem)
+{
+	return ERR_PTR(-EOPNOTSUPP);
 }
 
 static int vseg_gem_mmap(struct drm_gem_object *gem, struct vm_area_struct *vma)
@@ -324,6 +415,9 @@ static int vseg_gem_mmap(struct drm_gem_object *gem, struct vm_area_struct *vma)
 
 static const struct drm_gem_object_funcs vseg_gem_funcs = {
 	.free = vseg_gem_free,
+	.close = vseg_file_gem_close,
+	.pin = vseg_gem_pin,
+	.get_sg_table = vseg_gem_get_sg_table,
 	.mmap = vseg_gem_mmap,
 	.print_info = drm_gem_ttm_print_info,
 };
@@ -630,34 +724,60 @@ static bool res_fits_place(struct ttm_buffer_object *tbo,
 	       man->func->compatible(man, res, place, tbo->base.size);
 }
 
+/* Keep the places in segments of @mask (bit 0: system memory). */
+static unsigned int places_in(struct vseg_device *vdev, struct ttm_place *places,
+			      unsigned int n, u32 mask)
+{
+	unsigned int i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (mask & BIT(vseg_mem_type_to_seg(vdev, places[i].mem_type)))
+			places[k++] = places[i];
+	return k;
+}
+
 /**
  * vseg_bo_make_resident() - bring a buffer into a memory segment or the
  * aperture (D3DKMTMakeResident)
  * @vbo: the buffer
  * @pin: pin it there
+ * @pin_segments: with @pin: the segments it may be pinned in (bit 0:
+ *	system memory); places elsewhere are not tried
+ * @pinned_seg: with @pin: receives the segment it was pinned in
  *
  * Tries the buffer's places best first, each evicting others as needed;
  * a resident buffer with no room in a better place stays where it is.
  *
  * Return: 0, -ENOSPC if no resident placement has room even after
- * eviction, or another negative error code.
+ * eviction (or, to pin, none in @pin_segments, or the pin count is at its
+ * limit), or another negative error code.
  */
-int vseg_bo_make_resident(struct vseg_bo *vbo, bool pin)
+int vseg_bo_make_resident(struct vseg_bo *vbo, bool pin, u32 pin_segments,
+			  u32 *pinned_seg)
 {
 	struct vseg_device *vdev = bdev_to_vseg(vbo->tbo.bdev);
 	struct ttm_operation_ctx ctx = { .interruptible = true };
 	struct ttm_place places[VSEG_BO_MAX_PLACES];
 	struct ttm_placement placement = {};
 	unsigned int n, cur, i;
+	u32 seg;
 	int err;
 
 	n = home_places(vdev, &vbo->params, false, true, places);
 	if (!n) /* Supported in system memory only: that is its home. */
 		n = home_places(vdev, &vbo->params, false, false, places);
+	if (pin)
+		n = places_in(vdev, places, n, pin_segments);
+	if (!n)
+		return -ENOSPC;
 
 	err = ttm_bo_reserve(&vbo->tbo, true, false, NULL);
 	if (err)
 		return err;
+	if (pin && vbo->tbo.pin_count >= VSEG_BO_MAX_PINS) {
+		err = -ENOSPC;
+		goto out;
+	}
 	/* Only places better than where it is now are worth a move. */
 	for (cur = 0; cur < n; cur++)
 		if (res_fits_place(&vbo->tbo, &places[cur]))
@@ -679,12 +799,17 @@ int vseg_bo_make_resident(struct vseg_bo *vbo, bool pin)
 	/* No room anywhere better: it stays resident where it was. */
 	if (err == -ENOSPC && (cur < n || vbo->tbo.pin_count))
 		err = 0;
-	if (err)
+	if (err || !pin)
 		goto out;
-	if (pin) {
-		ttm_bo_pin(&vbo->tbo);
-		vbo->user_pins++;
+	/* Pinned elsewhere already, where this pin may not go. */
+	seg = vseg_mem_type_to_seg(vdev, vbo->tbo.resource->mem_type);
+	if (!(pin_segments & BIT(seg))) {
+		err = -ENOSPC;
+		goto out;
 	}
+	ttm_bo_pin(&vbo->tbo);
+	vbo->user_pins++;
+	*pinned_seg = seg;
 out:
 	ttm_bo_unreserve(&vbo->tbo);
 	return err;
@@ -694,11 +819,13 @@ out:
  * vseg_bo_evict() - move a buffer to system memory (D3DKMTEvict)
  * @vbo: the buffer
  * @unpin: drop one pin first
+ * @unpinned: with @unpin: set when the pin was dropped (the move may still
+ *	fail after that)
  *
  * Return: 0, -EBUSY if it stays pinned, -EINVAL to unpin a buffer that is
  * not pinned, or another negative error code.
  */
-int vseg_bo_evict(struct vseg_bo *vbo, bool unpin)
+int vseg_bo_evict(struct vseg_bo *vbo, bool unpin, bool *unpinned)
 {
 	struct ttm_operation_ctx ctx = { .interruptible = true };
 	struct ttm_placement placement = {};
@@ -719,6 +846,7 @@ int vseg_bo_evict(struct vseg_bo *vbo, bool unpin)
 		}
 		vbo->user_pins--;
 		ttm_bo_unpin(&vbo->tbo);
+		*unpinned = true;
 	}
 	if (vbo->tbo.pin_count) {
 		err = -EBUSY;
@@ -731,6 +859,23 @@ int vseg_bo_evict(struct vseg_bo *vbo, bool unpin)
 out:
 	ttm_bo_unreserve(&vbo->tbo);
 	return err;
+}
+
+/**
+ * vseg_bo_unpin() - drop pins taken by vseg_bo_make_resident()
+ * @vbo: the buffer
+ * @count: how many
+ *
+ * The buffer stays where it is. Uninterruptible: pins are always dropped.
+ */
+void vseg_bo_unpin(struct vseg_bo *vbo, unsigned int count)
+{
+	ttm_bo_reserve(&vbo->tbo, false, false, NULL);
+	while (count-- && vbo->user_pins) {
+		vbo->user_pins--;
+		ttm_bo_unpin(&vbo->tbo);
+	}
+	ttm_bo_unreserve(&vbo->tbo);
 }
 
 /* The places from which an engine can reach the buffer physically. */
@@ -854,9 +999,12 @@ int vseg_bo_display(struct vseg_bo *vbo)
 	struct ttm_operation_ctx ctx = { .interruptible = true };
 	int err;
 
+	dma_resv_assert_held(vbo->tbo.base.resv);
 	err = make_reachable(vbo, true, &ctx);
-	if (!err)
+	if (!err) {
 		ttm_bo_pin(&vbo->tbo);
+		vbo->displayed++;
+	}
 	return err;
 }
 
@@ -864,15 +1012,20 @@ int vseg_bo_display(struct vseg_bo *vbo)
  * vseg_bo_undisplay() - unpin a primary taken off a display head
  * @vbo: the buffer, reserved
  *
- * A primary without AccessedPhysically also leaves the aperture.
+ * A primary without AccessedPhysically also leaves the aperture once no
+ * head shows it, whatever other pins it has: a pin keeps a buffer
+ * resident, not mapped (the "mapped when displayed" cell of the
+ * AccessedPhysically table).
  */
 void vseg_bo_undisplay(struct vseg_bo *vbo)
 {
 	struct vseg_device *vdev = bdev_to_vseg(vbo->tbo.bdev);
 	struct ttm_resource *res = vbo->tbo.resource;
 
+	dma_resv_assert_held(vbo->tbo.base.resv);
 	ttm_bo_unpin(&vbo->tbo);
-	if (vbo->tbo.pin_count ||
+	vbo->displayed--;
+	if (vbo->displayed ||
 	    (vbo->params.flags & VSEG_BO_ACCESSED_PHYSICALLY) ||
 	    !res || res->mem_type != TTM_PL_TT)
 		return;
@@ -881,7 +1034,10 @@ void vseg_bo_undisplay(struct vseg_bo *vbo)
 	refresh_state(vbo);
 }
 
-/* CPU faults: move the buffer where the CPU can see it, or SIGBUS. */
+/*
+ * CPU faults: move the buffer where the CPU can see it, or SIGBUS; after an
+ * unplug, a dummy page.
+ */
 static vm_fault_t vseg_vm_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
@@ -898,9 +1054,12 @@ static vm_fault_t vseg_vm_fault(struct vm_fault *vmf)
 	if (ret)
 		return ret;
 
-	/* The device is gone (unbound): no memory behind the mapping. */
+	/*
+	 * The device is gone (unbound): the mapping shows a zeroed dummy page
+	 * from now on, as Documentation/gpu/drm-uapi.rst asks of hot-unplug.
+	 */
 	if (!drm_dev_enter(tbo->base.dev, &idx)) {
-		ret = VM_FAULT_SIGBUS;
+		ret = ttm_bo_vm_dummy_page(vmf, vma->vm_page_prot);
 		goto out_unlock;
 	}
 	/* Jobs that use the buffer finish before the CPU sees it. */

@@ -24,8 +24,12 @@ struct vseg_device;
 #define VSEG_BO_MAX_PREFERRED		5
 #define VSEG_BO_MAX_BANKS		4
 #define VSEG_BO_MAX_ALIGNMENT		SZ_1G
+/* Largest size a create may ask for, before any segment is consulted. */
+#define VSEG_BO_MAX_SIZE		BIT_ULL(48)
 /* CPU faults in a row without CPU-visible room before SIGBUS. */
 #define VSEG_FAULT_RETRIES		1000
+/* Most pins a buffer can hold (user and display pins together). */
+#define VSEG_BO_MAX_PINS		(1u << 20)
 /* Tries of an evicting placement that others' reservations may block. */
 #define VSEG_EVICT_RETRIES		10
 /* Preferred + banks + every segment + system, with room to spare. */
@@ -98,6 +102,8 @@ struct vseg_bo_state {
  * @fault_retries: CPU faults in a row that found no CPU-visible room.
  * @user_pins: pins taken through MAKE_RESIDENT (the display pins too, but
  *	only its own pins can it drop); protected by the BO's reservation.
+ * @displayed: display heads showing the buffer; protected by the BO's
+ *	reservation.
  */
 struct vseg_bo {
 	struct ttm_buffer_object tbo;
@@ -115,6 +121,7 @@ struct vseg_bo {
 	struct ttm_place evict_places[2];
 	atomic_t fault_retries;
 	unsigned int user_pins;
+	unsigned int displayed;
 };
 
 #define VSEG_BO_NOWHERE		U32_MAX
@@ -141,8 +148,10 @@ bool vseg_bo_cpu_accessible(struct vseg_bo *vbo);
 void vseg_bo_update_state(struct vseg_bo *vbo, struct ttm_resource *res,
 			  bool evicted);
 void vseg_bo_get_state(struct vseg_bo *vbo, struct vseg_bo_state *st);
-int vseg_bo_make_resident(struct vseg_bo *vbo, bool pin);
-int vseg_bo_evict(struct vseg_bo *vbo, bool unpin);
+int vseg_bo_make_resident(struct vseg_bo *vbo, bool pin, u32 pin_segments,
+			  u32 *pinned_seg);
+int vseg_bo_evict(struct vseg_bo *vbo, bool unpin, bool *unpinned);
+void vseg_bo_unpin(struct vseg_bo *vbo, unsigned int count);
 u32 vseg_mem_type_to_seg(struct vseg_device *vdev, u32 mem_type);
 int vseg_bo_make_physical(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx);
 bool vseg_bo_phys_addr(struct vseg_bo *vbo, u32 *seg, u64 *offset);

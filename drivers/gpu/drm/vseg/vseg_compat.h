@@ -27,6 +27,19 @@
 #define VSEG_TTM_FUNCS_CONST
 #endif
 
+/*
+ * PRIME export, self-import and dma-buf mmap: DRM's defaults from 6.6 on;
+ * 6.1 answers -ENOSYS unless the driver names DRM's helpers itself.
+ */
+#if VSEG_KERNEL_AT_LEAST(6, 6)
+#define VSEG_DRM_DRIVER_PRIME
+#else
+#define VSEG_DRM_DRIVER_PRIME						\
+	.prime_handle_to_fd = drm_gem_prime_handle_to_fd,		\
+	.prime_fd_to_handle = drm_gem_prime_fd_to_handle,		\
+	.gem_prime_mmap = drm_gem_prime_mmap,
+#endif
+
 /* Size of a TTM resource in bytes (6.1 counts pages). */
 static inline u64 vseg_res_size(const struct ttm_resource *res)
 {

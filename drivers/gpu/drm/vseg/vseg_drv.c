@@ -20,12 +20,15 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_ioctl.h>
 #include <drm/drm_managed.h>
+#include <drm/drm_prime.h>
 #include <uapi/drm/vseg_drm.h>
 
+#include "vseg_compat.h"
 #include "vseg_debugfs.h"
 #include "vseg_display.h"
 #include "vseg_engine.h"
 #include "vseg_drv.h"
+#include "vseg_file.h"
 #include "vseg_ioctl.h"
 #include "vseg_ttm.h"
 
@@ -92,20 +95,25 @@ VSEG_IOCTL_GUARD(vseg_ioctl_vm_unbind)
 VSEG_IOCTL_GUARD(vseg_ioctl_submit)
 VSEG_IOCTL_GUARD(vseg_ioctl_scanout)
 
-#define VSEG_IOCTL_DEF(ioctl, func) \
-	DRM_IOCTL_DEF_DRV(ioctl, func##_guarded, DRM_RENDER_ALLOW)
+#define VSEG_IOCTL_DEF(ioctl, func, flags) \
+	DRM_IOCTL_DEF_DRV(ioctl, func##_guarded, flags)
 
+/*
+ * Everything but SCANOUT is safe for any client of a render node (see the
+ * security model in Documentation/gpu/vseg.rst). The display is global
+ * state: like KMS, only the DRM master of the primary node may change it.
+ */
 static const struct drm_ioctl_desc vseg_ioctls[] = {
-	VSEG_IOCTL_DEF(VSEG_QUERY_SEGMENTS, vseg_ioctl_query_segments),
-	VSEG_IOCTL_DEF(VSEG_GEM_CREATE, vseg_ioctl_gem_create),
-	VSEG_IOCTL_DEF(VSEG_GEM_INFO, vseg_ioctl_gem_info),
-	VSEG_IOCTL_DEF(VSEG_GEM_MMAP_OFFSET, vseg_ioctl_gem_mmap_offset),
-	VSEG_IOCTL_DEF(VSEG_MAKE_RESIDENT, vseg_ioctl_make_resident),
-	VSEG_IOCTL_DEF(VSEG_EVICT, vseg_ioctl_evict),
-	VSEG_IOCTL_DEF(VSEG_VM_BIND, vseg_ioctl_vm_bind),
-	VSEG_IOCTL_DEF(VSEG_VM_UNBIND, vseg_ioctl_vm_unbind),
-	VSEG_IOCTL_DEF(VSEG_SUBMIT, vseg_ioctl_submit),
-	VSEG_IOCTL_DEF(VSEG_SCANOUT, vseg_ioctl_scanout),
+	VSEG_IOCTL_DEF(VSEG_QUERY_SEGMENTS, vseg_ioctl_query_segments, DRM_RENDER_ALLOW),
+	VSEG_IOCTL_DEF(VSEG_GEM_CREATE, vseg_ioctl_gem_create, DRM_RENDER_ALLOW),
+	VSEG_IOCTL_DEF(VSEG_GEM_INFO, vseg_ioctl_gem_info, DRM_RENDER_ALLOW),
+	VSEG_IOCTL_DEF(VSEG_GEM_MMAP_OFFSET, vseg_ioctl_gem_mmap_offset, DRM_RENDER_ALLOW),
+	VSEG_IOCTL_DEF(VSEG_MAKE_RESIDENT, vseg_ioctl_make_resident, DRM_RENDER_ALLOW),
+	VSEG_IOCTL_DEF(VSEG_EVICT, vseg_ioctl_evict, DRM_RENDER_ALLOW),
+	VSEG_IOCTL_DEF(VSEG_VM_BIND, vseg_ioctl_vm_bind, DRM_RENDER_ALLOW),
+	VSEG_IOCTL_DEF(VSEG_VM_UNBIND, vseg_ioctl_vm_unbind, DRM_RENDER_ALLOW),
+	VSEG_IOCTL_DEF(VSEG_SUBMIT, vseg_ioctl_submit, DRM_RENDER_ALLOW),
+	VSEG_IOCTL_DEF(VSEG_SCANOUT, vseg_ioctl_scanout, DRM_MASTER),
 };
 
 static int vseg_open(struct drm_device *drm, struct drm_file *file)
@@ -114,7 +122,7 @@ static int vseg_open(struct drm_device *drm, struct drm_file *file)
 
 	if (!vfile)
 		return -ENOMEM;
-	vseg_vm_init(&vfile->vm);
+	vseg_file_init(vfile, to_vseg(drm));
 	file->driver_priv = vfile;
 	return 0;
 }
@@ -130,7 +138,7 @@ static void vseg_postclose(struct drm_device *drm, struct drm_file *file)
 		drm_dev_exit(idx);
 	}
 
-	vseg_vm_fini(&vfile->vm);
+	vseg_file_fini(vfile);
 	kfree(vfile);
 }
 
@@ -138,6 +146,7 @@ DEFINE_DRM_GEM_FOPS(vseg_fops);
 
 static const struct drm_driver vseg_drm_driver = {
 	.driver_features = DRIVER_GEM | DRIVER_RENDER | DRIVER_SYNCOBJ,
+	VSEG_DRM_DRIVER_PRIME
 	.open = vseg_open,
 	.postclose = vseg_postclose,
 	.ioctls = vseg_ioctls,
@@ -241,8 +250,8 @@ static int vseg_probe(struct platform_device *pdev)
 
 /*
  * Unbind (sysfs, or the module going away): unplug the device. Clients
- * that still hold files get -ENODEV from every ioctl and SIGBUS from their
- * mappings; jobs already queued run to their end; displayed primaries are
+ * that still hold files get -ENODEV from every ioctl and a zeroed dummy
+ * page behind their mappings; jobs already queued run to their end; displayed primaries are
  * released. The rest is torn down with the DRM device (see vseg_probe()).
  */
 static void vseg_remove(struct platform_device *pdev)
@@ -250,7 +259,7 @@ static void vseg_remove(struct platform_device *pdev)
 	struct vseg_device *vdev = platform_get_drvdata(pdev);
 
 	drm_dev_unplug(&vdev->drm);
-	/* Drop every CPU mapping: the next access faults and gets SIGBUS. */
+	/* Drop every CPU mapping: the next access faults to a dummy page. */
 	unmap_mapping_range(vdev->drm.anon_inode->i_mapping, 0, 0, 1);
 	vseg_display_fini(vdev);
 	vseg_engine_drain(vdev);

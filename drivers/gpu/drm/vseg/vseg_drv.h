@@ -13,7 +13,6 @@
 #include <drm/ttm/ttm_device.h>
 
 #include "vseg_segment.h"
-#include "vseg_vm.h"
 
 #define DRIVER_NAME	"vseg"
 #define DRIVER_DESC	"WDDM GPU segment memory model on TTM"
@@ -109,14 +108,6 @@ struct vseg_device {
 	struct vseg_paging_counts paging[VSEG_MAX_SEGMENTS + 1];
 	struct vseg_engine *engine[2];
 	struct vseg_display *display;
-};
-
-/**
- * struct vseg_file - per open file state
- * @vm: the file's GPU virtual address space.
- */
-struct vseg_file {
-	struct vseg_vm vm;
 };
 
 static inline struct vseg_device *to_vseg(struct drm_device *drm)

@@ -20,7 +20,9 @@
 #include <linux/dma-fence.h>
 #include <linux/dma-resv.h>
 #include <linux/highmem.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
 #include <drm/drm_gem.h>
@@ -37,6 +39,25 @@
 
 /* How long a job waits for its input fences. */
 #define VSEG_JOB_TIMEOUT	(10 * HZ)
+/*
+ * Most bytes a command touches in one step: the engine reschedules between
+ * steps, and holds the GART lock for one step at most.
+ */
+#define VSEG_ENGINE_STEP	SZ_256K
+
+/**
+ * struct vseg_phys_range - where a listed allocation is, physically
+ * @seg: segment id: a memory segment, or the aperture.
+ * @start: offset of its first byte in the segment.
+ * @end: offset just past its last byte.
+ *
+ * The only bytes a physically addressed job may touch.
+ */
+struct vseg_phys_range {
+	u32 seg;
+	u64 start;
+	u64 end;
+};
 
 struct vseg_job {
 	struct work_struct work;
@@ -50,7 +71,11 @@ struct vseg_job {
 	struct vseg_bo **bos;
 	struct ttm_resource **res;
 	u32 num_bos;
+	/* Copy engine: the physical range of each of @bos, sorted. */
+	struct vseg_phys_range *ranges;
+	/* Render engine: the mappings, and the resource behind each. */
 	struct vseg_vm_view *view;
+	struct ttm_resource **map_res;
 };
 
 /* A job's fence; it may outlive the engine, so it has its own lock. */
@@ -78,6 +103,83 @@ static const struct dma_fence_ops vseg_fence_ops = {
 	.get_driver_name = vseg_fence_driver_name,
 	.get_timeline_name = vseg_fence_timeline_name,
 };
+
+/* Split a physical address into its segment id and offset. */
+static void phys_decode(u64 addr, u32 *seg, u64 *off)
+{
+	*seg = addr >> 56;
+	*off = addr & (BIT_ULL(56) - 1);
+}
+
+static int range_cmp(const void *a, const void *b)
+{
+	const struct vseg_phys_range *x = a, *y = b;
+
+	if (x->seg != y->seg)
+		return x->seg < y->seg ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return 0;
+}
+
+/*
+ * Does [addr, addr + len) lie inside one listed allocation? The ranges are
+ * sorted and never overlap (two buffers never share segment bytes), so
+ * the candidate is the last range that starts at or below the address.
+ */
+static bool phys_span_listed(const struct vseg_job *job, u64 addr, u64 len)
+{
+	u32 lo = 0, hi = job->num_bos, mid, seg;
+	const struct vseg_phys_range *r = NULL;
+	u64 off;
+
+	phys_decode(addr, &seg, &off);
+	while (lo < hi) {
+		const struct vseg_phys_range *m;
+
+		mid = lo + (hi - lo) / 2;
+		m = &job->ranges[mid];
+		if (m->seg < seg || (m->seg == seg && m->start <= off)) {
+			r = m;
+			lo = mid + 1;
+		} else {
+			hi = mid;
+		}
+	}
+	return r && r->seg == seg && off < r->end && len <= r->end - off;
+}
+
+/*
+ * The copy engine's security model (WDDM's): a command may touch memory only
+ * through its allocation list. Every byte a command reads or writes must
+ * lie inside one listed allocation, whatever address the command carries.
+ */
+static bool phys_cmd_listed(const struct vseg_job *job,
+			    const struct drm_vseg_cmd *c)
+{
+	switch (c->opcode) {
+	case DRM_VSEG_CMD_FILL:
+		return phys_span_listed(job, c->dst, c->size);
+	case DRM_VSEG_CMD_COPY:
+		return phys_span_listed(job, c->dst, c->size) &&
+		       phys_span_listed(job, c->src, c->size);
+	case DRM_VSEG_CMD_WRITE:
+		return phys_span_listed(job, c->dst, sizeof(u64));
+	default:
+		return true;
+	}
+}
+
+/* Are the listed buffers still where the job's ranges say they are? */
+static bool phys_bos_in_place(const struct vseg_job *job)
+{
+	u32 i;
+
+	for (i = 0; i < job->num_bos; i++)
+		if (READ_ONCE(job->bos[i]->tbo.resource) != job->res[i])
+			return false;
+	return true;
+}
 
 /*
  * A GPU address resolved to kernel memory; unmap with ptr_put(). A virtual
@@ -107,15 +209,26 @@ static void ptr_put(struct vseg_ptr *p)
 	vseg_cursor_unmap(&p->cursor);
 }
 
+/* The GART lock of a physical job, held over each step; else NULL. */
+static struct mutex *job_gart_lock(const struct vseg_job *job)
+{
+	struct vseg_device *vdev = job->engine->vdev;
+
+	if (job->view || !vdev->aperture_id)
+		return NULL;
+	return &vseg_seg(vdev, vdev->aperture_id)->aperture->gart.lock;
+}
+
 static void *resolve_phys(struct vseg_job *job, u64 addr, u64 *len,
 			  struct vseg_ptr *p)
 {
 	struct vseg_device *vdev = job->engine->vdev;
-	u32 id = addr >> 56;
-	u64 off = addr & (BIT_ULL(56) - 1);
 	struct vseg_segment *seg;
 	phys_addr_t phys;
+	u64 off;
+	u32 id;
 
+	phys_decode(addr, &id, &off);
 	if (!id || id > vdev->table.num_segments)
 		return NULL;
 	seg = vseg_seg(vdev, id);
@@ -126,7 +239,7 @@ static void *resolve_phys(struct vseg_job *job, u64 addr, u64 *len,
 		*len = seg->desc->size - off;
 		return seg->vram->vaddr + off;
 	}
-	/* run_commands() holds the GART lock: the page cannot go. */
+	/* The caller holds the GART lock: the page cannot go. */
 	if (__vseg_gart_translate(&seg->aperture->gart, off, &phys))
 		return NULL;
 	p->kmapped = kmap_local_page(pfn_to_page(PHYS_PFN(phys)));
@@ -148,7 +261,7 @@ static void *resolve_virt(struct vseg_job *job, u64 va, u64 *len,
 	off = va - m->va;
 	if (p->map != m) {
 		vseg_cursor_init(&p->cursor, job->engine->vdev, m->bo->tbo.ttm,
-				 job->res[i]);
+				 job->map_res[i]);
 		p->map = m;
 		p->vram = p->cursor.mgr;
 	}
@@ -164,102 +277,72 @@ static void *resolve(struct vseg_job *job, u64 addr, u64 *len,
 			   resolve_phys(job, addr, len, p);
 }
 
-static int run_fill(struct vseg_job *job, const struct drm_vseg_cmd *c)
+/*
+ * Run one FILL, COPY or WRITE in steps of at most VSEG_ENGINE_STEP bytes,
+ * each resolving its addresses anew (under the GART lock for a physical
+ * job, dropped between steps).
+ */
+static int run_cmd(struct vseg_job *job, const struct drm_vseg_cmd *c)
 {
-	struct vseg_ptr p = {};
-	u64 done = 0, len;
-	void *d;
-
-	while (done < c->size) {
-		d = resolve(job, c->dst + done, &len, &p);
-		if (!d)
-			return -EFAULT;
-		len = min(len, c->size - done);
-		ptr_written(&p, d, len);
-		memset32(d, (u32)c->value, len / 4);
-		ptr_put(&p);
-		done += len;
-	}
-	return 0;
-}
-
-static int run_copy(struct vseg_job *job, const struct drm_vseg_cmd *c)
-{
+	bool copy = c->opcode == DRM_VSEG_CMD_COPY;
+	u64 total = c->opcode == DRM_VSEG_CMD_WRITE ? sizeof(u64) : c->size;
+	struct mutex *gart = job_gart_lock(job);
 	struct vseg_ptr dp = {}, sp = {};
-	u64 done = 0, dlen, slen;
-	void *d, *s;
+	u64 done = 0, n = 0, slen = U64_MAX;
+	void *d, *s = NULL;
+	int err = 0;
 
-	while (done < c->size) {
-		d = resolve(job, c->dst + done, &dlen, &dp);
-		s = d ? resolve(job, c->src + done, &slen, &sp) : NULL;
-		if (!s) {
-			ptr_put(&dp);
-			return -EFAULT;
+	while (done < total && !err) {
+		if (gart)
+			mutex_lock(gart);
+		d = resolve(job, c->dst + done, &n, &dp);
+		if (d && copy)
+			s = resolve(job, c->src + done, &slen, &sp);
+		if (!d || (copy && !s)) {
+			err = -EFAULT;
+		} else {
+			n = min3(n, slen, min_t(u64, total - done,
+						VSEG_ENGINE_STEP));
+			ptr_written(&dp, d, n);
+			if (copy)
+				memcpy(d, s, n);
+			else if (c->opcode == DRM_VSEG_CMD_FILL)
+				memset32(d, (u32)c->value, n / 4);
+			else if (n < sizeof(u64))
+				err = -EFAULT;
+			else
+				*(u64 *)d = c->value;
 		}
-		dlen = min3(dlen, slen, c->size - done);
-		ptr_written(&dp, d, dlen);
-		memcpy(d, s, dlen);
 		ptr_put(&sp);
 		ptr_put(&dp);
-		done += dlen;
+		if (gart)
+			mutex_unlock(gart);
+		done += n;
+		cond_resched();
 	}
-	return 0;
-}
-
-static int run_write(struct vseg_job *job, const struct drm_vseg_cmd *c)
-{
-	struct vseg_ptr p = {};
-	u64 len;
-	u64 *d;
-
-	d = resolve(job, c->dst, &len, &p);
-	if (!d || len < sizeof(*d)) {
-		ptr_put(&p);
-		return -EFAULT;
-	}
-	ptr_written(&p, d, sizeof(*d));
-	*d = c->value;
-	ptr_put(&p);
-	return 0;
+	return err;
 }
 
 static int run_commands(struct vseg_job *job)
 {
-	struct vseg_device *vdev = job->engine->vdev;
-	struct mutex *gart = NULL;
 	u32 i;
 	int err = 0;
-
-	/*
-	 * A physical job may address aperture pages of buffers it does not
-	 * list, which nothing keeps in place: hold the GART lock over each
-	 * command, so that no page is unmapped, and freed, between its
-	 * translation and its use.
-	 */
-	if (!job->view && vdev->aperture_id)
-		gart = &vseg_seg(vdev, vdev->aperture_id)->aperture->gart.lock;
 
 	for (i = 0; i < job->num_cmds && !err; i++) {
 		const struct drm_vseg_cmd *c = &job->cmds[i];
 
-		if (gart)
-			mutex_lock(gart);
-		switch (c->opcode) {
-		case DRM_VSEG_CMD_FILL:
-			err = run_fill(job, c);
-			break;
-		case DRM_VSEG_CMD_COPY:
-			err = run_copy(job, c);
-			break;
-		case DRM_VSEG_CMD_WRITE:
-			err = run_write(job, c);
-			break;
-		default:
-			break;
-		}
-		if (gart)
-			mutex_unlock(gart);
-		cond_resched();
+		if (c->opcode == DRM_VSEG_CMD_NOP)
+			continue;
+		/*
+		 * Placements are final only now: check again that the
+		 * command stays inside the listed allocations, where they
+		 * are, before it touches a byte.
+		 */
+		if (!job->view && (!phys_bos_in_place(job) ||
+				   !phys_cmd_listed(job, c)))
+			err = -EFAULT;
+		else
+			err = run_cmd(job, c);
 	}
 	return err;
 }
@@ -270,11 +353,13 @@ static void job_free(struct vseg_job *job)
 
 	for (i = 0; i < job->num_in; i++)
 		dma_fence_put(job->in_fences[i]);
-	kfree(job->in_fences);
+	kvfree(job->in_fences);
 	for (i = 0; i < job->num_bos; i++)
 		drm_gem_object_put(&job->bos[i]->tbo.base);
-	kfree(job->bos);
-	kfree(job->res);
+	kvfree(job->bos);
+	kvfree(job->res);
+	kvfree(job->ranges);
+	kvfree(job->map_res);
 	vseg_vm_view_put(job->view);
 	kvfree(job->cmds);
 	if (job->fence)
@@ -307,27 +392,38 @@ static void job_run(struct work_struct *work)
 	job_free(job);
 }
 
+static int ptr_cmp(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(void * const *)a;
+	uintptr_t y = (uintptr_t)*(void * const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /* The distinct buffers of a job, each with one new reference. */
 static int collect_bos(struct vseg_job *job, struct vseg_submit *s)
 {
-	u32 n = job->view ? job->view->count : s->num_bos, i, k;
+	u32 n = job->view ? job->view->count : s->num_bos, i;
 
-	job->bos = kcalloc(n, sizeof(*job->bos), GFP_KERNEL);
-	job->res = kcalloc(n, sizeof(*job->res), GFP_KERNEL);
-	if (!job->bos || !job->res)
+	job->bos = kvcalloc(n, sizeof(*job->bos), GFP_KERNEL);
+	job->res = kvcalloc(n, sizeof(*job->res), GFP_KERNEL);
+	if (job->view)
+		job->map_res = kvcalloc(n, sizeof(*job->map_res), GFP_KERNEL);
+	else
+		job->ranges = kvcalloc(n, sizeof(*job->ranges), GFP_KERNEL);
+	if (n && (!job->bos || !job->res || (!job->map_res && !job->ranges)))
 		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		job->bos[i] = job->view ? job->view->map[i].bo : s->bos[i];
+	/* Sorted, duplicates are neighbours: O(n log n) for n mappings. */
+	sort(job->bos, n, sizeof(*job->bos), ptr_cmp, NULL);
 	for (i = 0; i < n; i++) {
-		struct vseg_bo *bo = job->view ? job->view->map[i].bo :
-						 s->bos[i];
-
-		for (k = 0; k < job->num_bos; k++)
-			if (job->bos[k] == bo)
-				break;
-		if (k < job->num_bos)
+		if (job->num_bos && job->bos[job->num_bos - 1] == job->bos[i])
 			continue;
-		drm_gem_object_get(&bo->tbo.base);
-		job->bos[job->num_bos++] = bo;
+		job->bos[job->num_bos++] = job->bos[i];
 	}
+	for (i = 0; i < job->num_bos; i++)
+		drm_gem_object_get(&job->bos[i]->tbo.base);
 	return 0;
 }
 
@@ -387,6 +483,8 @@ static int prepare_bos(struct vseg_job *job)
 	for (i = 0; i < job->num_bos; i++) {
 		struct ttm_buffer_object *tbo = &job->bos[i]->tbo;
 
+		if (!tbo->resource)
+			return -EINVAL;
 		if (job->engine->id == VSEG_ENGINE_COPY) {
 			err = vseg_bo_make_physical(job->bos[i], &ctx);
 		} else {
@@ -401,6 +499,26 @@ static int prepare_bos(struct vseg_job *job)
 		if (err)
 			return err;
 	}
+	return 0;
+}
+
+/* Record where the listed buffers are, and check the commands against it. */
+static int phys_check(struct vseg_job *job, struct vseg_submit *s)
+{
+	u32 i;
+
+	for (i = 0; i < job->num_bos; i++) {
+		struct vseg_phys_range *r = &job->ranges[i];
+
+		if (!vseg_bo_phys_addr(job->bos[i], &r->seg, &r->start))
+			return -EINVAL;
+		r->end = r->start + job->bos[i]->tbo.base.size;
+	}
+	sort(job->ranges, job->num_bos, sizeof(*job->ranges), range_cmp,
+	     NULL);
+	for (i = 0; i < s->num_cmds; i++)
+		if (!phys_cmd_listed(job, &s->cmds[i]))
+			return -EINVAL;
 	return 0;
 }
 
@@ -491,6 +609,8 @@ int vseg_engine_submit(struct vseg_device *vdev, struct vseg_submit *s,
 		err = prepare_bos(job);
 		if (!err)
 			err = apply_patches(s);
+		if (!err && !job->view)
+			err = phys_check(job, s);
 		if (err != -ENOSPC || tries >= VSEG_EVICT_RETRIES)
 			break;
 		/*
@@ -522,10 +642,11 @@ int vseg_engine_submit(struct vseg_device *vdev, struct vseg_submit *s,
 
 	if (job->view)
 		for (i = 0; i < job->view->count; i++)
-			job->res[i] = job->view->map[i].bo->tbo.resource;
+			job->map_res[i] = job->view->map[i].bo->tbo.resource;
 	for (i = 0; i < job->num_bos; i++) {
 		struct ttm_buffer_object *tbo = &job->bos[i]->tbo;
 
+		job->res[i] = tbo->resource;
 		dma_resv_add_fence(tbo->base.resv, job->fence,
 				   DMA_RESV_USAGE_WRITE);
 		/* The CPU's next access faults and waits for the job. */

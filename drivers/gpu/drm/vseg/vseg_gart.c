@@ -86,6 +86,46 @@ int vseg_gart_alloc(struct vseg_gart *gart, struct drm_mm_node *node,
 	return err ? -ENOSPC : 0;
 }
 
+/**
+ * vseg_gart_reserve() - hold a range of the aperture that is never handed out
+ * @gart: the GART
+ * @node: receives the range; marked %VSEG_GART_RESERVED
+ * @start: first page
+ * @num_pages: length
+ *
+ * For the aperture's invalid ranges: no buffer gets entries there, so no
+ * engine ever reaches them.
+ *
+ * Return: 0, or -ENOSPC if the range is outside the aperture or taken.
+ */
+int vseg_gart_reserve(struct vseg_gart *gart, struct drm_mm_node *node,
+		      u64 start, u64 num_pages)
+{
+	int err;
+
+	node->start = start;
+	node->size = num_pages;
+	node->color = VSEG_GART_RESERVED;
+	mutex_lock(&gart->lock);
+	err = drm_mm_reserve_node(&gart->mm, node);
+	mutex_unlock(&gart->lock);
+	return err ? -ENOSPC : 0;
+}
+
+/**
+ * vseg_gart_unreserve() - give back a range held by vseg_gart_reserve()
+ * @gart: the GART
+ * @node: the range; may be unallocated
+ */
+void vseg_gart_unreserve(struct vseg_gart *gart, struct drm_mm_node *node)
+{
+	if (!drm_mm_node_allocated(node))
+		return;
+	mutex_lock(&gart->lock);
+	drm_mm_remove_node(node);
+	mutex_unlock(&gart->lock);
+}
+
 static void gart_clear(struct vseg_gart *gart, const struct drm_mm_node *node)
 {
 	bool was_bound = false;

@@ -15,6 +15,8 @@ struct page;
 /* A GART entry: the physical address of a system page, plus a valid bit. */
 #define VSEG_GART_PTE_VALID	BIT_ULL(0)
 #define VSEG_GART_PTE_ADDR	PAGE_MASK
+/* drm_mm colour of a range held for an invalid range of the aperture. */
+#define VSEG_GART_RESERVED	1
 
 /**
  * struct vseg_gart - the software GART behind the aperture segment
@@ -45,6 +47,9 @@ int vseg_gart_alloc(struct vseg_gart *gart, struct drm_mm_node *node,
 		    u64 num_pages, u64 align_pages, u64 fpfn, u64 lpfn,
 		    bool topdown);
 void vseg_gart_free(struct vseg_gart *gart, struct drm_mm_node *node);
+int vseg_gart_reserve(struct vseg_gart *gart, struct drm_mm_node *node,
+		      u64 start, u64 num_pages);
+void vseg_gart_unreserve(struct vseg_gart *gart, struct drm_mm_node *node);
 int vseg_gart_bind(struct vseg_gart *gart, const struct drm_mm_node *node,
 		   struct page **pages, u64 num_pages);
 void vseg_gart_unbind(struct vseg_gart *gart, const struct drm_mm_node *node);

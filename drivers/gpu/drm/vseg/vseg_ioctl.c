@@ -7,6 +7,7 @@
  */
 
 #include <linux/build_bug.h>
+#include <linux/stddef.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -22,6 +23,7 @@
 #include "vseg_engine.h"
 #include "vseg_vm.h"
 #include "vseg_drv.h"
+#include "vseg_file.h"
 #include "vseg_ioctl.h"
 #include "vseg_ttm.h"
 
@@ -292,26 +294,33 @@ int vseg_ioctl_gem_mmap_offset(struct drm_device *drm, void *data,
 			       struct drm_file *file)
 {
 	struct drm_vseg_gem_mmap_offset *args = data;
-	struct drm_gem_object *gem;
+	struct ttm_place places[VSEG_BO_MAX_PLACES];
+	struct vseg_bo *vbo;
 	int err;
 
 	if (args->extensions || args->flags)
 		return -EINVAL;
-	gem = drm_gem_object_lookup(file, args->handle);
-	if (!gem)
+	vbo = lookup_bo(file, args->handle);
+	if (!vbo)
 		return -ENOENT;
-	err = drm_gem_create_mmap_offset(gem);
+	/* No CPU-reachable place: every fault would fail; say so now. */
+	err = vseg_bo_cpu_places(vbo, places) ? 0 : -EINVAL;
 	if (!err)
-		args->offset = drm_vma_node_offset_addr(&gem->vma_node);
-	drm_gem_object_put(gem);
+		err = drm_gem_create_mmap_offset(&vbo->tbo.base);
+	if (!err)
+		args->offset = drm_vma_node_offset_addr(&vbo->tbo.base.vma_node);
+	drm_gem_object_put(&vbo->tbo.base);
 	return err;
 }
 
 static int residency(struct drm_file *file, struct drm_vseg_residency *args,
 		     bool make_resident)
 {
+	struct vseg_file *vfile = file->driver_priv;
 	u32 allowed = make_resident ? DRM_VSEG_RESIDENCY_PIN :
 				      DRM_VSEG_RESIDENCY_UNPIN;
+	bool pin = args->flags & DRM_VSEG_RESIDENCY_PIN;
+	bool unpin = args->flags & DRM_VSEG_RESIDENCY_UNPIN;
 	struct vseg_bo **bos;
 	u32 *handles;
 	u32 i, n = 0;
@@ -345,19 +354,20 @@ static int residency(struct drm_file *file, struct drm_vseg_residency *args,
 		}
 		if (!make_resident) {
 			u32 pins = READ_ONCE(bos[n]->tbo.pin_count);
-			u32 mine = READ_ONCE(bos[n]->user_pins);
 			u32 j, dup = 0;
 
 			/*
-			 * Only the application's own pins are its to drop,
-			 * one per entry: earlier entries of the same buffer
-			 * will have dropped theirs.
+			 * Only the file's own pins are its to drop, one per
+			 * entry: earlier entries of the same buffer will have
+			 * dropped theirs.
 			 */
-			if (args->flags & DRM_VSEG_RESIDENCY_UNPIN) {
+			if (unpin) {
 				for (j = 0; j < n; j++)
 					dup += bos[j] == bos[n];
-				err = mine <= dup ? -EINVAL :
-				      pins - dup > 1 ? -EBUSY : 0;
+				err = vseg_file_can_unpin(vfile, bos[n],
+							  dup + 1);
+				if (!err && pins - dup > 1)
+					err = -EBUSY;
 			} else if (pins) {
 				err = -EBUSY;
 			}
@@ -368,11 +378,12 @@ static int residency(struct drm_file *file, struct drm_vseg_residency *args,
 		}
 	}
 	for (i = 0; i < n; i++) {
-		err = make_resident ?
-		      vseg_bo_make_resident(bos[i],
-					    args->flags & DRM_VSEG_RESIDENCY_PIN) :
-		      vseg_bo_evict(bos[i],
-				    args->flags & DRM_VSEG_RESIDENCY_UNPIN);
+		if (make_resident)
+			err = pin ? vseg_file_pin(vfile, bos[i]) :
+			      vseg_bo_make_resident(bos[i], false, 0, NULL);
+		else
+			err = unpin ? vseg_file_unpin_evict(vfile, bos[i]) :
+			      vseg_bo_evict(bos[i], false, NULL);
 		if (err)
 			break;
 		args->processed++;
@@ -416,6 +427,8 @@ int vseg_ioctl_evict(struct drm_device *drm, void *data,
 static_assert(DRM_VSEG_ENGINE_COPY == VSEG_ENGINE_COPY);
 static_assert(DRM_VSEG_ENGINE_RENDER == VSEG_ENGINE_RENDER);
 static_assert(DRM_VSEG_NUM_HEADS == VSEG_NUM_HEADS);
+static_assert(DRM_VSEG_MAX_VM_MAPPINGS == VSEG_VM_MAX_MAPPINGS);
+static_assert(DRM_VSEG_MAX_JOBS_IN_FLIGHT == VSEG_FILE_MAX_JOBS);
 
 /**
  * vseg_ioctl_vm_bind() - DRM_IOCTL_VSEG_VM_BIND
@@ -540,6 +553,22 @@ out:
 	return err;
 }
 
+/*
+ * A patch may only write an address field the command uses: the
+ * destination of FILL, COPY and WRITE, the source of COPY.
+ */
+static bool patch_targets_address(const struct vseg_submit *s, u64 offset)
+{
+	const struct drm_vseg_cmd *c = &s->cmds[offset / sizeof(*c)];
+	u64 field = offset % sizeof(*c);
+
+	if (field == offsetof(struct drm_vseg_cmd, dst))
+		return c->opcode != DRM_VSEG_CMD_NOP;
+	if (field == offsetof(struct drm_vseg_cmd, src))
+		return c->opcode == DRM_VSEG_CMD_COPY;
+	return false;
+}
+
 static int submit_patches(struct drm_vseg_submit *args, struct vseg_submit *s)
 {
 	u32 i;
@@ -556,6 +585,7 @@ static int submit_patches(struct drm_vseg_submit *args, struct vseg_submit *s)
 		if (pt->pad || pt->allocation_index >= s->num_bos ||
 		    !IS_ALIGNED(pt->patch_offset, sizeof(u64)) ||
 		    pt->patch_offset > args->commands_size - sizeof(u64) ||
+		    !patch_targets_address(s, pt->patch_offset) ||
 		    pt->allocation_offset >=
 		    s->bos[pt->allocation_index]->tbo.base.size)
 			return -EINVAL;
@@ -661,7 +691,12 @@ int vseg_ioctl_submit(struct drm_device *drm, void *data,
 	if (err)
 		goto err_release;
 
+	/* A bounded number of jobs per file: wait for the oldest. */
+	err = vseg_file_throttle(vfile);
+	if (err)
+		goto err_release;
 	err = vseg_engine_submit(to_vseg(drm), &s, &fence);
+	vseg_file_unthrottle(vfile, err ? NULL : fence);
 	if (err)
 		goto err_out;
 	for (i = 0; i < args->num_out_syncs; i++)

@@ -227,6 +227,21 @@ static int bind_gart(struct vseg_device *vdev, struct ttm_buffer_object *bo,
 			      bo->ttm->pages, bo->ttm->num_pages);
 }
 
+/*
+ * Invalidate the GART entries of an aperture placement that is going away.
+ * TTM frees a buffer's pages before its old resource (the move and delete
+ * paths destroy the ttm_tt first): the entries must not outlive the pages,
+ * or an engine could still reach them. Cleared under the GART lock.
+ */
+static void unbind_gart(struct vseg_device *vdev, struct ttm_resource *res)
+{
+	if (!res || res->mem_type != TTM_PL_TT ||
+	    !vseg_aperture_res_has_range(res))
+		return;
+	vseg_gart_unbind(&vseg_seg(vdev, vdev->aperture_id)->aperture->gart,
+			 &to_vseg_aperture_res(res)->node);
+}
+
 static int vseg_ttm_move(struct ttm_buffer_object *bo, bool evict,
 			 struct ttm_operation_ctx *ctx,
 			 struct ttm_resource *new_mem,
@@ -248,6 +263,7 @@ static int vseg_ttm_move(struct ttm_buffer_object *bo, bool evict,
 	}
 	if (res_uses_pages(old) && res_uses_pages(new_mem)) {
 		/* The pages stay where they are; only the GART changes. */
+		unbind_gart(vdev, old);
 		if (new_mem->mem_type == TTM_PL_TT) {
 			err = bind_gart(vdev, bo, new_mem);
 			if (err)
@@ -281,6 +297,8 @@ static int vseg_ttm_move(struct ttm_buffer_object *bo, bool evict,
 	err = bind_gart(vdev, bo, new_mem);
 	if (err)
 		return err;
+	/* The old pages go before the old resource: unmap them first. */
+	unbind_gart(vdev, old);
 	ttm_bo_move_sync_cleanup(bo, new_mem);
 out:
 	if (vbo)
@@ -290,6 +308,8 @@ out:
 
 static void vseg_ttm_delete_mem_notify(struct ttm_buffer_object *bo)
 {
+	/* Called before the pages are freed: no GART entry may survive. */
+	unbind_gart(bdev_to_vseg(bo->bdev), bo->resource);
 	/* The contents go away with the buffer: a discard. */
 	if (bo->resource)
 		vseg_count(bdev_to_vseg(bo->bdev), bo->resource,

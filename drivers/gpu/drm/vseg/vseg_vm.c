@@ -11,6 +11,7 @@
  */
 
 #include <linux/bsearch.h>
+#include <linux/rbtree.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <drm/drm_gem.h>
@@ -25,7 +26,7 @@
 void vseg_vm_init(struct vseg_vm *vm)
 {
 	mutex_init(&vm->lock);
-	INIT_LIST_HEAD(&vm->mappings);
+	vm->mappings = RB_ROOT;
 	vm->count = 0;
 }
 
@@ -43,12 +44,43 @@ void vseg_vm_fini(struct vseg_vm *vm)
 {
 	struct vseg_vm_mapping *m, *tmp;
 
-	list_for_each_entry_safe(m, tmp, &vm->mappings, link) {
-		list_del(&m->link);
+	rbtree_postorder_for_each_entry_safe(m, tmp, &vm->mappings, node)
 		mapping_free(m);
-	}
+	vm->mappings = RB_ROOT;
 	vm->count = 0;
 	mutex_destroy(&vm->lock);
+}
+
+/* End of the address range a mapping takes (whole granules). */
+static u64 mapping_end(const struct vseg_vm_mapping *m)
+{
+	return m->va + round_up(m->size, VSEG_VM_ALIGN);
+}
+
+/* The mapping whose range holds @va, or the first one above it. */
+static struct vseg_vm_mapping *mapping_at_or_after(struct vseg_vm *vm, u64 va)
+{
+	struct rb_node *n = vm->mappings.rb_node;
+	struct vseg_vm_mapping *best = NULL;
+
+	while (n) {
+		struct vseg_vm_mapping *m = rb_entry(n, struct vseg_vm_mapping,
+						     node);
+
+		if (va < mapping_end(m)) {
+			best = m;
+			n = n->rb_left;
+		} else {
+			n = n->rb_right;
+		}
+	}
+	return best;
+}
+
+static bool mapping_less(struct rb_node *a, const struct rb_node *b)
+{
+	return rb_entry(a, struct vseg_vm_mapping, node)->va <
+	       rb_entry(b, struct vseg_vm_mapping, node)->va;
 }
 
 /**
@@ -57,13 +89,16 @@ void vseg_vm_fini(struct vseg_vm *vm)
  * @bo: the buffer; the mapping takes its own reference
  * @va: GPU virtual address
  *
- * Return: 0, -EINVAL for a bad or overlapping address, -ENOMEM.
+ * O(log n) in the number of mappings.
+ *
+ * Return: 0, -EINVAL for a bad or overlapping address, -ENOSPC when the
+ * address space already has VSEG_VM_MAX_MAPPINGS mappings, -ENOMEM.
  */
 int vseg_vm_bind(struct vseg_vm *vm, struct vseg_bo *bo, u64 va)
 {
 	u64 size = round_up(bo->tbo.base.size, VSEG_VM_ALIGN);
-	struct vseg_vm_mapping *m, *pos;
-	struct list_head *before;
+	struct vseg_vm_mapping *m, *next;
+	int err = 0;
 
 	if (!va || !IS_ALIGNED(va, VSEG_VM_ALIGN) || va >= VSEG_VM_END ||
 	    size > VSEG_VM_END - va)
@@ -75,26 +110,21 @@ int vseg_vm_bind(struct vseg_vm *vm, struct vseg_bo *bo, u64 va)
 	m->size = bo->tbo.base.size;
 
 	mutex_lock(&vm->lock);
-	before = &vm->mappings;
-	list_for_each_entry(pos, &vm->mappings, link) {
-		u64 pos_end = pos->va + round_up(pos->size, VSEG_VM_ALIGN);
-
-		if (va < pos_end && pos->va < va + size) {
-			mutex_unlock(&vm->lock);
-			kfree(m);
-			return -EINVAL;
-		}
-		if (pos->va > va) {
-			before = &pos->link;
-			break;
-		}
+	next = mapping_at_or_after(vm, va);
+	if (next && next->va < va + size)
+		err = -EINVAL;
+	else if (vm->count >= VSEG_VM_MAX_MAPPINGS)
+		err = -ENOSPC;
+	if (!err) {
+		drm_gem_object_get(&bo->tbo.base);
+		m->bo = bo;
+		rb_add(&m->node, &vm->mappings, mapping_less);
+		vm->count++;
 	}
-	drm_gem_object_get(&bo->tbo.base);
-	m->bo = bo;
-	list_add_tail(&m->link, before);
-	vm->count++;
 	mutex_unlock(&vm->lock);
-	return 0;
+	if (err)
+		kfree(m);
+	return err;
 }
 
 /**
@@ -109,17 +139,16 @@ int vseg_vm_unbind(struct vseg_vm *vm, u64 va)
 	struct vseg_vm_mapping *m;
 
 	mutex_lock(&vm->lock);
-	list_for_each_entry(m, &vm->mappings, link) {
-		if (m->va == va) {
-			list_del(&m->link);
-			vm->count--;
-			mutex_unlock(&vm->lock);
-			mapping_free(m);
-			return 0;
-		}
+	m = mapping_at_or_after(vm, va);
+	if (!m || m->va != va) {
+		mutex_unlock(&vm->lock);
+		return -EINVAL;
 	}
+	rb_erase(&m->node, &vm->mappings);
+	vm->count--;
 	mutex_unlock(&vm->lock);
-	return -EINVAL;
+	mapping_free(m);
+	return 0;
 }
 
 /**
@@ -132,14 +161,16 @@ struct vseg_vm_view *vseg_vm_view_get(struct vseg_vm *vm)
 {
 	struct vseg_vm_mapping *m;
 	struct vseg_vm_view *view;
+	struct rb_node *n;
 	unsigned int i = 0;
 
 	mutex_lock(&vm->lock);
 	view = kvzalloc(struct_size(view, map, vm->count), GFP_KERNEL);
 	if (view) {
-		list_for_each_entry(m, &vm->mappings, link) {
+		for (n = rb_first(&vm->mappings); n; n = rb_next(n)) {
+			m = rb_entry(n, struct vseg_vm_mapping, node);
 			view->map[i] = *m;
-			INIT_LIST_HEAD(&view->map[i].link);
+			RB_CLEAR_NODE(&view->map[i].node);
 			drm_gem_object_get(&m->bo->tbo.base);
 			i++;
 		}

@@ -5,8 +5,8 @@
 #ifndef __VSEG_VM_H__
 #define __VSEG_VM_H__
 
-#include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/rbtree.h>
 #include <linux/types.h>
 
 struct vseg_bo;
@@ -14,28 +14,30 @@ struct vseg_bo;
 /* GPU virtual addresses: 64 KiB granules below 2^47. */
 #define VSEG_VM_ALIGN		SZ_64K
 #define VSEG_VM_END		BIT_ULL(47)
+/* Most mappings in one address space (DRM_VSEG_MAX_VM_MAPPINGS). */
+#define VSEG_VM_MAX_MAPPINGS	4096
 
 /**
  * struct vseg_vm - one file's GPU virtual address space
- * @lock: protects @mappings.
- * @mappings: &struct vseg_vm_mapping, sorted by address.
- * @count: number of mappings.
+ * @lock: protects @mappings and @count.
+ * @mappings: &struct vseg_vm_mapping, by address.
+ * @count: number of mappings, at most VSEG_VM_MAX_MAPPINGS.
  */
 struct vseg_vm {
 	struct mutex lock; /* see above */
-	struct list_head mappings;
+	struct rb_root mappings;
 	unsigned int count;
 };
 
 /**
  * struct vseg_vm_mapping - a buffer mapped at a GPU virtual address
- * @link: in &vseg_vm.mappings.
+ * @node: in &vseg_vm.mappings.
  * @va: first address.
  * @size: bytes.
  * @bo: the buffer; the mapping holds a GEM reference.
  */
 struct vseg_vm_mapping {
-	struct list_head link;
+	struct rb_node node;
 	u64 va;
 	u64 size;
 	struct vseg_bo *bo;

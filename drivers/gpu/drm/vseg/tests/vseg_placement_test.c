@@ -12,6 +12,11 @@
 /* The code under test, first (as in the driver, before any header). */
 #include "../vseg_bo.c"
 
+/* Per-file pins live in vseg_file.c, which this module does not carry. */
+void vseg_file_gem_close(struct drm_gem_object *obj, struct drm_file *file)
+{
+}
+
 #include <kunit/test.h>
 
 #define NO_FLAGS	0
@@ -356,15 +361,18 @@ static const struct check_case check_cases[] = {
 	  .ret = -EINVAL },
 	{ "cpu-visible-in-vram", SZ_1M, 0, VSEG_BO_CPU_VISIBLE, BIT(1),
 	  .real_size = SZ_1M },
-	{ "larger-than-segment", SZ_16M + SZ_4K, 0, 0, BIT(2), .ret = -ENOSPC },
+	{ "larger-than-segment", SZ_16M + SZ_4K, 0, 0, BIT(2), .ret = -EINVAL },
 	{ "whole-segment", SZ_16M, 0, 0, BIT(2), .real_size = SZ_16M },
 	{ "larger-than-commit-limit", SZ_32M + SZ_4K, 0, 0, BIT(3),
-	  .ret = -ENOSPC },
+	  .ret = -EINVAL },
 	{ "rounded-to-the-segment", SZ_32M - SZ_4K, 0, 0, BIT(1),
 	  .real_size = SZ_32M },
 	{ "rounded-above-every-segment", SZ_32M + SZ_4K, 0, 0, BIT(1) | BIT(3),
-	  .ret = -ENOSPC },
-	{ "huge", 1ULL << 62, 0, 0, ALL_DISCRETE, .ret = -ENOSPC },
+	  .ret = -EINVAL },
+	{ "huge", 1ULL << 62, 0, 0, ALL_DISCRETE, .ret = -EINVAL },
+	{ "physical-from-end-aligned-1g", 0x30000, SZ_1G,
+	  VSEG_BO_ACCESSED_PHYSICALLY | VSEG_BO_FROM_END, BIT(0) | BIT(1) | BIT(2),
+	  .real_size = 0x30000 },
 };
 
 KUNIT_ARRAY_PARAM_DESC(check_cases, check_cases, name);

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The vseg authors
+ *
+ * Per-file state and the limits that keep one client from starving the
+ * others (see "Security model" in Documentation/gpu/vseg.rst):
+ *
+ * - pins: a file may pin at most pin_limit_percent of each segment, pins
+ *   counted in bytes (a buffer pinned twice counts twice); pins belong to
+ *   the file that took them: only it can drop them, and they go when its
+ *   last handle of the buffer is closed, or with the file;
+ * - jobs: a file has at most VSEG_FILE_MAX_JOBS jobs queued; SUBMIT waits,
+ *   interruptibly, for the oldest before it queues another.
+ */
+
+#include <linux/dma-fence.h>
+#include <linux/idr.h>
+#include <linux/mm.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+
+#include "vseg_bo.h"
+#include "vseg_drv.h"
+#include "vseg_file.h"
+
+static unsigned int pin_limit_percent = 50;
+module_param(pin_limit_percent, uint, 0444);
+MODULE_PARM_DESC(pin_limit_percent,
+		 "Most of each segment one file may pin, in percent (default 50)");
+
+/**
+ * struct vseg_file_pin - the pins one file holds on one buffer
+ * @bo: the buffer; the record holds a GEM reference.
+ * @seg: the segment the pins are charged to (a pinned buffer stays put).
+ * @count: pins taken and not dropped.
+ */
+struct vseg_file_pin {
+	struct vseg_bo *bo;
+	u32 seg;
+	u32 count;
+};
+
+/**
+ * vseg_file_init() - state of a newly opened file
+ * @vf: the state
+ * @vdev: the device
+ */
+void vseg_file_init(struct vseg_file *vf, struct vseg_device *vdev)
+{
+	vf->vdev = vdev;
+	vseg_vm_init(&vf->vm);
+	mutex_init(&vf->pin_lock);
+	xa_init(&vf->pins);
+	mutex_init(&vf->submit_lock);
+}
+
+/**
+ * vseg_file_fini() - drop everything a closing file holds
+ * @vf: the state
+ *
+ * Its pins, its address space and its view of its queued jobs; the jobs
+ * themselves run to their end.
+ */
+void vseg_file_fini(struct vseg_file *vf)
+{
+	struct vseg_file_pin *pin;
+	unsigned long id;
+	u32 i;
+
+	xa_for_each(&vf->pins, id, pin) {
+		vseg_bo_unpin(pin->bo, pin->count);
+		drm_gem_object_put(&pin->bo->tbo.base);
+		kfree(pin);
+	}
+	xa_destroy(&vf->pins);
+	for (i = 0; i < VSEG_FILE_MAX_JOBS; i++)
+		if (vf->inflight[i])
+			dma_fence_put(vf->inflight[i]);
+	vseg_vm_fini(&vf->vm);
+	mutex_destroy(&vf->submit_lock);
+	mutex_destroy(&vf->pin_lock);
+}
+
+/**
+ * vseg_file_pin_limit() - bytes one file may pin in a segment
+ * @vdev: the device
+ * @seg: segment id, 0 for system memory
+ *
+ * Return: pin_limit_percent of the segment's size (the aperture: of its
+ * commit limit; system memory: of what TTM lets it hold, half of RAM).
+ */
+u64 vseg_file_pin_limit(struct vseg_device *vdev, u32 seg)
+{
+	u64 room = (u64)totalram_pages() << (PAGE_SHIFT - 1);
+
+	if (seg)
+		room = vseg_seg(vdev, seg)->desc->kind == VSEG_SEGMENT_APERTURE ?
+		       vseg_seg(vdev, seg)->desc->commit_limit :
+		       vseg_seg(vdev, seg)->desc->size;
+	return div_u64(room, 100) * min(pin_limit_percent, 100u);
+}
+
+/**
+ * vseg_file_pin() - MAKE_RESIDENT with PIN for one buffer
+ * @vf: the file
+ * @vbo: the buffer
+ *
+ * The buffer is made resident, in a segment where the file still has room
+ * to pin it, and pinned there.
+ *
+ * Return: 0, -ENOSPC (no room, or no budget left in any of its segments),
+ * -ENOMEM, -EINTR.
+ */
+int vseg_file_pin(struct vseg_file *vf, struct vseg_bo *vbo)
+{
+	struct vseg_device *vdev = vf->vdev;
+	u64 size = vbo->tbo.base.size;
+	struct vseg_file_pin *pin, *new = NULL;
+	u32 allowed = 0, seg;
+	int err;
+
+	err = mutex_lock_interruptible(&vf->pin_lock);
+	if (err)
+		return err;
+	for (seg = 0; seg <= vdev->table.num_segments; seg++)
+		if (vf->pinned[seg] + size <= vseg_file_pin_limit(vdev, seg))
+			allowed |= BIT(seg);
+
+	pin = xa_load(&vf->pins, vbo->id);
+	if (!pin) {
+		new = kzalloc(sizeof(*new), GFP_KERNEL);
+		err = new ? xa_err(xa_store(&vf->pins, vbo->id, new,
+					    GFP_KERNEL)) : -ENOMEM;
+		if (err)
+			goto out_free;
+	}
+	err = vseg_bo_make_resident(vbo, true, allowed, &seg);
+	if (err) {
+		if (new)
+			xa_erase(&vf->pins, vbo->id);
+		goto out_free;
+	}
+	if (new) {
+		drm_gem_object_get(&vbo->tbo.base);
+		new->bo = vbo;
+		new->seg = seg;
+		pin = new;
+		new = NULL;
+	}
+	pin->count++;
+	vf->pinned[pin->seg] += size;
+out_free:
+	kfree(new);
+	mutex_unlock(&vf->pin_lock);
+	return err;
+}
+
+/**
+ * vseg_file_can_unpin() - does the file hold enough pins of a buffer
+ * @vf: the file
+ * @vbo: the buffer
+ * @times: pins to be dropped
+ *
+ * Return: 0, or -EINVAL if the file holds fewer than @times pins of it.
+ */
+int vseg_file_can_unpin(struct vseg_file *vf, struct vseg_bo *vbo, u32 times)
+{
+	struct vseg_file_pin *pin;
+	int err;
+
+	mutex_lock(&vf->pin_lock);
+	pin = xa_load(&vf->pins, vbo->id);
+	err = pin && pin->count >= times ? 0 : -EINVAL;
+	mutex_unlock(&vf->pin_lock);
+	return err;
+}
+
+/* Forget one pin; the caller drops the reference a finished record held. */
+static struct vseg_file_pin *drop_pin(struct vseg_file *vf,
+				      struct vseg_file_pin *pin, u32 count)
+{
+	vf->pinned[pin->seg] -= (u64)count * pin->bo->tbo.base.size;
+	pin->count -= count;
+	if (pin->count)
+		return NULL;
+	xa_erase(&vf->pins, pin->bo->id);
+	return pin;
+}
+
+static void pin_free(struct vseg_file_pin *pin)
+{
+	if (!pin)
+		return;
+	drm_gem_object_put(&pin->bo->tbo.base);
+	kfree(pin);
+}
+
+/**
+ * vseg_file_unpin_evict() - EVICT with UNPIN for one buffer
+ * @vf: the file
+ * @vbo: the buffer
+ *
+ * Drops one of the file's pins of the buffer, then evicts it.
+ *
+ * Return: 0, -EINVAL if the file holds no pin of it, -EBUSY if it stays
+ * pinned (others hold pins too), or another negative error code.
+ */
+int vseg_file_unpin_evict(struct vseg_file *vf, struct vseg_bo *vbo)
+{
+	struct vseg_file_pin *pin, *done = NULL;
+	bool unpinned = false;
+	int err;
+
+	err = mutex_lock_interruptible(&vf->pin_lock);
+	if (err)
+		return err;
+	pin = xa_load(&vf->pins, vbo->id);
+	if (!pin) {
+		mutex_unlock(&vf->pin_lock);
+		return -EINVAL;
+	}
+	err = vseg_bo_evict(vbo, true, &unpinned);
+	if (unpinned)
+		done = drop_pin(vf, pin, 1);
+	mutex_unlock(&vf->pin_lock);
+	pin_free(done);
+	return err;
+}
+
+/* Does the file hold another handle of @obj than the one being closed? */
+static bool file_has_handle(struct drm_file *file, struct drm_gem_object *obj)
+{
+	struct drm_gem_object *o;
+	bool found = false;
+	int handle;
+
+	spin_lock(&file->table_lock);
+	idr_for_each_entry(&file->object_idr, o, handle) {
+		if (o == obj) {
+			found = true;
+			break;
+		}
+	}
+	spin_unlock(&file->table_lock);
+	return found;
+}
+
+/**
+ * vseg_file_gem_close() - a file closes a handle of a buffer
+ * @obj: the buffer
+ * @file: the file
+ *
+ * The file's pins of the buffer die with its last handle of it. While the
+ * file itself closes its handles stay listed: vseg_file_fini() drops what
+ * is left.
+ */
+void vseg_file_gem_close(struct drm_gem_object *obj, struct drm_file *file)
+{
+	struct vseg_file *vf = file->driver_priv;
+	struct vseg_bo *vbo = gem_to_vseg_bo(obj);
+	struct vseg_file_pin *pin, *done = NULL;
+	u32 count = 0;
+
+	if (!vf)
+		return;
+	mutex_lock(&vf->pin_lock);
+	pin = xa_load(&vf->pins, vbo->id);
+	if (pin && !file_has_handle(file, obj)) {
+		count = pin->count;
+		done = drop_pin(vf, pin, count);
+	}
+	mutex_unlock(&vf->pin_lock);
+	if (count)
+		vseg_bo_unpin(vbo, count);
+	pin_free(done);
+}
+
+/**
+ * vseg_file_throttle() - wait for room to queue a job
+ * @vf: the file
+ *
+ * Takes the file's submission lock and, when the file already has
+ * VSEG_FILE_MAX_JOBS jobs queued, waits for the oldest to finish. Pair with
+ * vseg_file_unthrottle().
+ *
+ * Return: 0, or -EINTR/-ERESTARTSYS (the lock is not held then).
+ */
+int vseg_file_throttle(struct vseg_file *vf)
+{
+	struct dma_fence *oldest;
+	long err;
+
+	err = mutex_lock_interruptible(&vf->submit_lock);
+	if (err)
+		return err;
+	oldest = vf->inflight[vf->next];
+	if (oldest) {
+		err = dma_fence_wait(oldest, true);
+		if (err) {
+			mutex_unlock(&vf->submit_lock);
+			return err;
+		}
+	}
+	return 0;
+}
+
+/**
+ * vseg_file_unthrottle() - note a queued job, release the submission lock
+ * @vf: the file
+ * @fence: the job's fence, or NULL if nothing was queued
+ */
+void vseg_file_unthrottle(struct vseg_file *vf, struct dma_fence *fence)
+{
+	if (fence) {
+		if (vf->inflight[vf->next])
+			dma_fence_put(vf->inflight[vf->next]);
+		vf->inflight[vf->next] = dma_fence_get(fence);
+		vf->next = (vf->next + 1) % VSEG_FILE_MAX_JOBS;
+	}
+	mutex_unlock(&vf->submit_lock);
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The vseg authors
+ */
+#ifndef __VSEG_FILE_H__
+#define __VSEG_FILE_H__
+
+#include <linux/mutex.h>
+#include <linux/types.h>
+#include <linux/xarray.h>
+
+#include "vseg_segment.h"
+#include "vseg_vm.h"
+
+struct dma_fence;
+struct drm_file;
+struct drm_gem_object;
+struct vseg_bo;
+struct vseg_device;
+
+/* Jobs one file may have queued before SUBMIT waits for the oldest. */
+#define VSEG_FILE_MAX_JOBS	64
+
+/**
+ * struct vseg_file - per open file state
+ * @vdev: the device.
+ * @vm: the file's GPU virtual address space.
+ * @pin_lock: protects @pins and @pinned; taken before any reservation.
+ * @pins: &struct vseg_file_pin of each buffer the file pinned, by buffer id.
+ * @pinned: bytes the file has pinned in each segment (0: system memory).
+ * @submit_lock: serializes the file's submissions; protects @inflight and
+ *	@next.
+ * @inflight: the fences of the file's last VSEG_FILE_MAX_JOBS jobs, a ring.
+ * @next: the ring's oldest entry, the next one to be replaced.
+ */
+struct vseg_file {
+	struct vseg_device *vdev;
+	struct vseg_vm vm;
+	struct mutex pin_lock; /* see above */
+	struct xarray pins;
+	u64 pinned[VSEG_MAX_SEGMENTS + 1];
+	struct mutex submit_lock; /* see above */
+	struct dma_fence *inflight[VSEG_FILE_MAX_JOBS];
+	u32 next;
+};
+
+void vseg_file_init(struct vseg_file *vf, struct vseg_device *vdev);
+void vseg_file_fini(struct vseg_file *vf);
+u64 vseg_file_pin_limit(struct vseg_device *vdev, u32 seg);
+int vseg_file_pin(struct vseg_file *vf, struct vseg_bo *vbo);
+int vseg_file_can_unpin(struct vseg_file *vf, struct vseg_bo *vbo,
+			u32 times);
+int vseg_file_unpin_evict(struct vseg_file *vf, struct vseg_bo *vbo);
+void vseg_file_gem_close(struct drm_gem_object *obj, struct drm_file *file);
+int vseg_file_throttle(struct vseg_file *vf);
+void vseg_file_unthrottle(struct vseg_file *vf, struct dma_fence *fence);
+
+#endif /* __VSEG_FILE_H__ */
