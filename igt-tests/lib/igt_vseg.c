@@ -1803,7 +1803,7 @@ void vseg_ctx_close(struct vseg_ctx *ctx)
 
 void vseg_ctx_reload(struct vseg_ctx *ctx, const char *profile)
 {
-	char opts[64];
+	char opts[1024];
 
 	vseg_ctx_close(ctx);
 	snprintf(opts, sizeof(opts), "profile=%s", profile);

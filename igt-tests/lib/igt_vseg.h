@@ -492,7 +492,10 @@ struct vseg_ctx {
 void vseg_ctx_install_exit_handler(struct vseg_ctx *ctx);
 /* Close @ctx->fd if it is open. */
 void vseg_ctx_close(struct vseg_ctx *ctx);
-/* Close @ctx->fd, reload vseg with "profile=@profile" and open the device. */
+/*
+ * Close @ctx->fd, reload vseg with "profile=@profile" and open the device;
+ * @profile may be followed by more module options ("discrete table=...").
+ */
 void vseg_ctx_reload(struct vseg_ctx *ctx, const char *profile);
 /* Query the segment table of @ctx->fd into @ctx (and the aperture id). */
 void vseg_ctx_query(struct vseg_ctx *ctx);
