@@ -467,12 +467,14 @@ struct drm_vseg_gem_mmap_offset {
  * better place has room stays where it is. EVICT (D3DKMTEvict)
  * moves each buffer out of memory segments and the aperture to system
  * memory. The list is checked first: an unknown handle gives -ENOENT, a
- * pinned buffer in EVICT without %DRM_VSEG_RESIDENCY_UNPIN (or one that is
- * pinned more than once, or also pinned by the display) -EBUSY, UNPIN of a
- * buffer the calling file has not pinned -EINVAL, and nothing moves. Pins
- * are counted per buffer, and each entry of the list counts: PIN of a
- * buffer listed twice pins it twice, and UNPIN of a buffer listed more
- * times than the calling file has pinned it is -EINVAL. A buffer that
+ * pinned buffer in EVICT without %DRM_VSEG_RESIDENCY_UNPIN -EBUSY, UNPIN
+ * of a buffer the calling file has not pinned -EINVAL, and nothing moves.
+ * Pins are counted per buffer, and each entry of the list counts: PIN of a
+ * buffer listed twice pins it twice; UNPIN drops one pin per entry and
+ * evicts the buffer at its last entry, so a buffer listed more times than
+ * the calling file has pinned it is -EINVAL, and one that would stay
+ * pinned (pinned more times than it is listed, by the display, or by
+ * another file) -EBUSY. A buffer that
  * cannot be moved (-ENOSPC: no room even after eviction, -ENOMEM) stops
  * the list there: it and the ones after it stay where they were.
  *

@@ -818,7 +818,8 @@ out:
 /**
  * vseg_bo_evict() - move a buffer to system memory (D3DKMTEvict)
  * @vbo: the buffer
- * @unpin: drop one pin first
+ * @unpin: drop one pin first; while the buffer keeps other user pins (to
+ *	be dropped by later entries of the same EVICT) it is not moved yet
  * @unpinned: with @unpin: set when the pin was dropped (the move may still
  *	fail after that)
  *
@@ -840,13 +841,12 @@ int vseg_bo_evict(struct vseg_bo *vbo, bool unpin, bool *unpinned)
 			err = -EINVAL;
 			goto out;
 		}
-		if (vbo->tbo.pin_count > 1) {
-			err = -EBUSY;
-			goto out;
-		}
 		vbo->user_pins--;
 		ttm_bo_unpin(&vbo->tbo);
 		*unpinned = true;
+		/* More pins to drop (later entries of the same list). */
+		if (vbo->tbo.pin_count && vbo->user_pins)
+			goto out;
 	}
 	if (vbo->tbo.pin_count) {
 		err = -EBUSY;

@@ -99,7 +99,7 @@ u64 vseg_file_pin_limit(struct vseg_device *vdev, u32 seg)
 		room = vseg_seg(vdev, seg)->desc->kind == VSEG_SEGMENT_APERTURE ?
 		       vseg_seg(vdev, seg)->desc->commit_limit :
 		       vseg_seg(vdev, seg)->desc->size;
-	return div_u64(room, 100) * min(pin_limit_percent, 100u);
+	return div_u64(room * min(pin_limit_percent, 100u), 100);
 }
 
 /**

@@ -352,30 +352,27 @@ static int residency(struct drm_file *file, struct drm_vseg_residency *args,
 			err = -ENOENT;
 			goto out;
 		}
-		if (!make_resident) {
-			u32 pins = READ_ONCE(bos[n]->tbo.pin_count);
-			u32 j, dup = 0;
+	}
+	for (i = 0; i < n && !make_resident; i++) {
+		u32 pins = READ_ONCE(bos[i]->tbo.pin_count);
+		u32 j, times = 0;
 
-			/*
-			 * Only the file's own pins are its to drop, one per
-			 * entry: earlier entries of the same buffer will have
-			 * dropped theirs.
-			 */
-			if (unpin) {
-				for (j = 0; j < n; j++)
-					dup += bos[j] == bos[n];
-				err = vseg_file_can_unpin(vfile, bos[n],
-							  dup + 1);
-				if (!err && pins - dup > 1)
-					err = -EBUSY;
-			} else if (pins) {
+		/*
+		 * UNPIN: each entry drops one of the file's own pins; the
+		 * buffer must hold that many of them, and none else, so
+		 * that it can be evicted once its last entry is reached.
+		 */
+		if (unpin) {
+			for (j = 0; j < n; j++)
+				times += bos[j] == bos[i];
+			err = vseg_file_can_unpin(vfile, bos[i], times);
+			if (!err && pins > times)
 				err = -EBUSY;
-			}
-			if (err) {
-				n++;
-				goto out;
-			}
+		} else if (pins) {
+			err = -EBUSY;
 		}
+		if (err)
+			goto out;
 	}
 	for (i = 0; i < n; i++) {
 		if (make_resident)

@@ -1,0 +1,1318 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vseg_isolation: one client can never read, write or pin another's memory,
+ * take over the display, tie up the device without a bound, or crash the
+ * kernel.
+ *
+ * Each subtest is an attack by a second client of the same device (another
+ * open of the render node, and where it matters another process) against a
+ * victim. Each asserts the documented errno, that the victim's bytes are
+ * unchanged, and that the attacker read nothing of the victim's (compared
+ * against a pattern only the victim wrote).
+ *
+ * Copyright (c) 2026 The vseg authors
+ */
+/**
+ * TEST: vseg isolation
+ * Category: Core
+ * Mega feature: General Core features
+ * Sub-category: Memory management
+ * Functionality: security
+ * Description: Client isolation on a vseg device: the copy engine reaches
+ *	only listed allocations, GART entries never outlive their pages,
+ *	creation never lies, pins, mappings and queued jobs are bounded, the
+ *	display needs DRM master, PRIME mappings follow their buffer.
+ *
+ * SUBTEST: raw-read
+ * Description: A copy job reading another client's buffer, or an
+ *	unlisted one of its own, through a raw physical address is refused.
+ *
+ * SUBTEST: raw-write
+ * Description: FILL, WRITE and COPY into another client's buffer through a
+ *	raw physical address are refused, with and without an allocation list.
+ *
+ * SUBTEST: listed-bounds
+ * Description: Raw addresses inside a listed buffer work; a range running
+ *	past its end is refused.
+ *
+ * SUBTEST: freed-memory
+ * Description: The bytes of a buffer its owner closed cannot be read back
+ *	by a copy job, nor through a new buffer.
+ *
+ * SUBTEST: patch-fields
+ * Description: Patch locations may only target the address fields a
+ *	command uses.
+ *
+ * SUBTEST: scanout-privilege
+ * Description: SCANOUT needs DRM master on the primary node.
+ *
+ * SUBTEST: pin-budget
+ * Description: One file pins at most its budget of each segment, however
+ *	many times a buffer is listed; its pins go with the file.
+ *
+ * SUBTEST: pin-ownership
+ * Description: A file cannot drop another file's pins of a shared buffer.
+ *
+ * SUBTEST: vm-mappings-limit
+ * Description: A GPU virtual address space holds a bounded number of
+ *	mappings, and the render engine still finds the last one.
+ *
+ * SUBTEST: jobs-in-flight-limit
+ * Description: A file queues a bounded number of jobs; the next SUBMIT
+ *	waits for the oldest, and does not hold up another file's SUBMIT.
+ *
+ * SUBTEST: mmap-unreachable
+ * Description: MMAP_OFFSET of a buffer the CPU can never reach fails up
+ *	front.
+ *
+ * SUBTEST: prime-mmap-evict
+ * Description: A CPU mapping made through a dma-buf follows its buffer:
+ *	after an eviction it never shows the bytes of whoever got the memory.
+ *
+ * SUBTEST: prime-foreign
+ * Description: Another device cannot attach to a vseg dma-buf, and vseg
+ *	refuses foreign dma-bufs, cleanly.
+ *
+ * SUBTEST: create-honest
+ * Description: GEM_CREATE places the buffer where its properties allow or
+ *	fails: -EINVAL for a buffer that can never fit.
+ *
+ * SUBTEST: smallbar-render
+ * Description: On a small-BAR device, CPU-visible buffers larger than the
+ *	window are refused or placed in system memory, and render jobs on
+ *	them work.
+ *
+ * SUBTEST: gart-race
+ * Description: Closing and evicting aperture buffers while copy jobs use
+ *	other aperture buffers: no stale GART entry is ever used (KASAN on
+ *	the debug kernel).
+ *
+ * SUBTEST: invalid-ranges
+ * Description: Invalid ranges of a memory segment and of the aperture are
+ *	never allocated, and no copy job reaches them.
+ *
+ * SUBTEST: primary-unmap-pinned
+ * Description: A primary without AccessedPhysically leaves the aperture
+ *	when its head turns off, even while it is pinned.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <linux/dma-buf.h>
+#include <drm/vgem_drm.h>
+#include <xf86drm.h>
+
+#include "igt.h"
+#include "igt_kmod.h"
+#include "igt_vseg.h"
+#include "igt_vseg_exec.h"
+
+IGT_TEST_DESCRIPTION("Client isolation: a second client of the device can "
+		     "never read, write or pin the first one's memory, take "
+		     "over the display or tie up the device without a bound.");
+
+#define AP		DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
+#define PRIMARY		DRM_VSEG_GEM_CREATE_PRIMARY
+#define CPU_VISIBLE	DRM_VSEG_GEM_CREATE_CPU_VISIBLE
+#define FROM_END	DRM_VSEG_GEM_CREATE_FROM_END_OF_SEGMENT
+#define BIT(id)		VSEG_SEG_BIT(id)
+#define COPY		DRM_VSEG_ENGINE_COPY
+#define RENDER		DRM_VSEG_ENGINE_RENDER
+#define PIN		DRM_VSEG_RESIDENCY_PIN
+#define UNPIN		DRM_VSEG_RESIDENCY_UNPIN
+#define RW		(PROT_READ | PROT_WRITE)
+#define VICTIM_SEED	0x5eed71c7u
+#define ATTACK_SIZE	SZ_64K
+#ifndef SZ_256K
+#define SZ_256K		0x40000ull
+#endif
+
+static struct vseg_ctx ctx = VSEG_CTX_INIT(VSEG_LEFTOVERS_BASE_COUNT);
+
+/* --- buffers --------------------------------------------------------------- */
+
+/* An AccessedPhysically-or-not buffer preferring @seg, evictable to system. */
+static uint32_t create_in(int fd, uint32_t seg, uint64_t size, uint32_t flags)
+{
+	struct drm_vseg_gem_create c;
+
+	vseg_create_args(&c, size, BIT(seg) | BIT(0), flags);
+	vseg_create_prefer(&c, seg, 0);
+	return vseg_gem_create(fd, &c);
+}
+
+/* Make @handle resident and assert it landed in @seg. */
+static void resident_in(int fd, uint32_t handle, uint32_t seg)
+{
+	struct drm_vseg_gem_info info;
+
+	vseg_make_resident(fd, &handle, 1);
+	vseg_gem_info(fd, handle, &info);
+	igt_assert_f(info.segment_id == seg,
+		     "buffer in segment %u, expected %u\n", info.segment_id,
+		     seg);
+}
+
+static void write_pattern(int fd, uint32_t handle, uint64_t size,
+			  uint32_t seed)
+{
+	void *buf = malloc(size);
+
+	igt_assert(buf);
+	vseg_pattern_fill(buf, size, seed);
+	vseg_bo_write(fd, handle, 0, buf, size);
+	free(buf);
+}
+
+static void assert_pattern(int fd, uint32_t handle, uint64_t size,
+			   uint32_t seed, const char *what)
+{
+	void *buf = malloc(size);
+	int64_t bad;
+
+	igt_assert(buf);
+	vseg_bo_read(fd, handle, 0, buf, size);
+	bad = vseg_pattern_check(buf, size, seed);
+	free(buf);
+	igt_assert_f(bad < 0, "%s: byte 0x%llx differs from its pattern\n",
+		     what, (unsigned long long)bad);
+}
+
+static void assert_zero(int fd, uint32_t handle, uint64_t size,
+			const char *what)
+{
+	void *buf = malloc(size);
+	int64_t bad;
+
+	igt_assert(buf);
+	vseg_bo_read(fd, handle, 0, buf, size);
+	bad = vseg_zero_check(buf, size);
+	free(buf);
+	igt_assert_f(bad < 0, "%s: byte 0x%llx is not zero\n", what,
+		     (unsigned long long)bad);
+}
+
+/**
+ * struct victim - a buffer of the victim, with a pattern only it wrote
+ * @handle: its handle in the victim's file.
+ * @size: bytes.
+ * @seg: the segment it lives in.
+ * @addr: its physical address there.
+ */
+struct victim {
+	uint32_t handle;
+	uint64_t size;
+	uint32_t seg;
+	uint64_t addr;
+};
+
+static void victim_setup(struct victim *v, uint32_t seg, uint64_t size)
+{
+	v->handle = create_in(ctx.fd, seg, size, AP);
+	v->size = size;
+	v->seg = seg;
+	write_pattern(ctx.fd, v->handle, size, VICTIM_SEED);
+	resident_in(ctx.fd, v->handle, seg);
+	v->addr = vseg_phys_addr(ctx.fd, v->handle, 0);
+}
+
+static void victim_check(const struct victim *v, const char *what)
+{
+	assert_pattern(ctx.fd, v->handle, v->size, VICTIM_SEED, what);
+}
+
+static int submit_copy(int fd, const struct vseg_cmdbuf *cb)
+{
+	struct drm_vseg_submit s;
+
+	vseg_submit_args(&s, COPY, cb);
+	return __vseg_submit(fd, &s);
+}
+
+static void assert_refused(int fd, const struct vseg_cmdbuf *cb,
+			   const char *what)
+{
+	int err = submit_copy(fd, cb);
+
+	igt_assert_f(err == -EINVAL, "%s: SUBMIT gave %d (%s), not -EINVAL\n",
+		     what, err, vseg_errname(err));
+}
+
+/* Segments to attack: every memory segment and the aperture. */
+static unsigned int attack_segments(uint32_t *ids)
+{
+	unsigned int n = 0;
+
+	for (uint32_t id = 1; id <= ctx.q.num_segments; id++)
+		ids[n++] = id;
+	return n;
+}
+
+/* Run @fn(attacker fd) from another file, then from another process. */
+static void as_attacker(void (*fn)(int fd, const struct victim *v),
+			const struct victim *v)
+{
+	int fd = drm_open_vseg_render();
+
+	fn(fd, v);
+	close(fd);
+	igt_fork(child, 1) {
+		int cfd = drm_open_vseg_render();
+
+		fn(cfd, v);
+		close(cfd);
+	}
+	igt_waitchildren();
+}
+
+/* --- raw physical addresses -------------------------------------------------- */
+
+static void read_attack(int fd, const struct victim *v)
+{
+	uint32_t own = create_in(fd, ctx.ap_id, ATTACK_SIZE, AP);
+	struct vseg_cmdbuf cb;
+	uint32_t cmd;
+
+	vseg_cb_init(&cb);
+	/* COPY from the victim's raw address into the attacker's buffer. */
+	cmd = vseg_cb_copy(&cb, 0, v->addr, ATTACK_SIZE);
+	vseg_cb_patch(&cb, cmd, VSEG_CMD_DST, own, 0, true);
+	assert_refused(fd, &cb, "COPY from another client's raw address");
+
+	/* Starting inside the attacker's buffer makes no difference. */
+	vseg_cb_reset(&cb);
+	cmd = vseg_cb_copy(&cb, 0, v->addr + v->size - SZ_4K, SZ_4K);
+	vseg_cb_patch(&cb, cmd, VSEG_CMD_DST, own, 0, true);
+	assert_refused(fd, &cb, "COPY from the end of another client's buffer");
+
+	/* Without any allocation list. */
+	vseg_cb_reset(&cb);
+	vseg_cb_copy(&cb, v->addr, v->addr + SZ_4K, SZ_4K);
+	assert_refused(fd, &cb, "COPY within another client's buffer");
+
+	vseg_cb_fini(&cb);
+	assert_zero(fd, own, ATTACK_SIZE, "the attacker's buffer");
+	vseg_gem_close(fd, own);
+}
+
+static void write_attack(int fd, const struct victim *v)
+{
+	uint32_t own = create_in(fd, ctx.ap_id, ATTACK_SIZE, AP);
+	struct vseg_cmdbuf cb;
+	uint32_t cmd;
+
+	vseg_cb_init(&cb);
+	vseg_cb_fill(&cb, v->addr, SZ_4K, 0xbadbad);
+	assert_refused(fd, &cb, "FILL without an allocation list");
+
+	vseg_cb_reset(&cb);
+	vseg_cb_write(&cb, v->addr + 8, 0xbadbadbadull);
+	assert_refused(fd, &cb, "WRITE without an allocation list");
+
+	/* With the attacker's own buffer listed. */
+	vseg_cb_reset(&cb);
+	vseg_cb_fill_phys(&cb, own, 0, SZ_4K, 0x1234);
+	vseg_cb_fill(&cb, v->addr, SZ_4K, 0xbadbad);
+	assert_refused(fd, &cb, "FILL of another client's buffer");
+
+	vseg_cb_reset(&cb);
+	cmd = vseg_cb_copy(&cb, v->addr, 0, SZ_4K);
+	vseg_cb_patch(&cb, cmd, VSEG_CMD_SRC, own, 0, false);
+	assert_refused(fd, &cb, "COPY into another client's buffer");
+
+	vseg_cb_fini(&cb);
+	/* Nothing of a refused submission ran: not even the first FILL. */
+	assert_zero(fd, own, ATTACK_SIZE, "the attacker's buffer");
+	vseg_gem_close(fd, own);
+}
+
+static void raw_subtest(void (*attack)(int fd, const struct victim *v))
+{
+	uint32_t ids[DRM_VSEG_MAX_SEGMENTS];
+	unsigned int n = attack_segments(ids);
+
+	for (unsigned int i = 0; i < n; i++) {
+		igt_dynamic_f("%s", vseg_ctx_seg_name(&ctx, ids[i])) {
+			struct victim v;
+
+			vseg_ctx_start(&ctx);
+			victim_setup(&v, ids[i], SZ_256K);
+			as_attacker(attack, &v);
+			victim_check(&v, "the victim's buffer");
+			vseg_gem_close(ctx.fd, v.handle);
+			vseg_ctx_finish(&ctx, 5000, "after the attack");
+		}
+	}
+}
+
+/* Raw addresses inside a listed buffer are fine; past its end they are not. */
+static void test_listed_bounds(uint32_t id)
+{
+	uint64_t size = SZ_64K;
+	uint32_t a;
+	uint64_t addr;
+	struct vseg_cmdbuf cb;
+	struct victim v;
+	uint32_t *got = malloc(size);
+
+	igt_assert(got);
+	vseg_ctx_start(&ctx);
+	/* Two buffers of the victim, one of them likely next to ours. */
+	a = create_in(ctx.fd, id, size, AP);
+	resident_in(ctx.fd, a, id);
+	victim_setup(&v, id, SZ_256K);
+	addr = vseg_phys_addr(ctx.fd, a, 0);
+
+	{
+		int fd = drm_open_vseg_render();
+		uint32_t own = create_in(fd, id, size, AP);
+		uint64_t own_addr;
+
+		resident_in(fd, own, id);
+		own_addr = vseg_phys_addr(fd, own, 0);
+
+		/* A raw address of a listed buffer: the whole buffer. */
+		vseg_cb_init(&cb);
+		vseg_cb_allocation(&cb, own, DRM_VSEG_ALLOCATION_WRITE);
+		vseg_cb_fill(&cb, own_addr, size, 0xc0ffee);
+		vseg_cb_write(&cb, own_addr + size - 8, 0x1122334455667788ull);
+		vseg_cb_exec_ok(fd, COPY, &cb, "raw addresses of a listed buffer");
+		vseg_bo_read(fd, own, 0, got, size);
+		for (uint64_t i = 0; i < size / 4 - 2; i++)
+			igt_assert_eq_u32(got[i], 0xc0ffee);
+		igt_assert_eq_u32(got[size / 4 - 2], 0x55667788);
+		igt_assert_eq_u32(got[size / 4 - 1], 0x11223344);
+		resident_in(fd, own, id);
+		own_addr = vseg_phys_addr(fd, own, 0);
+
+		/* One byte past the end: refused. */
+		vseg_cb_reset(&cb);
+		vseg_cb_allocation(&cb, own, DRM_VSEG_ALLOCATION_WRITE);
+		vseg_cb_fill(&cb, own_addr + size - SZ_4K, SZ_4K + 4, 0xbad);
+		assert_refused(fd, &cb, "FILL running past a listed buffer");
+		vseg_cb_reset(&cb);
+		vseg_cb_allocation(&cb, own, DRM_VSEG_ALLOCATION_WRITE);
+		vseg_cb_write(&cb, own_addr + size, 0xbad);
+		assert_refused(fd, &cb, "WRITE just past a listed buffer");
+		vseg_cb_reset(&cb);
+		vseg_cb_allocation(&cb, own, DRM_VSEG_ALLOCATION_WRITE);
+		vseg_cb_copy(&cb, own_addr, own_addr - SZ_4K, SZ_4K);
+		assert_refused(fd, &cb, "COPY from just before a listed buffer");
+		/* A buffer of the same file that is not listed: refused too. */
+		vseg_cb_reset(&cb);
+		vseg_cb_allocation(&cb, own, DRM_VSEG_ALLOCATION_WRITE);
+		vseg_cb_copy(&cb, own_addr, addr, SZ_4K);
+		assert_refused(fd, &cb, "COPY from another client's buffer next door");
+		vseg_cb_fini(&cb);
+		vseg_gem_close(fd, own);
+		close(fd);
+	}
+	victim_check(&v, "the victim's buffer");
+	vseg_gem_close(ctx.fd, v.handle);
+	vseg_gem_close(ctx.fd, a);
+	free(got);
+	vseg_ctx_finish(&ctx, 5000, "listed bounds");
+}
+
+/* A closed buffer's bytes: not through a raw address, not in a new buffer. */
+static void test_freed_memory(uint32_t id)
+{
+	struct drm_vseg_gem_info info;
+	struct vseg_cmdbuf cb;
+	struct victim v;
+	uint32_t own, fresh;
+	int fd;
+
+	vseg_ctx_start(&ctx);
+	victim_setup(&v, id, SZ_256K);
+	vseg_gem_close(ctx.fd, v.handle);
+	vseg_usage_wait(ctx.fd, &ctx.base_usage, 5000, "the victim's buffer freed");
+
+	fd = drm_open_vseg_render();
+	/* Elsewhere: in the same segment it could get the freed range. */
+	own = create_in(fd, id == ctx.ap_id ? 1 : ctx.ap_id, SZ_256K, AP);
+	vseg_cb_init(&cb);
+	vseg_cb_copy(&cb, 0, v.addr, SZ_256K);
+	vseg_cb_patch(&cb, 0, VSEG_CMD_DST, own, 0, true);
+	assert_refused(fd, &cb, "COPY from freed memory");
+	vseg_cb_fini(&cb);
+	assert_zero(fd, own, SZ_256K, "the attacker's buffer");
+
+	/* The memory handed out again starts zeroed. */
+	fresh = create_in(fd, id, SZ_256K, AP);
+	vseg_gem_info(fd, fresh, &info);
+	igt_info("new buffer at segment %u offset 0x%llx (freed: 0x%llx)\n",
+		 info.segment_id, (unsigned long long)info.offset,
+		 (unsigned long long)(v.addr & ((1ull << 56) - 1)));
+	assert_zero(fd, fresh, SZ_256K, "a new buffer in freed memory");
+	vseg_gem_close(fd, fresh);
+	vseg_gem_close(fd, own);
+	close(fd);
+	vseg_ctx_finish(&ctx, 5000, "freed memory");
+}
+
+/* --- patch locations ----------------------------------------------------------- */
+
+static void test_patch_fields(void)
+{
+	static const uint32_t opcodes[] = {
+		DRM_VSEG_CMD_NOP, DRM_VSEG_CMD_FILL, DRM_VSEG_CMD_COPY,
+		DRM_VSEG_CMD_WRITE,
+	};
+	static const size_t fields[] = { 0, 4, 8, 12, 16, 24, 32 };
+	struct victim v;
+	uint32_t own;
+	uint64_t own_addr;
+	int fd;
+
+	vseg_ctx_start(&ctx);
+	victim_setup(&v, ctx.ap_id, SZ_64K);
+	fd = drm_open_vseg_render();
+	own = create_in(fd, ctx.ap_id, SZ_64K, AP);
+	resident_in(fd, own, ctx.ap_id);
+	own_addr = vseg_phys_addr(fd, own, 0);
+
+	for (unsigned int o = 0; o < ARRAY_SIZE(opcodes); o++) {
+		for (unsigned int f = 0; f < ARRAY_SIZE(fields); f++) {
+			uint32_t op = opcodes[o];
+			size_t field = fields[f];
+			bool ok = (field == VSEG_CMD_DST &&
+				   op != DRM_VSEG_CMD_NOP) ||
+				  (field == VSEG_CMD_SRC &&
+				   op == DRM_VSEG_CMD_COPY);
+			struct vseg_cmdbuf cb;
+			int err;
+
+			vseg_cb_init(&cb);
+			switch (op) {
+			case DRM_VSEG_CMD_NOP:
+				vseg_cb_nop(&cb);
+				break;
+			case DRM_VSEG_CMD_FILL:
+				vseg_cb_fill(&cb, own_addr, SZ_4K, 7);
+				break;
+			case DRM_VSEG_CMD_COPY:
+				vseg_cb_copy(&cb, own_addr + SZ_4K, own_addr,
+					     SZ_4K);
+				break;
+			default:
+				vseg_cb_write(&cb, own_addr, 9);
+				break;
+			}
+			vseg_cb_add_allocation(&cb, own,
+					       DRM_VSEG_ALLOCATION_WRITE);
+			vseg_cb_add_patch(&cb, 0, SZ_4K * 2,
+					  VSEG_PATCH_OFFSET(0, field));
+			err = submit_copy(fd, &cb);
+			igt_assert_f(ok ? err == 0 : err == -EINVAL,
+				     "opcode %u, patch at field offset %zu: %d (%s)\n",
+				     op, field, err, vseg_errname(err));
+			vseg_cb_fini(&cb);
+		}
+	}
+	vseg_gem_close(fd, own);
+	close(fd);
+	victim_check(&v, "the victim's buffer");
+	vseg_gem_close(ctx.fd, v.handle);
+	vseg_ctx_finish(&ctx, 5000, "patch fields");
+}
+
+/* --- display ---------------------------------------------------------------------- */
+
+static void assert_head_off(int fd, unsigned int head)
+{
+	struct vseg_display d;
+
+	vseg_debugfs_read_display(fd, &d);
+	igt_assert_f(!d.head[head].on, "head %u shows a buffer\n", head);
+}
+
+static void test_scanout_privilege(void)
+{
+	struct vseg_display d;
+	uint32_t p, rp, cp;
+	int r, c2, err;
+
+	vseg_ctx_start(&ctx);
+	igt_require_f(drmIsMaster(ctx.fd), "the card node is not DRM master\n");
+	p = create_in(ctx.fd, ctx.ap_id, SZ_64K, PRIMARY);
+
+	/* A render node: -EACCES, for a buffer of its own and for "off". */
+	r = drm_open_vseg_render();
+	rp = create_in(r, ctx.ap_id, SZ_64K, PRIMARY);
+	err = __vseg_scanout(r, 0, rp);
+	igt_assert_f(err == -EACCES, "SCANOUT on a render node: %d (%s)\n",
+		     err, vseg_errname(err));
+	assert_head_off(ctx.fd, 0);
+
+	/* The primary node, not master: -EACCES. */
+	c2 = drm_open_vseg();
+	igt_assert(!drmIsMaster(c2));
+	cp = create_in(c2, ctx.ap_id, SZ_64K, PRIMARY);
+	err = __vseg_scanout(c2, 1, cp);
+	igt_assert_f(err == -EACCES, "SCANOUT without DRM master: %d (%s)\n",
+		     err, vseg_errname(err));
+	assert_head_off(ctx.fd, 1);
+
+	/* The master shows its primary; nobody else turns it off. */
+	vseg_scanout(ctx.fd, 0, p);
+	err = __vseg_scanout(r, 0, 0);
+	igt_assert_eq(err, -EACCES);
+	err = __vseg_scanout(c2, 0, 0);
+	igt_assert_eq(err, -EACCES);
+	vseg_debugfs_read_display(ctx.fd, &d);
+	igt_assert(d.head[0].on);
+
+	vseg_scanout(ctx.fd, 0, 0);
+	assert_head_off(ctx.fd, 0);
+	vseg_gem_close(r, rp);
+	vseg_gem_close(c2, cp);
+	close(r);
+	close(c2);
+	vseg_gem_close(ctx.fd, p);
+	vseg_ctx_finish(&ctx, 5000, "scanout privilege");
+}
+
+static void test_primary_unmap_pinned(void)
+{
+	struct drm_vseg_gem_info info;
+	uint32_t p;
+
+	vseg_ctx_start(&ctx);
+	igt_require(drmIsMaster(ctx.fd));
+	p = vseg_gem_create_simple(ctx.fd, SZ_64K, BIT(ctx.ap_id) | BIT(0),
+				   PRIMARY);
+	resident_in(ctx.fd, p, ctx.ap_id);
+	vseg_gem_info(ctx.fd, p, &info);
+	igt_assert(!(info.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED));
+
+	vseg_scanout(ctx.fd, 0, p);
+	vseg_gem_info(ctx.fd, p, &info);
+	igt_assert(info.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED);
+	igt_assert_eq(__vseg_make_resident_flags(ctx.fd, &p, 1, PIN, NULL), 0);
+
+	/* Off: out of the aperture although the user pin keeps it resident. */
+	vseg_scanout(ctx.fd, 0, 0);
+	vseg_gem_info(ctx.fd, p, &info);
+	igt_assert_f(!(info.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED),
+		     "a pinned primary stayed mapped after its head turned off\n");
+	igt_assert(info.placement_flags & DRM_VSEG_INFO_PINNED);
+	igt_assert_eq_u32(info.segment_id, ctx.ap_id);
+
+	/* Shown again, then unpinned: mapped while shown only. */
+	vseg_scanout(ctx.fd, 1, p);
+	vseg_gem_info(ctx.fd, p, &info);
+	igt_assert(info.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED);
+	igt_assert_eq(__vseg_evict_flags(ctx.fd, &p, 1, UNPIN, NULL), -EBUSY);
+	vseg_scanout(ctx.fd, 1, 0);
+	igt_assert_eq(__vseg_evict_flags(ctx.fd, &p, 1, UNPIN, NULL), 0);
+	vseg_gem_info(ctx.fd, p, &info);
+	igt_assert(!(info.placement_flags &
+		     (DRM_VSEG_INFO_APERTURE_MAPPED | DRM_VSEG_INFO_PINNED)));
+	vseg_gem_close(ctx.fd, p);
+	vseg_ctx_finish(&ctx, 5000, "primary unmapped");
+}
+
+/* --- pins ------------------------------------------------------------------------ */
+
+static void test_pin_budget(void)
+{
+	const uint64_t size = SZ_1M;
+	uint32_t vram = 1, handles[DRM_VSEG_MAX_RESIDENCY_HANDLES];
+	uint64_t limit = vseg_ctx_seg(&ctx, vram)->size / 2;
+	struct drm_vseg_gem_info info;
+	uint32_t processed = 0, own, mine;
+	int fd, err;
+
+	vseg_ctx_start(&ctx);
+	fd = drm_open_vseg_render();
+	own = create_in(fd, vram, size, 0);
+	for (unsigned int i = 0; i < ARRAY_SIZE(handles); i++)
+		handles[i] = own;
+
+	/* One buffer listed 1024 times: pinned up to the budget, no more. */
+	err = __vseg_make_resident_flags(fd, handles, ARRAY_SIZE(handles), PIN,
+					 &processed);
+	igt_assert_f(err == -ENOSPC, "1024 pins of one buffer: %d (%s)\n", err,
+		     vseg_errname(err));
+	igt_assert_eq_u32(processed, limit / size);
+	vseg_gem_info(fd, own, &info);
+	igt_assert(info.placement_flags & DRM_VSEG_INFO_PINNED);
+	igt_assert_eq_u32(info.segment_id, vram);
+
+	/* The budget is the attacker's: the victim pins as it likes. */
+	mine = create_in(ctx.fd, vram, size, 0);
+	igt_assert_eq(__vseg_make_resident_flags(ctx.fd, &mine, 1, PIN, NULL),
+		      0);
+	vseg_gem_info(ctx.fd, mine, &info);
+	igt_assert_eq_u32(info.segment_id, vram);
+
+	/* Every pin can be dropped again, one per entry. */
+	err = __vseg_evict_flags(fd, handles, processed + 1, UNPIN, NULL);
+	igt_assert_eq(err, -EINVAL);
+	igt_assert_eq(__vseg_evict_flags(fd, handles, processed, UNPIN,
+					 &processed), 0);
+	vseg_gem_info(fd, own, &info);
+	igt_assert(!(info.placement_flags & DRM_VSEG_INFO_PINNED));
+
+	/* Pins go with the file: the buffer is freed with it. */
+	igt_assert_eq(__vseg_make_resident_flags(fd, handles, 8, PIN, NULL), 0);
+	close(fd);
+	igt_assert_eq(__vseg_evict_flags(ctx.fd, &mine, 1, UNPIN, NULL), 0);
+	vseg_gem_close(ctx.fd, mine);
+	vseg_ctx_finish(&ctx, 5000, "pins of a closed file");
+}
+
+static void test_pin_ownership(void)
+{
+	struct drm_vseg_gem_info info;
+	uint32_t v, imported;
+	int fd, dmabuf;
+
+	vseg_ctx_start(&ctx);
+	v = create_in(ctx.fd, 1, SZ_1M, 0);
+	igt_assert_eq(__vseg_make_resident_flags(ctx.fd, &v, 1, PIN, NULL), 0);
+	igt_assert_eq(drmPrimeHandleToFD(ctx.fd, v, DRM_CLOEXEC, &dmabuf), 0);
+
+	fd = drm_open_vseg_render();
+	igt_assert_eq(drmPrimeFDToHandle(fd, dmabuf, &imported), 0);
+	close(dmabuf);
+
+	/* The victim's pin is not the attacker's to drop, nor to evict. */
+	igt_assert_eq(__vseg_evict_flags(fd, &imported, 1, UNPIN, NULL),
+		      -EINVAL);
+	igt_assert_eq(__vseg_evict(fd, &imported, 1, NULL), -EBUSY);
+	vseg_gem_info(ctx.fd, v, &info);
+	igt_assert(info.placement_flags & DRM_VSEG_INFO_PINNED);
+	igt_assert_eq_u32(info.segment_id, 1);
+
+	/* Its own pin, dropped with its last handle. */
+	igt_assert_eq(__vseg_make_resident_flags(fd, &imported, 1, PIN, NULL),
+		      0);
+	vseg_gem_close(fd, imported);
+	igt_assert_eq(__vseg_evict_flags(ctx.fd, &v, 1, UNPIN, NULL), 0);
+	vseg_gem_info(ctx.fd, v, &info);
+	igt_assert_f(!(info.placement_flags & DRM_VSEG_INFO_PINNED),
+		     "the attacker's pin outlived its handle\n");
+	igt_assert_eq_u32(info.segment_id, 0);
+
+	/* The victim's pin goes with the victim's last handle. */
+	igt_assert_eq(drmPrimeHandleToFD(ctx.fd, v, DRM_CLOEXEC, &dmabuf), 0);
+	igt_assert_eq(drmPrimeFDToHandle(fd, dmabuf, &imported), 0);
+	close(dmabuf);
+	igt_assert_eq(__vseg_make_resident_flags(ctx.fd, &v, 1, PIN, NULL), 0);
+	vseg_gem_close(ctx.fd, v);
+	vseg_gem_info(fd, imported, &info);
+	igt_assert(!(info.placement_flags & DRM_VSEG_INFO_PINNED));
+	vseg_gem_close(fd, imported);
+	close(fd);
+	vseg_ctx_finish(&ctx, 5000, "pin ownership");
+}
+
+/* --- bounded resources ------------------------------------------------------------- */
+
+static void test_vm_mappings_limit(void)
+{
+	const uint64_t stride = VSEG_VA_ALIGN;
+	struct vseg_cmdbuf cb;
+	uint64_t last, got = 0;
+	uint32_t bo;
+	int fd, err;
+
+	vseg_ctx_start(&ctx);
+	fd = drm_open_vseg_render();
+	bo = vseg_gem_create_simple(fd, SZ_4K, BIT(0), 0);
+	for (unsigned int i = 0; i < DRM_VSEG_MAX_VM_MAPPINGS; i++)
+		igt_assert_eq(__vseg_vm_bind(fd, bo, stride * (i + 1), NULL),
+			      0);
+	last = stride * DRM_VSEG_MAX_VM_MAPPINGS;
+	err = __vseg_vm_bind(fd, bo, last + stride, NULL);
+	igt_assert_f(err == -ENOSPC, "mapping %u: %d (%s)\n",
+		     DRM_VSEG_MAX_VM_MAPPINGS + 1, err, vseg_errname(err));
+	/* Room again after an unbind. */
+	vseg_vm_unbind(fd, stride);
+	vseg_vm_bind(fd, bo, last + stride);
+
+	/* The engine finds the highest mapping among 4096. */
+	vseg_cb_init(&cb);
+	vseg_cb_write(&cb, last + stride + 8, 0xabcdef0123ull);
+	vseg_cb_exec_ok(fd, RENDER, &cb, "WRITE through the last mapping");
+	vseg_cb_fini(&cb);
+	vseg_bo_read(fd, bo, 8, &got, sizeof(got));
+	igt_assert_eq_u64(got, 0xabcdef0123ull);
+
+	/* Another file's address space is its own. */
+	{
+		int other = drm_open_vseg_render();
+		uint32_t obo = vseg_gem_create_simple(other, SZ_4K, BIT(0), 0);
+
+		vseg_vm_bind(other, obo, stride);
+		vseg_gem_close(other, obo);
+		close(other);
+	}
+	vseg_gem_close(fd, bo);
+	close(fd);
+	vseg_ctx_finish(&ctx, 10000, "VM mappings");
+}
+
+/* An unsignalled fence from vgem, in a new syncobj of @fd. */
+struct vgem_blocker {
+	int vgem;
+	uint32_t fence;
+	uint32_t syncobj;
+};
+
+static void vgem_blocker_init(struct vgem_blocker *b, int fd)
+{
+	struct drm_mode_create_dumb dumb = {
+		.width = 1024, .height = 1, .bpp = 32,
+	};
+	struct drm_vgem_fence_attach attach = { .flags = VGEM_FENCE_WRITE };
+	struct dma_buf_export_sync_file ex = { .flags = DMA_BUF_SYNC_RW };
+	struct drm_syncobj_handle imp = {
+		.flags = DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE,
+	};
+	int dmabuf;
+
+	igt_require(igt_kmod_load("vgem", NULL) == 0);
+	b->vgem = drm_open_driver(DRIVER_VGEM);
+	do_ioctl(b->vgem, DRM_IOCTL_MODE_CREATE_DUMB, &dumb);
+	attach.handle = dumb.handle;
+	do_ioctl(b->vgem, DRM_IOCTL_VGEM_FENCE_ATTACH, &attach);
+	b->fence = attach.out_fence;
+	igt_assert_eq(drmPrimeHandleToFD(b->vgem, dumb.handle, DRM_CLOEXEC,
+					 &dmabuf), 0);
+	igt_require_f(ioctl(dmabuf, DMA_BUF_IOCTL_EXPORT_SYNC_FILE, &ex) == 0,
+		      "no DMA_BUF_IOCTL_EXPORT_SYNC_FILE\n");
+	close(dmabuf);
+	b->syncobj = vseg_syncobj_create(fd, 0);
+	imp.handle = b->syncobj;
+	imp.fd = ex.fd;
+	do_ioctl(fd, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &imp);
+	close(ex.fd);
+}
+
+static void vgem_blocker_release(struct vgem_blocker *b)
+{
+	struct drm_vgem_fence_signal sig = { .fence = b->fence };
+
+	do_ioctl(b->vgem, DRM_IOCTL_VGEM_FENCE_SIGNAL, &sig);
+	close(b->vgem);
+}
+
+/* A child that submits one job on a new file and reports when it returned. */
+static void submit_in_child(int pipe_w)
+{
+	int fd = drm_open_vseg_render();
+	struct vseg_cmdbuf cb;
+	char c = 1;
+
+	vseg_cb_init(&cb);
+	vseg_cb_nop(&cb);
+	vseg_cb_submit(fd, RENDER, &cb, NULL, 0, NULL, 0);
+	vseg_cb_fini(&cb);
+	igt_assert_eq(write(pipe_w, &c, 1), 1);
+	close(fd);
+}
+
+static bool readable(int fd, int timeout_ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, timeout_ms) == 1;
+}
+
+static void test_jobs_in_flight_limit(void)
+{
+	struct vgem_blocker blk;
+	struct vseg_cmdbuf cb;
+	uint32_t done;
+	int fd, attacker_pipe[2], victim_pipe[2];
+	char c;
+
+	vseg_ctx_start(&ctx);
+	fd = drm_open_vseg_render();
+	vgem_blocker_init(&blk, fd);
+	done = vseg_syncobj_create(fd, 0);
+
+	/* A full queue: the first job waits for the fence, the rest behind. */
+	vseg_cb_init(&cb);
+	vseg_cb_nop(&cb);
+	vseg_cb_submit(fd, RENDER, &cb, &blk.syncobj, 1, NULL, 0);
+	for (unsigned int i = 1; i < DRM_VSEG_MAX_JOBS_IN_FLIGHT; i++)
+		vseg_cb_submit(fd, RENDER, &cb, NULL, 0,
+			       i == DRM_VSEG_MAX_JOBS_IN_FLIGHT - 1 ? &done : NULL,
+			       i == DRM_VSEG_MAX_JOBS_IN_FLIGHT - 1);
+	igt_assert(!vseg_syncobj_has_fence(fd, done) ||
+		   vseg_syncobj_status(fd, done) == 0);
+
+	igt_assert_eq(pipe(attacker_pipe), 0);
+	igt_assert_eq(pipe(victim_pipe), 0);
+	/* One more on the same file: waits for the oldest. */
+	igt_fork(child, 1) {
+		struct vseg_cmdbuf one;
+
+		vseg_cb_init(&one);
+		vseg_cb_nop(&one);
+		vseg_cb_submit(fd, RENDER, &one, NULL, 0, NULL, 0);
+		igt_assert_eq(write(attacker_pipe[1], "x", 1), 1);
+	}
+	/* Another file is not held up by this file's full queue. */
+	igt_fork(child, 1)
+		submit_in_child(victim_pipe[1]);
+	igt_assert_f(readable(victim_pipe[0], 10000),
+		     "another file's SUBMIT waited for this file's queue\n");
+	igt_assert_f(!readable(attacker_pipe[0], 500),
+		     "SUBMIT queued a job beyond the file's limit\n");
+
+	vgem_blocker_release(&blk);
+	igt_assert_f(readable(attacker_pipe[0], 20000),
+		     "SUBMIT still waits after the oldest job finished\n");
+	igt_assert_eq(read(attacker_pipe[0], &c, 1), 1);
+	igt_waitchildren();
+	igt_assert_eq(vseg_syncobj_wait_error(fd, done, 20000), 0);
+	vseg_cb_fini(&cb);
+	for (unsigned int i = 0; i < 2; i++) {
+		close(attacker_pipe[i]);
+		close(victim_pipe[i]);
+	}
+	close(fd);
+	vseg_ctx_finish(&ctx, 20000, "queued jobs");
+}
+
+static void test_mmap_unreachable(void)
+{
+	uint32_t hidden, ok;
+	uint64_t offset;
+	int err;
+
+	vseg_ctx_start(&ctx);
+	/* Supported only where the CPU cannot see: no mapping can work. */
+	hidden = vseg_gem_create_simple(ctx.fd, SZ_64K, BIT(2), 0);
+	err = __vseg_gem_mmap_offset(ctx.fd, hidden, &offset);
+	igt_assert_f(err == -EINVAL, "MMAP_OFFSET of a buffer the CPU never reaches: %d (%s)\n",
+		     err, vseg_errname(err));
+	/* With system memory supported, it can be moved where the CPU is. */
+	ok = vseg_gem_create_simple(ctx.fd, SZ_64K, BIT(2) | BIT(0), 0);
+	write_pattern(ctx.fd, ok, SZ_64K, 3);
+	assert_pattern(ctx.fd, ok, SZ_64K, 3, "a buffer moved for the CPU");
+	vseg_gem_close(ctx.fd, hidden);
+	vseg_gem_close(ctx.fd, ok);
+	vseg_ctx_finish(&ctx, 5000, "mmap of unreachable buffers");
+}
+
+/* --- PRIME -------------------------------------------------------------------------- */
+
+static void test_prime_mmap_evict(void)
+{
+	const uint64_t size = SZ_1M;
+	uint32_t vram = 1, v, imported;
+	unsigned int n_fill = vseg_ctx_seg(&ctx, vram)->size / size;
+	uint32_t *fill;
+	void *map, *buf;
+	int dmabuf, fd;
+
+	vseg_ctx_start(&ctx);
+	fill = calloc(n_fill, sizeof(*fill));
+	buf = malloc(size);
+	igt_assert(fill && buf);
+	v = create_in(ctx.fd, vram, size, 0);
+	write_pattern(ctx.fd, v, size, VICTIM_SEED);
+	resident_in(ctx.fd, v, vram);
+	igt_assert_eq(drmPrimeHandleToFD(ctx.fd, v, DRM_CLOEXEC | DRM_RDWR,
+					 &dmabuf), 0);
+	map = mmap(NULL, size, RW, MAP_SHARED, dmabuf, 0);
+	igt_assert(map != MAP_FAILED);
+	igt_assert_eq(vseg_pattern_check(map, size, VICTIM_SEED), -1);
+
+	/* Evicted; another client takes all of vram with its own bytes. */
+	vseg_evict(ctx.fd, &v, 1);
+	fd = drm_open_vseg_render();
+	for (unsigned int i = 0; i < n_fill; i++) {
+		fill[i] = vseg_gem_create_simple(fd, size, BIT(vram), 0);
+		write_pattern(fd, fill[i], size, 1000 + i);
+	}
+	igt_assert_eq(vseg_pattern_check(map, size, VICTIM_SEED), -1);
+
+	/* Written through the dma-buf, moved, read through GEM: the same. */
+	vseg_pattern_fill(map, size, VICTIM_SEED + 1);
+	for (unsigned int i = 0; i < n_fill; i++)
+		vseg_gem_close(fd, fill[i]);
+	resident_in(ctx.fd, v, vram);
+	assert_pattern(ctx.fd, v, size, VICTIM_SEED + 1,
+		       "bytes written through the dma-buf, after a move");
+	vseg_evict(ctx.fd, &v, 1);
+	igt_assert_eq(vseg_pattern_check(map, size, VICTIM_SEED + 1), -1);
+
+	/* Given through PRIME, the other client may use it. */
+	igt_assert_eq(drmPrimeFDToHandle(fd, dmabuf, &imported), 0);
+	assert_pattern(fd, imported, size, VICTIM_SEED + 1,
+		       "the buffer imported by another client");
+	vseg_gem_close(fd, imported);
+	close(fd);
+	munmap(map, size);
+	close(dmabuf);
+	vseg_gem_close(ctx.fd, v);
+	free(fill);
+	free(buf);
+	vseg_ctx_finish(&ctx, 5000, "PRIME mapping across an eviction");
+}
+
+static void test_prime_foreign(void)
+{
+	struct drm_mode_create_dumb dumb = { .width = 64, .height = 64, .bpp = 32 };
+	uint32_t v, h;
+	int vgem, dmabuf, err;
+
+	vseg_ctx_start(&ctx);
+	igt_require(igt_kmod_load("vgem", NULL) == 0);
+	vgem = drm_open_driver(DRIVER_VGEM);
+
+	/* vgem cannot attach to a vseg buffer. */
+	v = create_in(ctx.fd, 1, SZ_64K, 0);
+	write_pattern(ctx.fd, v, SZ_64K, VICTIM_SEED);
+	igt_assert_eq(drmPrimeHandleToFD(ctx.fd, v, DRM_CLOEXEC, &dmabuf), 0);
+	err = drmPrimeFDToHandle(vgem, dmabuf, &h);
+	igt_assert_f(err != 0, "vgem imported a vseg dma-buf\n");
+	igt_info("vgem import of a vseg dma-buf: %s\n", strerror(errno));
+	close(dmabuf);
+	assert_pattern(ctx.fd, v, SZ_64K, VICTIM_SEED, "the exported buffer");
+
+	/* vseg does not import vgem's buffers. */
+	do_ioctl(vgem, DRM_IOCTL_MODE_CREATE_DUMB, &dumb);
+	igt_assert_eq(drmPrimeHandleToFD(vgem, dumb.handle, DRM_CLOEXEC,
+					 &dmabuf), 0);
+	err = drmPrimeFDToHandle(ctx.fd, dmabuf, &h);
+	igt_assert(err != 0);
+	igt_assert_eq(errno, EINVAL);
+	close(dmabuf);
+	close(vgem);
+	vseg_gem_close(ctx.fd, v);
+	vseg_ctx_finish(&ctx, 5000, "foreign PRIME");
+}
+
+/* --- creation ---------------------------------------------------------------------- */
+
+static void expect_create(int fd, struct drm_vseg_gem_create *c, int want,
+			  const char *what)
+{
+	unsigned int before = vseg_allocation_count(fd);
+	int err = __vseg_gem_create(fd, c);
+
+	igt_assert_f(err == want, "%s: %d (%s), expected %d\n", what, err,
+		     vseg_errname(err), want);
+	if (err) {
+		igt_assert_eq(vseg_allocation_count(fd), before);
+		return;
+	}
+	vseg_gem_close(fd, c->handle);
+}
+
+static void test_create_honest_discrete(void)
+{
+	struct drm_vseg_gem_create c;
+	uint64_t vram = vseg_ctx_seg(&ctx, 1)->size;
+
+	vseg_ctx_start(&ctx);
+	vseg_create_args(&c, vram + SZ_64K, BIT(1), AP);
+	expect_create(ctx.fd, &c, -EINVAL, "contiguous, larger than vram");
+	vseg_create_args(&c, vram + SZ_64K, BIT(1) | BIT(2), 0);
+	expect_create(ctx.fd, &c, -EINVAL, "larger than every segment");
+	vseg_create_args(&c, vram, BIT(1), AP);
+	expect_create(ctx.fd, &c, 0, "contiguous, all of vram");
+	/* A hinted bank too small for it is only a hint. */
+	vseg_create_args(&c, vram / 2 + SZ_64K, BIT(1), AP);
+	vseg_create_prefer(&c, 1, 0);
+	c.num_hinted_banks = 1;
+	c.hinted_banks[0] = 0;
+	expect_create(ctx.fd, &c, 0, "larger than its hinted bank");
+	/* Offset 0 is aligned to anything (vseg_fuzz --replay 40). */
+	vseg_create_args(&c, 0x30000, BIT(0) | BIT(1) | BIT(2), AP | FROM_END);
+	c.alignment = 1ull << 30;
+	expect_create(ctx.fd, &c, 0, "1 GiB alignment, from the end");
+	/* More than the aperture's commit limit. */
+	vseg_create_args(&c, vseg_ctx_seg(&ctx, ctx.ap_id)->commit_limit +
+			 SZ_4K, BIT(ctx.ap_id), AP);
+	expect_create(ctx.fd, &c, -EINVAL, "larger than the commit limit");
+	vseg_create_args(&c, 1ull << 46, BIT(0), 0);
+	expect_create(ctx.fd, &c, -EINVAL, "larger than system memory");
+	vseg_ctx_finish(&ctx, 5000, "honest creation");
+}
+
+/* On smallbar: CPU_VISIBLE larger than the window (the 6.12 oops). */
+static void test_smallbar_render(void)
+{
+	struct drm_vseg_gem_create c;
+	struct drm_vseg_gem_info info;
+	uint64_t visible = vseg_ctx_seg(&ctx, 1)->cpu_visible_size;
+	struct vseg_cmdbuf cb;
+	uint64_t got = 0;
+	uint32_t h;
+
+	vseg_ctx_start(&ctx);
+	igt_require(visible < vseg_ctx_seg(&ctx, 1)->size);
+	vseg_create_args(&c, visible * 2, BIT(1), CPU_VISIBLE);
+	expect_create(ctx.fd, &c, -EINVAL,
+		      "CPU_VISIBLE larger than the window, vram only");
+
+	/* With system memory supported it lives there, and jobs work. */
+	vseg_create_args(&c, visible * 2, BIT(1) | BIT(0), CPU_VISIBLE);
+	h = vseg_gem_create(ctx.fd, &c);
+	vseg_gem_info(ctx.fd, h, &info);
+	igt_assert_eq_u32(info.segment_id, 0);
+	vseg_vm_bind(ctx.fd, h, VSEG_VA_ALIGN);
+	vseg_cb_init(&cb);
+	vseg_cb_write(&cb, VSEG_VA_ALIGN + visible, 0x5a5a5a5a5aull);
+	vseg_cb_exec_ok(ctx.fd, RENDER, &cb, "WRITE into a CPU_VISIBLE buffer");
+	vseg_cb_fini(&cb);
+	vseg_bo_read(ctx.fd, h, visible, &got, sizeof(got));
+	igt_assert_eq_u64(got, 0x5a5a5a5a5aull);
+	vseg_vm_unbind(ctx.fd, VSEG_VA_ALIGN);
+	vseg_gem_close(ctx.fd, h);
+	vseg_ctx_finish(&ctx, 5000, "smallbar render");
+}
+
+/* --- GART lifetime ---------------------------------------------------------------------- */
+
+#define RACE_ROUNDS	40
+
+static void race_closer(void)
+{
+	int fd = drm_open_vseg_render();
+
+	for (unsigned int i = 0; i < RACE_ROUNDS; i++) {
+		uint32_t h[4];
+
+		for (unsigned int k = 0; k < ARRAY_SIZE(h); k++) {
+			h[k] = create_in(fd, ctx.ap_id, SZ_64K * (k + 1), AP);
+			write_pattern(fd, h[k], SZ_64K, i);
+		}
+		vseg_make_resident(fd, h, ARRAY_SIZE(h));
+		vseg_evict(fd, h, 2);
+		for (unsigned int k = 0; k < ARRAY_SIZE(h); k++)
+			vseg_gem_close(fd, h[k]);
+	}
+	close(fd);
+}
+
+static void race_user(void)
+{
+	int fd = drm_open_vseg_render();
+	uint32_t a = create_in(fd, ctx.ap_id, SZ_256K, AP);
+	uint32_t b = create_in(fd, ctx.ap_id, SZ_256K, AP);
+	uint32_t *got = malloc(SZ_256K);
+	struct vseg_cmdbuf cb;
+
+	igt_assert(got);
+	vseg_cb_init(&cb);
+	for (unsigned int i = 0; i < RACE_ROUNDS; i++) {
+		vseg_cb_reset(&cb);
+		vseg_cb_fill_phys(&cb, a, 0, SZ_256K, i);
+		vseg_cb_copy_phys(&cb, b, 0, a, 0, SZ_256K);
+		vseg_cb_exec_ok(fd, COPY, &cb, "FILL + COPY in the aperture");
+		if (i % 8 == 0) {
+			vseg_evict(fd, &a, 1);
+			vseg_bo_read(fd, b, 0, got, SZ_256K);
+			for (unsigned int k = 0; k < SZ_256K / 4; k++)
+				igt_assert_eq_u32(got[k], i);
+		}
+	}
+	vseg_cb_fini(&cb);
+	free(got);
+	vseg_gem_close(fd, a);
+	vseg_gem_close(fd, b);
+	close(fd);
+}
+
+static void test_gart_race(void)
+{
+	vseg_ctx_start(&ctx);
+	igt_fork(child, 2)
+		race_closer();
+	igt_fork(child, 1)
+		race_user();
+	igt_waitchildren();
+	vseg_ctx_finish(&ctx, 10000, "GART race");
+}
+
+/* --- invalid ranges ----------------------------------------------------------------------- */
+
+#define INVALID_TABLE \
+	"memory:name=vram,size=8M,page=64K,flags=cpuvisible|64kpages," \
+	"cpu=0xe0000000,invalid=0x100000+0x100000;" \
+	"aperture:size=8M,commit=8M,invalid=0x200000+0x200000;paging:size=64K"
+
+static bool overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
+{
+	return a < b + blen && b < a + alen;
+}
+
+static void test_invalid_ranges(void)
+{
+	const struct drm_vseg_range *vr, *ar;
+	uint32_t h[16], n = 0, own;
+	struct vseg_cmdbuf cb;
+	uint64_t own_addr;
+	int err;
+
+	/* Pinned, so that a new buffer cannot evict the others. */
+	vseg_ctx_load(&ctx, "discrete pin_limit_percent=100 table="
+		      INVALID_TABLE);
+	vr = &vseg_ctx_seg(&ctx, 1)->invalid_ranges[0];
+	ar = &vseg_ctx_seg(&ctx, ctx.ap_id)->invalid_ranges[0];
+	igt_assert_eq_u32(vseg_ctx_seg(&ctx, ctx.ap_id)->num_invalid_ranges, 1);
+
+	/* Fill both segments with 1 MiB contiguous buffers. */
+	for (uint32_t id = 1; id <= 2; id++) {
+		const struct drm_vseg_range *r = id == 1 ? vr : ar;
+
+		for (;;) {
+			struct drm_vseg_gem_create c;
+			struct drm_vseg_gem_info info;
+			uint64_t at;
+
+			vseg_create_args(&c, SZ_1M, BIT(id), AP);
+			if (__vseg_gem_create(ctx.fd, &c))
+				break;
+			igt_assert(n < ARRAY_SIZE(h));
+			h[n++] = c.handle;
+			igt_assert_eq(__vseg_make_resident_flags(ctx.fd,
+								 &c.handle, 1,
+								 PIN, NULL),
+				      0);
+			vseg_gem_info(ctx.fd, c.handle, &info);
+			at = id == 1 ? info.offset : info.aperture_offset;
+			igt_assert_f(!overlaps(at, SZ_1M, r->start, r->size),
+				     "buffer at 0x%llx in segment %u's invalid range\n",
+				     (unsigned long long)at, id);
+		}
+	}
+	igt_info("%u buffers placed around the invalid ranges\n", n);
+	igt_assert_eq_u32(n, 7 + 6);
+
+	/* No copy job reaches them, listed buffers or not. */
+	own = h[0];
+	own_addr = vseg_phys_addr(ctx.fd, own, 0);
+	vseg_cb_init(&cb);
+	vseg_cb_copy(&cb, own_addr, DRM_VSEG_PHYS_ADDR(1, vr->start), SZ_4K);
+	vseg_cb_allocation(&cb, own, DRM_VSEG_ALLOCATION_WRITE);
+	err = submit_copy(ctx.fd, &cb);
+	igt_assert_eq(err, -EINVAL);
+	vseg_cb_reset(&cb);
+	vseg_cb_fill(&cb, DRM_VSEG_PHYS_ADDR(ctx.ap_id, ar->start), SZ_4K, 1);
+	vseg_cb_allocation(&cb, own, DRM_VSEG_ALLOCATION_WRITE);
+	err = submit_copy(ctx.fd, &cb);
+	igt_assert_eq(err, -EINVAL);
+	vseg_cb_fini(&cb);
+	for (uint32_t i = 0; i < n; i++) {
+		igt_assert_eq(__vseg_evict_flags(ctx.fd, &h[i], 1, UNPIN, NULL),
+			      0);
+		vseg_gem_close(ctx.fd, h[i]);
+	}
+	vseg_ctx_finish(&ctx, 5000, "invalid ranges");
+	vseg_ctx_load(&ctx, "discrete");
+}
+
+igt_main
+{
+	igt_fixture {
+		vseg_require_module();
+		vseg_ctx_install_exit_handler(&ctx);
+		vseg_ctx_load(&ctx, "discrete");
+		vseg_require_engine(ctx.fd);
+	}
+
+	igt_describe("A copy job reading another client's buffer through a "
+		     "raw physical address is refused.");
+	igt_subtest_with_dynamic("raw-read")
+		raw_subtest(read_attack);
+
+	igt_describe("FILL, WRITE and COPY into another client's buffer "
+		     "through a raw physical address are refused.");
+	igt_subtest_with_dynamic("raw-write")
+		raw_subtest(write_attack);
+
+	igt_describe("Raw addresses inside a listed buffer work; past its "
+		     "end they are refused.");
+	igt_subtest_with_dynamic("listed-bounds") {
+		for (uint32_t id = 1; id <= ctx.q.num_segments; id++)
+			igt_dynamic_f("%s", vseg_ctx_seg_name(&ctx, id))
+				test_listed_bounds(id);
+	}
+
+	igt_describe("A closed buffer's bytes are never read back.");
+	igt_subtest_with_dynamic("freed-memory") {
+		for (uint32_t id = 1; id <= ctx.q.num_segments; id++)
+			igt_dynamic_f("%s", vseg_ctx_seg_name(&ctx, id))
+				test_freed_memory(id);
+	}
+
+	igt_describe("Patches only target the address fields of a command.");
+	igt_subtest("patch-fields")
+		test_patch_fields();
+
+	igt_describe("SCANOUT needs DRM master on the primary node.");
+	igt_subtest("scanout-privilege")
+		test_scanout_privilege();
+
+	igt_describe("A primary leaves the aperture when its head turns off, "
+		     "even while pinned.");
+	igt_subtest("primary-unmap-pinned")
+		test_primary_unmap_pinned();
+
+	igt_describe("A file pins at most its budget; its pins go with it.");
+	igt_subtest("pin-budget")
+		test_pin_budget();
+
+	igt_describe("A file cannot drop another file's pins.");
+	igt_subtest("pin-ownership")
+		test_pin_ownership();
+
+	igt_describe("GPU virtual address mappings per file are bounded.");
+	igt_subtest("vm-mappings-limit")
+		test_vm_mappings_limit();
+
+	igt_describe("Queued jobs per file are bounded.");
+	igt_subtest("jobs-in-flight-limit")
+		test_jobs_in_flight_limit();
+
+	igt_describe("MMAP_OFFSET of a buffer the CPU never reaches fails.");
+	igt_subtest("mmap-unreachable")
+		test_mmap_unreachable();
+
+	igt_describe("A dma-buf mapping follows its buffer across evictions.");
+	igt_subtest("prime-mmap-evict")
+		test_prime_mmap_evict();
+
+	igt_describe("Foreign dma-buf attachments are refused cleanly.");
+	igt_subtest("prime-foreign")
+		test_prime_foreign();
+
+	igt_describe("GEM_CREATE never creates a buffer that cannot live.");
+	igt_subtest("create-honest")
+		test_create_honest_discrete();
+
+	igt_describe("CPU_VISIBLE buffers on a small BAR, and jobs on them.");
+	igt_subtest("smallbar-render") {
+		vseg_ctx_load(&ctx, "smallbar");
+		test_smallbar_render();
+		vseg_ctx_load(&ctx, "discrete");
+	}
+
+	igt_describe("Closing and evicting aperture buffers while jobs run.");
+	igt_subtest("gart-race")
+		test_gart_race();
+
+	igt_describe("Invalid ranges are never allocated nor reached.");
+	igt_subtest("invalid-ranges")
+		test_invalid_ranges();
+
+	igt_fixture
+		vseg_ctx_unload(&ctx);
+}
