@@ -59,7 +59,8 @@
  *
  * SUBTEST: jobs-in-flight-limit
  * Description: A file queues a bounded number of jobs; the next SUBMIT
- *	waits for the oldest, and does not hold up another file's SUBMIT.
+ *	waits for the oldest. Jobs blocked on a fence hold up neither
+ *	another file's SUBMIT nor its jobs.
  *
  * SUBTEST: mmap-unreachable
  * Description: MMAP_OFFSET of a buffer the CPU can never reach fails up
@@ -806,18 +807,27 @@ static void vgem_blocker_release(struct vgem_blocker *b)
 	close(b->vgem);
 }
 
-/* A child that submits one job on a new file and reports when it returned. */
+/*
+ * A child that runs one job on a new file and reports when the job is done:
+ * neither its SUBMIT nor its job waits behind another file's blocked jobs.
+ */
 static void submit_in_child(int pipe_w)
 {
 	int fd = drm_open_vseg_render();
+	uint32_t bo = vseg_gem_create_simple(fd, SZ_4K, BIT(0), 0);
 	struct vseg_cmdbuf cb;
+	uint64_t got = 0;
 	char c = 1;
 
+	vseg_vm_bind(fd, bo, VSEG_VA_ALIGN);
 	vseg_cb_init(&cb);
-	vseg_cb_nop(&cb);
-	vseg_cb_submit(fd, RENDER, &cb, NULL, 0, NULL, 0);
+	vseg_cb_write(&cb, VSEG_VA_ALIGN, 0x77);
+	igt_assert_eq(vseg_cb_exec(fd, RENDER, &cb), 0);
 	vseg_cb_fini(&cb);
+	vseg_bo_read(fd, bo, 0, &got, sizeof(got));
+	igt_assert_eq_u64(got, 0x77);
 	igt_assert_eq(write(pipe_w, &c, 1), 1);
+	vseg_gem_close(fd, bo);
 	close(fd);
 }
 
@@ -863,11 +873,11 @@ static void test_jobs_in_flight_limit(void)
 		vseg_cb_submit(fd, RENDER, &one, NULL, 0, NULL, 0);
 		igt_assert_eq(write(attacker_pipe[1], "x", 1), 1);
 	}
-	/* Another file is not held up by this file's full queue. */
+	/* Another file's job runs while this file's queue is blocked. */
 	igt_fork(child, 1)
 		submit_in_child(victim_pipe[1]);
-	igt_assert_f(readable(victim_pipe[0], 10000),
-		     "another file's SUBMIT waited for this file's queue\n");
+	igt_assert_f(readable(victim_pipe[0], 8000),
+		     "another file's job waited for this file's blocked jobs\n");
 	igt_assert_f(!readable(attacker_pipe[0], 500),
 		     "SUBMIT queued a job beyond the file's limit\n");
 

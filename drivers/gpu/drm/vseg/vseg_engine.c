@@ -37,7 +37,7 @@
 #include "vseg_vm.h"
 #include "vseg_vram_mgr.h"
 
-/* How long a job waits for its input fences. */
+/* How long a job waits for its dependencies before it runs anyway. */
 #define VSEG_JOB_TIMEOUT	(10 * HZ)
 /*
  * Most bytes a command touches in one step: the engine reschedules between
@@ -59,14 +59,39 @@ struct vseg_phys_range {
 	u64 end;
 };
 
+/**
+ * struct vseg_job_dep - a fence a job waits for before it is queued
+ * @cb: on the fence's callback list while the job waits.
+ * @fence: the fence, referenced.
+ * @job: the waiting job.
+ * @explicit: an input syncobj's fence: its error cancels the job. Implicit
+ *	dependencies (the buffers' reservations, the file's previous job)
+ *	only order the job.
+ */
+struct vseg_job_dep {
+	struct dma_fence_cb cb;
+	struct dma_fence *fence;
+	struct vseg_job *job;
+	bool explicit;
+};
+
+/* Bits of &vseg_job.flags. */
+#define VSEG_JOB_QUEUED		0	/* handed to the engine's queue */
+#define VSEG_JOB_CANCELLED	1	/* the device went away first */
+
 struct vseg_job {
 	struct work_struct work;
 	struct vseg_engine *engine;
 	struct dma_fence *fence;
 	struct drm_vseg_cmd *cmds;
 	u32 num_cmds;
-	struct dma_fence **in_fences;
-	u32 num_in;
+	/* What the job waits for, outside the engine's queue. */
+	struct vseg_job_dep *deps;
+	u32 num_deps;
+	atomic_t pending;
+	unsigned long flags;
+	struct delayed_work timeout;
+	struct list_head link;
 	/* Every distinct buffer, referenced, and where it was at submission. */
 	struct vseg_bo **bos;
 	struct ttm_resource **res;
@@ -351,9 +376,9 @@ static void job_free(struct vseg_job *job)
 {
 	u32 i;
 
-	for (i = 0; i < job->num_in; i++)
-		dma_fence_put(job->in_fences[i]);
-	kvfree(job->in_fences);
+	for (i = 0; i < job->num_deps; i++)
+		dma_fence_put(job->deps[i].fence);
+	kvfree(job->deps);
 	for (i = 0; i < job->num_bos; i++)
 		drm_gem_object_put(&job->bos[i]->tbo.base);
 	kvfree(job->bos);
@@ -367,21 +392,37 @@ static void job_free(struct vseg_job *job)
 	kfree(job);
 }
 
-static void job_run(struct work_struct *work)
+/*
+ * The dependencies are done with (or given up on): stop listening to them
+ * and say why the job must not run, if it must not.
+ */
+static int job_deps_release(struct vseg_job *job)
 {
-	struct vseg_job *job = container_of(work, struct vseg_job, work);
 	int err = 0;
 	u32 i;
 
-	for (i = 0; i < job->num_in && !err; i++) {
-		long t = dma_fence_wait_timeout(job->in_fences[i], false,
-						VSEG_JOB_TIMEOUT);
+	cancel_delayed_work_sync(&job->timeout);
+	for (i = 0; i < job->num_deps; i++) {
+		struct vseg_job_dep *d = &job->deps[i];
 
-		if (t <= 0)
-			err = t ? t : -ETIMEDOUT;
-		else if (job->in_fences[i]->error)
+		/* After this no callback of ours runs any more. */
+		dma_fence_remove_callback(d->fence, &d->cb);
+		if (!dma_fence_is_signaled(d->fence))
+			err = err ?: -ETIMEDOUT;	/* given up on */
+		else if (d->explicit && d->fence->error)
 			err = -ECANCELED;
 	}
+	if (test_bit(VSEG_JOB_CANCELLED, &job->flags))
+		err = -ENODEV;
+	return err;
+}
+
+static void job_run(struct work_struct *work)
+{
+	struct vseg_job *job = container_of(work, struct vseg_job, work);
+	int err;
+
+	err = job_deps_release(job);
 	if (!err)
 		err = run_commands(job);
 	if (err) {
@@ -390,6 +431,125 @@ static void job_run(struct work_struct *work)
 	}
 	dma_fence_signal(job->fence);
 	job_free(job);
+}
+
+/* Hand a job to its engine, once: when ready, timed out or cancelled. */
+static void job_queue(struct vseg_job *job)
+{
+	struct vseg_engine *e = job->engine;
+	unsigned long flags;
+
+	if (test_and_set_bit(VSEG_JOB_QUEUED, &job->flags))
+		return;
+	spin_lock_irqsave(&e->lock, flags);
+	list_del_init(&job->link);
+	spin_unlock_irqrestore(&e->lock, flags);
+	queue_work(e->wq, &job->work);
+}
+
+/* Fence callbacks may run in interrupt context: count, maybe queue. */
+static void job_dep_signalled(struct dma_fence *f, struct dma_fence_cb *cb)
+{
+	struct vseg_job_dep *d = container_of(cb, struct vseg_job_dep, cb);
+
+	if (atomic_dec_and_test(&d->job->pending))
+		job_queue(d->job);
+}
+
+/*
+ * The input syncobjs took too long: stop waiting for them (the job will
+ * fail with -ETIMEDOUT), but not for the implicit dependencies, which are
+ * vseg's own jobs and moves and always end: the order stays.
+ */
+static void job_timeout(struct work_struct *work)
+{
+	struct vseg_job *job = container_of(to_delayed_work(work),
+					    struct vseg_job, timeout);
+	u32 i;
+
+	for (i = 0; i < job->num_deps; i++) {
+		struct vseg_job_dep *d = &job->deps[i];
+
+		if (d->explicit && dma_fence_remove_callback(d->fence, &d->cb) &&
+		    atomic_dec_and_test(&job->pending))
+			job_queue(job);
+	}
+}
+
+/*
+ * Wait for the dependencies outside the engine: a job whose input fences
+ * are slow (or never signal) does not hold up other files' jobs. It is
+ * queued when the last one signals, or after VSEG_JOB_TIMEOUT.
+ */
+static void job_arm(struct vseg_job *job)
+{
+	struct vseg_engine *e = job->engine;
+	unsigned long flags;
+	u32 i;
+
+	atomic_set(&job->pending, job->num_deps + 1);
+	spin_lock_irqsave(&e->lock, flags);
+	list_add_tail(&job->link, &e->waiting);
+	spin_unlock_irqrestore(&e->lock, flags);
+	for (i = 0; i < job->num_deps; i++) {
+		struct vseg_job_dep *d = &job->deps[i];
+
+		d->job = job;
+		if (dma_fence_add_callback(d->fence, &d->cb, job_dep_signalled))
+			atomic_dec(&job->pending);	/* already signalled */
+	}
+	if (job->num_deps)
+		schedule_delayed_work(&job->timeout, VSEG_JOB_TIMEOUT);
+	if (atomic_dec_and_test(&job->pending))
+		job_queue(job);
+}
+
+static int job_add_dep(struct vseg_job *job, struct dma_fence *f,
+		       bool explicit, u32 cap)
+{
+	if (dma_fence_is_signaled(f) && !explicit)
+		return 0;
+	if (job->num_deps >= cap)
+		return -ENOMEM;
+	job->deps[job->num_deps].fence = dma_fence_get(f);
+	job->deps[job->num_deps].explicit = explicit;
+	job->num_deps++;
+	return 0;
+}
+
+/*
+ * A job depends on its input syncobjs, on the file's previous job on the
+ * engine (jobs of one file run in order) and, implicitly, on every fence
+ * already on its buffers' reservations, so that jobs on a shared buffer,
+ * and moves, stay ordered. Called with the buffers locked, before the
+ * job's own fence is added to them.
+ */
+static int job_collect_deps(struct vseg_job *job, struct vseg_submit *s)
+{
+	struct dma_resv_iter cursor;
+	struct dma_fence *f;
+	u32 i, cap = s->num_in + 1;
+	int err = 0;
+
+	for (i = 0; i < job->num_bos; i++)
+		dma_resv_for_each_fence(&cursor, job->bos[i]->tbo.base.resv,
+					DMA_RESV_USAGE_BOOKKEEP, f)
+			cap++;
+	job->deps = kvcalloc(cap, sizeof(*job->deps), GFP_KERNEL);
+	if (!job->deps)
+		return -ENOMEM;
+	for (i = 0; i < s->num_in && !err; i++)
+		err = job_add_dep(job, s->in_fences[i], true, cap);
+	if (s->after && !err)
+		err = job_add_dep(job, s->after, false, cap);
+	for (i = 0; i < job->num_bos && !err; i++)
+		dma_resv_for_each_fence(&cursor, job->bos[i]->tbo.base.resv,
+					DMA_RESV_USAGE_BOOKKEEP, f) {
+			err = job_add_dep(job, f, false, cap);
+			if (err)
+				break;
+		}
+	return err;
 }
 
 static int ptr_cmp(const void *a, const void *b)
@@ -556,6 +716,8 @@ void vseg_submit_release(struct vseg_submit *s)
 		if (s->in_fences[i])
 			dma_fence_put(s->in_fences[i]);
 	kvfree(s->in_fences);
+	if (s->after)
+		dma_fence_put(s->after);
 	kvfree(s->cmds);
 	memset(s, 0, sizeof(*s));
 }
@@ -589,6 +751,8 @@ int vseg_engine_submit(struct vseg_device *vdev, struct vseg_submit *s,
 		return -ENOMEM;
 	}
 	INIT_WORK(&job->work, job_run);
+	INIT_DELAYED_WORK(&job->timeout, job_timeout);
+	INIT_LIST_HEAD(&job->link);
 	job->engine = e;
 	if (s->engine == VSEG_ENGINE_RENDER) {
 		job->view = vseg_vm_view_get(s->vm);
@@ -622,6 +786,8 @@ int vseg_engine_submit(struct vseg_device *vdev, struct vseg_submit *s,
 		ww_acquire_fini(&ticket);
 		usleep_range(200, 500);
 	}
+	if (!err)
+		err = job_collect_deps(job, s);
 	if (err)
 		goto err_unlock;
 	ww_acquire_done(&ticket);
@@ -658,15 +824,11 @@ int vseg_engine_submit(struct vseg_device *vdev, struct vseg_submit *s,
 	job->cmds = s->cmds;
 	job->num_cmds = s->num_cmds;
 	s->cmds = NULL;
-	job->in_fences = s->in_fences;
-	job->num_in = s->num_in;
-	s->in_fences = NULL;
-	s->num_in = 0;
 	vseg_submit_release(s);
 
 	*fence = dma_fence_get(job->fence);
 	atomic64_inc(&e->submitted);
-	queue_work(e->wq, &job->work);
+	job_arm(job);
 	return 0;
 
 err_unlock:
@@ -698,6 +860,8 @@ int vseg_engine_init(struct vseg_device *vdev)
 		e->name = vseg_engine_names[i];
 		e->context = dma_fence_context_alloc(1);
 		spin_lock_init(&e->fence_lock);
+		spin_lock_init(&e->lock);
+		INIT_LIST_HEAD(&e->waiting);
 		e->wq = alloc_ordered_workqueue("vseg-%s", 0, e->name);
 		if (!e->wq) {
 			kfree(e);
@@ -714,16 +878,32 @@ err:
 /**
  * vseg_engine_drain() - run every queued job to its end
  * @vdev: the device, unplugged: no new job can be queued
+ *
+ * Jobs still waiting for their dependencies end at once with -ENODEV.
  */
 void vseg_engine_drain(struct vseg_device *vdev)
 {
+	struct vseg_job *job, *tmp;
+	unsigned long flags;
+	LIST_HEAD(cancel);
 	u32 i;
 
-	for (i = 0; i < VSEG_NUM_ENGINES; i++)
-		if (vdev->engine[i])
-			drain_workqueue(vdev->engine[i]->wq);
-}
+	for (i = 0; i < VSEG_NUM_ENGINES; i++) {
+		struct vseg_engine *e = vdev->engine[i];
 
+		if (!e)
+			continue;
+		/* Jobs still waiting for dependencies run now, failed. */
+		spin_lock_irqsave(&e->lock, flags);
+		list_splice_init(&e->waiting, &cancel);
+		spin_unlock_irqrestore(&e->lock, flags);
+		list_for_each_entry_safe(job, tmp, &cancel, link) {
+			set_bit(VSEG_JOB_CANCELLED, &job->flags);
+			job_queue(job);
+		}
+		drain_workqueue(e->wq);
+	}
+}
 /**
  * vseg_engine_fini() - run every queued job to its end, stop the engines
  * @vdev: the device

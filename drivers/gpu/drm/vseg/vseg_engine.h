@@ -6,6 +6,7 @@
 #define __VSEG_ENGINE_H__
 
 #include <linux/atomic.h>
+#include <linux/list.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
@@ -29,7 +30,9 @@ struct workqueue_struct;
  * @context: dma-fence context.
  * @seqno: last fence seqno handed out, under @fence_lock.
  * @fence_lock: lock of the engine's fences.
- * @wq: ordered queue that runs the jobs.
+ * @wq: ordered queue that runs the jobs that are ready.
+ * @lock: protects @waiting; taken in fence callbacks (irqsave).
+ * @waiting: jobs waiting for their dependencies, not on @wq yet.
  * @submitted: jobs queued so far.
  * @failed: jobs whose fence signalled an error.
  */
@@ -41,6 +44,8 @@ struct vseg_engine {
 	u64 seqno;
 	spinlock_t fence_lock; /* see above */
 	struct workqueue_struct *wq;
+	spinlock_t lock; /* see above */
+	struct list_head waiting;
 	atomic64_t submitted;
 	atomic64_t failed;
 };
@@ -56,6 +61,8 @@ struct vseg_engine {
  * @num_patches: entries in @patches.
  * @in_fences: fences to wait for (references).
  * @num_in: entries in @in_fences.
+ * @after: a job to run after (the file's previous one on the engine), or
+ *	NULL; a reference.
  * @vm: render engine: the submitting file's address space.
  */
 struct vseg_submit {
@@ -68,6 +75,7 @@ struct vseg_submit {
 	u32 num_patches;
 	struct dma_fence **in_fences;
 	u32 num_in;
+	struct dma_fence *after;
 	struct vseg_vm *vm;
 };
 

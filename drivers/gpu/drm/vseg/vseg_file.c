@@ -10,7 +10,8 @@
  *   the file that took them: only it can drop them, and they go when its
  *   last handle of the buffer is closed, or with the file;
  * - jobs: a file has at most VSEG_FILE_MAX_JOBS jobs queued; SUBMIT waits,
- *   interruptibly, for the oldest before it queues another.
+ *   interruptibly, for the oldest before it queues another. A file's jobs
+ *   on one engine run in the order they were submitted.
  */
 
 #include <linux/dma-fence.h>
@@ -78,6 +79,9 @@ void vseg_file_fini(struct vseg_file *vf)
 	for (i = 0; i < VSEG_FILE_MAX_JOBS; i++)
 		if (vf->inflight[i])
 			dma_fence_put(vf->inflight[i]);
+	for (i = 0; i < VSEG_NUM_ENGINES; i++)
+		if (vf->last[i])
+			dma_fence_put(vf->last[i]);
 	vseg_vm_fini(&vf->vm);
 	mutex_destroy(&vf->submit_lock);
 	mutex_destroy(&vf->pin_lock);
@@ -280,6 +284,9 @@ void vseg_file_gem_close(struct drm_gem_object *obj, struct drm_file *file)
 /**
  * vseg_file_throttle() - wait for room to queue a job
  * @vf: the file
+ * @engine: the engine the job goes to
+ * @after: receives a reference to the file's last job on @engine, which
+ *	the new job must follow, or NULL
  *
  * Takes the file's submission lock and, when the file already has
  * VSEG_FILE_MAX_JOBS jobs queued, waits for the oldest to finish. Pair with
@@ -287,7 +294,8 @@ void vseg_file_gem_close(struct drm_gem_object *obj, struct drm_file *file)
  *
  * Return: 0, or -EINTR/-ERESTARTSYS (the lock is not held then).
  */
-int vseg_file_throttle(struct vseg_file *vf)
+int vseg_file_throttle(struct vseg_file *vf, u32 engine,
+		       struct dma_fence **after)
 {
 	struct dma_fence *oldest;
 	long err;
@@ -303,21 +311,27 @@ int vseg_file_throttle(struct vseg_file *vf)
 			return err;
 		}
 	}
+	*after = vf->last[engine] ? dma_fence_get(vf->last[engine]) : NULL;
 	return 0;
 }
 
 /**
  * vseg_file_unthrottle() - note a queued job, release the submission lock
  * @vf: the file
+ * @engine: the engine the job went to
  * @fence: the job's fence, or NULL if nothing was queued
  */
-void vseg_file_unthrottle(struct vseg_file *vf, struct dma_fence *fence)
+void vseg_file_unthrottle(struct vseg_file *vf, u32 engine,
+			  struct dma_fence *fence)
 {
 	if (fence) {
 		if (vf->inflight[vf->next])
 			dma_fence_put(vf->inflight[vf->next]);
 		vf->inflight[vf->next] = dma_fence_get(fence);
 		vf->next = (vf->next + 1) % VSEG_FILE_MAX_JOBS;
+		if (vf->last[engine])
+			dma_fence_put(vf->last[engine]);
+		vf->last[engine] = dma_fence_get(fence);
 	}
 	mutex_unlock(&vf->submit_lock);
 }

@@ -9,6 +9,7 @@
 #include <linux/types.h>
 #include <linux/xarray.h>
 
+#include "vseg_engine.h"
 #include "vseg_segment.h"
 #include "vseg_vm.h"
 
@@ -28,10 +29,12 @@ struct vseg_device;
  * @pin_lock: protects @pins and @pinned; taken before any reservation.
  * @pins: &struct vseg_file_pin of each buffer the file pinned, by buffer id.
  * @pinned: bytes the file has pinned in each segment (0: system memory).
- * @submit_lock: serializes the file's submissions; protects @inflight and
- *	@next.
+ * @submit_lock: serializes the file's submissions; protects @inflight,
+ *	@next and @last.
  * @inflight: the fences of the file's last VSEG_FILE_MAX_JOBS jobs, a ring.
  * @next: the ring's oldest entry, the next one to be replaced.
+ * @last: the fence of the file's last job on each engine: the next job on
+ *	that engine runs after it.
  */
 struct vseg_file {
 	struct vseg_device *vdev;
@@ -42,6 +45,7 @@ struct vseg_file {
 	struct mutex submit_lock; /* see above */
 	struct dma_fence *inflight[VSEG_FILE_MAX_JOBS];
 	u32 next;
+	struct dma_fence *last[VSEG_NUM_ENGINES];
 };
 
 void vseg_file_init(struct vseg_file *vf, struct vseg_device *vdev);
@@ -52,7 +56,9 @@ int vseg_file_can_unpin(struct vseg_file *vf, struct vseg_bo *vbo,
 			u32 times);
 int vseg_file_unpin_evict(struct vseg_file *vf, struct vseg_bo *vbo);
 void vseg_file_gem_close(struct drm_gem_object *obj, struct drm_file *file);
-int vseg_file_throttle(struct vseg_file *vf);
-void vseg_file_unthrottle(struct vseg_file *vf, struct dma_fence *fence);
+int vseg_file_throttle(struct vseg_file *vf, u32 engine,
+		       struct dma_fence **after);
+void vseg_file_unthrottle(struct vseg_file *vf, u32 engine,
+			  struct dma_fence *fence);
 
 #endif /* __VSEG_FILE_H__ */

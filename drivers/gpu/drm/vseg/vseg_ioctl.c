@@ -689,11 +689,11 @@ int vseg_ioctl_submit(struct drm_device *drm, void *data,
 		goto err_release;
 
 	/* A bounded number of jobs per file: wait for the oldest. */
-	err = vseg_file_throttle(vfile);
+	err = vseg_file_throttle(vfile, s.engine, &s.after);
 	if (err)
 		goto err_release;
 	err = vseg_engine_submit(to_vseg(drm), &s, &fence);
-	vseg_file_unthrottle(vfile, err ? NULL : fence);
+	vseg_file_unthrottle(vfile, args->engine, err ? NULL : fence);
 	if (err)
 		goto err_out;
 	for (i = 0; i < args->num_out_syncs; i++)
