@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 #include "igt.h"
@@ -231,7 +232,9 @@ static void test_invalid_size(void)
 	const struct drm_vseg_segment_info *s;
 	const uint32_t sets[] = { BIT(vram_id), BIT(local_id), BIT(ctx.ap_id),
 				  BIT(0), vseg_all_segments(&ctx.q) };
+	struct sysinfo si;
 	char what[96];
+	uint64_t ram;
 
 	vseg_ctx_start(&ctx);
 
@@ -244,37 +247,73 @@ static void test_invalid_size(void)
 		}
 	}
 
-	/* Larger than every supported segment: -ENOSPC, nothing evicted. */
+	/*
+	 * Larger than any supported place could ever hold: -EINVAL (not
+	 * -ENOSPC, which means "could fit, but no room now"), nothing
+	 * evicted.
+	 */
 	for (unsigned int i = 0; i < ctx.q.num_segments; i++) {
 		s = &ctx.segs[i];
 		vseg_create_args(&c, s->size + SZ_64K, BIT(s->id), 0);
 		snprintf(what, sizeof(what), "size of segment %u + 64K", s->id);
-		create_fails(&c, -ENOSPC, what);
+		create_fails(&c, -EINVAL, what);
 		vseg_create_args(&c, 2 * s->size, BIT(s->id), AP_FLAG);
 		snprintf(what, sizeof(what), "twice segment %u, AP", s->id);
-		create_fails(&c, -ENOSPC, what);
+		create_fails(&c, -EINVAL, what);
 	}
 	s = vseg_ctx_seg(&ctx, ctx.ap_id);
 	vseg_create_args(&c, s->commit_limit + SZ_4K, BIT(ctx.ap_id), 0);
-	create_fails(&c, -ENOSPC, "aperture commit limit + 4K");
+	create_fails(&c, -EINVAL, "aperture commit limit + 4K");
+	igt_assert_lt_u64(vseg_ctx_seg(&ctx, local_id)->size,
+			  vseg_ctx_seg(&ctx, vram_id)->size + SZ_64K);
 	vseg_create_args(&c, vseg_ctx_seg(&ctx, vram_id)->size +
 			 SZ_64K, BIT(vram_id) | BIT(local_id), 0);
-	create_fails(&c, -ENOSPC, "more than vram in vram | local");
+	create_fails(&c, -EINVAL, "more than vram in vram | local");
+
+	/* System memory holds at most half of RAM. */
+	igt_assert_eq(sysinfo(&si), 0);
+	ram = (uint64_t)si.totalram * si.mem_unit;
+	vseg_create_args(&c, ALIGN(ram / 2 + SZ_1M, SZ_64K), BIT(0), 0);
+	create_fails(&c, -EINVAL, "more than half of RAM in system memory");
+	vseg_create_args(&c, ALIGN(ram / 2 + SZ_1M, SZ_64K),
+			 BIT(0) | BIT(ctx.ap_id), 0);
+	create_fails(&c, -EINVAL,
+		     "more than half of RAM in system memory | aperture");
+
+	/*
+	 * One supported place too small, another large enough: created,
+	 * in the one that can hold it.
+	 */
+	{
+		struct drm_vseg_gem_info info;
+		uint32_t h;
+
+		vseg_create_args(&c, s->commit_limit + SZ_4K,
+				 BIT(ctx.ap_id) | BIT(0), 0);
+		vseg_create_prefer(&c, ctx.ap_id, 0);
+		h = vseg_gem_create(ctx.fd, &c);
+		vseg_gem_info(ctx.fd, h, &info);
+		igt_assert_f(info.segment_id == 0,
+			     "a buffer larger than the aperture's commit limit is in %s\n",
+			     vseg_ctx_seg_name(&ctx, info.segment_id));
+		vseg_gem_close(ctx.fd, h);
+	}
 
 	/*
 	 * Absurd sizes, also ones whose rounding to 64K overflows: no
-	 * supported segment can hold them.
+	 * supported segment can ever hold them.
 	 */
 	for (unsigned int i = 0; i < ARRAY_SIZE(absurd); i++) {
 		const uint32_t gpu_sets[] = { BIT(vram_id), BIT(local_id),
 					      BIT(ctx.ap_id),
-					      BIT(vram_id) | BIT(ctx.ap_id) };
+					      BIT(vram_id) | BIT(ctx.ap_id),
+					      BIT(0), vseg_all_segments(&ctx.q) };
 
 		for (unsigned int j = 0; j < ARRAY_SIZE(gpu_sets); j++) {
 			vseg_create_args(&c, absurd[i], gpu_sets[j], 0);
 			snprintf(what, sizeof(what), "size %#llx in %#x",
 				 (unsigned long long)absurd[i], gpu_sets[j]);
-			create_fails(&c, -ENOSPC, what);
+			create_fails(&c, -EINVAL, what);
 		}
 	}
 	check_clean("invalid-size");
@@ -894,8 +933,11 @@ igt_main
 	igt_subtest("create-size-rounding")
 		test_size_rounding();
 
-	igt_describe("Zero, unaligned, too large and absurd sizes are "
-		     "refused without side effects.");
+	igt_describe("Zero, unaligned, too large and absurd sizes (larger "
+		     "than every supported place could ever hold: a segment, "
+		     "the aperture's commit limit, half of RAM) are refused "
+		     "with EINVAL without side effects; a buffer too large "
+		     "for one supported place lands in another.");
 	igt_subtest("invalid-size")
 		test_invalid_size();
 
