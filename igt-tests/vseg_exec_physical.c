@@ -9,9 +9,11 @@
  * FILL, COPY and WRITE into and between every placement cell, read back
  * through mmap and compared with a CPU-side model; every rejection rule of
  * DRM_IOCTL_VSEG_SUBMIT, with nothing changed by a rejected submission;
- * hand-written physical addresses, good and bad (a fence error, never a
- * crash); the lists at their limits; syncobjs; buffers held by a job while
- * they are evicted, closed or mapped.
+ * hand-written physical addresses: fine inside a listed buffer, refused
+ * with -EINVAL anywhere else (the engine touches memory only through its
+ * allocation list); patches only into address fields; the lists at their
+ * limits; syncobjs; buffers held by a job while they are evicted, closed
+ * or mapped.
  *
  * Copyright (c) 2026 The vseg authors
  */
@@ -28,8 +30,8 @@
 IGT_TEST_DESCRIPTION("The vseg copy engine: physically addressed command "
 		     "buffers with allocation and patch-location lists, into "
 		     "and between every placement of AccessedPhysically "
-		     "buffers; every rejection rule; bad physical addresses "
-		     "fail the job's fence, not the kernel.");
+		     "buffers; every rejection rule; physical addresses "
+		     "outside the allocation list are refused at SUBMIT.");
 
 #define AP_FLAG		DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
 #define PRIMARY		DRM_VSEG_GEM_CREATE_PRIMARY
@@ -245,6 +247,15 @@ static void load(const char *profile)
 	vseg_require_engine(ctx.fd);
 }
 
+/* The same with more module options. */
+static void load_opts(const char *profile, const char *opts)
+{
+	char buf[128];
+
+	snprintf(buf, sizeof(buf), "%s %s", profile, opts);
+	load(buf);
+}
+
 /*
  * Jobs drop their references to buffers when they are retired, which may
  * come a little after their fences signal: wait for the buffer count.
@@ -368,62 +379,200 @@ static void unpin(uint32_t handle)
 	igt_assert_f(err == 0, "EVICT(UNPIN): %s\n", vseg_errname(err));
 }
 
+/* Where @b is now, for checking that a refused submission moved nothing. */
+static void tbuf_info(const struct tbuf *b, struct drm_vseg_gem_info *info)
+{
+	vseg_gem_info(ctx.fd, b->handle, info);
+}
+
+static bool same_place(const struct drm_vseg_gem_info *x,
+		       const struct drm_vseg_gem_info *y)
+{
+	return x->segment_id == y->segment_id && x->offset == y->offset &&
+	       x->moves == y->moves && x->placement_flags == y->placement_flags &&
+	       x->aperture_offset == y->aperture_offset;
+}
+
+/*
+ * Submit @cb on the copy engine with an out-syncobj: SUBMIT must fail with
+ * -EINVAL, queue nothing (the syncobj gets no fence) and move none of the
+ * @n buffers of @watch (all of them resident and reachable already, so
+ * that placing the listed ones is a no-op).
+ */
+static void expect_submit_einval(const struct vseg_cmdbuf *cb,
+				 const struct tbuf *const *watch,
+				 unsigned int n, const char *what)
+{
+	struct drm_vseg_gem_info before[4], after;
+	uint32_t out = vseg_syncobj_create(ctx.fd, 0);
+	struct vseg_usage_snapshot usage;
+	int err;
+
+	igt_assert(n <= ARRAY_SIZE(before));
+	for (unsigned int i = 0; i < n; i++)
+		tbuf_info(watch[i], &before[i]);
+	vseg_usage_read(ctx.fd, &usage);
+	err = __vseg_cb_submit(ctx.fd, COPY, cb, NULL, 0, &out, 1);
+	igt_assert_f(err == -EINVAL,
+		     "%s: SUBMIT returned %d (%s), expected -EINVAL\n", what,
+		     err, vseg_errname(err));
+	igt_assert_f(!vseg_syncobj_has_fence(ctx.fd, out),
+		     "%s: a refused submission installed a fence\n", what);
+	for (unsigned int i = 0; i < n; i++) {
+		tbuf_info(watch[i], &after);
+		igt_assert_f(same_place(&before[i], &after),
+			     "%s: buffer %u moved (%s -> %s, moves %llu -> %llu)\n",
+			     what, i, seg_name(before[i].segment_id),
+			     seg_name(after.segment_id),
+			     (unsigned long long)before[i].moves,
+			     (unsigned long long)after.moves);
+	}
+	vseg_usage_assert(ctx.fd, &usage, what);
+	vseg_syncobj_destroy(ctx.fd, out);
+}
+
 /*
  * A pinned buffer's physical reference from GEM_INFO, written by hand
- * into the commands (no allocation list): the engine decodes it the same
- * way.
+ * into the commands: the copy engine may touch memory only through its
+ * allocation list, so the addresses are refused (-EINVAL, nothing runs)
+ * while the buffer is not listed, and reach the same bytes as patched
+ * ones once it is listed, with or without a patch of its own. A listed
+ * buffer does not make the bytes around it reachable.
  */
 static void test_raw_address(const struct cell *cell)
 {
 	const uint64_t size = SZ_256K;
+	const struct tbuf *watch[2];
 	struct vseg_cmdbuf cb;
-	struct tbuf b;
+	struct tbuf b, other;
 	uint64_t pa;
 
 	tbuf_create(&b, cell, size, AP_FLAG);
+	tbuf_create(&other, cell_of(ctx.ap_id), SZ_64K, AP_FLAG);
 	tbuf_cpu_pattern(&b, 0x400 + cell->seg);
+	tbuf_cpu_pattern(&other, 0x480 + cell->seg);
 	pin(b.handle);
 	check_reachable(&b, cell, NULL, "pinned");
 	pa = vseg_phys_addr(ctx.fd, b.handle, 0);
 	igt_info("%s: buffer at %#llx\n", seg_name(cell->seg),
 		 (unsigned long long)pa);
+	watch[0] = &b;
+	watch[1] = &other;
 
+	/* Not listed at all (no allocation list): refused. */
 	vseg_cb_init(&cb);
+	vseg_cb_fill(&cb, pa + SZ_4K, 2 * SZ_64K, 0x0badf00d);
+	vseg_cb_copy(&cb, pa + size - SZ_4K, pa + 64, SZ_4K);
+	vseg_cb_write(&cb, pa + 8, 0xa0a0b0b0c0c0d0d0ull);
+	expect_submit_einval(&cb, watch, 2,
+			     "hand-written addresses of an unlisted buffer");
+
+	/* Another buffer listed (and patched) instead: refused too. */
+	vseg_cb_fill_phys(&cb, other.handle, 0, SZ_4K, 0x0badcafe);
+	expect_submit_einval(&cb, watch, 2,
+			     "hand-written addresses of a buffer not in the list");
+
+	/* Listed, bytes outside it: refused. */
+	vseg_cb_reset(&cb);
+	vseg_cb_allocation(&cb, b.handle, DRM_VSEG_ALLOCATION_WRITE);
+	vseg_cb_fill(&cb, pa + size - 4, 8, 0x0badbad0);
+	expect_submit_einval(&cb, watch, 2, "FILL running past the listed buffer");
+	vseg_cb_reset(&cb);
+	vseg_cb_allocation(&cb, b.handle, DRM_VSEG_ALLOCATION_WRITE);
+	vseg_cb_write(&cb, pa + size, 0xbad1);
+	expect_submit_einval(&cb, watch, 2, "WRITE just past the listed buffer");
+	vseg_cb_reset(&cb);
+	vseg_cb_allocation(&cb, b.handle, DRM_VSEG_ALLOCATION_WRITE);
+	vseg_cb_copy(&cb, pa, pa + size - SZ_4K / 2, SZ_4K);
+	expect_submit_einval(&cb, watch, 2,
+			     "COPY from a range running past the listed buffer");
+
+	/*
+	 * Nothing ran. Unpinned to check: a CPU fault may have to move it
+	 * where the CPU can see it.
+	 */
+	unpin(b.handle);
+	tbuf_verify(&b, "after refused hand-written addresses");
+	tbuf_verify(&other, "after refused hand-written addresses");
+	pin(b.handle);
+	check_reachable(&b, cell, NULL, "pinned again");
+	pa = vseg_phys_addr(ctx.fd, b.handle, 0);
+
+	/* Listed without a patch: the engine decodes them the same way. */
+	vseg_cb_reset(&cb);
+	vseg_cb_allocation(&cb, b.handle, DRM_VSEG_ALLOCATION_WRITE);
 	vseg_cb_fill(&cb, pa + SZ_4K, 2 * SZ_64K, 0x0badf00d);
 	vseg_fill32(b.model + SZ_4K, 2 * SZ_64K, 0x0badf00d);
 	vseg_cb_copy(&cb, pa + size - SZ_4K, pa + 64, SZ_4K);
 	memmove(b.model + size - SZ_4K, b.model + 64, SZ_4K);
 	vseg_cb_write(&cb, pa + 8, 0xa0a0b0b0c0c0d0d0ull);
 	memcpy(b.model + 8, &(uint64_t){ 0xa0a0b0b0c0c0d0d0ull }, 8);
-	vseg_cb_exec_ok(ctx.fd, COPY, &cb, "hand-written physical addresses");
-	/* Unpinned first: a CPU fault may have to move it where it can see. */
+	/* The last byte of the buffer is inside it. */
+	vseg_cb_write(&cb, pa + size - 8, 0x0102030405060708ull);
+	memcpy(b.model + size - 8, &(uint64_t){ 0x0102030405060708ull }, 8);
+	vseg_cb_exec_ok(ctx.fd, COPY, &cb,
+			"hand-written addresses of a listed buffer");
+
+	/* Mixed with patched commands, between two listed buffers. */
+	vseg_cb_reset(&cb);
+	vseg_cb_copy(&cb, pa + 3 * SZ_4K, 0, SZ_4K);
+	vseg_cb_patch(&cb, 0, VSEG_CMD_SRC, other.handle, SZ_4K, false);
+	vseg_cb_allocation(&cb, b.handle, DRM_VSEG_ALLOCATION_WRITE);
+	memcpy(b.model + 3 * SZ_4K, other.model + SZ_4K, SZ_4K);
+	copy(&cb, &other, 0, &b, 3 * SZ_4K + 16, 64);
+	vseg_cb_exec_ok(ctx.fd, COPY, &cb,
+			"hand-written and patched addresses together");
+
 	unpin(b.handle);
 	tbuf_verify(&b, "after jobs with hand-written addresses");
+	tbuf_verify(&other, "after jobs with hand-written addresses");
 
 	vseg_cb_fini(&cb);
 	tbuf_destroy(&b);
+	tbuf_destroy(&other);
 }
 
-/* --- addresses the engine cannot resolve --------------------------------- */
+/* --- addresses outside the allocation list ----------------------------------- */
 
-/* One command at @addr; the job must fail with -EFAULT. */
-static void expect_fault(uint32_t opcode, uint64_t addr, uint64_t size,
-			 const char *what)
+/*
+ * One command at @addr after a FILL of the listed buffer @v: SUBMIT must
+ * refuse the whole job with -EINVAL, so @v keeps its contents too.
+ */
+static void expect_refused(struct tbuf *v, uint32_t opcode, uint64_t addr,
+			   uint64_t size, const char *what)
 {
+	const struct tbuf *watch[1] = { v };
 	struct vseg_cmdbuf cb;
-	int status;
+	char msg[160];
 
 	vseg_cb_init(&cb);
-	if (opcode == DRM_VSEG_CMD_WRITE)
+	vseg_cb_fill_phys(&cb, v->handle, 0, SZ_4K, 0x0bad0bad);
+	switch (opcode) {
+	case DRM_VSEG_CMD_WRITE:
 		vseg_cb_write(&cb, addr, 0xbad);
-	else
+		break;
+	case DRM_VSEG_CMD_COPY:
+		/* From @addr into the listed buffer. */
+		vseg_cb_copy(&cb, 0, addr, size);
+		vseg_cb_patch(&cb, 1, VSEG_CMD_DST, v->handle, SZ_4K, true);
+		break;
+	default:
 		vseg_cb_fill(&cb, addr, size, 0xbad);
-	status = vseg_cb_exec(ctx.fd, COPY, &cb);
-	igt_assert_f(status == -EFAULT,
-		     "%s (address %#llx, %#llx bytes): fence status %d (%s), expected -EFAULT\n",
-		     what, (unsigned long long)addr, (unsigned long long)size,
-		     status, vseg_errname(status));
+		break;
+	}
+	snprintf(msg, sizeof(msg), "%s (address %#llx, %#llx bytes)", what,
+		 (unsigned long long)addr, (unsigned long long)size);
+	expect_submit_einval(&cb, watch, 1, msg);
+	tbuf_verify(v, msg);
 	vseg_cb_fini(&cb);
+}
+
+/* The listed buffer of the refused jobs: in the aperture, CPU-visible. */
+static void victim_create(struct tbuf *v)
+{
+	tbuf_create(v, cell_of(ctx.ap_id), SZ_64K, AP_FLAG);
+	tbuf_cpu_pattern(v, 0x700);
+	check_reachable(v, cell_of(ctx.ap_id), NULL, "the listed buffer");
 }
 
 /* An aperture page with no GART entry now. */
@@ -443,83 +592,236 @@ static uint64_t unmapped_aperture_offset(void)
 	return off;
 }
 
-static void test_fault_segment0(void)
+static void test_refuse_segment0(void)
 {
-	expect_fault(DRM_VSEG_CMD_FILL, DRM_VSEG_PHYS_ADDR(0, 0), SZ_4K,
-		     "FILL in segment 0");
-	expect_fault(DRM_VSEG_CMD_WRITE, DRM_VSEG_PHYS_ADDR(0, SZ_1M),
-		     0, "WRITE in segment 0");
+	struct tbuf v;
+
+	victim_create(&v);
+	expect_refused(&v, DRM_VSEG_CMD_FILL, DRM_VSEG_PHYS_ADDR(0, 0), SZ_4K,
+		       "FILL in segment 0");
+	expect_refused(&v, DRM_VSEG_CMD_WRITE, DRM_VSEG_PHYS_ADDR(0, SZ_1M), 0,
+		       "WRITE in segment 0");
+	expect_refused(&v, DRM_VSEG_CMD_COPY, DRM_VSEG_PHYS_ADDR(0, 0), SZ_4K,
+		       "COPY from segment 0");
+	tbuf_destroy(&v);
 	check_engine_alive("after jobs addressing segment 0");
 }
 
-static void test_fault_past_end(uint32_t id)
+static void test_refuse_past_end(uint32_t id)
 {
 	const uint64_t size = seg(id)->size;
+	struct tbuf v;
 
-	expect_fault(DRM_VSEG_CMD_FILL, DRM_VSEG_PHYS_ADDR(id, size), 4,
-		     "FILL just past the segment's end");
-	expect_fault(DRM_VSEG_CMD_FILL, DRM_VSEG_PHYS_ADDR(id, size - SZ_4K),
-		     2 * SZ_4K, "FILL across the segment's end");
-	expect_fault(DRM_VSEG_CMD_WRITE,
-		     DRM_VSEG_PHYS_ADDR(id, (1ull << 56) - 8), 0,
-		     "WRITE at the largest offset");
+	victim_create(&v);
+	expect_refused(&v, DRM_VSEG_CMD_FILL, DRM_VSEG_PHYS_ADDR(id, size), 4,
+		       "FILL just past the segment's end");
+	expect_refused(&v, DRM_VSEG_CMD_FILL,
+		       DRM_VSEG_PHYS_ADDR(id, size - SZ_4K), 2 * SZ_4K,
+		       "FILL across the segment's end");
+	expect_refused(&v, DRM_VSEG_CMD_WRITE,
+		       DRM_VSEG_PHYS_ADDR(id, (1ull << 56) - 8), 0,
+		       "WRITE at the largest offset");
+	tbuf_destroy(&v);
 	check_engine_alive("after jobs past a segment's end");
 }
 
-static void test_fault_no_segment(void)
+static void test_refuse_no_segment(void)
 {
+	struct tbuf v;
+
+	victim_create(&v);
 	if (ctx.q.num_segments < DRM_VSEG_MAX_SEGMENTS)
-		expect_fault(DRM_VSEG_CMD_FILL,
-			     DRM_VSEG_PHYS_ADDR(ctx.q.num_segments + 1, 0),
-			     SZ_4K, "FILL in a segment past the table");
-	expect_fault(DRM_VSEG_CMD_FILL, DRM_VSEG_PHYS_ADDR(0xff, 0), SZ_4K,
-		     "FILL in segment 255");
+		expect_refused(&v, DRM_VSEG_CMD_FILL,
+			       DRM_VSEG_PHYS_ADDR(ctx.q.num_segments + 1, 0),
+			       SZ_4K, "FILL in a segment past the table");
+	expect_refused(&v, DRM_VSEG_CMD_FILL, DRM_VSEG_PHYS_ADDR(0xff, 0),
+		       SZ_4K, "FILL in segment 255");
+	tbuf_destroy(&v);
 	check_engine_alive("after jobs in segments that do not exist");
 }
 
-static void test_fault_aperture_unmapped(void)
+static void test_refuse_aperture_unmapped(void)
 {
-	uint64_t off = unmapped_aperture_offset();
+	struct tbuf v;
+	uint64_t off;
 
+	victim_create(&v);
+	off = unmapped_aperture_offset();
 	igt_info("aperture offset %#llx has no GART entry\n",
 		 (unsigned long long)off);
-	expect_fault(DRM_VSEG_CMD_FILL, DRM_VSEG_PHYS_ADDR(ctx.ap_id, off),
-		     SZ_4K, "FILL of an unmapped aperture page");
+	expect_refused(&v, DRM_VSEG_CMD_FILL, DRM_VSEG_PHYS_ADDR(ctx.ap_id, off),
+		       SZ_4K, "FILL of an unmapped aperture page");
+	tbuf_destroy(&v);
 	check_engine_alive("after a job on an unmapped aperture page");
 }
 
-/* A fault ends the job: earlier commands ran, later ones are skipped. */
-static void test_fault_skips_rest(void)
+/*
+ * Memory that belonged to a buffer just closed, and a buffer this file
+ * holds but does not list: neither is reachable.
+ */
+static void test_refuse_unlisted(uint32_t id)
 {
+	struct tbuf v, x;
+	struct drm_vseg_gem_create c;
+	uint64_t pa;
+	uint32_t h;
+
+	victim_create(&v);
+	vseg_create_args(&c, SZ_64K, BIT(id), AP_FLAG);
+	h = vseg_gem_create(ctx.fd, &c);
+	pa = vseg_phys_addr(ctx.fd, h, 0);
+	vseg_gem_close(ctx.fd, h);
+	expect_refused(&v, DRM_VSEG_CMD_FILL, pa, SZ_4K,
+		       "FILL of a closed buffer's memory");
+	expect_refused(&v, DRM_VSEG_CMD_COPY, pa, SZ_4K,
+		       "COPY from a closed buffer's memory");
+
+	tbuf_create(&x, cell_of(id), SZ_64K, AP_FLAG);
+	tbuf_cpu_pattern(&x, 0x710);
+	/* Made reachable again (the CPU write may have moved it). */
+	vseg_make_resident(ctx.fd, &x.handle, 1);
+	pa = vseg_phys_addr(ctx.fd, x.handle, 0);
+	expect_refused(&v, DRM_VSEG_CMD_FILL, pa, SZ_4K,
+		       "FILL of a buffer this file holds but did not list");
+	expect_refused(&v, DRM_VSEG_CMD_WRITE, pa + SZ_4K, 0,
+		       "WRITE into a buffer this file holds but did not list");
+	expect_refused(&v, DRM_VSEG_CMD_COPY, pa, SZ_4K,
+		       "COPY from a buffer this file holds but did not list");
+	tbuf_verify(&x, "an unlisted buffer after refused jobs");
+	tbuf_destroy(&x);
+	tbuf_destroy(&v);
+	check_engine_alive("after jobs on unlisted memory");
+}
+
+/* Another client's buffer, its address read on its own file. */
+static void test_refuse_other_client(uint32_t id)
+{
+	const uint64_t size = SZ_64K;
+	int fd2 = drm_open_vseg();
+	struct drm_vseg_gem_create c;
+	uint8_t *want, *got;
+	struct tbuf v;
+	uint64_t pa;
+	uint32_t h;
+
+	want = malloc(size);
+	got = malloc(size);
+	igt_assert(want && got);
+	victim_create(&v);
+	vseg_create_args(&c, size, cell_of(id)->supported, AP_FLAG);
+	vseg_create_prefer(&c, id, 0);
+	h = vseg_gem_create(fd2, &c);
+	vseg_pattern_fill(want, size, 0x720 + id);
+	vseg_bo_write(fd2, h, 0, want, size);
+	vseg_make_resident(fd2, &h, 1);
+	pa = vseg_phys_addr(fd2, h, 0);
+	igt_info("the other client's buffer is at %#llx\n",
+		 (unsigned long long)pa);
+	expect_refused(&v, DRM_VSEG_CMD_FILL, pa, size,
+		       "FILL of another client's buffer");
+	expect_refused(&v, DRM_VSEG_CMD_WRITE, pa + 8, 0,
+		       "WRITE into another client's buffer");
+	expect_refused(&v, DRM_VSEG_CMD_COPY, pa, SZ_4K,
+		       "COPY from another client's buffer");
+	vseg_bo_read(fd2, h, 0, got, size);
+	vseg_assert_same(got, want, size, 0,
+			 "another client's buffer after refused jobs");
+	vseg_gem_close(fd2, h);
+	drm_close_driver(fd2);
+	tbuf_destroy(&v);
+	free(want);
+	free(got);
+	check_engine_alive("after jobs on another client's buffer");
+}
+
+/*
+ * Two listed buffers side by side in a segment: a range across their
+ * boundary lies in neither, though every byte of it is listed.
+ */
+static void test_refuse_across_two(uint32_t id)
+{
+	const uint64_t size = SZ_64K;
+	const struct tbuf *watch[2];
+	struct vseg_cmdbuf cb;
+	struct tbuf a, b;
+	uint64_t pa, pb, lo;
+
+	tbuf_create(&a, cell_of(id), size, AP_FLAG);
+	tbuf_create(&b, cell_of(id), size, AP_FLAG);
+	tbuf_cpu_pattern(&a, 0x730);
+	tbuf_cpu_pattern(&b, 0x731);
+	pin(a.handle);
+	pin(b.handle);
+	pa = vseg_phys_addr(ctx.fd, a.handle, 0);
+	pb = vseg_phys_addr(ctx.fd, b.handle, 0);
+	igt_info("%s: buffers at %#llx and %#llx\n", seg_name(id),
+		 (unsigned long long)pa, (unsigned long long)pb);
+	if (pa + size != pb && pb + size != pa) {
+		igt_info("not side by side: nothing to straddle\n");
+	} else {
+		lo = pa < pb ? pa : pb;
+		watch[0] = &a;
+		watch[1] = &b;
+		vseg_cb_init(&cb);
+		vseg_cb_allocation(&cb, a.handle, DRM_VSEG_ALLOCATION_WRITE);
+		vseg_cb_allocation(&cb, b.handle, DRM_VSEG_ALLOCATION_WRITE);
+		vseg_cb_fill(&cb, lo + size - SZ_4K, 2 * SZ_4K, 0x0bad0bad);
+		expect_submit_einval(&cb, watch, 2,
+				     "FILL across two listed buffers");
+		vseg_cb_reset(&cb);
+		vseg_cb_allocation(&cb, a.handle, DRM_VSEG_ALLOCATION_WRITE);
+		vseg_cb_allocation(&cb, b.handle, DRM_VSEG_ALLOCATION_WRITE);
+		vseg_cb_write(&cb, lo + size - 4, 0xbad);
+		expect_submit_einval(&cb, watch, 2,
+				     "WRITE across two listed buffers");
+		vseg_cb_reset(&cb);
+		vseg_cb_allocation(&cb, a.handle, DRM_VSEG_ALLOCATION_WRITE);
+		vseg_cb_allocation(&cb, b.handle, DRM_VSEG_ALLOCATION_WRITE);
+		vseg_cb_copy(&cb, lo, lo + size - SZ_4K, 2 * SZ_4K);
+		expect_submit_einval(&cb, watch, 2,
+				     "COPY from across two listed buffers");
+		vseg_cb_fini(&cb);
+	}
+	unpin(a.handle);
+	unpin(b.handle);
+	tbuf_verify(&a, "after refused jobs across two buffers");
+	tbuf_verify(&b, "after refused jobs across two buffers");
+	tbuf_destroy(&a);
+	tbuf_destroy(&b);
+}
+
+/*
+ * A job with valid commands around one bad address is refused as a
+ * whole: not even the commands before it run.
+ */
+static void test_refuse_whole_job(void)
+{
+	const struct tbuf *watch[1];
 	struct vseg_cmdbuf cb;
 	struct tbuf b;
-	int status;
 
 	tbuf_create(&b, cell_of(ctx.ap_id), SZ_64K, AP_FLAG);
 	tbuf_cpu_pattern(&b, 0x500);
+	watch[0] = &b;
 	vseg_cb_init(&cb);
-	write64(&cb, &b, 0, 0x1111111111111111ull);
+	vseg_cb_write_phys(&cb, b.handle, 0, 0x1111111111111111ull);
 	vseg_cb_fill(&cb, DRM_VSEG_PHYS_ADDR(0, 0), SZ_4K, 0xbad);
-	/* Not applied to the model: it must not run. */
 	vseg_cb_write_phys(&cb, b.handle, 8, 0x2222222222222222ull);
 	vseg_cb_copy_phys(&cb, b.handle, SZ_4K, b.handle, 2 * SZ_4K, SZ_4K);
-	status = vseg_cb_exec(ctx.fd, COPY, &cb);
-	igt_assert_f(status == -EFAULT, "fence status %d (%s), expected -EFAULT\n",
-		     status, vseg_errname(status));
-	tbuf_verify(&b, "commands before the fault ran, the ones after did not");
+	expect_submit_einval(&cb, watch, 1, "a bad address between good ones");
+	tbuf_verify(&b, "no command of a refused job ran");
 
-	/* A COPY from an address that cannot be resolved. */
+	/* Without the bad command the same job runs. */
 	vseg_cb_reset(&cb);
-	vseg_cb_copy(&cb, 0, DRM_VSEG_PHYS_ADDR(0, 0), SZ_4K);
-	vseg_cb_patch(&cb, 0, VSEG_CMD_DST, b.handle, 0, true);
-	status = vseg_cb_exec(ctx.fd, COPY, &cb);
-	igt_assert_f(status == -EFAULT,
-		     "COPY from segment 0: fence status %d (%s), expected -EFAULT\n",
-		     status, vseg_errname(status));
+	write64(&cb, &b, 0, 0x1111111111111111ull);
+	write64(&cb, &b, 8, 0x2222222222222222ull);
+	copy(&cb, &b, SZ_4K, &b, 2 * SZ_4K, SZ_4K);
+	vseg_cb_exec_ok(ctx.fd, COPY, &cb, "the job without its bad command");
+	tbuf_verify(&b, "the job without its bad command");
 
 	vseg_cb_fini(&cb);
 	tbuf_destroy(&b);
-	check_engine_alive("after a job that faulted half way");
+	check_engine_alive("after a refused job");
 }
 
 /* --- rejected submissions ---------------------------------------------------- */
@@ -586,23 +888,20 @@ static void reject_teardown(struct reject_env *e)
 	vseg_gem_close(ctx.fd, e->primary);
 }
 
-static bool same_place(const struct drm_vseg_gem_info *x,
-		       const struct drm_vseg_gem_info *y)
-{
-	return x->segment_id == y->segment_id && x->offset == y->offset &&
-	       x->moves == y->moves && x->placement_flags == y->placement_flags &&
-	       x->aperture_offset == y->aperture_offset;
-}
-
 /*
  * Submit @e->s as it is now: it must fail with @want and change nothing:
  * no buffer moved, the usage is the same, the out-syncobj got no fence and
- * the buffers hold what they held.
+ * the buffers hold what they held. With @placed the kernel refuses the
+ * submission only once it has placed the listed buffers (it checks the
+ * commands' ranges against where they are): @a and @b may then have been
+ * made reachable, but nothing else may have changed.
  */
-static void expect_rejected(struct reject_env *e, int want, const char *what)
+static void expect_rejected(struct reject_env *e, int want, bool placed,
+			    const char *what)
 {
 	const uint32_t handles[] = { e->a.handle, e->b.handle, e->plain,
 				     e->primary };
+	const struct cell *cells[] = { cell_of(1), cell_of(ctx.ap_id) };
 	struct drm_vseg_gem_info before[4], after;
 	struct vseg_usage_snapshot usage;
 	int err;
@@ -617,13 +916,19 @@ static void expect_rejected(struct reject_env *e, int want, const char *what)
 
 	for (unsigned int i = 0; i < 4; i++) {
 		vseg_gem_info(ctx.fd, handles[i], &after);
+		if (placed && i < 2 && !same_place(&before[i], &after)) {
+			check_reachable(i ? &e->b : &e->a, cells[i], NULL,
+					what);
+			continue;
+		}
 		igt_assert_f(same_place(&before[i], &after),
 			     "%s: buffer %u moved (segment %u -> %u, moves %llu -> %llu) though the submission was rejected\n",
 			     what, i, before[i].segment_id, after.segment_id,
 			     (unsigned long long)before[i].moves,
 			     (unsigned long long)after.moves);
 	}
-	vseg_usage_assert(ctx.fd, &usage, what);
+	if (!placed)
+		vseg_usage_assert(ctx.fd, &usage, what);
 	igt_assert_f(!vseg_syncobj_has_fence(ctx.fd, e->out),
 		     "%s: the out-syncobj of a rejected submission has a fence\n",
 		     what);
@@ -647,10 +952,19 @@ static void reject_control(struct reject_env *e)
 	tbuf_verify(&e->b, "after the valid submission");
 }
 
+/**
+ * struct reject_case - one way to break the valid submission
+ * @name: the dynamic subtest.
+ * @err: what SUBMIT must return.
+ * @mutate: breaks it.
+ * @placed: the kernel finds out only once the listed buffers are placed
+ *	(a command's range outside the listed allocations).
+ */
 struct reject_case {
 	const char *name;
 	int err;
 	void (*mutate)(struct reject_env *e);
+	bool placed;
 };
 
 /* Allocation list. */
@@ -781,6 +1095,80 @@ static void r_render_patches_only(struct reject_env *e)
 	e->s.engine = RENDER;
 	e->s.num_allocations = 0;
 	e->s.allocations = 0;
+}
+
+/* Patches into fields that are not an address the command uses. */
+static void r_patch_opcode(struct reject_env *e)
+{
+	e->cb.patches[0].patch_offset =
+		VSEG_PATCH_OFFSET(0, offsetof(struct drm_vseg_cmd, opcode));
+}
+
+static void r_patch_size(struct reject_env *e)
+{
+	e->cb.patches[1].patch_offset =
+		VSEG_PATCH_OFFSET(1, offsetof(struct drm_vseg_cmd, size));
+}
+
+static void r_patch_value(struct reject_env *e)
+{
+	e->cb.patches[3].patch_offset =
+		VSEG_PATCH_OFFSET(2, offsetof(struct drm_vseg_cmd, value));
+}
+
+static void r_patch_fill_src(struct reject_env *e)
+{
+	e->cb.patches[0].patch_offset = VSEG_PATCH_OFFSET(0, VSEG_CMD_SRC);
+}
+
+static void r_patch_write_src(struct reject_env *e)
+{
+	e->cb.patches[3].patch_offset = VSEG_PATCH_OFFSET(2, VSEG_CMD_SRC);
+}
+
+static void r_patch_nop_dst(struct reject_env *e)
+{
+	e->cb.patches[3].patch_offset = VSEG_PATCH_OFFSET(3, VSEG_CMD_DST);
+}
+
+static void r_patch_nop_src(struct reject_env *e)
+{
+	e->cb.patches[2].patch_offset = VSEG_PATCH_OFFSET(3, VSEG_CMD_SRC);
+}
+
+/* Ranges outside the listed allocations (found once they are placed). */
+static void r_raw_segment0(struct reject_env *e)
+{
+	e->cb.cmds[3].opcode = DRM_VSEG_CMD_FILL;
+	e->cb.cmds[3].dst = DRM_VSEG_PHYS_ADDR(0, 0);
+	e->cb.cmds[3].size = SZ_4K;
+}
+
+static void r_raw_no_segment(struct reject_env *e)
+{
+	e->cb.cmds[3].opcode = DRM_VSEG_CMD_WRITE;
+	e->cb.cmds[3].dst = DRM_VSEG_PHYS_ADDR(ctx.q.num_segments + 1, 0);
+}
+
+static void r_fill_past_end(struct reject_env *e)
+{
+	/* Patched at offset 0, one page longer than the buffer. */
+	e->cb.cmds[0].size = e->a.size + SZ_4K;
+}
+
+static void r_fill_offset_near_end(struct reject_env *e)
+{
+	e->cb.patches[0].allocation_offset = e->a.size - 4;
+}
+
+static void r_copy_src_near_end(struct reject_env *e)
+{
+	e->cb.patches[2].allocation_offset = e->a.size - 8;
+}
+
+static void r_write_near_end(struct reject_env *e)
+{
+	e->cb.patches[3].allocation_offset = e->b.size - 4;
 }
 
 /* Commands. */
@@ -967,57 +1355,70 @@ static void r_bad_out_syncs(struct reject_env *e)
 }
 
 static const struct reject_case reject_cases[] = {
-	{ "plain-buffer", -EINVAL, r_plain },
-	{ "plain-buffer-unreferenced", -EINVAL, r_plain_unreferenced },
-	{ "primary-buffer", -EINVAL, r_primary },
-	{ "allocation-flags", -EINVAL, r_alloc_flags },
-	{ "unknown-handle", -ENOENT, r_unknown_handle },
-	{ "zero-handle", -ENOENT, r_zero_handle },
-	{ "too-many-allocations", -E2BIG, r_too_many_allocations },
-	{ "allocation-index", -EINVAL, r_index },
-	{ "allocation-index-huge", -EINVAL, r_index_huge },
-	{ "patch-offset-outside", -EINVAL, r_patch_outside },
-	{ "patch-offset-huge", -EINVAL, r_patch_huge },
-	{ "patch-offset-unaligned", -EINVAL, r_patch_unaligned },
-	{ "patch-offset-straddles-end", -EINVAL, r_patch_unaligned_last },
-	{ "patch-pad", -EINVAL, r_patch_pad },
-	{ "allocation-offset-at-end", -EINVAL, r_alloc_offset_end },
-	{ "allocation-offset-beyond", -EINVAL, r_alloc_offset_far },
-	{ "allocation-offset-huge", -EINVAL, r_alloc_offset_huge },
-	{ "too-many-patches", -E2BIG, r_too_many_patches },
-	{ "render-allocation-list", -EINVAL, r_render_allocations },
-	{ "render-patch-list", -EINVAL, r_render_patches_only },
-	{ "unknown-opcode", -EINVAL, r_opcode },
-	{ "unknown-opcode-huge", -EINVAL, r_opcode_huge },
-	{ "command-flags", -EINVAL, r_cmd_flags },
-	{ "fill-src", -EINVAL, r_fill_src },
-	{ "write-src", -EINVAL, r_write_src },
-	{ "write-size", -EINVAL, r_write_size },
-	{ "nop-size", -EINVAL, r_nop_size },
-	{ "nop-value", -EINVAL, r_nop_value },
-	{ "nop-src", -EINVAL, r_nop_src },
-	{ "copy-value", -EINVAL, r_copy_value },
-	{ "fill-size-unaligned", -EINVAL, r_fill_size },
-	{ "commands-size-zero", -EINVAL, r_size_zero },
-	{ "commands-size-partial", -EINVAL, r_size_partial },
-	{ "commands-size-short", -EINVAL, r_size_short },
-	{ "unknown-engine", -EINVAL, r_engine },
-	{ "unknown-engine-huge", -EINVAL, r_engine_huge },
-	{ "flags", -EINVAL, r_flags },
-	{ "pad", -EINVAL, r_pad },
-	{ "reserved0", -EINVAL, r_reserved0 },
-	{ "reserved1", -EINVAL, r_reserved1 },
-	{ "extensions", -EINVAL, r_extensions },
-	{ "unknown-in-sync", -ENOENT, r_unknown_in_sync },
-	{ "unknown-out-sync", -ENOENT, r_unknown_out_sync },
-	{ "too-many-in-syncs", -E2BIG, r_too_many_in_syncs },
-	{ "too-many-out-syncs", -E2BIG, r_too_many_out_syncs },
-	{ "bad-commands-pointer", -EFAULT, r_bad_commands },
-	{ "null-commands-pointer", -EFAULT, r_null_commands },
-	{ "bad-allocations-pointer", -EFAULT, r_bad_allocations },
-	{ "bad-patches-pointer", -EFAULT, r_bad_patches },
-	{ "bad-in-syncs-pointer", -EFAULT, r_bad_in_syncs },
-	{ "bad-out-syncs-pointer", -EFAULT, r_bad_out_syncs },
+	{ "plain-buffer", -EINVAL, r_plain, false },
+	{ "plain-buffer-unreferenced", -EINVAL, r_plain_unreferenced, false },
+	{ "primary-buffer", -EINVAL, r_primary, false },
+	{ "allocation-flags", -EINVAL, r_alloc_flags, false },
+	{ "unknown-handle", -ENOENT, r_unknown_handle, false },
+	{ "zero-handle", -ENOENT, r_zero_handle, false },
+	{ "too-many-allocations", -E2BIG, r_too_many_allocations, false },
+	{ "allocation-index", -EINVAL, r_index, false },
+	{ "allocation-index-huge", -EINVAL, r_index_huge, false },
+	{ "patch-offset-outside", -EINVAL, r_patch_outside, false },
+	{ "patch-offset-huge", -EINVAL, r_patch_huge, false },
+	{ "patch-offset-unaligned", -EINVAL, r_patch_unaligned, false },
+	{ "patch-offset-straddles-end", -EINVAL, r_patch_unaligned_last, false },
+	{ "patch-pad", -EINVAL, r_patch_pad, false },
+	{ "allocation-offset-at-end", -EINVAL, r_alloc_offset_end, false },
+	{ "allocation-offset-beyond", -EINVAL, r_alloc_offset_far, false },
+	{ "allocation-offset-huge", -EINVAL, r_alloc_offset_huge, false },
+	{ "too-many-patches", -E2BIG, r_too_many_patches, false },
+	{ "patch-into-opcode", -EINVAL, r_patch_opcode, false },
+	{ "patch-into-size", -EINVAL, r_patch_size, false },
+	{ "patch-into-value", -EINVAL, r_patch_value, false },
+	{ "patch-into-fill-src", -EINVAL, r_patch_fill_src, false },
+	{ "patch-into-write-src", -EINVAL, r_patch_write_src, false },
+	{ "patch-into-nop-dst", -EINVAL, r_patch_nop_dst, false },
+	{ "patch-into-nop-src", -EINVAL, r_patch_nop_src, false },
+	{ "raw-segment-0", -EINVAL, r_raw_segment0, true },
+	{ "raw-no-segment", -EINVAL, r_raw_no_segment, true },
+	{ "fill-past-end", -EINVAL, r_fill_past_end, true },
+	{ "fill-offset-near-end", -EINVAL, r_fill_offset_near_end, true },
+	{ "copy-src-near-end", -EINVAL, r_copy_src_near_end, true },
+	{ "write-straddles-end", -EINVAL, r_write_near_end, true },
+	{ "render-allocation-list", -EINVAL, r_render_allocations, false },
+	{ "render-patch-list", -EINVAL, r_render_patches_only, false },
+	{ "unknown-opcode", -EINVAL, r_opcode, false },
+	{ "unknown-opcode-huge", -EINVAL, r_opcode_huge, false },
+	{ "command-flags", -EINVAL, r_cmd_flags, false },
+	{ "fill-src", -EINVAL, r_fill_src, false },
+	{ "write-src", -EINVAL, r_write_src, false },
+	{ "write-size", -EINVAL, r_write_size, false },
+	{ "nop-size", -EINVAL, r_nop_size, false },
+	{ "nop-value", -EINVAL, r_nop_value, false },
+	{ "nop-src", -EINVAL, r_nop_src, false },
+	{ "copy-value", -EINVAL, r_copy_value, false },
+	{ "fill-size-unaligned", -EINVAL, r_fill_size, false },
+	{ "commands-size-zero", -EINVAL, r_size_zero, false },
+	{ "commands-size-partial", -EINVAL, r_size_partial, false },
+	{ "commands-size-short", -EINVAL, r_size_short, false },
+	{ "unknown-engine", -EINVAL, r_engine, false },
+	{ "unknown-engine-huge", -EINVAL, r_engine_huge, false },
+	{ "flags", -EINVAL, r_flags, false },
+	{ "pad", -EINVAL, r_pad, false },
+	{ "reserved0", -EINVAL, r_reserved0, false },
+	{ "reserved1", -EINVAL, r_reserved1, false },
+	{ "extensions", -EINVAL, r_extensions, false },
+	{ "unknown-in-sync", -ENOENT, r_unknown_in_sync, false },
+	{ "unknown-out-sync", -ENOENT, r_unknown_out_sync, false },
+	{ "too-many-in-syncs", -E2BIG, r_too_many_in_syncs, false },
+	{ "too-many-out-syncs", -E2BIG, r_too_many_out_syncs, false },
+	{ "bad-commands-pointer", -EFAULT, r_bad_commands, false },
+	{ "null-commands-pointer", -EFAULT, r_null_commands, false },
+	{ "bad-allocations-pointer", -EFAULT, r_bad_allocations, false },
+	{ "bad-patches-pointer", -EFAULT, r_bad_patches, false },
+	{ "bad-in-syncs-pointer", -EFAULT, r_bad_in_syncs, false },
+	{ "bad-out-syncs-pointer", -EFAULT, r_bad_out_syncs, false },
 };
 
 static void test_reject(const struct reject_case *rc)
@@ -1027,7 +1428,7 @@ static void test_reject(const struct reject_case *rc)
 	reject_setup(&e);
 	memset(many_syncs, 0, sizeof(many_syncs));
 	rc->mutate(&e);
-	expect_rejected(&e, rc->err, rc->name);
+	expect_rejected(&e, rc->err, rc->placed, rc->name);
 	for (unsigned int i = 0; i < DRM_VSEG_MAX_SYNCS + 1; i++)
 		if (many_syncs[i] && many_syncs[i] != e.out)
 			vseg_syncobj_destroy(ctx.fd, many_syncs[i]);
@@ -1460,8 +1861,11 @@ igt_main
 		}
 
 		igt_describe("Physical references from GEM_INFO of pinned "
-			     "buffers, written into commands by hand, reach "
-			     "the same bytes.");
+			     "buffers, written into commands by hand: refused "
+			     "with EINVAL while the buffer is not in the "
+			     "allocation list or the range runs past it; once "
+			     "listed they reach the same bytes as patched "
+			     "addresses.");
 		igt_subtest_with_dynamic_f("raw-address-%s", profile) {
 			struct cell cells[DRM_VSEG_MAX_SEGMENTS];
 			unsigned int n;
@@ -1474,32 +1878,45 @@ igt_main
 			finish();
 		}
 
-		igt_describe("Addresses the engine cannot resolve (segment 0, "
-			     "past a segment's end, no such segment, unmapped "
-			     "aperture pages) fail the job's fence with EFAULT, "
-			     "skip the rest of the job, and the engine keeps "
-			     "serving this and other clients.");
+		igt_describe("Addresses outside the allocation list (segment "
+			     "0, past a segment's end, no such segment, "
+			     "unmapped aperture pages, freed memory, unlisted "
+			     "buffers of this and of another client, ranges "
+			     "across two listed buffers) make SUBMIT fail with "
+			     "EINVAL: no job, no fence, no byte written, not "
+			     "even by the job's valid commands; the engine "
+			     "keeps serving this and other clients.");
 		igt_subtest_with_dynamic_f("bad-address-%s", profile) {
 			load(profile);
 			igt_dynamic("segment-0")
-				test_fault_segment0();
+				test_refuse_segment0();
 			for (uint32_t id = 1; id <= ctx.q.num_segments; id++)
 				igt_dynamic_f("past-end-%s", seg_name(id))
-					test_fault_past_end(id);
+					test_refuse_past_end(id);
 			igt_dynamic("no-such-segment")
-				test_fault_no_segment();
+				test_refuse_no_segment();
 			igt_dynamic("aperture-unmapped")
-				test_fault_aperture_unmapped();
-			igt_dynamic("skips-rest")
-				test_fault_skips_rest();
+				test_refuse_aperture_unmapped();
+			for (uint32_t id = 1; id <= ctx.q.num_segments; id++) {
+				igt_dynamic_f("unlisted-%s", seg_name(id))
+					test_refuse_unlisted(id);
+				igt_dynamic_f("other-client-%s", seg_name(id))
+					test_refuse_other_client(id);
+				igt_dynamic_f("across-two-%s", seg_name(id))
+					test_refuse_across_two(id);
+			}
+			igt_dynamic("whole-job")
+				test_refuse_whole_job();
 			finish();
 		}
 
 		igt_describe("A job on a buffer that cannot be made reachable "
-			     "(its segment full of pinned buffers) is refused "
-			     "with ENOSPC, changing nothing; with room it runs.");
+			     "(its segment full of pinned buffers; one file may "
+			     "pin it all with pin_limit_percent=100) is "
+			     "refused with ENOSPC, changing nothing; with room "
+			     "it runs.");
 		igt_subtest_with_dynamic_f("enospc-%s", profile) {
-			load(profile);
+			load_opts(profile, "pin_limit_percent=100");
 			for (uint32_t id = 1; id <= ctx.q.num_segments; id++)
 				igt_dynamic(seg_name(id))
 					test_enospc(id);
