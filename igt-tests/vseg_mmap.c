@@ -2,8 +2,9 @@
 /*
  * vseg_mmap: CPU access to buffers through DRM_IOCTL_VSEG_GEM_MMAP_OFFSET
  * and mmap(): in every CPU-reachable placement, across moves, moves on
- * fault out of memory the CPU cannot reach, SIGBUS when there is nowhere
- * to go, and the CPU-visible part of a small-BAR segment.
+ * fault out of memory the CPU cannot reach, MMAP_OFFSET refused for a
+ * buffer the CPU can never reach, SIGBUS when a pinned buffer cannot move
+ * where the CPU sees it, and the CPU-visible part of a small-BAR segment.
  *
  * Copyright (c) 2026 The vseg authors
  */
@@ -22,7 +23,8 @@
 IGT_TEST_DESCRIPTION("Map vseg buffers into the CPU: data written is read "
 		     "back in every CPU-reachable placement and survives "
 		     "moves; faults move buffers out of memory the CPU cannot "
-		     "reach or raise SIGBUS.");
+		     "reach, or raise SIGBUS when they are pinned there; "
+		     "buffers the CPU can never reach get no mapping.");
 
 #define AP_FLAG		DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
 #define CPU_VISIBLE	DRM_VSEG_GEM_CREATE_CPU_VISIBLE
@@ -425,6 +427,14 @@ static void test_fault_move(void)
 	finish_profile();
 }
 
+/*
+ * A buffer with no CPU-reachable place at all (supported only in the
+ * non-visible segment) has no mapping to give: MMAP_OFFSET refuses it up
+ * front with -EINVAL, and the buffer stays where it is. One that could
+ * move where the CPU sees it but is pinned in the non-visible segment
+ * maps fine, but touching it raises SIGBUS (it cannot move now); unpinned,
+ * the same mapping works and finds its contents.
+ */
 static void test_sigbus(void)
 {
 	const uint64_t size = SZ_1M;
@@ -435,30 +445,65 @@ static void test_sigbus(void)
 	igt_require(!vseg_ctx_seg(&ctx, local)->cpu_visible_size);
 
 	for (unsigned int k = 0; k < 2; k++) {
+		struct drm_vseg_gem_create c;
 		struct drm_vseg_gem_info i0, i1;
-		uint64_t *ptr;
+		uint64_t *ptr, off;
 		uint32_t h;
+		int err;
 
+		/* Nowhere the CPU could reach it. */
 		h = vseg_gem_create_simple(ctx.fd, size, BIT(local),
 					   k ? AP_FLAG : 0);
 		info(h, &i0);
 		igt_assert_eq_u32(i0.segment_id, local);
+		err = __vseg_gem_mmap_offset(ctx.fd, h, &off);
+		igt_assert_f(err == -EINVAL,
+			     "MMAP_OFFSET of a buffer that only lives in %s: %d (%s), expected -EINVAL\n",
+			     vseg_ctx_seg_name(&ctx, local), err,
+			     vseg_errname(err));
+		vseg_check_allocation(ctx.fd, h, &i1);
+		igt_assert_eq_u32(i1.segment_id, local);
+		igt_assert_eq_u64(i1.moves, i0.moves);
+		igt_assert_eq_u64(i1.offset, i0.offset);
+		vseg_gem_close(ctx.fd, h);
+
+		/* It could go to system memory, but it is pinned in local. */
+		vseg_create_args(&c, size, BIT(local) | BIT(0),
+				 k ? AP_FLAG : 0);
+		vseg_create_prefer(&c, local, 0);
+		h = vseg_gem_create(ctx.fd, &c);
+		err = __vseg_make_resident_flags(ctx.fd, &h, 1,
+						 DRM_VSEG_RESIDENCY_PIN, NULL);
+		igt_assert_f(err == 0, "MAKE_RESIDENT(PIN): %d (%s)\n", err,
+			     vseg_errname(err));
+		info(h, &i0);
+		igt_assert_eq_u32(i0.segment_id, local);
+		igt_assert(i0.placement_flags & DRM_VSEG_INFO_PINNED);
 		ptr = vseg_gem_mmap(ctx.fd, h, size, RW);
 		igt_assert_f(access_sigbus(ptr, false),
-			     "reading a buffer that only lives in %s did not raise SIGBUS\n",
+			     "reading a buffer pinned in %s did not raise SIGBUS\n",
 			     vseg_ctx_seg_name(&ctx, local));
 		igt_assert_f(access_sigbus(ptr + size / 16, true),
-			     "writing a buffer that only lives in %s did not raise SIGBUS\n",
+			     "writing a buffer pinned in %s did not raise SIGBUS\n",
 			     vseg_ctx_seg_name(&ctx, local));
 		igt_assert_f(child_dies_of_sigbus(ptr),
 			     "a child writing the buffer did not die of SIGBUS\n");
-		munmap(ptr, size);
 
 		/* It stayed where it was, and still works otherwise. */
 		vseg_check_allocation(ctx.fd, h, &i1);
 		igt_assert_eq_u32(i1.segment_id, local);
 		igt_assert_eq_u64(i1.moves, i0.moves);
 		igt_assert_eq_u64(i1.offset, i0.offset);
+
+		/* Unpinned, the same mapping moves it and reads zeroes. */
+		err = __vseg_evict_flags(ctx.fd, &h, 1,
+					 DRM_VSEG_RESIDENCY_UNPIN, NULL);
+		igt_assert_f(err == 0, "EVICT(UNPIN): %d (%s)\n", err,
+			     vseg_errname(err));
+		check_zero(ptr, size, "unpinned, after the SIGBUS");
+		vseg_pattern_fill(ptr, size, 0x3000 + k);
+		check_pattern(ptr, size, 0x3000 + k, "unpinned, written");
+		munmap(ptr, size);
 		vseg_gem_close(ctx.fd, h);
 	}
 	finish_profile();
@@ -617,8 +662,10 @@ igt_main
 	igt_subtest("fault-move")
 		test_fault_move();
 
-	igt_describe("A CPU fault on a buffer that can only live in memory "
-		     "the CPU cannot reach raises SIGBUS and moves nothing.");
+	igt_describe("MMAP_OFFSET of a buffer that can only live in memory "
+		     "the CPU cannot reach fails with EINVAL; a CPU fault on "
+		     "a buffer pinned there raises SIGBUS and moves nothing; "
+		     "unpinned, it moves and works.");
 	igt_subtest("fault-sigbus")
 		test_sigbus();
 
