@@ -7,10 +7,13 @@
  * Copyright (c) 2026 The vseg authors
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+#include <xf86drm.h>
 
 #include "igt.h"
 #include "igt_vseg.h"
@@ -28,11 +31,12 @@ IGT_TEST_DESCRIPTION("Move vseg buffers with MAKE_RESIDENT and EVICT, "
 static struct vseg_ctx ctx = VSEG_CTX_INIT(VSEG_LEFTOVERS_NONE_OURS);
 static uint32_t vram_id, local_id;
 
+/* @profile may be followed by more module options. */
 static void load_profile(const char *profile)
 {
 	vseg_ctx_load(&ctx, profile);
 	vram_id = local_id = 0;
-	if (!strcmp(profile, "discrete")) {
+	if (!strncmp(profile, "discrete", 8)) {
 		vram_id = vseg_segment_by_name(&ctx.q, ctx.segs, "vram");
 		local_id = vseg_segment_by_name(&ctx.q, ctx.segs, "local");
 	}
@@ -320,7 +324,8 @@ static void test_pin(void)
 	unsigned int n;
 	int err;
 
-	load_profile("discrete");
+	/* This file pins all of vram below: lift its pin budget. */
+	load_profile("discrete pin_limit_percent=100");
 
 	a = vseg_gem_create_simple(ctx.fd, size, BIT(vram_id), 0);
 	b = vseg_gem_create_simple(ctx.fd, size, BIT(vram_id), 0);
@@ -425,6 +430,156 @@ static void test_pin(void)
 	free(fill);
 	vseg_gem_close(ctx.fd, a);
 	vseg_gem_close(ctx.fd, b);
+	finish_profile();
+}
+
+/* --- per-file pins ------------------------------------------------------------ */
+
+/* Is @h (on @fd) pinned, and where is it? */
+static bool pinned_on(int fd, uint32_t h, uint32_t *segment)
+{
+	struct drm_vseg_gem_info i;
+
+	vseg_gem_info(fd, h, &i);
+	if (segment)
+		*segment = i.segment_id;
+	return i.placement_flags & DRM_VSEG_INFO_PINNED;
+}
+
+/* @h of @from as a handle of @to, through PRIME. */
+static uint32_t share(int from, uint32_t h, int to)
+{
+	uint32_t h2 = 0;
+	int dmabuf = -1;
+
+	igt_assert_eq(drmPrimeHandleToFD(from, h, DRM_CLOEXEC | DRM_RDWR,
+					 &dmabuf), 0);
+	igt_assert_eq(drmPrimeFDToHandle(to, dmabuf, &h2), 0);
+	close(dmabuf);
+	igt_assert(h2);
+	return h2;
+}
+
+/*
+ * Pins belong to the file that takes them: each file may pin at most
+ * pin_limit_percent (50 by default) of a segment, counted in bytes per
+ * pin, and a PIN past that fails with ENOSPC, leaving the buffer where it
+ * was; only the file that pinned can unpin; a file's pins go with its last
+ * handle of the buffer and with the file.
+ */
+static void test_pin_budget(void)
+{
+	const uint64_t size = SZ_1M;
+	uint32_t *h, c, processed, seg, shared, mine;
+	struct drm_vseg_gem_create cr;
+	unsigned int n;
+	struct where w;
+	int fd2, err;
+
+	load_profile("discrete");
+	n = vseg_ctx_seg(&ctx, vram_id)->size / size / 2;
+	h = calloc(n, sizeof(*h));
+	igt_assert(h);
+
+	/* Exactly half of vram: every pin fits. */
+	for (unsigned int k = 0; k < n; k++)
+		h[k] = vseg_gem_create_simple(ctx.fd, size, BIT(vram_id), 0);
+	igt_assert_eq(make_resident(h, n, PIN, &processed), 0);
+	igt_assert_eq_u32(processed, n);
+	for (unsigned int k = 0; k < n; k++) {
+		igt_assert(pinned_on(ctx.fd, h[k], &seg));
+		igt_assert_eq_u32(seg, vram_id);
+	}
+
+	/* One more byte of pins is past the budget, though vram has room. */
+	vseg_create_args(&cr, size, BIT(vram_id) | BIT(0), 0);
+	vseg_create_prefer(&cr, vram_id, 0);
+	c = vseg_gem_create(ctx.fd, &cr);
+	vseg_evict(ctx.fd, &c, 1);
+	w = where(c);
+	err = make_resident(&c, 1, PIN, &processed);
+	igt_assert_f(err == -ENOSPC,
+		     "PIN past the file's budget: %d (%s), expected -ENOSPC\n",
+		     err, vseg_errname(err));
+	igt_assert_eq_u32(processed, 0);
+	assert_same(c, w, "a PIN past the budget");
+	/* A second pin of a pinned buffer counts again. */
+	err = make_resident(&h[0], 1, PIN, &processed);
+	igt_assert_f(err == -ENOSPC,
+		     "a second PIN of a buffer at the budget: %d (%s)\n", err,
+		     vseg_errname(err));
+	/* Without PIN it is no pin: fine. */
+	igt_assert_eq(make_resident(&c, 1, 0, &processed), 0);
+	igt_assert_eq_u32(where(c).segment, vram_id);
+
+	/* Another file has a budget of its own. */
+	fd2 = drm_open_vseg();
+	mine = vseg_gem_create_simple(fd2, size, BIT(vram_id), 0);
+	igt_assert_eq(__vseg_make_resident_flags(fd2, &mine, 1, PIN, NULL), 0);
+	igt_assert(pinned_on(fd2, mine, NULL));
+
+	/* It cannot drop this file's pins, nor evict the buffer. */
+	shared = share(ctx.fd, h[0], fd2);
+	w = where(h[0]);
+	err = __vseg_evict_flags(fd2, &shared, 1, UNPIN, NULL);
+	igt_assert_f(err == -EINVAL,
+		     "UNPIN of another file's pin: %d (%s), expected -EINVAL\n",
+		     err, vseg_errname(err));
+	err = __vseg_evict_flags(fd2, &shared, 1, 0, NULL);
+	igt_assert_f(err == -EBUSY,
+		     "EVICT of a buffer another file pinned: %d (%s), expected -EBUSY\n",
+		     err, vseg_errname(err));
+	assert_same(h[0], w, "another file's UNPIN and EVICT");
+
+	/* Its own pin of the shared buffer is charged to it, kept from ours. */
+	igt_assert_eq(__vseg_make_resident_flags(fd2, &shared, 1, PIN, NULL),
+		      0);
+	err = evict(&h[0], 1, UNPIN, NULL);
+	igt_assert_f(err == -EBUSY,
+		     "UNPIN of a buffer another file pinned too: %d (%s), expected -EBUSY\n",
+		     err, vseg_errname(err));
+	assert_same(h[0], w, "UNPIN while another file pins it too");
+	/* Its pins go with its last handle of the buffer... */
+	vseg_gem_close(fd2, shared);
+	igt_assert_eq(evict(&h[0], 1, UNPIN, &processed), 0);
+	igt_assert_eq_u32(processed, 1);
+	igt_assert(!pinned_on(ctx.fd, h[0], &seg));
+	igt_assert_eq_u32(seg, 0);
+
+	/* ...and with the file. */
+	shared = share(fd2, mine, ctx.fd);
+	igt_assert(pinned_on(ctx.fd, shared, NULL));
+	drm_close_driver(fd2);
+	igt_assert_f(!pinned_on(ctx.fd, shared, NULL),
+		     "a closed file's pin survived it\n");
+	vseg_evict(ctx.fd, &shared, 1);
+	vseg_gem_close(ctx.fd, shared);
+
+	/* The budget freed by the UNPIN takes the buffer refused before. */
+	igt_assert_eq(make_resident(&c, 1, PIN, &processed), 0);
+	igt_assert(pinned_on(ctx.fd, c, &seg));
+	igt_assert_eq_u32(seg, vram_id);
+
+	/*
+	 * Closing this file's last handle of a pinned buffer gives its pin
+	 * back: another buffer fits the budget in its place, one more does
+	 * not.
+	 */
+	vseg_gem_close(ctx.fd, c);
+	c = vseg_gem_create_simple(ctx.fd, size, BIT(vram_id), 0);
+	igt_assert_eq(make_resident(&c, 1, PIN, &processed), 0);
+	igt_assert(pinned_on(ctx.fd, c, NULL));
+	mine = vseg_gem_create_simple(ctx.fd, size, BIT(vram_id), 0);
+	err = make_resident(&mine, 1, PIN, &processed);
+	igt_assert_f(err == -ENOSPC,
+		     "PIN past the budget after a close: %d (%s)\n", err,
+		     vseg_errname(err));
+	igt_assert(!pinned_on(ctx.fd, mine, NULL));
+	vseg_gem_close(ctx.fd, mine);
+	vseg_gem_close(ctx.fd, c);
+	for (unsigned int k = 0; k < n; k++)
+		vseg_gem_close(ctx.fd, h[k]);
+	free(h);
 	finish_profile();
 }
 
@@ -794,9 +949,18 @@ igt_main
 
 	igt_describe("Pinned buffers are not evicted, EVICT refuses them "
 		     "unless unpinning, and a segment full of pinned buffers "
+		     "(one file allowed to pin it all: pin_limit_percent=100) "
 		     "gives ENOSPC.");
 	igt_subtest("pin")
 		test_pin();
+
+	igt_describe("Each file may pin half of a segment (pin_limit_percent), "
+		     "a pin counted each time: past that PIN fails with "
+		     "ENOSPC and nothing moves; only the pinning file can "
+		     "unpin; its pins go with its last handle and with the "
+		     "file.");
+	igt_subtest("pin-budget")
+		test_pin_budget();
 
 	igt_describe("Unknown handles, bad counts, bad pointers and nonzero "
 		     "flags, padding or reserved fields are refused before "
