@@ -19,6 +19,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <xf86drm.h>
+
 #include "igt.h"
 #include "igt_vseg.h"
 #include "igt_vseg_exec.h"
@@ -464,6 +466,18 @@ static void test_user_pins(void)
 	info_of(p, &info);
 	igt_assert_f(info.placement_flags & PINNED,
 		     "the application's pin went with the display's\n");
+	/*
+	 * Not displayed any more: out of the aperture, whatever its pins
+	 * (a pin keeps it resident where it is, not mapped).
+	 */
+	igt_assert_f(info.segment_id == ap &&
+		     (info.placement_flags & RESIDENT),
+		     "the pinned primary left the aperture (segment %u, flags %#x)\n",
+		     info.segment_id, info.placement_flags);
+	igt_assert_f(!(info.placement_flags & MAPPED),
+		     "a pinned primary no head shows is still mapped into the aperture\n");
+	igt_assert_f(!in_aperture_file(info.buffer_id),
+		     "debugfs aperture has a range for a pinned primary no head shows\n");
 	err = __vseg_evict_flags(ctx.fd, &p, 1, DRM_VSEG_RESIDENCY_UNPIN,
 				 NULL);
 	igt_assert_f(err == 0, "EVICT(UNPIN) of an application pin: %s\n",
@@ -500,25 +514,43 @@ static void test_close_displayed(void)
 /*
  * Closing the file that set a head turns the head off (as DRM disables the
  * CRTCs showing a closed file's framebuffers); heads other files set stay.
+ * Only the DRM master may set a head: the first file hands the display
+ * over to the second (drmDropMaster, drmSetMaster), then takes it back
+ * once the second is closed.
  */
 static void test_close_file(void)
 {
 	struct drm_vseg_gem_info info, info0;
 	struct vseg_display_head h;
 	uint32_t p, p0;
-	int fd2;
+	int fd2, err;
 
+	/* The first file (the master) sets head 0. */
+	p0 = create_primary(BIT(ctx.ap_id), 0, NULL);
+	vseg_scanout(ctx.fd, 0, p0);
+	check_displayed(0, p0, &info0);
+
+	/* A second file cannot, until it is the master. */
 	fd2 = drm_open_vseg();
 	p = vseg_gem_create_simple(fd2, PRIMARY_SIZE, BIT(ctx.ap_id), PRIMARY);
+	err = __vseg_scanout(fd2, 1, p);
+	igt_assert_f(err == -EACCES,
+		     "SCANOUT from a file that is not the master: %d (%s), expected -EACCES\n",
+		     err, vseg_errname(err));
+	check_head_off(1);
+	igt_assert_eq(drmDropMaster(ctx.fd), 0);
+	igt_assert_eq(drmSetMaster(fd2), 0);
+	err = __vseg_scanout(ctx.fd, 0, 0);
+	igt_assert_f(err == -EACCES,
+		     "SCANOUT from a file that dropped master: %d (%s), expected -EACCES\n",
+		     err, vseg_errname(err));
+	check_displayed(0, p0, NULL);
+
 	vseg_scanout(fd2, 1, p);
 	vseg_gem_info(fd2, p, &info);
 	h = display_head(1);
 	igt_assert(h.on && h.buffer_id == info.buffer_id && h.mapped);
 	igt_assert(in_aperture_file(info.buffer_id));
-
-	p0 = create_primary(BIT(ctx.ap_id), 0, NULL);
-	vseg_scanout(ctx.fd, 0, p0);
-	check_displayed(0, p0, &info0);
 
 	drm_close_driver(fd2);
 	check_head_off(1);
@@ -528,6 +560,8 @@ static void test_close_file(void)
 	igt_assert_f(h.on && h.buffer_id == info0.buffer_id,
 		     "another file's head was turned off too\n");
 
+	/* No master left: the first file takes the display back. */
+	igt_assert_eq(drmSetMaster(ctx.fd), 0);
 	vseg_scanout(ctx.fd, 0, 0);
 	check_head_off(0);
 	vseg_gem_close(ctx.fd, p0);
@@ -640,6 +674,39 @@ static void test_invalid(void)
 	s.reserved[0] = 1;
 	expect_scanout(&s, -EINVAL, "turning a head off with reserved[0]");
 #undef SCANOUT
+
+	/*
+	 * The display is the DRM master's: another file of the card node,
+	 * and a render node, are refused with EACCES however valid their
+	 * arguments.
+	 */
+	{
+		int fds[2] = { drm_open_vseg(), drm_open_vseg_render() };
+		const char *names[2] = { "another card file", "the render node" };
+
+		for (unsigned int k = 0; k < 2; k++) {
+			struct drm_vseg_gem_info oi;
+			uint32_t op;
+			int err;
+
+			op = vseg_gem_create_simple(fds[k], PRIMARY_SIZE,
+						    BIT(ap), PRIMARY);
+			err = __vseg_scanout(fds[k], 1, op);
+			igt_assert_f(err == -EACCES,
+				     "SCANOUT of its own primary from %s: %d (%s), expected -EACCES\n",
+				     names[k], err, vseg_errname(err));
+			err = __vseg_scanout(fds[k], 0, 0);
+			igt_assert_f(err == -EACCES,
+				     "turning head 0 off from %s: %d (%s), expected -EACCES\n",
+				     names[k], err, vseg_errname(err));
+			vseg_gem_info(fds[k], op, &oi);
+			igt_assert_f(!(oi.placement_flags & (MAPPED | PINNED)),
+				     "a primary refused to %s is mapped or pinned (flags %#x)\n",
+				     names[k], oi.placement_flags);
+			vseg_gem_close(fds[k], op);
+			drm_close_driver(fds[k]);
+		}
+	}
 
 	/* Nothing changed. */
 	check_displayed(0, p, NULL);
@@ -834,7 +901,8 @@ igt_main
 	}
 
 	igt_describe("The display's pin and the application's pins are "
-		     "counted apart.");
+		     "counted apart; a pinned primary leaves the aperture "
+		     "when no head shows it.");
 	igt_subtest("user-pins") {
 		load("discrete");
 		test_user_pins();
@@ -850,7 +918,8 @@ igt_main
 	}
 
 	igt_describe("Closing the file that set a head turns it off and "
-		     "releases its primary; other files' heads stay.");
+		     "releases its primary; other files' heads stay. Only "
+		     "the DRM master may set heads.");
 	igt_subtest("close-file") {
 		load("discrete");
 		test_close_file();
@@ -867,7 +936,8 @@ igt_main
 
 	igt_describe("SCANOUT of a non-primary, on a bad head, with an "
 		     "unknown handle or nonzero reserved fields is refused "
-		     "and changes nothing.");
+		     "and changes nothing; from a file that is not the DRM "
+		     "master, or a render node, it is refused with EACCES.");
 	igt_subtest("invalid") {
 		load("discrete");
 		test_invalid();
