@@ -551,9 +551,13 @@ struct drm_vseg_residency {
  * A file has at most %DRM_VSEG_MAX_JOBS_IN_FLIGHT jobs queued: SUBMIT
  * waits, interruptibly, for the oldest of them before it queues another.
  *
- * Completion is a dma-fence: DRM_IOCTL_VSEG_SUBMIT waits for its input
- * syncobjs, signals its output syncobjs, and adds the fence to every buffer
- * the job may touch, so that moves, eviction and CPU access wait for it.
+ * Completion is a dma-fence: DRM_IOCTL_VSEG_SUBMIT signals its output
+ * syncobjs with it and adds it to every buffer the job may touch, so that
+ * moves, eviction and CPU access wait for it. A job runs once its input
+ * syncobjs have signalled (if they have not within 10 s its fence signals
+ * -ETIMEDOUT; one that failed gives -ECANCELED), after the file's previous
+ * job on the same engine, and after every job and move already using its
+ * buffers. A job waiting for a fence holds up no other file's jobs.
  */
 
 /** @DRM_VSEG_ENGINE_COPY: the physically addressed copy engine. */

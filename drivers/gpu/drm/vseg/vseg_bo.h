@@ -29,7 +29,7 @@ struct vseg_device;
 /* CPU faults in a row without CPU-visible room before SIGBUS. */
 #define VSEG_FAULT_RETRIES		1000
 /* Most pins a buffer can hold (user and display pins together). */
-#define VSEG_BO_MAX_PINS		(1u << 20)
+#define VSEG_BO_MAX_PINS		BIT(20)
 /* Tries of an evicting placement that others' reservations may block. */
 #define VSEG_EVICT_RETRIES		10
 /* Preferred + banks + every segment + system, with room to spare. */

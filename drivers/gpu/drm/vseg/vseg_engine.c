@@ -883,9 +883,8 @@ err:
  */
 void vseg_engine_drain(struct vseg_device *vdev)
 {
-	struct vseg_job *job, *tmp;
+	struct vseg_job *job;
 	unsigned long flags;
-	LIST_HEAD(cancel);
 	u32 i;
 
 	for (i = 0; i < VSEG_NUM_ENGINES; i++) {
@@ -895,15 +894,19 @@ void vseg_engine_drain(struct vseg_device *vdev)
 			continue;
 		/* Jobs still waiting for dependencies run now, failed. */
 		spin_lock_irqsave(&e->lock, flags);
-		list_splice_init(&e->waiting, &cancel);
-		spin_unlock_irqrestore(&e->lock, flags);
-		list_for_each_entry_safe(job, tmp, &cancel, link) {
+		while (!list_empty(&e->waiting)) {
+			job = list_first_entry(&e->waiting, struct vseg_job,
+					       link);
+			list_del_init(&job->link);
 			set_bit(VSEG_JOB_CANCELLED, &job->flags);
-			job_queue(job);
+			if (!test_and_set_bit(VSEG_JOB_QUEUED, &job->flags))
+				queue_work(e->wq, &job->work);
 		}
+		spin_unlock_irqrestore(&e->lock, flags);
 		drain_workqueue(e->wq);
 	}
 }
+
 /**
  * vseg_engine_fini() - run every queued job to its end, stop the engines
  * @vdev: the device
