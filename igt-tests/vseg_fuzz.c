@@ -10,8 +10,13 @@
  * handle, a bad pointer (NULL, unmapped, kernel, non-canonical, straddling
  * into an unmapped page, read-only for output), a huge count; or a sparse
  * random structure. A model of what the generator created (buffers, pins,
- * display heads, GPU VA mappings, syncobjs) predicts the outcome, which is
- * checked against the errors vseg_drm.h documents for the ioctl. A
+ * display heads, GPU VA mappings, syncobjs, which file is the DRM master)
+ * predicts the outcome, which is checked against the errors vseg_drm.h
+ * documents for the ioctl. Raw-address seeds (F_RAW) submit copy-engine
+ * commands with hand-written physical addresses and patches into every
+ * field of a command, predict with the kernel's rule which the engine may
+ * run (every range inside one listed allocation) and check that the bytes
+ * of a victim client never change. A
  * mismatch fails with the seed, step and arguments; --replay runs one seed
  * again and prints every step. At the end of each seed everything is
  * closed and every usage counter must come back to zero.
@@ -45,8 +50,10 @@
 IGT_TEST_DESCRIPTION("Seeded random ioctl sequences over the whole vseg UAPI "
 		     "with valid, boundary and garbage arguments, closed and "
 		     "foreign handles, bad pointers, huge counts and "
-		     "concurrent threads; every return is checked against the "
-		     "documented errors and all usage returns to zero.");
+		     "concurrent threads, hand-written physical addresses and "
+		     "patches into every command field; every return is "
+		     "checked against the documented errors, no other "
+		     "client's byte changes and all usage returns to zero.");
 
 #define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
 #define BIT(n)		(1u << (n))
@@ -81,6 +88,7 @@ enum {
 #define EMEM	BIT(RES_ENOMEM)
 #define EBIG	BIT(RES_E2BIG)
 #define EBSY	BIT(RES_EBUSY)
+#define EACC	BIT(RES_EACCES)
 
 static const char * const r_names[RES_NUM] = {
 	"0", "EINVAL", "ENOENT", "EFAULT", "ENOSPC", "ENOMEM", "E2BIG",
@@ -113,24 +121,25 @@ static unsigned int r_index(int ret)
 #define DOC_EVICT	(EINV | EBIG | ENOE | EFLT | EBSY | EMEM)
 #define DOC_VM		(EINV | ENOE | EMEM | EFLT)
 #define DOC_SUBMIT	(EINV | EBIG | ENOE | EFLT | ESPC | EMEM)
-#define DOC_SCANOUT	(EINV | ENOE | ESPC | EMEM | EFLT)
+#define DOC_SCANOUT	(EINV | ENOE | ESPC | EMEM | EFLT | EACC)
 
 enum op {
 	OP_QUERY, OP_CREATE, OP_INFO, OP_MMAP, OP_RESIDENT, OP_EVICT,
 	OP_BIND, OP_UNBIND, OP_SUBMIT, OP_SCANOUT, OP_CLOSE, OP_SYNC,
-	OP_BADARG, OP_SPARSE, NUM_OPS
+	OP_BADARG, OP_SPARSE, OP_RAW, NUM_OPS
 };
 
 static const char * const op_names[NUM_OPS] = {
 	"query", "create", "info", "mmap", "resident", "evict", "bind",
 	"unbind", "submit", "scanout", "close", "sync", "badarg", "sparse",
+	"raw",
 };
 
 /* What is wrong with an op's arguments. */
 enum mut { M_NONE, M_RESERVED, M_BOUNDARY, M_HANDLE, M_POINTER, M_HUGE, M_NUM };
 
 /* Generator flavours: which defects it favours. */
-enum focus { F_ALL, F_HANDLES, F_POINTERS, F_HUGE };
+enum focus { F_ALL, F_HANDLES, F_POINTERS, F_HUGE, F_RAW };
 
 /* --- the segment table, read once per profile --------------------------- */
 
@@ -164,6 +173,7 @@ struct fbo {
 struct fclient {
 	int fd;
 	bool shared;		/* other generators use the fd too */
+	bool master;		/* DRM master: may change the display */
 	unsigned int nbo, ndead, nsync, nmap;
 	struct fbo bo[MAX_BOS];
 	uint32_t dead[MAX_DEAD];
@@ -193,6 +203,12 @@ struct fz {
 	unsigned long ops[NUM_OPS];
 	unsigned long results[RES_NUM];
 	unsigned long touches, sigbus;
+	/* F_RAW: another client whose bytes the raw jobs must never touch. */
+	int victim_fd;
+	unsigned int nvictim;
+	uint32_t victim[DRM_VSEG_MAX_SEGMENTS];
+	uint32_t raw_sync;
+	unsigned long raw_ok, raw_refused, raw_placed;
 };
 
 static volatile bool stop_all;
@@ -430,6 +446,8 @@ static enum mut pick_mut(struct fz *g)
 		return r < 55 ? M_POINTER : r < 75 ? M_NONE : M_RESERVED;
 	case F_HUGE:
 		return r < 50 ? M_HUGE : r < 75 ? M_NONE : M_BOUNDARY;
+	case F_RAW:
+		return r < 85 ? M_NONE : r < 93 ? M_BOUNDARY : M_RESERVED;
 	default:
 		if (r < 45)
 			return M_NONE;
@@ -723,7 +741,8 @@ static unsigned int create_mutate(struct fz *g, struct drm_vseg_gem_create *c,
 		case 2:
 			c->size = below(g, 2) ? 1ull << 63 : ~0ull - 4095;
 			*what = "huge size";
-			return ESPC;
+			/* No place could ever hold it: not a lack of room. */
+			return EINV;
 		case 3:
 			c->alignment = below(g, 2) ? 3 : 3ull << 20;
 			*what = "alignment not a power of two";
@@ -791,10 +810,15 @@ static unsigned int create_mutate(struct fz *g, struct drm_vseg_gem_create *c,
 			*what = "hinted bank out of range";
 			return EINV;
 		case 12:
-			c->preferred[0].segment_id =
-				pick_seg(g, c->supported_segments);
-			if (T.nbanks[c->preferred[0].segment_id])
+			/*
+			 * Pick first, write after: an entry left behind past
+			 * num_preferred would make the create -EINVAL for
+			 * another reason (seed 40 step 535).
+			 */
+			id = pick_seg(g, c->supported_segments);
+			if (T.nbanks[id])
 				return create_mutate(g, c, m, what);
+			c->preferred[0].segment_id = id;
 			if (!c->num_preferred)
 				c->num_preferred = 1;
 			c->num_hinted_banks = 1;
@@ -1087,6 +1111,11 @@ static void op_mmap(struct fz *g)
 	default:
 		break;
 	}
+	/* No CPU-reachable place at all: nothing to map, said up front. */
+	if (m == M_NONE && b && !(b->supported & T.cpu_mask)) {
+		what = "no CPU-reachable place";
+		allowed = EINV;
+	}
 	note(g, "fd%d %s %s%s handle %u flags %#x", c == &g->cl[1],
 	     mut_name(m), what, kind, mo.handle, mo.flags);
 	ret = vioctl(c->fd, DRM_IOCTL_VSEG_GEM_MMAP_OFFSET, arg);
@@ -1149,7 +1178,7 @@ static void op_residency(struct fz *g, bool make)
 				   DRM_IOCTL_VSEG_EVICT;
 	struct fclient *c = pick_client(g);
 	struct drm_vseg_residency r = {};
-	uint32_t list[MAX_LIST], sim[MAX_LIST];
+	uint32_t list[MAX_LIST];
 	int idx[MAX_LIST];
 	enum mut m = pick_mut(g);
 	const char *what = "", *kind = "";
@@ -1171,24 +1200,26 @@ static void op_residency(struct fz *g, bool make)
 	r.flags = chance(g, 30) ? flag : 0;
 	r.processed = 0xffffffff;
 
-	/* EVICT's check of the list, entry by entry. */
+	/*
+	 * EVICT's check of the list, entry by entry: with UNPIN each entry
+	 * drops one of the file's pins, so a buffer must hold at least as
+	 * many of them as it has entries (else -EINVAL) and no other pin
+	 * (display, more pins of the file: else -EBUSY); without UNPIN any
+	 * pin is -EBUSY.
+	 */
 	if (!make && c->nbo) {
-		for (i = 0; i < n; i++)
-			sim[i] = c->bo[idx[i]].user_pins;
 		for (i = 0; i < n && pred == OK; i++) {
 			const struct fbo *b = &c->bo[idx[i]];
+			unsigned int times = 0;
 
-			for (j = 0; j < i && idx[j] != idx[i]; j++)
-				;
-			k = j < i ? j : i;	/* the first entry of that bo */
+			for (j = 0; j < n; j++)
+				times += idx[j] == idx[i];
 			if (r.flags & DRM_VSEG_RESIDENCY_UNPIN) {
-				if (!sim[k])
+				if (b->user_pins < times)
 					pred = EINV;
-				else if (sim[k] + shown(g, b) > 1)
+				else if (b->user_pins + shown(g, b) > times)
 					pred = EBSY;
-				else
-					sim[k]--;
-			} else if (sim[k] + shown(g, b)) {
+			} else if (b->user_pins + shown(g, b)) {
 				pred = EBSY;
 			}
 		}
@@ -1232,9 +1263,9 @@ static void op_residency(struct fz *g, bool make)
 			const struct fbo *b = &c->bo[idx[0]];
 			unsigned int pins = b->user_pins + shown(g, b);
 
-			/* A second UNPIN of one pin is an UNPIN too many. */
+			/* 1024 UNPINs: more than the file's pins. */
 			if (r.flags)
-				allowed = b->user_pins && pins > 1 ? EBSY : EINV;
+				allowed = EINV;
 			else
 				allowed = pins ? EBSY : OK | EMEM;
 		} else {
@@ -1242,8 +1273,9 @@ static void op_residency(struct fz *g, bool make)
 		}
 		break;
 	case M_HANDLE:
+		/* Every handle is looked up before any pin is checked. */
 		list[below(g, n)] = bad_handle(g, c, &what);
-		allowed = ENOE | (pred == OK ? 0 : pred);
+		allowed = ENOE;
 		break;
 	case M_POINTER:
 		if (chance(g, 25)) {
@@ -1502,6 +1534,7 @@ struct sub {
 	uint32_t in[3], out[3];
 	uint64_t al_size[4];
 	unsigned int ncmd, nal, npt;
+	bool outside;	/* a copy command addresses no listed allocation */
 };
 
 static void add_patch(struct sub *s, unsigned int cmd, bool src,
@@ -1566,10 +1599,14 @@ static void submit_valid(struct fz *g, struct fclient *c, struct sub *s)
 			cmd->size = len;
 		if (s->s.engine == DRM_VSEG_ENGINE_COPY) {
 			if (!s->nal || chance(g, 10)) {
-				/* Unreachable: the job fails with EFAULT. */
+				/*
+				 * Outside every listed allocation (segment 0,
+				 * no such segment): SUBMIT refuses the job.
+				 */
 				cmd->dst = DRM_VSEG_PHYS_ADDR(0, 0x1000);
 				cmd->src = cmd->opcode == DRM_VSEG_CMD_COPY ?
 					   DRM_VSEG_PHYS_ADDR(T.nseg + 1, 0) : 0;
+				s->outside = true;
 				continue;
 			}
 			off = gpu_offset(g, s->al_size[ai], 2 * len, 8);
@@ -1856,6 +1893,14 @@ static void op_submit(struct fz *g)
 
 	submit_valid(g, c, &s);
 	allowed = submit_mutate(g, c, &s, m, &what, &kind);
+	/*
+	 * Checked last, once the listed buffers are placed and the patches
+	 * applied: only a submission valid otherwise gets that far.
+	 */
+	if (allowed == (OK | ESPC | EMEM) && s.outside) {
+		what = "address outside the allocation list";
+		allowed = EINV | ESPC | EMEM;
+	}
 	if (!allowed) {
 		arg = (void *)(uintptr_t)bad_pointer(g, false, true, &kind);
 		what = "argument";
@@ -1880,6 +1925,589 @@ static void op_submit(struct fz *g)
 				if (c->sync[j] == s.out[i])
 					c->fenced[j] = true;
 	expect(g, ret, allowed);
+}
+
+/* --- raw physical addresses and patch offsets --------------------------- */
+
+/*
+ * The copy engine touches memory only through its allocation list: every
+ * byte range a FILL, COPY or WRITE reaches must lie inside one listed
+ * allocation (its memory-segment range or its aperture range), and a
+ * patch may only write the dst of FILL, COPY and WRITE or the src of COPY.
+ * op_raw() first has a NOP job place the buffers it lists (so that the
+ * submission it checks moves nothing), reads where they and every other
+ * buffer are, then submits commands with hand-written addresses (segment
+ * 0, unknown segments, random offsets, the aperture, inside, straddling,
+ * before and past buffers of this file, listed or not, of the other file
+ * and of a victim client) and patches into every field of a command. The
+ * outcome is computed with the kernel's rule: 0, and the job succeeds, or
+ * -EINVAL and nothing is queued.
+ */
+
+#define OFF_MASK	((1ull << 56) - 1)
+#define CMD_BYTES	sizeof(struct drm_vseg_cmd)
+
+/** struct prange - where a buffer is, physically: [start, end) of @seg */
+struct prange {
+	uint32_t seg;
+	uint64_t start;
+	uint64_t end;
+};
+
+/* Where buffer @h of @fd is physically now; false if nowhere. */
+static bool phys_range(int fd, uint32_t h, struct prange *r)
+{
+	struct drm_vseg_gem_info in = { .handle = h };
+	uint64_t a;
+
+	if (vioctl(fd, DRM_IOCTL_VSEG_GEM_INFO, &in) ||
+	    !vseg_phys_addr_of(&in, 0, &a))
+		return false;
+	r->seg = a >> 56;
+	r->start = a & OFF_MASK;
+	r->end = r->start + in.size;
+	return true;
+}
+
+/* Does [@addr, @addr + @len) lie inside one of the @n ranges? */
+static bool span_listed(const struct prange *l, unsigned int n, uint64_t addr,
+			uint64_t len)
+{
+	uint32_t seg = addr >> 56;
+	uint64_t off = addr & OFF_MASK;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (l[i].seg == seg && l[i].start <= off && off < l[i].end &&
+		    len <= l[i].end - off)
+			return true;
+	return false;
+}
+
+/* The checks SUBMIT makes of each command before anything is patched. */
+static bool cmd_valid(const struct drm_vseg_cmd *c)
+{
+	if (c->flags)
+		return false;
+	switch (c->opcode) {
+	case DRM_VSEG_CMD_NOP:
+		return !c->dst && !c->src && !c->size && !c->value;
+	case DRM_VSEG_CMD_FILL:
+		return !c->src && !(c->size & 3) && !(c->value >> 32) &&
+		       !(c->dst & 3);
+	case DRM_VSEG_CMD_COPY:
+		return !c->value;
+	case DRM_VSEG_CMD_WRITE:
+		return !c->src && !c->size && !(c->dst & 7);
+	default:
+		return false;
+	}
+}
+
+/* Is byte @off of the commands an address field a patch may write? */
+static bool patch_field_ok(const struct sub *s, uint64_t off)
+{
+	const struct drm_vseg_cmd *c;
+
+	if (off % 8 || off + 8 > s->ncmd * CMD_BYTES)
+		return false;
+	c = &s->cmd[off / CMD_BYTES];
+	switch (off % CMD_BYTES) {
+	case 8:
+		return c->opcode != DRM_VSEG_CMD_NOP;
+	case 16:
+		return c->opcode == DRM_VSEG_CMD_COPY;
+	default:
+		return false;
+	}
+}
+
+/* Bytes a command touches at dst (and src). */
+static uint64_t cmd_len(const struct drm_vseg_cmd *c)
+{
+	return c->opcode == DRM_VSEG_CMD_WRITE ? 8 : c->size;
+}
+
+/*
+ * The commands as the engine would run them (patches applied), or false
+ * with @why set if SUBMIT refuses the submission.
+ */
+static bool raw_predict(const struct sub *s, const struct prange *l,
+			struct drm_vseg_cmd *out, const char **why)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->ncmd; i++) {
+		if (!cmd_valid(&s->cmd[i])) {
+			*why = "an invalid command";
+			return false;
+		}
+	}
+	for (i = 0; i < s->npt; i++) {
+		const struct drm_vseg_patch *p = &s->pt[i];
+
+		if (p->allocation_index >= s->nal ||
+		    !patch_field_ok(s, p->patch_offset)) {
+			*why = "a patch into a field that is not an address";
+			return false;
+		}
+		if (p->allocation_offset >= s->al_size[p->allocation_index]) {
+			*why = "a patch past its allocation";
+			return false;
+		}
+	}
+	memcpy(out, s->cmd, s->ncmd * CMD_BYTES);
+	for (i = 0; i < s->npt; i++) {
+		const struct drm_vseg_patch *p = &s->pt[i];
+		const struct prange *r = &l[p->allocation_index];
+		uint64_t v = DRM_VSEG_PHYS_ADDR(r->seg, r->start +
+						p->allocation_offset);
+
+		memcpy((char *)out + p->patch_offset, &v, 8);
+	}
+	for (i = 0; i < s->ncmd; i++) {
+		const struct drm_vseg_cmd *c = &out[i];
+
+		if (c->opcode == DRM_VSEG_CMD_NOP)
+			continue;
+		if (!span_listed(l, s->nal, c->dst, cmd_len(c)) ||
+		    (c->opcode == DRM_VSEG_CMD_COPY &&
+		     !span_listed(l, s->nal, c->src, c->size))) {
+			*why = "a range outside the listed allocations";
+			return false;
+		}
+	}
+	*why = "every range inside a listed allocation";
+	return true;
+}
+
+/*
+ * An allocation offset for @len bytes of a @size-byte buffer; @tame: one
+ * that keeps them inside. A multiple of 8, so that a patched FILL or WRITE
+ * dst is aligned: the kernel checks the alignment of hand-written
+ * addresses only, not of patched ones (a driver problem reported apart,
+ * not asserted here).
+ */
+static uint64_t raw_alloc_offset(struct fz *g, uint64_t size, uint64_t len,
+				 bool tame)
+{
+	uint64_t room = size > GPU_OFF + len ? (size - GPU_OFF - len) / 8 : 0;
+
+	switch (tame ? 12 : below(g, 12)) {
+	case 0:
+		return size;				/* past its end */
+	case 1:
+		return size - 8;			/* its last word */
+	case 2:
+		if (len <= size - GPU_OFF)
+			return (size - len) & ~7ull;	/* its last bytes */
+		/* fall through */
+	default:
+		return GPU_OFF + 8 * below(g, room > 0xffff ? 0xffff :
+					       room + 1);
+	}
+}
+
+/*
+ * A hand-written physical address for @len bytes, near one of the @nt
+ * buffers of @t or anywhere; @tame: inside one of the first @nl of them
+ * (the listed ones), aligned.
+ */
+static uint64_t raw_address(struct fz *g, const struct prange *t,
+			    unsigned int nt, unsigned int nl, uint64_t len,
+			    unsigned int align, bool tame)
+{
+	const struct prange *r;
+	uint64_t off, size;
+	uint32_t seg;
+
+	if (tame)
+		nt = nl;
+	switch (tame ? 10 : below(g, 10)) {
+	case 0:
+		seg = 0;
+		off = interesting(g) & OFF_MASK;
+		break;
+	case 1:
+		seg = T.nseg + 1 + below(g, 255 - T.nseg);
+		off = below(g, 1u << 26);
+		break;
+	case 2:
+		seg = 1 + below(g, T.nseg);
+		off = rnd64(g) % T.size[seg];
+		break;
+	case 3:
+		seg = T.ap_id ? T.ap_id : 1;
+		off = SZ_4K * below(g, T.size[seg] / SZ_4K);
+		break;
+	default:
+		if (!nt) {
+			seg = 1 + below(g, T.nseg);
+			off = 0;
+			break;
+		}
+		r = &t[below(g, nt)];
+		seg = r->seg;
+		size = r->end - r->start;
+		switch (tame ? 0 : below(g, 7)) {
+		case 0:		/* inside */
+			off = r->start + GPU_OFF +
+			      below(g, size > GPU_OFF + len ?
+				    size - GPU_OFF - len + 1 : 1);
+			break;
+		case 1:		/* straddling its end */
+			off = r->end - 1 - below(g, len > 1 ? len - 1 : 1);
+			break;
+		case 2:		/* at or past its end */
+			off = r->end + 4 * below(g, 16);
+			break;
+		case 3:		/* just before its start */
+			off = r->start >= 64 ? r->start - 4 * (1 + below(g, 16)) :
+			      r->end;
+			break;
+		case 4:		/* its first bytes */
+			off = r->start;
+			break;
+		case 5:		/* its last bytes */
+			off = len <= size ? r->end - len : r->start;
+			break;
+		default:
+			off = r->start + below(g, size);
+			break;
+		}
+	}
+	if (tame || !chance(g, 10))
+		off &= ~(uint64_t)(align - 1);
+	return DRM_VSEG_PHYS_ADDR(seg, off);
+}
+
+/* A patch of field @field of command @cmd with byte @off of allocation @ai. */
+static void raw_patch(struct sub *s, unsigned int cmd, unsigned int field,
+		      unsigned int ai, uint64_t off)
+{
+	struct drm_vseg_patch *p = &s->pt[s->npt++];
+
+	memset(p, 0, sizeof(*p));
+	p->allocation_index = ai;
+	p->allocation_offset = off;
+	p->patch_offset = cmd * CMD_BYTES + field;
+}
+
+/*
+ * Fill command @i of @s: hand-written or patched addresses near the @nt
+ * buffers of @t, the first @s->nal of them the listed ones; @tame: meant
+ * to stay inside those.
+ */
+static void raw_command(struct fz *g, struct sub *s, unsigned int i,
+			const struct prange *t, unsigned int nt, bool tame)
+{
+	struct drm_vseg_cmd *c = &s->cmd[i];
+	unsigned int k = below(g, 10), ai;
+	uint64_t len;
+
+	memset(c, 0, sizeof(*c));
+	if (k == 0)
+		return;				/* NOP */
+	c->opcode = k < 4 ? DRM_VSEG_CMD_FILL : k < 7 ? DRM_VSEG_CMD_COPY :
+		    DRM_VSEG_CMD_WRITE;
+	if (c->opcode == DRM_VSEG_CMD_FILL) {
+		len = 4 * (1 + below(g, 64));
+		if (chance(g, 10))
+			len = 4 * below(g, SZ_1M / 4);
+		c->size = len;
+		c->value = rnd32(g);
+	} else if (c->opcode == DRM_VSEG_CMD_COPY) {
+		len = chance(g, 10) ? below(g, SZ_1M) : 1 + below(g, 256);
+		c->size = len;
+	} else {
+		len = 8;
+		c->value = rnd64(g);
+	}
+	if (chance(g, 40)) {
+		ai = below(g, s->nal);
+		raw_patch(s, i, 8, ai,
+			  raw_alloc_offset(g, s->al_size[ai], len, tame));
+	} else {
+		c->dst = raw_address(g, t, nt, s->nal, len,
+				     c->opcode == DRM_VSEG_CMD_WRITE ? 8 :
+				     c->opcode == DRM_VSEG_CMD_FILL ? 4 : 1,
+				     tame);
+	}
+	if (c->opcode != DRM_VSEG_CMD_COPY)
+		return;
+	if (chance(g, 40)) {
+		ai = below(g, s->nal);
+		raw_patch(s, i, 16, ai,
+			  raw_alloc_offset(g, s->al_size[ai], len, tame));
+	} else {
+		c->src = raw_address(g, t, nt, s->nal, len, 1, tame);
+	}
+}
+
+/*
+ * A legal command must not write the CPU's mark (the first GPU_OFF bytes
+ * of this file's buffers): drop such commands, and the patches into them.
+ */
+static void raw_spare_marks(struct sub *s, const struct prange *l)
+{
+	unsigned int i, k, n;
+
+	for (i = 0; i < s->ncmd; i++) {
+		struct drm_vseg_cmd *c = &s->cmd[i];
+		uint64_t off = c->dst & OFF_MASK, len = cmd_len(c);
+		bool hit = false;
+
+		if (c->opcode == DRM_VSEG_CMD_NOP || !c->dst)
+			continue;
+		for (k = 0; k < s->nal; k++)
+			hit |= l[k].seg == c->dst >> 56 &&
+			       off < l[k].start + GPU_OFF &&
+			       l[k].start < off + (len ? len : 1);
+		if (!hit)
+			continue;
+		memset(c, 0, sizeof(*c));
+		for (k = n = 0; k < s->npt; k++)
+			if (s->pt[k].patch_offset / CMD_BYTES != i)
+				s->pt[n++] = s->pt[k];
+		s->npt = n;
+	}
+}
+
+/* A new AccessedPhysically buffer of @c in a random physical segment. */
+static void raw_new_buffer(struct fz *g, struct fclient *c)
+{
+	static const uint64_t sizes[] = { SZ_4K, SZ_64K, 4 * SZ_64K, SZ_1M };
+	struct drm_vseg_gem_create a;
+	uint32_t id = pick_seg(g, T.phys_mask);
+	struct fbo *b;
+	int ret;
+
+	if (c->nbo == MAX_BOS)
+		return;
+	vseg_create_args(&a, sizes[below(g, ARRAY_LEN(sizes))],
+			 BIT(id) | (chance(g, 70) ? 1 : 0), AP);
+	vseg_create_prefer(&a, id, chance(g, 30) ? DRM_VSEG_PREF_TOP_DOWN : 0);
+	note(g, "fd0 AccessedPhysically buffer of %#llx in %#x",
+	     (unsigned long long)a.size, a.supported_segments);
+	ret = vioctl(c->fd, DRM_IOCTL_VSEG_GEM_CREATE, &a);
+	if (!expect(g, ret, OK | ESPC | EMEM) || ret)
+		return;
+	b = &c->bo[c->nbo++];
+	memset(b, 0, sizeof(*b));
+	b->handle = a.handle;
+	b->size = a.size;
+	b->flags = a.flags;
+	b->supported = a.supported_segments;
+	b->uid = ++g->next_uid;
+}
+
+/* The victim's buffers hold their patterns; then back where they were. */
+static void victim_check(struct fz *g)
+{
+	struct drm_vseg_residency r = {};
+	unsigned int i;
+
+	if (g->victim_fd < 0 || g->failed)
+		return;
+	for (i = 0; i < g->nvictim && !g->failed; i++) {
+		struct drm_vseg_gem_mmap_offset mo = { .handle = g->victim[i] };
+		void *map;
+		int64_t bad;
+
+		if (vioctl(g->victim_fd, DRM_IOCTL_VSEG_GEM_MMAP_OFFSET, &mo)) {
+			fail(g, "victim buffer %u: no mmap offset", i);
+			return;
+		}
+		map = mmap(NULL, SZ_64K, PROT_READ, MAP_SHARED, g->victim_fd,
+			   mo.offset);
+		if (map == MAP_FAILED) {
+			fail(g, "victim buffer %u: mmap: %s", i,
+			     strerror(errno));
+			return;
+		}
+		bad = vseg_pattern_check(map, SZ_64K, g->seed * 16 + i);
+		munmap(map, SZ_64K);
+		if (bad >= 0)
+			fail(g, "another client's buffer %u changed at byte %#llx",
+			     i, (unsigned long long)bad);
+	}
+	/* Reading may have moved them where the CPU sees them. */
+	r.handles = ptr(g->victim);
+	r.count = g->nvictim;
+	vioctl(g->victim_fd, DRM_IOCTL_VSEG_MAKE_RESIDENT, &r);
+}
+
+/* A client of its own: one 64 KiB pattern per physical segment. */
+static void victim_init(struct fz *g)
+{
+	uint32_t id;
+
+	g->victim_fd = __drm_open_vseg_render();
+	if (g->victim_fd < 0)
+		g->victim_fd = __drm_open_vseg();
+	igt_assert_lte(0, g->victim_fd);
+	g->nvictim = 0;
+	for (id = 1; id <= T.nseg; id++) {
+		struct drm_vseg_gem_create a;
+		void *map;
+
+		if (!(T.phys_mask & BIT(id)))
+			continue;
+		vseg_create_args(&a, SZ_64K, BIT(id) | 1, AP);
+		vseg_create_prefer(&a, id, 0);
+		g->victim[g->nvictim] = vseg_gem_create(g->victim_fd, &a);
+		map = vseg_gem_mmap(g->victim_fd, g->victim[g->nvictim],
+				    SZ_64K, PROT_READ | PROT_WRITE);
+		vseg_pattern_fill(map, SZ_64K, g->seed * 16 + g->nvictim);
+		munmap(map, SZ_64K);
+		g->nvictim++;
+	}
+	victim_check(g);
+}
+
+static void victim_fini(struct fz *g)
+{
+	if (g->victim_fd < 0)
+		return;
+	victim_check(g);
+	close(g->victim_fd);
+	g->victim_fd = -1;
+}
+
+static void op_raw(struct fz *g)
+{
+	struct fclient *c = &g->cl[0], *o = &g->cl[1];
+	struct prange l[4], t[2 * MAX_BOS + DRM_VSEG_MAX_SEGMENTS + 4];
+	struct drm_vseg_cmd run[MAX_CMDS];
+	unsigned int nap = 0, ap[MAX_BOS], nt = 0, i, k;
+	const char *why = "";
+	struct sub s;
+	bool legal, tame;
+	int ret, status;
+
+	if (!g->raw_sync && drmSyncobjCreate(c->fd, 0, &g->raw_sync)) {
+		fail(g, "cannot create a syncobj");
+		return;
+	}
+	for (i = 0; i < c->nbo; i++)
+		if (c->bo[i].flags & AP)
+			ap[nap++] = i;
+	if (!nap || chance(g, 8)) {
+		raw_new_buffer(g, c);
+		return;
+	}
+
+	/* Place the buffers to list with a job of NOPs. */
+	memset(&s, 0, sizeof(s));
+	s.nal = 1 + below(g, 3);
+	for (i = 0; i < s.nal; i++) {
+		const struct fbo *b = &c->bo[ap[below(g, nap)]];
+
+		s.al[i].handle = b->handle;
+		s.al[i].flags = DRM_VSEG_ALLOCATION_WRITE;
+		s.al_size[i] = b->size;
+	}
+	s.s.engine = DRM_VSEG_ENGINE_COPY;
+	s.s.commands = ptr(s.cmd);
+	s.s.commands_size = CMD_BYTES;
+	s.s.allocations = ptr(s.al);
+	s.s.num_allocations = s.nal;
+	note(g, "fd0 place %u listed buffers [%u %u %u] with a NOP job", s.nal,
+	     s.al[0].handle, s.al[1].handle, s.al[2].handle);
+	ret = vioctl(c->fd, DRM_IOCTL_VSEG_SUBMIT, &s.s);
+	if (!expect(g, ret, OK | ESPC | EMEM) || ret)
+		return;
+	g->raw_placed++;
+
+	/* Where the listed buffers are, and everything else. */
+	for (i = 0; i < s.nal; i++) {
+		if (!phys_range(c->fd, s.al[i].handle, &l[i])) {
+			fail(g, "listed buffer %u is not reachable right after its job",
+			     s.al[i].handle);
+			return;
+		}
+		t[nt++] = l[i];
+	}
+	for (i = 0; i < c->nbo; i++)
+		nt += phys_range(c->fd, c->bo[i].handle, &t[nt]);
+	for (i = 0; i < o->nbo && o->fd != c->fd; i++)
+		nt += phys_range(o->fd, o->bo[i].handle, &t[nt]);
+	for (i = 0; g->victim_fd >= 0 && i < g->nvictim; i++)
+		nt += phys_range(g->victim_fd, g->victim[i], &t[nt]);
+
+	/*
+	 * Commands with hand-written and patched addresses; tame ones meant
+	 * to stay inside the listed buffers (most do: a long FILL or COPY
+	 * may still run out of one).
+	 */
+	tame = chance(g, 40);
+	s.ncmd = 1 + below(g, MAX_CMDS);
+	for (i = 0; i < s.ncmd; i++)
+		raw_command(g, &s, i, t, nt, tame);
+	/* A patch into any field of any command, or past the commands. */
+	if (s.npt && !tame && chance(g, 35)) {
+		static const unsigned int fields[] = { 0, 8, 16, 24, 32 };
+
+		k = below(g, s.npt);
+		i = below(g, s.ncmd + 1);
+		s.pt[k].patch_offset = i * CMD_BYTES +
+				       (chance(g, 20) ? 1 + below(g, 39) :
+					fields[below(g, ARRAY_LEN(fields))]);
+	}
+	raw_spare_marks(&s, l);
+	s.s.commands_size = s.ncmd * CMD_BYTES;
+	s.s.patches = ptr(s.pt);
+	s.s.num_patches = s.npt;
+	s.s.out_syncs = ptr(&g->raw_sync);
+	s.s.num_out_syncs = 1;
+	legal = raw_predict(&s, l, run, &why);
+
+	note(g, "fd0%s %u commands, %u listed, %u patches: %s [op %u dst %#llx src %#llx size %#llx] [op %u dst %#llx src %#llx size %#llx] patch [%u +%#llx @%#llx]",
+	     tame ? " tame" : "", s.ncmd, s.nal, s.npt, why, run[0].opcode,
+	     (unsigned long long)(legal ? run[0].dst : s.cmd[0].dst),
+	     (unsigned long long)(legal ? run[0].src : s.cmd[0].src),
+	     (unsigned long long)s.cmd[0].size, s.cmd[s.ncmd - 1].opcode,
+	     (unsigned long long)s.cmd[s.ncmd - 1].dst,
+	     (unsigned long long)s.cmd[s.ncmd - 1].src,
+	     (unsigned long long)s.cmd[s.ncmd - 1].size, s.pt[0].allocation_index,
+	     (unsigned long long)s.pt[0].allocation_offset,
+	     (unsigned long long)s.pt[0].patch_offset);
+	if (g->verbose) {
+		for (i = 0; i < s.nal; i++)
+			igt_info("    listed %u: segment %u [%#llx, %#llx)\n",
+				 s.al[i].handle, l[i].seg,
+				 (unsigned long long)l[i].start,
+				 (unsigned long long)l[i].end);
+		for (i = 0; i < s.ncmd; i++)
+			igt_info("    cmd %u: op %u dst %#llx src %#llx size %#llx\n",
+				 i, s.cmd[i].opcode,
+				 (unsigned long long)s.cmd[i].dst,
+				 (unsigned long long)s.cmd[i].src,
+				 (unsigned long long)s.cmd[i].size);
+		for (i = 0; i < s.npt; i++)
+			igt_info("    patch %u: allocation %u +%#llx at %#llx\n",
+				 i, s.pt[i].allocation_index,
+				 (unsigned long long)s.pt[i].allocation_offset,
+				 (unsigned long long)s.pt[i].patch_offset);
+	}
+	ret = vioctl(c->fd, DRM_IOCTL_VSEG_SUBMIT, &s.s);
+	if (!expect(g, ret, legal ? OK : EINV))
+		return;
+	if (ret) {
+		g->raw_refused++;
+	} else {
+		g->raw_ok++;
+		if (sync_wait(c->fd, g->raw_sync)) {
+			fail(g, "the job did not finish within 20 s");
+			return;
+		}
+		if (__vseg_syncobj_status(c->fd, g->raw_sync, &status) ||
+		    status != 1)
+			fail(g, "SUBMIT accepted the job, but it failed: %d",
+			     status);
+	}
+	if ((g->raw_ok + g->raw_refused) % 8 == 0)
+		victim_check(g);
 }
 
 /* --- SCANOUT ------------------------------------------------------------ */
@@ -1948,6 +2576,14 @@ static void op_scanout(struct fz *g)
 		break;
 	default:
 		break;
+	}
+	/*
+	 * The display is the DRM master's: anyone else is refused before the
+	 * arguments are looked at (a bad argument pointer faults first).
+	 */
+	if (!c->master && arg == &so) {
+		what = "not the DRM master";
+		allowed = EACC;
 	}
 	note(g, "fd%d %s %s%s head %u handle %u flags %#x pad %u ext %#llx",
 	     c == &g->cl[1], mut_name(m), what, kind, so.head, so.handle,
@@ -2133,6 +2769,7 @@ static void fz_init(struct fz *g, uint32_t seed, int thread,
 	for (i = 0; i < 4; i++)
 		rnd64(g);
 	g->steps = steps;
+	g->victim_fd = -1;
 	g->va_base = (1ull << 40) + (uint64_t)thread * VA_WINDOW;
 	g->big_list = calloc(DRM_VSEG_MAX_RESIDENCY_HANDLES, sizeof(uint32_t));
 	if (shared_fd >= 0) {
@@ -2145,7 +2782,11 @@ static void fz_init(struct fz *g, uint32_t seed, int thread,
 	if (g->cl[0].fd < 0 || g->cl[1].fd < 0 || !g->big_list) {
 		snprintf(g->msg, sizeof(g->msg), "cannot open the device");
 		g->failed = true;
+		return;
 	}
+	/* The first card file opened when there is no master becomes it. */
+	for (i = 0; i < 2; i++)
+		g->cl[i].master = drmIsMaster(g->cl[i].fd);
 }
 
 static void fz_step(struct fz *g)
@@ -2157,13 +2798,21 @@ static void fz_step(struct fz *g)
 		[OP_SCANOUT] = 5, [OP_CLOSE] = 8, [OP_SYNC] = 6,
 		[OP_BADARG] = 3, [OP_SPARSE] = 5,
 	};
+	/* F_RAW: mostly raw addresses, the rest to move buffers around. */
+	static const unsigned char raw_weight[NUM_OPS] = {
+		[OP_RAW] = 50, [OP_CREATE] = 10, [OP_CLOSE] = 5,
+		[OP_RESIDENT] = 8, [OP_EVICT] = 8, [OP_MMAP] = 6,
+		[OP_SUBMIT] = 6, [OP_INFO] = 2, [OP_SYNC] = 3,
+		[OP_BIND] = 2,
+	};
+	const unsigned char *w = g->focus == F_RAW ? raw_weight : weight;
 	unsigned int total = 0, r, i;
 
 	for (i = 0; i < NUM_OPS; i++)
-		total += weight[i];
+		total += w[i];
 	r = below(g, total);
-	for (i = 0; r >= weight[i]; i++)
-		r -= weight[i];
+	for (i = 0; r >= w[i]; i++)
+		r -= w[i];
 	g->op = i;
 	g->ops[i]++;
 	switch (g->op) {
@@ -2180,6 +2829,7 @@ static void fz_step(struct fz *g)
 	case OP_CLOSE: op_close(g); break;
 	case OP_SYNC: op_sync(g); break;
 	case OP_BADARG: op_badarg(g); break;
+	case OP_RAW: op_raw(g); break;
 	default: op_sparse(g); break;
 	}
 }
@@ -2192,6 +2842,7 @@ static void fz_cleanup(struct fz *g)
 
 	g->op = OP_CLOSE;
 	g->step = g->steps;
+	victim_fini(g);
 	for (i = 0; i < NUM_HEADS; i++) {
 		struct drm_vseg_scanout so = { .head = i };
 
@@ -2199,7 +2850,7 @@ static void fz_cleanup(struct fz *g)
 			continue;
 		note(g, "cleanup: head %u off", i);
 		ret = vioctl(g->cl[0].fd, DRM_IOCTL_VSEG_SCANOUT, &so);
-		if (expect(g, ret, OK))
+		if (expect(g, ret, g->cl[0].master ? OK : EACC) && !ret)
 			g->head_uid[i] = 0;
 	}
 	for (k = 0; k < 2; k++) {
@@ -2277,6 +2928,9 @@ static void fz_report(const struct fz *g, unsigned int n)
 					" %s %lu", r_names[i], res[i]);
 	igt_info("seed %u results:%s; %lu touches, %lu SIGBUS\n", g->seed,
 		 line, touches, bus);
+	if (g->focus == F_RAW)
+		igt_info("seed %u raw: %lu placed, %lu jobs run, %lu refused\n",
+			 g->seed, g->raw_placed, g->raw_ok, g->raw_refused);
 }
 
 /* --- the device --------------------------------------------------------- */
@@ -2380,14 +3034,23 @@ static void run_seed(uint32_t seed, unsigned int steps, unsigned int threads,
 
 	stop_all = false;
 	vseg_ctx_start(&ctx);
-	if (threads && same_fd)
+	if (threads && same_fd) {
 		shared = ctx.fd;
+	} else if (drmIsMaster(ctx.fd)) {
+		/* The first generator's own file becomes the master. */
+		igt_assert_eq(drmDropMaster(ctx.fd), 0);
+	}
 	for (i = 0; i < n; i++) {
 		fz_init(&g[i], seed, threads ? (int)i : 0, steps, shared);
 		g[i].focus = focus;
 		g[i].verbose = verbose;
 		/* Heads are device-wide: each belongs to one generator. */
 		g[i].heads = n == 1 ? 3 : i < NUM_HEADS ? BIT(i) : 0;
+	}
+	/* Raw addresses need a stable picture: one generator, a victim. */
+	if (focus == F_RAW) {
+		igt_assert(!threads);
+		victim_init(&g[0]);
 	}
 	igt_info("seed %u: %s, %u steps%s%s\n", seed, loaded_profile, steps,
 		 threads ? ", threads" : "",
@@ -2415,6 +3078,8 @@ static void run_seed(uint32_t seed, unsigned int steps, unsigned int threads,
  * EVICT(UNPIN) of a buffer listed more times than it is pinned: the list
  * check let every entry through, the first entry unpinned and evicted the
  * buffer, the second failed with -EINVAL: "nothing moves" was broken.
+ * Each entry drops one of the file's pins and the buffer is evicted at its
+ * last entry: as many entries as pins unpin and evict it in one call.
  */
 static void evict_unpin_listed_twice(void)
 {
@@ -2434,37 +3099,55 @@ static void evict_unpin_listed_twice(void)
 
 	list[0] = h;
 	list[1] = h;
+	list[2] = h;
 	ret = __vseg_evict_flags(ctx.fd, list, 2, DRM_VSEG_RESIDENCY_UNPIN,
 				 &processed);
 	igt_assert_f(ret == -EINVAL,
 		     "EVICT(UNPIN) of a once-pinned buffer listed twice: %d\n",
 		     ret);
+	igt_assert_eq_u32(processed, 0);
 	vseg_gem_info(ctx.fd, h, &after);
 	igt_assert_f(after.placement_flags & DRM_VSEG_INFO_PINNED,
 		     "the failed EVICT(UNPIN) dropped the pin\n");
 	igt_assert_eq_u32(after.segment_id, vram);
 	igt_assert_eq_u64(after.moves, before.moves);
 
-	/* Pinned twice, listed twice: the second entry finds one pin. */
+	/*
+	 * Pinned twice: listed three times is an UNPIN too many (-EINVAL),
+	 * once leaves a pin (-EBUSY); neither changes anything.
+	 */
 	igt_assert_eq(__vseg_make_resident_flags(ctx.fd, &h, 1,
 						 DRM_VSEG_RESIDENCY_PIN,
 						 NULL), 0);
-	igt_assert_eq(__vseg_evict_flags(ctx.fd, list, 2,
-					 DRM_VSEG_RESIDENCY_UNPIN, NULL),
-		      -EBUSY);
-	/* Listed three times with two pins: -EBUSY or -EINVAL, no move. */
-	list[2] = h;
 	ret = __vseg_evict_flags(ctx.fd, list, 3, DRM_VSEG_RESIDENCY_UNPIN,
 				 NULL);
-	igt_assert(ret == -EBUSY || ret == -EINVAL);
-	vseg_gem_info(ctx.fd, h, &after);
-	igt_assert(after.placement_flags & DRM_VSEG_INFO_PINNED);
-	igt_assert_eq_u64(after.moves, before.moves);
-
-	/* One entry per pin, one at a time: both go, then it moves. */
+	igt_assert_f(ret == -EINVAL,
+		     "EVICT(UNPIN) of a twice-pinned buffer listed three times: %d\n",
+		     ret);
 	igt_assert_eq(__vseg_evict_flags(ctx.fd, &h, 1,
 					 DRM_VSEG_RESIDENCY_UNPIN, NULL),
 		      -EBUSY);
+	vseg_gem_info(ctx.fd, h, &after);
+	igt_assert(after.placement_flags & DRM_VSEG_INFO_PINNED);
+	igt_assert_eq_u32(after.segment_id, vram);
+	igt_assert_eq_u64(after.moves, before.moves);
+
+	/* Listed twice: both pins go and it is evicted. */
+	processed = 0xffffffff;
+	ret = __vseg_evict_flags(ctx.fd, list, 2, DRM_VSEG_RESIDENCY_UNPIN,
+				 &processed);
+	igt_assert_f(ret == 0,
+		     "EVICT(UNPIN) of a twice-pinned buffer listed twice: %d\n",
+		     ret);
+	igt_assert_eq_u32(processed, 2);
+	vseg_gem_info(ctx.fd, h, &after);
+	igt_assert(!(after.placement_flags & DRM_VSEG_INFO_PINNED));
+	igt_assert_eq_u32(after.segment_id, 0);
+	igt_assert_eq_u64(after.moves, before.moves + 1);
+	/* No pin left: one more UNPIN is refused. */
+	igt_assert_eq(__vseg_evict_flags(ctx.fd, &h, 1,
+					 DRM_VSEG_RESIDENCY_UNPIN, NULL),
+		      -EINVAL);
 	vseg_gem_close(ctx.fd, h);
 	finish("after closing the buffer");
 }
@@ -2518,11 +3201,14 @@ static void physical_cpu_visible(void)
 }
 
 /*
- * Copy-engine jobs may use hand-written aperture addresses of buffers they
- * do not list. The engine translated such an address under the GART lock,
+ * Copy-engine jobs used hand-written aperture addresses of buffers they did
+ * not list. The engine translated such an address under the GART lock,
  * dropped the lock, then wrote the page: a buffer unmapped from the
  * aperture and freed in between had its freed page written. One thread
- * maps and frees aperture buffers; the other writes where they land.
+ * maps and frees aperture buffers; the other submits jobs that write
+ * where they land: such jobs are refused now (-EINVAL at SUBMIT, nothing
+ * queued), while jobs writing a listed buffer by raw aperture address run
+ * and leave exactly their data.
  */
 #define RACE_SECONDS	4
 #define RACE_SIZE	SZ_64K
@@ -2566,9 +3252,12 @@ static void *race_mapper(void *arg)
 
 static void aperture_raw_race(void)
 {
-	struct drm_vseg_cmd cmd[1024];
+	struct drm_vseg_cmd cmd[RACE_SIZE / 64];
+	struct drm_vseg_allocation al = {};
+	struct drm_vseg_gem_create c;
 	struct timespec start = {};
-	unsigned long jobs = 0, faulted = 0;
+	unsigned long jobs = 0, refused = 0;
+	uint64_t want[RACE_SIZE / 64] = {}, *map;
 	pthread_t tid;
 	uint32_t ap, so, i;
 	int ret = 0, status;
@@ -2580,41 +3269,77 @@ static void aperture_raw_race(void)
 	race_err = 0;
 	race_offset = 0;
 	igt_assert_eq(drmSyncobjCreate(ctx.fd, 0, &so), 0);
+	/* The listed buffer: only in the aperture, mapped while resident. */
+	vseg_create_args(&c, RACE_SIZE, BIT(ap), AP);
+	al.handle = vseg_gem_create(ctx.fd, &c);
+	al.flags = DRM_VSEG_ALLOCATION_WRITE;
 	igt_assert_eq(pthread_create(&tid, NULL, race_mapper, &ap), 0);
 	igt_gettime(&start);
 	while (igt_nsec_elapsed(&start) / 1000000000ull < RACE_SECONDS &&
 	       !race_err) {
+		struct drm_vseg_gem_info in = {};
 		struct drm_vseg_submit s = {};
-		uint64_t base = race_offset;
+		uint64_t other = race_offset, lo;
+		bool bad = jobs & 1;
 
+		vseg_gem_info(ctx.fd, al.handle, &in);
+		igt_assert_f(in.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED,
+			     "the listed aperture buffer is not mapped\n");
+		lo = in.aperture_offset;
 		memset(cmd, 0, sizeof(cmd));
 		for (i = 0; i < ARRAY_LEN(cmd); i++) {
 			cmd[i].opcode = DRM_VSEG_CMD_WRITE;
-			cmd[i].dst = DRM_VSEG_PHYS_ADDR(ap, base +
-						       (i * 64) % RACE_SIZE);
-			cmd[i].value = 0x5a5a5a5a00000000ull | i;
+			cmd[i].dst = DRM_VSEG_PHYS_ADDR(ap, lo + i * 64);
+			cmd[i].value = (uint64_t)jobs << 32 | i;
+		}
+		if (bad) {
+			/* One write where the other file's buffer is. */
+			i = jobs / 2 % ARRAY_LEN(cmd);
+			if (other + i * 64 >= lo && other + i * 64 < lo + RACE_SIZE)
+				other = lo + RACE_SIZE;	/* just past ours */
+			cmd[i].dst = DRM_VSEG_PHYS_ADDR(ap, other + i * 64);
 		}
 		s.engine = DRM_VSEG_ENGINE_COPY;
 		s.commands = ptr(cmd);
 		s.commands_size = sizeof(cmd);
+		s.allocations = ptr(&al);
+		s.num_allocations = 1;
 		s.out_syncs = ptr(&so);
 		s.num_out_syncs = 1;
 		ret = vioctl(ctx.fd, DRM_IOCTL_VSEG_SUBMIT, &s);
-		if (ret)
-			break;
+		jobs++;
+		if (bad) {
+			igt_assert_f(ret == -EINVAL,
+				     "a job writing aperture offset %#llx, outside its listed buffer at %#llx: %d (%s)\n",
+				     (unsigned long long)other + i * 64,
+				     (unsigned long long)lo, ret,
+				     ret ? strerror(-ret) : "accepted");
+			refused++;
+			continue;
+		}
+		igt_assert_f(ret == 0, "a job writing its listed buffer: %d (%s)\n",
+			     ret, strerror(-ret));
 		igt_assert_eq(sync_wait(ctx.fd, so), 0);
 		status = vseg_syncobj_status(ctx.fd, so);
-		igt_assert_f(status == 1 || status == -EFAULT,
-			     "job status %d\n", status);
-		faulted += status != 1;
-		jobs++;
+		igt_assert_f(status == 1, "job status %d\n", status);
+		for (i = 0; i < ARRAY_LEN(cmd); i++)
+			want[i] = cmd[i].value;
 	}
 	race_stop = true;
 	pthread_join(tid, NULL);
-	igt_assert_eq(ret, 0);
 	igt_assert_eq(race_err, 0);
-	igt_info("%lu jobs of %zu raw aperture writes, %lu ended on an unmapped page\n",
-		 jobs, ARRAY_LEN(cmd), faulted);
+	igt_assert(refused > 0 && jobs > refused);
+	/* Only the accepted jobs wrote, and only the listed buffer. */
+	map = vseg_gem_mmap(ctx.fd, al.handle, RACE_SIZE, PROT_READ);
+	for (i = 0; i < ARRAY_LEN(cmd); i++)
+		igt_assert_f(map[i * 8] == want[i],
+			     "word %u of the listed buffer: %#llx, the last accepted job wrote %#llx\n",
+			     i, (unsigned long long)map[i * 8],
+			     (unsigned long long)want[i]);
+	munmap(map, RACE_SIZE);
+	igt_info("%lu jobs of %zu raw aperture writes, %lu refused for one write outside the list\n",
+		 jobs, ARRAY_LEN(cmd), refused);
+	vseg_gem_close(ctx.fd, al.handle);
 	drmSyncobjDestroy(ctx.fd, so);
 	finish("after the race");
 }
@@ -2687,7 +3412,8 @@ static void env_options(void)
 
 /*
  * What a seed runs: its profile, and (for soak and replay) whether it runs
- * threads. Seeds 8k+3 run threads on separate files, 8k+6 on one file.
+ * threads. Seeds 8k+3 run threads on separate files, 8k+6 on one file;
+ * seeds 8k+7 are raw-address seeds (F_RAW, one thread and a victim).
  */
 static const char *seed_profile(uint32_t seed)
 {
@@ -2705,6 +3431,8 @@ static void run_any_seed(uint32_t seed, unsigned int steps, bool verbose)
 	if (is_thread_seed(seed))
 		run_seed(seed, steps / 2, MAX_THREADS, seed % 8 == 6, F_ALL,
 			 false);
+	else if (seed % 8 == 7)
+		run_seed(seed, steps, 0, false, F_RAW, verbose);
 	else
 		run_seed(seed, steps, 0, false, (enum focus)(seed / 8 % 4),
 			 verbose);
@@ -2713,6 +3441,7 @@ static void run_any_seed(uint32_t seed, unsigned int steps, bool verbose)
 #define FIXED_SEEDS	8
 #define FIXED_SEEDS_STR	"8"
 #define FIXED_STEPS	800
+#define RAW_SEED	3001
 
 igt_main_args("", long_opts, help_str, opt_handler, NULL)
 {
@@ -2778,9 +3507,30 @@ igt_main_args("", long_opts, help_str, opt_handler, NULL)
 		run_seed(2002, steps / 2, MAX_THREADS, true, F_ALL, false);
 	}
 
+	igt_describe("Hand-written physical addresses (segment 0, unknown "
+		     "segments, random offsets, the aperture; inside, "
+		     "straddling, before and past buffers of this file, listed "
+		     "or not, of another file and of a victim client) and "
+		     "patches into every field of a command, on each "
+		     "profile: SUBMIT refuses with EINVAL exactly what leaves "
+		     "the listed allocations or patches a field that is not "
+		     "an address, the rest runs, and the victim's bytes never "
+		     "change.");
+	igt_subtest_with_dynamic("raw-addresses") {
+		unsigned int p;
+
+		for (p = 0; p < vseg_num_profiles; p++)
+			igt_dynamic_f("%s", vseg_profiles[p]) {
+				load_profile(vseg_profiles[p]);
+				run_seed(RAW_SEED + p, steps, 0, false, F_RAW,
+					 false);
+			}
+	}
+
 	igt_describe("Regression: EVICT(UNPIN) of a buffer listed more times "
 		     "than it is pinned fails with -EINVAL and changes "
-		     "nothing.");
+		     "nothing; listed as many times as pinned, it is "
+		     "unpinned and evicted.");
 	igt_subtest("evict-unpin-listed-twice") {
 		load_profile("discrete");
 		evict_unpin_listed_twice();
@@ -2804,8 +3554,10 @@ igt_main_args("", long_opts, help_str, opt_handler, NULL)
 	}
 
 	igt_describe("Regression: copy jobs writing hand-written aperture "
-		     "addresses while other buffers leave the aperture and "
-		     "are freed never write a freed page.");
+		     "addresses of another file's buffers, which leave the "
+		     "aperture and are freed meanwhile, are refused at SUBMIT "
+		     "and never write a page; jobs writing their listed "
+		     "buffer by raw address run.");
 	igt_subtest("aperture-raw-race") {
 		load_profile("discrete");
 		aperture_raw_race();
