@@ -744,6 +744,47 @@ static void test_bind_errors(void)
 	vbuf_destroy(&b);
 }
 
+/*
+ * An address space holds at most DRM_VSEG_MAX_VM_MAPPINGS mappings: one
+ * more is -ENOSPC and changes nothing; another file's space is not
+ * affected; unbinding one makes room for one.
+ */
+static void test_bind_limit(void)
+{
+	const uint64_t base = 1ull << 44, step = 2 * VSEG_VA_ALIGN;
+	int fd2 = drm_open_vseg();
+	uint32_t h, h2;
+	uint64_t size;
+	int err;
+
+	h = vseg_gem_create_simple(fd2, SZ_64K, BIT(0), 0);
+	for (unsigned int i = 0; i < DRM_VSEG_MAX_VM_MAPPINGS; i++) {
+		err = __vseg_vm_bind(fd2, h, base + i * step, &size);
+		igt_assert_f(err == 0, "mapping %u of %u: %d (%s)\n", i,
+			     DRM_VSEG_MAX_VM_MAPPINGS, err, vseg_errname(err));
+	}
+	err = __vseg_vm_bind(fd2, h, base - step, NULL);
+	igt_assert_f(err == -ENOSPC,
+		     "mapping %u of an address space: %d (%s), expected -ENOSPC\n",
+		     DRM_VSEG_MAX_VM_MAPPINGS + 1, err, vseg_errname(err));
+	/* Still exactly the mappings there were. */
+	igt_assert_eq(__vseg_vm_unbind(fd2, base - step), -EINVAL);
+
+	/* Another file's address space has room of its own. */
+	h2 = vseg_gem_create_simple(ctx.fd, SZ_64K, BIT(0), 0);
+	igt_assert_eq(__vseg_vm_bind(ctx.fd, h2, base - step, NULL), 0);
+	vseg_vm_unbind(ctx.fd, base - step);
+	vseg_gem_close(ctx.fd, h2);
+
+	/* One out, one in: and full again. */
+	vseg_vm_unbind(fd2, base + 7 * step);
+	igt_assert_eq(__vseg_vm_bind(fd2, h, base - step, NULL), 0);
+	igt_assert_eq(__vseg_vm_bind(fd2, h, base + 7 * step, NULL), -ENOSPC);
+	/* Closing the file takes the mappings with it. */
+	vseg_gem_close(fd2, h);
+	drm_close_driver(fd2);
+}
+
 /* --- address spaces, aliases and queued jobs ----------------------------------------- */
 
 /* Each file has its own address space. */
@@ -1081,6 +1122,15 @@ igt_main
 	igt_subtest("bind-errors") {
 		load("discrete");
 		test_bind_errors();
+		finish();
+	}
+
+	igt_describe("An address space holds at most "
+		     "DRM_VSEG_MAX_VM_MAPPINGS mappings: one more is ENOSPC; "
+		     "other files are not affected; unbinding makes room.");
+	igt_subtest("bind-limit") {
+		load("discrete");
+		test_bind_limit();
 		finish();
 	}
 
