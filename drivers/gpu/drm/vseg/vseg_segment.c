@@ -900,29 +900,22 @@ out:
  * Validation
  */
 
-static __printf(1, 2) int vseg_table_invalid(const char *fmt, ...)
+/*
+ * Record the first broken rule in @err: @segment is the id of the segment
+ * that breaks it, 0 for the table as a whole.
+ */
+static __printf(4, 5) int vseg_table_fail(struct vseg_table_error *err,
+					  u32 segment,
+					  enum vseg_table_rule rule,
+					  const char *fmt, ...)
 {
-	char msg[128];
 	va_list args;
 
+	err->segment = segment;
+	err->rule = rule;
 	va_start(args, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, args);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, args);
 	va_end(args);
-	pr_err("invalid segment table: %s\n", msg);
-	return -EINVAL;
-}
-
-static __printf(2, 3) int vseg_seg_invalid(const struct vseg_segment_desc *s,
-					   const char *fmt, ...)
-{
-	char msg[128];
-	va_list args;
-
-	va_start(args, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, args);
-	va_end(args);
-	pr_err("invalid segment table: segment %u \"%.*s\": %s\n",
-	       s->id, VSEG_NAME_LEN, s->name, msg);
 	return -EINVAL;
 }
 
@@ -950,218 +943,265 @@ static bool vseg_name_ok(const char *name)
 	return true;
 }
 
-static int vseg_validate_flags(const struct vseg_segment_desc *s)
+static int vseg_validate_flags(const struct vseg_segment_desc *s,
+			       struct vseg_table_error *err)
 {
 	bool is_ap = s->kind == VSEG_SEGMENT_APERTURE;
 	u64 f = s->flags;
+	u32 id = s->id;
 
 	if (f & ~VSEG_SEGF_ALL)
-		return vseg_seg_invalid(s, "unknown flags 0x%llx",
-					f & ~VSEG_SEGF_ALL);
+		return vseg_table_fail(err, id, VSEG_RULE_UNKNOWN_FLAGS,
+				       "unknown flags 0x%llx",
+				       f & ~VSEG_SEGF_ALL);
 	if ((f & VSEG_SEGF_AGP) && f != VSEG_SEGF_AGP)
-		return vseg_seg_invalid(s, "Agp must be set alone");
+		return vseg_table_fail(err, id, VSEG_RULE_AGP_ALONE,
+				       "Agp must be set alone");
 	if ((f & VSEG_SEGF_PRESERVED_HIBERNATE) &&
 	    !(f & VSEG_SEGF_PRESERVED_STANDBY))
-		return vseg_seg_invalid(s, "PreservedDuringHibernate needs PreservedDuringStandby");
+		return vseg_table_fail(err, id,
+				       VSEG_RULE_HIBERNATE_NEEDS_STANDBY,
+				       "PreservedDuringHibernate needs PreservedDuringStandby");
 	if ((f & VSEG_SEGF_PARTIALLY_PRESERVED_HIBERNATE) &&
 	    !(f & VSEG_SEGF_PRESERVED_STANDBY))
-		return vseg_seg_invalid(s,
-					"PartiallyPreservedDuringHibernate needs PreservedDuringStandby");
+		return vseg_table_fail(err, id,
+				       VSEG_RULE_PARTIAL_HIBERNATE_NEEDS_STANDBY,
+				       "PartiallyPreservedDuringHibernate needs PreservedDuringStandby");
 	if ((f & VSEG_SEGF_PRESERVED_HIBERNATE) &&
 	    (f & VSEG_SEGF_PARTIALLY_PRESERVED_HIBERNATE))
-		return vseg_seg_invalid(s,
-					"PreservedDuringHibernate and PartiallyPreservedDuringHibernate exclude each other");
+		return vseg_table_fail(err, id, VSEG_RULE_HIBERNATE_EXCLUSIVE,
+				       "PreservedDuringHibernate and PartiallyPreservedDuringHibernate exclude each other");
 	if ((f & VSEG_SEGF_CACHE_COHERENT) && !is_ap)
-		return vseg_seg_invalid(s, "CacheCoherent is only valid on the aperture");
+		return vseg_table_fail(err, id, VSEG_RULE_CACHE_COHERENT,
+				       "CacheCoherent is only valid on the aperture");
 	if ((f & VSEG_SEGF_POPULATED_FROM_SYSMEM) && is_ap)
-		return vseg_seg_invalid(s,
-					"PopulatedFromSystemMemory is only valid on a memory segment");
+		return vseg_table_fail(err, id, VSEG_RULE_POPULATED_FROM_SYSMEM,
+				       "PopulatedFromSystemMemory is only valid on a memory segment");
 	if ((f & VSEG_SEGF_CPU_HOST_APERTURE) && (f & VSEG_SEGF_CPU_VISIBLE))
-		return vseg_seg_invalid(s,
-					"SupportsCpuHostAperture cannot be combined with CpuVisible");
+		return vseg_table_fail(err, id, VSEG_RULE_CPU_HOST_APERTURE,
+				       "SupportsCpuHostAperture cannot be combined with CpuVisible");
 	if ((f & VSEG_SEGF_CACHED_CPU_HOST_APERTURE) &&
 	    !(f & VSEG_SEGF_CPU_HOST_APERTURE))
-		return vseg_seg_invalid(s,
-					"SupportsCachedCpuHostAperture needs SupportsCpuHostAperture");
+		return vseg_table_fail(err, id,
+				       VSEG_RULE_CACHED_CPU_HOST_APERTURE,
+				       "SupportsCachedCpuHostAperture needs SupportsCpuHostAperture");
 	if ((f & VSEG_SEGF_VPR_PRESERVED_STANDBY) &&
 	    !(f & VSEG_SEGF_VPR_SUPPORTED))
-		return vseg_seg_invalid(s, "VprPreservedDuringStandby needs VprSupported");
+		return vseg_table_fail(err, id, VSEG_RULE_VPR_STANDBY,
+				       "VprPreservedDuringStandby needs VprSupported");
 	return 0;
 }
 
 /* Size, page size and commit limit. */
-static int vseg_validate_size(const struct vseg_segment_desc *s)
+static int vseg_validate_size(const struct vseg_segment_desc *s,
+			      struct vseg_table_error *err)
 {
 	bool is_ap = s->kind == VSEG_SEGMENT_APERTURE;
 	bool has_64k = s->flags & VSEG_SEGF_USE_64KB_PAGES;
 	u32 page = s->page_size;
 	bool is_64k = page == SZ_64K;
+	u32 id = s->id;
 
 	if (!s->size)
-		return vseg_seg_invalid(s, "size is zero");
+		return vseg_table_fail(err, id, VSEG_RULE_SIZE_ZERO,
+				       "size is zero");
 	if (page != SZ_4K && page != SZ_64K)
-		return vseg_seg_invalid(s, "page size %u is not 4096 or 65536",
-					page);
+		return vseg_table_fail(err, id, VSEG_RULE_PAGE_SIZE,
+				       "page size %u is not 4096 or 65536",
+				       page);
 	if (is_ap && page != SZ_4K)
-		return vseg_seg_invalid(s, "aperture page size must be 4096");
+		return vseg_table_fail(err, id, VSEG_RULE_APERTURE_PAGE_SIZE,
+				       "aperture page size must be 4096");
 	if (has_64k != is_64k)
-		return vseg_seg_invalid(s, "Use64KBPages does not match the page size %u",
-					page);
+		return vseg_table_fail(err, id, VSEG_RULE_PAGE_SIZE_FLAG,
+				       "Use64KBPages does not match the page size %u",
+				       page);
 	if (!IS_ALIGNED(s->size, page))
-		return vseg_seg_invalid(s, "size 0x%llx is not a multiple of the page size %u",
-					s->size, page);
+		return vseg_table_fail(err, id, VSEG_RULE_SIZE_ALIGN,
+				       "size 0x%llx is not a multiple of the page size %u",
+				       s->size, page);
 	if (s->size > VSEG_SIZE_LIMIT)
-		return vseg_seg_invalid(s, "size 0x%llx exceeds the 4 GiB limit",
-					s->size);
+		return vseg_table_fail(err, id, VSEG_RULE_SIZE_LIMIT,
+				       "size 0x%llx exceeds the 4 GiB limit",
+				       s->size);
 
 	if (!is_ap) {
 		if (s->commit_limit != s->size)
-			return vseg_seg_invalid(s,
-						"commit limit 0x%llx of a memory segment must equal its size 0x%llx",
-						s->commit_limit, s->size);
+			return vseg_table_fail(err, id, VSEG_RULE_MEMORY_COMMIT,
+					       "commit limit 0x%llx of a memory segment must equal its size 0x%llx",
+					       s->commit_limit, s->size);
 		return 0;
 	}
 	if (s->commit_limit > s->size)
-		return vseg_seg_invalid(s, "aperture commit limit 0x%llx exceeds its size 0x%llx",
-					s->commit_limit, s->size);
+		return vseg_table_fail(err, id, VSEG_RULE_APERTURE_COMMIT_SIZE,
+				       "aperture commit limit 0x%llx exceeds its size 0x%llx",
+				       s->commit_limit, s->size);
 	if (!s->commit_limit || !IS_ALIGNED(s->commit_limit, page))
-		return vseg_seg_invalid(s,
-					"commit limit 0x%llx is zero or not a multiple of the page size",
-					s->commit_limit);
+		return vseg_table_fail(err, id, VSEG_RULE_APERTURE_COMMIT_ALIGN,
+				       "commit limit 0x%llx is zero or not a multiple of the page size",
+				       s->commit_limit);
 	return 0;
 }
 
 /* Needs a valid page size and size. */
-static int vseg_validate_banks(const struct vseg_segment_desc *s)
+static int vseg_validate_banks(const struct vseg_segment_desc *s,
+			       struct vseg_table_error *err)
 {
 	bool banking = s->flags & VSEG_SEGF_USE_BANKING;
 	u64 end, prev = 0;
+	u32 id = s->id;
 	unsigned int i;
 
 	if (s->kind == VSEG_SEGMENT_APERTURE && s->num_banks)
-		return vseg_seg_invalid(s, "banks on an aperture segment");
+		return vseg_table_fail(err, id, VSEG_RULE_APERTURE_BANKS,
+				       "banks on an aperture segment");
 	if (s->num_banks > VSEG_MAX_BANKS)
-		return vseg_seg_invalid(s, "too many banks: %u", s->num_banks);
+		return vseg_table_fail(err, id, VSEG_RULE_TOO_MANY_BANKS,
+				       "too many banks: %u", s->num_banks);
 	if (s->num_banks && !banking)
-		return vseg_seg_invalid(s, "banks without UseBanking");
+		return vseg_table_fail(err, id, VSEG_RULE_BANKS_WITHOUT_BANKING,
+				       "banks without UseBanking");
 	if (banking && s->num_banks < 2)
-		return vseg_seg_invalid(s, "UseBanking without banks");
+		return vseg_table_fail(err, id, VSEG_RULE_BANKING_WITHOUT_BANKS,
+				       "UseBanking without banks");
 
 	for (i = 0; i < s->num_banks; i++) {
 		end = s->bank_end[i];
 		if (!IS_ALIGNED(end, s->page_size))
-			return vseg_seg_invalid(s, "bank %u end 0x%llx is not page aligned",
-						i, end);
+			return vseg_table_fail(err, id, VSEG_RULE_BANK_ALIGN,
+					       "bank %u end 0x%llx is not page aligned",
+					       i, end);
 		if (end <= prev)
-			return vseg_seg_invalid(s,
-						"bank %u end 0x%llx does not follow the previous bank",
-						i, end);
+			return vseg_table_fail(err, id, VSEG_RULE_BANK_ORDER,
+					       "bank %u end 0x%llx does not follow the previous bank",
+					       i, end);
 		if (i == s->num_banks - 1 ? end != s->size : end >= s->size)
-			return vseg_seg_invalid(s, "bank %u end 0x%llx is outside the segment",
-						i, end);
+			return vseg_table_fail(err, id, VSEG_RULE_BANK_OUTSIDE,
+					       "bank %u end 0x%llx is outside the segment",
+					       i, end);
 		prev = end;
 	}
 	return 0;
 }
 
 /* CPU-visible size and system memory end. */
-static int vseg_validate_visible(const struct vseg_segment_desc *s)
+static int vseg_validate_visible(const struct vseg_segment_desc *s,
+				 struct vseg_table_error *err)
 {
 	bool visible = s->flags & VSEG_SEGF_CPU_VISIBLE;
 	u64 vis = s->cpu_visible_size;
+	u32 id = s->id;
 
 	if (s->kind == VSEG_SEGMENT_APERTURE) {
 		if (vis)
-			return vseg_seg_invalid(s,
-						"CPU-visible size 0x%llx on the aperture must be 0",
-						vis);
+			return vseg_table_fail(err, id,
+					       VSEG_RULE_APERTURE_VISIBLE,
+					       "CPU-visible size 0x%llx on the aperture must be 0",
+					       vis);
 	} else {
 		if (vis && !visible)
-			return vseg_seg_invalid(s, "CPU-visible size 0x%llx without CpuVisible",
-						vis);
+			return vseg_table_fail(err, id,
+					       VSEG_RULE_VISIBLE_WITHOUT_FLAG,
+					       "CPU-visible size 0x%llx without CpuVisible",
+					       vis);
 		if (!vis && visible)
-			return vseg_seg_invalid(s, "CpuVisible with a zero CPU-visible size");
+			return vseg_table_fail(err, id, VSEG_RULE_VISIBLE_ZERO,
+					       "CpuVisible with a zero CPU-visible size");
 		if (vis > s->size)
-			return vseg_seg_invalid(s, "CPU-visible size 0x%llx exceeds the size",
-						vis);
+			return vseg_table_fail(err, id, VSEG_RULE_VISIBLE_SIZE,
+					       "CPU-visible size 0x%llx exceeds the size",
+					       vis);
 		if (!IS_ALIGNED(vis, s->page_size))
-			return vseg_seg_invalid(s,
-						"CPU-visible size 0x%llx is not a multiple of the page size",
-						vis);
+			return vseg_table_fail(err, id, VSEG_RULE_VISIBLE_ALIGN,
+					       "CPU-visible size 0x%llx is not a multiple of the page size",
+					       vis);
 	}
 
 	if (s->system_memory_end > s->size)
-		return vseg_seg_invalid(s, "system memory end 0x%llx is beyond the segment",
-					s->system_memory_end);
+		return vseg_table_fail(err, id, VSEG_RULE_SYSTEM_MEMORY_END,
+				       "system memory end 0x%llx is beyond the segment",
+				       s->system_memory_end);
 	return 0;
 }
 
-static int vseg_validate_invalid(const struct vseg_segment_desc *s)
+static int vseg_validate_invalid(const struct vseg_segment_desc *s,
+				 struct vseg_table_error *err)
 {
 	const struct vseg_range *r, *q;
+	u32 id = s->id;
 	unsigned int i, j;
 
 	if (s->num_invalid > VSEG_MAX_INVALID_RANGES)
-		return vseg_seg_invalid(s, "too many invalid ranges: %u",
-					s->num_invalid);
+		return vseg_table_fail(err, id,
+				       VSEG_RULE_TOO_MANY_INVALID_RANGES,
+				       "too many invalid ranges: %u",
+				       s->num_invalid);
 
 	for (i = 0; i < s->num_invalid; i++) {
 		r = &s->invalid[i];
 		if (!r->size || !IS_ALIGNED(r->start, s->page_size) ||
 		    !IS_ALIGNED(r->size, s->page_size) ||
 		    r->start > s->size || r->size > s->size - r->start)
-			return vseg_seg_invalid(s,
-						"invalid range %u [0x%llx, +0x%llx) is empty, unaligned or outside the segment",
-						i, r->start, r->size);
+			return vseg_table_fail(err, id, VSEG_RULE_INVALID_RANGE,
+					       "invalid range %u [0x%llx, +0x%llx) is empty, unaligned or outside the segment",
+					       i, r->start, r->size);
 		for (j = 0; j < i; j++) {
 			q = &s->invalid[j];
 			if (vseg_ranges_overlap(r->start, r->size,
 						q->start, q->size))
-				return vseg_seg_invalid(s,
-							"invalid range %u overlaps invalid range %u",
-							i, j);
+				return vseg_table_fail(err, id,
+						       VSEG_RULE_INVALID_RANGE_OVERLAP,
+						       "invalid range %u overlaps invalid range %u",
+						       i, j);
 		}
 	}
 	return 0;
 }
 
 static int vseg_validate_segment(const struct vseg_segment_table *t,
-				 const struct vseg_segment_desc *s)
+				 const struct vseg_segment_desc *s,
+				 struct vseg_table_error *err)
 {
 	bool is_ap = s->kind == VSEG_SEGMENT_APERTURE;
+	u32 id = s->id;
 	unsigned int i;
 	int ret;
 
 	if (!vseg_name_ok(s->name))
-		return vseg_seg_invalid(s, "name is empty or not [a-z0-9_]");
-	for (i = 0; i + 1 < s->id; i++)
+		return vseg_table_fail(err, id, VSEG_RULE_NAME,
+				       "name is empty or not [a-z0-9_]");
+	for (i = 0; i + 1 < id; i++)
 		if (!strncmp(t->seg[i].name, s->name, VSEG_NAME_LEN))
-			return vseg_seg_invalid(s, "name duplicates segment %u",
-						t->seg[i].id);
+			return vseg_table_fail(err, id, VSEG_RULE_NAME_DUPLICATE,
+					       "name duplicates segment %u",
+					       t->seg[i].id);
 
 	if (s->kind != VSEG_SEGMENT_MEMORY && !is_ap)
-		return vseg_seg_invalid(s, "unknown kind %d", s->kind);
+		return vseg_table_fail(err, id, VSEG_RULE_KIND,
+				       "unknown kind %d", s->kind);
 	if (is_ap != !!(s->flags & (VSEG_SEGF_APERTURE | VSEG_SEGF_AGP)))
-		return vseg_seg_invalid(s, "kind does not match the Aperture/Agp flags");
+		return vseg_table_fail(err, id, VSEG_RULE_KIND_FLAGS,
+				       "kind does not match the Aperture/Agp flags");
 
-	ret = vseg_validate_flags(s);
+	ret = vseg_validate_flags(s, err);
 	if (ret)
 		return ret;
-	ret = vseg_validate_size(s);
+	ret = vseg_validate_size(s, err);
 	if (ret)
 		return ret;
-	ret = vseg_validate_banks(s);
+	ret = vseg_validate_banks(s, err);
 	if (ret)
 		return ret;
-	ret = vseg_validate_visible(s);
+	ret = vseg_validate_visible(s, err);
 	if (ret)
 		return ret;
-	return vseg_validate_invalid(s);
+	return vseg_validate_invalid(s, err);
 }
 
 /**
- * vseg_segment_table_validate() - check a table against the WDDM rules
+ * vseg_segment_table_check() - check a table against the WDDM rules
  * @t: the table.
+ * @err: receives the first rule @t breaks; must not be NULL.
  *
  * Checks, in this order: the table shape (segment count, ids 1..n, at most
  * VSEG_MAX_MEMORY_SEGMENTS memory segments, exactly one aperture, the
@@ -1169,24 +1209,31 @@ static int vseg_validate_segment(const struct vseg_segment_table *t,
  * flags, size, page size and commit limit, banks, CPU-visible size and
  * system memory end, invalid ranges), then that the GPU address ranges of
  * the memory segments and of the aperture do not overlap (an Agp aperture
- * has no GPU base of its own and is left out).
+ * has no GPU base of its own and is left out). Logs nothing.
  *
- * Return: 0, or -EINVAL after logging one line naming the first violation.
+ * Return: 0 with @err cleared (%VSEG_RULE_NONE, segment 0, empty message),
+ * or -EINVAL with @err naming the first violation.
  */
-int vseg_segment_table_validate(const struct vseg_segment_table *t)
+int vseg_segment_table_check(const struct vseg_segment_table *t,
+			     struct vseg_table_error *err)
 {
 	const struct vseg_segment_desc *ap = NULL, *a, *b;
 	unsigned int i, j, nmem = 0, nap = 0;
 	int ret;
 
+	memset(err, 0, sizeof(*err));
+
 	if (!t->num_segments)
-		return vseg_table_invalid("no segments");
+		return vseg_table_fail(err, 0, VSEG_RULE_NO_SEGMENTS,
+				       "no segments");
 	if (t->num_segments > VSEG_MAX_SEGMENTS)
-		return vseg_table_invalid("too many segments: %u",
-					  t->num_segments);
+		return vseg_table_fail(err, 0, VSEG_RULE_TOO_MANY_SEGMENTS,
+				       "too many segments: %u",
+				       t->num_segments);
 	for (i = 0; i < t->num_segments; i++)
 		if (t->seg[i].id != i + 1)
-			return vseg_table_invalid("segment ids are not 1..n");
+			return vseg_table_fail(err, 0, VSEG_RULE_SEGMENT_IDS,
+					       "segment ids are not 1..n");
 
 	for (i = 0; i < t->num_segments; i++) {
 		if (t->seg[i].kind == VSEG_SEGMENT_MEMORY)
@@ -1195,18 +1242,22 @@ int vseg_segment_table_validate(const struct vseg_segment_table *t)
 			ap = &t->seg[i];
 	}
 	if (nmem > VSEG_MAX_MEMORY_SEGMENTS)
-		return vseg_table_invalid("too many memory segments: %u, TTM has room for %d",
-					  nmem, VSEG_MAX_MEMORY_SEGMENTS);
+		return vseg_table_fail(err, 0,
+				       VSEG_RULE_TOO_MANY_MEMORY_SEGMENTS,
+				       "too many memory segments: %u, TTM has room for %d",
+				       nmem, VSEG_MAX_MEMORY_SEGMENTS);
 	if (nap != 1)
-		return vseg_table_invalid("exactly one aperture segment is required, found %u",
-					  nap);
+		return vseg_table_fail(err, 0, VSEG_RULE_APERTURE_COUNT,
+				       "exactly one aperture segment is required, found %u",
+				       nap);
 	if (t->paging_buffer_segment_id &&
 	    t->paging_buffer_segment_id != ap->id)
-		return vseg_table_invalid("paging buffer segment %u is not the aperture",
-					  t->paging_buffer_segment_id);
+		return vseg_table_fail(err, 0, VSEG_RULE_PAGING_SEGMENT,
+				       "paging buffer segment %u is not the aperture",
+				       t->paging_buffer_segment_id);
 
 	for (i = 0; i < t->num_segments; i++) {
-		ret = vseg_validate_segment(t, &t->seg[i]);
+		ret = vseg_validate_segment(t, &t->seg[i], err);
 		if (ret)
 			return ret;
 	}
@@ -1219,11 +1270,43 @@ int vseg_segment_table_validate(const struct vseg_segment_table *t)
 				continue;
 			if (vseg_ranges_overlap(a->base_address, a->size,
 						b->base_address, b->size))
-				return vseg_seg_invalid(a,
-							"GPU address range overlaps segment %u \"%.*s\"",
-							b->id, VSEG_NAME_LEN,
-							b->name);
+				return vseg_table_fail(err, a->id,
+						       VSEG_RULE_GPU_RANGE_OVERLAP,
+						       "GPU address range overlaps segment %u \"%.*s\"",
+						       b->id, VSEG_NAME_LEN,
+						       b->name);
 		}
 	}
 	return 0;
+}
+
+/**
+ * vseg_segment_table_validate() - check a table, log the rule it breaks
+ * @t: the table.
+ *
+ * vseg_segment_table_check(), and if @t breaks a rule one kernel-log line
+ * naming it: "invalid segment table: segment N "name": <rule>" for a rule
+ * of segment N, "invalid segment table: <rule>" for one of the whole table.
+ *
+ * Return: 0, or -EINVAL after logging one line naming the first violation.
+ */
+int vseg_segment_table_validate(const struct vseg_segment_table *t)
+{
+	u32 n = min_t(u32, t->num_segments, VSEG_MAX_SEGMENTS);
+	const struct vseg_segment_desc *s;
+	struct vseg_table_error err;
+	int ret;
+
+	ret = vseg_segment_table_check(t, &err);
+	if (!ret)
+		return 0;
+	/* a segment's rules are checked once the ids are 1..n: seg[id - 1] */
+	if (err.segment && err.segment <= n) {
+		s = &t->seg[err.segment - 1];
+		pr_err("invalid segment table: segment %u \"%.*s\": %s\n",
+		       s->id, VSEG_NAME_LEN, s->name, err.msg);
+	} else {
+		pr_err("invalid segment table: %s\n", err.msg);
+	}
+	return ret;
 }

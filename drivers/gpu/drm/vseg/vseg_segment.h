@@ -125,10 +125,164 @@ struct vseg_profile_overrides {
 	u64 aperture_commit;
 };
 
+/**
+ * enum vseg_table_rule - the rules vseg_segment_table_check() enforces
+ * @VSEG_RULE_NONE: no rule is broken: the table is valid.
+ * @VSEG_RULE_NO_SEGMENTS: the table has no segment.
+ * @VSEG_RULE_TOO_MANY_SEGMENTS: more than %VSEG_MAX_SEGMENTS segments.
+ * @VSEG_RULE_SEGMENT_IDS: the segment ids are not 1, 2, ... in table order.
+ * @VSEG_RULE_TOO_MANY_MEMORY_SEGMENTS: more than
+ *	%VSEG_MAX_MEMORY_SEGMENTS memory segments (TTM's memory types).
+ * @VSEG_RULE_APERTURE_COUNT: not exactly one aperture segment.
+ * @VSEG_RULE_PAGING_SEGMENT: the paging buffer segment is neither the
+ *	aperture nor 0 (system memory).
+ * @VSEG_RULE_NAME: the name is empty, not NUL-terminated within
+ *	%VSEG_NAME_LEN bytes, or has a character outside [a-z0-9_].
+ * @VSEG_RULE_NAME_DUPLICATE: an earlier segment has the same name.
+ * @VSEG_RULE_KIND: the kind is neither memory nor aperture.
+ * @VSEG_RULE_KIND_FLAGS: the kind is aperture exactly when Aperture or Agp
+ *	is set, and it is not.
+ * @VSEG_RULE_UNKNOWN_FLAGS: a flag outside %VSEG_SEGF_ALL is set.
+ * @VSEG_RULE_AGP_ALONE: Agp is set together with another flag.
+ * @VSEG_RULE_HIBERNATE_NEEDS_STANDBY: PreservedDuringHibernate without
+ *	PreservedDuringStandby.
+ * @VSEG_RULE_PARTIAL_HIBERNATE_NEEDS_STANDBY:
+ *	PartiallyPreservedDuringHibernate without PreservedDuringStandby.
+ * @VSEG_RULE_HIBERNATE_EXCLUSIVE: PreservedDuringHibernate together with
+ *	PartiallyPreservedDuringHibernate.
+ * @VSEG_RULE_CACHE_COHERENT: CacheCoherent on a memory segment.
+ * @VSEG_RULE_POPULATED_FROM_SYSMEM: PopulatedFromSystemMemory on the
+ *	aperture.
+ * @VSEG_RULE_CPU_HOST_APERTURE: SupportsCpuHostAperture together with
+ *	CpuVisible.
+ * @VSEG_RULE_CACHED_CPU_HOST_APERTURE: SupportsCachedCpuHostAperture
+ *	without SupportsCpuHostAperture.
+ * @VSEG_RULE_VPR_STANDBY: VprPreservedDuringStandby without VprSupported.
+ * @VSEG_RULE_SIZE_ZERO: the size is 0.
+ * @VSEG_RULE_PAGE_SIZE: the page size is neither 4 KiB nor 64 KiB.
+ * @VSEG_RULE_APERTURE_PAGE_SIZE: the aperture's page size is not 4 KiB.
+ * @VSEG_RULE_PAGE_SIZE_FLAG: Use64KBPages does not match the page size.
+ * @VSEG_RULE_SIZE_ALIGN: the size is not a multiple of the page size.
+ * @VSEG_RULE_SIZE_LIMIT: the size is above 4 GiB.
+ * @VSEG_RULE_MEMORY_COMMIT: a memory segment's commit limit is not its
+ *	size.
+ * @VSEG_RULE_APERTURE_COMMIT_SIZE: the aperture's commit limit is above
+ *	its size.
+ * @VSEG_RULE_APERTURE_COMMIT_ALIGN: the aperture's commit limit is 0 or
+ *	not a multiple of the page size.
+ * @VSEG_RULE_APERTURE_BANKS: the aperture has banks.
+ * @VSEG_RULE_TOO_MANY_BANKS: more than %VSEG_MAX_BANKS banks.
+ * @VSEG_RULE_BANKS_WITHOUT_BANKING: banks without UseBanking.
+ * @VSEG_RULE_BANKING_WITHOUT_BANKS: UseBanking with fewer than two banks.
+ * @VSEG_RULE_BANK_ALIGN: a bank end is not a multiple of the page size.
+ * @VSEG_RULE_BANK_ORDER: a bank end is not above the previous one (or 0
+ *	for the first bank).
+ * @VSEG_RULE_BANK_OUTSIDE: a bank other than the last ends at or beyond
+ *	the size, or the last one does not end at the size.
+ * @VSEG_RULE_APERTURE_VISIBLE: the aperture has a CPU-visible size.
+ * @VSEG_RULE_VISIBLE_WITHOUT_FLAG: a memory segment has a CPU-visible size
+ *	without CpuVisible.
+ * @VSEG_RULE_VISIBLE_ZERO: CpuVisible with a CPU-visible size of 0.
+ * @VSEG_RULE_VISIBLE_SIZE: the CPU-visible size is above the size.
+ * @VSEG_RULE_VISIBLE_ALIGN: the CPU-visible size is not a multiple of the
+ *	page size.
+ * @VSEG_RULE_SYSTEM_MEMORY_END: the system memory end is beyond the size.
+ * @VSEG_RULE_TOO_MANY_INVALID_RANGES: more than %VSEG_MAX_INVALID_RANGES
+ *	invalid ranges.
+ * @VSEG_RULE_INVALID_RANGE: an invalid range is empty, not page aligned
+ *	(start or size) or not inside the segment.
+ * @VSEG_RULE_INVALID_RANGE_OVERLAP: two invalid ranges overlap.
+ * @VSEG_RULE_GPU_RANGE_OVERLAP: the GPU address ranges of two segments
+ *	overlap (an Agp aperture has none of its own).
+ * @VSEG_RULE_COUNT: number of values; not a rule.
+ *
+ * The rules in the order they are checked: the table as a whole, then each
+ * segment in table order (name, kind, flags, size, banks, CPU visibility,
+ * invalid ranges), then the GPU address ranges across segments.
+ */
+enum vseg_table_rule {
+	VSEG_RULE_NONE,
+	/* the table as a whole */
+	VSEG_RULE_NO_SEGMENTS,
+	VSEG_RULE_TOO_MANY_SEGMENTS,
+	VSEG_RULE_SEGMENT_IDS,
+	VSEG_RULE_TOO_MANY_MEMORY_SEGMENTS,
+	VSEG_RULE_APERTURE_COUNT,
+	VSEG_RULE_PAGING_SEGMENT,
+	/* name and kind */
+	VSEG_RULE_NAME,
+	VSEG_RULE_NAME_DUPLICATE,
+	VSEG_RULE_KIND,
+	VSEG_RULE_KIND_FLAGS,
+	/* flags */
+	VSEG_RULE_UNKNOWN_FLAGS,
+	VSEG_RULE_AGP_ALONE,
+	VSEG_RULE_HIBERNATE_NEEDS_STANDBY,
+	VSEG_RULE_PARTIAL_HIBERNATE_NEEDS_STANDBY,
+	VSEG_RULE_HIBERNATE_EXCLUSIVE,
+	VSEG_RULE_CACHE_COHERENT,
+	VSEG_RULE_POPULATED_FROM_SYSMEM,
+	VSEG_RULE_CPU_HOST_APERTURE,
+	VSEG_RULE_CACHED_CPU_HOST_APERTURE,
+	VSEG_RULE_VPR_STANDBY,
+	/* size, page size, commit limit */
+	VSEG_RULE_SIZE_ZERO,
+	VSEG_RULE_PAGE_SIZE,
+	VSEG_RULE_APERTURE_PAGE_SIZE,
+	VSEG_RULE_PAGE_SIZE_FLAG,
+	VSEG_RULE_SIZE_ALIGN,
+	VSEG_RULE_SIZE_LIMIT,
+	VSEG_RULE_MEMORY_COMMIT,
+	VSEG_RULE_APERTURE_COMMIT_SIZE,
+	VSEG_RULE_APERTURE_COMMIT_ALIGN,
+	/* banks */
+	VSEG_RULE_APERTURE_BANKS,
+	VSEG_RULE_TOO_MANY_BANKS,
+	VSEG_RULE_BANKS_WITHOUT_BANKING,
+	VSEG_RULE_BANKING_WITHOUT_BANKS,
+	VSEG_RULE_BANK_ALIGN,
+	VSEG_RULE_BANK_ORDER,
+	VSEG_RULE_BANK_OUTSIDE,
+	/* CPU visibility, system memory end */
+	VSEG_RULE_APERTURE_VISIBLE,
+	VSEG_RULE_VISIBLE_WITHOUT_FLAG,
+	VSEG_RULE_VISIBLE_ZERO,
+	VSEG_RULE_VISIBLE_SIZE,
+	VSEG_RULE_VISIBLE_ALIGN,
+	VSEG_RULE_SYSTEM_MEMORY_END,
+	/* invalid ranges */
+	VSEG_RULE_TOO_MANY_INVALID_RANGES,
+	VSEG_RULE_INVALID_RANGE,
+	VSEG_RULE_INVALID_RANGE_OVERLAP,
+	/* across segments */
+	VSEG_RULE_GPU_RANGE_OVERLAP,
+	VSEG_RULE_COUNT
+};
+
+#define VSEG_TABLE_ERROR_MSG_LEN	128
+
+/**
+ * struct vseg_table_error - the first rule a segment table breaks
+ * @segment: id of the segment that breaks @rule, 0 for a rule of the
+ *	table as a whole. For %VSEG_RULE_GPU_RANGE_OVERLAP, the later of the
+ *	two segments.
+ * @rule: the rule, %VSEG_RULE_NONE if the table is valid.
+ * @msg: the rule and the values that break it, in words, without the
+ *	segment; empty if the table is valid. The text of the kernel-log
+ *	line vseg_segment_table_validate() prints.
+ */
+struct vseg_table_error {
+	u32 segment;
+	enum vseg_table_rule rule;
+	char msg[VSEG_TABLE_ERROR_MSG_LEN];
+};
+
 int vseg_segment_table_from_profile(struct vseg_segment_table *t,
 				    const char *profile,
 				    const struct vseg_profile_overrides *ovr);
 int vseg_segment_table_parse(struct vseg_segment_table *t, const char *text);
+int vseg_segment_table_check(const struct vseg_segment_table *t,
+			     struct vseg_table_error *err);
 int vseg_segment_table_validate(const struct vseg_segment_table *t);
 
 const char *vseg_segment_flag_name(unsigned int bit);
