@@ -4,76 +4,19 @@
  *
  * KUnit tests of the segment table layer: built-in profiles and their size
  * overrides, the text table parser, and every validation rule, each bad
- * table checked for the one log line that names the rule.
+ * table checked for the segment and the rule vseg_segment_table_check()
+ * names.
  */
 
 /* The code under test first: it sets pr_fmt. */
 #include "../vseg_segment.c"
 
 #include <kunit/test.h>
-
-#include "vseg_test.h"
-
-#define INV	"vseg: invalid segment table: "
-#define SEG1	INV "segment 1 \"m\": "
-#define SEG2	INV "segment 2 \"aperture\": "
-#define PARSE(tok) "vseg: cannot parse segment table at \"" tok "\": *"
-
-/* The prefixes of every line vseg logs about a refused table. */
-static const char * const problem_prefixes[] = {
-	"vseg: unknown profile ",
-	"vseg: cannot parse segment table ",
-	"vseg: invalid segment table: ",
-	"vseg: profile ",
-};
-
-static unsigned int count_problems(struct vseg_klog *k, const char *pattern,
-				   unsigned int *matches, char *first,
-				   size_t size)
-{
-	unsigned int i, n = 0;
-	struct vseg_klog again;
-
-	*matches = 0;
-	for (i = 0; i < ARRAY_SIZE(problem_prefixes); i++) {
-		again = *k;
-		n += vseg_klog_count(&again, problem_prefixes[i], NULL,
-				     i ? NULL : first, i ? 0 : size);
-	}
-	again = *k;
-	*matches = vseg_klog_count(&again, "vseg: ", pattern, first, size);
-	*k = again;
-	return n;
-}
-
-/*
- * The operation logged since @k started must have logged exactly one
- * problem line, matching @pattern.
- */
-static void expect_one_line(struct kunit *test, struct vseg_klog *k,
-			    const char *pattern)
-{
-	unsigned int matches, problems;
-	char first[160];
-
-	problems = count_problems(k, pattern, &matches, first, sizeof(first));
-	KUNIT_EXPECT_EQ_MSG(test, matches, 1,
-			    "expected one line like '%s', first vseg line: '%s'",
-			    pattern, first);
-	KUNIT_EXPECT_EQ_MSG(test, problems, 1,
-			    "expected one problem line, first vseg line: '%s'",
-			    first);
-}
-
-static void expect_no_line(struct kunit *test, struct vseg_klog *k)
-{
-	unsigned int matches, problems;
-	char first[160];
-
-	problems = count_problems(k, "*", &matches, first, sizeof(first));
-	KUNIT_EXPECT_EQ_MSG(test, problems, 0, "unexpected log line '%s'",
-			    first);
-}
+#include <linux/bitmap.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/sizes.h>
+#include <linux/string.h>
 
 static struct vseg_segment_table *new_table(struct kunit *test)
 {
@@ -84,19 +27,85 @@ static struct vseg_segment_table *new_table(struct kunit *test)
 	return t;
 }
 
-/* Parse @text, which must parse without a log line. */
+/* Parse @text, which must parse. */
 static struct vseg_segment_table *parse_ok(struct kunit *test,
 					   const char *text)
 {
 	struct vseg_segment_table *t = new_table(test);
-	struct vseg_klog k;
 
-	vseg_klog_start(&k);
 	KUNIT_ASSERT_EQ_MSG(test, vseg_segment_table_parse(t, text), 0,
 			    "parsing '%s'", text);
-	expect_no_line(test, &k);
 	return t;
 }
+
+/* @t breaks no rule, and the error is cleared whatever it held before. */
+static void expect_valid(struct kunit *test,
+			 const struct vseg_segment_table *t)
+{
+	struct vseg_table_error err;
+
+	memset(&err, 0x5a, sizeof(err));
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_check(t, &err), 0);
+	KUNIT_EXPECT_EQ_MSG(test, err.rule, VSEG_RULE_NONE, "'%.*s'",
+			    (int)sizeof(err.msg), err.msg);
+	KUNIT_EXPECT_EQ(test, err.segment, 0);
+	KUNIT_EXPECT_STREQ(test, err.msg, "");
+}
+
+/*
+ * @t breaks @rule first, in segment @segment (0: the table); @msg, if not
+ * NULL, is the message expected with it. @what names the table.
+ */
+static void expect_rule(struct kunit *test,
+			const struct vseg_segment_table *t, const char *what,
+			u32 segment, enum vseg_table_rule rule,
+			const char *msg)
+{
+	struct vseg_table_error err;
+
+	memset(&err, 0x5a, sizeof(err));
+	KUNIT_EXPECT_EQ_MSG(test, vseg_segment_table_check(t, &err), -EINVAL,
+			    "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, err.rule, rule, "%s: '%.*s'", what,
+			    (int)sizeof(err.msg), err.msg);
+	KUNIT_EXPECT_EQ_MSG(test, err.segment, segment, "%s: '%.*s'", what,
+			    (int)sizeof(err.msg), err.msg);
+	KUNIT_EXPECT_NOT_NULL(test, memchr(err.msg, '\0', sizeof(err.msg)));
+	if (msg)
+		KUNIT_EXPECT_STREQ_MSG(test, err.msg, msg, "%s", what);
+}
+
+/*
+ * A text table and what becomes of it: what vseg_segment_table_parse()
+ * returns and, if it parses, the first rule it breaks (VSEG_RULE_NONE: it
+ * is valid), in which segment (0: the table as a whole), with which
+ * message (NULL: not checked).
+ */
+struct table_case {
+	const char *name;
+	const char *table;
+	u32 segment;
+	enum vseg_table_rule rule;
+	const char *msg;
+	int parse;
+};
+
+static void run_table_case(struct kunit *test, const struct table_case *c)
+{
+	struct vseg_segment_table *t = new_table(test);
+
+	KUNIT_ASSERT_EQ_MSG(test, vseg_segment_table_parse(t, c->table),
+			    c->parse, "%s: parsing '%s'", c->name, c->table);
+	if (c->parse)
+		return;
+	if (c->rule == VSEG_RULE_NONE)
+		expect_valid(test, t);
+	else
+		expect_rule(test, t, c->name, c->segment, c->rule, c->msg);
+}
+
+#define M16 "memory:name=m,size=16M"
+#define AP ";aperture:name=aperture,size=64M"
 
 /* --- helpers ------------------------------------------------------------ */
 
@@ -134,37 +143,98 @@ static void segment_table_lookups(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, vseg_segment_table_aperture(t), &t->seg[0]);
 }
 
+/*
+ * Overlap of GPU address ranges and of invalid ranges: touching ranges do
+ * not overlap, either order, one inside the other, and no overflow at the
+ * top of the GPU address space (a range may end exactly at 2^64).
+ */
+static const struct table_case range_cases[] = {
+	{ "gpu-adjacent-above",
+	  "memory:name=a,size=16M;memory:name=b,size=16M,base=16M" AP },
+	{ "gpu-adjacent-below",
+	  "memory:name=a,size=16M,base=16M;memory:name=b,size=16M,base=0" AP },
+	{ "gpu-overlap-above",
+	  "memory:name=a,size=16M;memory:name=b,size=16M,base=0xfff000" AP,
+	  2, VSEG_RULE_GPU_RANGE_OVERLAP,
+	  "GPU address range overlaps segment 1 \"a\"" },
+	{ "gpu-overlap-below",
+	  "memory:name=a,size=16M,base=16M;memory:name=b,size=16M,base=0x1000" AP,
+	  2, VSEG_RULE_GPU_RANGE_OVERLAP,
+	  "GPU address range overlaps segment 1 \"a\"" },
+	{ "gpu-inside",
+	  "memory:name=a,size=16M;memory:name=b,size=4K,base=4M" AP,
+	  2, VSEG_RULE_GPU_RANGE_OVERLAP,
+	  "GPU address range overlaps segment 1 \"a\"" },
+	{ "gpu-around",
+	  "memory:name=a,size=4K,base=4M;memory:name=b,size=16M,base=0" AP,
+	  2, VSEG_RULE_GPU_RANGE_OVERLAP,
+	  "GPU address range overlaps segment 1 \"a\"" },
+	{ "gpu-top-adjacent",
+	  "memory:name=a,size=8M,base=0xffffffffff000000;"
+	  "memory:name=b,size=8M,base=0xffffffffff800000" AP },
+	{ "gpu-top-inside",
+	  "memory:name=a,size=1M,base=0xfffffffffff00000;"
+	  "memory:name=b,size=4K,base=0xfffffffffff80000" AP,
+	  2, VSEG_RULE_GPU_RANGE_OVERLAP,
+	  "GPU address range overlaps segment 1 \"a\"" },
+	{ "gpu-top-around",
+	  "memory:name=a,size=4K,base=0xfffffffffffff000;"
+	  "memory:name=b,size=1M,base=0xfffffffffff00000" AP,
+	  2, VSEG_RULE_GPU_RANGE_OVERLAP,
+	  "GPU address range overlaps segment 1 \"a\"" },
+	{ "invalid-adjacent", M16 ",invalid=0+1M/1M+1M" AP },
+	{ "invalid-adjacent-below", M16 ",invalid=1M+1M/0+1M" AP },
+	{ "invalid-inside", M16 ",invalid=0+4M/1M+4K" AP,
+	  1, VSEG_RULE_INVALID_RANGE_OVERLAP,
+	  "invalid range 1 overlaps invalid range 0" },
+	{ "invalid-around", M16 ",invalid=1M+4K/0+4M" AP,
+	  1, VSEG_RULE_INVALID_RANGE_OVERLAP,
+	  "invalid range 1 overlaps invalid range 0" },
+	{ "invalid-top",
+	  "memory:name=m,size=4G,invalid=0xfff00000+1M/0xffffe000+4K;"
+	  "aperture:size=64M,base=8G",
+	  1, VSEG_RULE_INVALID_RANGE_OVERLAP,
+	  "invalid range 1 overlaps invalid range 0" },
+};
+
 static void segment_ranges_overlap(struct kunit *test)
 {
-	KUNIT_EXPECT_FALSE(test, vseg_ranges_overlap(0, 0, 0, 10));
-	KUNIT_EXPECT_FALSE(test, vseg_ranges_overlap(0, 10, 5, 0));
-	KUNIT_EXPECT_TRUE(test, vseg_ranges_overlap(0, 10, 9, 1));
-	KUNIT_EXPECT_FALSE(test, vseg_ranges_overlap(0, 10, 10, 1));
-	KUNIT_EXPECT_FALSE(test, vseg_ranges_overlap(10, 1, 0, 10));
-	KUNIT_EXPECT_TRUE(test, vseg_ranges_overlap(5, 1, 0, 10));
-	KUNIT_EXPECT_TRUE(test, vseg_ranges_overlap(0, 10, 5, 1));
-	/* no overflow near the top of the address space */
-	KUNIT_EXPECT_TRUE(test, vseg_ranges_overlap(U64_MAX - 1, 2, 0, U64_MAX));
-	KUNIT_EXPECT_FALSE(test, vseg_ranges_overlap(U64_MAX - 1, 1,
-						     0, U64_MAX - 1));
-	KUNIT_EXPECT_TRUE(test, vseg_ranges_overlap(U64_MAX - 10, 100,
-						    U64_MAX - 5, 100));
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(range_cases); i++)
+		run_table_case(test, &range_cases[i]);
 }
+
+/* Names: [a-z0-9_], 1 to 15 characters. */
+static const struct table_case name_cases[] = {
+	{ "vram", "memory:name=vram,size=16M" AP },
+	{ "mem_1", "memory:name=mem_1,size=16M" AP },
+	{ "digits", "memory:name=0123456789,size=16M" AP },
+	{ "15-characters", "memory:name=abcdefghijklmno,size=16M" AP },
+	{ "empty", "memory:name=,size=16M" AP,
+	  1, VSEG_RULE_NAME, "name is empty or not [a-z0-9_]" },
+	{ "uppercase", "memory:name=Vram,size=16M" AP,
+	  1, VSEG_RULE_NAME, "name is empty or not [a-z0-9_]" },
+	{ "dash", "memory:name=v-ram,size=16M" AP,
+	  1, VSEG_RULE_NAME, "name is empty or not [a-z0-9_]" },
+	{ "blank", "memory:name=v ram,size=16M" AP,
+	  1, VSEG_RULE_NAME, "name is empty or not [a-z0-9_]" },
+	{ "aperture-name", M16 ";aperture:name=gart.0,size=64M",
+	  2, VSEG_RULE_NAME, "name is empty or not [a-z0-9_]" },
+};
 
 static void segment_name_rules(struct kunit *test)
 {
-	char name[VSEG_NAME_LEN];
+	struct vseg_segment_table *t;
+	unsigned int i;
 
-	KUNIT_EXPECT_TRUE(test, vseg_name_ok("vram"));
-	KUNIT_EXPECT_TRUE(test, vseg_name_ok("mem_1"));
-	KUNIT_EXPECT_TRUE(test, vseg_name_ok("abcdefghijklmno"));
-	KUNIT_EXPECT_FALSE(test, vseg_name_ok(""));
-	KUNIT_EXPECT_FALSE(test, vseg_name_ok("Vram"));
-	KUNIT_EXPECT_FALSE(test, vseg_name_ok("v-ram"));
-	KUNIT_EXPECT_FALSE(test, vseg_name_ok("v ram"));
+	for (i = 0; i < ARRAY_SIZE(name_cases); i++)
+		run_table_case(test, &name_cases[i]);
+
 	/* 16 characters and no terminator */
-	memset(name, 'a', sizeof(name));
-	KUNIT_EXPECT_FALSE(test, vseg_name_ok(name));
+	t = parse_ok(test, M16 AP);
+	memset(t->seg[0].name, 'a', VSEG_NAME_LEN);
+	expect_rule(test, t, "unterminated", 1, VSEG_RULE_NAME, NULL);
 }
 
 struct number_case {
@@ -199,34 +269,38 @@ static const struct number_case number_cases[] = {
 	{ "12345678901234567890123", -EINVAL, 0 },
 };
 
+/* Numbers of the text table, read back from the 64-bit size key. */
 static void segment_parse_numbers(struct kunit *test)
 {
+	struct vseg_segment_table *t = new_table(test);
 	const struct number_case *c;
-	struct vseg_klog k;
 	unsigned int i;
-	u64 val;
-	u32 v32;
+	char text[64];
 	int ret;
 
 	for (i = 0; i < ARRAY_SIZE(number_cases); i++) {
 		c = &number_cases[i];
-		val = 0xdead;
-		vseg_klog_start(&k);
-		ret = vseg_parse_u64(c->text, &val);
+		/* size first: the table is trimmed, a value is not */
+		snprintf(text, sizeof(text), "memory:size=%s,name=m", c->text);
+		ret = vseg_segment_table_parse(t, text);
 		KUNIT_EXPECT_EQ_MSG(test, ret, c->ret, "'%s'", c->text);
-		if (!c->ret) {
-			KUNIT_EXPECT_EQ_MSG(test, val, c->val, "'%s'", c->text);
-			expect_no_line(test, &k);
-		} else {
-			KUNIT_EXPECT_EQ_MSG(test, val, 0xdead,
-					    "'%s' changed the value", c->text);
-			expect_one_line(test, &k, "vseg: cannot parse segment table at *");
-		}
+		if (!c->ret && !ret)
+			KUNIT_EXPECT_EQ_MSG(test, t->seg[0].size, c->val, "'%s'",
+					    c->text);
 	}
 
-	KUNIT_EXPECT_EQ(test, vseg_parse_u32("4G", &v32), -EINVAL);
-	KUNIT_EXPECT_EQ(test, vseg_parse_u32("0xffffffff", &v32), 0);
-	KUNIT_EXPECT_EQ(test, v32, U32_MAX);
+	/* the 32-bit keys: page size, paging buffer */
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_parse(t, M16 ",page=4G" AP),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_parse(t, M16 ",page=0xffffffff" AP),
+			0);
+	KUNIT_EXPECT_EQ(test, t->seg[0].page_size, U32_MAX);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_parse(t, M16 AP ";paging:size=0x100000000"),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_parse(t, M16 AP ";paging:size=4095M,priv=4M"),
+			0);
+	KUNIT_EXPECT_EQ(test, t->paging_buffer_size, 4095U * SZ_1M);
+	KUNIT_EXPECT_EQ(test, t->paging_buffer_private_data_size, SZ_4M);
 }
 
 /* --- profiles ----------------------------------------------------------- */
@@ -255,7 +329,7 @@ static void segment_profile_discrete(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t, "discrete",
 							      NULL), 0);
-	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+	expect_valid(test, t);
 	KUNIT_ASSERT_EQ(test, t->num_segments, 3);
 	KUNIT_EXPECT_EQ(test, t->paging_buffer_segment_id, 3);
 	KUNIT_EXPECT_EQ(test, t->paging_buffer_size, SZ_64K);
@@ -291,19 +365,16 @@ static void segment_profile_others(struct kunit *test)
 		{ "multi\n", 7, 7 },
 	};
 	struct vseg_segment_table *t = new_table(test);
-	struct vseg_klog k;
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(profiles); i++) {
-		vseg_klog_start(&k);
 		KUNIT_ASSERT_EQ(test,
 				vseg_segment_table_from_profile(t, profiles[i].name,
 								NULL), 0);
-		KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+		expect_valid(test, t);
 		KUNIT_EXPECT_EQ(test, t->num_segments, profiles[i].num);
 		KUNIT_EXPECT_EQ(test, t->paging_buffer_segment_id,
 				profiles[i].paging);
-		expect_no_line(test, &k);
 	}
 
 	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t, "integrated",
@@ -334,35 +405,65 @@ static void segment_profile_others(struct kunit *test)
 static void segment_profile_unknown(struct kunit *test)
 {
 	struct vseg_segment_table *t = new_table(test);
-	struct vseg_klog k;
 
-	vseg_klog_start(&k);
 	KUNIT_EXPECT_EQ(test, vseg_segment_table_from_profile(t, "bogus", NULL),
 			-EINVAL);
-	expect_one_line(test, &k,
-			"vseg: unknown profile \"bogus\" (known: discrete, integrated, smallbar, multi)");
-
-	vseg_klog_start(&k);
 	KUNIT_EXPECT_EQ(test, vseg_segment_table_from_profile(t, NULL, NULL),
 			-EINVAL);
-	expect_one_line(test, &k, "vseg: unknown profile \"\" *");
-
-	vseg_klog_start(&k);
 	KUNIT_EXPECT_EQ(test, vseg_segment_table_from_profile(t, "Discrete",
 							      NULL), -EINVAL);
-	expect_one_line(test, &k, "vseg: unknown profile \"Discrete\" *");
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_from_profile(t, "", NULL),
+			-EINVAL);
 }
 
+/*
+ * A resized profile segment: a CPU-visible size or system memory end equal
+ * to the old size follows the new size; any other is kept, clamped to it.
+ */
 static void segment_follow_size(struct kunit *test)
 {
-	/* a value equal to the old size follows the new size */
-	KUNIT_EXPECT_EQ(test, vseg_follow_size(SZ_32M, SZ_32M, SZ_64M), SZ_64M);
-	KUNIT_EXPECT_EQ(test, vseg_follow_size(SZ_32M, SZ_32M, SZ_8M), SZ_8M);
-	/* others are kept, clamped to the new size */
-	KUNIT_EXPECT_EQ(test, vseg_follow_size(SZ_16M, SZ_64M, SZ_128M),
-			SZ_16M);
-	KUNIT_EXPECT_EQ(test, vseg_follow_size(SZ_16M, SZ_64M, SZ_8M), SZ_8M);
-	KUNIT_EXPECT_EQ(test, vseg_follow_size(0, SZ_64M, SZ_8M), 0);
+	static const struct {
+		const char *profile;
+		u64 size, visible, sysend;
+	} cases[] = {
+		/* fully visible: follows, up and down */
+		{ "discrete", SZ_64M, SZ_64M, 0 },
+		{ "discrete", SZ_8M, SZ_8M, 0 },
+		/* partly visible: kept, clamped */
+		{ "smallbar", SZ_128M, SZ_16M, 0 },
+		{ "smallbar", SZ_16M, SZ_16M, 0 },
+		{ "smallbar", SZ_8M, SZ_8M, 0 },
+		/* fully populated from system memory: follows */
+		{ "integrated", SZ_16M, SZ_16M, SZ_16M },
+		{ "integrated", SZ_64M, SZ_64M, SZ_64M },
+	};
+	struct vseg_segment_table *t = new_table(test);
+	struct vseg_profile_overrides ovr = {};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		ovr.mem_size[0] = cases[i].size;
+		KUNIT_ASSERT_EQ(test,
+				vseg_segment_table_from_profile(t, cases[i].profile,
+								&ovr), 0);
+		KUNIT_EXPECT_EQ_MSG(test, t->seg[0].cpu_visible_size,
+				    cases[i].visible, "%s %llu", cases[i].profile,
+				    cases[i].size);
+		KUNIT_EXPECT_EQ_MSG(test, t->seg[0].system_memory_end,
+				    cases[i].sysend, "%s %llu", cases[i].profile,
+				    cases[i].size);
+		expect_valid(test, t);
+	}
+
+	/* a zero visible size and system memory end stay zero */
+	memset(&ovr, 0, sizeof(ovr));
+	ovr.mem_size[1] = SZ_64M;
+	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t, "discrete",
+							      &ovr), 0);
+	KUNIT_EXPECT_EQ(test, t->seg[1].size, SZ_64M);
+	KUNIT_EXPECT_EQ(test, t->seg[1].cpu_visible_size, 0);
+	KUNIT_EXPECT_EQ(test, t->seg[1].system_memory_end, 0);
+	expect_valid(test, t);
 }
 
 static void segment_profile_overrides(struct kunit *test)
@@ -376,7 +477,7 @@ static void segment_profile_overrides(struct kunit *test)
 	ovr.mem_size[1] = SZ_8M;
 	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t, "discrete",
 							      &ovr), 0);
-	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+	expect_valid(test, t);
 	s = &t->seg[0];
 	KUNIT_EXPECT_EQ(test, s->size, SZ_64M);
 	KUNIT_EXPECT_EQ(test, s->commit_limit, SZ_64M);
@@ -393,7 +494,7 @@ static void segment_profile_overrides(struct kunit *test)
 	ovr.mem_size[0] = SZ_32M + SZ_64K;
 	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t, "discrete",
 							      &ovr), 0);
-	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+	expect_valid(test, t);
 	KUNIT_EXPECT_EQ(test, t->seg[0].bank_end[0], SZ_16M);
 	KUNIT_EXPECT_EQ(test, t->seg[0].bank_end[1], SZ_32M + SZ_64K);
 	KUNIT_EXPECT_EQ(test, t->seg[1].base_address, SZ_32M + SZ_64K);
@@ -402,7 +503,7 @@ static void segment_profile_overrides(struct kunit *test)
 	ovr.mem_size[0] = SZ_8M;
 	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t, "discrete",
 							      &ovr), 0);
-	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+	expect_valid(test, t);
 	KUNIT_EXPECT_EQ(test, t->seg[0].bank_end[0], SZ_4M);
 	KUNIT_EXPECT_EQ(test, t->seg[0].bank_end[1], SZ_8M);
 
@@ -416,7 +517,7 @@ static void segment_profile_overrides(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t, "smallbar",
 							      &ovr), 0);
 	KUNIT_EXPECT_EQ(test, t->seg[0].cpu_visible_size, SZ_8M);
-	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+	expect_valid(test, t);
 
 	/* visible_size applies to the first memory segment if CPU-visible */
 	memset(&ovr, 0, sizeof(ovr));
@@ -424,7 +525,7 @@ static void segment_profile_overrides(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t, "smallbar",
 							      &ovr), 0);
 	KUNIT_EXPECT_EQ(test, t->seg[0].cpu_visible_size, SZ_4M);
-	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+	expect_valid(test, t);
 	/* resizing first, then the explicit visible size wins */
 	ovr.mem_size[0] = SZ_128M;
 	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t, "smallbar",
@@ -439,7 +540,7 @@ static void segment_profile_overrides(struct kunit *test)
 							      &ovr), 0);
 	KUNIT_EXPECT_EQ(test, t->seg[0].system_memory_end, SZ_16M);
 	KUNIT_EXPECT_EQ(test, t->seg[0].cpu_visible_size, SZ_16M);
-	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+	expect_valid(test, t);
 
 	/* multi: every memory segment, bases stay consecutive */
 	memset(&ovr, 0, sizeof(ovr));
@@ -447,7 +548,7 @@ static void segment_profile_overrides(struct kunit *test)
 	ovr.mem_size[5] = SZ_16M;
 	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t, "multi",
 							      &ovr), 0);
-	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+	expect_valid(test, t);
 	KUNIT_EXPECT_EQ(test, t->seg[2].size, SZ_2M);
 	KUNIT_EXPECT_EQ(test, t->seg[3].base_address, 2 * SZ_8M + SZ_2M);
 	KUNIT_EXPECT_EQ(test, t->seg[5].base_address, 4 * SZ_8M + SZ_2M);
@@ -468,7 +569,7 @@ static void segment_profile_aperture_overrides(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, ap);
 	KUNIT_EXPECT_EQ(test, ap->size, SZ_16M);
 	KUNIT_EXPECT_EQ(test, ap->commit_limit, SZ_16M);
-	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+	expect_valid(test, t);
 
 	/* a larger one keeps it */
 	ovr.aperture_size = SZ_128M;
@@ -482,14 +583,14 @@ static void segment_profile_aperture_overrides(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t, "discrete",
 							      &ovr), 0);
 	KUNIT_EXPECT_EQ(test, ap->commit_limit, SZ_8M);
-	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+	expect_valid(test, t);
 
 	ovr.aperture_size = 0;
 	ovr.aperture_commit = SZ_64M;
 	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t, "discrete",
 							      &ovr), 0);
 	KUNIT_EXPECT_EQ(test, ap->commit_limit, SZ_64M);
-	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+	expect_valid(test, t);
 }
 
 struct override_case {
@@ -497,32 +598,43 @@ struct override_case {
 	const char *profile;
 	struct vseg_profile_overrides ovr;
 	int build_ret;
-	const char *line;
+	u32 segment;
+	enum vseg_table_rule rule;
+	const char *msg;
 };
 
 static const struct override_case bad_overrides[] = {
+	/* refused by vseg_segment_table_from_profile() */
 	{ "resize-missing-segment", "discrete",
-	  { .mem_size = { SZ_8M, SZ_8M, SZ_8M } }, -EINVAL,
-	  "vseg: profile \"discrete\" has 2 memory segments, cannot resize memory segment 3" },
+	  { .mem_size = { SZ_8M, SZ_8M, SZ_8M } }, -EINVAL },
 	{ "resize-sixth-of-smallbar", "smallbar",
-	  { .mem_size = { [5] = SZ_8M } }, -EINVAL,
-	  "vseg: profile \"smallbar\" has 1 memory segments, cannot resize memory segment 6" },
+	  { .mem_size = { [5] = SZ_8M } }, -EINVAL },
+	/* built, then refused by vseg_segment_table_check() */
 	{ "visible-above-size", "smallbar", { .visible_size = SZ_128M }, 0,
-	  INV "segment 1 \"vram\": CPU-visible size 0x8000000 exceeds the size" },
+	  1, VSEG_RULE_VISIBLE_SIZE,
+	  "CPU-visible size 0x8000000 exceeds the size" },
 	{ "visible-unaligned", "smallbar", { .visible_size = SZ_4K }, 0,
-	  INV "segment 1 \"vram\": CPU-visible size 0x1000 is not a multiple of the page size" },
+	  1, VSEG_RULE_VISIBLE_ALIGN,
+	  "CPU-visible size 0x1000 is not a multiple of the page size" },
 	{ "aperture-commit-above-size", "discrete",
 	  { .aperture_commit = SZ_128M }, 0,
-	  INV "segment 3 \"aperture\": aperture commit limit 0x8000000 exceeds its size 0x4000000" },
+	  3, VSEG_RULE_APERTURE_COMMIT_SIZE,
+	  "aperture commit limit 0x8000000 exceeds its size 0x4000000" },
 	{ "memory-overlaps-aperture", "discrete",
 	  { .mem_size = { SZ_4G } }, 0,
-	  INV "segment 3 \"aperture\": GPU address range overlaps segment 2 \"local\"" },
+	  3, VSEG_RULE_GPU_RANGE_OVERLAP,
+	  "GPU address range overlaps segment 2 \"local\"" },
 	{ "memory-above-4g", "integrated",
 	  { .mem_size = { SZ_4G + SZ_4K } }, 0,
-	  INV "segment 1 \"stolen\": size 0x100001000 exceeds the 4 GiB limit" },
+	  1, VSEG_RULE_SIZE_LIMIT, "size 0x100001000 exceeds the 4 GiB limit" },
 	{ "memory-not-page-multiple", "discrete",
 	  { .mem_size = { SZ_32M + SZ_4K } }, 0,
-	  INV "segment 1 \"vram\": size 0x2001000 is not a multiple of the page size 65536" },
+	  1, VSEG_RULE_SIZE_ALIGN,
+	  "size 0x2001000 is not a multiple of the page size 65536" },
+	{ "aperture-commit-unaligned", "integrated",
+	  { .aperture_commit = SZ_1M + SZ_4K / 2 }, 0,
+	  2, VSEG_RULE_APERTURE_COMMIT_ALIGN,
+	  "commit limit 0x100800 is zero or not a multiple of the page size" },
 };
 
 KUNIT_ARRAY_PARAM_DESC(bad_overrides, bad_overrides, name);
@@ -531,15 +643,12 @@ static void segment_bad_override(struct kunit *test)
 {
 	const struct override_case *c = test->param_value;
 	struct vseg_segment_table *t = new_table(test);
-	struct vseg_klog k;
 	int ret;
 
-	vseg_klog_start(&k);
 	ret = vseg_segment_table_from_profile(t, c->profile, &c->ovr);
 	KUNIT_EXPECT_EQ(test, ret, c->build_ret);
-	if (!ret)
-		KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), -EINVAL);
-	expect_one_line(test, &k, c->line);
+	if (!ret && !c->build_ret)
+		expect_rule(test, t, c->name, c->segment, c->rule, c->msg);
 }
 
 /* --- text tables -------------------------------------------------------- */
@@ -554,7 +663,7 @@ static void segment_parse_example(struct kunit *test)
 	struct vseg_segment_table *t = parse_ok(test, EXAMPLE_TABLE);
 	struct vseg_segment_table *d = new_table(test);
 
-	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+	expect_valid(test, t);
 	/* the example is the discrete profile written out, but CacheCoherent */
 	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(d, "discrete",
 							      NULL), 0);
@@ -580,12 +689,12 @@ static void segment_parse_defaults(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->paging_buffer_segment_id, 3);
 	KUNIT_EXPECT_EQ(test, t->paging_buffer_size, SZ_64K);
 	KUNIT_EXPECT_EQ(test, t->paging_buffer_private_data_size, 0);
-	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+	expect_valid(test, t);
 
 	/* an Agp aperture keeps Agp alone; CpuVisible there has no size */
 	t = parse_ok(test, "memory:size=8M;aperture:size=16M,flags=agp");
 	KUNIT_EXPECT_EQ(test, t->seg[1].flags, VSEG_SEGF_AGP);
-	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+	expect_valid(test, t);
 	t = parse_ok(test, "memory:size=8M;aperture:size=16M,flags=cpuvisible");
 	KUNIT_EXPECT_EQ(test, t->seg[1].flags,
 			VSEG_SEGF_APERTURE | VSEG_SEGF_CPU_VISIBLE);
@@ -606,7 +715,7 @@ static void segment_parse_defaults(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->paging_buffer_segment_id, 0);
 	KUNIT_EXPECT_EQ(test, t->paging_buffer_size, SZ_128K);
 	KUNIT_EXPECT_EQ(test, t->paging_buffer_private_data_size, 0x100);
-	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+	expect_valid(test, t);
 
 	/* paging first, "paging:" with no pairs */
 	t = parse_ok(test, "paging:;aperture:size=16M;memory:size=8M");
@@ -643,13 +752,13 @@ static void segment_parse_syntax(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->seg[0].num_invalid, 2);
 	KUNIT_EXPECT_EQ(test, t->seg[0].invalid[1].start, SZ_8M);
 	KUNIT_EXPECT_EQ(test, t->seg[0].invalid[1].size, SZ_64K);
-	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+	expect_valid(test, t);
 
 	/* the most banks and invalid ranges there is room for */
 	t = parse_ok(test, "memory:size=16M,flags=banking,banks=1M/2M/3M/4M/5M/6M/7M/8M/9M/10M/11M/12M/13M/14M/15M,invalid=0+4K/1M+4K/2M+4K/3M+4K;aperture:size=16M");
 	KUNIT_EXPECT_EQ(test, t->seg[0].num_banks, VSEG_MAX_BANKS);
 	KUNIT_EXPECT_EQ(test, t->seg[0].num_invalid, VSEG_MAX_INVALID_RANGES);
-	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+	expect_valid(test, t);
 
 	/* the input is not modified */
 	text = "memory:size=8M;aperture:size=16M";
@@ -699,217 +808,269 @@ KUNIT_ARRAY_PARAM_DESC(good_tables, good_tables, name);
 static void segment_good_table(struct kunit *test)
 {
 	const struct text_case *c = test->param_value;
-	struct vseg_segment_table *t = parse_ok(test, c->table);
-	struct vseg_klog k;
 
-	vseg_klog_start(&k);
-	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
-	expect_no_line(test, &k);
+	expect_valid(test, parse_ok(test, c->table));
 }
 
-#define M16 "memory:name=m,size=16M"
-#define AP ";aperture:name=aperture,size=64M"
-
-struct bad_case {
-	const char *name;
-	const char *table;
-	const char *line;
-};
-
-/* Every rule a text table can break, with the line that names it. */
-static const struct bad_case bad_tables[] = {
+/* Every rule a text table can break, and tables the parser refuses. */
+static const struct table_case bad_tables[] = {
 	/* the shape of the table */
-	{ "no-aperture", M16, INV "exactly one aperture segment is required, found 0" },
+	{ "no-aperture", M16,
+	  0, VSEG_RULE_APERTURE_COUNT,
+	  "exactly one aperture segment is required, found 0" },
 	{ "two-apertures",
 	  M16 ";aperture:name=a1,size=64M;aperture:name=a2,size=64M,base=0x200000000",
-	  INV "exactly one aperture segment is required, found 2" },
+	  0, VSEG_RULE_APERTURE_COUNT,
+	  "exactly one aperture segment is required, found 2" },
 	{ "too-many-memory-segments",
 	  "memory:name=m1,size=4M;memory:name=m2,size=4M;memory:name=m3,size=4M;"
 	  "memory:name=m4,size=4M;memory:name=m5,size=4M;memory:name=m6,size=4M;"
 	  "memory:name=m7,size=4M",
-	  INV "too many memory segments: 7, TTM has room for 6" },
+	  0, VSEG_RULE_TOO_MANY_MEMORY_SEGMENTS,
+	  "too many memory segments: 7, TTM has room for 6" },
 	{ "paging-not-aperture", M16 AP ";paging:seg=1,size=64K",
-	  INV "paging buffer segment 1 is not the aperture" },
+	  0, VSEG_RULE_PAGING_SEGMENT,
+	  "paging buffer segment 1 is not the aperture" },
 	{ "paging-beyond-table", M16 AP ";paging:seg=9",
-	  INV "paging buffer segment 9 is not the aperture" },
+	  0, VSEG_RULE_PAGING_SEGMENT,
+	  "paging buffer segment 9 is not the aperture" },
 	/* kind and flags */
 	{ "memory-with-agp", M16 ",flags=agp" AP,
-	  SEG1 "kind does not match the Aperture/Agp flags" },
+	  1, VSEG_RULE_KIND_FLAGS,
+	  "kind does not match the Aperture/Agp flags" },
 	{ "memory-with-aperture-flag", M16 ",flags=aperture" AP,
-	  SEG1 "kind does not match the Aperture/Agp flags" },
+	  1, VSEG_RULE_KIND_FLAGS,
+	  "kind does not match the Aperture/Agp flags" },
 	{ "agp-not-alone", M16 AP ",flags=aperture|agp",
-	  SEG2 "Agp must be set alone" },
+	  2, VSEG_RULE_AGP_ALONE,
+	  "Agp must be set alone" },
 	{ "hibernate-without-standby", M16 ",flags=hibernate" AP,
-	  SEG1 "PreservedDuringHibernate needs PreservedDuringStandby" },
+	  1, VSEG_RULE_HIBERNATE_NEEDS_STANDBY,
+	  "PreservedDuringHibernate needs PreservedDuringStandby" },
 	{ "partial-hibernate-without-standby", M16 ",flags=partialhibernate" AP,
-	  SEG1 "PartiallyPreservedDuringHibernate needs PreservedDuringStandby" },
+	  1, VSEG_RULE_PARTIAL_HIBERNATE_NEEDS_STANDBY,
+	  "PartiallyPreservedDuringHibernate needs PreservedDuringStandby" },
 	{ "hibernate-and-partial-hibernate",
 	  M16 ",flags=standby|hibernate|partialhibernate" AP,
-	  SEG1 "PreservedDuringHibernate and PartiallyPreservedDuringHibernate exclude each other" },
+	  1, VSEG_RULE_HIBERNATE_EXCLUSIVE,
+	  "PreservedDuringHibernate and PartiallyPreservedDuringHibernate exclude each other" },
 	{ "cache-coherent-memory", M16 ",flags=cachecoherent" AP,
-	  SEG1 "CacheCoherent is only valid on the aperture" },
+	  1, VSEG_RULE_CACHE_COHERENT,
+	  "CacheCoherent is only valid on the aperture" },
 	{ "populated-aperture", M16 AP ",flags=populatedfromsystem",
-	  SEG2 "PopulatedFromSystemMemory is only valid on a memory segment" },
+	  2, VSEG_RULE_POPULATED_FROM_SYSMEM,
+	  "PopulatedFromSystemMemory is only valid on a memory segment" },
 	{ "cpu-host-aperture-and-visible",
 	  M16 ",flags=cpuhostaperture|cpuvisible" AP,
-	  SEG1 "SupportsCpuHostAperture cannot be combined with CpuVisible" },
-	{ "cached-cpu-host-aperture-alone", M16 ",flags=cachedcpuhostaperture" AP,
-	  SEG1 "SupportsCachedCpuHostAperture needs SupportsCpuHostAperture" },
+	  1, VSEG_RULE_CPU_HOST_APERTURE,
+	  "SupportsCpuHostAperture cannot be combined with CpuVisible" },
+	{ "cached-cpu-host-aperture-alone",
+	  M16 ",flags=cachedcpuhostaperture" AP,
+	  1, VSEG_RULE_CACHED_CPU_HOST_APERTURE,
+	  "SupportsCachedCpuHostAperture needs SupportsCpuHostAperture" },
 	{ "vpr-standby-without-vpr", M16 ",flags=vprstandby" AP,
-	  SEG1 "VprPreservedDuringStandby needs VprSupported" },
+	  1, VSEG_RULE_VPR_STANDBY,
+	  "VprPreservedDuringStandby needs VprSupported" },
 	/* size, page size, commit limit */
-	{ "size-zero", "memory:name=m,size=0" AP, SEG1 "size is zero" },
+	{ "size-zero", "memory:name=m,size=0" AP,
+	  1, VSEG_RULE_SIZE_ZERO,
+	  "size is zero" },
 	{ "page-size-8k", M16 ",page=8K" AP,
-	  SEG1 "page size 8192 is not 4096 or 65536" },
+	  1, VSEG_RULE_PAGE_SIZE,
+	  "page size 8192 is not 4096 or 65536" },
 	{ "page-size-zero", M16 ",page=0" AP,
-	  SEG1 "page size 0 is not 4096 or 65536" },
+	  1, VSEG_RULE_PAGE_SIZE,
+	  "page size 0 is not 4096 or 65536" },
 	{ "aperture-64k-pages", M16 AP ",page=64K",
-	  SEG2 "aperture page size must be 4096" },
+	  2, VSEG_RULE_APERTURE_PAGE_SIZE,
+	  "aperture page size must be 4096" },
 	{ "size-not-page-multiple",
 	  "memory:name=m,size=0x11000,page=64K,flags=64kpages" AP,
-	  SEG1 "size 0x11000 is not a multiple of the page size 65536" },
+	  1, VSEG_RULE_SIZE_ALIGN,
+	  "size 0x11000 is not a multiple of the page size 65536" },
 	{ "size-above-4g", "memory:name=m,size=0x100001000" AP,
-	  SEG1 "size 0x100001000 exceeds the 4 GiB limit" },
+	  1, VSEG_RULE_SIZE_LIMIT,
+	  "size 0x100001000 exceeds the 4 GiB limit" },
 	{ "64k-pages-without-flag", M16 ",page=64K" AP,
-	  SEG1 "Use64KBPages does not match the page size 65536" },
+	  1, VSEG_RULE_PAGE_SIZE_FLAG,
+	  "Use64KBPages does not match the page size 65536" },
 	{ "64k-flag-with-4k-pages", M16 ",page=4K,flags=64kpages" AP,
-	  SEG1 "Use64KBPages does not match the page size 4096" },
+	  1, VSEG_RULE_PAGE_SIZE_FLAG,
+	  "Use64KBPages does not match the page size 4096" },
 	{ "memory-commit-below-size", M16 ",commit=8M" AP,
-	  SEG1 "commit limit 0x800000 of a memory segment must equal its size 0x1000000" },
+	  1, VSEG_RULE_MEMORY_COMMIT,
+	  "commit limit 0x800000 of a memory segment must equal its size 0x1000000" },
 	{ "aperture-commit-above-size", M16 AP ",commit=128M",
-	  SEG2 "aperture commit limit 0x8000000 exceeds its size 0x4000000" },
+	  2, VSEG_RULE_APERTURE_COMMIT_SIZE,
+	  "aperture commit limit 0x8000000 exceeds its size 0x4000000" },
 	{ "aperture-commit-zero", M16 AP ",commit=0",
-	  SEG2 "commit limit 0x0 is zero or not a multiple of the page size" },
+	  2, VSEG_RULE_APERTURE_COMMIT_ALIGN,
+	  "commit limit 0x0 is zero or not a multiple of the page size" },
 	{ "aperture-commit-unaligned", M16 AP ",commit=0x1800",
-	  SEG2 "commit limit 0x1800 is zero or not a multiple of the page size" },
+	  2, VSEG_RULE_APERTURE_COMMIT_ALIGN,
+	  "commit limit 0x1800 is zero or not a multiple of the page size" },
 	/* banks */
 	{ "banks-without-banking", M16 ",banks=8M" AP,
-	  SEG1 "banks without UseBanking" },
+	  1, VSEG_RULE_BANKS_WITHOUT_BANKING,
+	  "banks without UseBanking" },
 	{ "banking-without-banks", M16 ",flags=banking" AP,
-	  SEG1 "UseBanking without banks" },
+	  1, VSEG_RULE_BANKING_WITHOUT_BANKS,
+	  "UseBanking without banks" },
 	{ "banks-on-aperture", M16 AP ",flags=banking,banks=32M",
-	  SEG2 "banks on an aperture segment" },
+	  2, VSEG_RULE_APERTURE_BANKS,
+	  "banks on an aperture segment" },
 	{ "bank-unaligned", M16 ",flags=banking,banks=0x1800" AP,
-	  SEG1 "bank 0 end 0x1800 is not page aligned" },
-	{ "bank-unaligned-64k", "memory:name=m,size=16M,flags=banking|64kpages,banks=0x1000" AP,
-	  SEG1 "bank 0 end 0x1000 is not page aligned" },
+	  1, VSEG_RULE_BANK_ALIGN,
+	  "bank 0 end 0x1800 is not page aligned" },
+	{ "bank-unaligned-64k",
+	  "memory:name=m,size=16M,flags=banking|64kpages,banks=0x1000" AP,
+	  1, VSEG_RULE_BANK_ALIGN,
+	  "bank 0 end 0x1000 is not page aligned" },
 	{ "bank-empty", M16 ",flags=banking,banks=0" AP,
-	  SEG1 "bank 0 end 0x0 does not follow the previous bank" },
+	  1, VSEG_RULE_BANK_ORDER,
+	  "bank 0 end 0x0 does not follow the previous bank" },
 	{ "bank-out-of-order", M16 ",flags=banking,banks=8M/4M" AP,
-	  SEG1 "bank 1 end 0x400000 does not follow the previous bank" },
+	  1, VSEG_RULE_BANK_ORDER,
+	  "bank 1 end 0x400000 does not follow the previous bank" },
 	{ "bank-repeated", M16 ",flags=banking,banks=4M/4M" AP,
-	  SEG1 "bank 1 end 0x400000 does not follow the previous bank" },
+	  1, VSEG_RULE_BANK_ORDER,
+	  "bank 1 end 0x400000 does not follow the previous bank" },
 	{ "bank-outside", M16 ",flags=banking,banks=32M" AP,
-	  SEG1 "bank 0 end 0x2000000 is outside the segment" },
+	  1, VSEG_RULE_BANK_OUTSIDE,
+	  "bank 0 end 0x2000000 is outside the segment" },
 	{ "bank-at-size", M16 ",flags=banking,banks=16M" AP,
-	  SEG1 "bank 0 end 0x1000000 is outside the segment" },
+	  1, VSEG_RULE_BANK_OUTSIDE,
+	  "bank 0 end 0x1000000 is outside the segment" },
 	/* CPU visibility, system memory end */
 	{ "visible-above-size", M16 ",flags=cpuvisible,visible=32M" AP,
-	  SEG1 "CPU-visible size 0x2000000 exceeds the size" },
+	  1, VSEG_RULE_VISIBLE_SIZE,
+	  "CPU-visible size 0x2000000 exceeds the size" },
 	{ "visible-zero", M16 ",flags=cpuvisible,visible=0" AP,
-	  SEG1 "CpuVisible with a zero CPU-visible size" },
+	  1, VSEG_RULE_VISIBLE_ZERO,
+	  "CpuVisible with a zero CPU-visible size" },
 	{ "visible-without-flag", M16 ",visible=4M" AP,
-	  SEG1 "CPU-visible size 0x400000 without CpuVisible" },
-	{ "visible-unaligned", "memory:name=m,size=16M,flags=cpuvisible|64kpages,visible=4K" AP,
-	  SEG1 "CPU-visible size 0x1000 is not a multiple of the page size" },
+	  1, VSEG_RULE_VISIBLE_WITHOUT_FLAG,
+	  "CPU-visible size 0x400000 without CpuVisible" },
+	{ "visible-unaligned",
+	  "memory:name=m,size=16M,flags=cpuvisible|64kpages,visible=4K" AP,
+	  1, VSEG_RULE_VISIBLE_ALIGN,
+	  "CPU-visible size 0x1000 is not a multiple of the page size" },
 	{ "visible-on-aperture", M16 AP ",visible=4K",
-	  SEG2 "CPU-visible size 0x1000 on the aperture must be 0" },
-	{ "sysend-beyond-segment", M16 ",flags=populatedfromsystem,sysend=32M" AP,
-	  SEG1 "system memory end 0x2000000 is beyond the segment" },
+	  2, VSEG_RULE_APERTURE_VISIBLE,
+	  "CPU-visible size 0x1000 on the aperture must be 0" },
+	{ "sysend-beyond-segment",
+	  M16 ",flags=populatedfromsystem,sysend=32M" AP,
+	  1, VSEG_RULE_SYSTEM_MEMORY_END,
+	  "system memory end 0x2000000 is beyond the segment" },
 	{ "sysend-beyond-aperture", M16 AP ",sysend=128M",
-	  SEG2 "system memory end 0x8000000 is beyond the segment" },
+	  2, VSEG_RULE_SYSTEM_MEMORY_END,
+	  "system memory end 0x8000000 is beyond the segment" },
 	/* invalid ranges */
 	{ "invalid-range-empty", M16 ",invalid=0x1000+0" AP,
-	  SEG1 "invalid range 0 * is empty, unaligned or outside the segment" },
+	  1, VSEG_RULE_INVALID_RANGE,
+	  "invalid range 0 [0x1000, +0x0) is empty, unaligned or outside the segment" },
 	{ "invalid-range-unaligned", M16 ",invalid=0x800+0x1000" AP,
-	  SEG1 "invalid range 0 * is empty, unaligned or outside the segment" },
+	  1, VSEG_RULE_INVALID_RANGE,
+	  "invalid range 0 [0x800, +0x1000) is empty, unaligned or outside the segment" },
 	{ "invalid-range-unaligned-size", M16 ",invalid=0+0x800" AP,
-	  SEG1 "invalid range 0 * is empty, unaligned or outside the segment" },
+	  1, VSEG_RULE_INVALID_RANGE,
+	  "invalid range 0 [0x0, +0x800) is empty, unaligned or outside the segment" },
 	{ "invalid-range-outside", M16 ",invalid=15M+2M" AP,
-	  SEG1 "invalid range 0 * is empty, unaligned or outside the segment" },
+	  1, VSEG_RULE_INVALID_RANGE,
+	  "invalid range 0 [0xf00000, +0x200000) is empty, unaligned or outside the segment" },
 	{ "invalid-range-start-outside", M16 ",invalid=32M+4K" AP,
-	  SEG1 "invalid range 0 * is empty, unaligned or outside the segment" },
+	  1, VSEG_RULE_INVALID_RANGE,
+	  "invalid range 0 [0x2000000, +0x1000) is empty, unaligned or outside the segment" },
 	{ "invalid-range-wraps", M16 ",invalid=4K+0xfffffffffffff000" AP,
-	  SEG1 "invalid range 0 * is empty, unaligned or outside the segment" },
+	  1, VSEG_RULE_INVALID_RANGE,
+	  "invalid range 0 [0x1000, +0xfffffffffffff000) is empty, unaligned or outside the segment" },
 	{ "invalid-range-overlap", M16 ",invalid=0+2M/1M+2M" AP,
-	  SEG1 "invalid range 1 overlaps invalid range 0" },
+	  1, VSEG_RULE_INVALID_RANGE_OVERLAP,
+	  "invalid range 1 overlaps invalid range 0" },
 	{ "invalid-range-overlap-third", M16 ",invalid=0+1M/4M+1M/4M+4K" AP,
-	  SEG1 "invalid range 2 overlaps invalid range 1" },
+	  1, VSEG_RULE_INVALID_RANGE_OVERLAP,
+	  "invalid range 2 overlaps invalid range 1" },
 	/* GPU address space, names */
 	{ "gpu-range-overlap",
 	  "memory:name=a,size=16M;memory:name=b,size=16M,base=8M" AP,
-	  INV "segment 2 \"b\": GPU address range overlaps segment 1 \"a\"" },
+	  2, VSEG_RULE_GPU_RANGE_OVERLAP,
+	  "GPU address range overlaps segment 1 \"a\"" },
 	{ "gpu-range-overlaps-aperture",
 	  "memory:name=a,size=16M,base=0x100000000" AP,
-	  SEG2 "GPU address range overlaps segment 1 \"a\"" },
+	  2, VSEG_RULE_GPU_RANGE_OVERLAP,
+	  "GPU address range overlaps segment 1 \"a\"" },
 	{ "duplicate-name", "memory:name=a,size=16M;memory:name=a,size=16M" AP,
-	  INV "segment 2 \"a\": name duplicates segment 1" },
+	  2, VSEG_RULE_NAME_DUPLICATE,
+	  "name duplicates segment 1" },
 	{ "name-uppercase", "memory:name=Vram,size=16M" AP,
-	  INV "segment 1 \"Vram\": name is empty or not [a-z0-9_]" },
+	  1, VSEG_RULE_NAME,
+	  "name is empty or not [a-z0-9_]" },
 	{ "name-empty", "memory:name=,size=16M" AP,
-	  INV "segment 1 \"\": name is empty or not [a-z0-9_]" },
+	  1, VSEG_RULE_NAME,
+	  "name is empty or not [a-z0-9_]" },
 	/* the first broken rule is the one reported */
 	{ "first-rule-wins", "memory:name=m,size=0,flags=cachecoherent" AP,
-	  SEG1 "CacheCoherent is only valid on the aperture" },
-	{ "first-segment-wins",
-	  "memory:name=a,size=0;memory:name=b,size=0" AP,
-	  INV "segment 1 \"a\": size is zero" },
+	  1, VSEG_RULE_CACHE_COHERENT,
+	  "CacheCoherent is only valid on the aperture" },
+	{ "first-segment-wins", "memory:name=a,size=0;memory:name=b,size=0" AP,
+	  1, VSEG_RULE_SIZE_ZERO,
+	  "size is zero" },
 	/* syntax */
-	{ "parse-unknown-kind", "bogus:name=x,size=16M" AP, PARSE("bogus") },
-	{ "parse-unknown-key", M16 ",colour=red" AP, PARSE("colour") },
-	{ "parse-bad-number", "memory:name=m,size=16Q" AP, PARSE("16Q") },
+	{ "parse-unknown-kind", "bogus:name=x,size=16M" AP,
+	  .parse = -EINVAL },
+	{ "parse-unknown-key", M16 ",colour=red" AP,
+	  .parse = -EINVAL },
+	{ "parse-bad-number", "memory:name=m,size=16Q" AP,
+	  .parse = -EINVAL },
 	{ "parse-number-too-large", "memory:name=m,size=0x10000000000000000" AP,
-	  PARSE("0x10000000000000000") },
-	{ "parse-u32-too-large", M16 ",page=4G" AP, PARSE("4G") },
+	  .parse = -EINVAL },
+	{ "parse-u32-too-large", M16 ",page=4G" AP,
+	  .parse = -EINVAL },
 	{ "parse-unknown-flag", M16 ",flags=cpuvisible|shiny" AP,
-	  PARSE("shiny") },
-	{ "parse-empty-flag", M16 ",flags=cpuvisible|" AP, PARSE("") },
-	{ "parse-missing-value", "memory:name=m,size" AP, PARSE("size") },
-	{ "parse-missing-size", "memory:name=m" AP, PARSE("memory") },
-	{ "parse-no-pairs", "memory" AP, PARSE("memory") },
-	{ "parse-duplicate-key", M16 ",size=8M" AP, PARSE("size") },
+	  .parse = -EINVAL },
+	{ "parse-empty-flag", M16 ",flags=cpuvisible|" AP,
+	  .parse = -EINVAL },
+	{ "parse-missing-value", "memory:name=m,size" AP,
+	  .parse = -EINVAL },
+	{ "parse-missing-size", "memory:name=m" AP,
+	  .parse = -EINVAL },
+	{ "parse-no-pairs", "memory" AP,
+	  .parse = -EINVAL },
+	{ "parse-duplicate-key", M16 ",size=8M" AP,
+	  .parse = -EINVAL },
 	{ "parse-name-too-long", "memory:name=abcdefghijklmnop,size=16M" AP,
-	  PARSE("abcdefghijklmnop") },
+	  .parse = -EINVAL },
 	{ "parse-too-many-banks",
 	  "memory:name=m,size=16M,flags=banking,banks=1M/2M/3M/4M/5M/6M/7M/8M/9M/10M/11M/12M/13M/14M/15M/15M" AP,
-	  PARSE("15M") },
+	  .parse = -EINVAL },
 	{ "parse-too-many-invalid-ranges",
-	  M16 ",invalid=0+4K/1M+4K/2M+4K/3M+4K/4M+4K" AP, PARSE("4M+4K") },
-	{ "parse-invalid-without-length", M16 ",invalid=1M" AP, PARSE("1M") },
+	  M16 ",invalid=0+4K/1M+4K/2M+4K/3M+4K/4M+4K" AP,
+	  .parse = -EINVAL },
+	{ "parse-invalid-without-length", M16 ",invalid=1M" AP,
+	  .parse = -EINVAL },
 	{ "parse-two-paging-items", M16 AP ";paging:size=64K;paging:size=64K",
-	  PARSE("paging") },
-	{ "parse-paging-unknown-key", M16 AP ";paging:segment=2", PARSE("segment") },
+	  .parse = -EINVAL },
+	{ "parse-paging-unknown-key", M16 AP ";paging:segment=2",
+	  .parse = -EINVAL },
 	{ "parse-too-many-segments",
 	  "memory:name=m1,size=4M;memory:name=m2,size=4M;memory:name=m3,size=4M;"
 	  "memory:name=m4,size=4M;memory:name=m5,size=4M;memory:name=m6,size=4M"
-	  AP ";memory:name=m8,size=4M", PARSE("memory") },
-	{ "parse-empty-table", "", PARSE("") },
-	{ "parse-only-separators", ";;;", PARSE(";;;") },
-	{ "parse-blank-item", "; ;", PARSE(" ") },
+	  AP ";memory:name=m8,size=4M",
+	  .parse = -EINVAL },
+	{ "parse-empty-table", "",
+	  .parse = -EINVAL },
+	{ "parse-only-separators", ";;;",
+	  .parse = -EINVAL },
+	{ "parse-blank-item", "; ;",
+	  .parse = -EINVAL },
 };
 
 KUNIT_ARRAY_PARAM_DESC(bad_tables, bad_tables, name);
 
-/* A bad table is refused by the parser or the validator, with one line. */
+/* A bad table is refused by the parser, or names the rule it breaks. */
 static void segment_bad_table(struct kunit *test)
 {
-	const struct bad_case *c = test->param_value;
-	struct vseg_segment_table *t = new_table(test);
-	bool parse_error = !strncmp(c->line, "vseg: cannot parse", 18);
-	struct vseg_klog k;
-	int ret;
-
-	vseg_klog_start(&k);
-	ret = vseg_segment_table_parse(t, c->table);
-	if (parse_error) {
-		KUNIT_EXPECT_EQ(test, ret, -EINVAL);
-	} else {
-		KUNIT_EXPECT_EQ(test, ret, 0);
-		if (!ret)
-			KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t),
-					-EINVAL);
-	}
-	expect_one_line(test, &k, c->line);
+	run_table_case(test, test->param_value);
 }
 
 /* --- rules only a table built in memory can break ----------------------- */
@@ -917,7 +1078,9 @@ static void segment_bad_table(struct kunit *test)
 struct struct_case {
 	const char *name;
 	void (*edit)(struct vseg_segment_table *t);
-	const char *line;
+	u32 segment;
+	enum vseg_table_rule rule;
+	const char *msg;
 };
 
 static void edit_no_segments(struct vseg_segment_table *t)
@@ -978,24 +1141,61 @@ static void edit_aperture_kind_memory(struct vseg_segment_table *t)
 	t->seg[1].kind = VSEG_SEGMENT_MEMORY;
 }
 
+/* The parser gives an aperture the Aperture flag: take it away. */
+static void edit_aperture_without_flag(struct vseg_segment_table *t)
+{
+	t->seg[1].flags &= ~VSEG_SEGF_APERTURE;
+}
+
+/* The parser always makes two banks or more: leave one. */
+static void edit_one_bank(struct vseg_segment_table *t)
+{
+	t->seg[0].flags |= VSEG_SEGF_USE_BANKING;
+	t->seg[0].num_banks = 1;
+	t->seg[0].bank_end[0] = t->seg[0].size;
+}
+
+/* The parser ends the last bank at the size: end it short. */
+static void edit_last_bank_short(struct vseg_segment_table *t)
+{
+	t->seg[0].flags |= VSEG_SEGF_USE_BANKING;
+	t->seg[0].num_banks = 2;
+	t->seg[0].bank_end[0] = SZ_4M;
+	t->seg[0].bank_end[1] = SZ_8M;
+}
+
 static const struct struct_case struct_cases[] = {
-	{ "no-segments", edit_no_segments, INV "no segments" },
+	{ "no-segments", edit_no_segments,
+	  0, VSEG_RULE_NO_SEGMENTS, "no segments" },
 	{ "too-many-segments", edit_too_many_segments,
-	  INV "too many segments: 8" },
-	{ "ids-not-1-to-n", edit_ids, INV "segment ids are not 1..n" },
-	{ "id-zero", edit_id_zero, INV "segment ids are not 1..n" },
-	{ "unknown-kind", edit_kind, SEG1 "unknown kind 7" },
+	  0, VSEG_RULE_TOO_MANY_SEGMENTS, "too many segments: 8" },
+	{ "ids-not-1-to-n", edit_ids,
+	  0, VSEG_RULE_SEGMENT_IDS, "segment ids are not 1..n" },
+	{ "id-zero", edit_id_zero,
+	  0, VSEG_RULE_SEGMENT_IDS, "segment ids are not 1..n" },
+	{ "unknown-kind", edit_kind,
+	  1, VSEG_RULE_KIND, "unknown kind 7" },
 	{ "unknown-flags", edit_unknown_flags,
-	  SEG1 "unknown flags 0x8000000000200000" },
-	{ "too-many-banks", edit_too_many_banks, SEG1 "too many banks: 17" },
+	  1, VSEG_RULE_UNKNOWN_FLAGS, "unknown flags 0x8000000000200000" },
+	{ "too-many-banks", edit_too_many_banks,
+	  1, VSEG_RULE_TOO_MANY_BANKS, "too many banks: 17" },
 	{ "too-many-invalid-ranges", edit_too_many_invalid,
-	  SEG1 "too many invalid ranges: 5" },
+	  1, VSEG_RULE_TOO_MANY_INVALID_RANGES, "too many invalid ranges: 5" },
 	{ "name-unterminated", edit_name_unterminated,
-	  INV "segment 1 \"aaaaaaaaaaaaaaaa\": name is empty or not [a-z0-9_]" },
+	  1, VSEG_RULE_NAME, "name is empty or not [a-z0-9_]" },
 	{ "name-duplicate", edit_name_duplicate_long,
-	  INV "segment 2 \"abcdefghijklmno\": name duplicates segment 1" },
+	  2, VSEG_RULE_NAME_DUPLICATE, "name duplicates segment 1" },
 	{ "aperture-flag-on-memory-kind", edit_aperture_kind_memory,
-	  INV "exactly one aperture segment is required, found 0" },
+	  0, VSEG_RULE_APERTURE_COUNT,
+	  "exactly one aperture segment is required, found 0" },
+	{ "aperture-kind-without-flag", edit_aperture_without_flag,
+	  2, VSEG_RULE_KIND_FLAGS,
+	  "kind does not match the Aperture/Agp flags" },
+	{ "banking-with-one-bank", edit_one_bank,
+	  1, VSEG_RULE_BANKING_WITHOUT_BANKS, "UseBanking without banks" },
+	{ "last-bank-short", edit_last_bank_short,
+	  1, VSEG_RULE_BANK_OUTSIDE,
+	  "bank 1 end 0x800000 is outside the segment" },
 };
 
 KUNIT_ARRAY_PARAM_DESC(struct_cases, struct_cases, name);
@@ -1004,25 +1204,106 @@ static void segment_bad_struct(struct kunit *test)
 {
 	const struct struct_case *c = test->param_value;
 	struct vseg_segment_table *t = parse_ok(test, M16 AP);
-	struct vseg_klog k;
 
-	KUNIT_ASSERT_EQ(test, vseg_segment_table_validate(t), 0);
+	expect_valid(test, t);
 	c->edit(t);
-	vseg_klog_start(&k);
-	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), -EINVAL);
-	expect_one_line(test, &k, c->line);
+	expect_rule(test, t, c->name, c->segment, c->rule, c->msg);
 }
 
 /* A kind that is neither memory nor aperture, in a table with an aperture. */
 static void segment_unknown_kind(struct kunit *test)
 {
 	struct vseg_segment_table *t = parse_ok(test, M16 ";memory:name=x,size=16M" AP);
-	struct vseg_klog k;
 
 	t->seg[1].kind = 0;
-	vseg_klog_start(&k);
+	expect_rule(test, t, "kind 0", 2, VSEG_RULE_KIND, "unknown kind 0");
+}
+
+/* --- the logging wrapper ------------------------------------------------ */
+
+/*
+ * vseg_segment_table_validate(), what probe calls, agrees with
+ * vseg_segment_table_check() (the line it logs is vseg_module's, in IGT).
+ */
+static void segment_validate(struct kunit *test)
+{
+	struct vseg_segment_table *t = new_table(test);
+
+	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t, "discrete",
+							      NULL), 0);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+
+	/* a rule of a segment, then of the whole table */
+	t->seg[1].flags |= VSEG_SEGF_CACHE_COHERENT;
 	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), -EINVAL);
-	expect_one_line(test, &k, INV "segment 2 \"x\": unknown kind 0");
+	t->seg[1].flags &= ~VSEG_SEGF_CACHE_COHERENT;
+	t->paging_buffer_segment_id = 1;
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), -EINVAL);
+	t->num_segments = 0;
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), -EINVAL);
+}
+
+/* --- every rule has a case ---------------------------------------------- */
+
+static void note_rule(struct kunit *test, unsigned long *seen,
+		      const struct vseg_segment_table *t)
+{
+	struct vseg_table_error err;
+
+	vseg_segment_table_check(t, &err);
+	KUNIT_ASSERT_LT(test, err.rule, VSEG_RULE_COUNT);
+	__set_bit(err.rule, seen);
+}
+
+static void note_table_cases(struct kunit *test, unsigned long *seen,
+			     struct vseg_segment_table *t,
+			     const struct table_case *c, unsigned int n)
+{
+	for (; n--; c++)
+		if (!vseg_segment_table_parse(t, c->table))
+			note_rule(test, seen, t);
+}
+
+/*
+ * Each rule of enum vseg_table_rule is broken by at least one case of this
+ * suite (a rule without a case is a gap): run the cases again and note the
+ * rule each one breaks.
+ */
+static void segment_every_rule_has_a_case(struct kunit *test)
+{
+	struct vseg_segment_table *t = new_table(test);
+	DECLARE_BITMAP(seen, VSEG_RULE_COUNT);
+	const struct override_case *o;
+	unsigned int i;
+	bool covered;
+
+	bitmap_zero(seen, VSEG_RULE_COUNT);
+	note_table_cases(test, seen, t, bad_tables, ARRAY_SIZE(bad_tables));
+	note_table_cases(test, seen, t, range_cases, ARRAY_SIZE(range_cases));
+	note_table_cases(test, seen, t, name_cases, ARRAY_SIZE(name_cases));
+	for (i = 0; i < ARRAY_SIZE(struct_cases); i++) {
+		KUNIT_ASSERT_EQ(test, vseg_segment_table_parse(t, M16 AP), 0);
+		struct_cases[i].edit(t);
+		note_rule(test, seen, t);
+	}
+	for (i = 0; i < ARRAY_SIZE(bad_overrides); i++) {
+		o = &bad_overrides[i];
+		if (!vseg_segment_table_from_profile(t, o->profile, &o->ovr))
+			note_rule(test, seen, t);
+	}
+	for (i = 0; i < ARRAY_SIZE(good_tables); i++) {
+		KUNIT_ASSERT_EQ(test,
+				vseg_segment_table_parse(t, good_tables[i].table),
+				0);
+		note_rule(test, seen, t);
+	}
+
+	for (i = 0; i < VSEG_RULE_COUNT; i++) {
+		covered = test_bit(i, seen);
+		KUNIT_EXPECT_TRUE_MSG(test, covered,
+				      "rule %u of enum vseg_table_rule has no case",
+				      i);
+	}
 }
 
 static struct kunit_case vseg_segment_cases[] = {
@@ -1045,6 +1326,8 @@ static struct kunit_case vseg_segment_cases[] = {
 	KUNIT_CASE_PARAM(segment_bad_table, bad_tables_gen_params),
 	KUNIT_CASE_PARAM(segment_bad_struct, struct_cases_gen_params),
 	KUNIT_CASE(segment_unknown_kind),
+	KUNIT_CASE(segment_validate),
+	KUNIT_CASE(segment_every_rule_has_a_case),
 	{}
 };
 
