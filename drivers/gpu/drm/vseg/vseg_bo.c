@@ -2,37 +2,23 @@
 /*
  * Copyright (c) 2026 The vseg authors
  *
- * Buffers and their placement: WDDM allocation properties turned into TTM
- * places, following the AccessedPhysically table of the segment model.
- *
- *                  AccessedPhysically=0    AccessedPhysically=1   Primary
- *   memory seg.    set of pages            CONTIGUOUS             CONTIGUOUS
- *   aperture (TT)  no GART range           GART range (lpfn)      no range
- *   system         TTM_PL_SYSTEM, never mapped, no commit
- *
- * Preferred segments come first, in order, each bottom-up or top-down
- * (TTM_PL_FLAG_TOPDOWN); hinted banks of the first preferred segment become
- * fpfn/lpfn places before the whole segment; then the other supported
- * segments. CPU_VISIBLE keeps only places the CPU can reach, with lpfn
- * clamped to the CPU-visible part of a small-BAR segment.
+ * Buffers: creation and first placement, the placement snapshot and
+ * per-segment accounting, residency (D3DKMTMakeResident / D3DKMTEvict,
+ * pins) and physical reachability. Where a buffer may go is decided by
+ * vseg_placement.c; how the GEM object is mapped and faulted, by
+ * vseg_gem.c.
  */
 
-#include <linux/delay.h>
-#include <linux/mm.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
-#include <drm/drm_drv.h>
 #include <drm/drm_gem.h>
-#include <drm/drm_prime.h>
 #include <drm/ttm/ttm_tt.h>
 
 #include "vseg_aperture_mgr.h"
 #include "vseg_bo.h"
 #include "vseg_compat.h"
-#include "vseg_drv.h"
-#include "vseg_file.h"
+#include "vseg_device_types.h"
 #include "vseg_vram_mgr.h"
-
-static const struct vm_operations_struct vseg_vm_ops;
 
 /*
  * ttm_bo_validate() reports "no placement has room" as -ENOMEM, for old
@@ -43,320 +29,15 @@ static int space_err(int err)
 	return err == -ENOMEM ? -ENOSPC : err;
 }
 
-/**
- * vseg_mem_type_to_seg() - segment id behind a TTM memory type
- * @vdev: the device
- * @mem_type: TTM_PL_*
- *
- * Return: the segment id, 0 for system memory.
- */
-u32 vseg_mem_type_to_seg(struct vseg_device *vdev, u32 mem_type)
+static struct vseg_device *bo_vdev(struct vseg_bo *vbo)
 {
-	return mem_type == TTM_PL_SYSTEM ? 0 : vdev->mem_type_to_id[mem_type];
-}
-
-static const struct vseg_segment_desc *seg_desc(struct vseg_device *vdev,
-						u32 id)
-{
-	return &vdev->table.seg[id - 1];
-}
-
-static bool seg_is_memory(struct vseg_device *vdev, u32 id)
-{
-	return id && seg_desc(vdev, id)->kind == VSEG_SEGMENT_MEMORY;
-}
-
-/* Whether the CPU can reach some part of a segment (0 = system). */
-static bool seg_cpu_visible(struct vseg_device *vdev, u32 id)
-{
-	return !seg_is_memory(vdev, id) || seg_desc(vdev, id)->cpu_visible_size;
-}
-
-/*
- * Fill @pl for segment @id; fpfn/lpfn restrict a memory segment (banks).
- * Returns false if nothing of the segment is usable for this buffer.
- */
-static bool seg_place(struct vseg_device *vdev, const struct vseg_bo_params *p,
-		      u32 id, bool topdown, u64 fpfn, u64 lpfn, bool cpu_only,
-		      struct ttm_place *pl)
-{
-	const struct vseg_segment_desc *d;
-
-	memset(pl, 0, sizeof(*pl));
-	if (!id) {
-		pl->mem_type = TTM_PL_SYSTEM;
-		return true;
-	}
-	d = seg_desc(vdev, id);
-	pl->mem_type = vseg_seg(vdev, id)->mem_type;
-	if (topdown || (p->flags & VSEG_BO_FROM_END))
-		pl->flags |= TTM_PL_FLAG_TOPDOWN;
-
-	if (d->kind == VSEG_SEGMENT_APERTURE) {
-		/* A GART range whenever resident, for physical access. */
-		if (p->flags & VSEG_BO_ACCESSED_PHYSICALLY)
-			pl->lpfn = d->size >> PAGE_SHIFT;
-		return true;
-	}
-
-	if (p->flags & (VSEG_BO_ACCESSED_PHYSICALLY | VSEG_BO_PRIMARY))
-		pl->flags |= TTM_PL_FLAG_CONTIGUOUS;
-	if (cpu_only) {
-		u64 vis = d->cpu_visible_size >> PAGE_SHIFT;
-
-		if (!vis)
-			return false;
-		if (vis < d->size >> PAGE_SHIFT)
-			lpfn = lpfn ? min(lpfn, vis) : vis;
-	}
-	if (lpfn && fpfn >= lpfn)
-		return false;
-	if (lpfn && ((lpfn - fpfn) << PAGE_SHIFT) < p->size)
-		return false;
-	pl->fpfn = fpfn;
-	pl->lpfn = lpfn;
-	return true;
-}
-
-static u64 bank_start(const struct vseg_segment_desc *d, u32 bank)
-{
-	return bank ? d->bank_end[bank - 1] : 0;
-}
-
-/* The places to try when creating the buffer or making it resident. */
-static unsigned int home_places(struct vseg_device *vdev,
-				const struct vseg_bo_params *p,
-				bool cpu_only, bool resident_only,
-				struct ttm_place *places)
-{
-	u32 done = 0, order[VSEG_MAX_SEGMENTS + 1], n_order = 0;
-	unsigned int n = 0, i;
-	u32 id;
-
-	cpu_only |= p->flags & VSEG_BO_CPU_VISIBLE;
-
-	for (i = 0; i < p->num_preferred; i++) {
-		id = p->pref_seg[i];
-		if (done & BIT(id))
-			continue;
-		done |= BIT(id);
-		if (cpu_only && !seg_cpu_visible(vdev, id))
-			continue;
-		if (resident_only && !id)
-			continue;
-		if (i == 0 && p->num_banks) {
-			const struct vseg_segment_desc *d = seg_desc(vdev, id);
-			unsigned int b;
-
-			for (b = 0; b < p->num_banks; b++) {
-				u32 bank = p->banks[b];
-
-				if (seg_place(vdev, p, id, p->pref_topdown[i],
-					      bank_start(d, bank) >> PAGE_SHIFT,
-					      d->bank_end[bank] >> PAGE_SHIFT,
-					      cpu_only, &places[n]))
-					n++;
-			}
-		}
-		if (seg_place(vdev, p, id, p->pref_topdown[i], 0, 0, cpu_only,
-			      &places[n]))
-			n++;
-	}
-
-	/* The rest of the supported set: memory segments, aperture, system. */
-	for (id = 1; id <= vdev->table.num_segments; id++)
-		if (seg_is_memory(vdev, id))
-			order[n_order++] = id;
-	order[n_order++] = vdev->aperture_id;
-	order[n_order++] = 0;
-	for (i = 0; i < n_order; i++) {
-		id = order[i];
-		if (!(p->supported & BIT(id)) || (done & BIT(id)))
-			continue;
-		done |= BIT(id);
-		if (cpu_only && !seg_cpu_visible(vdev, id))
-			continue;
-		if (resident_only && !id)
-			continue;
-		if (seg_place(vdev, p, id, false, 0, 0, cpu_only, &places[n]))
-			n++;
-	}
-	return n;
-}
-
-/* Largest buffer TTM lets system memory hold (its page limit: half of RAM). */
-static u64 system_capacity(void)
-{
-	return ((u64)totalram_pages() << PAGE_SHIFT) / 2;
-}
-
-/* An invalid range of a segment, widened to whole segment pages. */
-static void invalid_span(const struct vseg_segment_desc *d, unsigned int i,
-			 u64 *start, u64 *end)
-{
-	u64 page = d->kind == VSEG_SEGMENT_MEMORY ? d->page_size : PAGE_SIZE;
-
-	*start = round_down(d->invalid[i].start, page);
-	*end = round_up(d->invalid[i].start + d->invalid[i].size, page);
-}
-
-/*
- * Longest run of [lo, hi) clear of the segment's invalid ranges that starts
- * at a multiple of @align: the largest contiguous buffer that could ever
- * be placed there.
- */
-static u64 largest_run(const struct vseg_segment_desc *d, u64 lo, u64 hi,
-		       u64 align)
-{
-	u64 best = 0, s, e, is, ie;
-	unsigned int c, i;
-
-	for (c = 0; c <= d->num_invalid; c++) {
-		if (c)
-			invalid_span(d, c - 1, &is, &s);
-		else
-			s = lo;
-		s = round_up(max(s, lo), align);
-		e = hi;
-		for (i = 0; i < d->num_invalid && s < e; i++) {
-			invalid_span(d, i, &is, &ie);
-			if (is <= s && ie > s)
-				e = s;		/* starts inside an invalid range */
-			else if (is > s && is < e)
-				e = is;
-		}
-		if (s < e)
-			best = max(best, e - s);
-	}
-	return best;
-}
-
-/* Bytes of [lo, hi) outside the segment's invalid ranges. */
-static u64 free_bytes(const struct vseg_segment_desc *d, u64 lo, u64 hi)
-{
-	u64 total = hi - lo, is, ie;
-	unsigned int i;
-
-	for (i = 0; i < d->num_invalid; i++) {
-		invalid_span(d, i, &is, &ie);
-		is = clamp(is, lo, hi);
-		ie = clamp(ie, lo, hi);
-		total -= ie - is;
-	}
-	return total;
-}
-
-/* The largest buffer a place could ever hold, with nothing else placed. */
-static u64 place_capacity(struct vseg_device *vdev,
-			  const struct vseg_bo_params *p,
-			  const struct ttm_place *pl)
-{
-	u32 id = vseg_mem_type_to_seg(vdev, pl->mem_type);
-	const struct vseg_segment_desc *d;
-	u64 lo, hi, align;
-
-	if (!id)
-		return system_capacity();
-	d = seg_desc(vdev, id);
-	if (d->kind == VSEG_SEGMENT_APERTURE) {
-		if (!pl->lpfn)
-			return d->commit_limit;
-		return min(d->commit_limit,
-			   largest_run(d, 0, d->size,
-				       max_t(u64, p->alignment, PAGE_SIZE)));
-	}
-	lo = (u64)pl->fpfn << PAGE_SHIFT;
-	hi = pl->lpfn ? (u64)pl->lpfn << PAGE_SHIFT : d->size;
-	if (!(pl->flags & TTM_PL_FLAG_CONTIGUOUS))
-		return free_bytes(d, lo, hi);
-	align = max_t(u64, p->alignment, d->page_size);
-	return largest_run(d, lo, hi, align);
-}
-
-/**
- * vseg_bo_check_params() - check creation properties against the table
- * @vdev: the device
- * @p: the properties
- * @real_size: receives the size rounded to the largest page size in use
- *
- * Every property is checked against the real size: a buffer that passes
- * has at least one place that could hold it, were nothing else placed.
- *
- * Return: 0, or -EINVAL for contradictions and for a buffer no supported
- * place could ever hold.
- */
-int vseg_bo_check_params(struct vseg_device *vdev,
-			 const struct vseg_bo_params *p, u64 *real_size)
-{
-	u32 all = GENMASK(vdev->table.num_segments, 0);
-	struct ttm_place places[VSEG_BO_MAX_PLACES];
-	struct vseg_bo_params q = *p;
-	u64 page = PAGE_SIZE;
-	unsigned int i, n;
-	u32 id;
-
-	if (!p->size || !PAGE_ALIGNED(p->size) || p->size > VSEG_BO_MAX_SIZE)
-		return -EINVAL;
-	if (p->alignment && (!is_power_of_2(p->alignment) ||
-			     p->alignment > VSEG_BO_MAX_ALIGNMENT))
-		return -EINVAL;
-	if (!p->supported || (p->supported & ~all))
-		return -EINVAL;
-	if (p->eviction && (p->eviction != BIT(vdev->aperture_id) ||
-			    !(p->supported & p->eviction)))
-		return -EINVAL;
-	for (i = 0; i < p->num_preferred; i++) {
-		id = p->pref_seg[i];
-		if (id > vdev->table.num_segments || !(p->supported & BIT(id)))
-			return -EINVAL;
-	}
-	if (p->num_banks) {
-		const struct vseg_segment_desc *d;
-
-		if (!p->num_preferred || !seg_is_memory(vdev, p->pref_seg[0]))
-			return -EINVAL;
-		d = seg_desc(vdev, p->pref_seg[0]);
-		if (!(d->flags & VSEG_SEGF_USE_BANKING))
-			return -EINVAL;
-		for (i = 0; i < p->num_banks; i++)
-			if (p->banks[i] >= d->num_banks)
-				return -EINVAL;
-	}
-	if (p->flags & (VSEG_BO_ACCESSED_PHYSICALLY | VSEG_BO_PRIMARY)) {
-		/*
-		 * Physical access and scanout need a memory segment or the
-		 * aperture, one the CPU reaches if CPU_VISIBLE asks for it.
-		 */
-		bool cpu = p->flags & VSEG_BO_CPU_VISIBLE;
-		bool ok = false;
-
-		for (id = 1; id <= vdev->table.num_segments; id++)
-			ok |= (p->supported & BIT(id)) &&
-			      (!cpu || seg_cpu_visible(vdev, id));
-		if (!ok)
-			return -EINVAL;
-	}
-
-	for (id = 1; id <= vdev->table.num_segments; id++)
-		if ((p->supported & BIT(id)) && seg_is_memory(vdev, id))
-			page = max_t(u64, page, seg_desc(vdev, id)->page_size);
-	q.size = round_up(p->size, page);
-
-	/* Some place must be able to hold the real size, ever. */
-	n = home_places(vdev, &q, false, false, places);
-	for (i = 0; i < n; i++)
-		if (q.size <= place_capacity(vdev, &q, &places[i]))
-			break;
-	if (i == n)
-		return -EINVAL;
-	*real_size = q.size;
-	return 0;
+	return bdev_to_vseg(vbo->tbo.bdev);
 }
 
 static void vseg_bo_destroy(struct ttm_buffer_object *tbo)
 {
 	struct vseg_bo *vbo = to_vseg_bo(tbo);
-	struct vseg_device *vdev = bdev_to_vseg(tbo->bdev);
+	struct vseg_device *vdev = bo_vdev(vbo);
 
 	mutex_lock(&vdev->bo_lock);
 	if (!list_empty(&vbo->link)) {
@@ -379,53 +60,25 @@ bool vseg_is_vseg_bo(struct ttm_buffer_object *tbo)
 	return tbo->destroy == vseg_bo_destroy;
 }
 
-/* Pins hold references (the display's and each file's): none is left. */
-static void vseg_gem_free(struct drm_gem_object *gem)
-{
-	ttm_bo_put(drm_gem_ttm_of_gem(gem));
-}
-
-/*
- * Other devices cannot import vseg buffers yet: refuse the attachment
- * (the same way on every kernel) rather than hand out pages.
+/**
+ * vseg_bo_check_params() - check creation properties against the table
+ * @vdev: the device
+ * @p: the properties
+ * @real_size: receives the size rounded to the largest page size in use
+ *
+ * Return: 0, or -EINVAL for contradictions and for a buffer no supported
+ * place could ever hold (vseg_place_check()).
  */
-static int vseg_gem_pin(struct drm_gem_object *gem)
+int vseg_bo_check_params(struct vseg_device *vdev,
+			 const struct vseg_bo_params *p, u64 *real_size)
 {
-	return -EOPNOTSUPP;
+	return vseg_place_check(&vdev->layout, p, real_size);
 }
-
-static struct sg_table *vseg_gem_get_sg_table(struct drm_gem_object *gem)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
-static int vseg_gem_mmap(struct drm_gem_object *gem, struct vm_area_struct *vma)
-{
-	struct ttm_buffer_object *tbo = drm_gem_ttm_of_gem(gem);
-	int err;
-
-	vma->vm_ops = &vseg_vm_ops;
-	err = ttm_bo_mmap_obj(vma, tbo);
-	if (err)
-		return err;
-	/* TTM holds its own reference through vm_private_data. */
-	drm_gem_object_put(gem);
-	return 0;
-}
-
-static const struct drm_gem_object_funcs vseg_gem_funcs = {
-	.free = vseg_gem_free,
-	.close = vseg_file_gem_close,
-	.pin = vseg_gem_pin,
-	.get_sg_table = vseg_gem_get_sg_table,
-	.mmap = vseg_gem_mmap,
-	.print_info = drm_gem_ttm_print_info,
-};
 
 /*
  * Validate with eviction. Buffers other threads hold reserved cannot be
- * evicted this instant, so a failure under contention is retried a few
- * times before it counts as a full segment. A buffer locked in a ww
+ * evicted this instant, so a failure under contention is tried again a
+ * few times before it counts as a full segment. A buffer locked in a ww
  * transaction is not retried here: its caller must back off first.
  */
 static int validate_evicting(struct ttm_buffer_object *tbo,
@@ -441,47 +94,24 @@ static int validate_evicting(struct ttm_buffer_object *tbo,
 		if ((err != -ENOSPC && err != -EBUSY) || ticket ||
 		    ++tries > VSEG_EVICT_RETRIES)
 			return err == -EBUSY ? -ENOSPC : err;
-		usleep_range(200, 500);
+		cond_resched();
 	}
 }
 
-/**
- * vseg_bo_create() - create and place a buffer
- * @vdev: the device
- * @p: checked properties (vseg_bo_check_params()), size already real
- * @out: receives the buffer, holding one GEM reference
- *
- * The places before the first system-memory place are tried in order
- * without evicting anything; then system memory, if the buffer supports
- * it; otherwise every place again, evicting least-recently-used buffers.
- *
- * Return: 0, -ENOSPC when no supported segment has room even after
- * eviction, -ENOMEM, or another negative error code.
- */
-int vseg_bo_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
-		   struct vseg_bo **out)
+static struct vseg_bo *bo_alloc(struct vseg_device *vdev,
+				const struct vseg_bo_params *p,
+				const struct drm_gem_object_funcs *funcs)
 {
-	struct ttm_operation_ctx ctx = { .interruptible = true };
-	struct ttm_place sys = { .mem_type = TTM_PL_SYSTEM };
-	struct ttm_place places[VSEG_BO_MAX_PLACES];
-	struct ttm_placement placement = {};
-	struct vseg_bo *vbo;
-	unsigned int first;
-	bool direct = true;
-	int err;
+	struct vseg_bo *vbo = kzalloc(sizeof(*vbo), GFP_KERNEL);
 
-again:
-	vbo = kzalloc(sizeof(*vbo), GFP_KERNEL);
 	if (!vbo)
-		return -ENOMEM;
+		return NULL;
 	vbo->params = *p;
 	vbo->accounted_seg = VSEG_BO_NOWHERE;
 	vbo->owner_pid = task_tgid_nr(current);
 	get_task_comm(vbo->owner_comm, current);
 	INIT_LIST_HEAD(&vbo->link);
-	vbo->num_home = home_places(vdev, p, false, false, vbo->home_places);
-
-	vbo->tbo.base.funcs = &vseg_gem_funcs;
+	vbo->tbo.base.funcs = funcs;
 	drm_gem_private_object_init(&vdev->drm, &vbo->tbo.base, p->size);
 
 	mutex_lock(&vdev->bo_lock);
@@ -489,17 +119,83 @@ again:
 	list_add_tail(&vbo->link, &vdev->bos);
 	vdev->num_bos++;
 	mutex_unlock(&vdev->bo_lock);
+	return vbo;
+}
 
-	memcpy(places, vbo->home_places, sizeof(places));
-	for (first = 0; first < vbo->num_home; first++)
+/* The first places, up to system memory: tried without evicting. */
+static unsigned int first_places(struct vseg_device *vdev,
+				 const struct vseg_bo_params *p,
+				 struct ttm_place *places, unsigned int *n)
+{
+	unsigned int first;
+
+	*n = vseg_place_home(&vdev->layout, p, 0, places);
+	for (first = 0; first < *n; first++)
 		if (places[first].mem_type == TTM_PL_SYSTEM)
 			break;
-	/*
-	 * Straight into the places before system memory, without evicting,
-	 * when one has room: one placement instead of two. Else born in
-	 * system memory without pages, and placed below.
-	 */
-	direct = direct && first;
+	return first;
+}
+
+/*
+ * A buffer born in system memory (no place before it had room at once):
+ * the places before system memory without eviction, then system memory if
+ * it is supported (it is there already), else everything with eviction.
+ */
+static int bo_place(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
+{
+	struct vseg_device *vdev = bo_vdev(vbo);
+	struct ttm_place places[VSEG_BO_MAX_PLACES];
+	struct ttm_placement placement = {};
+	unsigned int n, first;
+	int err = -ENOSPC;
+
+	first = first_places(vdev, &vbo->params, places, &n);
+	if (first) {
+		vseg_placement_set_no_evict(&placement, places, first);
+		err = space_err(ttm_bo_validate(&vbo->tbo, &placement, ctx));
+	}
+	if (err == -ENOSPC && first < n)
+		return 0;
+	if (err != -ENOSPC)
+		return err;
+	n = vseg_place_home(&vdev->layout, &vbo->params, 0, places);
+	vseg_placement_set(&placement, places, n);
+	return validate_evicting(&vbo->tbo, &placement, ctx);
+}
+
+/**
+ * vseg_bo_create() - create and place a buffer
+ * @vdev: the device
+ * @p: checked properties (vseg_bo_check_params()), size already real
+ * @funcs: the GEM object functions
+ * @out: receives the buffer, holding one GEM reference
+ *
+ * Created straight into the first of its places before system memory that
+ * has room, without evicting anything; else born in system memory and
+ * placed by bo_place(). It always ends with a placement.
+ *
+ * Return: 0, -ENOSPC when no supported segment has room even after
+ * eviction, -ENOMEM, or another negative error code.
+ */
+int vseg_bo_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
+		   const struct drm_gem_object_funcs *funcs,
+		   struct vseg_bo **out)
+{
+	struct ttm_operation_ctx ctx = { .interruptible = true };
+	struct ttm_place sys = { .mem_type = TTM_PL_SYSTEM };
+	struct ttm_place places[VSEG_BO_MAX_PLACES];
+	struct ttm_placement placement = {};
+	unsigned int n, first;
+	struct vseg_bo *vbo;
+	bool direct;
+	int err;
+
+	first = first_places(vdev, p, places, &n);
+	direct = first;
+again:
+	vbo = bo_alloc(vdev, p, funcs);
+	if (!vbo)
+		return -ENOMEM;
 	if (direct)
 		vseg_placement_set_no_evict(&placement, places, first);
 	else
@@ -514,19 +210,8 @@ again:
 	}
 	if (err)
 		return space_err(err);
-
-	memcpy(places, vbo->home_places, sizeof(places));
-	err = direct ? 0 : -ENOSPC;
-	if (!direct && first) {
-		vseg_placement_set_no_evict(&placement, places, first);
-		err = space_err(ttm_bo_validate(&vbo->tbo, &placement, &ctx));
-	}
-	if (err == -ENOSPC && first < vbo->num_home)
-		err = 0; /* System memory: where it already is. */
-	if (err == -ENOSPC) {
-		vseg_placement_set(&placement, vbo->home_places, vbo->num_home);
-		err = validate_evicting(&vbo->tbo, &placement, &ctx);
-	}
+	if (!direct)
+		err = bo_place(vbo, &ctx);
 	/* A BO may start in system memory without a move (6.1). */
 	if (!err && vbo->accounted_seg == VSEG_BO_NOWHERE)
 		vseg_bo_update_state(vbo, vbo->tbo.resource, false);
@@ -544,33 +229,6 @@ again:
 }
 
 /**
- * vseg_bo_evict_places() - where a buffer goes when evicted
- * @vbo: the buffer
- * @from_mem_type: the memory type it is evicted from
- * @places: receives up to two places
- *
- * From a memory segment: its eviction set (the aperture, with a GART range
- * if it is AccessedPhysically), then system memory. From the aperture:
- * system memory.
- *
- * Return: the number of places.
- */
-unsigned int vseg_bo_evict_places(struct vseg_bo *vbo, u32 from_mem_type,
-				  struct ttm_place *places)
-{
-	struct vseg_device *vdev = bdev_to_vseg(vbo->tbo.bdev);
-	unsigned int n = 0;
-
-	if (from_mem_type != TTM_PL_TT && from_mem_type != TTM_PL_SYSTEM &&
-	    vbo->params.eviction &&
-	    seg_place(vdev, &vbo->params, vdev->aperture_id, false, 0, 0,
-		      false, &places[n]))
-		n++;
-	seg_place(vdev, &vbo->params, 0, false, 0, 0, false, &places[n++]);
-	return n;
-}
-
-/**
  * vseg_bo_cpu_places() - CPU-visible places a buffer supports
  * @vbo: the buffer
  * @places: receives them, best first
@@ -579,8 +237,8 @@ unsigned int vseg_bo_evict_places(struct vseg_bo *vbo, u32 from_mem_type,
  */
 unsigned int vseg_bo_cpu_places(struct vseg_bo *vbo, struct ttm_place *places)
 {
-	return home_places(bdev_to_vseg(vbo->tbo.bdev), &vbo->params, true,
-			   false, places);
+	return vseg_place_home(&bo_vdev(vbo)->layout, &vbo->params,
+			       VSEG_PLACE_CPU, places);
 }
 
 /**
@@ -593,28 +251,16 @@ unsigned int vseg_bo_cpu_places(struct vseg_bo *vbo, struct ttm_place *places)
 bool vseg_bo_cpu_accessible(struct vseg_bo *vbo)
 {
 	struct ttm_resource *res = vbo->tbo.resource;
-	struct vseg_device *vdev = bdev_to_vseg(vbo->tbo.bdev);
-	const struct vseg_segment_desc *d;
-	struct vseg_vram_res *vres;
-	struct drm_buddy_block *block;
+	struct vseg_device *vdev = bo_vdev(vbo);
 	u32 id;
 
+	dma_resv_assert_held(vbo->tbo.base.resv);
 	if (!res)
 		return false;
 	id = vseg_mem_type_to_seg(vdev, res->mem_type);
-	if (!seg_is_memory(vdev, id))
+	if (!vseg_seg_is_memory(vdev, id))
 		return true;
-	d = seg_desc(vdev, id);
-	vres = to_vseg_vram_res(res);
-	list_for_each_entry(block, &vres->blocks, link) {
-		u64 end = drm_buddy_block_offset(block) +
-			  drm_buddy_block_size(&vseg_seg(vdev, id)->vram->mm,
-					       block);
-
-		if (end > d->cpu_visible_size)
-			return false;
-	}
-	return true;
+	return vseg_vram_res_below(res, vseg_seg(vdev, id)->desc->cpu_visible_size);
 }
 
 static void fill_state(struct vseg_device *vdev, struct ttm_resource *res,
@@ -626,15 +272,13 @@ static void fill_state(struct vseg_device *vdev, struct ttm_resource *res,
 		return;
 	id = vseg_mem_type_to_seg(vdev, res->mem_type);
 	st->seg = id;
-	if (seg_is_memory(vdev, id)) {
+	if (vseg_seg_is_memory(vdev, id)) {
 		st->offset = (u64)res->start << PAGE_SHIFT;
-		st->contiguous = to_vseg_vram_res(res)->contiguous;
-	} else if (res->mem_type == TTM_PL_TT &&
-		   vseg_aperture_res_has_range(res)) {
+		st->contiguous = vseg_vram_res_contiguous(res);
+	} else if (vseg_aperture_res_mapped(res)) {
 		st->ap_mapped = true;
 		st->contiguous = true;
-		st->ap_start = (u64)res->start << PAGE_SHIFT;
-		st->ap_size = to_vseg_aperture_res(res)->node.size << PAGE_SHIFT;
+		vseg_aperture_res_range(res, &st->ap_start, &st->ap_size);
 		st->offset = st->ap_start;
 	}
 }
@@ -642,7 +286,7 @@ static void fill_state(struct vseg_device *vdev, struct ttm_resource *res,
 /* Redo the snapshot after a change in place (a GART range came or went). */
 static void refresh_state(struct vseg_bo *vbo)
 {
-	struct vseg_device *vdev = bdev_to_vseg(vbo->tbo.bdev);
+	struct vseg_device *vdev = bo_vdev(vbo);
 	struct vseg_bo_state st = {};
 
 	fill_state(vdev, vbo->tbo.resource, &st);
@@ -650,6 +294,19 @@ static void refresh_state(struct vseg_bo *vbo)
 	st.moves = vbo->state.moves;
 	vbo->state = st;
 	mutex_unlock(&vdev->bo_lock);
+}
+
+/* Count the buffer as evicted from segment @from (0: not evicted). */
+static void set_evicted_from(struct vseg_bo *vbo, u32 from)
+{
+	struct vseg_device *vdev = bo_vdev(vbo);
+	u64 size = vbo->tbo.base.size;
+
+	if (vbo->evicted_from)
+		atomic64_sub(size, &vseg_seg(vdev, vbo->evicted_from)->evicted);
+	vbo->evicted_from = from;
+	if (from)
+		atomic64_add(size, &vseg_seg(vdev, from)->evicted);
 }
 
 /**
@@ -664,24 +321,19 @@ static void refresh_state(struct vseg_bo *vbo)
 void vseg_bo_update_state(struct vseg_bo *vbo, struct ttm_resource *res,
 			  bool evicted)
 {
-	struct vseg_device *vdev = bdev_to_vseg(vbo->tbo.bdev);
+	struct vseg_device *vdev = bo_vdev(vbo);
 	u64 size = vbo->tbo.base.size;
 	u32 old = vbo->accounted_seg;
 	u32 new = res ? vseg_mem_type_to_seg(vdev, res->mem_type) :
 			VSEG_BO_NOWHERE;
 	struct vseg_bo_state st = {};
 
+	dma_resv_assert_held(vbo->tbo.base.resv);
 	if (old != VSEG_BO_NOWHERE)
 		atomic64_sub(size, old ? &vseg_seg(vdev, old)->resident :
 					 &vdev->system_resident);
-	if (vbo->evicted_from) {
-		atomic64_sub(size, &vseg_seg(vdev, vbo->evicted_from)->evicted);
-		vbo->evicted_from = 0;
-	}
-	if (evicted && old && old != VSEG_BO_NOWHERE && new != VSEG_BO_NOWHERE) {
-		vbo->evicted_from = old;
-		atomic64_add(size, &vseg_seg(vdev, old)->evicted);
-	}
+	set_evicted_from(vbo, evicted && old && old != VSEG_BO_NOWHERE &&
+			      new != VSEG_BO_NOWHERE ? old : 0);
 	if (new != VSEG_BO_NOWHERE)
 		atomic64_add(size, new ? &vseg_seg(vdev, new)->resident :
 					 &vdev->system_resident);
@@ -703,7 +355,7 @@ void vseg_bo_update_state(struct vseg_bo *vbo, struct ttm_resource *res,
  */
 void vseg_bo_get_state(struct vseg_bo *vbo, struct vseg_bo_state *st)
 {
-	struct vseg_device *vdev = bdev_to_vseg(vbo->tbo.bdev);
+	struct vseg_device *vdev = bo_vdev(vbo);
 
 	mutex_lock(&vdev->bo_lock);
 	*st = vbo->state;
@@ -724,16 +376,39 @@ static bool res_fits_place(struct ttm_buffer_object *tbo,
 	       man->func->compatible(man, res, place, tbo->base.size);
 }
 
-/* Keep the places in segments of @mask (bit 0: system memory). */
-static unsigned int places_in(struct vseg_device *vdev, struct ttm_place *places,
-			      unsigned int n, u32 mask)
+/*
+ * Move a buffer to the best of @places (its resident places) that has
+ * room; a buffer already in one of them moves only to a better one.
+ */
+static int place_resident(struct vseg_bo *vbo, struct ttm_place *places,
+			  unsigned int n)
 {
-	unsigned int i, k = 0;
+	struct ttm_operation_ctx ctx = { .interruptible = true };
+	struct ttm_placement placement = {};
+	unsigned int cur, i;
+	int err;
 
-	for (i = 0; i < n; i++)
-		if (mask & BIT(vseg_mem_type_to_seg(vdev, places[i].mem_type)))
-			places[k++] = places[i];
-	return k;
+	for (cur = 0; cur < n; cur++)
+		if (res_fits_place(&vbo->tbo, &places[cur]))
+			break;
+	err = cur ? -ENOSPC : 0;
+	for (i = 0; i < cur && !vbo->tbo.pin_count; i++) {
+		vseg_placement_set(&placement, &places[i], 1);
+		err = space_err(ttm_bo_validate(&vbo->tbo, &placement, &ctx));
+		if (err != -ENOSPC && err != -EBUSY)
+			break;
+	}
+	/* Not resident at all: insist a little, others may hold the room. */
+	if ((err == -ENOSPC || err == -EBUSY) && cur == n) {
+		vseg_placement_set(&placement, places, n);
+		err = validate_evicting(&vbo->tbo, &placement, &ctx);
+	}
+	if (err == -EBUSY)
+		err = -ENOSPC;
+	/* No room anywhere better: it stays resident where it was. */
+	if (err == -ENOSPC && (cur < n || vbo->tbo.pin_count))
+		err = 0;
+	return err;
 }
 
 /**
@@ -755,50 +430,28 @@ static unsigned int places_in(struct vseg_device *vdev, struct ttm_place *places
 int vseg_bo_make_resident(struct vseg_bo *vbo, bool pin, u32 pin_segments,
 			  u32 *pinned_seg)
 {
-	struct vseg_device *vdev = bdev_to_vseg(vbo->tbo.bdev);
-	struct ttm_operation_ctx ctx = { .interruptible = true };
+	struct vseg_device *vdev = bo_vdev(vbo);
 	struct ttm_place places[VSEG_BO_MAX_PLACES];
-	struct ttm_placement placement = {};
-	unsigned int n, cur, i;
+	unsigned int n;
 	u32 seg;
 	int err;
 
-	n = home_places(vdev, &vbo->params, false, true, places);
+	n = vseg_place_home(&vdev->layout, &vbo->params, VSEG_PLACE_RESIDENT,
+			    places);
 	if (!n) /* Supported in system memory only: that is its home. */
-		n = home_places(vdev, &vbo->params, false, false, places);
+		n = vseg_place_home(&vdev->layout, &vbo->params, 0, places);
 	if (pin)
-		n = places_in(vdev, places, n, pin_segments);
+		n = vseg_place_filter(&vdev->layout, places, n, pin_segments);
 	if (!n)
 		return -ENOSPC;
 
 	err = ttm_bo_reserve(&vbo->tbo, true, false, NULL);
 	if (err)
 		return err;
-	if (pin && vbo->tbo.pin_count >= VSEG_BO_MAX_PINS) {
+	if (pin && vbo->tbo.pin_count >= VSEG_BO_MAX_PINS)
 		err = -ENOSPC;
-		goto out;
-	}
-	/* Only places better than where it is now are worth a move. */
-	for (cur = 0; cur < n; cur++)
-		if (res_fits_place(&vbo->tbo, &places[cur]))
-			break;
-	err = cur ? -ENOSPC : 0;
-	for (i = 0; i < cur && !vbo->tbo.pin_count; i++) {
-		vseg_placement_set(&placement, &places[i], 1);
-		err = space_err(ttm_bo_validate(&vbo->tbo, &placement, &ctx));
-		if (err != -ENOSPC && err != -EBUSY)
-			break;
-	}
-	/* Not resident at all: insist a little, others may hold the room. */
-	if ((err == -ENOSPC || err == -EBUSY) && cur == n) {
-		vseg_placement_set(&placement, places, n);
-		err = validate_evicting(&vbo->tbo, &placement, &ctx);
-	}
-	if (err == -EBUSY)
-		err = -ENOSPC;
-	/* No room anywhere better: it stays resident where it was. */
-	if (err == -ENOSPC && (cur < n || vbo->tbo.pin_count))
-		err = 0;
+	else
+		err = place_resident(vbo, places, n);
 	if (err || !pin)
 		goto out;
 	/* Pinned elsewhere already, where this pin may not go. */
@@ -831,6 +484,7 @@ int vseg_bo_evict(struct vseg_bo *vbo, bool unpin, bool *unpinned)
 	struct ttm_operation_ctx ctx = { .interruptible = true };
 	struct ttm_placement placement = {};
 	struct ttm_place sys = { .mem_type = TTM_PL_SYSTEM };
+	u32 from;
 	int err;
 
 	err = ttm_bo_reserve(&vbo->tbo, true, false, NULL);
@@ -852,10 +506,13 @@ int vseg_bo_evict(struct vseg_bo *vbo, bool unpin, bool *unpinned)
 		err = -EBUSY;
 		goto out;
 	}
+	from = vbo->accounted_seg;
 	vseg_placement_set(&placement, &sys, 1);
-	vbo->evicting = true;
 	err = ttm_bo_validate(&vbo->tbo, &placement, &ctx);
-	vbo->evicting = false;
+	/* An eviction, not a mere move: it counts against @from. */
+	if (!err && from && from != VSEG_BO_NOWHERE &&
+	    vbo->accounted_seg != from)
+		set_evicted_from(vbo, from);
 out:
 	ttm_bo_unreserve(&vbo->tbo);
 	return err;
@@ -878,62 +535,40 @@ void vseg_bo_unpin(struct vseg_bo *vbo, unsigned int count)
 	ttm_bo_unreserve(&vbo->tbo);
 }
 
-/* The places from which an engine can reach the buffer physically. */
-static unsigned int physical_places(struct vseg_bo *vbo, bool map_aperture,
-				    struct ttm_place *places)
+/**
+ * vseg_bo_make_reachable() - make a buffer reachable by physical address
+ * @vbo: the buffer, reserved
+ * @map_aperture: map it into the aperture even without AccessedPhysically
+ *	(a primary about to be displayed)
+ * @ctx: TTM operation context
+ *
+ * Contiguous in a memory segment, or mapped into the aperture; a buffer in
+ * the aperture without a GART range gets one in place, without a move.
+ *
+ * Return: 0, -ENOSPC, -EINVAL if it has no such place, or another negative
+ * error code.
+ */
+int vseg_bo_make_reachable(struct vseg_bo *vbo, bool map_aperture,
+			   struct ttm_operation_ctx *ctx)
 {
-	struct vseg_device *vdev = bdev_to_vseg(vbo->tbo.bdev);
-	unsigned int i, n = 0;
-
-	for (i = 0; i < vbo->num_home; i++) {
-		struct ttm_place pl = vbo->home_places[i];
-
-		if (pl.mem_type == TTM_PL_SYSTEM)
-			continue;
-		if (pl.mem_type == TTM_PL_TT) {
-			if (!map_aperture && !pl.lpfn)
-				continue;
-			pl.lpfn = seg_desc(vdev, vdev->aperture_id)->size >>
-				  PAGE_SHIFT;
-		} else {
-			pl.flags |= TTM_PL_FLAG_CONTIGUOUS;
-		}
-		places[n++] = pl;
-	}
-	return n;
-}
-
-static int make_reachable(struct vseg_bo *vbo, bool map_aperture,
-			  struct ttm_operation_ctx *ctx)
-{
-	struct vseg_device *vdev = bdev_to_vseg(vbo->tbo.bdev);
+	struct vseg_device *vdev = bo_vdev(vbo);
 	struct ttm_place places[VSEG_BO_MAX_PLACES];
 	struct ttm_placement placement = {};
 	struct ttm_resource *res = vbo->tbo.resource;
 	unsigned int n, i;
 	int err;
 
-	n = physical_places(vbo, map_aperture, places);
+	dma_resv_assert_held(vbo->tbo.base.resv);
+	n = vseg_place_physical(&vdev->layout, &vbo->params, map_aperture,
+				places);
 	if (!n)
 		return -EINVAL;
-	/* In the aperture without a range: take one in place, no move. */
 	if (res && res->mem_type == TTM_PL_TT &&
-	    !vseg_aperture_res_has_range(res)) {
-		struct vseg_aperture_mgr *mgr =
-			vseg_seg(vdev, vdev->aperture_id)->aperture;
-
-		err = vseg_aperture_res_map(mgr, res, false);
+	    !vseg_aperture_res_mapped(res)) {
+		err = vseg_aperture_map(&vdev->aperture, res, vbo->tbo.ttm);
 		if (!err)
-			err = vseg_gart_bind(&mgr->gart,
-					     &to_vseg_aperture_res(res)->node,
-					     vbo->tbo.ttm->pages,
-					     vbo->tbo.ttm->num_pages);
-		if (err) {
-			vseg_aperture_res_unmap(mgr, res);
-			return err;
-		}
-		refresh_state(vbo);
-		return 0;
+			refresh_state(vbo);
+		return err;
 	}
 	for (i = 0; i < n; i++)
 		if (res_fits_place(&vbo->tbo, &places[i]))
@@ -943,22 +578,23 @@ static int make_reachable(struct vseg_bo *vbo, bool map_aperture,
 }
 
 /**
- * vseg_bo_make_physical() - make a buffer reachable by physical address
- * @vbo: an AccessedPhysically buffer, reserved
- * @ctx: TTM operation context
- *
- * Contiguous in a memory segment, or mapped into the aperture.
- *
- * Return: 0, -ENOSPC, or another negative error code.
+ * vseg_bo_unmap_aperture() - take a buffer's aperture range away, in place
+ * @vbo: the buffer, reserved; it stays committed to the aperture
  */
-int vseg_bo_make_physical(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
+void vseg_bo_unmap_aperture(struct vseg_bo *vbo)
 {
-	return make_reachable(vbo, false, ctx);
+	struct ttm_resource *res = vbo->tbo.resource;
+
+	dma_resv_assert_held(vbo->tbo.base.resv);
+	if (!vseg_aperture_res_mapped(res))
+		return;
+	vseg_aperture_unmap(&bo_vdev(vbo)->aperture, res);
+	refresh_state(vbo);
 }
 
 /**
  * vseg_bo_phys_addr() - the physical reference of a reachable buffer
- * @vbo: the buffer, reserved, after vseg_bo_make_physical()
+ * @vbo: the buffer, reserved, after vseg_bo_make_reachable()
  * @seg: receives the segment id
  * @offset: receives the offset of the buffer's first byte
  *
@@ -966,155 +602,21 @@ int vseg_bo_make_physical(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
  */
 bool vseg_bo_phys_addr(struct vseg_bo *vbo, u32 *seg, u64 *offset)
 {
-	struct vseg_device *vdev = bdev_to_vseg(vbo->tbo.bdev);
+	struct vseg_device *vdev = bo_vdev(vbo);
 	struct ttm_resource *res = vbo->tbo.resource;
 	u32 id;
 
+	dma_resv_assert_held(vbo->tbo.base.resv);
 	if (!res)
 		return false;
 	id = vseg_mem_type_to_seg(vdev, res->mem_type);
-	if (seg_is_memory(vdev, id)) {
-		if (!to_vseg_vram_res(res)->contiguous)
+	if (vseg_seg_is_memory(vdev, id)) {
+		if (!vseg_vram_res_contiguous(res))
 			return false;
-	} else if (res->mem_type != TTM_PL_TT ||
-		   !vseg_aperture_res_has_range(res)) {
+	} else if (!vseg_aperture_res_mapped(res)) {
 		return false;
 	}
 	*seg = id;
 	*offset = (u64)res->start << PAGE_SHIFT;
 	return true;
 }
-
-/**
- * vseg_bo_display() - pin a primary where the display can scan it out
- * @vbo: a primary buffer, reserved
- *
- * Contiguous in a memory segment, or mapped into the aperture (only now:
- * a primary without AccessedPhysically is not mapped until displayed).
- *
- * Return: 0 or a negative error code.
- */
-int vseg_bo_display(struct vseg_bo *vbo)
-{
-	struct ttm_operation_ctx ctx = { .interruptible = true };
-	int err;
-
-	dma_resv_assert_held(vbo->tbo.base.resv);
-	err = make_reachable(vbo, true, &ctx);
-	if (!err) {
-		ttm_bo_pin(&vbo->tbo);
-		vbo->displayed++;
-	}
-	return err;
-}
-
-/**
- * vseg_bo_undisplay() - unpin a primary taken off a display head
- * @vbo: the buffer, reserved
- *
- * A primary without AccessedPhysically also leaves the aperture once no
- * head shows it, whatever other pins it has: a pin keeps a buffer
- * resident, not mapped (the "mapped when displayed" cell of the
- * AccessedPhysically table).
- */
-void vseg_bo_undisplay(struct vseg_bo *vbo)
-{
-	struct vseg_device *vdev = bdev_to_vseg(vbo->tbo.bdev);
-	struct ttm_resource *res = vbo->tbo.resource;
-
-	dma_resv_assert_held(vbo->tbo.base.resv);
-	ttm_bo_unpin(&vbo->tbo);
-	vbo->displayed--;
-	if (vbo->displayed ||
-	    (vbo->params.flags & VSEG_BO_ACCESSED_PHYSICALLY) ||
-	    !res || res->mem_type != TTM_PL_TT)
-		return;
-	vseg_aperture_res_unmap(vseg_seg(vdev, vdev->aperture_id)->aperture,
-				res);
-	refresh_state(vbo);
-}
-
-/*
- * CPU faults: move the buffer where the CPU can see it, or SIGBUS; after an
- * unplug, a dummy page.
- */
-static vm_fault_t vseg_vm_fault(struct vm_fault *vmf)
-{
-	struct vm_area_struct *vma = vmf->vma;
-	struct ttm_buffer_object *tbo = vma->vm_private_data;
-	struct vseg_bo *vbo = to_vseg_bo(tbo);
-	struct ttm_operation_ctx ctx = { .interruptible = true };
-	struct ttm_place places[VSEG_BO_MAX_PLACES];
-	struct ttm_placement placement = {};
-	vm_fault_t ret;
-	unsigned int n;
-	int idx, err;
-
-	ret = ttm_bo_vm_reserve(tbo, vmf);
-	if (ret)
-		return ret;
-
-	/*
-	 * The device is gone (unbound): the mapping shows a zeroed dummy page
-	 * from now on, as Documentation/gpu/drm-uapi.rst asks of hot-unplug.
-	 */
-	if (!drm_dev_enter(tbo->base.dev, &idx)) {
-		ret = ttm_bo_vm_dummy_page(vmf, vma->vm_page_prot);
-		goto out_unlock;
-	}
-	/* Jobs that use the buffer finish before the CPU sees it. */
-	if (dma_resv_wait_timeout(tbo->base.resv, DMA_RESV_USAGE_WRITE, true,
-				  MAX_SCHEDULE_TIMEOUT) < 0) {
-		ret = VM_FAULT_NOPAGE;
-		goto out_exit;
-	}
-	if (!vseg_bo_cpu_accessible(vbo)) {
-		n = vseg_bo_cpu_places(vbo, places);
-		if (!n || tbo->pin_count) {
-			ret = VM_FAULT_SIGBUS;
-			goto out_exit;
-		}
-		vseg_placement_set(&placement, places, n);
-		err = ttm_bo_validate(tbo, &placement, &ctx);
-		if (err) {
-			/*
-			 * The CPU-visible memory may be held by buffers other
-			 * threads have reserved right now: drop our lock and
-			 * let the access fault again, a bounded number of
-			 * times before giving up.
-			 */
-			if (err == -ERESTARTSYS || err == -EINTR ||
-			    atomic_inc_return(&vbo->fault_retries) <
-			    VSEG_FAULT_RETRIES) {
-				ret = VM_FAULT_NOPAGE;
-				drm_dev_exit(idx);
-				dma_resv_unlock(tbo->base.resv);
-				usleep_range(100, 200);
-				return ret;
-			}
-			ret = VM_FAULT_SIGBUS;
-			goto out_reset;
-		}
-	}
-	ret = ttm_bo_vm_fault_reserved(vmf, vma->vm_page_prot,
-				       TTM_BO_VM_NUM_PREFAULT);
-	/* CPU use counts as use: the buffer is the last one to evict. */
-	if (!(ret & VM_FAULT_ERROR))
-		ttm_bo_move_to_lru_tail_unlocked(tbo);
-out_reset:
-	atomic_set(&vbo->fault_retries, 0);
-out_exit:
-	drm_dev_exit(idx);
-	if (ret == VM_FAULT_RETRY && !(vmf->flags & FAULT_FLAG_RETRY_NOWAIT))
-		return ret;
-out_unlock:
-	dma_resv_unlock(tbo->base.resv);
-	return ret;
-}
-
-static const struct vm_operations_struct vseg_vm_ops = {
-	.fault = vseg_vm_fault,
-	.open = ttm_bo_vm_open,
-	.close = ttm_bo_vm_close,
-	.access = ttm_bo_vm_access,
-};

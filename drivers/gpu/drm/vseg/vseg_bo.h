@@ -7,61 +7,18 @@
 
 #include <linux/list.h>
 #include <linux/sched.h>
-#include <linux/sizes.h>
 #include <drm/drm_gem_ttm_helper.h>
 #include <drm/ttm/ttm_placement.h>
 
-#include "vseg_segment.h"
+#include "vseg_placement.h"
 
+struct drm_gem_object_funcs;
 struct vseg_device;
 
-/* WDDM allocation properties (DXGK_ALLOCATIONINFOFLAGS). */
-#define VSEG_BO_ACCESSED_PHYSICALLY	BIT(0)
-#define VSEG_BO_PRIMARY			BIT(1)
-#define VSEG_BO_CPU_VISIBLE		BIT(2)
-#define VSEG_BO_FROM_END		BIT(3)
-
-#define VSEG_BO_MAX_PREFERRED		5
-#define VSEG_BO_MAX_BANKS		4
-#define VSEG_BO_MAX_ALIGNMENT		SZ_1G
-/* Largest size a create may ask for, before any segment is consulted. */
-#define VSEG_BO_MAX_SIZE		BIT_ULL(48)
-/* CPU faults in a row without CPU-visible room before SIGBUS. */
-#define VSEG_FAULT_RETRIES		1000
 /* Most pins a buffer can hold (user and display pins together). */
 #define VSEG_BO_MAX_PINS		BIT(20)
 /* Tries of an evicting placement that others' reservations may block. */
 #define VSEG_EVICT_RETRIES		10
-/* Preferred + banks + every segment + system, with room to spare. */
-#define VSEG_BO_MAX_PLACES		(VSEG_BO_MAX_PREFERRED + \
-					 VSEG_BO_MAX_BANKS + \
-					 VSEG_MAX_SEGMENTS + 2)
-
-/**
- * struct vseg_bo_params - what a buffer is created with
- * @size: bytes, a multiple of PAGE_SIZE.
- * @alignment: 0 or a power of two, bytes.
- * @flags: VSEG_BO_*.
- * @supported: segment set the buffer may live in (bit 0 = system).
- * @eviction: 0 or the aperture's bit.
- * @num_preferred: entries in @pref_seg / @pref_topdown.
- * @pref_seg: preferred segment ids, best first.
- * @pref_topdown: allocate the matching preferred segment top-down.
- * @num_banks: entries in @banks.
- * @banks: hinted bank indices of the first preferred segment.
- */
-struct vseg_bo_params {
-	u64 size;
-	u64 alignment;
-	u32 flags;
-	u32 supported;
-	u32 eviction;
-	u32 num_preferred;
-	u32 pref_seg[VSEG_BO_MAX_PREFERRED];
-	bool pref_topdown[VSEG_BO_MAX_PREFERRED];
-	u32 num_banks;
-	u32 banks[VSEG_BO_MAX_BANKS];
-};
 
 /**
  * struct vseg_bo_state - where a buffer is, as the ioctls and debugfs see it
@@ -95,13 +52,11 @@ struct vseg_bo_state {
  * @accounted_seg: segment whose resident counter holds this buffer, or
  *	VSEG_BO_NOWHERE; protected by the BO's reservation.
  * @evicted_from: segment whose evicted counter holds this buffer, or 0.
- * @evicting: the current move is an eviction requested through the UAPI.
- * @home_places: placements for creation and residency, best first.
- * @num_home: entries in @home_places.
  * @evict_places: storage for the places evict_flags hands TTM.
  * @fault_retries: CPU faults in a row that found no CPU-visible room.
- * @user_pins: pins taken through MAKE_RESIDENT (the display pins too, but
- *	only its own pins can it drop); protected by the BO's reservation.
+ * @user_pins: pins taken through MAKE_RESIDENT, by every file (the display
+ *	pins too, but only its own pins can it drop); protected by the BO's
+ *	reservation.
  * @displayed: display heads showing the buffer; protected by the BO's
  *	reservation.
  */
@@ -115,9 +70,6 @@ struct vseg_bo {
 	struct vseg_bo_state state;
 	u32 accounted_seg;
 	u32 evicted_from;
-	bool evicting;
-	struct ttm_place home_places[VSEG_BO_MAX_PLACES];
-	unsigned int num_home;
 	struct ttm_place evict_places[2];
 	atomic_t fault_retries;
 	unsigned int user_pins;
@@ -140,9 +92,8 @@ bool vseg_is_vseg_bo(struct ttm_buffer_object *tbo);
 int vseg_bo_check_params(struct vseg_device *vdev,
 			 const struct vseg_bo_params *p, u64 *real_size);
 int vseg_bo_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
+		   const struct drm_gem_object_funcs *funcs,
 		   struct vseg_bo **out);
-unsigned int vseg_bo_evict_places(struct vseg_bo *vbo, u32 from_mem_type,
-				  struct ttm_place *places);
 unsigned int vseg_bo_cpu_places(struct vseg_bo *vbo, struct ttm_place *places);
 bool vseg_bo_cpu_accessible(struct vseg_bo *vbo);
 void vseg_bo_update_state(struct vseg_bo *vbo, struct ttm_resource *res,
@@ -152,10 +103,9 @@ int vseg_bo_make_resident(struct vseg_bo *vbo, bool pin, u32 pin_segments,
 			  u32 *pinned_seg);
 int vseg_bo_evict(struct vseg_bo *vbo, bool unpin, bool *unpinned);
 void vseg_bo_unpin(struct vseg_bo *vbo, unsigned int count);
-u32 vseg_mem_type_to_seg(struct vseg_device *vdev, u32 mem_type);
-int vseg_bo_make_physical(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx);
+int vseg_bo_make_reachable(struct vseg_bo *vbo, bool map_aperture,
+			   struct ttm_operation_ctx *ctx);
+void vseg_bo_unmap_aperture(struct vseg_bo *vbo);
 bool vseg_bo_phys_addr(struct vseg_bo *vbo, u32 *seg, u64 *offset);
-int vseg_bo_display(struct vseg_bo *vbo);
-void vseg_bo_undisplay(struct vseg_bo *vbo);
 
 #endif /* __VSEG_BO_H__ */

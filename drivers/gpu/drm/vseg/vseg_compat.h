@@ -10,7 +10,9 @@
 
 #include <linux/version.h>
 #include <linux/log2.h>
+#include <linux/dma-resv.h>
 #include <drm/drm_buddy.h>
+#include <drm/drm_gem.h>
 #include <drm/drm_gem_ttm_helper.h>
 #include <drm/ttm/ttm_placement.h>
 #include <drm/ttm/ttm_resource.h>
@@ -174,5 +176,102 @@ static inline int vseg_buddy_alloc(struct drm_buddy *mm, u64 start, u64 end,
 	return drm_buddy_alloc_blocks(mm, start, end, round_up(size, min_block),
 				      min_block, blocks, flags);
 }
+
+/*
+ * Submission locks a job's buffers through one helper: drm_exec where the
+ * kernel has it (6.8 on: the three-argument drm_exec_init()), the same
+ * wound-wait protocol by hand otherwise. vseg_exec_lock() locks all of
+ * @objs (no duplicates) or none; vseg_exec_fini() unlocks them.
+ */
+#if VSEG_KERNEL_AT_LEAST(6, 8)
+#include <drm/drm_exec.h>
+
+struct vseg_exec {
+	struct drm_exec exec;
+};
+
+static inline int vseg_exec_lock(struct vseg_exec *x,
+				 struct drm_gem_object **objs, unsigned int n)
+{
+	unsigned int i;
+	int err = 0;
+
+	drm_exec_init(&x->exec, DRM_EXEC_INTERRUPTIBLE_WAIT, n);
+	drm_exec_until_all_locked(&x->exec) {
+		for (i = 0; i < n; i++) {
+			err = drm_exec_lock_obj(&x->exec, objs[i]);
+			drm_exec_retry_on_contention(&x->exec);
+			if (err)
+				break;
+		}
+	}
+	if (err)
+		drm_exec_fini(&x->exec);
+	return err;
+}
+
+static inline void vseg_exec_fini(struct vseg_exec *x)
+{
+	drm_exec_fini(&x->exec);
+}
+#else
+struct vseg_exec {
+	struct ww_acquire_ctx ticket;
+	struct drm_gem_object **objs;
+	unsigned int num;
+};
+
+static inline void vseg_exec_unlock(struct vseg_exec *x, unsigned int n,
+				    int skip)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if ((int)i != skip)
+			dma_resv_unlock(x->objs[i]->resv);
+}
+
+static inline int vseg_exec_lock(struct vseg_exec *x,
+				 struct drm_gem_object **objs, unsigned int n)
+{
+	int contended = -1, err = 0;
+	unsigned int i;
+
+	x->objs = objs;
+	x->num = n;
+	ww_acquire_init(&x->ticket, &reservation_ww_class);
+retry:
+	if (contended >= 0) {
+		err = dma_resv_lock_slow_interruptible(objs[contended]->resv,
+						       &x->ticket);
+		if (err)
+			goto fini;
+	}
+	for (i = 0; i < n; i++) {
+		if ((int)i == contended)
+			continue;
+		err = dma_resv_lock_interruptible(objs[i]->resv, &x->ticket);
+		if (!err)
+			continue;
+		vseg_exec_unlock(x, i, contended);
+		if (contended >= 0)
+			dma_resv_unlock(objs[contended]->resv);
+		if (err != -EDEADLK)
+			goto fini;
+		contended = i;
+		goto retry;
+	}
+	return 0;
+fini:
+	ww_acquire_fini(&x->ticket);
+	return err;
+}
+
+static inline void vseg_exec_fini(struct vseg_exec *x)
+{
+	vseg_exec_unlock(x, x->num, -1);
+	ww_acquire_fini(&x->ticket);
+}
+#endif
 
 #endif /* __VSEG_COMPAT_H__ */

@@ -22,7 +22,8 @@
 #include "vseg_bo.h"
 #include "vseg_debugfs.h"
 #include "vseg_display.h"
-#include "vseg_drv.h"
+#include "vseg_device_types.h"
+#include "vseg_gart.h"
 #include "vseg_ttm.h"
 
 static void print_usage(struct seq_file *m, const struct vseg_usage *u)
@@ -51,13 +52,13 @@ static void print_flag_names(struct seq_file *m, u64 flags)
 static void print_segment(struct seq_file *m, struct vseg_device *vdev,
 			  const struct vseg_segment_desc *d)
 {
-	struct vseg_segment *seg = vseg_seg(vdev, d->id);
 	struct vseg_usage u;
 	unsigned int i;
 
 	seq_printf(m, "segment %u name=%s kind=%s ttm=%u ttm_name=%s flags=0x%llx",
 		   d->id, d->name, vseg_segment_kind_name(d->kind),
-		   seg->mem_type, vseg_ttm_mem_type_name(seg->mem_type),
+		   vseg_mem_type(vdev, d->id),
+		   vseg_ttm_mem_type_name(vseg_mem_type(vdev, d->id)),
 		   d->flags);
 	print_flag_names(m, d->flags);
 	seq_printf(m, " base=0x%llx cpu=0x%llx size=%llu visible=%llu commit=%llu page=%u sysend=0x%llx",
@@ -139,14 +140,15 @@ static int vseg_debugfs_aperture(struct seq_file *m, void *unused)
 {
 	struct drm_info_node *node = m->private;
 	struct vseg_device *vdev = to_vseg(node->minor->dev);
-	struct vseg_segment *seg = vseg_seg(vdev, vdev->aperture_id);
+	u32 ap = vdev->layout.aperture_id;
+	const struct vseg_segment_desc *d = vseg_seg(vdev, ap)->desc;
 	struct vseg_usage u;
 
-	vseg_ttm_usage(vdev, vdev->aperture_id, &u);
+	vseg_ttm_usage(vdev, ap, &u);
 	seq_printf(m, "vseg aperture: segment=%u size=%llu commit_limit=%llu committed=%llu mapped=%llu\n",
-		   vdev->aperture_id, seg->desc->size, seg->desc->commit_limit,
+		   ap, d->size, d->commit_limit,
 		   u.committed, u.aperture_mapped);
-	vseg_aperture_mgr_walk_ranges(seg->aperture, print_range, m);
+	vseg_aperture_mgr_walk_ranges(&vdev->aperture, print_range, m);
 	return 0;
 }
 
@@ -173,8 +175,8 @@ static int vseg_debugfs_paging(struct seq_file *m, void *unused)
 
 		for (op = 0; op < VSEG_PAGING_NUM; op++)
 			count[op] = atomic64_read(&vdev->paging[id].op[op]);
-		if (seg && seg->aperture)
-			vseg_gart_counts(&seg->aperture->gart,
+		if (id == vdev->layout.aperture_id)
+			vseg_gart_counts(&vdev->aperture.gart,
 					 &count[VSEG_PAGING_MAP],
 					 &count[VSEG_PAGING_UNMAP]);
 		seq_printf(m, "segment %u name=%s", id,
@@ -212,11 +214,12 @@ void vseg_debugfs_init(struct drm_minor *minor)
 							     TTM_PL_SYSTEM),
 					    minor->debugfs_root, "system_mm");
 	for (i = 0; i < vdev->table.num_segments; i++) {
-		struct vseg_segment *seg = &vdev->seg[i];
+		const struct vseg_segment_desc *d = &vdev->table.seg[i];
+		u32 mt = vseg_mem_type(vdev, d->id);
 
-		snprintf(name, sizeof(name), "%s_mm", seg->desc->name);
+		snprintf(name, sizeof(name), "%s_mm", d->name);
 		ttm_resource_manager_create_debugfs(ttm_manager_type(&vdev->bdev,
-								     seg->mem_type),
+								     mt),
 						    minor->debugfs_root, name);
 	}
 }

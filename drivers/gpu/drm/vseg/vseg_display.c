@@ -7,61 +7,103 @@
  * contiguous in a memory segment or mapped into the aperture; a primary
  * without AccessedPhysically is mapped into the aperture only while it is
  * displayed (the WDDM "mapped when displayed" cell), and leaves the
- * aperture when it is replaced or its head is turned off.
+ * aperture when no head shows it any more, whatever pins it has.
  */
 
 #include <linux/seq_file.h>
-#include <linux/slab.h>
 #include <drm/drm_gem.h>
+#include <drm/drm_managed.h>
 
 #include "vseg_bo.h"
+#include "vseg_device_types.h"
 #include "vseg_display.h"
-#include "vseg_drv.h"
 
-/**
- * vseg_display_init() - a display with every head off
- * @vdev: the device
- *
- * Return: 0 or -ENOMEM.
- */
-int vseg_display_init(struct vseg_device *vdev)
+/* Pin a primary where the display reaches it; the head's reference. */
+static int head_pin(struct vseg_bo *bo)
 {
-	struct vseg_display *d = kzalloc(sizeof(*d), GFP_KERNEL);
+	struct ttm_operation_ctx ctx = { .interruptible = true };
+	int err;
 
-	if (!d)
-		return -ENOMEM;
-	mutex_init(&d->lock);
-	vdev->display = d;
-	return 0;
+	err = ttm_bo_reserve(&bo->tbo, true, false, NULL);
+	if (err)
+		return err;
+	/* The display reads it physically: map it even without AP. */
+	err = vseg_bo_make_reachable(bo, true, &ctx);
+	if (!err) {
+		ttm_bo_pin(&bo->tbo);
+		bo->displayed++;
+		drm_gem_object_get(&bo->tbo.base);
+	}
+	ttm_bo_unreserve(&bo->tbo);
+	return err;
 }
 
-static void head_off(struct vseg_bo *bo)
+/* Drop a head's pin; out of the aperture once no head shows it. */
+static void head_unpin(struct vseg_bo *bo)
 {
 	if (!bo)
 		return;
 	/* Uninterruptible: the pin must be dropped whatever happens. */
 	ttm_bo_reserve(&bo->tbo, false, false, NULL);
-	vseg_bo_undisplay(bo);
+	ttm_bo_unpin(&bo->tbo);
+	if (!--bo->displayed &&
+	    !(bo->params.flags & VSEG_BO_ACCESSED_PHYSICALLY))
+		vseg_bo_unmap_aperture(bo);
 	ttm_bo_unreserve(&bo->tbo);
 	drm_gem_object_put(&bo->tbo.base);
 }
 
-/**
- * vseg_display_fini() - turn every head off
- * @vdev: the device
- */
-void vseg_display_fini(struct vseg_device *vdev)
+static void display_release(struct drm_device *drm, void *arg)
 {
-	struct vseg_display *d = vdev->display;
+	struct vseg_display *d = arg;
 	u32 i;
 
-	if (!d)
-		return;
+	/* Normally off since the unplug (vseg_display_unplug()). */
 	for (i = 0; i < VSEG_NUM_HEADS; i++)
-		head_off(d->head[i]);
-	mutex_destroy(&d->lock);
-	kfree(d);
-	vdev->display = NULL;
+		head_unpin(d->head[i]);
+}
+
+/**
+ * vseg_display_init() - a display with every head off
+ * @vdev: the device
+ *
+ * Torn down with the DRM device (drmm).
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int vseg_display_init(struct vseg_device *vdev)
+{
+	struct vseg_display *d = &vdev->display;
+	int err;
+
+	err = drmm_mutex_init(&vdev->drm, &d->lock);
+	if (err)
+		return err;
+	return drmm_add_action_or_reset(&vdev->drm, display_release, d);
+}
+
+/**
+ * vseg_display_unplug() - turn every head off, for an unplugged device
+ * @vdev: the device
+ *
+ * The primaries are released at once, not with the last user of the DRM
+ * device.
+ */
+void vseg_display_unplug(struct vseg_device *vdev)
+{
+	struct vseg_display *d = &vdev->display;
+	struct vseg_bo *off[VSEG_NUM_HEADS];
+	u32 i;
+
+	mutex_lock(&d->lock);
+	for (i = 0; i < VSEG_NUM_HEADS; i++) {
+		off[i] = d->head[i];
+		d->head[i] = NULL;
+		d->owner[i] = NULL;
+	}
+	mutex_unlock(&d->lock);
+	for (i = 0; i < VSEG_NUM_HEADS; i++)
+		head_unpin(off[i]);
 }
 
 /**
@@ -77,28 +119,23 @@ void vseg_display_fini(struct vseg_device *vdev)
 int vseg_display_set(struct vseg_device *vdev, u32 head, struct vseg_bo *bo,
 		     const struct drm_file *file)
 {
-	struct vseg_display *d = vdev->display;
+	struct vseg_display *d = &vdev->display;
 	struct vseg_bo *old;
 	int err;
 
 	mutex_lock(&d->lock);
 	if (bo) {
-		err = ttm_bo_reserve(&bo->tbo, true, false, NULL);
-		if (!err) {
-			err = vseg_bo_display(bo);
-			ttm_bo_unreserve(&bo->tbo);
-		}
+		err = head_pin(bo);
 		if (err) {
 			mutex_unlock(&d->lock);
 			return err;
 		}
-		drm_gem_object_get(&bo->tbo.base);
 	}
 	old = d->head[head];
 	d->head[head] = bo;
 	d->owner[head] = bo ? file : NULL;
 	mutex_unlock(&d->lock);
-	head_off(old);
+	head_unpin(old);
 	return 0;
 }
 
@@ -114,7 +151,7 @@ int vseg_display_set(struct vseg_device *vdev, u32 head, struct vseg_bo *bo,
 void vseg_display_file_close(struct vseg_device *vdev,
 			     const struct drm_file *file)
 {
-	struct vseg_display *d = vdev->display;
+	struct vseg_display *d = &vdev->display;
 	struct vseg_bo *off[VSEG_NUM_HEADS] = {};
 	u32 i;
 
@@ -128,7 +165,7 @@ void vseg_display_file_close(struct vseg_device *vdev,
 	}
 	mutex_unlock(&d->lock);
 	for (i = 0; i < VSEG_NUM_HEADS; i++)
-		head_off(off[i]);
+		head_unpin(off[i]);
 }
 
 /**
@@ -138,7 +175,7 @@ void vseg_display_file_close(struct vseg_device *vdev,
  */
 void vseg_display_show(struct vseg_device *vdev, struct seq_file *m)
 {
-	struct vseg_display *d = vdev->display;
+	struct vseg_display *d = &vdev->display;
 	struct vseg_bo_state st;
 	u32 i;
 

@@ -5,30 +5,17 @@
 #ifndef __VSEG_DISPLAY_H__
 #define __VSEG_DISPLAY_H__
 
-#include <linux/mutex.h>
 #include <linux/types.h>
+
+#include "vseg_display_types.h"
 
 struct drm_file;
 struct seq_file;
 struct vseg_bo;
 struct vseg_device;
 
-#define VSEG_NUM_HEADS	2
-
-/**
- * struct vseg_display - the virtual display
- * @lock: protects @head and @owner.
- * @head: the primary each head scans out, referenced, or NULL.
- * @owner: the file that set each head (compared, never dereferenced).
- */
-struct vseg_display {
-	struct mutex lock; /* see above */
-	struct vseg_bo *head[VSEG_NUM_HEADS];
-	const struct drm_file *owner[VSEG_NUM_HEADS];
-};
-
 int vseg_display_init(struct vseg_device *vdev);
-void vseg_display_fini(struct vseg_device *vdev);
+void vseg_display_unplug(struct vseg_device *vdev);
 int vseg_display_set(struct vseg_device *vdev, u32 head, struct vseg_bo *bo,
 		     const struct drm_file *file);
 void vseg_display_file_close(struct vseg_device *vdev,

@@ -27,6 +27,7 @@
 #include "vseg_debugfs.h"
 #include "vseg_display.h"
 #include "vseg_engine.h"
+#include "vseg_device_types.h"
 #include "vseg_drv.h"
 #include "vseg_file.h"
 #include "vseg_ioctl.h"
@@ -180,21 +181,6 @@ static int vseg_build_table(struct vseg_segment_table *t)
 	return vseg_segment_table_validate(t);
 }
 
-static void vseg_ttm_release(struct drm_device *drm, void *arg)
-{
-	vseg_ttm_fini(arg);
-}
-
-static void vseg_engine_release(struct drm_device *drm, void *arg)
-{
-	vseg_engine_fini(arg);
-}
-
-static void vseg_display_release(struct drm_device *drm, void *arg)
-{
-	vseg_display_fini(arg);
-}
-
 /*
  * The memory managers, the engines and the display live as long as the DRM
  * device: an unbind only unplugs it (vseg_remove()), and they go when the
@@ -218,22 +204,14 @@ static int vseg_probe(struct platform_device *pdev)
 		return err;
 	INIT_LIST_HEAD(&vdev->bos);
 
+	/* Each part registers the drmm action that tears it down. */
 	err = vseg_ttm_init(vdev);
-	if (err)
-		return err;
-	err = drmm_add_action_or_reset(&vdev->drm, vseg_ttm_release, vdev);
 	if (err)
 		return err;
 	err = vseg_engine_init(vdev);
 	if (err)
 		return err;
-	err = drmm_add_action_or_reset(&vdev->drm, vseg_engine_release, vdev);
-	if (err)
-		return err;
 	err = vseg_display_init(vdev);
-	if (err)
-		return err;
-	err = drmm_add_action_or_reset(&vdev->drm, vseg_display_release, vdev);
 	if (err)
 		return err;
 
@@ -244,7 +222,7 @@ static int vseg_probe(struct platform_device *pdev)
 
 	drm_info(&vdev->drm, "%s: %u segments, aperture is segment %u\n",
 		 table && *table ? "custom table" : profile,
-		 vdev->table.num_segments, vdev->aperture_id);
+		 vdev->table.num_segments, vdev->layout.aperture_id);
 	return 0;
 }
 
@@ -261,7 +239,7 @@ static void vseg_remove(struct platform_device *pdev)
 	drm_dev_unplug(&vdev->drm);
 	/* Drop every CPU mapping: the next access faults to a dummy page. */
 	unmap_mapping_range(vdev->drm.anon_inode->i_mapping, 0, 0, 1);
-	vseg_display_fini(vdev);
+	vseg_display_unplug(vdev);
 	vseg_engine_drain(vdev);
 }
 

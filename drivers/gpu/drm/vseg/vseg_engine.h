@@ -5,10 +5,9 @@
 #ifndef __VSEG_ENGINE_H__
 #define __VSEG_ENGINE_H__
 
-#include <linux/atomic.h>
-#include <linux/list.h>
-#include <linux/spinlock.h>
 #include <linux/types.h>
+
+#include "vseg_engine_types.h"
 
 struct dma_fence;
 struct drm_vseg_cmd;
@@ -16,39 +15,6 @@ struct drm_vseg_patch;
 struct vseg_bo;
 struct vseg_device;
 struct vseg_vm;
-struct workqueue_struct;
-
-#define VSEG_ENGINE_COPY	0	/* physically addressed */
-#define VSEG_ENGINE_RENDER	1	/* virtually addressed */
-#define VSEG_NUM_ENGINES	2
-
-/**
- * struct vseg_engine - one engine of the software GPU
- * @vdev: the device.
- * @id: VSEG_ENGINE_*.
- * @name: for fences and debugfs.
- * @context: dma-fence context.
- * @seqno: last fence seqno handed out, under @fence_lock.
- * @fence_lock: lock of the engine's fences.
- * @wq: ordered queue that runs the jobs that are ready.
- * @lock: protects @waiting; taken in fence callbacks (irqsave).
- * @waiting: jobs waiting for their dependencies, not on @wq yet.
- * @submitted: jobs queued so far.
- * @failed: jobs whose fence signalled an error.
- */
-struct vseg_engine {
-	struct vseg_device *vdev;
-	u32 id;
-	const char *name;
-	u64 context;
-	u64 seqno;
-	spinlock_t fence_lock; /* see above */
-	struct workqueue_struct *wq;
-	spinlock_t lock; /* see above */
-	struct list_head waiting;
-	atomic64_t submitted;
-	atomic64_t failed;
-};
 
 /**
  * struct vseg_submit - a submission, checked by the UAPI layer
@@ -81,7 +47,6 @@ struct vseg_submit {
 
 int vseg_engine_init(struct vseg_device *vdev);
 void vseg_engine_drain(struct vseg_device *vdev);
-void vseg_engine_fini(struct vseg_device *vdev);
 int vseg_engine_submit(struct vseg_device *vdev, struct vseg_submit *s,
 		       struct dma_fence **fence);
 void vseg_submit_release(struct vseg_submit *s);

@@ -23,7 +23,7 @@
 #include <drm/drm_gem.h>
 
 #include "vseg_bo.h"
-#include "vseg_drv.h"
+#include "vseg_device_types.h"
 #include "vseg_file.h"
 
 static unsigned int pin_limit_percent = 50;

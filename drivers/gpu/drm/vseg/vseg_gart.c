@@ -17,6 +17,7 @@
 #include <linux/slab.h>
 #include <drm/drm_print.h>
 
+#include "vseg_compat.h"
 #include "vseg_gart.h"
 
 /**
@@ -202,8 +203,30 @@ void vseg_gart_unbind(struct vseg_gart *gart, const struct drm_mm_node *node)
 }
 
 /**
- * __vseg_gart_translate() - vseg_gart_translate() under the GART lock
- * @gart: the GART, locked by the caller
+ * vseg_gart_lock() - hold the GART still
+ * @gart: the GART
+ *
+ * While it is held no entry changes: a page found through
+ * vseg_gart_translate_locked() stays mapped, and allocated, until
+ * vseg_gart_unlock(). Hold it briefly (one step of a command).
+ */
+void vseg_gart_lock(struct vseg_gart *gart)
+{
+	mutex_lock(&gart->lock);
+}
+
+/**
+ * vseg_gart_unlock() - let the GART change again
+ * @gart: the GART, locked by vseg_gart_lock()
+ */
+void vseg_gart_unlock(struct vseg_gart *gart)
+{
+	mutex_unlock(&gart->lock);
+}
+
+/**
+ * vseg_gart_translate_locked() - vseg_gart_translate() under the GART lock
+ * @gart: the GART, locked by the caller (vseg_gart_lock())
  * @offset: byte offset into the aperture
  * @phys: receives the system physical address
  *
@@ -212,8 +235,8 @@ void vseg_gart_unbind(struct vseg_gart *gart, const struct drm_mm_node *node)
  * Return: 0, or -EFAULT for an offset outside the aperture or behind an
  * invalid entry.
  */
-int __vseg_gart_translate(struct vseg_gart *gart, u64 offset,
-			  phys_addr_t *phys)
+int vseg_gart_translate_locked(struct vseg_gart *gart, u64 offset,
+			       phys_addr_t *phys)
 {
 	u64 idx = offset >> PAGE_SHIFT;
 	u64 pte;
@@ -235,7 +258,7 @@ int __vseg_gart_translate(struct vseg_gart *gart, u64 offset,
  * @phys: receives the system physical address
  *
  * Takes the GART lock for the lookup only: callers that go on to use the
- * page hold the lock themselves and call __vseg_gart_translate().
+ * page hold the lock themselves and call vseg_gart_translate_locked().
  *
  * Return: 0, or -EFAULT for an offset outside the aperture or behind an
  * invalid entry.
@@ -245,7 +268,7 @@ int vseg_gart_translate(struct vseg_gart *gart, u64 offset, phys_addr_t *phys)
 	int err;
 
 	mutex_lock(&gart->lock);
-	err = __vseg_gart_translate(gart, offset, phys);
+	err = vseg_gart_translate_locked(gart, offset, phys);
 	mutex_unlock(&gart->lock);
 	return err;
 }
@@ -277,6 +300,26 @@ void vseg_gart_counts(struct vseg_gart *gart, u64 *binds, u64 *unbinds)
 	mutex_lock(&gart->lock);
 	*binds = gart->binds;
 	*unbinds = gart->unbinds;
+	mutex_unlock(&gart->lock);
+}
+
+/**
+ * vseg_gart_for_each_range() - walk the allocated ranges in address order
+ * @gart: the GART
+ * @fn: called with each range (not the reserved ones), under the GART
+ *	lock: it must not sleep on other locks
+ * @arg: passed to @fn
+ */
+void vseg_gart_for_each_range(struct vseg_gart *gart,
+			      void (*fn)(void *arg, struct drm_mm_node *node),
+			      void *arg)
+{
+	struct drm_mm_node *node;
+
+	mutex_lock(&gart->lock);
+	drm_mm_for_each_node(node, &gart->mm)
+		if (node->color != VSEG_GART_RESERVED)
+			fn(arg, node);
 	mutex_unlock(&gart->lock);
 }
 

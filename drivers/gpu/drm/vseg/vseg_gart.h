@@ -5,41 +5,13 @@
 #ifndef __VSEG_GART_H__
 #define __VSEG_GART_H__
 
-#include <linux/mutex.h>
 #include <linux/types.h>
-#include <drm/drm_mm.h>
 
+#include "vseg_gart_types.h"
+
+struct drm_mm_node;
 struct drm_printer;
 struct page;
-
-/* A GART entry: the physical address of a system page, plus a valid bit. */
-#define VSEG_GART_PTE_VALID	BIT_ULL(0)
-#define VSEG_GART_PTE_ADDR	PAGE_MASK
-/* drm_mm colour of a range held for an invalid range of the aperture. */
-#define VSEG_GART_RESERVED	1
-
-/**
- * struct vseg_gart - the software GART behind the aperture segment
- * @num_pages: aperture size in host pages.
- * @lock: protects @mm, @pte and @mapped; a physical job holds it over each
- *	command that may touch aperture pages.
- * @mm: the aperture's address space, in host pages: who owns which range.
- * @pte: one entry per aperture page; the engine translates through it.
- * @mapped: entries currently valid.
- * @ranges: ranges currently allocated.
- * @binds: ranges bound to pages so far (paging: map aperture).
- * @unbinds: bound ranges invalidated so far (paging: unmap aperture).
- */
-struct vseg_gart {
-	u64 num_pages;
-	struct mutex lock; /* protects mm, pte, mapped, ranges */
-	struct drm_mm mm;
-	u64 *pte;
-	u64 mapped;
-	u64 ranges;
-	u64 binds;
-	u64 unbinds;
-};
 
 int vseg_gart_init(struct vseg_gart *gart, u64 size);
 void vseg_gart_fini(struct vseg_gart *gart);
@@ -55,8 +27,13 @@ int vseg_gart_bind(struct vseg_gart *gart, const struct drm_mm_node *node,
 void vseg_gart_unbind(struct vseg_gart *gart, const struct drm_mm_node *node);
 int vseg_gart_translate(struct vseg_gart *gart, u64 offset,
 			phys_addr_t *phys);
-int __vseg_gart_translate(struct vseg_gart *gart, u64 offset,
-			  phys_addr_t *phys);
+void vseg_gart_lock(struct vseg_gart *gart);
+void vseg_gart_unlock(struct vseg_gart *gart);
+int vseg_gart_translate_locked(struct vseg_gart *gart, u64 offset,
+			       phys_addr_t *phys);
+void vseg_gart_for_each_range(struct vseg_gart *gart,
+			      void (*fn)(void *arg, struct drm_mm_node *node),
+			      void *arg);
 u64 vseg_gart_mapped_bytes(struct vseg_gart *gart);
 void vseg_gart_counts(struct vseg_gart *gart, u64 *binds, u64 *unbinds);
 void vseg_gart_print(struct vseg_gart *gart, struct drm_printer *p);

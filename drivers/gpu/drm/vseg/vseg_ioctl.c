@@ -22,8 +22,9 @@
 #include "vseg_display.h"
 #include "vseg_engine.h"
 #include "vseg_vm.h"
-#include "vseg_drv.h"
+#include "vseg_device_types.h"
 #include "vseg_file.h"
+#include "vseg_gem.h"
 #include "vseg_ioctl.h"
 #include "vseg_ttm.h"
 
@@ -210,7 +211,7 @@ int vseg_ioctl_gem_create(struct drm_device *drm, void *data,
 		return err;
 	p.size = real_size;
 
-	err = vseg_bo_create(vdev, &p, &vbo);
+	err = vseg_gem_create(vdev, &p, &vbo);
 	if (err)
 		return err;
 	err = drm_gem_handle_create(file, &vbo->tbo.base, &handle);
@@ -221,6 +222,26 @@ int vseg_ioctl_gem_create(struct drm_device *drm, void *data,
 	args->handle = handle;
 	args->size = real_size;
 	return 0;
+}
+
+static void *copy_array(u64 uptr, u32 count, size_t size, int *err)
+{
+	void *p;
+
+	*err = 0;
+	if (!count)
+		return NULL;
+	p = kvmalloc_array(count, size, GFP_KERNEL);
+	if (!p) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	if (copy_from_user(p, u64_to_user_ptr(uptr), (size_t)count * size)) {
+		kvfree(p);
+		*err = -EFAULT;
+		return NULL;
+	}
+	return p;
 }
 
 static struct vseg_bo *lookup_bo(struct drm_file *file, u32 handle)
@@ -313,17 +334,64 @@ int vseg_ioctl_gem_mmap_offset(struct drm_device *drm, void *data,
 	return err;
 }
 
+/*
+ * The list is checked before anything moves: EVICT of a pinned buffer is
+ * -EBUSY; UNPIN drops one of the file's own pins per entry, so the buffer
+ * must hold that many of them, and no other, to be evicted at its last
+ * entry.
+ */
+static int residency_check(struct vseg_file *vfile, struct vseg_bo **bos,
+			   u32 n, bool unpin)
+{
+	u32 i, j, pins, times;
+	int err = 0;
+
+	for (i = 0; i < n && !err; i++) {
+		pins = READ_ONCE(bos[i]->tbo.pin_count);
+		if (!unpin) {
+			err = pins ? -EBUSY : 0;
+			continue;
+		}
+		for (j = 0, times = 0; j < n; j++)
+			times += bos[j] == bos[i];
+		err = vseg_file_can_unpin(vfile, bos[i], times);
+		if (!err && pins > times)
+			err = -EBUSY;
+	}
+	return err;
+}
+
+static int residency_apply(struct vseg_file *vfile, struct vseg_bo **bos,
+			   u32 n, struct drm_vseg_residency *args,
+			   bool make_resident)
+{
+	bool pin = args->flags & DRM_VSEG_RESIDENCY_PIN;
+	bool unpin = args->flags & DRM_VSEG_RESIDENCY_UNPIN;
+	u32 i;
+	int err = 0;
+
+	for (i = 0; i < n && !err; i++) {
+		if (make_resident)
+			err = pin ? vseg_file_pin(vfile, bos[i]) :
+			      vseg_bo_make_resident(bos[i], false, 0, NULL);
+		else
+			err = unpin ? vseg_file_unpin_evict(vfile, bos[i]) :
+			      vseg_bo_evict(bos[i], false, NULL);
+		if (!err)
+			args->processed++;
+	}
+	return err;
+}
+
 static int residency(struct drm_file *file, struct drm_vseg_residency *args,
 		     bool make_resident)
 {
 	struct vseg_file *vfile = file->driver_priv;
 	u32 allowed = make_resident ? DRM_VSEG_RESIDENCY_PIN :
 				      DRM_VSEG_RESIDENCY_UNPIN;
-	bool pin = args->flags & DRM_VSEG_RESIDENCY_PIN;
-	bool unpin = args->flags & DRM_VSEG_RESIDENCY_UNPIN;
 	struct vseg_bo **bos;
 	u32 *handles;
-	u32 i, n = 0;
+	u32 n = 0;
 	int err = 0;
 
 	if (args->extensions || args->pad || (args->flags & ~allowed) ||
@@ -334,60 +402,24 @@ static int residency(struct drm_file *file, struct drm_vseg_residency *args,
 	/* Nothing moved yet, whatever fails from here on. */
 	args->processed = 0;
 
-	handles = kvmalloc_array(args->count, sizeof(*handles), GFP_KERNEL);
+	handles = copy_array(args->handles, args->count, sizeof(*handles),
+			     &err);
 	bos = kvcalloc(args->count, sizeof(*bos), GFP_KERNEL);
-	if (!handles || !bos) {
+	if (!err && !bos)
 		err = -ENOMEM;
-		goto out;
-	}
-	if (copy_from_user(handles, u64_to_user_ptr(args->handles),
-			   args->count * sizeof(*handles))) {
-		err = -EFAULT;
-		goto out;
-	}
-	/* Check the whole list before moving anything. */
-	for (n = 0; n < args->count; n++) {
+	for (n = 0; !err && n < args->count; n++) {
 		bos[n] = lookup_bo(file, handles[n]);
-		if (!bos[n]) {
+		if (!bos[n])
 			err = -ENOENT;
-			goto out;
-		}
 	}
-	for (i = 0; i < n && !make_resident; i++) {
-		u32 pins = READ_ONCE(bos[i]->tbo.pin_count);
-		u32 j, times = 0;
-
-		/*
-		 * UNPIN: each entry drops one of the file's own pins; the
-		 * buffer must hold that many of them, and none else, so
-		 * that it can be evicted once its last entry is reached.
-		 */
-		if (unpin) {
-			for (j = 0; j < n; j++)
-				times += bos[j] == bos[i];
-			err = vseg_file_can_unpin(vfile, bos[i], times);
-			if (!err && pins > times)
-				err = -EBUSY;
-		} else if (pins) {
-			err = -EBUSY;
-		}
-		if (err)
-			goto out;
-	}
-	for (i = 0; i < n; i++) {
-		if (make_resident)
-			err = pin ? vseg_file_pin(vfile, bos[i]) :
-			      vseg_bo_make_resident(bos[i], false, 0, NULL);
-		else
-			err = unpin ? vseg_file_unpin_evict(vfile, bos[i]) :
-			      vseg_bo_evict(bos[i], false, NULL);
-		if (err)
-			break;
-		args->processed++;
-	}
-out:
-	while (n--)
-		drm_gem_object_put(&bos[n]->tbo.base);
+	if (!err && !make_resident)
+		err = residency_check(vfile, bos, n,
+				      args->flags & DRM_VSEG_RESIDENCY_UNPIN);
+	if (!err)
+		err = residency_apply(vfile, bos, n, args, make_resident);
+	while (bos && n--)
+		if (bos[n])
+			drm_gem_object_put(&bos[n]->tbo.base);
 	kvfree(bos);
 	kvfree(handles);
 	return err;
@@ -493,26 +525,6 @@ static int check_cmd(const struct drm_vseg_cmd *c)
 	default:
 		return -EINVAL;
 	}
-}
-
-static void *copy_array(u64 uptr, u32 count, size_t size, int *err)
-{
-	void *p;
-
-	*err = 0;
-	if (!count)
-		return NULL;
-	p = kvmalloc_array(count, size, GFP_KERNEL);
-	if (!p) {
-		*err = -ENOMEM;
-		return NULL;
-	}
-	if (copy_from_user(p, u64_to_user_ptr(uptr), (size_t)count * size)) {
-		kvfree(p);
-		*err = -EFAULT;
-		return NULL;
-	}
-	return p;
 }
 
 static int submit_allocations(struct drm_file *file,
@@ -622,6 +634,31 @@ static void put_syncobjs(struct drm_syncobj **so, u32 n)
 	kvfree(so);
 }
 
+/* The output syncobjs, looked up before anything is queued. */
+static int submit_out_syncs(struct drm_file *file,
+			    struct drm_vseg_submit *args,
+			    struct drm_syncobj ***out)
+{
+	u32 *handles, i;
+	int err;
+
+	*out = NULL;
+	handles = copy_array(args->out_syncs, args->num_out_syncs,
+			     sizeof(*handles), &err);
+	if (err)
+		return err;
+	*out = kvcalloc(args->num_out_syncs, sizeof(**out), GFP_KERNEL);
+	if (args->num_out_syncs && !*out)
+		err = -ENOMEM;
+	for (i = 0; !err && i < args->num_out_syncs; i++) {
+		(*out)[i] = drm_syncobj_find(file, handles[i]);
+		if (!(*out)[i])
+			err = -ENOENT;
+	}
+	kvfree(handles);
+	return err;
+}
+
 /**
  * vseg_ioctl_submit() - DRM_IOCTL_VSEG_SUBMIT
  * @drm: the device
@@ -638,7 +675,7 @@ int vseg_ioctl_submit(struct drm_device *drm, void *data,
 	struct drm_syncobj **out = NULL;
 	struct vseg_submit s = {};
 	struct dma_fence *fence;
-	u32 *handles, i;
+	u32 i;
 	int err;
 
 	if (args->extensions || args->flags || args->pad ||
@@ -672,19 +709,7 @@ int vseg_ioctl_submit(struct drm_device *drm, void *data,
 	if (err)
 		goto err_release;
 
-	handles = copy_array(args->out_syncs, args->num_out_syncs,
-			     sizeof(*handles), &err);
-	if (err)
-		goto err_release;
-	out = kvcalloc(args->num_out_syncs, sizeof(*out), GFP_KERNEL);
-	if (args->num_out_syncs && !out)
-		err = -ENOMEM;
-	for (i = 0; !err && i < args->num_out_syncs; i++) {
-		out[i] = drm_syncobj_find(file, handles[i]);
-		if (!out[i])
-			err = -ENOENT;
-	}
-	kvfree(handles);
+	err = submit_out_syncs(file, args, &out);
 	if (err)
 		goto err_release;
 

@@ -16,10 +16,12 @@
 #include <linux/list_sort.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
+#include <drm/drm_managed.h>
 #include <drm/drm_print.h>
+#include <drm/ttm/ttm_device.h>
 
 #include "vseg_compat.h"
-#include "vseg_drv.h"
+#include "vseg_device_types.h"
 #include "vseg_vram_mgr.h"
 
 static inline struct vseg_vram_mgr *
@@ -375,35 +377,35 @@ static int vseg_vram_mgr_reserve(struct vseg_vram_mgr *mgr)
 }
 
 /**
- * vseg_vram_mgr_init() - set up the manager of a memory segment
- * @vdev: the device
- * @seg: the memory segment; its @mem_type must be set
+ * __vseg_vram_mgr_init() - set up the manager of a memory segment
+ * @mgr: the manager, zeroed
+ * @bdev: the TTM device
+ * @desc: the memory segment
+ * @mem_type: the TTM memory type that stands for it
  *
  * Reserves the segment's backing store, builds the buddy allocator, holds
- * the invalid ranges and registers the manager with TTM.
+ * the invalid ranges and registers the manager with TTM. Undo with
+ * vseg_vram_mgr_fini().
  *
- * Return: 0 or a negative error code.
+ * Return: 0 or a negative error code; nothing is left set up on error.
  */
-int vseg_vram_mgr_init(struct vseg_device *vdev, struct vseg_segment *seg)
+int __vseg_vram_mgr_init(struct vseg_vram_mgr *mgr, struct ttm_device *bdev,
+			 const struct vseg_segment_desc *desc, u32 mem_type)
 {
-	const struct vseg_segment_desc *desc = seg->desc;
-	struct vseg_vram_mgr *mgr;
 	int err;
 
-	mgr = kzalloc(sizeof(*mgr), GFP_KERNEL);
-	if (!mgr)
-		return -ENOMEM;
 	mutex_init(&mgr->lock);
 	INIT_LIST_HEAD(&mgr->reserved);
 	mgr->desc = desc;
+	mgr->mem_type = mem_type;
 
 	mgr->vaddr = __vmalloc(desc->size, GFP_KERNEL | __GFP_ZERO |
 			       __GFP_NOWARN);
 	/* zeroed backing store: every page starts clear */
 	mgr->dirty = bitmap_zalloc(desc->size / desc->page_size, GFP_KERNEL);
 	if (!mgr->vaddr || !mgr->dirty) {
-		drm_err(&vdev->drm, "segment %u \"%s\": cannot reserve %llu bytes of backing store\n",
-			desc->id, desc->name, desc->size);
+		pr_err("vseg: segment %u \"%s\": cannot reserve %llu bytes of backing store\n",
+		       desc->id, desc->name, desc->size);
 		err = -ENOMEM;
 		goto err_vfree;	/* either may have been allocated */
 	}
@@ -417,11 +419,9 @@ int vseg_vram_mgr_init(struct vseg_device *vdev, struct vseg_segment *seg)
 
 	mgr->manager.use_tt = false;
 	mgr->manager.func = &vseg_vram_mgr_func;
-	ttm_resource_manager_init(&mgr->manager, &vdev->bdev,
-				  desc->size);
-	ttm_set_driver_manager(&vdev->bdev, seg->mem_type, &mgr->manager);
+	ttm_resource_manager_init(&mgr->manager, bdev, desc->size);
+	ttm_set_driver_manager(bdev, mem_type, &mgr->manager);
 	ttm_resource_manager_set_used(&mgr->manager, true);
-	seg->vram = mgr;
 	return 0;
 
 err_buddy:
@@ -431,45 +431,96 @@ err_vfree:
 	bitmap_free(mgr->dirty);
 	vfree(mgr->vaddr);
 	mutex_destroy(&mgr->lock);
-	kfree(mgr);
 	return err;
 }
 
 /**
  * vseg_vram_mgr_fini() - tear down the manager of a memory segment
- * @vdev: the device
- * @seg: the memory segment
+ * @mgr: the manager
+ * @bdev: the TTM device
  *
  * Evicts whatever is left, unregisters the manager and frees the buddy
- * allocator and the backing store.
+ * allocator and the backing store; if something cannot be evicted, the
+ * manager is leaked rather than freed under live memory.
  */
-void vseg_vram_mgr_fini(struct vseg_device *vdev, struct vseg_segment *seg)
+void vseg_vram_mgr_fini(struct vseg_vram_mgr *mgr, struct ttm_device *bdev)
 {
-	struct vseg_vram_mgr *mgr = seg->vram;
-	struct ttm_resource_manager *man;
+	struct ttm_resource_manager *man = &mgr->manager;
 
-	if (!mgr)
-		return;
-	man = &mgr->manager;
 	ttm_resource_manager_set_used(man, false);
-	if (ttm_resource_manager_evict_all(&vdev->bdev, man))
-		return; /* Still in use: leak rather than free live memory. */
+	if (ttm_resource_manager_evict_all(bdev, man))
+		return;
 	ttm_resource_manager_cleanup(man);
-	ttm_set_driver_manager(&vdev->bdev, seg->mem_type, NULL);
+	ttm_set_driver_manager(bdev, mgr->mem_type, NULL);
 
 	mutex_lock(&mgr->lock);
 	vseg_buddy_free_list(&mgr->mm, &mgr->reserved);
 	if (mgr->committed)
-		drm_err(&vdev->drm, "leak: segment %u \"%s\" still has %llu bytes committed\n",
-			seg->desc->id, seg->desc->name, mgr->committed);
+		pr_err("vseg: leak: segment %u \"%s\" still has %llu bytes committed\n",
+		       mgr->desc->id, mgr->desc->name, mgr->committed);
 	drm_buddy_fini(&mgr->mm);
 	mutex_unlock(&mgr->lock);
 
 	bitmap_free(mgr->dirty);
 	vfree(mgr->vaddr);
 	mutex_destroy(&mgr->lock);
-	kfree(mgr);
-	seg->vram = NULL;
+}
+
+static void vram_mgr_release(struct drm_device *drm, void *arg)
+{
+	vseg_vram_mgr_fini(arg, &to_vseg(drm)->bdev);
+}
+
+/**
+ * vseg_vram_mgr_init() - the manager of one of the device's memory segments
+ * @vdev: the device, with its TTM device initialized
+ * @id: the segment id
+ *
+ * Torn down with the DRM device (a drmm action).
+ *
+ * Return: 0 or a negative error code.
+ */
+int vseg_vram_mgr_init(struct vseg_device *vdev, u32 id)
+{
+	struct vseg_vram_mgr *mgr = vseg_vram(vdev, id);
+	int err;
+
+	err = __vseg_vram_mgr_init(mgr, &vdev->bdev, vseg_seg(vdev, id)->desc,
+				   vseg_mem_type(vdev, id));
+	if (err)
+		return err;
+	return drmm_add_action_or_reset(&vdev->drm, vram_mgr_release, mgr);
+}
+
+/**
+ * vseg_vram_res_contiguous() - is a memory-segment placement one range
+ * @res: a placement in a memory segment
+ *
+ * Return: true if its blocks form one range starting at @res->start.
+ */
+bool vseg_vram_res_contiguous(struct ttm_resource *res)
+{
+	return to_vseg_vram_res(res)->contiguous;
+}
+
+/**
+ * vseg_vram_res_below() - does a placement lie wholly below an offset
+ * @res: a placement in a memory segment
+ * @limit: segment offset, bytes (the end of the CPU-visible part, say)
+ *
+ * Return: true if every block ends at or below @limit.
+ */
+bool vseg_vram_res_below(struct ttm_resource *res, u64 limit)
+{
+	struct vseg_vram_mgr *mgr = to_vram_mgr(ttm_manager_type(res->bo->bdev,
+								 res->mem_type));
+	struct drm_buddy_block *block;
+
+	list_for_each_entry(block, &to_vseg_vram_res(res)->blocks, link)
+		if (block_start(block) + drm_buddy_block_size(&mgr->mm, block) >
+		    limit)
+			return false;
+	return true;
 }
 
 /**

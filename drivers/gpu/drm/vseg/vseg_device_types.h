@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The vseg authors
+ */
+#ifndef __VSEG_DEVICE_TYPES_H__
+#define __VSEG_DEVICE_TYPES_H__
+
+#include <linux/atomic.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <drm/drm_device.h>
+#include <drm/ttm/ttm_device.h>
+
+#include "vseg_aperture_mgr_types.h"
+#include "vseg_display_types.h"
+#include "vseg_engine_types.h"
+#include "vseg_placement.h"
+#include "vseg_segment.h"
+#include "vseg_vram_mgr_types.h"
+
+/* Paging operations, counted per segment (WDDM's DXGK_BUILDPAGINGBUFFER). */
+enum vseg_paging_op {
+	VSEG_PAGING_TRANSFERS,
+	VSEG_PAGING_FILLS,
+	VSEG_PAGING_DISCARDS,
+	VSEG_PAGING_MAP,
+	VSEG_PAGING_UNMAP,
+	VSEG_PAGING_NUM
+};
+
+/**
+ * struct vseg_paging_counts - paging operations on one segment
+ * @op: one counter per &enum vseg_paging_op.
+ */
+struct vseg_paging_counts {
+	atomic64_t op[VSEG_PAGING_NUM];
+};
+
+/**
+ * struct vseg_usage - usage counters of one segment
+ * @committed: bytes allocated from the segment's manager.
+ * @resident: bytes of buffers whose contents live in the segment.
+ * @evicted: bytes of buffers evicted from the segment, living elsewhere.
+ * @aperture_mapped: aperture only: bytes of GART entries in use.
+ */
+struct vseg_usage {
+	u64 committed;
+	u64 resident;
+	u64 evicted;
+	u64 aperture_mapped;
+};
+
+/**
+ * struct vseg_segment - runtime state of one segment of the table
+ * @desc: the segment's description, inside &vseg_device.table.
+ * @resident: bytes of buffers resident here (maintained by the BO layer).
+ * @evicted: bytes of buffers evicted from here (maintained by the BO layer).
+ * @vram: memory segments only: the buddy manager (owns the backing store).
+ */
+struct vseg_segment {
+	const struct vseg_segment_desc *desc;
+	atomic64_t resident;
+	atomic64_t evicted;
+	struct vseg_vram_mgr vram;
+};
+
+/**
+ * struct vseg_device - a vseg GPU
+ * @drm: the DRM device.
+ * @bdev: the TTM device.
+ * @table: the validated segment table.
+ * @layout: @table laid out on TTM memory types.
+ * @seg: runtime state, @seg[id - 1] for segment id.
+ * @aperture: the aperture segment's manager and GART.
+ * @system_resident: bytes of buffers resident in system memory (segment 0).
+ * @bo_lock: protects @bos, @num_bos, @next_bo_id and each BO's state.
+ * @bos: every live buffer, for debugfs.
+ * @num_bos: number of buffers in @bos.
+ * @next_bo_id: last buffer id handed out.
+ * @paging: paging operations per segment id (0 = system).
+ * @engine: the copy and render engines.
+ * @display: the virtual display.
+ *
+ * Everything is owned by the DRM device: each part's init registers the
+ * drmm action that tears it down.
+ */
+struct vseg_device {
+	struct drm_device drm;
+	struct ttm_device bdev;
+	struct vseg_segment_table table;
+	struct vseg_layout layout;
+	struct vseg_segment seg[VSEG_MAX_SEGMENTS];
+	struct vseg_aperture_mgr aperture;
+	atomic64_t system_resident;
+	struct mutex bo_lock; /* see above */
+	struct list_head bos;
+	u64 num_bos;
+	u64 next_bo_id;
+	struct vseg_paging_counts paging[VSEG_MAX_SEGMENTS + 1];
+	struct vseg_engine engine[VSEG_NUM_ENGINES];
+	struct vseg_display display;
+};
+
+static inline struct vseg_device *to_vseg(struct drm_device *drm)
+{
+	return container_of(drm, struct vseg_device, drm);
+}
+
+static inline struct vseg_device *bdev_to_vseg(struct ttm_device *bdev)
+{
+	return container_of(bdev, struct vseg_device, bdev);
+}
+
+static inline struct vseg_segment *vseg_seg(struct vseg_device *vdev, u32 id)
+{
+	return &vdev->seg[id - 1];
+}
+
+/* Is segment @id (0: system memory) a memory segment? */
+static inline bool vseg_seg_is_memory(struct vseg_device *vdev, u32 id)
+{
+	return id && vseg_seg(vdev, id)->desc->kind == VSEG_SEGMENT_MEMORY;
+}
+
+/* The manager of memory segment @id. */
+static inline struct vseg_vram_mgr *vseg_vram(struct vseg_device *vdev, u32 id)
+{
+	return &vseg_seg(vdev, id)->vram;
+}
+
+/* The TTM memory type of segment @id (0: TTM_PL_SYSTEM). */
+static inline u32 vseg_mem_type(struct vseg_device *vdev, u32 id)
+{
+	return vdev->layout.mem_type[id];
+}
+
+/* The segment id behind a TTM memory type (0 for system memory). */
+static inline u32 vseg_mem_type_to_seg(struct vseg_device *vdev, u32 mem_type)
+{
+	return vdev->layout.seg[mem_type];
+}
+
+#endif /* __VSEG_DEVICE_TYPES_H__ */

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The vseg authors
+ */
+#ifndef __VSEG_DISPLAY_TYPES_H__
+#define __VSEG_DISPLAY_TYPES_H__
+
+#include <linux/mutex.h>
+
+struct drm_file;
+struct vseg_bo;
+
+#define VSEG_NUM_HEADS	2
+
+/**
+ * struct vseg_display - the virtual display
+ * @lock: protects @head and @owner; taken before any reservation.
+ * @head: the primary each head scans out, referenced, or NULL.
+ * @owner: the file that set each head (compared, never dereferenced).
+ */
+struct vseg_display {
+	struct mutex lock; /* see above */
+	struct vseg_bo *head[VSEG_NUM_HEADS];
+	const struct drm_file *owner[VSEG_NUM_HEADS];
+};
+
+#endif /* __VSEG_DISPLAY_TYPES_H__ */

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The vseg authors
+ *
+ * The GEM object of a vseg buffer: its functions (free, per-file close,
+ * PRIME attach refusal, mmap) and the CPU fault, which moves a buffer
+ * where the CPU can see it before mapping it.
+ */
+
+#include <linux/mm.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_gem.h>
+#include <drm/ttm/ttm_tt.h>
+
+#include "vseg_bo.h"
+#include "vseg_compat.h"
+#include "vseg_device_types.h"
+#include "vseg_file.h"
+#include "vseg_gem.h"
+
+/* CPU faults in a row without CPU-visible room before SIGBUS. */
+#define VSEG_FAULT_RETRIES	1000
+
+static const struct vm_operations_struct vseg_vm_ops;
+
+/* Pins hold references (the display's and each file's): none is left. */
+static void vseg_gem_free(struct drm_gem_object *gem)
+{
+	ttm_bo_put(drm_gem_ttm_of_gem(gem));
+}
+
+/*
+ * Other devices cannot import vseg buffers yet: refuse the attachment
+ * (the same way on every kernel) rather than hand out pages.
+ */
+static int vseg_gem_pin(struct drm_gem_object *gem)
+{
+	return -EOPNOTSUPP;
+}
+
+static struct sg_table *vseg_gem_get_sg_table(struct drm_gem_object *gem)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static int vseg_gem_mmap(struct drm_gem_object *gem, struct vm_area_struct *vma)
+{
+	struct ttm_buffer_object *tbo = drm_gem_ttm_of_gem(gem);
+	int err;
+
+	vma->vm_ops = &vseg_vm_ops;
+	err = ttm_bo_mmap_obj(vma, tbo);
+	if (err)
+		return err;
+	/* TTM holds its own reference through vm_private_data. */
+	drm_gem_object_put(gem);
+	return 0;
+}
+
+static const struct drm_gem_object_funcs vseg_gem_funcs = {
+	.free = vseg_gem_free,
+	.close = vseg_file_gem_close,
+	.pin = vseg_gem_pin,
+	.get_sg_table = vseg_gem_get_sg_table,
+	.mmap = vseg_gem_mmap,
+	.print_info = drm_gem_ttm_print_info,
+};
+
+/**
+ * vseg_gem_create() - create and place a buffer with vseg's GEM object
+ * @vdev: the device
+ * @p: checked properties (vseg_bo_check_params()), size already real
+ * @out: receives the buffer, holding one GEM reference
+ *
+ * Return: 0 or a negative error code, as vseg_bo_create().
+ */
+int vseg_gem_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
+		    struct vseg_bo **out)
+{
+	return vseg_bo_create(vdev, p, &vseg_gem_funcs, out);
+}
+
+/*
+ * Move a buffer the CPU cannot see where it can. On contention (the
+ * CPU-visible room is held by buffers others have reserved) the fault
+ * returns at once and the access faults again; after VSEG_FAULT_RETRIES
+ * such faults in a row it gives up with SIGBUS.
+ */
+static vm_fault_t fault_migrate(struct vseg_bo *vbo)
+{
+	struct ttm_operation_ctx ctx = { .interruptible = true };
+	struct ttm_place places[VSEG_BO_MAX_PLACES];
+	struct ttm_placement placement = {};
+	unsigned int n;
+	int err;
+
+	n = vseg_bo_cpu_places(vbo, places);
+	if (!n || vbo->tbo.pin_count)
+		return VM_FAULT_SIGBUS;
+	vseg_placement_set(&placement, places, n);
+	err = ttm_bo_validate(&vbo->tbo, &placement, &ctx);
+	if (!err)
+		return 0;
+	if (err == -ERESTARTSYS || err == -EINTR ||
+	    atomic_inc_return(&vbo->fault_retries) < VSEG_FAULT_RETRIES)
+		return VM_FAULT_NOPAGE;
+	atomic_set(&vbo->fault_retries, 0);
+	return VM_FAULT_SIGBUS;
+}
+
+/*
+ * CPU faults: move the buffer where the CPU can see it, or SIGBUS; after an
+ * unplug, a dummy page.
+ */
+static vm_fault_t vseg_vm_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct ttm_buffer_object *tbo = vma->vm_private_data;
+	struct vseg_bo *vbo = to_vseg_bo(tbo);
+	vm_fault_t ret;
+	int idx;
+
+	ret = ttm_bo_vm_reserve(tbo, vmf);
+	if (ret)
+		return ret;
+	/*
+	 * The device is gone (unbound): the mapping shows a zeroed dummy page
+	 * from now on, as Documentation/gpu/drm-uapi.rst asks of hot-unplug.
+	 */
+	if (!drm_dev_enter(tbo->base.dev, &idx)) {
+		ret = ttm_bo_vm_dummy_page(vmf, vma->vm_page_prot);
+		goto out_unlock;
+	}
+	/* Jobs that use the buffer finish before the CPU sees it. */
+	if (dma_resv_wait_timeout(tbo->base.resv, DMA_RESV_USAGE_WRITE, true,
+				  MAX_SCHEDULE_TIMEOUT) < 0) {
+		ret = VM_FAULT_NOPAGE;
+		goto out_exit;
+	}
+	if (!vseg_bo_cpu_accessible(vbo)) {
+		ret = fault_migrate(vbo);
+		if (ret)
+			goto out_exit;
+	}
+	ret = ttm_bo_vm_fault_reserved(vmf, vma->vm_page_prot,
+				       TTM_BO_VM_NUM_PREFAULT);
+	/* CPU use counts as use: the buffer is the last one to evict. */
+	if (!(ret & VM_FAULT_ERROR))
+		ttm_bo_move_to_lru_tail_unlocked(tbo);
+	atomic_set(&vbo->fault_retries, 0);
+out_exit:
+	drm_dev_exit(idx);
+	if (ret == VM_FAULT_RETRY && !(vmf->flags & FAULT_FLAG_RETRY_NOWAIT))
+		return ret;
+out_unlock:
+	dma_resv_unlock(tbo->base.resv);
+	return ret;
+}
+
+static const struct vm_operations_struct vseg_vm_ops = {
+	.fault = vseg_vm_fault,
+	.open = ttm_bo_vm_open,
+	.close = ttm_bo_vm_close,
+	.access = ttm_bo_vm_access,
+};

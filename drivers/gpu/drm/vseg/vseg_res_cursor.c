@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The vseg authors
+ *
+ * A cursor over the bytes of a buffer in one placement: the segment pages
+ * of a memory segment (possibly scattered: the buddy blocks in buffer
+ * order) or the system pages of its ttm_tt. TTM's own memcpy move treats
+ * device memory as linear, which a scattered segment is not. Moves, the
+ * render engine, CPU faults and ptrace access all walk buffers with it.
+ */
+
+#include <linux/dma-resv.h>
+#include <linux/highmem.h>
+#include <linux/string.h>
+#include <drm/drm_buddy.h>
+#include <drm/drm_gem_ttm_helper.h>
+#include <drm/ttm/ttm_resource.h>
+#include <drm/ttm/ttm_tt.h>
+
+#include "vseg_device_types.h"
+#include "vseg_res_cursor.h"
+#include "vseg_vram_mgr.h"
+
+static bool res_uses_pages(const struct ttm_resource *res)
+{
+	return !res || res->mem_type == TTM_PL_SYSTEM ||
+	       res->mem_type == TTM_PL_TT;
+}
+
+/**
+ * vseg_cursor_init() - start a cursor over a buffer in one placement
+ * @c: the cursor
+ * @vdev: the device
+ * @tt: the buffer's page array (used for system memory and the aperture)
+ * @res: the placement
+ */
+void vseg_cursor_init(struct vseg_cursor *c, struct vseg_device *vdev,
+		      struct ttm_tt *tt, struct ttm_resource *res)
+{
+	memset(c, 0, sizeof(*c));
+	if (res_uses_pages(res)) {
+		c->tt = tt;
+		return;
+	}
+	c->mgr = vseg_vram(vdev, vseg_mem_type_to_seg(vdev, res->mem_type));
+	c->blocks = &to_vseg_vram_res(res)->blocks;
+	c->block = list_first_entry(c->blocks, struct drm_buddy_block, link);
+}
+
+/* Move to the block holding @off (forwards is O(1) amortized). */
+static void cursor_seek(struct vseg_cursor *c, u64 off, u64 *size)
+{
+	if (off < c->block_start) {
+		/* going back: start over */
+		c->block = list_first_entry(c->blocks, struct drm_buddy_block,
+					    link);
+		c->block_start = 0;
+	}
+	for (;;) {
+		*size = drm_buddy_block_size(&c->mgr->mm, c->block);
+		if (off < c->block_start + *size)
+			return;
+		c->block_start += *size;
+		c->block = list_next_entry(c->block, link);
+	}
+}
+
+/**
+ * vseg_cursor_map() - kernel address of a byte of the buffer
+ * @c: the cursor
+ * @off: byte offset in the buffer; walking forwards is O(1) amortized,
+ *	going back walks again from the first block
+ * @len: receives how many bytes follow contiguously
+ *
+ * Return: the address; vseg_cursor_unmap() before the next call.
+ */
+void *vseg_cursor_map(struct vseg_cursor *c, u64 off, u64 *len)
+{
+	u64 size, in;
+
+	if (c->tt) {
+		in = off & ~PAGE_MASK;
+		*len = PAGE_SIZE - in;
+		c->kmapped = kmap_local_page(c->tt->pages[off >> PAGE_SHIFT]);
+		return c->kmapped + in;
+	}
+	cursor_seek(c, off, &size);
+	in = off - c->block_start;
+	*len = size - in;
+	return c->mgr->vaddr + drm_buddy_block_offset(c->block) + in;
+}
+
+/**
+ * vseg_cursor_unmap() - drop the mapping of the last vseg_cursor_map()
+ * @c: the cursor
+ */
+void vseg_cursor_unmap(struct vseg_cursor *c)
+{
+	if (c->kmapped) {
+		kunmap_local(c->kmapped);
+		c->kmapped = NULL;
+	}
+}
+
+/**
+ * vseg_cursor_vram_addr() - kernel address of a byte of a segment placement
+ * @vdev: the device
+ * @res: a placement in a memory segment, its buffer reserved
+ * @off: byte offset in the buffer
+ *
+ * CPU faults ask for consecutive pages (TTM prefaults a run of them): the
+ * position reached is kept in the resource, so that a run costs O(1) per
+ * page instead of a walk from the first block each time.
+ *
+ * Return: the address (in the segment's backing store).
+ */
+void *vseg_cursor_vram_addr(struct vseg_device *vdev, struct ttm_resource *res,
+			    u64 off)
+{
+	struct vseg_vram_res *vres = to_vseg_vram_res(res);
+	struct vseg_cursor c;
+	u64 len;
+	void *p;
+
+	dma_resv_assert_held(res->bo->base.resv);
+	vseg_cursor_init(&c, vdev, NULL, res);
+	if (vres->pfn_block && off >= vres->pfn_block_start) {
+		c.block = vres->pfn_block;
+		c.block_start = vres->pfn_block_start;
+	}
+	p = vseg_cursor_map(&c, off, &len);
+	vres->pfn_block = c.block;
+	vres->pfn_block_start = c.block_start;
+	return p;
+}

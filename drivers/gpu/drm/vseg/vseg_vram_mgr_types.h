@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The vseg authors
+ */
+#ifndef __VSEG_VRAM_MGR_TYPES_H__
+#define __VSEG_VRAM_MGR_TYPES_H__
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <drm/drm_buddy.h>
+#include <drm/ttm/ttm_resource.h>
+
+struct vseg_segment_desc;
+
+/**
+ * struct vseg_vram_mgr - TTM resource manager of one memory segment
+ * @manager: the TTM manager, registered for the segment's memory type.
+ * @mem_type: that memory type.
+ * @mm: buddy allocator over the segment, in units of its page size.
+ * @lock: protects @mm, @committed, @reserved and @free_hint.
+ * @desc: the segment.
+ * @vaddr: kernel mapping of the segment's backing store: system RAM
+ *	reserved at probe that stands in for the device memory.
+ * @reserved: blocks held for the segment's invalid ranges.
+ * @committed: bytes handed out (in whole segment pages).
+ * @free_hint: no byte below this offset is free: range allocations start
+ *	their search there.
+ * @dirty: one bit per segment page: set when the page may hold nonzero
+ *	bytes (set atomically by whoever may write it: moves, CPU faults,
+ *	the engine). Clear pages are known to be zero, so that a new buffer
+ *	is only cleared where it has to be.
+ */
+struct vseg_vram_mgr {
+	struct ttm_resource_manager manager;
+	u32 mem_type;
+	struct drm_buddy mm;
+	struct mutex lock; /* protects mm, committed, reserved, free_hint */
+	const struct vseg_segment_desc *desc;
+	void *vaddr;
+	struct list_head reserved;
+	u64 committed;
+	u64 free_hint;
+	unsigned long *dirty;
+};
+
+/**
+ * struct vseg_vram_res - a resource in a memory segment
+ * @base: the TTM resource.
+ * @blocks: the buddy blocks backing it, in buffer order.
+ * @size: bytes allocated (the buffer size rounded to the segment page).
+ * @contiguous: the blocks form one range starting at @base.start.
+ * @pfn_block: CPU faults: the block of the last page looked up (under the
+ *	buffer's reservation), so that consecutive pages cost O(1).
+ * @pfn_block_start: buffer offset where @pfn_block starts.
+ */
+struct vseg_vram_res {
+	struct ttm_resource base;
+	struct list_head blocks;
+	u64 size;
+	bool contiguous;
+	struct drm_buddy_block *pfn_block;
+	u64 pfn_block_start;
+};
+
+#endif /* __VSEG_VRAM_MGR_TYPES_H__ */
