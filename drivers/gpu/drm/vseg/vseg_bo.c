@@ -332,8 +332,9 @@ void vseg_bo_update_state(struct vseg_bo *vbo, struct ttm_resource *res,
 	if (old != VSEG_BO_NOWHERE)
 		atomic64_sub(size, old ? &vseg_seg(vdev, old)->resident :
 					 &vdev->system_resident);
-	set_evicted_from(vbo, evicted && old && old != VSEG_BO_NOWHERE &&
-			      new != VSEG_BO_NOWHERE ? old : 0);
+	if (!old || old == VSEG_BO_NOWHERE || new == VSEG_BO_NOWHERE)
+		evicted = false;
+	set_evicted_from(vbo, evicted ? old : 0);
 	if (new != VSEG_BO_NOWHERE)
 		atomic64_add(size, new ? &vseg_seg(vdev, new)->resident :
 					 &vdev->system_resident);

@@ -97,6 +97,7 @@ static bool phys_span_listed(const struct vseg_job *job, u64 addr, u64 len)
 	}
 	return r && r->seg == seg && off < r->end && len <= r->end - off;
 }
+
 /**
  * vseg_job_cmd_listed() - does a command stay inside the allocation list
  * @job: a physical job, its ranges recorded and sorted
@@ -123,6 +124,7 @@ bool vseg_job_cmd_listed(const struct vseg_job *job,
 		return true;
 	}
 }
+
 /* Are the listed buffers still where the job's ranges say they are? */
 static bool phys_bos_in_place(const struct vseg_job *job)
 {
@@ -133,6 +135,7 @@ static bool phys_bos_in_place(const struct vseg_job *job)
 			return false;
 	return true;
 }
+
 /*
  * A GPU address resolved to kernel memory; unmap with ptr_put(). A virtual
  * address keeps its cursor over the mapping across ptr_put(), so that a
@@ -145,12 +148,14 @@ struct vseg_ptr {
 	const struct vseg_vm_mapping *map;
 	struct vseg_vram_mgr *vram;
 };
+
 /* A destination in a memory segment may no longer be zero. */
 static void ptr_written(struct vseg_ptr *p, void *ptr, u64 len)
 {
 	if (p->vram)
 		vseg_vram_mark_dirty(p->vram, ptr - p->vram->vaddr, len);
 }
+
 static void ptr_put(struct vseg_ptr *p)
 {
 	if (p->kmapped)
@@ -158,6 +163,7 @@ static void ptr_put(struct vseg_ptr *p)
 	p->kmapped = NULL;
 	vseg_cursor_unmap(&p->cursor);
 }
+
 /* The GART of a physical job, held over each step; else NULL. */
 static struct vseg_gart *job_gart(const struct vseg_job *job)
 {
@@ -189,6 +195,7 @@ static void *resolve_phys(struct vseg_job *job, u64 addr, u64 *len,
 	*len = PAGE_SIZE - offset_in_page(phys);
 	return p->kmapped + offset_in_page(phys);
 }
+
 static void *resolve_virt(struct vseg_job *job, u64 va, u64 *len,
 			  struct vseg_ptr *p)
 {
@@ -211,12 +218,14 @@ static void *resolve_virt(struct vseg_job *job, u64 va, u64 *len,
 	*len = min(*len, m->size - off);
 	return ptr;
 }
+
 static void *resolve(struct vseg_job *job, u64 addr, u64 *len,
 		     struct vseg_ptr *p)
 {
 	return job->view ? resolve_virt(job, addr, len, p) :
 			   resolve_phys(job, addr, len, p);
 }
+
 /*
  * Run one FILL, COPY or WRITE in steps of at most VSEG_ENGINE_STEP bytes,
  * each resolving its addresses anew (under the GART lock for a physical
@@ -262,6 +271,7 @@ static int run_cmd(struct vseg_job *job, const struct drm_vseg_cmd *c)
 	}
 	return err;
 }
+
 static int run_commands(struct vseg_job *job)
 {
 	u32 i;
@@ -285,6 +295,7 @@ static int run_commands(struct vseg_job *job)
 	}
 	return err;
 }
+
 /**
  * vseg_job_alloc() - an empty job for an engine
  * @e: the engine
@@ -328,6 +339,7 @@ void vseg_job_free(struct vseg_job *job)
 		dma_fence_put(job->fence);
 	kfree(job);
 }
+
 /*
  * The dependencies are done with (or given up on): stop listening to them
  * and say why the job must not run, if it must not.
@@ -352,6 +364,7 @@ static int job_deps_release(struct vseg_job *job)
 		err = -ENODEV;
 	return err;
 }
+
 static void vseg_job_run(struct work_struct *work)
 {
 	struct vseg_job *job = container_of(work, struct vseg_job, work);
@@ -371,6 +384,7 @@ static void vseg_job_run(struct work_struct *work)
 	dma_fence_end_signalling(cookie);
 	vseg_job_free(job);
 }
+
 /* Hand a job to its engine, once: when ready, timed out or cancelled. */
 static void job_queue(struct vseg_job *job)
 {
@@ -384,6 +398,7 @@ static void job_queue(struct vseg_job *job)
 	spin_unlock_irqrestore(&e->lock, flags);
 	queue_work(e->wq, &job->work);
 }
+
 /* Fence callbacks may run in interrupt context: count, maybe queue. */
 static void job_dep_signalled(struct dma_fence *f, struct dma_fence_cb *cb)
 {
@@ -392,6 +407,7 @@ static void job_dep_signalled(struct dma_fence *f, struct dma_fence_cb *cb)
 	if (atomic_dec_and_test(&d->job->pending))
 		job_queue(d->job);
 }
+
 /*
  * The input syncobjs took too long: stop waiting for them (the job will
  * fail with -ETIMEDOUT), but not for the implicit dependencies, which are
@@ -411,6 +427,7 @@ static void job_timeout(struct work_struct *work)
 			job_queue(job);
 	}
 }
+
 /**
  * vseg_job_arm() - queue a job once its dependencies have signalled
  * @job: a job with its fence and dependencies
@@ -441,6 +458,7 @@ void vseg_job_arm(struct vseg_job *job)
 	if (atomic_dec_and_test(&job->pending))
 		job_queue(job);
 }
+
 /**
  * vseg_job_fence_init() - give a job its completion fence
  * @job: the job

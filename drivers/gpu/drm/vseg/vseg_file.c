@@ -16,6 +16,7 @@
 
 #include <linux/dma-fence.h>
 #include <linux/idr.h>
+#include <linux/lockdep.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
@@ -185,6 +186,7 @@ int vseg_file_can_unpin(struct vseg_file *vf, struct vseg_bo *vbo, u32 times)
 static struct vseg_file_pin *drop_pin(struct vseg_file *vf,
 				      struct vseg_file_pin *pin, u32 count)
 {
+	lockdep_assert_held(&vf->pin_lock);
 	vf->pinned[pin->seg] -= (u64)count * pin->bo->tbo.base.size;
 	pin->count -= count;
 	if (pin->count)

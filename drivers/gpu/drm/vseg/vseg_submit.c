@@ -38,6 +38,7 @@ static int job_add_dep(struct vseg_job *job, struct dma_fence *f,
 	job->num_deps++;
 	return 0;
 }
+
 /*
  * A job depends on its input syncobjs, on the file's previous job on the
  * engine (jobs of one file run in order) and, implicitly, on every fence
@@ -72,6 +73,7 @@ static int job_collect_deps(struct vseg_job *job, struct vseg_submit *s)
 		}
 	return err;
 }
+
 static int ptr_cmp(const void *a, const void *b)
 {
 	uintptr_t x = (uintptr_t)*(void * const *)a;
@@ -79,6 +81,7 @@ static int ptr_cmp(const void *a, const void *b)
 
 	return x < y ? -1 : x > y;
 }
+
 /* The distinct buffers of a job, each with one new reference. */
 static int collect_bos(struct vseg_job *job, struct vseg_submit *s)
 {
@@ -109,6 +112,7 @@ static int collect_bos(struct vseg_job *job, struct vseg_submit *s)
 	}
 	return 0;
 }
+
 /* Make each buffer reachable the way the engine addresses memory. */
 static int prepare_bos(struct vseg_job *job)
 {
@@ -137,6 +141,7 @@ static int prepare_bos(struct vseg_job *job)
 	}
 	return 0;
 }
+
 static int range_cmp(const void *a, const void *b)
 {
 	const struct vseg_phys_range *x = a, *y = b;
@@ -147,6 +152,7 @@ static int range_cmp(const void *a, const void *b)
 		return x->start < y->start ? -1 : 1;
 	return 0;
 }
+
 /* Record where the listed buffers are, and check the commands against it. */
 static int phys_check(struct vseg_job *job, struct vseg_submit *s)
 {
@@ -166,6 +172,7 @@ static int phys_check(struct vseg_job *job, struct vseg_submit *s)
 			return -EINVAL;
 	return 0;
 }
+
 static int apply_patches(struct vseg_submit *s)
 {
 	u32 i;
@@ -182,6 +189,7 @@ static int apply_patches(struct vseg_submit *s)
 	}
 	return 0;
 }
+
 /**
  * vseg_submit_release() - free what a submission holds
  * @s: the submission; its arrays and references are dropped
@@ -204,6 +212,7 @@ void vseg_submit_release(struct vseg_submit *s)
 	kvfree(s->cmds);
 	memset(s, 0, sizeof(*s));
 }
+
 /*
  * Lock the job's buffers and make them reachable. No room may be because
  * others hold the buffers to evict, or wait for ours: the transaction is
