@@ -320,7 +320,7 @@ void vseg_aperture_mgr_walk_ranges(struct vseg_aperture_mgr *mgr,
 {
 	struct walk_ctx w = { .fn = fn, .arg = arg };
 
-	vseg_gart_for_each_range(&mgr->gart, walk_one, &w);
+	vseg_gart_walk(&mgr->gart, walk_one, &w);
 }
 
 /* Hold the aperture's invalid ranges so that no GART range covers them. */

@@ -304,13 +304,13 @@ void vseg_gart_counts(struct vseg_gart *gart, u64 *binds, u64 *unbinds)
 }
 
 /**
- * vseg_gart_for_each_range() - walk the allocated ranges in address order
+ * vseg_gart_walk() - walk the allocated ranges in address order
  * @gart: the GART
  * @fn: called with each range (not the reserved ones), under the GART
  *	lock: it must not sleep on other locks
  * @arg: passed to @fn
  */
-void vseg_gart_for_each_range(struct vseg_gart *gart,
+void vseg_gart_walk(struct vseg_gart *gart,
 			      void (*fn)(void *arg,
 					 struct drm_mm_node *node),
 			      void *arg)

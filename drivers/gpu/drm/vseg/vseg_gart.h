@@ -31,7 +31,7 @@ void vseg_gart_lock(struct vseg_gart *gart);
 void vseg_gart_unlock(struct vseg_gart *gart);
 int vseg_gart_translate_locked(struct vseg_gart *gart, u64 offset,
 			       phys_addr_t *phys);
-void vseg_gart_for_each_range(struct vseg_gart *gart,
+void vseg_gart_walk(struct vseg_gart *gart,
 			      void (*fn)(void *arg,
 					 struct drm_mm_node *node),
 			      void *arg);
