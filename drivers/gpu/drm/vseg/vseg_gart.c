@@ -311,9 +311,8 @@ void vseg_gart_counts(struct vseg_gart *gart, u64 *binds, u64 *unbinds)
  * @arg: passed to @fn
  */
 void vseg_gart_walk(struct vseg_gart *gart,
-			      void (*fn)(void *arg,
-					 struct drm_mm_node *node),
-			      void *arg)
+		    void (*fn)(void *arg, struct drm_mm_node *node),
+		    void *arg)
 {
 	struct drm_mm_node *node;
 

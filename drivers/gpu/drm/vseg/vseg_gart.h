@@ -32,9 +32,8 @@ void vseg_gart_unlock(struct vseg_gart *gart);
 int vseg_gart_translate_locked(struct vseg_gart *gart, u64 offset,
 			       phys_addr_t *phys);
 void vseg_gart_walk(struct vseg_gart *gart,
-			      void (*fn)(void *arg,
-					 struct drm_mm_node *node),
-			      void *arg);
+		    void (*fn)(void *arg, struct drm_mm_node *node),
+		    void *arg);
 u64 vseg_gart_mapped_bytes(struct vseg_gart *gart);
 void vseg_gart_counts(struct vseg_gart *gart, u64 *binds, u64 *unbinds);
 void vseg_gart_print(struct vseg_gart *gart, struct drm_printer *p);
