@@ -12,6 +12,7 @@
 #include <linux/build_bug.h>
 #include <linux/ctype.h>
 #include <linux/errno.h>
+#include <linux/export.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
@@ -20,6 +21,8 @@
 #include <linux/slab.h>
 #include <linux/stdarg.h>
 #include <linux/string.h>
+
+#include <kunit/visibility.h>
 
 #include "vseg_segment.h"
 
@@ -94,6 +97,7 @@ const char *vseg_segment_flag_name(unsigned int bit)
 		return NULL;
 	return vseg_segf_names[bit];
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_segment_flag_name);
 
 /**
  * vseg_segment_kind_name() - name of a segment kind
@@ -111,6 +115,7 @@ const char *vseg_segment_kind_name(enum vseg_segment_kind kind)
 	}
 	return "unknown";
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_segment_kind_name);
 
 /**
  * vseg_segment_table_aperture() - the aperture segment of a table
@@ -128,6 +133,7 @@ vseg_segment_table_aperture(const struct vseg_segment_table *t)
 			return &t->seg[i];
 	return NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_segment_table_aperture);
 
 /**
  * vseg_segment_table_num_memory() - number of memory segments of a table
@@ -144,6 +150,7 @@ unsigned int vseg_segment_table_num_memory(const struct vseg_segment_table *t)
 			n++;
 	return n;
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_segment_table_num_memory);
 
 /* ------------------------------------------------------------------------
  * Built-in profiles
@@ -486,6 +493,7 @@ int vseg_segment_table_from_profile(struct vseg_segment_table *t,
 		return 0;
 	return vseg_profile_apply(t, p, ovr);
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_segment_table_from_profile);
 
 /* ------------------------------------------------------------------------
  * Text tables
@@ -895,6 +903,7 @@ out:
 	kfree(buf);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_segment_table_parse);
 
 /* ------------------------------------------------------------------------
  * Validation
@@ -1279,6 +1288,7 @@ int vseg_segment_table_check(const struct vseg_segment_table *t,
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_segment_table_check);
 
 /**
  * vseg_segment_table_validate() - check a table, log the rule it breaks
@@ -1310,3 +1320,4 @@ int vseg_segment_table_validate(const struct vseg_segment_table *t)
 	}
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_segment_table_validate);

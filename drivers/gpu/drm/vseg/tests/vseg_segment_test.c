@@ -5,11 +5,9 @@
  * KUnit tests of the segment table layer: built-in profiles and their size
  * overrides, the text table parser, and every validation rule, each bad
  * table checked for the segment and the rule vseg_segment_table_check()
- * names.
+ * names. The layer is vseg.ko's: its functions are exported to this module
+ * when the kernel has KUnit (EXPORT_SYMBOL_IF_KUNIT).
  */
-
-/* The code under test first: it sets pr_fmt. */
-#include "../vseg_segment.c"
 
 #include <kunit/test.h>
 #include <linux/bitmap.h>
@@ -17,6 +15,8 @@
 #include <linux/kernel.h>
 #include <linux/sizes.h>
 #include <linux/string.h>
+
+#include "../vseg_segment.h"
 
 static struct vseg_segment_table *new_table(struct kunit *test)
 {

@@ -3,7 +3,9 @@
  * Copyright (c) 2026 The vseg authors
  *
  * The vseg_test module: KUnit suites for the pure logic of vseg (segment
- * tables, the GART, the aperture commit limit, placement derivation).
+ * tables, the GART, the aperture commit limit, placement derivation). The
+ * segment table suite calls vseg.ko's segment table layer, which exports
+ * it for KUnit only (EXPORT_SYMBOL_IF_KUNIT): vseg.ko must be loaded first.
  */
 
 #include <linux/module.h>
@@ -11,3 +13,4 @@
 MODULE_DESCRIPTION("KUnit tests of the vseg segment memory model");
 MODULE_AUTHOR("The vseg authors");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
