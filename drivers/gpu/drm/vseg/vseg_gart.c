@@ -12,12 +12,12 @@
  * only when a range is bound to pages, and cleared when it is unbound.
  */
 
+#include <kunit/visibility.h>
 #include <linux/io.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <drm/drm_print.h>
 
-#include "vseg_compat.h"
 #include "vseg_gart.h"
 
 /**
@@ -41,6 +41,7 @@ int vseg_gart_init(struct vseg_gart *gart, u64 size)
 	gart->unbinds = 0;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_gart_init);
 
 /**
  * vseg_gart_fini() - destroy a GART; every range must have been freed
@@ -53,6 +54,7 @@ void vseg_gart_fini(struct vseg_gart *gart)
 	kvfree(gart->pte);
 	gart->pte = NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_gart_fini);
 
 /**
  * vseg_gart_alloc() - take a range of the aperture
@@ -86,6 +88,7 @@ int vseg_gart_alloc(struct vseg_gart *gart, struct drm_mm_node *node,
 	mutex_unlock(&gart->lock);
 	return err ? -ENOSPC : 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_gart_alloc);
 
 /**
  * vseg_gart_reserve() - hold a range of the aperture that is never handed out
@@ -112,6 +115,7 @@ int vseg_gart_reserve(struct vseg_gart *gart, struct drm_mm_node *node,
 	mutex_unlock(&gart->lock);
 	return err ? -ENOSPC : 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_gart_reserve);
 
 /**
  * vseg_gart_unreserve() - give back a range held by vseg_gart_reserve()
@@ -126,6 +130,7 @@ void vseg_gart_unreserve(struct vseg_gart *gart, struct drm_mm_node *node)
 	drm_mm_remove_node(node);
 	mutex_unlock(&gart->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_gart_unreserve);
 
 static void gart_clear(struct vseg_gart *gart, const struct drm_mm_node *node)
 {
@@ -159,6 +164,7 @@ void vseg_gart_free(struct vseg_gart *gart, struct drm_mm_node *node)
 	gart->ranges--;
 	mutex_unlock(&gart->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_gart_free);
 
 /**
  * vseg_gart_bind() - point a range's entries at system pages
@@ -187,6 +193,7 @@ int vseg_gart_bind(struct vseg_gart *gart, const struct drm_mm_node *node,
 	mutex_unlock(&gart->lock);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_gart_bind);
 
 /**
  * vseg_gart_unbind() - invalidate a range's entries, keeping the range
@@ -201,6 +208,7 @@ void vseg_gart_unbind(struct vseg_gart *gart, const struct drm_mm_node *node)
 	gart_clear(gart, node);
 	mutex_unlock(&gart->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_gart_unbind);
 
 /**
  * vseg_gart_lock() - hold the GART still
@@ -214,6 +222,7 @@ void vseg_gart_lock(struct vseg_gart *gart)
 {
 	mutex_lock(&gart->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_gart_lock);
 
 /**
  * vseg_gart_unlock() - let the GART change again
@@ -223,6 +232,7 @@ void vseg_gart_unlock(struct vseg_gart *gart)
 {
 	mutex_unlock(&gart->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_gart_unlock);
 
 /**
  * vseg_gart_translate_locked() - vseg_gart_translate() under the GART lock
@@ -250,6 +260,7 @@ int vseg_gart_translate_locked(struct vseg_gart *gart, u64 offset,
 	*phys = (pte & VSEG_GART_PTE_ADDR) | (offset & ~PAGE_MASK);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_gart_translate_locked);
 
 /**
  * vseg_gart_translate() - resolve an aperture offset as the GPU does
@@ -272,6 +283,7 @@ int vseg_gart_translate(struct vseg_gart *gart, u64 offset, phys_addr_t *phys)
 	mutex_unlock(&gart->lock);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_gart_translate);
 
 /**
  * vseg_gart_mapped_bytes() - bytes of the aperture with valid entries
@@ -288,6 +300,7 @@ u64 vseg_gart_mapped_bytes(struct vseg_gart *gart)
 	mutex_unlock(&gart->lock);
 	return mapped << PAGE_SHIFT;
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_gart_mapped_bytes);
 
 /**
  * vseg_gart_counts() - how many times ranges were bound and unbound
@@ -302,6 +315,7 @@ void vseg_gart_counts(struct vseg_gart *gart, u64 *binds, u64 *unbinds)
 	*unbinds = gart->unbinds;
 	mutex_unlock(&gart->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_gart_counts);
 
 /**
  * vseg_gart_walk() - walk the allocated ranges in address order
@@ -322,6 +336,7 @@ void vseg_gart_walk(struct vseg_gart *gart,
 			fn(arg, node);
 	mutex_unlock(&gart->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_gart_walk);
 
 /**
  * vseg_gart_print() - describe the GART state
@@ -336,3 +351,4 @@ void vseg_gart_print(struct vseg_gart *gart, struct drm_printer *p)
 	drm_mm_print(&gart->mm, p);
 	mutex_unlock(&gart->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_gart_print);

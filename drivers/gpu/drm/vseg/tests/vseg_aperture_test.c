@@ -4,28 +4,30 @@
  *
  * KUnit tests of the aperture segment's TTM manager: the commit limit is
  * never exceeded and is given back exactly, a GART range is taken only for
- * places that ask for one (or by vseg_aperture_res_map()), and a failed
+ * places that ask for one (or by vseg_aperture_map()), and a failed
  * range allocation leaves nothing committed. The manager runs on a bare
  * TTM device with buffer objects that are only what TTM's resource code
  * reads (no GEM object, no pages).
  */
 
-/* The code under test, first (as in the driver, before any header). */
-#include "../vseg_aperture_mgr.c"
-
 #include <kunit/test.h>
+#include <linux/slab.h>
+#include <drm/drm_print.h>
 #include <drm/drm_vma_manager.h>
-#include <drm/ttm/ttm_bo.h>
+#include <drm/drm_gem_ttm_helper.h>
+#include <drm/ttm/ttm_tt.h>
+
+#include "../vseg_aperture_mgr.h"
+#include "../vseg_gart.h"
 
 /* 64 pages of aperture, 16 of them committable */
 #define AP_PAGES	64
 #define AP_COMMIT	16
 
 struct aperture_test {
-	struct vseg_device *vdev;
+	struct ttm_device bdev;
 	struct drm_vma_offset_manager vma;
 	struct vseg_segment_desc desc;
-	struct vseg_segment *seg;
 	struct vseg_aperture_mgr *mgr;
 };
 
@@ -35,7 +37,7 @@ static void aperture_test_device_fini(void *arg)
 {
 	struct aperture_test *a = arg;
 
-	ttm_device_fini(&a->vdev->bdev);
+	ttm_device_fini(&a->bdev);
 	drm_vma_offset_manager_destroy(&a->vma);
 }
 
@@ -43,22 +45,26 @@ static void aperture_test_mgr_fini(void *arg)
 {
 	struct aperture_test *a = arg;
 
-	vseg_aperture_mgr_fini(a->vdev, a->seg);
+	vseg_aperture_mgr_fini(a->mgr, &a->bdev);
 }
 
-/* A device with one aperture segment of AP_PAGES, @commit committable. */
-static struct aperture_test *aperture_setup(struct kunit *test, u64 commit)
+/*
+ * A bare TTM device with one aperture segment of AP_PAGES, @commit bytes
+ * committable, and @invalid pages held invalid from page @invalid_start.
+ */
+static struct aperture_test *__aperture_setup(struct kunit *test, u64 commit,
+					      u64 invalid_start, u64 invalid)
 {
 	struct aperture_test *a;
 	int err;
 
 	a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, a);
-	a->vdev = kunit_kzalloc(test, sizeof(*a->vdev), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, a->vdev);
+	a->mgr = kunit_kzalloc(test, sizeof(*a->mgr), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a->mgr);
 
 	drm_vma_offset_manager_init(&a->vma, 1, 1024);
-	err = ttm_device_init(&a->vdev->bdev, &aperture_test_funcs, NULL, NULL,
+	err = ttm_device_init(&a->bdev, &aperture_test_funcs, NULL, NULL,
 			      &a->vma, false, false);
 	if (err)
 		drm_vma_offset_manager_destroy(&a->vma);
@@ -73,20 +79,50 @@ static struct aperture_test *aperture_setup(struct kunit *test, u64 commit)
 	a->desc.commit_limit = commit;
 	a->desc.page_size = SZ_4K;
 	strscpy(a->desc.name, "aperture", sizeof(a->desc.name));
-	a->vdev->table.num_segments = 3;
-	a->vdev->aperture_id = 3;
-	a->seg = vseg_seg(a->vdev, 3);
-	a->seg->desc = &a->desc;
-	a->seg->mem_type = TTM_PL_TT;
+	if (invalid) {
+		a->desc.num_invalid = 1;
+		a->desc.invalid[0].start = invalid_start * PAGE_SIZE;
+		a->desc.invalid[0].size = invalid * PAGE_SIZE;
+	}
 
-	KUNIT_ASSERT_EQ(test, vseg_aperture_mgr_init(a->vdev, a->seg), 0);
-	KUNIT_ASSERT_NOT_NULL(test, a->seg->aperture);
-	a->mgr = a->seg->aperture;
+	KUNIT_ASSERT_EQ(test, __vseg_aperture_mgr_init(a->mgr, &a->bdev,
+						       &a->desc), 0);
 	err = kunit_add_action_or_reset(test, aperture_test_mgr_fini, a);
 	KUNIT_ASSERT_EQ(test, err, 0);
-	KUNIT_ASSERT_PTR_EQ(test, ttm_manager_type(&a->vdev->bdev, TTM_PL_TT),
+	KUNIT_ASSERT_PTR_EQ(test, ttm_manager_type(&a->bdev, TTM_PL_TT),
 			    &a->mgr->manager);
 	return a;
+}
+
+static struct aperture_test *aperture_setup(struct kunit *test, u64 commit)
+{
+	return __aperture_setup(test, commit, 0, 0);
+}
+
+static void free_page_action(void *arg)
+{
+	__free_page(arg);
+}
+
+/* The pages of a buffer of @pages, as vseg_aperture_map() binds them. */
+static struct ttm_tt *fake_tt(struct kunit *test, u64 pages)
+{
+	struct ttm_tt *tt = kunit_kzalloc(test, sizeof(*tt), GFP_KERNEL);
+	u64 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, tt);
+	tt->pages = kunit_kcalloc(test, pages, sizeof(*tt->pages), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tt->pages);
+	tt->num_pages = pages;
+	for (i = 0; i < pages; i++) {
+		tt->pages[i] = alloc_page(GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, tt->pages[i]);
+		KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+								 free_page_action,
+								 tt->pages[i]),
+				0);
+	}
+	return tt;
 }
 
 /* A buffer object as far as the resource code is concerned. */
@@ -97,7 +133,7 @@ static struct ttm_buffer_object *fake_bo(struct kunit *test,
 						     GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, bo);
-	bo->bdev = &a->vdev->bdev;
+	bo->bdev = &a->bdev;
 	bo->base.size = pages * PAGE_SIZE;
 	return bo;
 }
@@ -112,7 +148,7 @@ static void res_free_action(void *arg)
 	struct res_holder *h = arg;
 
 	if (h->res)
-		vseg_aperture_mgr_free(&h->a->mgr->manager, h->res);
+		h->a->mgr->manager.func->free(&h->a->mgr->manager, h->res);
 	h->res = NULL;
 }
 
@@ -177,7 +213,7 @@ static void aperture_commit_limit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, get_res(test, a, 1, &tt_place, &r1), -ENOSPC);
 
 	/* without a range: no GART entries, no range */
-	KUNIT_EXPECT_FALSE(test, vseg_aperture_res_has_range(r2->res));
+	KUNIT_EXPECT_FALSE(test, vseg_aperture_res_mapped(r2->res));
 	KUNIT_EXPECT_EQ(test, r2->res->start, VSEG_APERTURE_NO_RANGE);
 	KUNIT_EXPECT_EQ(test, a->mgr->gart.ranges, 0);
 
@@ -219,7 +255,7 @@ static void aperture_range_places(struct kunit *test)
 
 	high.flags = TTM_PL_FLAG_TOPDOWN;
 	KUNIT_ASSERT_EQ(test, get_res(test, a, 4, &low, &r1), 0);
-	KUNIT_EXPECT_TRUE(test, vseg_aperture_res_has_range(r1->res));
+	KUNIT_EXPECT_TRUE(test, vseg_aperture_res_mapped(r1->res));
 	KUNIT_EXPECT_EQ(test, r1->res->start, 0);
 	KUNIT_ASSERT_EQ(test, get_res(test, a, 4, &high, &r2), 0);
 	KUNIT_EXPECT_EQ(test, r2->res->start, AP_PAGES - 4);
@@ -274,9 +310,9 @@ static void aperture_range_space_full(struct kunit *test)
 	/* without a range it is only a commitment: fine */
 	KUNIT_ASSERT_EQ(test, get_res(test, a, 8, &tt_place, &plain), 0);
 	/* but it cannot be mapped, and stays committed */
-	KUNIT_EXPECT_EQ(test, vseg_aperture_res_map(a->mgr, plain->res, false),
-			-ENOSPC);
-	KUNIT_EXPECT_FALSE(test, vseg_aperture_res_has_range(plain->res));
+	KUNIT_EXPECT_EQ(test, vseg_aperture_map(a->mgr, plain->res,
+					       fake_tt(test, 8)), -ENOSPC);
+	KUNIT_EXPECT_FALSE(test, vseg_aperture_res_mapped(plain->res));
 	KUNIT_EXPECT_EQ(test, plain->res->start, VSEG_APERTURE_NO_RANGE);
 	KUNIT_EXPECT_EQ(test, vseg_aperture_mgr_committed(a->mgr),
 			(AP_PAGES / 2 + 8) * PAGE_SIZE);
@@ -289,37 +325,54 @@ static void aperture_range_space_full(struct kunit *test)
 static void aperture_map_unmap(struct kunit *test)
 {
 	struct aperture_test *a = aperture_setup(test, AP_COMMIT * PAGE_SIZE);
+	struct ttm_tt *tt = fake_tt(test, 4);
 	struct res_holder *r;
-	u64 start;
+	phys_addr_t phys;
+	u64 start, size, i;
 
 	KUNIT_ASSERT_EQ(test, get_res(test, a, 4, &tt_place, &r), 0);
-	KUNIT_EXPECT_FALSE(test, vseg_aperture_res_has_range(r->res));
+	KUNIT_EXPECT_FALSE(test, vseg_aperture_res_mapped(r->res));
 
-	KUNIT_ASSERT_EQ(test, vseg_aperture_res_map(a->mgr, r->res, false), 0);
-	KUNIT_EXPECT_TRUE(test, vseg_aperture_res_has_range(r->res));
-	start = r->res->start;
+	/* a range, and entries pointing at exactly the buffer's pages */
+	KUNIT_ASSERT_EQ(test, vseg_aperture_map(a->mgr, r->res, tt), 0);
+	KUNIT_EXPECT_TRUE(test, vseg_aperture_res_mapped(r->res));
+	vseg_aperture_res_range(r->res, &start, &size);
 	KUNIT_EXPECT_EQ(test, start, 0);
+	KUNIT_EXPECT_EQ(test, size, 4 * PAGE_SIZE);
 	KUNIT_EXPECT_EQ(test, a->mgr->gart.ranges, 1);
+	for (i = 0; i < 4; i++) {
+		KUNIT_ASSERT_EQ(test, vseg_gart_translate(&a->mgr->gart,
+							  i * PAGE_SIZE + 8,
+							  &phys), 0);
+		KUNIT_EXPECT_EQ(test, phys, page_to_phys(tt->pages[i]) + 8);
+	}
 	/* mapping again keeps the range */
-	KUNIT_ASSERT_EQ(test, vseg_aperture_res_map(a->mgr, r->res, true), 0);
+	KUNIT_ASSERT_EQ(test, vseg_aperture_map(a->mgr, r->res, tt), 0);
 	KUNIT_EXPECT_EQ(test, r->res->start, start);
 	KUNIT_EXPECT_EQ(test, a->mgr->gart.ranges, 1);
 	KUNIT_EXPECT_EQ(test, vseg_aperture_mgr_committed(a->mgr),
 			4 * PAGE_SIZE);
 
+	/* unbinding clears the entries (the pages may go), keeps the range */
+	vseg_aperture_unbind(a->mgr, r->res);
+	KUNIT_EXPECT_TRUE(test, vseg_aperture_res_mapped(r->res));
+	KUNIT_EXPECT_EQ(test, vseg_gart_translate(&a->mgr->gart, 0, &phys),
+			-EFAULT);
+	KUNIT_EXPECT_EQ(test, vseg_gart_mapped_bytes(&a->mgr->gart), 0);
+	KUNIT_ASSERT_EQ(test, vseg_aperture_bind(a->mgr, r->res, tt), 0);
+	KUNIT_EXPECT_EQ(test, vseg_gart_mapped_bytes(&a->mgr->gart),
+			4 * PAGE_SIZE);
+
 	/* unmapping gives the range back and keeps the commitment */
-	vseg_aperture_res_unmap(a->mgr, r->res);
-	KUNIT_EXPECT_FALSE(test, vseg_aperture_res_has_range(r->res));
+	vseg_aperture_unmap(a->mgr, r->res);
+	KUNIT_EXPECT_FALSE(test, vseg_aperture_res_mapped(r->res));
 	KUNIT_EXPECT_EQ(test, r->res->start, VSEG_APERTURE_NO_RANGE);
 	KUNIT_EXPECT_EQ(test, a->mgr->gart.ranges, 0);
+	KUNIT_EXPECT_EQ(test, vseg_gart_mapped_bytes(&a->mgr->gart), 0);
 	KUNIT_EXPECT_EQ(test, vseg_aperture_mgr_committed(a->mgr),
 			4 * PAGE_SIZE);
-	vseg_aperture_res_unmap(a->mgr, r->res);
+	vseg_aperture_unmap(a->mgr, r->res);
 	KUNIT_EXPECT_EQ(test, a->mgr->gart.ranges, 0);
-
-	/* top-down this time */
-	KUNIT_ASSERT_EQ(test, vseg_aperture_res_map(a->mgr, r->res, true), 0);
-	KUNIT_EXPECT_EQ(test, r->res->start, AP_PAGES - 4);
 }
 
 static void aperture_intersects_compatible(struct kunit *test)
@@ -405,6 +458,26 @@ static void aperture_debug_print(struct kunit *test)
 				  "printed: %s", buf->text);
 }
 
+/* The aperture's invalid ranges never get a GART range. */
+static void aperture_invalid_ranges(struct kunit *test)
+{
+	struct aperture_test *a = __aperture_setup(test, AP_PAGES * PAGE_SIZE,
+						   8, 8);
+	struct ttm_place ranged = { .mem_type = TTM_PL_TT, .lpfn = AP_PAGES };
+	struct res_holder *r;
+	unsigned int n = 0;
+	u64 start, size;
+
+	while (!get_res(test, a, 4, &ranged, &r)) {
+		vseg_aperture_res_range(r->res, &start, &size);
+		KUNIT_EXPECT_TRUE(test, start + size <= 8 * PAGE_SIZE ||
+				  start >= 16 * PAGE_SIZE);
+		n++;
+	}
+	KUNIT_EXPECT_EQ(test, n, (AP_PAGES - 8) / 4);
+	KUNIT_EXPECT_EQ(test, a->mgr->gart.ranges, n);
+}
+
 static struct kunit_case vseg_aperture_cases[] = {
 	KUNIT_CASE(aperture_commit_limit),
 	KUNIT_CASE(aperture_commit_whole_aperture),
@@ -413,6 +486,7 @@ static struct kunit_case vseg_aperture_cases[] = {
 	KUNIT_CASE(aperture_map_unmap),
 	KUNIT_CASE(aperture_intersects_compatible),
 	KUNIT_CASE(aperture_debug_print),
+	KUNIT_CASE(aperture_invalid_ranges),
 	{}
 };
 

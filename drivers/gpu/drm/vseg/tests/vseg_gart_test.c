@@ -7,12 +7,12 @@
  * unbinding and freeing, and the counts of valid entries and ranges.
  */
 
-/* The code under test, first (as in the driver, before any header). */
-#include "../vseg_gart.c"
-
 #include <kunit/test.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
+#include <drm/drm_print.h>
+
+#include "../vseg_gart.h"
 
 #define GART_PAGES	64
 #define TEST_PAGES	8
@@ -373,6 +373,44 @@ static void gart_sizes(struct kunit *test)
 	vseg_gart_fini(gart);
 }
 
+/* Invalid ranges are held: never handed out, never walked. */
+static void walk_count(void *arg, struct drm_mm_node *node)
+{
+	(*(unsigned int *)arg)++;
+}
+
+static void gart_reserved_ranges(struct kunit *test)
+{
+	struct gart_test *g = test->priv;
+	struct drm_mm_node held = {}, *n;
+	unsigned int i, got = 0, walked = 0;
+	phys_addr_t phys;
+
+	n = kunit_kcalloc(test, GART_PAGES, sizeof(*n), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, n);
+	KUNIT_ASSERT_EQ(test, vseg_gart_reserve(&g->gart, &held, 4, 4), 0);
+	KUNIT_EXPECT_EQ(test, g->gart.ranges, 0);
+	for (i = 0; i < GART_PAGES; i++) {
+		if (vseg_gart_alloc(&g->gart, &n[i], 1, 0, 0, 0, false))
+			break;
+		KUNIT_EXPECT_TRUE(test, n[i].start < 4 || n[i].start >= 8);
+		got++;
+	}
+	KUNIT_EXPECT_EQ(test, got, GART_PAGES - 4);
+	vseg_gart_walk(&g->gart, walk_count, &walked);
+	KUNIT_EXPECT_EQ(test, walked, got);
+	/* nothing behind the held range translates */
+	vseg_gart_lock(&g->gart);
+	KUNIT_EXPECT_EQ(test, vseg_gart_translate_locked(&g->gart,
+							 5 * PAGE_SIZE, &phys),
+			-EFAULT);
+	vseg_gart_unlock(&g->gart);
+	for (i = 0; i < got; i++)
+		vseg_gart_free(&g->gart, &n[i]);
+	vseg_gart_unreserve(&g->gart, &held);
+	KUNIT_EXPECT_TRUE(test, drm_mm_clean(&g->gart.mm));
+}
+
 static struct kunit_case vseg_gart_cases[] = {
 	KUNIT_CASE(gart_init_empty),
 	KUNIT_CASE(gart_alloc_bottom_up_and_top_down),
@@ -382,6 +420,7 @@ static struct kunit_case vseg_gart_cases[] = {
 	KUNIT_CASE(gart_rebind_unbind_free),
 	KUNIT_CASE(gart_print),
 	KUNIT_CASE(gart_sizes),
+	KUNIT_CASE(gart_reserved_ranges),
 	{}
 };
 

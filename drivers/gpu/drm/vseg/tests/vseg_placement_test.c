@@ -2,52 +2,45 @@
 /*
  * Copyright (c) 2026 The vseg authors
  *
- * KUnit tests of placement derivation: WDDM allocation properties turned
- * into the list of TTM places a buffer is created in, made resident in,
- * evicted to and faulted into, and the checks of those properties against
- * the segment table. No buffer is created: the device has a table and the
- * memory types the driver would give its segments, nothing else.
+ * KUnit tests of the placement policy (vseg_placement.c): WDDM allocation
+ * properties turned into the list of TTM places a buffer is created in,
+ * made resident in, evicted to, faulted into and reached physically
+ * through, and the checks of those properties against the segment table.
+ * Pure functions of a table laid out on TTM memory types: no device, no
+ * buffer.
  */
 
-/* The code under test, first (as in the driver, before any header). */
-#include "../vseg_bo.c"
-
-/* Per-file pins live in vseg_file.c, which this module does not carry. */
-void vseg_file_gem_close(struct drm_gem_object *obj, struct drm_file *file)
-{
-}
-
 #include <kunit/test.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+
+#include "../vseg_placement.h"
 
 #define NO_FLAGS	0
 
-static struct vseg_device *placement_dev(struct kunit *test,
+/* A built-in profile's table, laid out as vseg_ttm_init() does it. */
+static struct vseg_layout *placement_dev(struct kunit *test,
 					 const char *profile)
 {
-	struct vseg_device *vdev = kunit_kzalloc(test, sizeof(*vdev),
-						 GFP_KERNEL);
-	unsigned int i, next_mem = 0;
+	struct vseg_segment_table *t = kunit_kzalloc(test, sizeof(*t),
+						     GFP_KERNEL);
+	struct vseg_layout *l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
 
-	KUNIT_ASSERT_NOT_NULL(test, vdev);
-	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(&vdev->table,
-							      profile, NULL), 0);
-	KUNIT_ASSERT_EQ(test, vseg_segment_table_validate(&vdev->table), 0);
-	/* the memory types vseg_ttm_init() gives the segments */
-	for (i = 0; i < vdev->table.num_segments; i++) {
-		struct vseg_segment *seg = &vdev->seg[i];
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_NOT_NULL(test, l);
+	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t, profile, NULL),
+			0);
+	KUNIT_ASSERT_EQ(test, vseg_segment_table_validate(t), 0);
+	vseg_layout_init(l, t);
+	return l;
+}
 
-		seg->desc = &vdev->table.seg[i];
-		if (seg->desc->kind == VSEG_SEGMENT_APERTURE) {
-			seg->mem_type = TTM_PL_TT;
-			vdev->aperture_id = seg->desc->id;
-		} else {
-			seg->mem_type = next_mem ? TTM_PL_PRIV + next_mem - 1 :
-						   TTM_PL_VRAM;
-			next_mem++;
-		}
-		vdev->mem_type_to_id[seg->mem_type] = seg->desc->id;
-	}
-	return vdev;
+static unsigned int home_places(const struct vseg_layout *l,
+				const struct vseg_bo_params *p, bool cpu_only,
+				bool resident_only, struct ttm_place *pl)
+{
+	return vseg_place_home(l, p, (cpu_only ? VSEG_PLACE_CPU : 0) |
+			       (resident_only ? VSEG_PLACE_RESIDENT : 0), pl);
 }
 
 static struct vseg_bo_params *params(struct kunit *test, u64 size, u32 flags,
@@ -86,14 +79,14 @@ static void expect_place(struct kunit *test, const struct ttm_place *pl,
 /* discrete: 1 vram (VRAM, banks 16M/32M), 2 local (PRIV), 3 aperture (TT) */
 static void placement_accessed_physically(struct kunit *test)
 {
-	struct vseg_device *vdev = placement_dev(test, "discrete");
+	struct vseg_layout *l = placement_dev(test, "discrete");
 	struct vseg_bo_params *p = params(test, SZ_1M,
 					  VSEG_BO_ACCESSED_PHYSICALLY,
 					  BIT(1) | BIT(3) | BIT(0));
 	struct ttm_place pl[VSEG_BO_MAX_PLACES];
 
 	prefer(p, 1, false);
-	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 3);
+	KUNIT_ASSERT_EQ(test, home_places(l, p, false, false, pl), 3);
 	expect_place(test, pl, 0, TTM_PL_VRAM, TTM_PL_FLAG_CONTIGUOUS, 0, 0);
 	/* in the aperture: a GART range anywhere in it */
 	expect_place(test, pl, 1, TTM_PL_TT, NO_FLAGS, 0, PFN(SZ_64M));
@@ -101,25 +94,25 @@ static void placement_accessed_physically(struct kunit *test)
 
 	/* a primary is contiguous in a segment, without a GART range */
 	p->flags = VSEG_BO_PRIMARY;
-	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 3);
+	KUNIT_ASSERT_EQ(test, home_places(l, p, false, false, pl), 3);
 	expect_place(test, pl, 0, TTM_PL_VRAM, TTM_PL_FLAG_CONTIGUOUS, 0, 0);
 	expect_place(test, pl, 1, TTM_PL_TT, NO_FLAGS, 0, 0);
 
 	/* a plain buffer is a set of pages, without a GART range */
 	p->flags = 0;
-	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 3);
+	KUNIT_ASSERT_EQ(test, home_places(l, p, false, false, pl), 3);
 	expect_place(test, pl, 0, TTM_PL_VRAM, NO_FLAGS, 0, 0);
 	expect_place(test, pl, 1, TTM_PL_TT, NO_FLAGS, 0, 0);
 }
 
 static void placement_preference_order(struct kunit *test)
 {
-	struct vseg_device *vdev = placement_dev(test, "discrete");
+	struct vseg_layout *l = placement_dev(test, "discrete");
 	struct vseg_bo_params *p = params(test, SZ_1M, 0, ALL_DISCRETE);
 	struct ttm_place pl[VSEG_BO_MAX_PLACES];
 
 	/* no preference: memory segments in table order, aperture, system */
-	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 4);
+	KUNIT_ASSERT_EQ(test, home_places(l, p, false, false, pl), 4);
 	expect_place(test, pl, 0, TTM_PL_VRAM, NO_FLAGS, 0, 0);
 	expect_place(test, pl, 1, TTM_PL_PRIV, NO_FLAGS, 0, 0);
 	expect_place(test, pl, 2, TTM_PL_TT, NO_FLAGS, 0, 0);
@@ -129,7 +122,7 @@ static void placement_preference_order(struct kunit *test)
 	prefer(p, 2, true);
 	prefer(p, 3, false);
 	prefer(p, 2, false);
-	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 4);
+	KUNIT_ASSERT_EQ(test, home_places(l, p, false, false, pl), 4);
 	expect_place(test, pl, 0, TTM_PL_PRIV, TTM_PL_FLAG_TOPDOWN, 0, 0);
 	expect_place(test, pl, 1, TTM_PL_TT, NO_FLAGS, 0, 0);
 	expect_place(test, pl, 2, TTM_PL_VRAM, NO_FLAGS, 0, 0);
@@ -139,34 +132,34 @@ static void placement_preference_order(struct kunit *test)
 	p->num_preferred = 0;
 	prefer(p, 0, false);
 	prefer(p, 1, true);
-	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 4);
+	KUNIT_ASSERT_EQ(test, home_places(l, p, false, false, pl), 4);
 	expect_place(test, pl, 0, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
 	expect_place(test, pl, 1, TTM_PL_VRAM, TTM_PL_FLAG_TOPDOWN, 0, 0);
 	expect_place(test, pl, 2, TTM_PL_PRIV, NO_FLAGS, 0, 0);
 	expect_place(test, pl, 3, TTM_PL_TT, NO_FLAGS, 0, 0);
 
 	/* making resident never lists system memory */
-	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, true, pl), 3);
+	KUNIT_ASSERT_EQ(test, home_places(l, p, false, true, pl), 3);
 	expect_place(test, pl, 0, TTM_PL_VRAM, TTM_PL_FLAG_TOPDOWN, 0, 0);
 	expect_place(test, pl, 2, TTM_PL_TT, NO_FLAGS, 0, 0);
 
 	/* only the supported set */
 	p->num_preferred = 0;
 	p->supported = BIT(2);
-	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 1);
+	KUNIT_ASSERT_EQ(test, home_places(l, p, false, false, pl), 1);
 	expect_place(test, pl, 0, TTM_PL_PRIV, NO_FLAGS, 0, 0);
-	KUNIT_EXPECT_EQ(test, home_places(vdev, p, true, false, pl), 0);
+	KUNIT_EXPECT_EQ(test, home_places(l, p, true, false, pl), 0);
 }
 
 static void placement_from_end(struct kunit *test)
 {
-	struct vseg_device *vdev = placement_dev(test, "discrete");
+	struct vseg_layout *l = placement_dev(test, "discrete");
 	struct vseg_bo_params *p = params(test, SZ_1M, VSEG_BO_FROM_END,
 					  ALL_DISCRETE);
 	struct ttm_place pl[VSEG_BO_MAX_PLACES];
 
 	prefer(p, 2, false);
-	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 4);
+	KUNIT_ASSERT_EQ(test, home_places(l, p, false, false, pl), 4);
 	expect_place(test, pl, 0, TTM_PL_PRIV, TTM_PL_FLAG_TOPDOWN, 0, 0);
 	expect_place(test, pl, 1, TTM_PL_VRAM, TTM_PL_FLAG_TOPDOWN, 0, 0);
 	expect_place(test, pl, 2, TTM_PL_TT, TTM_PL_FLAG_TOPDOWN, 0, 0);
@@ -175,7 +168,7 @@ static void placement_from_end(struct kunit *test)
 
 static void placement_banks(struct kunit *test)
 {
-	struct vseg_device *vdev = placement_dev(test, "discrete");
+	struct vseg_layout *l = placement_dev(test, "discrete");
 	struct vseg_bo_params *p = params(test, SZ_1M,
 					  VSEG_BO_ACCESSED_PHYSICALLY,
 					  BIT(1) | BIT(0));
@@ -186,7 +179,7 @@ static void placement_banks(struct kunit *test)
 	p->num_banks = 2;
 	p->banks[0] = 1;
 	p->banks[1] = 0;
-	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 4);
+	KUNIT_ASSERT_EQ(test, home_places(l, p, false, false, pl), 4);
 	expect_place(test, pl, 0, TTM_PL_VRAM,
 		     TTM_PL_FLAG_CONTIGUOUS | TTM_PL_FLAG_TOPDOWN,
 		     PFN(SZ_16M), PFN(SZ_32M));
@@ -199,107 +192,102 @@ static void placement_banks(struct kunit *test)
 
 	/* a bank smaller than the buffer is left out */
 	p->size = SZ_16M + SZ_64K;
-	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 2);
+	KUNIT_ASSERT_EQ(test, home_places(l, p, false, false, pl), 2);
 	expect_place(test, pl, 0, TTM_PL_VRAM,
 		     TTM_PL_FLAG_CONTIGUOUS | TTM_PL_FLAG_TOPDOWN, 0, 0);
 
 	/* exactly a bank fits */
 	p->size = SZ_16M;
-	KUNIT_EXPECT_EQ(test, home_places(vdev, p, false, false, pl), 4);
+	KUNIT_EXPECT_EQ(test, home_places(l, p, false, false, pl), 4);
 }
 
 static void placement_cpu_visible(struct kunit *test)
 {
-	struct vseg_device *vdev = placement_dev(test, "discrete");
+	struct vseg_layout *l = placement_dev(test, "discrete");
 	struct vseg_bo_params *p = params(test, SZ_1M, VSEG_BO_CPU_VISIBLE,
 					  ALL_DISCRETE);
 	struct ttm_place pl[VSEG_BO_MAX_PLACES];
 
 	/* "local" is not CPU-visible: left out, even when preferred */
 	prefer(p, 2, false);
-	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 3);
+	KUNIT_ASSERT_EQ(test, home_places(l, p, false, false, pl), 3);
 	expect_place(test, pl, 0, TTM_PL_VRAM, NO_FLAGS, 0, 0);
 	expect_place(test, pl, 1, TTM_PL_TT, NO_FLAGS, 0, 0);
 	expect_place(test, pl, 2, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
 
 	/* the places a CPU fault may move a plain buffer to */
 	p->flags = 0;
-	KUNIT_ASSERT_EQ(test, home_places(vdev, p, true, false, pl), 3);
+	KUNIT_ASSERT_EQ(test, home_places(l, p, true, false, pl), 3);
 	expect_place(test, pl, 0, TTM_PL_VRAM, NO_FLAGS, 0, 0);
 
 	/* small BAR: the visible part bounds the segment's place */
-	vdev = placement_dev(test, "smallbar");
+	l = placement_dev(test, "smallbar");
 	p = params(test, SZ_1M, VSEG_BO_CPU_VISIBLE, BIT(1) | BIT(2) | BIT(0));
 	prefer(p, 1, true);
-	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 3);
+	KUNIT_ASSERT_EQ(test, home_places(l, p, false, false, pl), 3);
 	expect_place(test, pl, 0, TTM_PL_VRAM, TTM_PL_FLAG_TOPDOWN, 0,
 		     PFN(SZ_16M));
 	expect_place(test, pl, 1, TTM_PL_TT, NO_FLAGS, 0, 0);
 	/* larger than the visible part: only the aperture and system */
 	p->size = SZ_16M + SZ_64K;
-	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 2);
+	KUNIT_ASSERT_EQ(test, home_places(l, p, false, false, pl), 2);
 	expect_place(test, pl, 0, TTM_PL_TT, NO_FLAGS, 0, 0);
 	/* without CPU_VISIBLE the whole segment */
 	p->flags = 0;
-	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 3);
+	KUNIT_ASSERT_EQ(test, home_places(l, p, false, false, pl), 3);
 	expect_place(test, pl, 0, TTM_PL_VRAM, TTM_PL_FLAG_TOPDOWN, 0, 0);
 }
 
 static void placement_multi(struct kunit *test)
 {
-	struct vseg_device *vdev = placement_dev(test, "multi");
+	struct vseg_layout *l = placement_dev(test, "multi");
 	struct vseg_bo_params *p = params(test, SZ_64K, 0, GENMASK(7, 0));
 	struct ttm_place pl[VSEG_BO_MAX_PLACES];
 	unsigned int i;
 
 	/* six memory segments: VRAM then five private types, TT, system */
-	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 8);
+	KUNIT_ASSERT_EQ(test, home_places(l, p, false, false, pl), 8);
 	expect_place(test, pl, 0, TTM_PL_VRAM, NO_FLAGS, 0, 0);
 	for (i = 1; i < 6; i++)
 		expect_place(test, pl, i, TTM_PL_PRIV + i - 1, NO_FLAGS, 0, 0);
 	expect_place(test, pl, 6, TTM_PL_TT, NO_FLAGS, 0, 0);
 	expect_place(test, pl, 7, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
 	for (i = 1; i <= 6; i++)
-		KUNIT_EXPECT_EQ(test, vseg_mem_type_to_seg(vdev, pl[i - 1].mem_type), i);
-	KUNIT_EXPECT_EQ(test, vseg_mem_type_to_seg(vdev, TTM_PL_TT), 7);
-	KUNIT_EXPECT_EQ(test, vseg_mem_type_to_seg(vdev, TTM_PL_SYSTEM), 0);
+		KUNIT_EXPECT_EQ(test, vseg_mem_type_to_seg(l, pl[i - 1].mem_type), i);
+	KUNIT_EXPECT_EQ(test, vseg_mem_type_to_seg(l, TTM_PL_TT), 7);
+	KUNIT_EXPECT_EQ(test, vseg_mem_type_to_seg(l, TTM_PL_SYSTEM), 0);
 
 	/* every preferred slot, everything supported: no place twice */
 	for (i = 0; i < VSEG_BO_MAX_PREFERRED; i++)
 		prefer(p, 7 - i, true);
-	KUNIT_ASSERT_EQ(test, home_places(vdev, p, false, false, pl), 8);
+	KUNIT_ASSERT_EQ(test, home_places(l, p, false, false, pl), 8);
 	expect_place(test, pl, 0, TTM_PL_TT, TTM_PL_FLAG_TOPDOWN, 0, 0);
 	expect_place(test, pl, 5, TTM_PL_VRAM, NO_FLAGS, 0, 0);
 }
 
 static void placement_evict_places(struct kunit *test)
 {
-	struct vseg_device *vdev = placement_dev(test, "discrete");
-	struct vseg_bo *vbo = kunit_kzalloc(test, sizeof(*vbo), GFP_KERNEL);
+	struct vseg_layout *l = placement_dev(test, "discrete");
+	struct vseg_bo_params *p = params(test, SZ_1M, 0, ALL_DISCRETE);
 	struct ttm_place pl[2];
 
-	KUNIT_ASSERT_NOT_NULL(test, vbo);
-	vbo->tbo.bdev = &vdev->bdev;
-	vbo->params.size = SZ_1M;
-	vbo->params.supported = ALL_DISCRETE;
-
 	/* no eviction set: straight to system memory */
-	KUNIT_ASSERT_EQ(test, vseg_bo_evict_places(vbo, TTM_PL_VRAM, pl), 1);
+	KUNIT_ASSERT_EQ(test, vseg_place_evict(l, p, TTM_PL_VRAM, pl), 1);
 	expect_place(test, pl, 0, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
 
 	/* evicted to the aperture, with a GART range if accessed physically */
-	vbo->params.eviction = BIT(3);
-	KUNIT_ASSERT_EQ(test, vseg_bo_evict_places(vbo, TTM_PL_VRAM, pl), 2);
+	p->eviction = BIT(3);
+	KUNIT_ASSERT_EQ(test, vseg_place_evict(l, p, TTM_PL_VRAM, pl), 2);
 	expect_place(test, pl, 0, TTM_PL_TT, NO_FLAGS, 0, 0);
 	expect_place(test, pl, 1, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
-	vbo->params.flags = VSEG_BO_ACCESSED_PHYSICALLY;
-	KUNIT_ASSERT_EQ(test, vseg_bo_evict_places(vbo, TTM_PL_PRIV, pl), 2);
+	p->flags = VSEG_BO_ACCESSED_PHYSICALLY;
+	KUNIT_ASSERT_EQ(test, vseg_place_evict(l, p, TTM_PL_PRIV, pl), 2);
 	expect_place(test, pl, 0, TTM_PL_TT, NO_FLAGS, 0, PFN(SZ_64M));
 
 	/* from the aperture or system memory: system memory */
-	KUNIT_ASSERT_EQ(test, vseg_bo_evict_places(vbo, TTM_PL_TT, pl), 1);
+	KUNIT_ASSERT_EQ(test, vseg_place_evict(l, p, TTM_PL_TT, pl), 1);
 	expect_place(test, pl, 0, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
-	KUNIT_ASSERT_EQ(test, vseg_bo_evict_places(vbo, TTM_PL_SYSTEM, pl), 1);
+	KUNIT_ASSERT_EQ(test, vseg_place_evict(l, p, TTM_PL_SYSTEM, pl), 1);
 }
 
 struct check_case {
@@ -380,7 +368,7 @@ KUNIT_ARRAY_PARAM_DESC(check_cases, check_cases, name);
 static void placement_check_params(struct kunit *test)
 {
 	const struct check_case *c = test->param_value;
-	struct vseg_device *vdev = placement_dev(test, "discrete");
+	struct vseg_layout *l = placement_dev(test, "discrete");
 	struct vseg_bo_params *p = params(test, c->size, c->flags,
 					  c->supported);
 	u64 real = 0xdead;
@@ -394,12 +382,93 @@ static void placement_check_params(struct kunit *test)
 	p->num_banks = c->num_banks;
 	memcpy(p->banks, c->banks, sizeof(p->banks));
 
-	ret = vseg_bo_check_params(vdev, p, &real);
+	ret = vseg_place_check(l, p, &real);
 	KUNIT_EXPECT_EQ(test, ret, c->ret);
 	if (!c->ret)
 		KUNIT_EXPECT_EQ(test, real, c->real_size);
 	else
 		KUNIT_EXPECT_EQ(test, real, 0xdead);
+}
+
+static void placement_physical(struct kunit *test)
+{
+	struct vseg_layout *l = placement_dev(test, "discrete");
+	struct vseg_bo_params *p = params(test, SZ_1M,
+					  VSEG_BO_ACCESSED_PHYSICALLY,
+					  ALL_DISCRETE);
+	struct ttm_place pl[VSEG_BO_MAX_PLACES];
+
+	/* never system memory: contiguous, or a range of the aperture */
+	KUNIT_ASSERT_EQ(test, vseg_place_physical(l, p, false, pl), 3);
+	expect_place(test, pl, 0, TTM_PL_VRAM, TTM_PL_FLAG_CONTIGUOUS, 0, 0);
+	expect_place(test, pl, 1, TTM_PL_PRIV, TTM_PL_FLAG_CONTIGUOUS, 0, 0);
+	expect_place(test, pl, 2, TTM_PL_TT, NO_FLAGS, 0, PFN(SZ_64M));
+
+	/* a primary reaches the aperture only when it is to be displayed */
+	p->flags = VSEG_BO_PRIMARY;
+	KUNIT_ASSERT_EQ(test, vseg_place_physical(l, p, false, pl), 2);
+	KUNIT_ASSERT_EQ(test, vseg_place_physical(l, p, true, pl), 3);
+	expect_place(test, pl, 2, TTM_PL_TT, NO_FLAGS, 0, PFN(SZ_64M));
+
+	/* supported only in system memory: not reachable at all */
+	p->supported = BIT(0);
+	KUNIT_EXPECT_EQ(test, vseg_place_physical(l, p, true, pl), 0);
+}
+
+static void placement_filter(struct kunit *test)
+{
+	struct vseg_layout *l = placement_dev(test, "discrete");
+	struct vseg_bo_params *p = params(test, SZ_1M, 0, ALL_DISCRETE);
+	struct ttm_place pl[VSEG_BO_MAX_PLACES];
+	unsigned int n;
+
+	n = home_places(l, p, false, false, pl);
+	KUNIT_ASSERT_EQ(test, n, 4);
+	KUNIT_ASSERT_EQ(test, vseg_place_filter(l, pl, n, BIT(2) | BIT(0)), 2);
+	expect_place(test, pl, 0, TTM_PL_PRIV, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 1, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
+	KUNIT_EXPECT_EQ(test, vseg_place_filter(l, pl, 2, 0), 0);
+}
+
+/* What could ever fit, on a small BAR and around invalid ranges. */
+static void placement_check_capacity(struct kunit *test)
+{
+	struct vseg_layout *l = placement_dev(test, "smallbar");
+	struct vseg_segment_table *t = kunit_kzalloc(test, sizeof(*t),
+						     GFP_KERNEL);
+	struct vseg_bo_params *p;
+	u64 real;
+
+	/* CPU_VISIBLE larger than the 16 MiB window: system memory only */
+	p = params(test, SZ_32M, VSEG_BO_CPU_VISIBLE, BIT(1));
+	KUNIT_EXPECT_EQ(test, vseg_place_check(l, p, &real), -EINVAL);
+	p->supported |= BIT(0);
+	KUNIT_EXPECT_EQ(test, vseg_place_check(l, p, &real), 0);
+	p = params(test, SZ_16M, VSEG_BO_CPU_VISIBLE, BIT(1));
+	KUNIT_EXPECT_EQ(test, vseg_place_check(l, p, &real), 0);
+
+	/* 8 MiB with 1..2 MiB invalid; an 8 MiB aperture, 2..4 MiB invalid */
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_EQ(test, vseg_segment_table_parse(t,
+		"memory:name=vram,size=8M,page=64K,flags=64kpages,invalid=0x100000+0x100000;"
+		"aperture:size=8M,commit=8M,invalid=0x200000+0x200000"), 0);
+	KUNIT_ASSERT_EQ(test, vseg_segment_table_validate(t), 0);
+	vseg_layout_init(l, t);
+	p = params(test, 6 * SZ_1M, VSEG_BO_ACCESSED_PHYSICALLY, BIT(1));
+	KUNIT_EXPECT_EQ(test, vseg_place_check(l, p, &real), 0);
+	p->size = 6 * SZ_1M + SZ_64K;
+	KUNIT_EXPECT_EQ(test, vseg_place_check(l, p, &real), -EINVAL);
+	p->flags = 0;	/* scattered: 7 MiB of the segment are usable */
+	p->size = 7 * SZ_1M;
+	KUNIT_EXPECT_EQ(test, vseg_place_check(l, p, &real), 0);
+	p = params(test, 4 * SZ_1M + SZ_4K, VSEG_BO_ACCESSED_PHYSICALLY,
+		   BIT(2));
+	KUNIT_EXPECT_EQ(test, vseg_place_check(l, p, &real), -EINVAL);
+	p->size = 4 * SZ_1M;
+	KUNIT_EXPECT_EQ(test, vseg_place_check(l, p, &real), 0);
+	p->flags = 0;	/* no GART range: only the commit limit counts */
+	p->size = 8 * SZ_1M;
+	KUNIT_EXPECT_EQ(test, vseg_place_check(l, p, &real), 0);
 }
 
 static struct kunit_case vseg_placement_cases[] = {
@@ -410,6 +479,9 @@ static struct kunit_case vseg_placement_cases[] = {
 	KUNIT_CASE(placement_cpu_visible),
 	KUNIT_CASE(placement_multi),
 	KUNIT_CASE(placement_evict_places),
+	KUNIT_CASE(placement_physical),
+	KUNIT_CASE(placement_filter),
+	KUNIT_CASE(placement_check_capacity),
 	KUNIT_CASE_PARAM(placement_check_params, check_cases_gen_params),
 	{}
 };
