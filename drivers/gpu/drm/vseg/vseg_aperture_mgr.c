@@ -191,6 +191,7 @@ bool vseg_aperture_res_mapped(struct ttm_resource *res)
 {
 	return mapped_res(res);
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_aperture_res_mapped);
 
 /**
  * vseg_aperture_res_range() - the aperture range of a placement
@@ -205,6 +206,7 @@ void vseg_aperture_res_range(struct ttm_resource *res, u64 *start, u64 *size)
 	*start = ares->node.start << PAGE_SHIFT;
 	*size = ares->node.size << PAGE_SHIFT;
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_aperture_res_range);
 
 /**
  * vseg_aperture_bind() - point a placement's GART range at its pages
@@ -224,6 +226,7 @@ int vseg_aperture_bind(struct vseg_aperture_mgr *mgr, struct ttm_resource *res,
 	return vseg_gart_bind(&mgr->gart, &ares->node, tt->pages,
 			      tt->num_pages);
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_aperture_bind);
 
 /**
  * vseg_aperture_unbind() - invalidate a placement's GART entries
@@ -242,6 +245,7 @@ void vseg_aperture_unbind(struct vseg_aperture_mgr *mgr,
 	if (ares)
 		vseg_gart_unbind(&mgr->gart, &ares->node);
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_aperture_unbind);
 
 /**
  * vseg_aperture_map() - give an aperture placement a GART range, in place
@@ -267,6 +271,7 @@ int vseg_aperture_map(struct vseg_aperture_mgr *mgr, struct ttm_resource *res,
 		vseg_aperture_unmap(mgr, res);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_aperture_map);
 
 /**
  * vseg_aperture_unmap() - release a placement's GART range
@@ -279,6 +284,7 @@ void vseg_aperture_unmap(struct vseg_aperture_mgr *mgr,
 	vseg_gart_free(&mgr->gart, &to_aperture_res(res)->node);
 	res->start = VSEG_APERTURE_NO_RANGE;
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_aperture_unmap);
 
 /**
  * vseg_aperture_mgr_committed() - bytes committed to the aperture
@@ -290,6 +296,7 @@ u64 vseg_aperture_mgr_committed(struct vseg_aperture_mgr *mgr)
 {
 	return ttm_resource_manager_usage(&mgr->manager);
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_aperture_mgr_committed);
 
 struct walk_ctx {
 	void (*fn)(void *arg, u64 start, u64 size,

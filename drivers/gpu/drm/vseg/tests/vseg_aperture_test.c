@@ -11,10 +11,12 @@
  */
 
 #include <kunit/test.h>
+#include <linux/io.h>
 #include <linux/slab.h>
 #include <drm/drm_print.h>
 #include <drm/drm_vma_manager.h>
 #include <drm/drm_gem_ttm_helper.h>
+#include <drm/ttm/ttm_placement.h>
 #include <drm/ttm/ttm_tt.h>
 
 #include "../vseg_aperture_mgr.h"

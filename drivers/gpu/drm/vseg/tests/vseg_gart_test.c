@@ -9,6 +9,7 @@
 
 #include <kunit/test.h>
 #include <linux/gfp.h>
+#include <linux/io.h>
 #include <linux/mm.h>
 #include <drm/drm_print.h>
 

@@ -253,9 +253,11 @@ static void placement_multi(struct kunit *test)
 	expect_place(test, pl, 6, TTM_PL_TT, NO_FLAGS, 0, 0);
 	expect_place(test, pl, 7, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
 	for (i = 1; i <= 6; i++)
-		KUNIT_EXPECT_EQ(test, vseg_mem_type_to_seg(l, pl[i - 1].mem_type), i);
-	KUNIT_EXPECT_EQ(test, vseg_mem_type_to_seg(l, TTM_PL_TT), 7);
-	KUNIT_EXPECT_EQ(test, vseg_mem_type_to_seg(l, TTM_PL_SYSTEM), 0);
+		KUNIT_EXPECT_EQ(test, l->seg[pl[i - 1].mem_type], i);
+	for (i = 0; i <= 7; i++)
+		KUNIT_EXPECT_EQ(test, l->seg[l->mem_type[i]], i);
+	KUNIT_EXPECT_EQ(test, l->seg[TTM_PL_TT], 7);
+	KUNIT_EXPECT_EQ(test, l->seg[TTM_PL_SYSTEM], 0);
 
 	/* every preferred slot, everything supported: no place twice */
 	for (i = 0; i < VSEG_BO_MAX_PREFERRED; i++)
