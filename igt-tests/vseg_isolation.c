@@ -41,7 +41,7 @@
  *
  * SUBTEST: patch-fields
  * Description: Patch locations may only target the address fields a
- *	command uses.
+ *	command uses, and keep FILL's and WRITE's alignment.
  *
  * SUBTEST: scanout-privilege
  * Description: SCANOUT needs DRM master on the primary node.
@@ -516,6 +516,22 @@ static void test_patch_fields(void)
 				     op, field, err, vseg_errname(err));
 			vseg_cb_fini(&cb);
 		}
+	}
+	/* A patch that breaks FILL's or WRITE's alignment is refused too. */
+	for (unsigned int k = 0; k < 2; k++) {
+		struct vseg_cmdbuf cb;
+		uint32_t cmd;
+		int err;
+
+		vseg_cb_init(&cb);
+		cmd = k ? vseg_cb_write(&cb, 0, 1) : vseg_cb_fill(&cb, 0, 8, 1);
+		vseg_cb_add_allocation(&cb, own, DRM_VSEG_ALLOCATION_WRITE);
+		vseg_cb_add_patch(&cb, 0, SZ_4K - (k ? 4 : 2),
+				  VSEG_PATCH_OFFSET(cmd, VSEG_CMD_DST));
+		err = submit_copy(fd, &cb);
+		igt_assert_f(err == -EINVAL, "%s patched unaligned: %d (%s)\n",
+			     k ? "WRITE" : "FILL", err, vseg_errname(err));
+		vseg_cb_fini(&cb);
 	}
 	vseg_gem_close(fd, own);
 	close(fd);

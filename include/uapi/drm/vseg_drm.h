@@ -587,7 +587,9 @@ struct drm_vseg_residency {
  * @size: FILL, COPY: bytes, a multiple of 4 for FILL; WRITE, NOP: zero.
  * @value: FILL: the pattern (low 32 bits); WRITE: the value; otherwise 0.
  *
- * WRITE's @dst must be 8-byte aligned, FILL's 4-byte aligned.
+ * WRITE's @dst must be 8-byte aligned, FILL's 4-byte aligned, also once
+ * the kernel has patched it (an allocation offset that breaks it is
+ * -EINVAL).
  */
 struct drm_vseg_cmd {
 	__u32 opcode;

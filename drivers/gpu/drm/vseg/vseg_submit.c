@@ -173,6 +173,19 @@ static int phys_check(struct vseg_job *job, struct vseg_submit *s)
 	return 0;
 }
 
+/* A patched destination keeps the alignment its opcode needs. */
+static bool patched_dst_aligned(const struct drm_vseg_cmd *c)
+{
+	switch (c->opcode) {
+	case DRM_VSEG_CMD_FILL:
+		return IS_ALIGNED(c->dst, 4);
+	case DRM_VSEG_CMD_WRITE:
+		return IS_ALIGNED(c->dst, 8);
+	default:
+		return true;
+	}
+}
+
 static int apply_patches(struct vseg_submit *s)
 {
 	u32 i;
@@ -186,6 +199,9 @@ static int apply_patches(struct vseg_submit *s)
 		if (!vseg_bo_phys_addr(s->bos[pt->allocation_index], &seg, &off))
 			return -EINVAL;
 		*slot = DRM_VSEG_PHYS_ADDR(seg, off + pt->allocation_offset);
+		if (!patched_dst_aligned(&s->cmds[pt->patch_offset /
+						  sizeof(*s->cmds)]))
+			return -EINVAL;
 	}
 	return 0;
 }
