@@ -53,7 +53,9 @@ struct vseg_bo_state {
  *	VSEG_BO_NOWHERE; protected by the BO's reservation.
  * @evicted_from: segment whose evicted counter holds this buffer, or 0.
  * @evict_places: storage for the places evict_flags hands TTM.
- * @fault_retries: CPU faults in a row that found no CPU-visible room.
+ * @fault_since: jiffies (| 1) of the first of the CPU faults in a row that
+ *	found no CPU-visible room, 0 after a fault that did; under the BO's
+ *	reservation.
  * @user_pins: pins taken through MAKE_RESIDENT, by every file (the display
  *	pins too, but only its own pins can it drop); protected by the BO's
  *	reservation.
@@ -71,7 +73,7 @@ struct vseg_bo {
 	u32 accounted_seg;
 	u32 evicted_from;
 	struct ttm_place evict_places[2];
-	atomic_t fault_retries;
+	unsigned long fault_since;
 	unsigned int user_pins;
 	unsigned int displayed;
 };

@@ -18,8 +18,8 @@
 #include "vseg_file.h"
 #include "vseg_gem.h"
 
-/* CPU faults in a row without CPU-visible room before SIGBUS. */
-#define VSEG_FAULT_RETRIES	1000
+/* How long CPU faults may find the CPU-visible room taken before SIGBUS. */
+#define VSEG_FAULT_PATIENCE	(2 * HZ)
 
 static const struct vm_operations_struct vseg_vm_ops;
 
@@ -82,9 +82,10 @@ int vseg_gem_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
 
 /*
  * Move a buffer the CPU cannot see where it can. On contention (the
- * CPU-visible room is held by buffers others have reserved) the fault
- * returns at once and the access faults again; after VSEG_FAULT_RETRIES
- * such faults in a row it gives up with SIGBUS.
+ * CPU-visible room is held by buffers others have reserved right now) the
+ * fault returns at once, letting others run, and the access faults again;
+ * when it has found no room for VSEG_FAULT_PATIENCE it gives up with
+ * SIGBUS.
  */
 static vm_fault_t fault_migrate(struct vseg_bo *vbo)
 {
@@ -101,11 +102,14 @@ static vm_fault_t fault_migrate(struct vseg_bo *vbo)
 	err = ttm_bo_validate(&vbo->tbo, &placement, &ctx);
 	if (!err)
 		return 0;
-	if (err == -ERESTARTSYS || err == -EINTR ||
-	    atomic_inc_return(&vbo->fault_retries) < VSEG_FAULT_RETRIES)
+	if (err == -ERESTARTSYS || err == -EINTR)
 		return VM_FAULT_NOPAGE;
-	atomic_set(&vbo->fault_retries, 0);
-	return VM_FAULT_SIGBUS;
+	if (!vbo->fault_since)
+		vbo->fault_since = jiffies | 1;
+	else if (time_after(jiffies, vbo->fault_since + VSEG_FAULT_PATIENCE))
+		return VM_FAULT_SIGBUS;
+	cond_resched();
+	return VM_FAULT_NOPAGE;
 }
 
 /*
@@ -147,7 +151,7 @@ static vm_fault_t vseg_vm_fault(struct vm_fault *vmf)
 	/* CPU use counts as use: the buffer is the last one to evict. */
 	if (!(ret & VM_FAULT_ERROR))
 		ttm_bo_move_to_lru_tail_unlocked(tbo);
-	atomic_set(&vbo->fault_retries, 0);
+	vbo->fault_since = 0;
 out_exit:
 	drm_dev_exit(idx);
 	if (ret == VM_FAULT_RETRY && !(vmf->flags & FAULT_FLAG_RETRY_NOWAIT))
