@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A test's device, segment table and starting point.
+ *
+ * Copyright (c) 2026 The vseg authors
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "igt.h"
+#include "igt_vseg.h"
+
+static struct vseg_ctx *exit_ctx;
+
+static void vseg_ctx_exit_handler(int sig)
+{
+	(void)sig;
+	if (exit_ctx)
+		vseg_ctx_close(exit_ctx);
+	if (igt_kmod_is_loaded(VSEG_MODULE))
+		igt_kmod_unload(VSEG_MODULE);
+}
+
+void vseg_ctx_install_exit_handler(struct vseg_ctx *ctx)
+{
+	igt_assert(!exit_ctx || exit_ctx == ctx);
+	exit_ctx = ctx;
+	igt_install_exit_handler(vseg_ctx_exit_handler);
+}
+
+void vseg_ctx_close(struct vseg_ctx *ctx)
+{
+	if (ctx->fd >= 0)
+		drm_close_driver(ctx->fd);
+	ctx->fd = -1;
+}
+
+void vseg_ctx_reload(struct vseg_ctx *ctx, const char *profile)
+{
+	char opts[1024];
+
+	vseg_ctx_close(ctx);
+	snprintf(opts, sizeof(opts), "profile=%s", profile);
+	vseg_reload(opts);
+	ctx->fd = drm_open_vseg();
+}
+
+void vseg_ctx_query(struct vseg_ctx *ctx)
+{
+	free(ctx->segs);
+	ctx->segs = vseg_query_all(ctx->fd, &ctx->q);
+	ctx->ap_id = vseg_aperture_id(&ctx->q, ctx->segs);
+}
+
+void vseg_ctx_take_base(struct vseg_ctx *ctx)
+{
+	vseg_usage_read(ctx->fd, &ctx->base_usage);
+	if (ctx->leftovers == VSEG_LEFTOVERS_BASE_COUNT)
+		ctx->base_count = vseg_allocation_count(ctx->fd);
+}
+
+void vseg_ctx_load(struct vseg_ctx *ctx, const char *profile)
+{
+	vseg_ctx_close(ctx);
+	free(ctx->segs);
+	ctx->segs = NULL;
+	vseg_ctx_reload(ctx, profile);
+	vseg_ctx_query(ctx);
+	vseg_ctx_take_base(ctx);
+}
+
+void vseg_ctx_start(struct vseg_ctx *ctx)
+{
+	vseg_ctx_close(ctx);
+	ctx->fd = drm_open_vseg();
+	vseg_ctx_take_base(ctx);
+}
+
+/* Do the buffers listed in debugfs "allocations" match ctx->leftovers? */
+static bool leftovers_ok(const struct vseg_ctx *ctx,
+			 const struct vseg_allocations *a)
+{
+	switch (ctx->leftovers) {
+	case VSEG_LEFTOVERS_BASE_COUNT:
+		return a->num == ctx->base_count;
+	case VSEG_LEFTOVERS_NONE_OURS:
+		for (unsigned int i = 0; i < a->num; i++)
+			if (a->bo[i].pid == getpid())
+				return false;
+		return true;
+	case VSEG_LEFTOVERS_NONE:
+		return a->num == 0;
+	}
+	return false;
+}
+
+void vseg_ctx_finish(struct vseg_ctx *ctx, unsigned int timeout_ms,
+		     const char *what)
+{
+	struct timespec start = {};
+	struct vseg_allocations a;
+
+	vseg_usage_wait(ctx->fd, &ctx->base_usage, timeout_ms, what);
+	/*
+	 * TTM destroys a closed buffer a little after its memory is
+	 * uncharged (deferred destruction of busy buffers): give the
+	 * listing the same time.
+	 */
+	igt_gettime(&start);
+	for (;;) {
+		vseg_debugfs_read_allocations(ctx->fd, &a);
+		if (leftovers_ok(ctx, &a) ||
+		    igt_nsec_elapsed(&start) >= timeout_ms * 1000000ull)
+			break;
+		vseg_debugfs_free_allocations(&a);
+		usleep(10000);
+	}
+	switch (ctx->leftovers) {
+	case VSEG_LEFTOVERS_BASE_COUNT:
+		igt_assert_f(a.num == ctx->base_count,
+			     "%s: %u buffers left in debugfs allocations, expected %u\n",
+			     what, a.num, ctx->base_count);
+		break;
+	case VSEG_LEFTOVERS_NONE_OURS:
+		for (unsigned int i = 0; i < a.num; i++)
+			igt_assert_f(a.bo[i].pid != getpid(),
+				     "%s: buffer %llu is still listed\n", what,
+				     (unsigned long long)a.bo[i].buffer_id);
+		break;
+	case VSEG_LEFTOVERS_NONE:
+		igt_assert_f(a.num == 0,
+			     "%s: %u buffers left in debugfs allocations\n",
+			     what, a.num);
+		break;
+	}
+	vseg_debugfs_free_allocations(&a);
+	vseg_ctx_close(ctx);
+}
+
+void vseg_ctx_unload(struct vseg_ctx *ctx)
+{
+	vseg_ctx_close(ctx);
+	free(ctx->segs);
+	ctx->segs = NULL;
+	vseg_unload();
+}
+
+const struct drm_vseg_segment_info *
+vseg_ctx_seg(const struct vseg_ctx *ctx, uint32_t id)
+{
+	return vseg_segment(&ctx->q, ctx->segs, id);
+}
+
+bool vseg_ctx_is_memory(const struct vseg_ctx *ctx, uint32_t id)
+{
+	return id &&
+	       vseg_ctx_seg(ctx, id)->kind == DRM_VSEG_SEGMENT_KIND_MEMORY;
+}
+
+const char *vseg_ctx_seg_name(const struct vseg_ctx *ctx, uint32_t id)
+{
+	return id ? vseg_ctx_seg(ctx, id)->name : "system";
+}
+
+uint32_t vseg_test_seed(uint32_t fallback)
+{
+	const char *env = getenv("VSEG_SEED");
+	uint32_t seed;
+
+	seed = env ? strtoul(env, NULL, 0) : fallback;
+	igt_info("seed %u (set VSEG_SEED to repeat)\n", seed);
+	return seed;
+}

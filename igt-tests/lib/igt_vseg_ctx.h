@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A test's device, segment table and starting point.
+ *
+ * Copyright (c) 2026 The vseg authors
+ */
+#ifndef IGT_VSEG_CTX_H
+#define IGT_VSEG_CTX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "igt_vseg_usage.h"
+#include "vseg_drm.h"
+
+/**
+ * enum vseg_leftovers - what vseg_ctx_finish() asserts of "allocations"
+ * @VSEG_LEFTOVERS_BASE_COUNT: as many buffers are listed as when the base
+ *	was taken (vseg_ctx_load() and vseg_ctx_start() count them).
+ * @VSEG_LEFTOVERS_NONE_OURS: no buffer of this process is listed.
+ * @VSEG_LEFTOVERS_NONE: no buffer at all is listed.
+ */
+enum vseg_leftovers {
+	VSEG_LEFTOVERS_BASE_COUNT,
+	VSEG_LEFTOVERS_NONE_OURS,
+	VSEG_LEFTOVERS_NONE,
+};
+
+/**
+ * struct vseg_ctx - the device a test works on and what it started from
+ * @fd: the vseg card node, or -1.
+ * @q: the segment query of @segs.
+ * @segs: the queried segment table (malloc()ed), or NULL.
+ * @ap_id: id of the aperture segment of @segs.
+ * @base_usage: the usage when the base was taken; vseg_ctx_finish() waits
+ *	for it again.
+ * @base_count: buffers listed in debugfs "allocations" when the base was
+ *	taken (with VSEG_LEFTOVERS_BASE_COUNT only; else 0).
+ * @leftovers: what vseg_ctx_finish() checks; set with VSEG_CTX_INIT().
+ */
+struct vseg_ctx {
+	int fd;
+	struct drm_vseg_query_segments q;
+	struct drm_vseg_segment_info *segs;
+	uint32_t ap_id;
+	struct vseg_usage_snapshot base_usage;
+	unsigned int base_count;
+	enum vseg_leftovers leftovers;
+};
+
+#define VSEG_CTX_INIT(check) { .fd = -1, .leftovers = (check) }
+
+/*
+ * Install an igt exit handler that closes @ctx's fd and unloads vseg if it
+ * is loaded (one context per process).
+ */
+void vseg_ctx_install_exit_handler(struct vseg_ctx *ctx);
+/* Close @ctx->fd if it is open. */
+void vseg_ctx_close(struct vseg_ctx *ctx);
+/*
+ * Close @ctx->fd, reload vseg with "profile=@profile" and open the device;
+ * @profile may be followed by more module options ("discrete table=...").
+ */
+void vseg_ctx_reload(struct vseg_ctx *ctx, const char *profile);
+/* Query the segment table of @ctx->fd into @ctx (and the aperture id). */
+void vseg_ctx_query(struct vseg_ctx *ctx);
+/*
+ * Take the base: the usage now (and the "allocations" count, with
+ * VSEG_LEFTOVERS_BASE_COUNT).
+ */
+void vseg_ctx_take_base(struct vseg_ctx *ctx);
+/* vseg_ctx_reload(), vseg_ctx_query() and vseg_ctx_take_base(). */
+void vseg_ctx_load(struct vseg_ctx *ctx, const char *profile);
+/* Reopen the device (a file of its own) and take the base again. */
+void vseg_ctx_start(struct vseg_ctx *ctx);
+/*
+ * Wait up to @timeout_ms for the usage to be back to the base (@what names
+ * the situation), check "allocations" as @ctx->leftovers says, close the fd.
+ */
+void vseg_ctx_finish(struct vseg_ctx *ctx, unsigned int timeout_ms,
+		     const char *what);
+/* Close the fd, free the table and unload vseg (asserting it is gone). */
+void vseg_ctx_unload(struct vseg_ctx *ctx);
+/* Segment @id of @ctx's table (asserts it exists). */
+const struct drm_vseg_segment_info *
+vseg_ctx_seg(const struct vseg_ctx *ctx, uint32_t id);
+/* Is @id a memory segment (0, system memory, is not)? */
+bool vseg_ctx_is_memory(const struct vseg_ctx *ctx, uint32_t id);
+/* The name of segment @id, "system" for 0. */
+const char *vseg_ctx_seg_name(const struct vseg_ctx *ctx, uint32_t id);
+
+/*
+ * The seed of a randomized test: $VSEG_SEED if it is set, else @fallback;
+ * logged with igt_info() so that a run can be repeated.
+ */
+uint32_t vseg_test_seed(uint32_t fallback);
+
+#endif /* IGT_VSEG_CTX_H */

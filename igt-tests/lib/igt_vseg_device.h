@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Finding and opening vseg's DRM nodes.
+ *
+ * Copyright (c) 2026 The vseg authors
+ */
+#ifndef IGT_VSEG_DEVICE_H
+#define IGT_VSEG_DEVICE_H
+
+#include <stdbool.h>
+
+/* First vseg card (or render) node, or -ENODEV; never skips. */
+int __drm_open_vseg(void);
+int __drm_open_vseg_render(void);
+/* Same, but igt_require() that a vseg device exists. */
+int drm_open_vseg(void);
+int drm_open_vseg_render(void);
+bool is_vseg_device(int fd);
+void igt_require_vseg(int fd);
+/* Number of /dev/dri nodes (cards and render nodes) driven by vseg. */
+int vseg_count_nodes(void);
+/* Number of entries in /dev/dri (0 if it does not exist). */
+int vseg_count_dri_entries(void);
+
+#endif /* IGT_VSEG_DEVICE_H */

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Loading and unloading the vseg module.
+ *
+ * Copyright (c) 2026 The vseg authors
+ */
+#ifndef IGT_VSEG_MODULE_H
+#define IGT_VSEG_MODULE_H
+
+#include <stdbool.h>
+
+#include "igt_kmod.h"
+
+/* igt_require() root (needed to load and unload modules). */
+void vseg_require_root(void);
+/* VmallocUsed of /proc/meminfo in KiB: where memory segments live. */
+long vseg_vmalloc_used_kb(void);
+/* Is vseg loaded, or vseg.ko in $IGT_KMOD_PATH or /lib/modules/`uname -r`? */
+bool vseg_module_available(void);
+/* igt_require() root and vseg_module_available(). */
+void vseg_require_module(void);
+/* Unload vseg if it is loaded; asserts that it is gone afterwards. */
+void vseg_unload(void);
+/* vseg_unload(), then load vseg with @opts; asserts the load succeeds. */
+void vseg_reload(const char *opts);
+
+#endif /* IGT_VSEG_MODULE_H */

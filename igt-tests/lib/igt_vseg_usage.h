@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Snapshots of the usage counters of every segment.
+ *
+ * Copyright (c) 2026 The vseg authors
+ */
+#ifndef IGT_VSEG_USAGE_H
+#define IGT_VSEG_USAGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "vseg_drm.h"
+
+/**
+ * struct vseg_usage_snapshot - usage of every segment at one time
+ * @num_segments: segments of the table.
+ * @usage: @usage[0] is the system segment, @usage[id] segment id.
+ */
+struct vseg_usage_snapshot {
+	uint32_t num_segments;
+	struct drm_vseg_segment_usage usage[DRM_VSEG_MAX_SEGMENTS + 1];
+};
+
+/* Query the usage of every segment. */
+void vseg_usage_read(int fd, struct vseg_usage_snapshot *u);
+/* Do two snapshots have the same counters? */
+bool vseg_usage_equal(const struct vseg_usage_snapshot *a,
+		      const struct vseg_usage_snapshot *b);
+/* Assert that the usage now equals @want; @what names the situation. */
+void vseg_usage_assert(int fd, const struct vseg_usage_snapshot *want,
+		       const char *what);
+/*
+ * Wait up to @timeout_ms for the usage to equal @want (buffers may be
+ * released asynchronously), then assert that it does.
+ */
+void vseg_usage_wait(int fd, const struct vseg_usage_snapshot *want,
+		     unsigned int timeout_ms, const char *what);
+/* Log a snapshot with igt_info(), prefixed with @what. */
+void vseg_usage_print(const struct vseg_usage_snapshot *u, const char *what);
+
+#endif /* IGT_VSEG_USAGE_H */
