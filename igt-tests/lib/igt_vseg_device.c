@@ -18,13 +18,13 @@
 
 static bool node_is_vseg(const char *path, int *fdp)
 {
-	char name[64];
+	char name[64] = "";	/* the name is not NUL-terminated */
 	int fd;
 
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return false;
-	if (__get_drm_device_name(fd, name, sizeof(name)) ||
+	if (__get_drm_device_name(fd, name, sizeof(name) - 1) ||
 	    strcmp(name, VSEG_DRIVER)) {
 		close(fd);
 		return false;
@@ -100,9 +100,9 @@ int drm_open_vseg_render(void)
 
 bool is_vseg_device(int fd)
 {
-	char name[64];
+	char name[64] = "";
 
-	return !__get_drm_device_name(fd, name, sizeof(name)) &&
+	return !__get_drm_device_name(fd, name, sizeof(name) - 1) &&
 	       !strcmp(name, VSEG_DRIVER);
 }
 
