@@ -9,14 +9,15 @@
  *   igt_vseg_query.h        the segment query and the rules of a table
  *   igt_vseg_table.h        expected segment tables
  *   igt_vseg_kmsg.h         the kernel log
- *   igt_vseg_debugfs.h      the debugfs directory and "segments"
+ *   igt_vseg_debugfs.h      debugfs: the parser of its files, "segments"
  *   igt_vseg_bo.h           buffers: create, info, mmap, residency
- *   igt_vseg_usage.h        usage snapshots
+ *   igt_vseg_usage.h        usage snapshots, debugfs "paging"
  *   igt_vseg_pattern.h      data patterns
  *   igt_vseg_allocations.h  debugfs "allocations" and "aperture"
  *   igt_vseg_ctx.h          a test's device, table and starting point
+ *   igt_vseg_display.h      SCANOUT, debugfs "display"
  *   igt_vseg_exec.h         the engines: command buffers, submission,
- *                           syncobjs, VM_BIND, SCANOUT, "display", "paging"
+ *                           syncobjs, VM_BIND, physical addresses
  *
  * Written against upstream IGT's library API only, so that it can live in
  * upstream's lib/ next to the other driver helpers.
@@ -38,6 +39,7 @@
 #include "igt_vseg_pattern.h"
 #include "igt_vseg_allocations.h"
 #include "igt_vseg_ctx.h"
+#include "igt_vseg_display.h"
 #include "igt_vseg_exec.h"
 
 #endif /* IGT_VSEG_H */

@@ -14,151 +14,69 @@
 #include "igt.h"
 #include "igt_vseg.h"
 
-/*
- * The value of " key=" in @line: a copy (up to the next space, or for
- * "owner" up to " size=") in @val; false if absent.
- */
-static bool line_value(const char *line, const char *key, char *val,
-		       size_t size)
+static void parse_allocation(const struct vseg_debugfs_line *l,
+			     struct vseg_allocation *bo)
 {
-	char pat[32];
-	const char *p, *end;
-	size_t n;
-
-	snprintf(pat, sizeof(pat), " %s=", key);
-	p = strstr(line, pat);
-	if (!p)
-		return false;
-	p += strlen(pat);
-	if (!strcmp(key, "owner"))
-		end = strstr(p, " size=");
-	else
-		end = strchr(p, ' ');
-	if (!end)
-		end = p + strlen(p);
-	n = end - p;
-	if (!n || n >= size)
-		return false;
-	memcpy(val, p, n);
-	val[n] = '\0';
-	return true;
-}
-
-static uint64_t line_u64(const char *line, const char *key, const char *file)
-{
-	unsigned long long v;
-	char val[64], *end;
-
-	igt_assert_f(line_value(line, key, val, sizeof(val)),
-		     "debugfs %s: no %s= in \"%s\"\n", file, key, line);
-	errno = 0;
-	v = strtoull(val, &end, 0);
-	igt_assert_f(!errno && end != val && !*end,
-		     "debugfs %s: %s=%s is not a number in \"%s\"\n", file, key,
-		     val, line);
-	return v;
-}
-
-static bool line_bool(const char *line, const char *key, const char *file)
-{
-	uint64_t v = line_u64(line, key, file);
-
-	igt_assert_f(v <= 1, "debugfs %s: %s=%llu is not 0 or 1\n", file, key,
-		     (unsigned long long)v);
-	return v;
-}
-
-static void parse_allocation(char *line, struct vseg_allocation *bo)
-{
-	char val[128], *end, *colon;
-	unsigned long long v;
+	const char *owner = vseg_debugfs_value(l, "owner");
+	const char *colon = owner ? strchr(owner, ':') : NULL;
+	uint64_t pid;
+	char *num;
 
 	memset(bo, 0, sizeof(*bo));
-	errno = 0;
-	v = strtoull(line + 3, &end, 10);
-	igt_assert_f(!errno && end != line + 3 && *end == ' ',
-		     "debugfs allocations: bad buffer id in \"%s\"\n", line);
-	bo->buffer_id = v;
-
-	igt_assert_f(line_value(line, "owner", val, sizeof(val)),
-		     "debugfs allocations: no owner in \"%s\"\n", line);
-	colon = strchr(val, ':');
-	igt_assert_f(colon && colon != val,
+	bo->buffer_id = l->id;
+	igt_assert_f(owner, "debugfs allocations: no owner in \"%s\"\n",
+		     l->text);
+	igt_assert_f(colon && colon != owner,
 		     "debugfs allocations: owner is not pid:comm in \"%s\"\n",
-		     line);
-	*colon = '\0';
-	bo->pid = atoi(val);
+		     l->text);
+	num = strndup(owner, colon - owner);
+	igt_assert(num);
+	pid = strtoull(num, NULL, 10);
+	free(num);
+	bo->pid = pid;
 	snprintf(bo->comm, sizeof(bo->comm), "%s", colon + 1);
 
-	bo->size = line_u64(line, "size", "allocations");
-	bo->flags = line_u64(line, "flags", "allocations");
-	bo->segment = line_u64(line, "segment", "allocations");
-	bo->offset = line_u64(line, "offset", "allocations");
-	bo->contiguous = line_bool(line, "contiguous", "allocations");
-	bo->moves = line_u64(line, "moves", "allocations");
-	bo->resident = line_bool(line, "resident", "allocations");
-	bo->pinned = line_bool(line, "pinned", "allocations");
-
-	igt_assert_f(line_value(line, "aperture", val, sizeof(val)),
-		     "debugfs allocations: no aperture in \"%s\"\n", line);
-	if (strcmp(val, "-")) {
-		unsigned long long start, len;
-		char *plus;
-
-		plus = strchr(val, '+');
-		igt_assert_f(plus, "debugfs allocations: aperture=%s in \"%s\"\n",
-			     val, line);
-		*plus = '\0';
-		errno = 0;
-		start = strtoull(val, &end, 16);
-		igt_assert_f(!errno && !*end && !strncmp(val, "0x", 2),
-			     "debugfs allocations: bad aperture start in \"%s\"\n",
-			     line);
-		len = strtoull(plus + 1, &end, 16);
-		igt_assert_f(!errno && !*end && !strncmp(plus + 1, "0x", 2),
-			     "debugfs allocations: bad aperture size in \"%s\"\n",
-			     line);
-		bo->mapped = true;
-		bo->ap_start = start;
-		bo->ap_size = len;
-	}
+	bo->size = vseg_debugfs_u64(l, "size");
+	bo->flags = vseg_debugfs_u64(l, "flags");
+	bo->segment = vseg_debugfs_u64(l, "segment");
+	bo->offset = vseg_debugfs_u64(l, "offset");
+	bo->contiguous = vseg_debugfs_bool(l, "contiguous");
+	bo->moves = vseg_debugfs_u64(l, "moves");
+	bo->resident = vseg_debugfs_bool(l, "resident");
+	bo->pinned = vseg_debugfs_bool(l, "pinned");
+	bo->mapped = vseg_debugfs_range(l, "aperture", &bo->ap_start,
+					&bo->ap_size);
 }
 
 void vseg_debugfs_parse_allocations(const char *text,
 				    struct vseg_allocations *a)
 {
-	char *copy, *line, *save = NULL;
-	unsigned int cap = 64;
+	struct vseg_debugfs_file f;
+	const struct vseg_debugfs_line *header;
 
 	memset(a, 0, sizeof(*a));
-	copy = strdup(text);
-	igt_assert(copy);
-	a->bo = calloc(cap, sizeof(*a->bo));
-	igt_assert(a->bo);
-
-	line = strtok_r(copy, "\n", &save);
-	igt_assert_f(line && sscanf(line, "vseg allocations: count=%u",
-				    &a->count) == 1,
+	/* The owner's command name may have spaces. */
+	vseg_debugfs_parse("allocations", text, "owner", &f);
+	header = &f.line[0];
+	igt_assert_f(f.num_lines &&
+		     !strcmp(header->head, "vseg allocations:"),
 		     "unexpected first line of allocations: \"%s\"\n",
-		     line ? line : "");
-	while ((line = strtok_r(NULL, "\n", &save))) {
-		if (!line[0])
-			continue;
-		igt_assert_f(!strncmp(line, "bo ", 3),
-			     "unexpected line in allocations: \"%s\"\n", line);
-		if (a->num == cap) {
-			cap *= 2;
-			a->bo = realloc(a->bo, cap * sizeof(*a->bo));
-			igt_assert(a->bo);
-		}
-		parse_allocation(line, &a->bo[a->num++]);
-		for (unsigned int i = 0; i + 1 < a->num; i++)
-			igt_assert_f(a->bo[i].buffer_id !=
+		     f.num_lines ? header->text : "");
+	a->count = vseg_debugfs_u64(header, "count");
+	a->bo = calloc(f.num_lines, sizeof(*a->bo));
+	igt_assert(a->bo);
+	for (unsigned int i = 1; i < f.num_lines; i++) {
+		igt_assert_f(vseg_debugfs_is(&f.line[i], "bo"),
+			     "unexpected line in allocations: \"%s\"\n",
+			     f.line[i].text);
+		parse_allocation(&f.line[i], &a->bo[a->num++]);
+		for (unsigned int j = 0; j + 1 < a->num; j++)
+			igt_assert_f(a->bo[j].buffer_id !=
 				     a->bo[a->num - 1].buffer_id,
 				     "debugfs allocations: buffer %llu listed twice\n",
-				     (unsigned long long)a->bo[i].buffer_id);
+				     (unsigned long long)a->bo[j].buffer_id);
 	}
-	free(copy);
+	vseg_debugfs_free(&f);
 	igt_assert_f(a->num == a->count,
 		     "debugfs allocations: count=%u but %u buffer lines\n",
 		     a->count, a->num);
@@ -305,45 +223,33 @@ void vseg_check_allocations(int fd, const uint32_t *handles, unsigned int n)
 void vseg_debugfs_parse_aperture(const char *text,
 				 struct vseg_aperture_state *s)
 {
-	char *copy, *line, *save = NULL;
-	unsigned int cap = 16;
+	struct vseg_debugfs_file f;
+	const struct vseg_debugfs_line *header;
 	uint64_t sum = 0;
 
 	memset(s, 0, sizeof(*s));
-	copy = strdup(text);
-	igt_assert(copy);
-	s->range = calloc(cap, sizeof(*s->range));
-	igt_assert(s->range);
-
-	line = strtok_r(copy, "\n", &save);
-	igt_assert_f(line && !strncmp(line, "vseg aperture:", 14),
+	vseg_debugfs_parse("aperture", text, NULL, &f);
+	header = &f.line[0];
+	igt_assert_f(f.num_lines && !strcmp(header->head, "vseg aperture:"),
 		     "unexpected first line of aperture: \"%s\"\n",
-		     line ? line : "");
-	s->segment = line_u64(line, "segment", "aperture");
-	s->size = line_u64(line, "size", "aperture");
-	s->commit_limit = line_u64(line, "commit_limit", "aperture");
-	s->committed = line_u64(line, "committed", "aperture");
-	s->mapped = line_u64(line, "mapped", "aperture");
+		     f.num_lines ? header->text : "");
+	s->segment = vseg_debugfs_u64(header, "segment");
+	s->size = vseg_debugfs_u64(header, "size");
+	s->commit_limit = vseg_debugfs_u64(header, "commit_limit");
+	s->committed = vseg_debugfs_u64(header, "committed");
+	s->mapped = vseg_debugfs_u64(header, "mapped");
 
-	while ((line = strtok_r(NULL, "\n", &save))) {
-		struct vseg_aperture_range *r;
-		char buf[512];
+	s->range = calloc(f.num_lines, sizeof(*s->range));
+	igt_assert(s->range);
+	for (unsigned int i = 1; i < f.num_lines; i++) {
+		const struct vseg_debugfs_line *l = &f.line[i];
+		struct vseg_aperture_range *r = &s->range[s->num_ranges++];
 
-		if (!line[0])
-			continue;
-		igt_assert_f(!strncmp(line, "range ", 6),
-			     "unexpected line in aperture: \"%s\"\n", line);
-		if (s->num_ranges == cap) {
-			cap *= 2;
-			s->range = realloc(s->range, cap * sizeof(*s->range));
-			igt_assert(s->range);
-		}
-		/* line_value() looks for " key=": give it a leading space. */
-		snprintf(buf, sizeof(buf), " %s", line + 6);
-		r = &s->range[s->num_ranges++];
-		r->start = line_u64(buf, "start", "aperture");
-		r->size = line_u64(buf, "size", "aperture");
-		r->buffer_id = line_u64(buf, "bo", "aperture");
+		igt_assert_f(!strcmp(l->head, "range"),
+			     "unexpected line in aperture: \"%s\"\n", l->text);
+		r->start = vseg_debugfs_u64(l, "start");
+		r->size = vseg_debugfs_u64(l, "size");
+		r->buffer_id = vseg_debugfs_u64(l, "bo");
 		igt_assert_f(r->size && !(r->start & 4095) && !(r->size & 4095) &&
 			     r->start < s->size && r->size <= s->size - r->start,
 			     "debugfs aperture: range %#llx+%#llx outside the %#llx-byte aperture\n",
@@ -362,7 +268,7 @@ void vseg_debugfs_parse_aperture(const char *text,
 		}
 		sum += r->size;
 	}
-	free(copy);
+	vseg_debugfs_free(&f);
 	igt_assert_f(sum == s->mapped,
 		     "debugfs aperture: mapped=%llu but the ranges add up to %llu\n",
 		     (unsigned long long)s->mapped, (unsigned long long)sum);

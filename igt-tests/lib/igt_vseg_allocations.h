@@ -130,8 +130,6 @@ void vseg_debugfs_free_aperture(struct vseg_aperture_state *s);
 const struct vseg_aperture_range *
 vseg_aperture_find(const struct vseg_aperture_state *s, uint64_t buffer_id);
 
-/* A whole debugfs file of the vseg device (malloc()ed), or NULL. */
-char *vseg_debugfs_read_file(int fd, const char *name);
 /* Buffer lines of debugfs "allocations" (asserts it is well-formed). */
 unsigned int vseg_allocation_count(int fd);
 

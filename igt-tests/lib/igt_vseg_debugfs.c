@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The vseg device's debugfs directory, its files, and the "segments"
- * file.
+ * The vseg device's debugfs directory and the one parser of its
+ * "key=value" files, and the "segments" file.
  *
  * Copyright (c) 2026 The vseg authors
  */
@@ -31,121 +31,6 @@ int vseg_debugfs_dir(int fd)
 		return -1;
 	}
 	return dir;
-}
-
-/* Split "k=v k=v ..." (modified in place) into @l. */
-static void parse_pairs(struct vseg_debugfs_line *l, char *text,
-			const char *what)
-{
-	char *save = NULL;
-
-	for (char *tok = strtok_r(text, " ", &save); tok;
-	     tok = strtok_r(NULL, " ", &save)) {
-		char *eq = strchr(tok, '=');
-
-		igt_assert_f(eq && eq != tok && eq[1],
-			     "%s: \"%s\" is not key=value\n", what, tok);
-		igt_assert_f(l->num_keys < VSEG_DEBUGFS_MAX_KEYS,
-			     "%s: too many keys\n", what);
-		*eq = '\0';
-		igt_assert_f(!vseg_debugfs_value(l, tok),
-			     "%s: duplicate key %s\n", what, tok);
-		l->key[l->num_keys] = tok;
-		l->value[l->num_keys] = eq + 1;
-		l->num_keys++;
-	}
-}
-
-void vseg_debugfs_read_segments(int fd, struct vseg_debugfs_segments *s)
-{
-	const size_t size = 1 << 16;
-	char *text;
-	int dir, len;
-
-	dir = vseg_debugfs_dir(fd);
-	igt_assert_f(dir >= 0, "no debugfs directory for the vseg device\n");
-	text = malloc(size);
-	igt_assert(text);
-	len = igt_debugfs_simple_read(dir, "segments", text, size);
-	close(dir);
-	igt_assert_f(len > 0, "reading debugfs segments failed: %d (%s)\n",
-		     len, strerror(-len));
-	igt_assert_f((size_t)len < size - 1, "debugfs segments is too large\n");
-	igt_debug("debugfs segments:\n%s", text);
-	vseg_debugfs_parse_segments(text, s);
-	free(text);
-}
-
-void vseg_debugfs_parse_segments(const char *text,
-				 struct vseg_debugfs_segments *s)
-{
-	struct vseg_debugfs_line header;
-	char *line, *save = NULL;
-
-	memset(s, 0, sizeof(*s));
-	s->text = strdup(text);
-	igt_assert(s->text);
-
-	line = strtok_r(s->text, "\n", &save);
-	igt_assert_f(line && !strncmp(line, "vseg segment table: ", 20),
-		     "unexpected first line of segments: \"%s\"\n",
-		     line ? line : "");
-	memset(&header, 0, sizeof(header));
-	parse_pairs(&header, line + 20, "segments header");
-	s->num_segments = vseg_debugfs_u64(&header, "segments");
-	s->paging_segment = vseg_debugfs_u64(&header, "paging_segment");
-	s->paging_size = vseg_debugfs_u64(&header, "paging_size");
-	s->paging_private = vseg_debugfs_u64(&header, "paging_private");
-
-	while ((line = strtok_r(NULL, "\n", &save))) {
-		struct vseg_debugfs_line *l;
-		char *end;
-		unsigned long id;
-
-		if (!line[0])
-			continue;
-		igt_assert_f(!strncmp(line, "segment ", 8),
-			     "unexpected line in segments: \"%s\"\n", line);
-		igt_assert_f(s->num_lines <= DRM_VSEG_MAX_SEGMENTS,
-			     "too many segment lines\n");
-		l = &s->line[s->num_lines++];
-		id = strtoul(line + 8, &end, 10);
-		igt_assert_f(end != line + 8 && (*end == ' ' || !*end),
-			     "bad segment id in \"%s\"\n", line);
-		l->id = id;
-		parse_pairs(l, end, "segment line");
-	}
-}
-
-void vseg_debugfs_free_segments(struct vseg_debugfs_segments *s)
-{
-	free(s->text);
-	s->text = NULL;
-}
-
-const char *vseg_debugfs_value(const struct vseg_debugfs_line *line,
-			       const char *key)
-{
-	for (unsigned int i = 0; i < line->num_keys; i++)
-		if (!strcmp(line->key[i], key))
-			return line->value[i];
-	return NULL;
-}
-
-uint64_t vseg_debugfs_u64(const struct vseg_debugfs_line *line,
-			  const char *key)
-{
-	const char *v = vseg_debugfs_value(line, key);
-	unsigned long long val;
-	char *end;
-
-	igt_assert_f(v, "segment %u: debugfs key %s missing\n", line->id, key);
-	errno = 0;
-	val = strtoull(v, &end, 0);
-	igt_assert_f(!errno && end != v && !*end,
-		     "segment %u: debugfs %s=%s is not a number\n", line->id,
-		     key, v);
-	return val;
 }
 
 char *vseg_debugfs_read_file(int fd, const char *name)
@@ -189,4 +74,269 @@ char *vseg_debugfs_read_file(int fd, const char *name)
 	close(file);
 	buf[len] = '\0';
 	return buf;
+}
+
+/* Is @s a whole number: decimal, or hex after "0x" (only, if @hex)? */
+static bool parse_number(const char *s, bool hex, uint64_t *v)
+{
+	unsigned long long x;
+	char *end;
+
+	if (hex && strncmp(s, "0x", 2))
+		return false;
+	if (*s == '-' || *s == '+' || *s == ' ')
+		return false;
+	errno = 0;
+	x = strtoull(s, &end, 0);
+	if (errno || end == s || *end) {
+		errno = 0;
+		return false;
+	}
+	*v = x;
+	return true;
+}
+
+/*
+ * Split @l->buf (a copy of the line) into head words and key=value pairs,
+ * in place: the words of the head stay joined by spaces.
+ */
+static void parse_line(struct vseg_debugfs_line *l, const char *spaced_key)
+{
+	char *p = l->buf, *head_end = NULL;
+	uint64_t id;
+
+	l->head = l->buf;
+	while (*p) {
+		char *word = p, *end = strchr(p, ' '), *eq;
+
+		if (end)
+			*end = '\0';
+		p = end ? end + 1 : word + strlen(word);
+		if (!*word)
+			continue;
+		eq = strchr(word, '=');
+		if (!eq && !l->num_keys) {
+			head_end = word + strlen(word);
+			continue;
+		}
+		if (!eq) {
+			igt_assert_f(spaced_key &&
+				     !strcmp(l->key[l->num_keys - 1], spaced_key),
+				     "debugfs %s: \"%s\" is not key=value in \"%s\"\n",
+				     l->file, word, l->text);
+			word[-1] = ' ';	/* part of the previous value */
+			continue;
+		}
+		igt_assert_f(eq != word && eq[1],
+			     "debugfs %s: \"%s\" is not key=value in \"%s\"\n",
+			     l->file, word, l->text);
+		igt_assert_f(l->num_keys < VSEG_DEBUGFS_MAX_KEYS,
+			     "debugfs %s: too many keys in \"%s\"\n", l->file,
+			     l->text);
+		*eq = '\0';
+		igt_assert_f(!vseg_debugfs_value(l, word),
+			     "debugfs %s: key %s twice in \"%s\"\n", l->file, word,
+			     l->text);
+		l->key[l->num_keys] = word;
+		l->value[l->num_keys] = eq + 1;
+		l->num_keys++;
+	}
+	/* The head: its words, joined again. */
+	if (head_end) {
+		for (char *c = l->buf; c < head_end; c++)
+			if (!*c)
+				*c = ' ';
+	} else {
+		l->head = "";
+	}
+
+	p = strchr(l->head, ' ');
+	l->has_id = p && !strchr(p + 1, ' ') && parse_number(p + 1, false, &id) &&
+		    id <= UINT32_MAX;
+	l->id = l->has_id ? id : 0;
+}
+
+void vseg_debugfs_parse(const char *name, const char *text,
+			const char *spaced_key, struct vseg_debugfs_file *f)
+{
+	const char *p = text;
+	unsigned int cap = 16;
+
+	memset(f, 0, sizeof(*f));
+	f->name = name;
+	f->line = calloc(cap, sizeof(*f->line));
+	igt_assert(f->line);
+	while (*p) {
+		const char *end = strchr(p, '\n');
+		struct vseg_debugfs_line *l;
+
+		if (!end)
+			end = p + strlen(p);
+
+		if (end == p) {
+			p++;
+			continue;
+		}
+		if (f->num_lines == cap) {
+			cap *= 2;
+			f->line = realloc(f->line, cap * sizeof(*f->line));
+			igt_assert(f->line);
+		}
+		l = &f->line[f->num_lines++];
+		memset(l, 0, sizeof(*l));
+		l->file = name;
+		l->text = strndup(p, end - p);
+		l->buf = strdup(l->text);
+		igt_assert(l->text && l->buf);
+		parse_line(l, spaced_key);
+		p = *end ? end + 1 : end;
+	}
+}
+
+void vseg_debugfs_read(int fd, const char *name, const char *spaced_key,
+		       struct vseg_debugfs_file *f)
+{
+	char *text = vseg_debugfs_read_file(fd, name);
+
+	igt_assert_f(text, "cannot read debugfs %s\n", name);
+	igt_debug("debugfs %s:\n%s", name, text);
+	vseg_debugfs_parse(name, text, spaced_key, f);
+	free(text);
+}
+
+void vseg_debugfs_free(struct vseg_debugfs_file *f)
+{
+	for (unsigned int i = 0; i < f->num_lines; i++) {
+		free(f->line[i].text);
+		free(f->line[i].buf);
+	}
+	free(f->line);
+	memset(f, 0, sizeof(*f));
+}
+
+bool vseg_debugfs_is(const struct vseg_debugfs_line *l, const char *word)
+{
+	size_t n = strlen(word);
+
+	return l->has_id && !strncmp(l->head, word, n) && l->head[n] == ' ';
+}
+
+const char *vseg_debugfs_value(const struct vseg_debugfs_line *line,
+			       const char *key)
+{
+	for (unsigned int i = 0; i < line->num_keys; i++)
+		if (!strcmp(line->key[i], key))
+			return line->value[i];
+	return NULL;
+}
+
+/* Value of @key; asserts it is there. */
+static const char *value_of(const struct vseg_debugfs_line *l,
+			    const char *key)
+{
+	const char *v = vseg_debugfs_value(l, key);
+
+	igt_assert_f(v, "debugfs %s: no %s= in \"%s\"\n", l->file, key,
+		     l->text);
+	return v;
+}
+
+uint64_t vseg_debugfs_u64(const struct vseg_debugfs_line *line,
+			  const char *key)
+{
+	const char *v = value_of(line, key);
+	uint64_t n = 0;
+
+	igt_assert_f(parse_number(v, false, &n),
+		     "debugfs %s: %s=%s is not a number in \"%s\"\n",
+		     line->file, key, v, line->text);
+	return n;
+}
+
+bool vseg_debugfs_bool(const struct vseg_debugfs_line *line, const char *key)
+{
+	uint64_t v = vseg_debugfs_u64(line, key);
+
+	igt_assert_f(v <= 1, "debugfs %s: %s=%llu is not 0 or 1 in \"%s\"\n",
+		     line->file, key, (unsigned long long)v, line->text);
+	return v;
+}
+
+bool vseg_debugfs_u64_or_none(const struct vseg_debugfs_line *line,
+			      const char *key, bool hex, uint64_t *v)
+{
+	const char *s = value_of(line, key);
+
+	if (!strcmp(s, "-"))
+		return false;
+	igt_assert_f(parse_number(s, hex, v),
+		     "debugfs %s: %s=%s is not %s in \"%s\"\n", line->file,
+		     key, s, hex ? "0x<hex>" : "a number or -", line->text);
+	return true;
+}
+
+bool vseg_debugfs_range(const struct vseg_debugfs_line *line, const char *key,
+			uint64_t *start, uint64_t *size)
+{
+	const char *s = value_of(line, key);
+	char *copy, *plus;
+	bool ok;
+
+	if (!strcmp(s, "-"))
+		return false;
+	copy = strdup(s);
+	igt_assert(copy);
+	plus = strchr(copy, '+');
+	if (plus)
+		*plus = '\0';
+	ok = plus && parse_number(copy, true, start) &&
+	     parse_number(plus + 1, true, size);
+	free(copy);
+	igt_assert_f(ok, "debugfs %s: %s=%s is not 0xSTART+0xLENGTH in \"%s\"\n",
+		     line->file, key, s, line->text);
+	return true;
+}
+
+/* --- "segments" ----------------------------------------------------------- */
+
+void vseg_debugfs_parse_segments(const char *text,
+				 struct vseg_debugfs_segments *s)
+{
+	const struct vseg_debugfs_line *header;
+
+	memset(s, 0, sizeof(*s));
+	vseg_debugfs_parse("segments", text, NULL, &s->file);
+	header = &s->file.line[0];
+	igt_assert_f(s->file.num_lines &&
+		     !strcmp(header->head, "vseg segment table:"),
+		     "unexpected first line of segments: \"%s\"\n",
+		     s->file.num_lines ? header->text : "");
+	s->num_segments = vseg_debugfs_u64(header, "segments");
+	s->paging_segment = vseg_debugfs_u64(header, "paging_segment");
+	s->paging_size = vseg_debugfs_u64(header, "paging_size");
+	s->paging_private = vseg_debugfs_u64(header, "paging_private");
+
+	s->line = &s->file.line[1];
+	s->num_lines = s->file.num_lines - 1;
+	for (unsigned int i = 0; i < s->num_lines; i++)
+		igt_assert_f(vseg_debugfs_is(&s->line[i], "segment"),
+			     "unexpected line in segments: \"%s\"\n",
+			     s->line[i].text);
+}
+
+void vseg_debugfs_read_segments(int fd, struct vseg_debugfs_segments *s)
+{
+	char *text = vseg_debugfs_read_file(fd, "segments");
+
+	igt_assert_f(text, "cannot read debugfs segments\n");
+	igt_debug("debugfs segments:\n%s", text);
+	vseg_debugfs_parse_segments(text, s);
+	free(text);
+}
+
+void vseg_debugfs_free_segments(struct vseg_debugfs_segments *s)
+{
+	vseg_debugfs_free(&s->file);
+	s->line = NULL;
+	s->num_lines = 0;
 }

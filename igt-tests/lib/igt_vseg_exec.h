@@ -2,8 +2,7 @@
 /*
  * Helpers for the vseg engine tests: command buffers with their allocation
  * and patch-location lists, DRM_IOCTL_VSEG_SUBMIT, syncobjs and fence
- * status, VM_BIND / VM_UNBIND, physical addresses, SCANOUT and the debugfs
- * files "display" and "paging".
+ * status, VM_BIND / VM_UNBIND, physical addresses and buffer contents.
  *
  * Written against upstream IGT's library API and libdrm only, so that it
  * can live in upstream's lib/ next to the other driver helpers.
@@ -221,84 +220,6 @@ bool vseg_phys_addr_of(const struct drm_vseg_gem_info *info, uint64_t offset,
 		       uint64_t *addr);
 /* The same for @handle, from its GEM_INFO now; asserts it is reachable. */
 uint64_t vseg_phys_addr(int fd, uint32_t handle, uint64_t offset);
-
-/* --- display ------------------------------------------------------------- */
-
-/* DRM_IOCTL_VSEG_SCANOUT: show @handle on @head (0: head off); 0 or -errno. */
-int __vseg_scanout(int fd, uint32_t head, uint32_t handle);
-void vseg_scanout(int fd, uint32_t head, uint32_t handle);
-
-/**
- * struct vseg_display_head - one line of debugfs "display"
- * @head: head number.
- * @on: a buffer is displayed (bo= is not "-").
- * @buffer_id: the displayed buffer (GEM_INFO buffer_id).
- * @has_segment: segment= is a number (not "-").
- * @segment: where the displayed buffer is.
- * @offset: its offset there.
- * @mapped: aperture= is a range (not "-").
- * @ap_start: aperture range start.
- * @ap_size: aperture range length.
- */
-struct vseg_display_head {
-	uint32_t head;
-	bool on;
-	uint64_t buffer_id;
-	bool has_segment;
-	uint32_t segment;
-	uint64_t offset;
-	bool mapped;
-	uint64_t ap_start;
-	uint64_t ap_size;
-};
-
-/**
- * struct vseg_display - the parsed debugfs "display" file
- * @num_heads: head lines (DRM_VSEG_NUM_HEADS in a well-formed file).
- * @head: the heads, in order.
- */
-struct vseg_display {
-	unsigned int num_heads;
-	struct vseg_display_head head[DRM_VSEG_NUM_HEADS];
-};
-
-/* Read and parse "display"; asserts it is well-formed. */
-void vseg_debugfs_read_display(int fd, struct vseg_display *d);
-void vseg_debugfs_parse_display(const char *text, struct vseg_display *d);
-
-/* --- paging counters ---------------------------------------------------- */
-
-/**
- * struct vseg_paging_segment - one line of debugfs "paging"
- * @present: the file has a line for this segment.
- * @name: its name= value.
- * @transfers: buffers moved in or out.
- * @fills: FILL paging operations.
- * @discards: DISCARD_CONTENT paging operations.
- * @map: aperture ranges mapped.
- * @unmap: aperture ranges unmapped.
- */
-struct vseg_paging_segment {
-	bool present;
-	char name[16];
-	uint64_t transfers;
-	uint64_t fills;
-	uint64_t discards;
-	uint64_t map;
-	uint64_t unmap;
-};
-
-/**
- * struct vseg_paging - the parsed debugfs "paging" file
- * @seg: @seg[id] is segment id (0: system memory, if listed).
- */
-struct vseg_paging {
-	struct vseg_paging_segment seg[DRM_VSEG_MAX_SEGMENTS + 1];
-};
-
-/* Read and parse "paging"; asserts it is well-formed. */
-void vseg_debugfs_read_paging(int fd, struct vseg_paging *p);
-void vseg_debugfs_parse_paging(const char *text, struct vseg_paging *p);
 
 /* --- buffer contents ------------------------------------------------------ */
 

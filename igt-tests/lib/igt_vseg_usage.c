@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Snapshots of the usage counters of every segment.
+ * What every segment holds and has done: snapshots of its usage counters
+ * (the query) and its paging counters (debugfs "paging").
  *
  * Copyright (c) 2026 The vseg authors
  */
@@ -83,4 +84,54 @@ void vseg_usage_wait(int fd, const struct vseg_usage_snapshot *want,
 		usleep(10000);
 	}
 	vseg_usage_assert(fd, want, what);
+}
+
+void vseg_debugfs_parse_paging(const char *text, struct vseg_paging *p)
+{
+	struct vseg_debugfs_file f;
+	bool seen = false;
+
+	memset(p, 0, sizeof(*p));
+	vseg_debugfs_parse("paging", text, NULL, &f);
+	for (unsigned int i = 0; i < f.num_lines; i++) {
+		const struct vseg_debugfs_line *l = &f.line[i];
+		struct vseg_paging_segment *s;
+		const char *name;
+
+		if (!vseg_debugfs_is(l, "segment")) {
+			igt_assert_f(!seen,
+				     "unexpected line in debugfs paging: \"%s\"\n",
+				     l->text);
+			continue;
+		}
+		seen = true;
+		igt_assert_f(l->id <= DRM_VSEG_MAX_SEGMENTS,
+			     "debugfs paging: bad segment line \"%s\"\n",
+			     l->text);
+		s = &p->seg[l->id];
+		igt_assert_f(!s->present,
+			     "debugfs paging lists segment %u twice\n", l->id);
+		s->present = true;
+		name = vseg_debugfs_value(l, "name");
+		igt_assert_f(name && strlen(name) < sizeof(s->name),
+			     "debugfs paging: no name= in \"%s\"\n", l->text);
+		strcpy(s->name, name);
+		s->transfers = vseg_debugfs_u64(l, "transfers");
+		s->fills = vseg_debugfs_u64(l, "fills");
+		s->discards = vseg_debugfs_u64(l, "discards");
+		s->map = vseg_debugfs_u64(l, "map");
+		s->unmap = vseg_debugfs_u64(l, "unmap");
+	}
+	vseg_debugfs_free(&f);
+	igt_assert_f(seen, "debugfs paging has no segment line\n");
+}
+
+void vseg_debugfs_read_paging(int fd, struct vseg_paging *p)
+{
+	char *text = vseg_debugfs_read_file(fd, "paging");
+
+	igt_assert_f(text, "cannot read debugfs paging\n");
+	igt_debug("debugfs paging:\n%s", text);
+	vseg_debugfs_parse_paging(text, p);
+	free(text);
 }

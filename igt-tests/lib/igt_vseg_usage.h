@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Snapshots of the usage counters of every segment.
+ * What every segment holds and has done: snapshots of its usage counters
+ * (the query) and its paging counters (debugfs "paging").
  *
  * Copyright (c) 2026 The vseg authors
  */
@@ -38,5 +39,37 @@ void vseg_usage_wait(int fd, const struct vseg_usage_snapshot *want,
 		     unsigned int timeout_ms, const char *what);
 /* Log a snapshot with igt_info(), prefixed with @what. */
 void vseg_usage_print(const struct vseg_usage_snapshot *u, const char *what);
+
+/**
+ * struct vseg_paging_segment - one line of debugfs "paging"
+ * @present: the file has a line for this segment.
+ * @name: its name= value.
+ * @transfers: buffers moved in or out.
+ * @fills: FILL paging operations.
+ * @discards: DISCARD_CONTENT paging operations.
+ * @map: aperture ranges mapped.
+ * @unmap: aperture ranges unmapped.
+ */
+struct vseg_paging_segment {
+	bool present;
+	char name[16];
+	uint64_t transfers;
+	uint64_t fills;
+	uint64_t discards;
+	uint64_t map;
+	uint64_t unmap;
+};
+
+/**
+ * struct vseg_paging - the parsed debugfs "paging" file
+ * @seg: @seg[id] is segment id (0: system memory, if listed).
+ */
+struct vseg_paging {
+	struct vseg_paging_segment seg[DRM_VSEG_MAX_SEGMENTS + 1];
+};
+
+/* Read and parse "paging"; asserts it is well-formed. */
+void vseg_debugfs_read_paging(int fd, struct vseg_paging *p);
+void vseg_debugfs_parse_paging(const char *text, struct vseg_paging *p);
 
 #endif /* IGT_VSEG_USAGE_H */

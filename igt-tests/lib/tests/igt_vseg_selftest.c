@@ -103,6 +103,49 @@ igt_main
 		vseg_debugfs_free_segments(&d);
 	}
 
+	igt_subtest("debugfs-allocations") {
+		static const char text[] =
+			"vseg allocations: count=2\n"
+			"bo 7 owner=42:my test size=65536 flags=0x1 segment=3 offset=0x0 contiguous=1 aperture=0x10000+0x10000 moves=2 resident=1 pinned=0\n"
+			"bo 9 owner=43:t size=4096 flags=0x0 segment=0 offset=0x0 contiguous=0 aperture=- moves=0 resident=0 pinned=1\n";
+		static const char ap_text[] =
+			"vseg aperture: segment=3 size=67108864 commit_limit=33554432 committed=65536 mapped=65536\n"
+			"range start=0x10000 size=0x10000 bo=7\n";
+		struct vseg_aperture_state st;
+		struct vseg_allocations a;
+
+		vseg_debugfs_parse_allocations(text, &a);
+		igt_assert_eq(a.num, 2);
+		igt_assert_eq_u64(a.bo[0].buffer_id, 7);
+		igt_assert_eq(a.bo[0].pid, 42);
+		igt_assert(!strcmp(a.bo[0].comm, "my test"));
+		igt_assert_eq_u64(a.bo[0].size, SZ_64K);
+		igt_assert_eq_u32(a.bo[0].segment, 3);
+		igt_assert(a.bo[0].contiguous && a.bo[0].mapped &&
+			   a.bo[0].resident && !a.bo[0].pinned);
+		igt_assert_eq_u64(a.bo[0].ap_start, SZ_64K);
+		igt_assert_eq_u64(a.bo[0].ap_size, SZ_64K);
+		igt_assert_eq_u64(a.bo[0].moves, 2);
+		igt_assert(!a.bo[1].mapped && a.bo[1].pinned);
+		igt_assert(vseg_allocation_find(&a, 9) == &a.bo[1]);
+		vseg_debugfs_free_allocations(&a);
+
+		vseg_debugfs_parse_aperture(ap_text, &st);
+		igt_assert_eq_u32(st.segment, 3);
+		igt_assert_eq(st.num_ranges, 1);
+		igt_assert_eq_u64(vseg_aperture_find(&st, 7)->start, SZ_64K);
+		vseg_debugfs_free_aperture(&st);
+	}
+
+	igt_subtest("debugfs-malformed") {
+		struct vseg_allocations a;
+
+		/* A word without '=' that is not the owner's command name. */
+		vseg_debugfs_parse_allocations("vseg allocations: count=1\n"
+					       "bo 1 owner=1:t size=4096 bogus flags=0x0\n",
+					       &a);
+	}
+
 	igt_subtest_with_dynamic("ctx-segments") {
 		for (unsigned int i = 0; i < vseg_num_profiles; i++) {
 			igt_dynamic(vseg_profiles[i]) {

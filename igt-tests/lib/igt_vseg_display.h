@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The display: SCANOUT and the debugfs file "display".
+ *
+ * Copyright (c) 2026 The vseg authors
+ */
+#ifndef IGT_VSEG_DISPLAY_H
+#define IGT_VSEG_DISPLAY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "vseg_drm.h"
+
+/* DRM_IOCTL_VSEG_SCANOUT: show @handle on @head (0: head off); 0 or -errno. */
+int __vseg_scanout(int fd, uint32_t head, uint32_t handle);
+void vseg_scanout(int fd, uint32_t head, uint32_t handle);
+
+/**
+ * struct vseg_display_head - one line of debugfs "display"
+ * @head: head number.
+ * @on: a buffer is displayed (bo= is not "-").
+ * @buffer_id: the displayed buffer (GEM_INFO buffer_id).
+ * @has_segment: segment= is a number (not "-").
+ * @segment: where the displayed buffer is.
+ * @offset: its offset there.
+ * @mapped: aperture= is a range (not "-").
+ * @ap_start: aperture range start.
+ * @ap_size: aperture range length.
+ */
+struct vseg_display_head {
+	uint32_t head;
+	bool on;
+	uint64_t buffer_id;
+	bool has_segment;
+	uint32_t segment;
+	uint64_t offset;
+	bool mapped;
+	uint64_t ap_start;
+	uint64_t ap_size;
+};
+
+/**
+ * struct vseg_display - the parsed debugfs "display" file
+ * @num_heads: head lines (DRM_VSEG_NUM_HEADS in a well-formed file).
+ * @head: the heads, in order.
+ */
+struct vseg_display {
+	unsigned int num_heads;
+	struct vseg_display_head head[DRM_VSEG_NUM_HEADS];
+};
+
+/* Read and parse "display"; asserts it is well-formed. */
+void vseg_debugfs_read_display(int fd, struct vseg_display *d);
+void vseg_debugfs_parse_display(const char *text, struct vseg_display *d);
+
+#endif /* IGT_VSEG_DISPLAY_H */
