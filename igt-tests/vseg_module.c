@@ -184,29 +184,182 @@ static void test_reload(void)
 	igt_assert_eq(vseg_count_dri_entries(), entries);
 }
 
-static const struct {
-	const char *profile;
-	unsigned int segments;
-} profile_counts[] = {
-	{ "discrete", 3 },
-	{ "integrated", 2 },
-	{ "smallbar", 2 },
-	{ "multi", 7 },
+/* --- the built-in profiles ---------------------------------------------- */
+
+#define MB(n)	((uint64_t)(n) << 20)
+/* The flags the documentation describes a profile's segments with. */
+#define DOC_FLAGS	(F(APERTURE) | F(CPU_VISIBLE) | F(USE_BANKING) | \
+			 F(USE_64KB_PAGES) | F(POPULATED_FROM_SYSTEM_MEMORY))
+
+/**
+ * struct doc_segment - a segment as the documentation describes it
+ * @name: its name.
+ * @flags: which of DOC_FLAGS it has.
+ * @size: bytes (for the aperture: of address space).
+ * @page: page size.
+ * @visible: CPU-visible bytes.
+ * @commit: commit limit (the aperture's; 0: not documented).
+ * @banks: banks.
+ * @bank_end: where they end.
+ */
+struct doc_segment {
+	const char *name;
+	uint64_t flags;
+	uint64_t size;
+	uint32_t page;
+	uint64_t visible;
+	uint64_t commit;
+	unsigned int banks;
+	uint64_t bank_end[2];
 };
 
-static void test_profile(const char *profile, unsigned int segments)
+/*
+ * The built-in profiles as "Built-in profiles" in
+ * Documentation/gpu/vseg.rst (and the README's module parameters) describe
+ * them: written out here, so that a profile that changes fails this test
+ * until the documentation changes with it. The one place that knows them.
+ */
+static const struct doc_profile {
+	const char *name;
+	unsigned int num_segments;
+	struct doc_segment seg[DRM_VSEG_MAX_SEGMENTS];
+} doc_profiles[] = {
+	{ "discrete", 3, {
+		/* CPU-visible, two banks (16 + 16 MiB), 64 KiB pages, 32 MiB */
+		{ .name = "vram",
+		  .flags = F(CPU_VISIBLE) | F(USE_BANKING) | F(USE_64KB_PAGES),
+		  .size = MB(32), .page = SZ_64K, .visible = MB(32),
+		  .banks = 2, .bank_end = { MB(16), MB(32) } },
+		/* not CPU-visible, 4 KiB pages, 16 MiB */
+		{ .name = "local", .size = MB(16), .page = SZ_4K },
+		/* 64 MiB of address space, commit limit 32 MiB */
+		{ .name = "aperture", .flags = F(APERTURE), .size = MB(64),
+		  .page = SZ_4K, .commit = MB(32) },
+	} },
+	{ "integrated", 2, {
+		/* populated from system memory, CPU-visible, 4 KiB pages */
+		{ .name = "stolen",
+		  .flags = F(CPU_VISIBLE) | F(POPULATED_FROM_SYSTEM_MEMORY),
+		  .size = MB(32), .page = SZ_4K, .visible = MB(32) },
+		/* 64 MiB, commit limit 64 MiB */
+		{ .name = "aperture", .flags = F(APERTURE), .size = MB(64),
+		  .page = SZ_4K, .commit = MB(64) },
+	} },
+	{ "smallbar", 2, {
+		/* 64 MiB, 64 KiB pages, only the first 16 MiB CPU-visible */
+		{ .name = "vram", .flags = F(CPU_VISIBLE) | F(USE_64KB_PAGES),
+		  .size = MB(64), .page = SZ_64K, .visible = MB(16) },
+		/* 64 MiB, commit limit 32 MiB */
+		{ .name = "aperture", .flags = F(APERTURE), .size = MB(64),
+		  .page = SZ_4K, .commit = MB(32) },
+	} },
+	{ "multi", 7, {
+		/* 8 MiB each, 4 KiB pages on odd ids, 64 KiB on even ones */
+		{ .name = "mem1", .flags = F(CPU_VISIBLE), .size = MB(8),
+		  .page = SZ_4K, .visible = MB(8) },
+		{ .name = "mem2", .flags = F(USE_64KB_PAGES), .size = MB(8),
+		  .page = SZ_64K },
+		{ .name = "mem3", .size = MB(8), .page = SZ_4K },
+		{ .name = "mem4", .flags = F(USE_64KB_PAGES), .size = MB(8),
+		  .page = SZ_64K },
+		{ .name = "mem5", .size = MB(8), .page = SZ_4K },
+		{ .name = "mem6", .flags = F(USE_64KB_PAGES), .size = MB(8),
+		  .page = SZ_64K },
+		/* a 32 MiB aperture */
+		{ .name = "aperture", .flags = F(APERTURE), .size = MB(32),
+		  .page = SZ_4K },
+	} },
+};
+
+static void check_doc_segment(const char *profile, const struct doc_segment *d,
+			      const struct drm_vseg_segment_info *s)
+{
+	bool ap = d->flags & F(APERTURE);
+
+	igt_assert_f(!strcmp(s->name, d->name),
+		     "%s: segment %u is \"%s\", the documentation says \"%s\"\n",
+		     profile, s->id, s->name, d->name);
+	igt_assert_f(s->kind == (ap ? DRM_VSEG_SEGMENT_KIND_APERTURE :
+				 DRM_VSEG_SEGMENT_KIND_MEMORY),
+		     "%s: segment %u \"%s\" has kind %u\n", profile, s->id,
+		     s->name, s->kind);
+	igt_assert_f((s->flags & DOC_FLAGS) == d->flags,
+		     "%s: segment %u \"%s\" has flags %#llx, the documentation says %#llx\n",
+		     profile, s->id, s->name,
+		     (unsigned long long)(s->flags & DOC_FLAGS),
+		     (unsigned long long)d->flags);
+	igt_assert_f(s->size == d->size && s->page_size == d->page &&
+		     s->cpu_visible_size == d->visible &&
+		     (!d->commit || s->commit_limit == d->commit),
+		     "%s: segment %u \"%s\": size %#llx page %u visible %#llx commit %#llx; the documentation says size %#llx page %u visible %#llx commit %#llx\n",
+		     profile, s->id, s->name, (unsigned long long)s->size,
+		     s->page_size, (unsigned long long)s->cpu_visible_size,
+		     (unsigned long long)s->commit_limit,
+		     (unsigned long long)d->size, d->page,
+		     (unsigned long long)d->visible,
+		     (unsigned long long)d->commit);
+	igt_assert_f(s->num_banks == d->banks,
+		     "%s: segment %u \"%s\" has %u banks, the documentation says %u\n",
+		     profile, s->id, s->name, s->num_banks, d->banks);
+	for (unsigned int b = 0; b < d->banks; b++)
+		igt_assert_f(s->bank_end[b] == d->bank_end[b],
+			     "%s: segment %u \"%s\": bank %u ends at %#llx, the documentation says %#llx\n",
+			     profile, s->id, s->name, b,
+			     (unsigned long long)s->bank_end[b],
+			     (unsigned long long)d->bank_end[b]);
+}
+
+/* The loaded device reports the profile @p as documented. */
+static void check_doc_profile(const struct doc_profile *p)
 {
 	struct drm_vseg_query_segments q;
+	struct drm_vseg_segment_info *segs;
+
+	dev_fd = drm_open_vseg();
+	segs = vseg_query_all(dev_fd, &q);
+	vseg_check_table_rules(&q, segs);
+	vseg_check_usage_zero(&q, segs);
+	igt_assert_f(q.num_segments == p->num_segments,
+		     "%s: %u segments, the documentation says %u\n", p->name,
+		     q.num_segments, p->num_segments);
+	for (unsigned int i = 0; i < q.num_segments; i++)
+		check_doc_segment(p->name, &p->seg[i], &segs[i]);
+	if (!strcmp(p->name, "discrete")) {
+		/* The profile written out in the documentation's example. */
+		igt_assert_eq_u64(segs[0].cpu_translated_address, 0xe0000000);
+		igt_assert_eq_u32(q.paging_buffer_segment_id, 3);
+		igt_assert_eq_u32(q.paging_buffer_size, SZ_64K);
+	}
+	free(segs);
+	close_fds();
+}
+
+static void test_profile(const char *profile)
+{
+	const struct doc_profile *p = NULL;
+	struct vseg_table loaded, dflt;
 	char opts[64];
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(doc_profiles); i++)
+		if (!strcmp(doc_profiles[i].name, profile))
+			p = &doc_profiles[i];
+	igt_assert_f(p, "profile %s is not documented\n", profile);
 
 	snprintf(opts, sizeof(opts), "profile=%s", profile);
 	reload(opts);
-	dev_fd = drm_open_vseg();
-	vseg_query_count(dev_fd, &q);
-	igt_assert_f(q.num_segments == segments,
-		     "profile %s: %u segments, expected %u\n", profile,
-		     q.num_segments, segments);
-	close_fds();
+	check_doc_profile(p);
+	if (p == &doc_profiles[0]) {
+		/* The first profile is the default. */
+		dev_fd = drm_open_vseg();
+		vseg_table_query(dev_fd, &loaded);
+		reload(NULL);
+		dev_fd = drm_open_vseg();
+		vseg_table_query(dev_fd, &dflt);
+		igt_assert_f(!memcmp(&loaded, &dflt, sizeof(dflt)),
+			     "vseg without profile= is not profile=%s\n",
+			     profile);
+		close_fds();
+	}
 	unload();
 }
 
@@ -302,15 +455,21 @@ static const struct override_case override_cases[] = {
 	{ "multi-mixed", "multi", "mem_size_mb=16,0,0,0,0,4", multi_mixed },
 };
 
+/* The profile as the kernel reports it, edited, is what the overrides give. */
 static void test_size_override(const struct override_case *c)
 {
 	struct vseg_table want;
 	char opts[256];
 
+	snprintf(opts, sizeof(opts), "profile=%s", c->profile);
+	reload(opts);
+	dev_fd = drm_open_vseg();
+	vseg_table_query(dev_fd, &want);
+	close_fds();
+	c->edit(&want);
+
 	snprintf(opts, sizeof(opts), "profile=%s %s", c->profile, c->opts);
 	reload(opts);
-	vseg_profile_table(c->profile, &want);
-	c->edit(&want);
 	check_loaded_table(&want);
 	unload();
 }
@@ -707,14 +866,10 @@ igt_main
 	igt_subtest("reload")
 		test_reload();
 
-	igt_describe("Each built-in profile loads and reports its number of "
-		     "segments.");
-	igt_subtest_with_dynamic("profiles") {
-		for (unsigned int i = 0; i < ARRAY_SIZE(profile_counts); i++)
-			igt_dynamic(profile_counts[i].profile)
-				test_profile(profile_counts[i].profile,
-					     profile_counts[i].segments);
-	}
+	igt_describe("Each built-in profile loads and reports the table the "
+		     "documentation describes; the first is the default.");
+	igt_subtest_with_dynamic("profiles")
+		vseg_dynamic_profiles(test_profile);
 
 	igt_describe("mem_size_mb, visible_size_mb, aperture_size_mb and "
 		     "aperture_commit_mb change the reported table.");

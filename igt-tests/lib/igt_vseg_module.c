@@ -116,3 +116,16 @@ void vseg_reload(const char *opts)
 		     opts ? opts : "", err, strerror(-err));
 	igt_assert(igt_kmod_is_loaded(VSEG_MODULE));
 }
+
+const char * const vseg_profiles[] = {
+	"discrete", "integrated", "smallbar", "multi",
+};
+const unsigned int vseg_num_profiles =
+	sizeof(vseg_profiles) / sizeof(vseg_profiles[0]);
+
+void vseg_dynamic_profiles(void (*test)(const char *profile))
+{
+	for (unsigned int i = 0; i < vseg_num_profiles; i++)
+		igt_dynamic(vseg_profiles[i])
+			test(vseg_profiles[i]);
+}

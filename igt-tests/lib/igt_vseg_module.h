@@ -24,4 +24,14 @@ void vseg_unload(void);
 /* vseg_unload(), then load vseg with @opts; asserts the load succeeds. */
 void vseg_reload(const char *opts);
 
+
+/* The built-in profiles ("profile=" module parameter), default first. */
+extern const char * const vseg_profiles[];
+extern const unsigned int vseg_num_profiles;
+/*
+ * In an igt_subtest_with_dynamic(): one dynamic subtest per built-in
+ * profile, named after it, running @test(profile).
+ */
+void vseg_dynamic_profiles(void (*test)(const char *profile));
+
 #endif /* IGT_VSEG_MODULE_H */

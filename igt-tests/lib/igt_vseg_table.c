@@ -1,20 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * Expected segment tables, compared field by field with a queried one.
+ * Expected segment tables, built by a test or read from the kernel, compared
+ * field by field with a queried one.
  *
  * Copyright (c) 2026 The vseg authors
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "igt.h"
 #include "igt_vseg.h"
-
-const char * const vseg_profiles[] = {
-	"discrete", "integrated", "smallbar", "multi",
-};
-const unsigned int vseg_num_profiles =
-	sizeof(vseg_profiles) / sizeof(vseg_profiles[0]);
 
 struct drm_vseg_segment_info *
 vseg_table_add(struct vseg_table *t, uint32_t kind, const char *name,
@@ -39,75 +35,13 @@ vseg_table_add(struct vseg_table *t, uint32_t kind, const char *name,
 	return s;
 }
 
-#define MEMORY DRM_VSEG_SEGMENT_KIND_MEMORY
-#define APERTURE DRM_VSEG_SEGMENT_KIND_APERTURE
-#define F(x) DRM_VSEG_SEGMENT_##x
-
-void vseg_profile_table(const char *profile, struct vseg_table *t)
+void vseg_table_query(int fd, struct vseg_table *t)
 {
-	struct drm_vseg_segment_info *s;
+	struct drm_vseg_query_segments q;
+	struct drm_vseg_segment_info *segs = vseg_query_all(fd, &q);
 
-	memset(t, 0, sizeof(*t));
-	t->paging_size = VSEG_PAGING_SIZE;
-	t->paging_private = 0;
-
-	if (!strcmp(profile, "discrete")) {
-		s = vseg_table_add(t, MEMORY, "vram",
-				   F(CPU_VISIBLE) | F(USE_BANKING) |
-				   F(USE_64KB_PAGES),
-				   0, 0xe0000000, SZ_32M, SZ_32M, SZ_32M, 0,
-				   SZ_64K);
-		s->num_banks = 2;
-		s->bank_end[0] = SZ_16M;
-		s->bank_end[1] = SZ_32M;
-		vseg_table_add(t, MEMORY, "local", 0, SZ_32M, 0, SZ_16M, 0,
-			       SZ_16M, 0, SZ_4K);
-		vseg_table_add(t, APERTURE, "aperture",
-			       F(APERTURE) | F(CACHE_COHERENT),
-			       VSEG_APERTURE_BASE, 0, SZ_64M, 0, SZ_32M, 0,
-			       SZ_4K);
-		t->paging_segment_id = 3;
-	} else if (!strcmp(profile, "integrated")) {
-		vseg_table_add(t, MEMORY, "stolen",
-			       F(CPU_VISIBLE) | F(POPULATED_FROM_SYSTEM_MEMORY),
-			       0, 0xc0000000, SZ_32M, SZ_32M, SZ_32M, SZ_32M,
-			       SZ_4K);
-		vseg_table_add(t, APERTURE, "aperture",
-			       F(APERTURE) | F(CACHE_COHERENT),
-			       VSEG_APERTURE_BASE, 0, SZ_64M, 0, SZ_64M, 0,
-			       SZ_4K);
-		t->paging_segment_id = 2;
-	} else if (!strcmp(profile, "smallbar")) {
-		vseg_table_add(t, MEMORY, "vram",
-			       F(CPU_VISIBLE) | F(USE_64KB_PAGES),
-			       0, 0xe0000000, SZ_64M, SZ_16M, SZ_64M, 0,
-			       SZ_64K);
-		vseg_table_add(t, APERTURE, "aperture",
-			       F(APERTURE) | F(CACHE_COHERENT),
-			       VSEG_APERTURE_BASE, 0, SZ_64M, 0, SZ_32M, 0,
-			       SZ_4K);
-		t->paging_segment_id = 2;
-	} else if (!strcmp(profile, "multi")) {
-		for (unsigned int i = 1; i <= 6; i++) {
-			char name[8];
-			bool even = !(i & 1);
-
-			snprintf(name, sizeof(name), "mem%u", i);
-			vseg_table_add(t, MEMORY, name,
-				       (even ? F(USE_64KB_PAGES) : 0) |
-				       (i == 1 ? F(CPU_VISIBLE) : 0),
-				       (i - 1) * SZ_8M, i == 1 ? 0xe0000000 : 0,
-				       SZ_8M, i == 1 ? SZ_8M : 0, SZ_8M, 0,
-				       even ? SZ_64K : SZ_4K);
-		}
-		vseg_table_add(t, APERTURE, "aperture",
-			       F(APERTURE) | F(CACHE_COHERENT),
-			       VSEG_APERTURE_BASE, 0, SZ_32M, 0, SZ_32M, 0,
-			       SZ_4K);
-		t->paging_segment_id = 7;
-	} else {
-		igt_assert_f(false, "unknown profile \"%s\"\n", profile);
-	}
+	vseg_table_from_query(t, &q, segs);
+	free(segs);
 }
 
 void vseg_table_from_query(struct vseg_table *t,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Expected segment tables, compared field by field with a queried one.
+ * Expected segment tables, built by a test or read from the kernel, compared
+ * field by field with a queried one.
  *
  * Copyright (c) 2026 The vseg authors
  */
@@ -27,11 +28,6 @@ struct vseg_table {
 	struct drm_vseg_segment_info seg[DRM_VSEG_MAX_SEGMENTS];
 };
 
-extern const char * const vseg_profiles[];
-extern const unsigned int vseg_num_profiles;
-
-/* The table of a built-in profile, without size overrides. */
-void vseg_profile_table(const char *profile, struct vseg_table *t);
 /*
  * Append a segment to @t (id: the next one, usage zero) and return it, for
  * building expected tables.
@@ -41,6 +37,8 @@ vseg_table_add(struct vseg_table *t, uint32_t kind, const char *name,
 	       uint64_t flags, uint64_t base, uint64_t cpu, uint64_t size,
 	       uint64_t visible, uint64_t commit, uint64_t sysend,
 	       uint32_t page);
+/* The table of the device behind @fd, as the query returns it now. */
+void vseg_table_query(int fd, struct vseg_table *t);
 /* The table the query returns for @q and @segs (usage included). */
 void vseg_table_from_query(struct vseg_table *t,
 			   const struct drm_vseg_query_segments *q,

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Self-test of the vseg helpers that need no device: the expected profile
- * tables obey the segment rules, the glob matcher, the debugfs parser,
- * the test context accessors, table building, the seed.
+ * Self-test of the vseg helpers that need no device: expected tables and
+ * the segment rules, the glob matcher, the debugfs parser, the test context
+ * accessors, table building, the seed, the per-profile dynamic subtests.
  *
  * Copyright (c) 2026 The vseg authors
  */
@@ -24,6 +24,38 @@ static void query_from_table(const struct vseg_table *t,
 	q->paging_buffer_size = t->paging_size;
 	q->paging_buffer_private_data_size = t->paging_private;
 	memcpy(segs, t->seg, t->num_segments * sizeof(*segs));
+}
+
+#define F(x) DRM_VSEG_SEGMENT_##x
+
+/* The example table of the documentation (the discrete profile). */
+static void example_table(struct vseg_table *t)
+{
+	struct drm_vseg_segment_info *s;
+
+	memset(t, 0, sizeof(*t));
+	s = vseg_table_add(t, DRM_VSEG_SEGMENT_KIND_MEMORY, "vram",
+			   F(CPU_VISIBLE) | F(USE_BANKING) | F(USE_64KB_PAGES),
+			   0, 0xe0000000, SZ_32M, SZ_32M, SZ_32M, 0, SZ_64K);
+	s->num_banks = 2;
+	s->bank_end[0] = SZ_16M;
+	s->bank_end[1] = SZ_32M;
+	vseg_table_add(t, DRM_VSEG_SEGMENT_KIND_MEMORY, "local", 0, SZ_32M, 0,
+		       SZ_16M, 0, SZ_16M, 0, SZ_4K);
+	vseg_table_add(t, DRM_VSEG_SEGMENT_KIND_APERTURE, "aperture",
+		       F(APERTURE) | F(CACHE_COHERENT), VSEG_APERTURE_BASE, 0,
+		       SZ_64M, 0, SZ_32M, 0, SZ_4K);
+	t->paging_segment_id = 3;
+	t->paging_size = VSEG_PAGING_SIZE;
+}
+
+static const char *profiles_seen[8];
+static unsigned int num_profiles_seen;
+
+static void see_profile(const char *profile)
+{
+	igt_assert(num_profiles_seen < ARRAY_SIZE(profiles_seen));
+	profiles_seen[num_profiles_seen++] = profile;
 }
 
 /* The first lines of the discrete profile's debugfs dump. */
@@ -49,34 +81,37 @@ igt_main
 		igt_assert(vseg_glob("a*b*c", "aXbYbZc"));
 	}
 
-	igt_subtest_with_dynamic("profile-tables") {
-		for (unsigned int i = 0; i < vseg_num_profiles; i++) {
-			igt_dynamic(vseg_profiles[i]) {
-				struct drm_vseg_segment_info segs[DRM_VSEG_MAX_SEGMENTS];
-				struct drm_vseg_query_segments q;
-				struct vseg_table t, back;
+	igt_subtest("example-table") {
+		struct drm_vseg_segment_info segs[DRM_VSEG_MAX_SEGMENTS];
+		struct drm_vseg_query_segments q;
+		struct vseg_table t, back;
 
-				vseg_profile_table(vseg_profiles[i], &t);
-				query_from_table(&t, &q, segs);
-				vseg_check_table_rules(&q, segs);
-				vseg_check_table(&t, &q, segs);
-				vseg_check_usage_zero(&q, segs);
-				vseg_table_from_query(&back, &q, segs);
-				igt_assert(!memcmp(&back, &t, sizeof(t)));
-			}
-		}
+		example_table(&t);
+		query_from_table(&t, &q, segs);
+		vseg_check_table_rules(&q, segs);
+		vseg_check_table(&t, &q, segs);
+		vseg_check_usage_zero(&q, segs);
+		vseg_table_from_query(&back, &q, segs);
+		igt_assert(!memcmp(&back, &t, sizeof(t)));
 	}
 
-	igt_subtest("profile-table-mismatch") {
+	igt_subtest("table-mismatch") {
 		struct drm_vseg_segment_info segs[DRM_VSEG_MAX_SEGMENTS];
 		struct drm_vseg_query_segments q;
 		struct vseg_table t;
 
 		/* Must fail: the expected table differs in one field. */
-		vseg_profile_table("discrete", &t);
+		example_table(&t);
 		query_from_table(&t, &q, segs);
 		segs[1].size /= 2;
 		vseg_check_table(&t, &q, segs);
+	}
+
+	igt_subtest_with_dynamic("dynamic-profiles") {
+		vseg_dynamic_profiles(see_profile);
+		igt_assert_eq(num_profiles_seen, vseg_num_profiles);
+		igt_assert(!strcmp(profiles_seen[0], "discrete"));
+		igt_assert(!strcmp(profiles_seen[3], "multi"));
 	}
 
 	igt_subtest("debugfs-parse") {
@@ -146,32 +181,27 @@ igt_main
 					       &a);
 	}
 
-	igt_subtest_with_dynamic("ctx-segments") {
-		for (unsigned int i = 0; i < vseg_num_profiles; i++) {
-			igt_dynamic(vseg_profiles[i]) {
-				struct drm_vseg_segment_info segs[DRM_VSEG_MAX_SEGMENTS];
-				struct vseg_ctx ctx = VSEG_CTX_INIT(VSEG_LEFTOVERS_NONE);
-				struct vseg_table t;
+	igt_subtest("ctx-segments") {
+		struct drm_vseg_segment_info segs[DRM_VSEG_MAX_SEGMENTS];
+		struct vseg_ctx ctx = VSEG_CTX_INIT(VSEG_LEFTOVERS_NONE);
+		struct vseg_table t;
 
-				vseg_profile_table(vseg_profiles[i], &t);
-				query_from_table(&t, &ctx.q, segs);
-				ctx.segs = segs;
-				igt_assert_eq(ctx.fd, -1);
-				igt_assert(!strcmp(vseg_ctx_seg_name(&ctx, 0),
-						   "system"));
-				igt_assert(!vseg_ctx_is_memory(&ctx, 0));
-				for (uint32_t id = 1; id <= t.num_segments; id++) {
-					const struct drm_vseg_segment_info *s =
-						vseg_ctx_seg(&ctx, id);
+		example_table(&t);
+		query_from_table(&t, &ctx.q, segs);
+		ctx.segs = segs;
+		igt_assert_eq(ctx.fd, -1);
+		igt_assert(!strcmp(vseg_ctx_seg_name(&ctx, 0), "system"));
+		igt_assert(!vseg_ctx_is_memory(&ctx, 0));
+		for (uint32_t id = 1; id <= t.num_segments; id++) {
+			const struct drm_vseg_segment_info *seg =
+				vseg_ctx_seg(&ctx, id);
 
-					igt_assert(s == &segs[id - 1]);
-					igt_assert(!strcmp(vseg_ctx_seg_name(&ctx, id),
-							   t.seg[id - 1].name));
-					igt_assert_eq(vseg_ctx_is_memory(&ctx, id),
-						      t.seg[id - 1].kind ==
-						      DRM_VSEG_SEGMENT_KIND_MEMORY);
-				}
-			}
+			igt_assert(seg == &segs[id - 1]);
+			igt_assert(!strcmp(vseg_ctx_seg_name(&ctx, id),
+					   t.seg[id - 1].name));
+			igt_assert_eq(vseg_ctx_is_memory(&ctx, id),
+				      t.seg[id - 1].kind ==
+				      DRM_VSEG_SEGMENT_KIND_MEMORY);
 		}
 	}
 

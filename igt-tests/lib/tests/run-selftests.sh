@@ -143,9 +143,9 @@ run 79 "$s" --list-subtests
 run 79 "$s" --run-subtest foo
 
 v=$dir/igt_vseg_selftest
-run 0 "$v" --run-subtest '*,!profile-table-mismatch,!debugfs-malformed'
+run 0 "$v" --run-subtest '*,!table-mismatch,!debugfs-malformed'
 has out "Dynamic subtest multi: SUCCESS"
-run 98 "$v" --run-subtest profile-table-mismatch
+run 98 "$v" --run-subtest table-mismatch
 has err 'segment 2 "local": size is 0x800000, expected 0x1000000'
 run 98 "$v" --run-subtest debugfs-malformed
 has err 'debugfs allocations: "bogus" is not key=value in "bo 1 owner=1:t size=4096 bogus flags=0x0"'
