@@ -25,6 +25,15 @@ void vseg_unload(void);
 void vseg_reload(const char *opts);
 
 
+/*
+ * For igt_emit_ignore_dmesg_regex(): the kernel log lines of a load that
+ * fails on purpose, vseg's reason and the driver core's probe failure
+ * (worded differently by 6.1 and 6.12).
+ */
+#define VSEG_LOAD_FAILURE_DMESG \
+	"vseg: (unknown profile|cannot parse segment table|invalid segment table|profile )|" \
+	"probe (of vseg|with driver vseg) failed with error"
+
 /* The built-in profiles ("profile=" module parameter), default first. */
 extern const char * const vseg_profiles[];
 extern const unsigned int vseg_num_profiles;
