@@ -351,11 +351,28 @@ static void check_back(const struct fi_op *op, unsigned int n)
 		     count, sweep_count);
 }
 
+/*
+ * What the kernel logs when an allocation fails on purpose: not a kernel
+ * warning for igt_runner. TTM's complaints on the ioctl paths; on the probe
+ * path, the failed probe and what the driver core, kobject and debugfs say
+ * on the way.
+ */
+#define FAULT_DMESG \
+	"\\[TTM\\] (Failed allocating page table|Buffer eviction failed|" \
+	"Failed to find memory space)"
+#define PROBE_FAULT_DMESG \
+	VSEG_LOAD_FAILURE_DMESG "|vseg: segment .* cannot reserve|" \
+	"bus_add_driver: |really_probe: driver_sysfs_add failed|kobject|" \
+	"debugfs: out of free dentries|" \
+	"kmemleak: Cannot allocate a scan area"
+
 static unsigned int fi_sweep(const struct fi_op *op)
 {
 	unsigned int calls, left, stride, runs = 0, failed = 0, n;
 	int ret;
 
+	/* Allocations fail on purpose. */
+	igt_emit_ignore_dmesg_regex(FAULT_DMESG);
 	vseg_usage_read(ctx.fd, &sweep_usage);
 	sweep_count = vseg_allocation_count(ctx.fd);
 
@@ -1165,6 +1182,8 @@ static void test_probe(void)
 	/* The filter needs module addresses: vseg's own ones come later. */
 	vseg_unload();
 	fi_setup();
+	/* Probe fails on purpose, on every allocation of its path. */
+	igt_emit_ignore_dmesg_regex(PROBE_FAULT_DMESG);
 
 	fi_arm(FI_COUNT);
 	err = igt_kmod_load(VSEG_MODULE, probe_opts);
