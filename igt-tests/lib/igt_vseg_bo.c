@@ -32,12 +32,7 @@ void vseg_create_prefer(struct drm_vseg_gem_create *c, uint32_t segment_id,
 
 int __vseg_gem_create(int fd, struct drm_vseg_gem_create *c)
 {
-	int err = 0;
-
-	if (igt_ioctl(fd, DRM_IOCTL_VSEG_GEM_CREATE, c))
-		err = -errno;
-	errno = 0;
-	return err;
+	return __vseg_ioctl(fd, DRM_IOCTL_VSEG_GEM_CREATE, c);
 }
 
 uint32_t vseg_gem_create(int fd, struct drm_vseg_gem_create *c)
@@ -69,14 +64,9 @@ uint32_t vseg_gem_create_simple(int fd, uint64_t size, uint32_t supported,
 
 int __vseg_gem_info(int fd, uint32_t handle, struct drm_vseg_gem_info *info)
 {
-	int err = 0;
-
 	memset(info, 0, sizeof(*info));
 	info->handle = handle;
-	if (igt_ioctl(fd, DRM_IOCTL_VSEG_GEM_INFO, info))
-		err = -errno;
-	errno = 0;
-	return err;
+	return __vseg_ioctl(fd, DRM_IOCTL_VSEG_GEM_INFO, info);
 }
 
 void vseg_gem_info(int fd, uint32_t handle, struct drm_vseg_gem_info *info)
@@ -96,12 +86,8 @@ void vseg_gem_info(int fd, uint32_t handle, struct drm_vseg_gem_info *info)
 int __vseg_gem_close(int fd, uint32_t handle)
 {
 	struct drm_gem_close arg = { .handle = handle };
-	int err = 0;
 
-	if (igt_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &arg))
-		err = -errno;
-	errno = 0;
-	return err;
+	return __vseg_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &arg);
 }
 
 void vseg_gem_close(int fd, uint32_t handle)
@@ -115,11 +101,8 @@ void vseg_gem_close(int fd, uint32_t handle)
 int __vseg_gem_mmap_offset(int fd, uint32_t handle, uint64_t *offset)
 {
 	struct drm_vseg_gem_mmap_offset arg = { .handle = handle };
-	int err = 0;
+	int err = __vseg_ioctl(fd, DRM_IOCTL_VSEG_GEM_MMAP_OFFSET, &arg);
 
-	if (igt_ioctl(fd, DRM_IOCTL_VSEG_GEM_MMAP_OFFSET, &arg))
-		err = -errno;
-	errno = 0;
 	*offset = arg.offset;
 	return err;
 }
@@ -163,12 +146,7 @@ void *vseg_gem_mmap(int fd, uint32_t handle, uint64_t size, int prot)
 
 int __vseg_residency(int fd, unsigned long ioc, struct drm_vseg_residency *r)
 {
-	int err = 0;
-
-	if (igt_ioctl(fd, ioc, r))
-		err = -errno;
-	errno = 0;
-	return err;
+	return __vseg_ioctl(fd, ioc, r);
 }
 
 static int residency(int fd, unsigned long ioc, const uint32_t *handles,
@@ -220,27 +198,27 @@ const char *vseg_errname(int err)
 	return err ? strerror(-err) : "success";
 }
 
-void vseg_make_resident(int fd, const uint32_t *handles, uint32_t count)
+/* MAKE_RESIDENT or EVICT (@ioc, named @what) of every handle, asserted. */
+static void residency_all(int fd, unsigned long ioc, const char *what,
+			  const uint32_t *handles, uint32_t count)
 {
 	uint32_t processed = 0;
 	int err;
 
-	err = __vseg_make_resident(fd, handles, count, &processed);
-	igt_assert_f(err == 0, "MAKE_RESIDENT of %u handles (first %u) failed: %d (%s)\n",
-		     count, handles[0], err, strerror(-err));
-	igt_assert_f(processed == count,
-		     "MAKE_RESIDENT processed %u of %u handles\n", processed,
-		     count);
+	err = residency(fd, ioc, handles, count, 0, &processed);
+	igt_assert_f(err == 0, "%s of %u handles (first %u) failed: %d (%s)\n",
+		     what, count, handles[0], err, strerror(-err));
+	igt_assert_f(processed == count, "%s processed %u of %u handles\n",
+		     what, processed, count);
+}
+
+void vseg_make_resident(int fd, const uint32_t *handles, uint32_t count)
+{
+	residency_all(fd, DRM_IOCTL_VSEG_MAKE_RESIDENT, "MAKE_RESIDENT",
+		      handles, count);
 }
 
 void vseg_evict(int fd, const uint32_t *handles, uint32_t count)
 {
-	uint32_t processed = 0;
-	int err;
-
-	err = __vseg_evict(fd, handles, count, &processed);
-	igt_assert_f(err == 0, "EVICT of %u handles (first %u) failed: %d (%s)\n",
-		     count, handles[0], err, strerror(-err));
-	igt_assert_f(processed == count, "EVICT processed %u of %u handles\n",
-		     processed, count);
+	residency_all(fd, DRM_IOCTL_VSEG_EVICT, "EVICT", handles, count);
 }

@@ -35,45 +35,43 @@ int vseg_debugfs_dir(int fd)
 
 char *vseg_debugfs_read_file(int fd, const char *name)
 {
-	size_t len = 0, cap = 1 << 16;
-	char *buf;
+	char *buf = NULL;
+	size_t size = 0;
 	int dir, file;
+	FILE *f;
 
 	dir = vseg_debugfs_dir(fd);
 	if (dir < 0)
 		return NULL;
 	file = openat(dir, name, O_RDONLY | O_CLOEXEC);
 	close(dir);
-	if (file < 0)
-		return NULL;
-	buf = malloc(cap);
-	igt_assert(buf);
-	for (;;) {
-		ssize_t r;
-
-		if (cap - len < 4096) {
-			cap *= 2;
-			buf = realloc(buf, cap);
-			igt_assert(buf);
-		}
-		r = read(file, buf + len, cap - len - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			igt_warn("reading debugfs %s: %s\n", name,
-				 strerror(errno));
-			free(buf);
+	f = file >= 0 ? fdopen(file, "r") : NULL;
+	if (!f) {
+		if (file >= 0)
 			close(file);
-			errno = 0;
-			return NULL;
-		}
-		if (r == 0)
-			break;
-		len += r;
+		return NULL;
 	}
-	close(file);
-	buf[len] = '\0';
+	/* The whole file: it has no NUL byte. */
+	if (getdelim(&buf, &size, '\0', f) < 0 && !feof(f)) {
+		igt_warn("reading debugfs %s: %s\n", name, strerror(errno));
+		free(buf);
+		buf = NULL;
+	} else if (!buf) {
+		buf = strdup("");
+		igt_assert(buf);
+	}
+	fclose(f);
+	errno = 0;
 	return buf;
+}
+
+char *vseg_debugfs_read_text(int fd, const char *name)
+{
+	char *text = vseg_debugfs_read_file(fd, name);
+
+	igt_assert_f(text, "cannot read debugfs %s\n", name);
+	igt_debug("debugfs %s:\n%s", name, text);
+	return text;
 }
 
 /* Is @s a whole number: decimal, or hex after "0x" (only, if @hex)? */
@@ -196,10 +194,8 @@ void vseg_debugfs_parse(const char *name, const char *text,
 void vseg_debugfs_read(int fd, const char *name, const char *spaced_key,
 		       struct vseg_debugfs_file *f)
 {
-	char *text = vseg_debugfs_read_file(fd, name);
+	char *text = vseg_debugfs_read_text(fd, name);
 
-	igt_assert_f(text, "cannot read debugfs %s\n", name);
-	igt_debug("debugfs %s:\n%s", name, text);
 	vseg_debugfs_parse(name, text, spaced_key, f);
 	free(text);
 }
@@ -326,10 +322,8 @@ void vseg_debugfs_parse_segments(const char *text,
 
 void vseg_debugfs_read_segments(int fd, struct vseg_debugfs_segments *s)
 {
-	char *text = vseg_debugfs_read_file(fd, "segments");
+	char *text = vseg_debugfs_read_text(fd, "segments");
 
-	igt_assert_f(text, "cannot read debugfs segments\n");
-	igt_debug("debugfs segments:\n%s", text);
 	vseg_debugfs_parse_segments(text, s);
 	free(text);
 }

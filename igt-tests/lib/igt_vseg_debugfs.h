@@ -16,6 +16,8 @@
 int vseg_debugfs_dir(int fd);
 /* A whole debugfs file of the vseg device (malloc()ed), or NULL. */
 char *vseg_debugfs_read_file(int fd, const char *name);
+/* The same, asserting it could be read; logged with igt_debug(). */
+char *vseg_debugfs_read_text(int fd, const char *name);
 
 #define VSEG_DEBUGFS_MAX_KEYS 40
 

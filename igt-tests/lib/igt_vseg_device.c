@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Finding and opening vseg's DRM nodes.
+ * Finding and opening vseg's DRM nodes, and calling its ioctls.
  *
  * Copyright (c) 2026 The vseg authors
  */
@@ -111,38 +111,55 @@ void igt_require_vseg(int fd)
 	igt_require(is_vseg_device(fd));
 }
 
-int vseg_count_nodes(void)
-{
-	char path[PATH_MAX];
-	struct dirent *de;
-	int count = 0;
-	DIR *dir;
-
-	dir = opendir("/dev/dri");
-	if (!dir)
-		return 0;
-	while ((de = readdir(dir))) {
-		if (strncmp(de->d_name, "card", 4) &&
-		    strncmp(de->d_name, "renderD", 7))
-			continue;
-		snprintf(path, sizeof(path), "/dev/dri/%s", de->d_name);
-		count += node_is_vseg(path, NULL);
-	}
-	closedir(dir);
-	return count;
-}
-
-int vseg_count_dri_entries(void)
+/* Entries of /dev/dri (not . and ..) for which @count says true. */
+static int count_dri(bool (*count)(const char *name))
 {
 	struct dirent *de;
-	int count = 0;
+	int n = 0;
 	DIR *dir;
 
 	dir = opendir("/dev/dri");
 	if (!dir)
 		return 0;
 	while ((de = readdir(dir)))
-		count += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+		     count(de->d_name);
 	closedir(dir);
-	return count;
+	return n;
+}
+
+static bool is_vseg_node(const char *name)
+{
+	char path[PATH_MAX];
+
+	if (strncmp(name, "card", 4) && strncmp(name, "renderD", 7))
+		return false;
+	snprintf(path, sizeof(path), "/dev/dri/%s", name);
+	return node_is_vseg(path, NULL);
+}
+
+static bool any_entry(const char *name)
+{
+	(void)name;
+	return true;
+}
+
+int vseg_count_nodes(void)
+{
+	return count_dri(is_vseg_node);
+}
+
+int vseg_count_dri_entries(void)
+{
+	return count_dri(any_entry);
+}
+
+int __vseg_ioctl(int fd, unsigned long request, void *arg)
+{
+	int err = 0;
+
+	if (igt_ioctl(fd, request, arg))
+		err = -errno;
+	errno = 0;
+	return err;
 }

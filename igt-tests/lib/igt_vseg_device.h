@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Finding and opening vseg's DRM nodes.
+ * Finding and opening vseg's DRM nodes, and calling its ioctls.
  *
  * Copyright (c) 2026 The vseg authors
  */
@@ -21,5 +21,8 @@ void igt_require_vseg(int fd);
 int vseg_count_nodes(void);
 /* Number of entries in /dev/dri (0 if it does not exist). */
 int vseg_count_dri_entries(void);
+
+/* igt_ioctl(): 0 or -errno, errno cleared (the vseg ioctl wrappers' core). */
+int __vseg_ioctl(int fd, unsigned long request, void *arg);
 
 #endif /* IGT_VSEG_DEVICE_H */

@@ -199,12 +199,7 @@ void vseg_submit_args(struct drm_vseg_submit *s, uint32_t engine,
 
 int __vseg_submit(int fd, struct drm_vseg_submit *s)
 {
-	int err = 0;
-
-	if (igt_ioctl(fd, DRM_IOCTL_VSEG_SUBMIT, s))
-		err = -errno;
-	errno = 0;
-	return err;
+	return __vseg_ioctl(fd, DRM_IOCTL_VSEG_SUBMIT, s);
 }
 
 int __vseg_cb_submit(int fd, uint32_t engine, const struct vseg_cmdbuf *cb,
@@ -364,12 +359,7 @@ int vseg_syncobj_wait_error(int fd, uint32_t handle, unsigned int timeout_ms)
 
 static int vm_ioctl(int fd, unsigned long ioc, struct drm_vseg_vm_bind *b)
 {
-	int err = 0;
-
-	if (igt_ioctl(fd, ioc, b))
-		err = -errno;
-	errno = 0;
-	return err;
+	return __vseg_ioctl(fd, ioc, b);
 }
 
 int __vseg_vm_bind_ioctl(int fd, struct drm_vseg_vm_bind *b)

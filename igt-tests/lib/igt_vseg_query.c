@@ -16,12 +16,7 @@
 
 int __vseg_query_segments(int fd, struct drm_vseg_query_segments *q)
 {
-	int err = 0;
-
-	if (igt_ioctl(fd, DRM_IOCTL_VSEG_QUERY_SEGMENTS, q))
-		err = -errno;
-	errno = 0;
-	return err;
+	return __vseg_ioctl(fd, DRM_IOCTL_VSEG_QUERY_SEGMENTS, q);
 }
 
 void vseg_query_count(int fd, struct drm_vseg_query_segments *q)
