@@ -45,7 +45,6 @@ IGT_TEST_DESCRIPTION("vseg performance against vgem, bochs and the CPU's "
 #define VSEG_OPTS	"profile=discrete mem_size_mb=256,512"
 
 #define AP_FLAG		DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
-#define BIT(id)		VSEG_SEG_BIT(id)
 
 /* Runs per figure; $VSEG_BENCH_RUNS overrides (for a quick try). */
 static unsigned int runs(unsigned int dflt)

@@ -35,14 +35,13 @@ IGT_TEST_DESCRIPTION("Processes and threads creating, mapping, evicting, "
 		     "overcommitted: no deadlock, no lost data, no leak.");
 
 #define AP_FLAG		DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
-#define BIT(id)		VSEG_SEG_BIT(id)
 #define SLOTS		8
 #define LOOP_SECONDS	6
 #define WAIT_MS		60000
 #define VA_START	0x100000000ull
 #define VA_SPAN		0x100000000ull	/* per thread */
 
-static struct vseg_ctx ctx = VSEG_CTX_INIT(VSEG_LEFTOVERS_BASE_COUNT);
+static struct vseg_ctx ctx = VSEG_CTX_INIT_ENGINE(VSEG_LEFTOVERS_BASE_COUNT);
 static unsigned int loop_seconds = LOOP_SECONDS;
 /* The memory segments. */
 static uint32_t memory_mask;
@@ -55,15 +54,6 @@ static uint32_t memory_mask;
 static const uint64_t sizes[] = { 4096, 65536, 256 << 10, 2 << 20 };
 #define DISCRETE	"discrete mem_size_mb=8,4 aperture_commit_mb=16"
 #define SMALLBAR	"smallbar mem_size_mb=16 visible_size_mb=4"
-
-/* xorshift64 with explicit state: one stream per thread. */
-static uint32_t rnd(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return (uint32_t)(*s >> 11);
-}
 
 /* The word the CPU pattern @seed puts at @index. */
 static uint32_t pattern(uint32_t seed, uint64_t index)
@@ -152,7 +142,7 @@ static void slot_check(struct worker *w, struct slot *s, const char *when)
 	/* The first and last word of every page, and a few random ones. */
 	for (uint64_t i = 0; i < words; i += step) {
 		uint64_t idx[3] = { i, i + step - 1,
-				    i + rnd(&w->rs) % step };
+				    i + vseg_rand32(&w->rs) % step };
 
 		for (unsigned int k = 0; k < 3; k++) {
 			uint32_t want = s->is_fill ? s->value :
@@ -175,7 +165,7 @@ static void slot_write(struct worker *w, struct slot *s)
 	uint32_t *map = slot_map(w->fd, s);
 
 	s->is_fill = false;
-	s->value = rnd(&w->rs);
+	s->value = vseg_rand32(&w->rs);
 	for (uint64_t i = 0; i < s->size / 4; i++)
 		map[i] = pattern(s->value, i);
 	w->n.writes++;
@@ -187,21 +177,21 @@ static void slot_create(struct worker *w, struct slot *s)
 	uint32_t supported;
 	int err;
 
-	s->size = sizes[rnd(&w->rs) % ARRAY_SIZE(sizes)];
-	s->ap = rnd(&w->rs) % 3 == 0;
+	s->size = sizes[vseg_rand32(&w->rs) % ARRAY_SIZE(sizes)];
+	s->ap = vseg_rand32(&w->rs) % 3 == 0;
 	/*
 	 * A random set of memory segments, maybe the aperture, and always
 	 * system memory as a way out, so that a fault always finds a place
 	 * the CPU reaches. AccessedPhysically buffers are kept small: in
 	 * system memory they hold aperture commit.
 	 */
-	supported = (rnd(&w->rs) & memory_mask) | BIT(0);
+	supported = (vseg_rand32(&w->rs) & memory_mask) | BIT(0);
 	if (s->ap) {
 		/* it needs somewhere to be contiguous: a memory segment */
-		s->size = sizes[rnd(&w->rs) % 3];
+		s->size = sizes[vseg_rand32(&w->rs) % 3];
 		if (!(supported & memory_mask))
 			supported |= memory_mask & -memory_mask;
-	} else if (rnd(&w->rs) & 1) {
+	} else if (vseg_rand32(&w->rs) & 1) {
 		supported |= BIT(ctx.ap_id);
 	}
 	vseg_create_args(&c, s->size, supported, s->ap ? AP_FLAG : 0);
@@ -236,7 +226,7 @@ static void slot_close(struct worker *w, struct slot *s)
 /* Fill @s on an engine (copy engine: physically; render: through a VA). */
 static void slot_fill(struct worker *w, struct slot *s)
 {
-	uint32_t value = rnd(&w->rs) | 1;
+	uint32_t value = vseg_rand32(&w->rs) | 1;
 	uint32_t engine;
 	int err;
 
@@ -289,8 +279,8 @@ static void slot_residency(struct worker *w, struct slot *s, bool evict)
 
 static void worker_step(struct worker *w)
 {
-	struct slot *s = &w->slot[rnd(&w->rs) % SLOTS];
-	unsigned int k = rnd(&w->rs) % 16;
+	struct slot *s = &w->slot[vseg_rand32(&w->rs) % SLOTS];
+	unsigned int k = vseg_rand32(&w->rs) % 16;
 
 	if (!s->handle) {
 		slot_create(w, s);
@@ -466,21 +456,7 @@ static void test_concurrency(int procs, unsigned int threads,
 static void load(const char *profile)
 {
 	vseg_ctx_load(&ctx, profile);
-	vseg_require_engine(ctx.fd);
-	memory_mask = 0;
-	for (unsigned int i = 0; i < ctx.q.num_segments; i++) {
-		const struct drm_vseg_segment_info *s = &ctx.segs[i];
-
-		if (s->id == ctx.ap_id)
-			continue;
-		memory_mask |= BIT(s->id);
-	}
-}
-
-/* Buffers of closed files may still wait for their last job: it waits. */
-static void finish(void)
-{
-	vseg_ctx_finish(&ctx, 10000, "after every thread closed its buffers");
+	memory_mask = vseg_ctx_memory_segments(&ctx);
 }
 
 igt_main
@@ -502,7 +478,7 @@ igt_main
 	igt_subtest("threads-shared-file") {
 		load(DISCRETE);
 		test_concurrency(1, 6, true, false);
-		finish();
+		vseg_ctx_finish(&ctx, "after every thread closed its buffers");
 	}
 
 	igt_describe("Three processes of three threads, each thread with "
@@ -512,7 +488,7 @@ igt_main
 	igt_subtest("processes-threads-churn") {
 		load(DISCRETE);
 		test_concurrency(3, 3, false, true);
-		finish();
+		vseg_ctx_finish(&ctx, "after every thread closed its buffers");
 	}
 
 	igt_describe("The same on a small-BAR device: faults compete for "
@@ -520,7 +496,7 @@ igt_main
 	igt_subtest("processes-threads-smallbar") {
 		load(SMALLBAR);
 		test_concurrency(2, 3, true, true);
-		finish();
+		vseg_ctx_finish(&ctx, "after every thread closed its buffers");
 	}
 
 	igt_fixture

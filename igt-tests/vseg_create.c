@@ -23,7 +23,6 @@ IGT_TEST_DESCRIPTION("Create buffers in every kind of vseg segment, check "
 #define AP_FLAG		DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
 #define CPU_VISIBLE	DRM_VSEG_GEM_CREATE_CPU_VISIBLE
 #define PRIMARY		DRM_VSEG_GEM_CREATE_PRIMARY
-#define BIT(id)		VSEG_SEG_BIT(id)
 
 /*
  * Every subtest works on a file of its own (vseg_ctx_start()), so that
@@ -32,12 +31,6 @@ IGT_TEST_DESCRIPTION("Create buffers in every kind of vseg segment, check "
 static struct vseg_ctx ctx = VSEG_CTX_INIT(VSEG_LEFTOVERS_BASE_COUNT);
 /* Segment ids of the discrete profile, looked up by name. */
 static uint32_t vram_id, local_id;
-
-/* Everything created since vseg_ctx_start() is gone again. */
-static void check_clean(const char *what)
-{
-	vseg_ctx_finish(&ctx, 2000, what);
-}
 
 /* GEM_CREATE with @c fails with one of @errs (negative) and leaves no trace. */
 static void create_fails_any(struct drm_vseg_gem_create *c, const int *errs,
@@ -167,7 +160,7 @@ static void test_create_each(uint32_t id)
 	create_in_segment(id, 0);
 	if (cpu_reachable(id))
 		create_in_segment(id, CPU_VISIBLE);
-	check_clean("create-each-segment");
+	vseg_ctx_finish(&ctx, "create-each-segment");
 }
 
 struct rounding {
@@ -216,7 +209,7 @@ static void test_size_rounding(void)
 		vseg_gem_close(ctx.fd, handle);
 		vseg_usage_wait(ctx.fd, &before, 2000, "after close");
 	}
-	check_clean("create-size-rounding");
+	vseg_ctx_finish(&ctx, "create-size-rounding");
 }
 
 static void test_invalid_size(void)
@@ -316,7 +309,7 @@ static void test_invalid_size(void)
 			create_fails(&c, -EINVAL, what);
 		}
 	}
-	check_clean("invalid-size");
+	vseg_ctx_finish(&ctx, "invalid-size");
 }
 
 static void test_alignment(void)
@@ -366,7 +359,7 @@ static void test_alignment(void)
 		vseg_gem_close(ctx.fd, handle);
 		vseg_gem_close(ctx.fd, small);
 	}
-	check_clean("create-alignment");
+	vseg_ctx_finish(&ctx, "create-alignment");
 }
 
 static void test_invalid_flags(void)
@@ -394,7 +387,7 @@ static void test_invalid_flags(void)
 		snprintf(what, sizeof(what), "preference flag bit %u", bit);
 		create_fails(&c, -EINVAL, what);
 	}
-	check_clean("invalid-flags");
+	vseg_ctx_finish(&ctx, "invalid-flags");
 }
 
 static void test_invalid_mbz(void)
@@ -450,7 +443,7 @@ static void test_invalid_mbz(void)
 			 used);
 		create_fails(&c, -EINVAL, what);
 	}
-	check_clean("invalid-mbz");
+	vseg_ctx_finish(&ctx, "invalid-mbz");
 }
 
 static void test_invalid_segments(void)
@@ -505,7 +498,7 @@ static void test_invalid_segments(void)
 	vseg_create_args(&c, SZ_64K, BIT(vram_id) | BIT(0), 0);
 	c.eviction_segments = BIT(ctx.ap_id);
 	create_fails(&c, -EINVAL, "eviction to an unsupported aperture");
-	check_clean("invalid-segments");
+	vseg_ctx_finish(&ctx, "invalid-segments");
 }
 
 static void test_invalid_preferred(void)
@@ -541,7 +534,7 @@ static void test_invalid_preferred(void)
 			 cases[i].supported);
 		create_fails(&c, -EINVAL, what);
 	}
-	check_clean("invalid-preferred");
+	vseg_ctx_finish(&ctx, "invalid-preferred");
 }
 
 static void test_list_length(void)
@@ -598,7 +591,7 @@ static void test_list_length(void)
 		     "hinted bank 1 first, offset %#llx\n",
 		     (unsigned long long)info.offset);
 	vseg_gem_close(ctx.fd, handle);
-	check_clean("invalid-list-length");
+	vseg_ctx_finish(&ctx, "invalid-list-length");
 }
 
 static void test_invalid_banks(void)
@@ -645,7 +638,7 @@ static void test_invalid_banks(void)
 			create_fails(&c, -EINVAL, what);
 		}
 	}
-	check_clean("invalid-banks");
+	vseg_ctx_finish(&ctx, "invalid-banks");
 }
 
 static void test_invalid_placement_flags(void)
@@ -695,7 +688,7 @@ static void test_invalid_placement_flags(void)
 	igt_assert_eq_u32(info.segment_id, ctx.ap_id);
 	igt_assert(info.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED);
 	vseg_gem_close(ctx.fd, handle);
-	check_clean("invalid-placement-flags");
+	vseg_ctx_finish(&ctx, "invalid-placement-flags");
 }
 
 static void test_invalid_handle(void)
@@ -760,7 +753,7 @@ static void test_invalid_handle(void)
 	err = __vseg_gem_mmap_offset(ctx.fd, handle, &offset);
 	igt_assert_f(err == -ENOENT, "MMAP_OFFSET of a closed handle: %d (%s)\n",
 		     err, vseg_errname(err));
-	check_clean("invalid-handle");
+	vseg_ctx_finish(&ctx, "invalid-handle");
 }
 
 static void test_double_close(void)
@@ -781,7 +774,7 @@ static void test_double_close(void)
 			     "second GEM_CLOSE of handle %u: %d (%s)\n",
 			     handle[i], err, vseg_errname(err));
 	}
-	check_clean("double-close");
+	vseg_ctx_finish(&ctx, "double-close");
 }
 
 /* Buffers left open are released with the file. */
@@ -807,7 +800,7 @@ static void test_fd_close(void)
 			  ctx.base_usage.usage[ctx.ap_id].aperture_mapped +
 			  2 * SZ_64K);
 	drm_close_driver(fd);
-	check_clean("after closing the file with buffers open");
+	vseg_ctx_finish(&ctx, "after closing the file with buffers open");
 }
 
 /* Handles are per file: another file cannot use them. */
@@ -825,7 +818,7 @@ static void test_other_file(void)
 		     err, vseg_errname(err));
 	drm_close_driver(fd);
 	vseg_gem_close(ctx.fd, handle);
-	check_clean("other-file");
+	vseg_ctx_finish(&ctx, "other-file");
 }
 
 /* The buffer ioctls work on the render node, for the render node's file. */
@@ -861,7 +854,7 @@ static void test_render_node(void)
 	igt_assert_eq(__vseg_gem_info(ctx.fd, h, &info), -ENOENT);
 	vseg_gem_close(rfd, h);
 	drm_close_driver(rfd);
-	check_clean("render-node");
+	vseg_ctx_finish(&ctx, "render-node");
 }
 
 /* Many buffers: distinct ids, all listed, all gone after closing. */
@@ -901,7 +894,7 @@ static void test_many(void)
 		vseg_gem_close(ctx.fd, h[i]);
 	free(h);
 	free(ids);
-	check_clean("create-many");
+	vseg_ctx_finish(&ctx, "create-many");
 }
 
 igt_main

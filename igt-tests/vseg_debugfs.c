@@ -396,27 +396,18 @@ igt_main
 
 	igt_describe("The debugfs segments file agrees with the segment "
 		     "query, field by field, for each built-in profile.");
-	igt_subtest_with_dynamic("segments") {
-		for (unsigned int i = 0; i < vseg_num_profiles; i++)
-			igt_dynamic(vseg_profiles[i])
-				test_segments(vseg_profiles[i]);
-	}
+	igt_subtest_with_dynamic("segments")
+		vseg_dynamic_profiles(test_segments);
 
 	igt_describe("Every segment's TTM manager has a readable, non-empty "
 		     "<name>_mm file, and system_mm exists.");
-	igt_subtest_with_dynamic("mm-files") {
-		for (unsigned int i = 0; i < vseg_num_profiles; i++)
-			igt_dynamic(vseg_profiles[i])
-				test_mm_files(vseg_profiles[i]);
-	}
+	igt_subtest_with_dynamic("mm-files")
+		vseg_dynamic_profiles(test_mm_files);
 
 	igt_describe("Every readable file of the vseg debugfs directory reads "
 		     "to the end without error.");
-	igt_subtest_with_dynamic("read-all") {
-		for (unsigned int i = 0; i < vseg_num_profiles; i++)
-			igt_dynamic(vseg_profiles[i])
-				test_read_all(vseg_profiles[i]);
-	}
+	igt_subtest_with_dynamic("read-all")
+		vseg_dynamic_profiles(test_read_all);
 
 	igt_fixture {
 		vseg_ctx_unload(&ctx);

@@ -8,8 +8,6 @@
  * Copyright (c) 2026 The vseg authors
  */
 #include <errno.h>
-#include <setjmp.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -24,29 +22,14 @@ IGT_TEST_DESCRIPTION("Overcommit vseg segments with random buffers, force "
 
 #define AP_FLAG		DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
 #define TOP_DOWN	DRM_VSEG_PREF_TOP_DOWN
-#define BIT(id)		VSEG_SEG_BIT(id)
 #define RW		(PROT_READ | PROT_WRITE)
 #define NUM_CHILDREN	4
 
 static struct vseg_ctx ctx = VSEG_CTX_INIT(VSEG_LEFTOVERS_NONE);
 
-static void finish_profile(void)
-{
-	vseg_ctx_finish(&ctx, 5000, "after closing every buffer");
-}
-
 static uint32_t test_seed(void)
 {
 	return vseg_test_seed((uint32_t)time(NULL) ^ getpid());
-}
-
-/* A small PRNG with explicit state, so that children differ predictably. */
-static uint32_t rnd(uint64_t *state)
-{
-	*state ^= *state << 13;
-	*state ^= *state >> 7;
-	*state ^= *state << 17;
-	return (uint32_t)(*state >> 11);
 }
 
 struct ebuf {
@@ -60,27 +43,24 @@ struct ebuf {
  * Every buffer here has a CPU-visible placement, so a CPU access must never
  * raise SIGBUS: catch it and report the buffer instead of dying.
  */
-static sigjmp_buf sigbus_jmp;
-static volatile sig_atomic_t sigbus_armed;
+struct access {
+	void *ptr;
+	const struct ebuf *b;
+	int64_t bad;
+};
 
-static void sigbus_handler(int sig)
+static void fill_access(void *arg)
 {
-	if (sigbus_armed) {
-		sigbus_armed = 0;
-		siglongjmp(sigbus_jmp, 1);
-	}
-	signal(sig, SIG_DFL);
-	raise(sig);
+	struct access *a = arg;
+
+	vseg_pattern_fill(a->ptr, a->b->size, a->b->pattern);
 }
 
-static void catch_sigbus(void)
+static void check_access(void *arg)
 {
-	struct sigaction sa;
+	struct access *a = arg;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = sigbus_handler;
-	sigemptyset(&sa.sa_mask);
-	igt_assert_eq(sigaction(SIGBUS, &sa, NULL), 0);
+	a->bad = vseg_pattern_check(a->ptr, a->b->size, a->b->pattern);
 }
 
 static void __noreturn sigbus_fail(int fd, const struct ebuf *b,
@@ -100,31 +80,32 @@ static void __noreturn sigbus_fail(int fd, const struct ebuf *b,
 
 static void fill_buffer(int fd, const struct ebuf *b)
 {
-	void *ptr = vseg_gem_mmap(fd, b->handle, b->size, RW);
+	struct access a = {
+		.ptr = vseg_gem_mmap(fd, b->handle, b->size, RW),
+		.b = b,
+	};
 
-	if (sigsetjmp(sigbus_jmp, 1)) {
-		munmap(ptr, b->size);
+	if (vseg_catch_sigbus(fill_access, &a)) {
+		munmap(a.ptr, b->size);
 		sigbus_fail(fd, b, "writing");
 	}
-	sigbus_armed = 1;
-	vseg_pattern_fill(ptr, b->size, b->pattern);
-	sigbus_armed = 0;
-	munmap(ptr, b->size);
+	munmap(a.ptr, b->size);
 }
 
 static void verify_buffer(int fd, const struct ebuf *b, unsigned int index)
 {
-	void *ptr = vseg_gem_mmap(fd, b->handle, b->size, PROT_READ);
+	struct access a = {
+		.ptr = vseg_gem_mmap(fd, b->handle, b->size, PROT_READ),
+		.b = b,
+	};
 	int64_t bad;
 
-	if (sigsetjmp(sigbus_jmp, 1)) {
-		munmap(ptr, b->size);
+	if (vseg_catch_sigbus(check_access, &a)) {
+		munmap(a.ptr, b->size);
 		sigbus_fail(fd, b, "reading");
 	}
-	sigbus_armed = 1;
-	bad = vseg_pattern_check(ptr, b->size, b->pattern);
-	sigbus_armed = 0;
-	munmap(ptr, b->size);
+	bad = a.bad;
+	munmap(a.ptr, b->size);
 	if (bad >= 0) {
 		struct drm_vseg_gem_info info;
 
@@ -157,15 +138,14 @@ static void overcommit(int fd, uint32_t id, uint64_t target, uint64_t rs,
 	unsigned int n = 0, cap = 64, moves_seen = 0;
 	struct ebuf *b = calloc(cap, sizeof(*b));
 	uint64_t total = 0;
-	uint32_t next_pattern = rnd(&rs) << 8;
+	uint32_t next_pattern = vseg_rand32(&rs) << 8;
 
 	igt_assert(b);
-	catch_sigbus();
 	/* Create until the segment is overcommitted @target bytes. */
 	while (total < target || n < 8) {
 		struct drm_vseg_gem_create c;
 		struct drm_vseg_gem_info info;
-		uint32_t flags = rnd(&rs) % 2 ? AP_FLAG : 0;
+		uint32_t flags = vseg_rand32(&rs) % 2 ? AP_FLAG : 0;
 		uint32_t set;
 
 		if (n == cap) {
@@ -177,12 +157,12 @@ static void overcommit(int fd, uint32_t id, uint64_t target, uint64_t rs,
 		 * Supported in the segment only (when the CPU can reach it),
 		 * or also in the aperture and system memory.
 		 */
-		set = cpu && rnd(&rs) % 3 == 0 ? BIT(id) :
+		set = cpu && vseg_rand32(&rs) % 3 == 0 ? BIT(id) :
 		      BIT(id) | BIT(ctx.ap_id) | BIT(0);
-		vseg_create_args(&c, page * (1 + rnd(&rs) % (max / page)), set,
+		vseg_create_args(&c, page * (1 + vseg_rand32(&rs) % (max / page)), set,
 				 flags);
-		vseg_create_prefer(&c, id, rnd(&rs) % 2 ? TOP_DOWN : 0);
-		if ((set & BIT(ctx.ap_id)) && rnd(&rs) % 2)
+		vseg_create_prefer(&c, id, vseg_rand32(&rs) % 2 ? TOP_DOWN : 0);
+		if ((set & BIT(ctx.ap_id)) && vseg_rand32(&rs) % 2)
 			c.eviction_segments = BIT(ctx.ap_id);
 		b[n].handle = vseg_gem_create(fd, &c);
 		b[n].size = c.size;
@@ -207,16 +187,16 @@ static void overcommit(int fd, uint32_t id, uint64_t target, uint64_t rs,
 
 	/* Rounds of MAKE_RESIDENT, EVICT and spot checks. */
 	for (unsigned int round = 0; round < n; round++) {
-		uint32_t list[4], count = 1 + rnd(&rs) % 4, processed;
+		uint32_t list[4], count = 1 + vseg_rand32(&rs) % 4, processed;
 		struct drm_vseg_gem_info info;
-		unsigned int op = rnd(&rs) % 3, k;
+		unsigned int op = vseg_rand32(&rs) % 3, k;
 		int err;
 
 		for (k = 0; k < count; k++)
-			list[k] = b[rnd(&rs) % n].handle;
+			list[k] = b[vseg_rand32(&rs) % n].handle;
 		if (op == 2) {
 			/* A spot check, which may move the buffer out. */
-			k = rnd(&rs) % n;
+			k = vseg_rand32(&rs) % n;
 			verify_buffer(fd, &b[k], k);
 			continue;
 		}
@@ -352,7 +332,6 @@ static void test_commit_limit(void)
 	int err;
 
 	igt_assert(b);
-	catch_sigbus();
 	/*
 	 * Twice the commit limit of AccessedPhysically buffers that can only
 	 * live in the aperture: creating each one must succeed by evicting
@@ -364,7 +343,7 @@ static void test_commit_limit(void)
 			b = realloc(b, cap * sizeof(*b));
 			igt_assert(b);
 		}
-		vseg_create_args(&c, SZ_4K * (1 + rnd(&rs) % (SZ_4M / SZ_4K)),
+		vseg_create_args(&c, SZ_4K * (1 + vseg_rand32(&rs) % (SZ_4M / SZ_4K)),
 				 BIT(ctx.ap_id), AP_FLAG);
 		err = __vseg_gem_create(ctx.fd, &c);
 		igt_assert_f(err == 0,
@@ -468,14 +447,14 @@ igt_main
 				igt_dynamic(vseg_ctx_seg(&ctx, id)->name)
 					test_overcommit(id);
 			}
-			finish_profile();
+			vseg_ctx_finish(&ctx, "after closing every buffer");
 		}
 
 		igt_describe("The same from four processes at once.");
 		igt_subtest_f("overcommit-parallel-%s", profile) {
 			vseg_ctx_load(&ctx, profile);
 			test_overcommit_parallel();
-			finish_profile();
+			vseg_ctx_finish(&ctx, "after closing every buffer");
 		}
 
 		igt_describe("Fill the aperture past its commit limit: older "
@@ -483,14 +462,11 @@ igt_main
 			     "exceeded, and with everything pinned creation "
 			     "fails with ENOSPC; no data is lost.");
 		igt_subtest_f("commit-limit-%s", profile) {
-			char opts[64];
-
 			/* One file pins the whole aperture: lift its budget. */
-			snprintf(opts, sizeof(opts), "%s pin_limit_percent=100",
-				 profile);
-			vseg_ctx_load(&ctx, opts);
+			vseg_ctx_load_f(&ctx, "%s pin_limit_percent=100",
+					profile);
 			test_commit_limit();
-			finish_profile();
+			vseg_ctx_finish(&ctx, "after closing every buffer");
 		}
 	}
 

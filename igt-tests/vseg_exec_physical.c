@@ -35,7 +35,6 @@ IGT_TEST_DESCRIPTION("The vseg copy engine: physically addressed command "
 
 #define AP_FLAG		DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
 #define PRIMARY		DRM_VSEG_GEM_CREATE_PRIMARY
-#define BIT(id)		VSEG_SEG_BIT(id)
 #define COPY		DRM_VSEG_ENGINE_COPY
 #define RENDER		DRM_VSEG_ENGINE_RENDER
 #define RW		(PROT_READ | PROT_WRITE)
@@ -44,17 +43,7 @@ IGT_TEST_DESCRIPTION("The vseg copy engine: physically addressed command "
 #define SZ_256K		0x40000ull
 #endif
 
-static struct vseg_ctx ctx = VSEG_CTX_INIT(VSEG_LEFTOVERS_BASE_COUNT);
-
-static const struct drm_vseg_segment_info *seg(uint32_t id)
-{
-	return vseg_ctx_seg(&ctx, id);
-}
-
-static const char *seg_name(uint32_t id)
-{
-	return vseg_ctx_seg_name(&ctx, id);
-}
+static struct vseg_ctx ctx = VSEG_CTX_INIT_ENGINE(VSEG_LEFTOVERS_BASE_COUNT);
 
 /* --- placement cells ------------------------------------------------------ */
 
@@ -191,7 +180,7 @@ static void check_reachable(const struct tbuf *b, const struct cell *cell,
 	vseg_gem_info(ctx.fd, b->handle, &info);
 	igt_assert_f(info.segment_id == cell->seg,
 		     "%s: the buffer is in %s, expected %s\n", what,
-		     seg_name(info.segment_id), seg_name(cell->seg));
+		     vseg_ctx_seg_name(&ctx, info.segment_id), vseg_ctx_seg_name(&ctx, cell->seg));
 	if (cell->seg == ctx.ap_id)
 		igt_assert_f(info.placement_flags &
 			     DRM_VSEG_INFO_APERTURE_MAPPED,
@@ -202,7 +191,7 @@ static void check_reachable(const struct tbuf *b, const struct cell *cell,
 			      DRM_VSEG_INFO_CONTIGUOUS) &&
 			     (info.placement_flags & DRM_VSEG_INFO_RESIDENT),
 			     "%s: AccessedPhysically buffer in %s is not contiguous and resident (flags %#x)\n",
-			     what, seg_name(cell->seg), info.placement_flags);
+			     what, vseg_ctx_seg_name(&ctx, cell->seg), info.placement_flags);
 	igt_assert(vseg_phys_addr_of(&info, 0, &addr));
 	if (out)
 		*out = info;
@@ -237,38 +226,6 @@ static void check_engine_alive(const char *what)
 		vseg_gem_close(fds[k], h);
 	}
 	drm_close_driver(fds[0]);
-}
-
-/* --- loading a profile, finishing ------------------------------------------ */
-
-static void load(const char *profile)
-{
-	vseg_ctx_load(&ctx, profile);
-	vseg_require_engine(ctx.fd);
-}
-
-/* The same with more module options. */
-static void load_opts(const char *profile, const char *opts)
-{
-	char buf[128];
-
-	snprintf(buf, sizeof(buf), "%s %s", profile, opts);
-	load(buf);
-}
-
-/*
- * Jobs drop their references to buffers when they are retired, which may
- * come a little after their fences signal: wait for the buffer count.
- */
-static void finish(void)
-{
-	struct timespec start = {};
-
-	igt_gettime(&start);
-	while (vseg_allocation_count(ctx.fd) != ctx.base_count &&
-	       igt_nsec_elapsed(&start) < 5ull * NSEC_PER_SEC)
-		usleep(10000);
-	vseg_ctx_finish(&ctx, 5000, "after closing every buffer");
 }
 
 /* --- FILL, COPY and WRITE in every cell ------------------------------------ */
@@ -422,8 +379,8 @@ static void expect_submit_einval(const struct vseg_cmdbuf *cb,
 		tbuf_info(watch[i], &after);
 		igt_assert_f(same_place(&before[i], &after),
 			     "%s: buffer %u moved (%s -> %s, moves %llu -> %llu)\n",
-			     what, i, seg_name(before[i].segment_id),
-			     seg_name(after.segment_id),
+			     what, i, vseg_ctx_seg_name(&ctx, before[i].segment_id),
+			     vseg_ctx_seg_name(&ctx, after.segment_id),
 			     (unsigned long long)before[i].moves,
 			     (unsigned long long)after.moves);
 	}
@@ -454,7 +411,7 @@ static void test_raw_address(const struct cell *cell)
 	pin(b.handle);
 	check_reachable(&b, cell, NULL, "pinned");
 	pa = vseg_phys_addr(ctx.fd, b.handle, 0);
-	igt_info("%s: buffer at %#llx\n", seg_name(cell->seg),
+	igt_info("%s: buffer at %#llx\n", vseg_ctx_seg_name(&ctx, cell->seg),
 		 (unsigned long long)pa);
 	watch[0] = &b;
 	watch[1] = &other;
@@ -609,7 +566,7 @@ static void test_refuse_segment0(void)
 
 static void test_refuse_past_end(uint32_t id)
 {
-	const uint64_t size = seg(id)->size;
+	const uint64_t size = vseg_ctx_seg(&ctx, id)->size;
 	struct tbuf v;
 
 	victim_create(&v);
@@ -754,7 +711,7 @@ static void test_refuse_across_two(uint32_t id)
 	pin(b.handle);
 	pa = vseg_phys_addr(ctx.fd, a.handle, 0);
 	pb = vseg_phys_addr(ctx.fd, b.handle, 0);
-	igt_info("%s: buffers at %#llx and %#llx\n", seg_name(id),
+	igt_info("%s: buffers at %#llx and %#llx\n", vseg_ctx_seg_name(&ctx, id),
 		 (unsigned long long)pa, (unsigned long long)pb);
 	if (pa + size != pb && pb + size != pa) {
 		igt_info("not side by side: nothing to straddle\n");
@@ -1641,7 +1598,7 @@ static void test_evict_busy(const struct cell *cell)
  */
 static void test_pressure_busy(uint32_t id)
 {
-	const uint64_t chunk = seg(id)->size / 8;
+	const uint64_t chunk = vseg_ctx_seg(&ctx, id)->size / 8;
 	struct drm_vseg_gem_create c;
 	uint32_t fillers[8], sync;
 	struct vseg_cmdbuf cb;
@@ -1755,7 +1712,7 @@ static void test_unload_busy(void)
 static void test_enospc(uint32_t id)
 {
 	const uint64_t limit = vseg_ctx_is_memory(&ctx, id) ?
-			       seg(id)->size : seg(id)->commit_limit;
+			       vseg_ctx_seg(&ctx, id)->size : vseg_ctx_seg(&ctx, id)->commit_limit;
 	const uint64_t chunk = limit / 8;
 	struct vseg_usage_snapshot usage;
 	struct drm_vseg_gem_info info;
@@ -1779,13 +1736,13 @@ static void test_enospc(uint32_t id)
 		pinned[n++] = c.handle;
 		pin(c.handle);
 	}
-	igt_info("%s: %u pinned buffers of %llu KiB\n", seg_name(id), n,
+	igt_info("%s: %u pinned buffers of %llu KiB\n", vseg_ctx_seg_name(&ctx, id), n,
 		 (unsigned long long)(chunk >> 10));
 
 	tbuf_create(&x, cell_of(id), chunk, AP_FLAG);
 	vseg_gem_info(ctx.fd, x.handle, &info);
 	igt_assert_f(info.segment_id == 0, "no room, yet created in %s\n",
-		     seg_name(info.segment_id));
+		     vseg_ctx_seg_name(&ctx, info.segment_id));
 	vseg_cb_init(&cb);
 	fill(&cb, &x, 0, SZ_64K, 0xe0e0e0e0);
 	out = vseg_syncobj_create(ctx.fd, 0);
@@ -1835,12 +1792,12 @@ igt_main
 			struct cell cells[DRM_VSEG_MAX_SEGMENTS];
 			unsigned int n;
 
-			load(profile);
+			vseg_ctx_load(&ctx, profile);
 			n = physical_cells(cells);
 			for (unsigned int i = 0; i < n; i++)
-				igt_dynamic(seg_name(cells[i].seg))
+				igt_dynamic(vseg_ctx_seg_name(&ctx, cells[i].seg))
 					test_fill(&cells[i]);
-			finish();
+			vseg_ctx_finish(&ctx, "after closing every buffer");
 		}
 
 		igt_describe("COPY between AccessedPhysically buffers of every "
@@ -1849,15 +1806,15 @@ igt_main
 			struct cell cells[DRM_VSEG_MAX_SEGMENTS];
 			unsigned int n;
 
-			load(profile);
+			vseg_ctx_load(&ctx, profile);
 			n = physical_cells(cells);
 			for (unsigned int i = 0; i < n; i++)
 				for (unsigned int j = 0; j < n; j++)
 					igt_dynamic_f("%s-to-%s",
-						      seg_name(cells[i].seg),
-						      seg_name(cells[j].seg))
+						      vseg_ctx_seg_name(&ctx, cells[i].seg),
+						      vseg_ctx_seg_name(&ctx, cells[j].seg))
 						test_copy(&cells[i], &cells[j]);
-			finish();
+			vseg_ctx_finish(&ctx, "after closing every buffer");
 		}
 
 		igt_describe("Physical references from GEM_INFO of pinned "
@@ -1870,12 +1827,12 @@ igt_main
 			struct cell cells[DRM_VSEG_MAX_SEGMENTS];
 			unsigned int n;
 
-			load(profile);
+			vseg_ctx_load(&ctx, profile);
 			n = physical_cells(cells);
 			for (unsigned int i = 0; i < n; i++)
-				igt_dynamic(seg_name(cells[i].seg))
+				igt_dynamic(vseg_ctx_seg_name(&ctx, cells[i].seg))
 					test_raw_address(&cells[i]);
-			finish();
+			vseg_ctx_finish(&ctx, "after closing every buffer");
 		}
 
 		igt_describe("Addresses outside the allocation list (segment "
@@ -1887,27 +1844,27 @@ igt_main
 			     "even by the job's valid commands; the engine "
 			     "keeps serving this and other clients.");
 		igt_subtest_with_dynamic_f("bad-address-%s", profile) {
-			load(profile);
+			vseg_ctx_load(&ctx, profile);
 			igt_dynamic("segment-0")
 				test_refuse_segment0();
 			for (uint32_t id = 1; id <= ctx.q.num_segments; id++)
-				igt_dynamic_f("past-end-%s", seg_name(id))
+				igt_dynamic_f("past-end-%s", vseg_ctx_seg_name(&ctx, id))
 					test_refuse_past_end(id);
 			igt_dynamic("no-such-segment")
 				test_refuse_no_segment();
 			igt_dynamic("aperture-unmapped")
 				test_refuse_aperture_unmapped();
 			for (uint32_t id = 1; id <= ctx.q.num_segments; id++) {
-				igt_dynamic_f("unlisted-%s", seg_name(id))
+				igt_dynamic_f("unlisted-%s", vseg_ctx_seg_name(&ctx, id))
 					test_refuse_unlisted(id);
-				igt_dynamic_f("other-client-%s", seg_name(id))
+				igt_dynamic_f("other-client-%s", vseg_ctx_seg_name(&ctx, id))
 					test_refuse_other_client(id);
-				igt_dynamic_f("across-two-%s", seg_name(id))
+				igt_dynamic_f("across-two-%s", vseg_ctx_seg_name(&ctx, id))
 					test_refuse_across_two(id);
 			}
 			igt_dynamic("whole-job")
 				test_refuse_whole_job();
-			finish();
+			vseg_ctx_finish(&ctx, "after closing every buffer");
 		}
 
 		igt_describe("A job on a buffer that cannot be made reachable "
@@ -1916,27 +1873,28 @@ igt_main
 			     "refused with ENOSPC, changing nothing; with room "
 			     "it runs.");
 		igt_subtest_with_dynamic_f("enospc-%s", profile) {
-			load_opts(profile, "pin_limit_percent=100");
+			vseg_ctx_load_f(&ctx, "%s pin_limit_percent=100",
+					profile);
 			for (uint32_t id = 1; id <= ctx.q.num_segments; id++)
-				igt_dynamic(seg_name(id))
+				igt_dynamic(vseg_ctx_seg_name(&ctx, id))
 					test_enospc(id);
-			finish();
+			vseg_ctx_finish(&ctx, "after closing every buffer");
 		}
 
 		igt_describe("Evicting and moving a buffer a queued job "
 			     "writes, and creating buffers that push it out: "
 			     "the job's data is all there.");
 		igt_subtest_with_dynamic_f("evict-busy-%s", profile) {
-			load(profile);
+			vseg_ctx_load(&ctx, profile);
 			for (uint32_t id = 1; id <= ctx.q.num_segments; id++) {
-				igt_dynamic_f("evict-%s", seg_name(id))
+				igt_dynamic_f("evict-%s", vseg_ctx_seg_name(&ctx, id))
 					test_evict_busy(cell_of(id));
 				if (vseg_ctx_is_memory(&ctx, id))
 					igt_dynamic_f("pressure-%s",
-						      seg_name(id))
+						      vseg_ctx_seg_name(&ctx, id))
 						test_pressure_busy(id);
 			}
-			finish();
+			vseg_ctx_finish(&ctx, "after closing every buffer");
 		}
 	}
 
@@ -1944,7 +1902,7 @@ igt_main
 		     "its error, and nothing changes: no buffer moves, no "
 		     "fence is installed, no byte is written.");
 	igt_subtest_with_dynamic("reject") {
-		load("discrete");
+		vseg_ctx_load(&ctx, "discrete");
 		igt_dynamic("valid") {
 			struct reject_env e;
 
@@ -1957,44 +1915,44 @@ igt_main
 				test_reject(&reject_cases[i]);
 		igt_dynamic("commands-too-large")
 			test_reject_commands_too_large();
-		finish();
+		vseg_ctx_finish(&ctx, "after closing every buffer");
 	}
 
 	igt_describe("256 allocations, 1024 patches, the largest command "
 		     "buffer and 64 syncobjs each way in one submission.");
 	igt_subtest("limits") {
-		load("discrete");
+		vseg_ctx_load(&ctx, "discrete");
 		test_limits();
-		finish();
+		vseg_ctx_finish(&ctx, "after closing every buffer");
 	}
 
 	igt_describe("In- and out-syncobjs: a job waits for its inputs and "
 		     "signals every output.");
 	igt_subtest("syncobjs") {
-		load("discrete");
+		vseg_ctx_load(&ctx, "discrete");
 		test_syncobjs();
-		finish();
+		vseg_ctx_finish(&ctx, "after closing every buffer");
 	}
 
 	igt_describe("Closing the buffers of a queued job: it still runs "
 		     "to success.");
 	igt_subtest("close-busy") {
-		load("discrete");
+		vseg_ctx_load(&ctx, "discrete");
 		test_close_busy();
-		finish();
+		vseg_ctx_finish(&ctx, "after closing every buffer");
 	}
 
 	igt_describe("A CPU mapping made while a job writes the buffer sees "
 		     "all of the job's data.");
 	igt_subtest("mmap-waits") {
-		load("discrete");
+		vseg_ctx_load(&ctx, "discrete");
 		test_mmap_waits();
-		finish();
+		vseg_ctx_finish(&ctx, "after closing every buffer");
 	}
 
 	igt_describe("Unloading vseg with jobs queued on both engines.");
 	igt_subtest("unload-busy") {
-		load("discrete");
+		vseg_ctx_load(&ctx, "discrete");
 		test_unload_busy();
 	}
 

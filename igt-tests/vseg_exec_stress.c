@@ -27,7 +27,6 @@ IGT_TEST_DESCRIPTION("Several processes submit random FILL/COPY/WRITE jobs "
 		     "checked against a CPU-side model.");
 
 #define AP_FLAG		DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
-#define BIT(id)		VSEG_SEG_BIT(id)
 #define COPY		DRM_VSEG_ENGINE_COPY
 #define RENDER		DRM_VSEG_ENGINE_RENDER
 #define NUM_CHILDREN	4
@@ -43,26 +42,7 @@ IGT_TEST_DESCRIPTION("Several processes submit random FILL/COPY/WRITE jobs "
 #define WAIT_MS		60000
 #define VA_START	0x100000000ull
 
-static struct vseg_ctx ctx = VSEG_CTX_INIT(VSEG_LEFTOVERS_BASE_COUNT);
-
-static const struct drm_vseg_segment_info *seg(uint32_t id)
-{
-	return vseg_ctx_seg(&ctx, id);
-}
-
-static const char *seg_name(uint32_t id)
-{
-	return vseg_ctx_seg_name(&ctx, id);
-}
-
-/* xorshift64: explicit state, so that each process has its own stream. */
-static uint32_t rnd(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return (uint32_t)(*s >> 11);
-}
+static struct vseg_ctx ctx = VSEG_CTX_INIT_ENGINE(VSEG_LEFTOVERS_BASE_COUNT);
 
 /**
  * struct sbuf - one buffer of a process
@@ -160,8 +140,8 @@ static void add_buffer(struct proc *p, uint32_t id, uint64_t size, bool ap,
 	b = &p->b[p->n];
 	memset(b, 0, sizeof(*b));
 	vseg_create_args(&c, size, supported, ap ? AP_FLAG : 0);
-	vseg_create_prefer(&c, id, rnd(&p->rs) % 2 ? DRM_VSEG_PREF_TOP_DOWN : 0);
-	if ((supported & BIT(ctx.ap_id)) && id != ctx.ap_id && rnd(&p->rs) % 2)
+	vseg_create_prefer(&c, id, vseg_rand32(&p->rs) % 2 ? DRM_VSEG_PREF_TOP_DOWN : 0);
+	if ((supported & BIT(ctx.ap_id)) && id != ctx.ap_id && vseg_rand32(&p->rs) % 2)
 		c.eviction_segments = BIT(ctx.ap_id);
 	b->handle = vseg_gem_create(p->fd, &c);
 	b->size = c.size;
@@ -190,7 +170,7 @@ static void add_buffer(struct proc *p, uint32_t id, uint64_t size, bool ap,
 static void create_buffers(struct proc *p)
 {
 	for (uint32_t id = 1; id <= ctx.q.num_segments; id++) {
-		const struct drm_vseg_segment_info *s = seg(id);
+		const struct drm_vseg_segment_info *s = vseg_ctx_seg(&ctx, id);
 		uint64_t target, total = 0;
 		uint64_t max_pages;
 
@@ -202,11 +182,11 @@ static void create_buffers(struct proc *p)
 			max_pages = s->size / 16 / s->page_size;
 		}
 		while (total < target) {
-			uint64_t size = s->page_size * (1 + rnd(&p->rs) % max_pages);
-			bool ap = id == ctx.ap_id || rnd(&p->rs) % 2;
+			uint64_t size = s->page_size * (1 + vseg_rand32(&p->rs) % max_pages);
+			bool ap = id == ctx.ap_id || vseg_rand32(&p->rs) % 2;
 			uint32_t supported = BIT(id) | BIT(0);
 
-			if (id != ctx.ap_id && rnd(&p->rs) % 2)
+			if (id != ctx.ap_id && vseg_rand32(&p->rs) % 2)
 				supported |= BIT(ctx.ap_id);
 			add_buffer(p, id, size, ap, supported);
 			total += p->b[p->n - 1].size;
@@ -231,7 +211,7 @@ static void verify_buffer(struct proc *p, unsigned int i, const char *when)
 			 "process %u, buffer %u (%#llx bytes, %s, prefers %s, now in %s, %llu moves), %s",
 			 p->id, i, (unsigned long long)b->size,
 			 b->ap ? "AccessedPhysically" : "plain",
-			 seg_name(b->seg), seg_name(info.segment_id),
+			 vseg_ctx_seg_name(&ctx, b->seg), vseg_ctx_seg_name(&ctx, info.segment_id),
 			 (unsigned long long)info.moves, when);
 		vseg_assert_same(got, b->model, b->size, 0, what);
 	}
@@ -243,8 +223,8 @@ static void verify_buffer(struct proc *p, unsigned int i, const char *when)
 static struct sbuf *pick(struct proc *p, bool physical)
 {
 	if (physical)
-		return &p->b[p->ap[rnd(&p->rs) % p->nap]];
-	return &p->b[rnd(&p->rs) % p->n];
+		return &p->b[p->ap[vseg_rand32(&p->rs) % p->nap]];
+	return &p->b[vseg_rand32(&p->rs) % p->n];
 }
 
 /* A random range of @b: @align-aligned offset and length. */
@@ -253,21 +233,21 @@ static void pick_range(struct proc *p, const struct sbuf *b, uint64_t align,
 {
 	uint64_t m = b->size < max ? b->size : max;
 
-	*len = align * (1 + rnd(&p->rs) % (m / align));
-	*off = align * (rnd(&p->rs) % ((b->size - *len) / align + 1));
+	*len = align * (1 + vseg_rand32(&p->rs) % (m / align));
+	*off = align * (vseg_rand32(&p->rs) % ((b->size - *len) / align + 1));
 }
 
 static void add_op(struct proc *p, bool physical)
 {
 	struct op *o = &p->ops[p->nops++];
-	unsigned int kind = rnd(&p->rs) % 8;
+	unsigned int kind = vseg_rand32(&p->rs) % 8;
 
 	memset(o, 0, sizeof(*o));
 	o->dst = pick(p, physical);
 	if (kind < 3) {
 		o->kind = OP_FILL;
 		pick_range(p, o->dst, 4, MAX_OP_BYTES, &o->doff, &o->len);
-		o->value = rnd(&p->rs);
+		o->value = vseg_rand32(&p->rs);
 	} else if (kind < 6) {
 		uint64_t max;
 
@@ -279,10 +259,10 @@ static void add_op(struct proc *p, bool physical)
 			max /= 2;
 			pick_range(p, o->dst, 1, max < MAX_OP_BYTES ? max : MAX_OP_BYTES,
 				   &o->doff, &o->len);
-			o->doff = rnd(&p->rs) % (o->dst->size / 2 - o->len + 1);
+			o->doff = vseg_rand32(&p->rs) % (o->dst->size / 2 - o->len + 1);
 			o->soff = o->dst->size / 2 +
-				  rnd(&p->rs) % (o->dst->size / 2 - o->len + 1);
-			if (rnd(&p->rs) % 2) {
+				  vseg_rand32(&p->rs) % (o->dst->size / 2 - o->len + 1);
+			if (vseg_rand32(&p->rs) % 2) {
 				uint64_t t = o->doff;
 
 				o->doff = o->soff;
@@ -291,13 +271,13 @@ static void add_op(struct proc *p, bool physical)
 		} else {
 			pick_range(p, o->dst, 1, max < MAX_OP_BYTES ? max : MAX_OP_BYTES,
 				   &o->doff, &o->len);
-			o->soff = rnd(&p->rs) % (o->src->size - o->len + 1);
+			o->soff = vseg_rand32(&p->rs) % (o->src->size - o->len + 1);
 		}
 	} else {
 		o->kind = OP_WRITE;
-		o->doff = 8 * (rnd(&p->rs) % (o->dst->size / 8));
+		o->doff = 8 * (vseg_rand32(&p->rs) % (o->dst->size / 8));
 		o->len = 8;
-		o->value = (uint64_t)rnd(&p->rs) << 32 | rnd(&p->rs);
+		o->value = (uint64_t)vseg_rand32(&p->rs) << 32 | vseg_rand32(&p->rs);
 	}
 
 	switch (o->kind) {
@@ -383,7 +363,7 @@ static void random_job(struct proc *p, uint32_t engine)
 {
 	const bool physical = engine == COPY;
 	unsigned int slot = p->jobs % RING;
-	unsigned int n = 1 + rnd(&p->rs) % MAX_OPS_PER_JOB;
+	unsigned int n = 1 + vseg_rand32(&p->rs) % MAX_OPS_PER_JOB;
 	int err;
 
 	if (p->jobs >= RING)
@@ -424,11 +404,11 @@ static void random_job(struct proc *p, uint32_t engine)
 static void random_residency(struct proc *p, bool evict)
 {
 	uint32_t list[4], processed = 0;
-	unsigned int n = 1 + rnd(&p->rs) % 4;
+	unsigned int n = 1 + vseg_rand32(&p->rs) % 4;
 	int err;
 
 	for (unsigned int i = 0; i < n; i++)
-		list[i] = p->b[rnd(&p->rs) % p->n].handle;
+		list[i] = p->b[vseg_rand32(&p->rs) % p->n].handle;
 	if (evict) {
 		err = __vseg_evict(p->fd, list, n, &processed);
 		igt_assert_f(err == 0 && processed == n,
@@ -468,7 +448,7 @@ static void run_process(unsigned int id, int share, uint64_t seed)
 	for (steps = 0; steps < MAX_STEPS &&
 	     igt_nsec_elapsed(&start) < LOOP_SECONDS * (uint64_t)NSEC_PER_SEC;
 	     steps++) {
-		unsigned int k = rnd(&p.rs) % 16;
+		unsigned int k = vseg_rand32(&p.rs) % 16;
 
 		if (k < 6) {
 			random_job(&p, COPY);
@@ -478,10 +458,10 @@ static void run_process(unsigned int id, int share, uint64_t seed)
 			random_residency(&p, true);
 		} else if (k < 15) {
 			random_residency(&p, false);
-		} else if (rnd(&p.rs) % 4 == 0) {
+		} else if (vseg_rand32(&p.rs) % 4 == 0) {
 			/* A spot check, which may move the buffer too. */
 			drain(&p);
-			verify_buffer(&p, rnd(&p.rs) % p.n, "at a spot check");
+			verify_buffer(&p, vseg_rand32(&p.rs) % p.n, "at a spot check");
 			p.st.checks++;
 		}
 	}
@@ -528,18 +508,6 @@ static void test_stress(int children)
 	igt_waitchildren();
 }
 
-static void load(const char *profile)
-{
-	vseg_ctx_load(&ctx, profile);
-	vseg_require_engine(ctx.fd);
-}
-
-/* Buffers of closed files may still wait for their last job: it waits. */
-static void finish(void)
-{
-	vseg_ctx_finish(&ctx, 10000, "after every process closed its buffers");
-}
-
 igt_main
 {
 	igt_fixture {
@@ -555,18 +523,18 @@ igt_main
 			     "MAKE_RESIDENT between submissions; every byte "
 			     "checked against a model.");
 		igt_subtest_f("parallel-%s", profile) {
-			load(profile);
+			vseg_ctx_load(&ctx, profile);
 			test_stress(NUM_CHILDREN);
-			finish();
+			vseg_ctx_finish(&ctx, "after every process closed its buffers");
 		}
 	}
 
 	igt_describe("One process doing the same alone with the whole "
 		     "overcommit.");
 	igt_subtest("single-discrete") {
-		load("discrete");
+		vseg_ctx_load(&ctx, "discrete");
 		test_stress(1);
-		finish();
+		vseg_ctx_finish(&ctx, "after every process closed its buffers");
 	}
 
 	igt_fixture

@@ -33,7 +33,6 @@ IGT_TEST_DESCRIPTION("The vseg render engine: VM_BIND buffers of every "
 		     "address spaces.");
 
 #define AP_FLAG		DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
-#define BIT(id)		VSEG_SEG_BIT(id)
 #define COPY		DRM_VSEG_ENGINE_COPY
 #define RENDER		DRM_VSEG_ENGINE_RENDER
 #define VA_START	0x100000000ull
@@ -44,24 +43,8 @@ IGT_TEST_DESCRIPTION("The vseg render engine: VM_BIND buffers of every "
 #define SZ_512K		0x80000ull
 #endif
 
-static struct vseg_ctx ctx = VSEG_CTX_INIT(VSEG_LEFTOVERS_BASE_COUNT);
+static struct vseg_ctx ctx = VSEG_CTX_INIT_ENGINE(VSEG_LEFTOVERS_BASE_COUNT);
 static struct vseg_va_space va_space;
-
-static const struct drm_vseg_segment_info *seg(uint32_t id)
-{
-	return vseg_ctx_seg(&ctx, id);
-}
-
-static const char *seg_name(uint32_t id)
-{
-	return vseg_ctx_seg_name(&ctx, id);
-}
-
-static bool cpu_visible(uint32_t id)
-{
-	return !vseg_ctx_is_memory(&ctx, id) ||
-	       seg(id)->cpu_visible_size == seg(id)->size;
-}
 
 /* --- buffers with a model, bound at a GPU virtual address --------------------- */
 
@@ -185,18 +168,18 @@ static unsigned int virtual_cells(struct vcell *cells, bool with_scattered)
 			cells[n] = (struct vcell){ .seg = id,
 						   .scattered = with_scattered };
 			snprintf(cells[n].name, sizeof(cells[n].name),
-				 "%s-%s", seg_name(id),
+				 "%s-%s", vseg_ctx_seg_name(&ctx, id),
 				 with_scattered ? "scattered" : "plain");
 			n++;
 		} else {
 			cells[n] = (struct vcell){ .seg = id };
 			snprintf(cells[n].name, sizeof(cells[n].name),
-				 "%s-plain", seg_name(id));
+				 "%s-plain", vseg_ctx_seg_name(&ctx, id));
 			n++;
 		}
 		cells[n] = (struct vcell){ .seg = id, .flags = AP_FLAG };
 		snprintf(cells[n].name, sizeof(cells[n].name), "%s-%s",
-			 seg_name(id),
+			 vseg_ctx_seg_name(&ctx, id),
 			 vseg_ctx_is_memory(&ctx, id) ? "contiguous" : "mapped");
 		n++;
 	}
@@ -226,7 +209,7 @@ static int cmp_u64_pair(const void *a, const void *b)
 
 static uint64_t chunk_of(uint32_t id)
 {
-	return seg(id)->page_size > SZ_64K ? seg(id)->page_size : SZ_64K;
+	return vseg_ctx_seg(&ctx, id)->page_size > SZ_64K ? vseg_ctx_seg(&ctx, id)->page_size : SZ_64K;
 }
 
 /*
@@ -242,7 +225,7 @@ static void fragment(uint32_t id, struct fragments *f)
 	unsigned int n;
 
 	vseg_usage_read(ctx.fd, &u);
-	n = (seg(id)->size - u.usage[id].committed) / chunk;
+	n = (vseg_ctx_seg(&ctx, id)->size - u.usage[id].committed) / chunk;
 	f->handles = calloc(n, sizeof(uint32_t));
 	by_offset = calloc(n, sizeof(*by_offset));
 	igt_assert(f->handles && by_offset);
@@ -307,7 +290,7 @@ static void cell_create(const struct vcell *cell, uint64_t size,
 	vseg_gem_info(ctx.fd, b->handle, &info);
 	igt_assert_f(info.segment_id == cell->seg,
 		     "%s: the buffer was created in %s\n", cell->name,
-		     seg_name(info.segment_id));
+		     vseg_ctx_seg_name(&ctx, info.segment_id));
 	if (cell->scattered && fragments_unmoved(f))
 		igt_assert_f(!(info.placement_flags & DRM_VSEG_INFO_CONTIGUOUS),
 			     "%s: a buffer of %llu holes claims to be contiguous\n",
@@ -327,10 +310,10 @@ static void check_in_cell(const struct vcell *cell, const struct vbuf *b,
 		     info.offset == before->offset &&
 		     info.moves == before->moves,
 		     "%s: %s: a render job moved the buffer (%s %#llx, %llu moves -> %s %#llx, %llu moves)\n",
-		     cell->name, what, seg_name(before->segment_id),
+		     cell->name, what, vseg_ctx_seg_name(&ctx, before->segment_id),
 		     (unsigned long long)before->offset,
 		     (unsigned long long)before->moves,
-		     seg_name(info.segment_id),
+		     vseg_ctx_seg_name(&ctx, info.segment_id),
 		     (unsigned long long)info.offset,
 		     (unsigned long long)info.moves);
 }
@@ -365,19 +348,7 @@ static void check_engine_alive(const char *what)
 static void load(const char *profile)
 {
 	vseg_ctx_load(&ctx, profile);
-	vseg_require_engine(ctx.fd);
 	vseg_va_init(&va_space, VA_START, VSEG_VA_END);
-}
-
-static void finish(void)
-{
-	struct timespec start = {};
-
-	igt_gettime(&start);
-	while (vseg_allocation_count(ctx.fd) != ctx.base_count &&
-	       igt_nsec_elapsed(&start) < 5ull * NSEC_PER_SEC)
-		usleep(10000);
-	vseg_ctx_finish(&ctx, 5000, "after closing every buffer");
 }
 
 /* --- FILL, COPY and WRITE by virtual address in every placement ----------------- */
@@ -393,7 +364,7 @@ static void test_fill(const struct vcell *cell)
 
 	cell_create(cell, size, &b, &f);
 	/* Known contents around what the jobs write, if that moves nothing. */
-	if (cpu_visible(cell->seg))
+	if (vseg_ctx_cpu_visible(&ctx, cell->seg))
 		vbuf_cpu_pattern(&b, 0x100 + cell->seg);
 	vbuf_bind(&b, vseg_va_alloc(&va_space, b.size));
 	vseg_gem_info(ctx.fd, b.handle, &before);
@@ -1079,7 +1050,7 @@ igt_main
 			for (unsigned int i = 0; i < n; i++)
 				igt_dynamic(cells[i].name)
 					test_fill(&cells[i]);
-			finish();
+			vseg_ctx_finish(&ctx, "after closing every buffer");
 		}
 
 		igt_describe("COPY by GPU virtual address between buffers of "
@@ -1095,7 +1066,7 @@ igt_main
 					igt_dynamic_f("%s-to-%s", cells[i].name,
 						      cells[j].name)
 						test_copy(&cells[i], &cells[j]);
-			finish();
+			vseg_ctx_finish(&ctx, "after closing every buffer");
 		}
 	}
 
@@ -1105,7 +1076,7 @@ igt_main
 	igt_subtest("unbind-fault") {
 		load("discrete");
 		test_unbind_fault();
-		finish();
+		vseg_ctx_finish(&ctx, "after closing every buffer");
 	}
 
 	igt_describe("Addresses never bound, around mappings and past the "
@@ -1114,7 +1085,7 @@ igt_main
 	igt_subtest("unmapped") {
 		load("discrete");
 		test_unmapped();
-		finish();
+		vseg_ctx_finish(&ctx, "after closing every buffer");
 	}
 
 	igt_describe("VM_BIND and VM_UNBIND refuse overlaps, bad addresses, "
@@ -1122,7 +1093,7 @@ igt_main
 	igt_subtest("bind-errors") {
 		load("discrete");
 		test_bind_errors();
-		finish();
+		vseg_ctx_finish(&ctx, "after closing every buffer");
 	}
 
 	igt_describe("An address space holds at most "
@@ -1131,14 +1102,14 @@ igt_main
 	igt_subtest("bind-limit") {
 		load("discrete");
 		test_bind_limit();
-		finish();
+		vseg_ctx_finish(&ctx, "after closing every buffer");
 	}
 
 	igt_describe("Each open file has its own GPU virtual address space.");
 	igt_subtest("per-file") {
 		load("discrete");
 		test_per_file();
-		finish();
+		vseg_ctx_finish(&ctx, "after closing every buffer");
 	}
 
 	igt_describe("A buffer bound at two addresses is reached through "
@@ -1146,14 +1117,14 @@ igt_main
 	igt_subtest("alias") {
 		load("discrete");
 		test_alias();
-		finish();
+		vseg_ctx_finish(&ctx, "after closing every buffer");
 	}
 
 	igt_describe("A queued job keeps the mappings it was submitted with.");
 	igt_subtest("queued-keeps-mapping") {
 		load("discrete");
 		test_queued_keeps_mapping();
-		finish();
+		vseg_ctx_finish(&ctx, "after closing every buffer");
 	}
 
 	igt_describe("Evicting and restoring a bound buffer a render job "
@@ -1161,28 +1132,28 @@ igt_main
 	igt_subtest("evict-busy") {
 		load("discrete");
 		test_evict_busy();
-		finish();
+		vseg_ctx_finish(&ctx, "after closing every buffer");
 	}
 
 	igt_describe("Syncobjs order jobs across the copy and render engines.");
 	igt_subtest("cross-engine") {
 		load("discrete");
 		test_cross_engine();
-		finish();
+		vseg_ctx_finish(&ctx, "after closing every buffer");
 	}
 
 	igt_describe("VM_BIND and both engines work on the render node.");
 	igt_subtest("render-node") {
 		load("discrete");
 		test_render_node();
-		finish();
+		vseg_ctx_finish(&ctx, "after closing every buffer");
 	}
 
 	igt_describe("The render engine refuses an allocation list.");
 	igt_subtest("render-allocation-list") {
 		load("discrete");
 		test_render_rejects_lists();
-		finish();
+		vseg_ctx_finish(&ctx, "after closing every buffer");
 	}
 
 	igt_fixture

@@ -21,8 +21,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <setjmp.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +39,6 @@ IGT_TEST_DESCRIPTION("Inject allocation failures (failslab, fail_page_alloc) "
 		     "leaks, no data is lost.");
 
 #define AP_FLAG		DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
-#define BIT(id)		VSEG_SEG_BIT(id)
 #define RW		(PROT_READ | PROT_WRITE)
 #define COPY		DRM_VSEG_ENGINE_COPY
 #define RENDER		DRM_VSEG_ENGINE_RENDER
@@ -501,13 +498,10 @@ static uint32_t where(uint32_t h)
 	return i.segment_id;
 }
 
-static void load(const char *opts)
+/* @profile may be followed by more module options. */
+static void load(const char *profile)
 {
-	vseg_ctx_close(&ctx);
-	vseg_reload(opts);
-	ctx.fd = drm_open_vseg();
-	vseg_ctx_query(&ctx);
-	vseg_ctx_take_base(&ctx);
+	vseg_ctx_load(&ctx, profile);
 	vram_id = vseg_segment_by_name(&ctx.q, ctx.segs, "vram");
 	local_id = vseg_segment_by_name(&ctx.q, ctx.segs, "local");
 	fi_setup();
@@ -516,7 +510,7 @@ static void load(const char *opts)
 static void finish(void)
 {
 	witness_close();
-	vseg_ctx_finish(&ctx, 2000, "after closing every buffer");
+	vseg_ctx_finish(&ctx, "after closing every buffer");
 	vseg_ctx_unload(&ctx);
 }
 
@@ -837,17 +831,8 @@ static void test_vm_bind(void)
 
 /* --- CPU faults ------------------------------------------------------------- */
 
-static sigjmp_buf sigbus_jmp;
-static volatile sig_atomic_t sigbus_seen;
 static uint32_t fault_bo, fault_from;
 static volatile uint64_t *fault_ptr;
-
-static void sigbus_handler(int sig)
-{
-	(void)sig;
-	sigbus_seen = 1;
-	siglongjmp(sigbus_jmp, 1);
-}
 
 /*
  * A buffer in @fault_from: a hidden segment, filled before it moved there
@@ -872,19 +857,17 @@ static void fault_prepare(void)
 	fault_ptr = vseg_gem_mmap(ctx.fd, fault_bo, BO_SIZE, RW);
 }
 
+static void fault_read(void *arg)
+{
+	*(uint64_t *)arg = fault_ptr[BO_SIZE / 16];
+}
+
 /* One read: 0, or -EFAULT for SIGBUS. */
 static int fault_run(void)
 {
-	struct sigaction sa = { .sa_handler = sigbus_handler }, old;
 	uint64_t v = 0;
 
-	sigbus_seen = 0;
-	sigaction(SIGBUS, &sa, &old);
-	if (!sigsetjmp(sigbus_jmp, 1))
-		v = fault_ptr[BO_SIZE / 16];
-	sigaction(SIGBUS, &old, NULL);
-	(void)v;
-	return sigbus_seen ? -EFAULT : 0;
+	return vseg_catch_sigbus(fault_read, &v) ? -EFAULT : 0;
 }
 
 static void fault_check(int ret, bool injected)
@@ -1245,14 +1228,14 @@ static void test_probe(void)
 	igt_info("probe: %u allocations, %u loads (%u without a /dev node)\n",
 		 calls, runs, nodeless);
 	/* and a load after all that works */
-	load("profile=discrete");
+	load("discrete");
 	finish();
 }
 
 igt_main
 {
 	static const char *opts =
-		"profile=discrete mem_size_mb=4,4 aperture_size_mb=16";
+		"discrete mem_size_mb=4,4 aperture_size_mb=16";
 
 	igt_fixture {
 		vseg_require_module();

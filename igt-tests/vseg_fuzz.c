@@ -31,8 +31,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
-#include <setjmp.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,8 +53,6 @@ IGT_TEST_DESCRIPTION("Seeded random ioctl sequences over the whole vseg UAPI "
 		     "checked against the documented errors, no other "
 		     "client's byte changes and all usage returns to zero.");
 
-#define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
-#define BIT(n)		(1u << (n))
 #define AP		DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
 #define PRIMARY		DRM_VSEG_GEM_CREATE_PRIMARY
 #define CPU_VIS		DRM_VSEG_GEM_CREATE_CPU_VISIBLE
@@ -245,7 +241,7 @@ static uint64_t interesting(struct fz *g)
 		1ull << 63, ~0ull, ~0ull - 4095,
 	};
 
-	return chance(g, 25) ? rnd64(g) : v[below(g, ARRAY_LEN(v))];
+	return chance(g, 25) ? rnd64(g) : v[below(g, ARRAY_SIZE(v))];
 }
 
 static uint64_t ptr(const void *p)
@@ -638,7 +634,7 @@ static void create_valid(struct fz *g, struct drm_vseg_gem_create *c)
 	unsigned int i, n;
 
 	memset(c, 0, sizeof(*c));
-	c->size = chance(g, 3) ? SZ_4M : sizes[below(g, ARRAY_LEN(sizes))];
+	c->size = chance(g, 3) ? SZ_4M : sizes[below(g, ARRAY_SIZE(sizes))];
 	do {
 		sup = rnd32(g) & T.all;
 	} while (!sup);
@@ -1026,31 +1022,42 @@ static void op_info(struct fz *g)
 
 /* --- GEM_MMAP_OFFSET, mmap and CPU touches ------------------------------ */
 
-static __thread sigjmp_buf bus_jmp;
-static __thread volatile sig_atomic_t bus_armed;
+/* What touch() does to the mapping, with SIGBUS caught. */
+struct touch {
+	volatile uint64_t *first, *last;
+	uint64_t *mark;		/* the model's word 0 */
+	uint64_t val, seen;
+	bool differs;
+};
 
-static void bus_handler(int sig)
+static void touch_words(void *arg)
 {
-	if (bus_armed) {
-		bus_armed = 0;
-		siglongjmp(bus_jmp, 1);
-	}
-	signal(sig, SIG_DFL);
-	raise(sig);
+	struct touch *t = arg;
+
+	t->seen = *t->first;
+	t->differs = t->seen != *t->mark;
+	if (t->differs)
+		return;
+	*t->first = t->val;
+	*t->mark = t->val;
+	*t->last = *t->last + 1;
 }
 
 /* Read and write the first and last words of the mapping. */
 static void touch(struct fz *g, struct fclient *c, struct fbo *b, void *map)
 {
-	volatile uint64_t *first = map;
-	volatile uint64_t *last = (uint64_t *)((char *)map + b->size - 8);
-	uint64_t v, val = rnd64(g) | 1;
+	struct touch t = {
+		.first = map,
+		.last = (uint64_t *)((char *)map + b->size - 8),
+		.mark = &b->mark,
+		.val = rnd64(g) | 1,
+	};
 	bool may_fail;
 
 	g->touches++;
 	/* Without system memory or with a pin, it may have no CPU place. */
 	may_fail = !(b->supported & 1) || b->user_pins || shown(g, b);
-	if (sigsetjmp(bus_jmp, 1)) {
+	if (vseg_catch_sigbus(touch_words, &t)) {
 		g->sigbus++;
 		if (!may_fail)
 			fail(g, "SIGBUS touching handle %u (supported %#x, flags %#x, size %#llx)",
@@ -1058,20 +1065,10 @@ static void touch(struct fz *g, struct fclient *c, struct fbo *b, void *map)
 			     (unsigned long long)b->size);
 		return;
 	}
-	bus_armed = 1;
-	v = *first;
-	if (v != b->mark) {
-		bus_armed = 0;
+	if (t.differs)
 		fail(g, "handle %u: word 0 is %#llx, the CPU stored %#llx",
-		     b->handle, (unsigned long long)v,
+		     b->handle, (unsigned long long)t.seen,
 		     (unsigned long long)b->mark);
-		return;
-	}
-	*first = val;
-	b->mark = val;
-	v = *last;
-	*last = v + 1;
-	bus_armed = 0;
 	(void)c;
 }
 
@@ -2284,7 +2281,7 @@ static void raw_new_buffer(struct fz *g, struct fclient *c)
 
 	if (c->nbo == MAX_BOS)
 		return;
-	vseg_create_args(&a, sizes[below(g, ARRAY_LEN(sizes))],
+	vseg_create_args(&a, sizes[below(g, ARRAY_SIZE(sizes))],
 			 BIT(id) | (chance(g, 70) ? 1 : 0), AP);
 	vseg_create_prefer(&a, id, chance(g, 30) ? DRM_VSEG_PREF_TOP_DOWN : 0);
 	note(g, "fd0 AccessedPhysically buffer of %#llx in %#x",
@@ -2452,7 +2449,7 @@ static void op_raw(struct fz *g)
 		i = below(g, s.ncmd + 1);
 		s.pt[k].patch_offset = i * CMD_BYTES +
 				       (chance(g, 20) ? 1 + below(g, 39) :
-					fields[below(g, ARRAY_LEN(fields))]);
+					fields[below(g, ARRAY_SIZE(fields))]);
 	}
 	raw_spare_marks(&s, l);
 	s.s.commands_size = s.ncmd * CMD_BYTES;
@@ -2685,12 +2682,12 @@ static const struct {
 static void op_badarg(struct fz *g)
 {
 	struct fclient *c = pick_client(g);
-	unsigned int i = below(g, ARRAY_LEN(ioctls) + 1);
+	unsigned int i = below(g, ARRAY_SIZE(ioctls) + 1);
 	const char *kind = "";
 	uint64_t p;
 	int ret;
 
-	if (i == ARRAY_LEN(ioctls)) {
+	if (i == ARRAY_SIZE(ioctls)) {
 		/* A driver ioctl number past the table. */
 		unsigned long nr = DRM_COMMAND_BASE + DRM_VSEG_SCANOUT + 1 +
 				   below(g, 0x50);
@@ -2715,7 +2712,7 @@ static void op_sparse(struct fz *g)
 	int ret;
 
 	do {
-		i = below(g, ARRAY_LEN(ioctls));
+		i = below(g, ARRAY_SIZE(ioctls));
 	} while (!ioctls[i].sparse);
 	memset(buf, 0, sizeof(buf));
 	n = 1 + below(g, 3);
@@ -2998,31 +2995,6 @@ static void setup_pages(void)
 	straddle = two + page_size - 2;
 }
 
-static void install_sigbus(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = bus_handler;
-	sigemptyset(&sa.sa_mask);
-	igt_assert_eq(sigaction(SIGBUS, &sa, NULL), 0);
-}
-
-/*
- * vseg_ctx_finish(), once debugfs lists no buffer: TTM may destroy a
- * closed buffer a little after its memory is uncharged.
- */
-static void finish(const char *what)
-{
-	struct timespec start = {};
-
-	igt_gettime(&start);
-	while (vseg_allocation_count(ctx.fd) &&
-	       igt_nsec_elapsed(&start) < 10ull * 1000 * 1000 * 1000)
-		usleep(10000);
-	vseg_ctx_finish(&ctx, 10000, what);
-}
-
 /* Run a seed: @threads generators (0: one, in this thread). */
 static void run_seed(uint32_t seed, unsigned int steps, unsigned int threads,
 		     bool same_fd, enum focus focus, bool verbose)
@@ -3069,7 +3041,7 @@ static void run_seed(uint32_t seed, unsigned int steps, unsigned int threads,
 	for (i = 0; i < n; i++)
 		igt_assert_f(!g[i].failed, "%s\nreplay: vseg_fuzz --replay %u\n",
 			     g[i].msg, seed);
-	finish("after the seed closed everything");
+	vseg_ctx_finish(&ctx, "after the seed closed everything");
 }
 
 /* --- regressions ------------------------------------------------------- */
@@ -3149,7 +3121,7 @@ static void evict_unpin_listed_twice(void)
 					 DRM_VSEG_RESIDENCY_UNPIN, NULL),
 		      -EINVAL);
 	vseg_gem_close(ctx.fd, h);
-	finish("after closing the buffer");
+	vseg_ctx_finish(&ctx, "after closing the buffer");
 }
 
 /*
@@ -3170,7 +3142,7 @@ static void physical_cpu_visible(void)
 
 	vseg_ctx_start(&ctx);
 	igt_require(!vseg_ctx_seg(&ctx, local)->cpu_visible_size);
-	for (i = 0; i < ARRAY_LEN(kinds); i++) {
+	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
 		vseg_create_args(&c, SZ_64K, BIT(0) | BIT(local),
 				 kinds[i] | CPU_VIS);
 		ret = __vseg_gem_create(ctx.fd, &c);
@@ -3197,7 +3169,7 @@ static void physical_cpu_visible(void)
 		}
 		vseg_gem_close(ctx.fd, h);
 	}
-	finish("after closing the buffers");
+	vseg_ctx_finish(&ctx, "after closing the buffers");
 }
 
 /*
@@ -3287,14 +3259,14 @@ static void aperture_raw_race(void)
 			     "the listed aperture buffer is not mapped\n");
 		lo = in.aperture_offset;
 		memset(cmd, 0, sizeof(cmd));
-		for (i = 0; i < ARRAY_LEN(cmd); i++) {
+		for (i = 0; i < ARRAY_SIZE(cmd); i++) {
 			cmd[i].opcode = DRM_VSEG_CMD_WRITE;
 			cmd[i].dst = DRM_VSEG_PHYS_ADDR(ap, lo + i * 64);
 			cmd[i].value = (uint64_t)jobs << 32 | i;
 		}
 		if (bad) {
 			/* One write where the other file's buffer is. */
-			i = jobs / 2 % ARRAY_LEN(cmd);
+			i = jobs / 2 % ARRAY_SIZE(cmd);
 			if (other + i * 64 >= lo && other + i * 64 < lo + RACE_SIZE)
 				other = lo + RACE_SIZE;	/* just past ours */
 			cmd[i].dst = DRM_VSEG_PHYS_ADDR(ap, other + i * 64);
@@ -3322,7 +3294,7 @@ static void aperture_raw_race(void)
 		igt_assert_eq(sync_wait(ctx.fd, so), 0);
 		status = vseg_syncobj_status(ctx.fd, so);
 		igt_assert_f(status == 1, "job status %d\n", status);
-		for (i = 0; i < ARRAY_LEN(cmd); i++)
+		for (i = 0; i < ARRAY_SIZE(cmd); i++)
 			want[i] = cmd[i].value;
 	}
 	race_stop = true;
@@ -3331,17 +3303,17 @@ static void aperture_raw_race(void)
 	igt_assert(refused > 0 && jobs > refused);
 	/* Only the accepted jobs wrote, and only the listed buffer. */
 	map = vseg_gem_mmap(ctx.fd, al.handle, RACE_SIZE, PROT_READ);
-	for (i = 0; i < ARRAY_LEN(cmd); i++)
+	for (i = 0; i < ARRAY_SIZE(cmd); i++)
 		igt_assert_f(map[i * 8] == want[i],
 			     "word %u of the listed buffer: %#llx, the last accepted job wrote %#llx\n",
 			     i, (unsigned long long)map[i * 8],
 			     (unsigned long long)want[i]);
 	munmap(map, RACE_SIZE);
 	igt_info("%lu jobs of %zu raw aperture writes, %lu refused for one write outside the list\n",
-		 jobs, ARRAY_LEN(cmd), refused);
+		 jobs, ARRAY_SIZE(cmd), refused);
 	vseg_gem_close(ctx.fd, al.handle);
 	drmSyncobjDestroy(ctx.fd, so);
-	finish("after the race");
+	vseg_ctx_finish(&ctx, "after the race");
 }
 
 /* --- options ------------------------------------------------------------ */
@@ -3452,7 +3424,6 @@ igt_main_args("", long_opts, help_str, opt_handler, NULL)
 		vseg_require_module();
 		vseg_ctx_install_exit_handler(&ctx);
 		setup_pages();
-		install_sigbus();
 	}
 	steps = opt_steps ? opt_steps : FIXED_STEPS;
 

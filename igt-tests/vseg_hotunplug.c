@@ -16,8 +16,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <setjmp.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,14 +135,20 @@ static void check_device_works(void)
 
 /* --- SIGBUS ------------------------------------------------------------- */
 
-static sigjmp_buf sigbus_jmp;
-static volatile sig_atomic_t sigbus_seen;
+struct access {
+	volatile uint32_t *p;
+	uint64_t size;
+	uint32_t first, last;
+};
 
-static void sigbus_handler(int sig)
+static void read_write_ends(void *arg)
 {
-	(void)sig;
-	sigbus_seen = 1;
-	siglongjmp(sigbus_jmp, 1);
+	struct access *a = arg;
+
+	a->first = a->p[0];
+	a->last = a->p[a->size / 4 - 1];
+	a->p[0] = 0x5ca1ab1e;
+	a->p[a->size / 4 - 1] = 0x5ca1ab1e;
 }
 
 /*
@@ -155,22 +159,15 @@ static void sigbus_handler(int sig)
 static bool access_faults(volatile uint32_t *p, uint64_t size,
 			  uint32_t *first, uint32_t *last)
 {
-	struct sigaction sa = { .sa_handler = sigbus_handler }, old;
+	struct access a = {
+		.p = p, .size = size, .first = 0xdeadbeef, .last = 0xdeadbeef,
+	};
+	bool sigbus = vseg_catch_sigbus(read_write_ends, &a);
 
-	sigbus_seen = 0;
-	*first = *last = 0xdeadbeef;
-	sigemptyset(&sa.sa_mask);
-	igt_assert(sigaction(SIGBUS, &sa, &old) == 0);
-	if (!sigsetjmp(sigbus_jmp, 1)) {
-		*first = p[0];
-		*last = p[size / 4 - 1];
-		p[0] = 0x5ca1ab1e;
-		p[size / 4 - 1] = 0x5ca1ab1e;
-	}
-	igt_assert(sigaction(SIGBUS, &old, NULL) == 0);
-	igt_debug("read %#x %#x, sigbus %d\n", *first, *last,
-		  (int)sigbus_seen);
-	return sigbus_seen;
+	*first = a.first;
+	*last = a.last;
+	igt_debug("read %#x %#x, sigbus %d\n", *first, *last, sigbus);
+	return sigbus;
 }
 
 /*

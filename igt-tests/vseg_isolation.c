@@ -122,7 +122,6 @@ IGT_TEST_DESCRIPTION("Client isolation: a second client of the device can "
 #define PRIMARY		DRM_VSEG_GEM_CREATE_PRIMARY
 #define CPU_VISIBLE	DRM_VSEG_GEM_CREATE_CPU_VISIBLE
 #define FROM_END	DRM_VSEG_GEM_CREATE_FROM_END_OF_SEGMENT
-#define BIT(id)		VSEG_SEG_BIT(id)
 #define COPY		DRM_VSEG_ENGINE_COPY
 #define RENDER		DRM_VSEG_ENGINE_RENDER
 #define PIN		DRM_VSEG_RESIDENCY_PIN
@@ -347,7 +346,7 @@ static void raw_subtest(void (*attack)(int fd, const struct victim *v))
 			as_attacker(attack, &v);
 			victim_check(&v, "the victim's buffer");
 			vseg_gem_close(ctx.fd, v.handle);
-			vseg_ctx_finish(&ctx, 5000, "after the attack");
+			vseg_ctx_finish(&ctx, "after the attack");
 		}
 	}
 }
@@ -418,7 +417,7 @@ static void test_listed_bounds(uint32_t id)
 	vseg_gem_close(ctx.fd, v.handle);
 	vseg_gem_close(ctx.fd, a);
 	free(got);
-	vseg_ctx_finish(&ctx, 5000, "listed bounds");
+	vseg_ctx_finish(&ctx, "listed bounds");
 }
 
 /* A closed buffer's bytes: not through a raw address, not in a new buffer. */
@@ -455,7 +454,7 @@ static void test_freed_memory(uint32_t id)
 	vseg_gem_close(fd, fresh);
 	vseg_gem_close(fd, own);
 	close(fd);
-	vseg_ctx_finish(&ctx, 5000, "freed memory");
+	vseg_ctx_finish(&ctx, "freed memory");
 }
 
 /* --- patch locations ----------------------------------------------------------- */
@@ -537,7 +536,7 @@ static void test_patch_fields(void)
 	close(fd);
 	victim_check(&v, "the victim's buffer");
 	vseg_gem_close(ctx.fd, v.handle);
-	vseg_ctx_finish(&ctx, 5000, "patch fields");
+	vseg_ctx_finish(&ctx, "patch fields");
 }
 
 /* --- display ---------------------------------------------------------------------- */
@@ -593,7 +592,7 @@ static void test_scanout_privilege(void)
 	close(r);
 	close(c2);
 	vseg_gem_close(ctx.fd, p);
-	vseg_ctx_finish(&ctx, 5000, "scanout privilege");
+	vseg_ctx_finish(&ctx, "scanout privilege");
 }
 
 static void test_primary_unmap_pinned(void)
@@ -633,7 +632,7 @@ static void test_primary_unmap_pinned(void)
 	igt_assert(!(info.placement_flags &
 		     (DRM_VSEG_INFO_APERTURE_MAPPED | DRM_VSEG_INFO_PINNED)));
 	vseg_gem_close(ctx.fd, p);
-	vseg_ctx_finish(&ctx, 5000, "primary unmapped");
+	vseg_ctx_finish(&ctx, "primary unmapped");
 }
 
 /* --- pins ------------------------------------------------------------------------ */
@@ -683,7 +682,7 @@ static void test_pin_budget(void)
 	close(fd);
 	igt_assert_eq(__vseg_evict_flags(ctx.fd, &mine, 1, UNPIN, NULL), 0);
 	vseg_gem_close(ctx.fd, mine);
-	vseg_ctx_finish(&ctx, 5000, "pins of a closed file");
+	vseg_ctx_finish(&ctx, "pins of a closed file");
 }
 
 static void test_pin_ownership(void)
@@ -729,7 +728,7 @@ static void test_pin_ownership(void)
 	igt_assert(!(info.placement_flags & DRM_VSEG_INFO_PINNED));
 	vseg_gem_close(fd, imported);
 	close(fd);
-	vseg_ctx_finish(&ctx, 5000, "pin ownership");
+	vseg_ctx_finish(&ctx, "pin ownership");
 }
 
 /* --- bounded resources ------------------------------------------------------------- */
@@ -775,7 +774,7 @@ static void test_vm_mappings_limit(void)
 	}
 	vseg_gem_close(fd, bo);
 	close(fd);
-	vseg_ctx_finish(&ctx, 10000, "VM mappings");
+	vseg_ctx_finish(&ctx, "VM mappings");
 }
 
 /* An unsignalled fence from vgem, in a new syncobj of @fd. */
@@ -909,7 +908,7 @@ static void test_jobs_in_flight_limit(void)
 		close(victim_pipe[i]);
 	}
 	close(fd);
-	vseg_ctx_finish(&ctx, 20000, "queued jobs");
+	vseg_ctx_finish(&ctx, "queued jobs");
 }
 
 static void test_mmap_unreachable(void)
@@ -930,7 +929,7 @@ static void test_mmap_unreachable(void)
 	assert_pattern(ctx.fd, ok, SZ_64K, 3, "a buffer moved for the CPU");
 	vseg_gem_close(ctx.fd, hidden);
 	vseg_gem_close(ctx.fd, ok);
-	vseg_ctx_finish(&ctx, 5000, "mmap of unreachable buffers");
+	vseg_ctx_finish(&ctx, "mmap of unreachable buffers");
 }
 
 /* --- PRIME -------------------------------------------------------------------------- */
@@ -987,7 +986,7 @@ static void test_prime_mmap_evict(void)
 	vseg_gem_close(ctx.fd, v);
 	free(fill);
 	free(buf);
-	vseg_ctx_finish(&ctx, 5000, "PRIME mapping across an eviction");
+	vseg_ctx_finish(&ctx, "PRIME mapping across an eviction");
 }
 
 static void test_prime_foreign(void)
@@ -1020,7 +1019,7 @@ static void test_prime_foreign(void)
 	close(dmabuf);
 	close(vgem);
 	vseg_gem_close(ctx.fd, v);
-	vseg_ctx_finish(&ctx, 5000, "foreign PRIME");
+	vseg_ctx_finish(&ctx, "foreign PRIME");
 }
 
 /* --- creation ---------------------------------------------------------------------- */
@@ -1068,7 +1067,7 @@ static void test_create_honest_discrete(void)
 	expect_create(ctx.fd, &c, -EINVAL, "larger than the commit limit");
 	vseg_create_args(&c, 1ull << 46, BIT(0), 0);
 	expect_create(ctx.fd, &c, -EINVAL, "larger than system memory");
-	vseg_ctx_finish(&ctx, 5000, "honest creation");
+	vseg_ctx_finish(&ctx, "honest creation");
 }
 
 /* On smallbar: CPU_VISIBLE larger than the window (the 6.12 oops). */
@@ -1101,7 +1100,7 @@ static void test_smallbar_render(void)
 	igt_assert_eq_u64(got, 0x5a5a5a5a5aull);
 	vseg_vm_unbind(ctx.fd, VSEG_VA_ALIGN);
 	vseg_gem_close(ctx.fd, h);
-	vseg_ctx_finish(&ctx, 5000, "smallbar render");
+	vseg_ctx_finish(&ctx, "smallbar render");
 }
 
 /* --- GART lifetime ---------------------------------------------------------------------- */
@@ -1164,7 +1163,7 @@ static void test_gart_race(void)
 	igt_fork(child, 1)
 		race_user();
 	igt_waitchildren();
-	vseg_ctx_finish(&ctx, 10000, "GART race");
+	vseg_ctx_finish(&ctx, "GART race");
 }
 
 /* --- invalid ranges ----------------------------------------------------------------------- */
@@ -1241,7 +1240,7 @@ static void test_invalid_ranges(void)
 			      0);
 		vseg_gem_close(ctx.fd, h[i]);
 	}
-	vseg_ctx_finish(&ctx, 5000, "invalid ranges");
+	vseg_ctx_finish(&ctx, "invalid ranges");
 	vseg_ctx_load(&ctx, "discrete");
 }
 

@@ -9,7 +9,6 @@
  * Copyright (c) 2026 The vseg authors
  */
 #include <errno.h>
-#include <setjmp.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,15 +28,9 @@ IGT_TEST_DESCRIPTION("Map vseg buffers into the CPU: data written is read "
 #define AP_FLAG		DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
 #define CPU_VISIBLE	DRM_VSEG_GEM_CREATE_CPU_VISIBLE
 #define TOP_DOWN	DRM_VSEG_PREF_TOP_DOWN
-#define BIT(id)		VSEG_SEG_BIT(id)
 #define RW		(PROT_READ | PROT_WRITE)
 
 static struct vseg_ctx ctx = VSEG_CTX_INIT(VSEG_LEFTOVERS_NONE_OURS);
-
-static void finish_profile(void)
-{
-	vseg_ctx_finish(&ctx, 2000, "after unmapping and closing every buffer");
-}
 
 /* Can the CPU reach the whole of [offset, offset + size) of segment @id? */
 static bool cpu_reachable(uint32_t id, uint64_t offset, uint64_t size)
@@ -45,11 +38,6 @@ static bool cpu_reachable(uint32_t id, uint64_t offset, uint64_t size)
 	if (!vseg_ctx_is_memory(&ctx, id))
 		return true;
 	return offset + size <= vseg_ctx_seg(&ctx, id)->cpu_visible_size;
-}
-
-static void info(uint32_t h, struct drm_vseg_gem_info *i)
-{
-	vseg_gem_info(ctx.fd, h, i);
 }
 
 static void check_pattern(const void *ptr, uint64_t size, uint32_t seed,
@@ -103,7 +91,7 @@ static void mmap_one(uint32_t id, uint32_t flags, uint32_t seed)
 	snprintf(what, sizeof(what), "%s, flags %#x",
 		 vseg_ctx_seg_name(&ctx, id), flags);
 	h = vseg_gem_create_simple(ctx.fd, size, BIT(id), flags);
-	info(h, &before);
+	vseg_gem_info(ctx.fd, h, &before);
 	igt_assert_eq_u32(before.segment_id, id);
 	igt_assert_f(before.placement_flags & DRM_VSEG_INFO_CPU_MAPPABLE,
 		     "%s: not CPU-mappable\n", what);
@@ -139,7 +127,7 @@ static void mmap_one(uint32_t id, uint32_t flags, uint32_t seed)
 
 	/* CPU access to a reachable placement moves nothing. */
 	verify(h, size, seed, what);
-	info(h, &after);
+	vseg_gem_info(ctx.fd, h, &after);
 	igt_assert_f(after.segment_id == id && after.moves == before.moves &&
 		     after.offset == before.offset,
 		     "%s: CPU access moved the buffer to %s at %#llx (%llu moves)\n",
@@ -150,12 +138,12 @@ static void mmap_one(uint32_t id, uint32_t flags, uint32_t seed)
 	/* The data survives an eviction and the way back. */
 	if (id) {
 		vseg_evict(ctx.fd, &h, 1);
-		info(h, &after);
+		vseg_gem_info(ctx.fd, h, &after);
 		igt_assert_eq_u32(after.segment_id, 0);
 		igt_assert_eq_u64(after.moves, before.moves + 1);
 		verify(h, size, seed, "after EVICT");
 		vseg_make_resident(ctx.fd, &h, 1);
-		info(h, &after);
+		vseg_gem_info(ctx.fd, h, &after);
 		igt_assert_eq_u32(after.segment_id, id);
 		verify(h, size, seed, "after EVICT and MAKE_RESIDENT");
 	}
@@ -193,7 +181,7 @@ static void test_mmap_segments(const char *profile)
 	}
 	igt_info("%s: system\n", profile);
 	mmap_one(0, 0, seed += 16);
-	finish_profile();
+	vseg_ctx_finish(&ctx, "after unmapping and closing every buffer");
 }
 
 /* --- a mapping outlives its handle ------------------------------------------ */
@@ -228,7 +216,7 @@ static void test_mmap_after_close(void)
 		munmap(ptr, size);
 		vseg_usage_wait(ctx.fd, &ctx.base_usage, 2000, "after munmap");
 	}
-	finish_profile();
+	vseg_ctx_finish(&ctx, "after unmapping and closing every buffer");
 }
 
 /* --- bad mappings ----------------------------------------------------------- */
@@ -276,42 +264,32 @@ static void test_mmap_invalid(void)
 	igt_assert_f(ptr == MAP_FAILED,
 		     "the offset of a closed buffer can still be mapped\n");
 	errno = 0;
-	finish_profile();
+	vseg_ctx_finish(&ctx, "after unmapping and closing every buffer");
 }
 
 /* --- moves on fault --------------------------------------------------------- */
 
-static sigjmp_buf sigbus_jmp;
-static volatile sig_atomic_t sigbus_seen;
+struct access {
+	volatile uint64_t *p;
+	bool write;
+};
 
-static void sigbus_handler(int sig)
+static void do_access(void *arg)
 {
-	(void)sig;
-	sigbus_seen++;
-	siglongjmp(sigbus_jmp, 1);
+	struct access *a = arg;
+
+	if (a->write)
+		a->p[0] = 0x1234;
+	else
+		(void)a->p[0];
 }
 
 /* Does a CPU access (read or write) to @p raise SIGBUS? */
 static bool access_sigbus(volatile uint64_t *p, bool write)
 {
-	struct sigaction sa, old;
-	volatile bool faulted = false;
+	struct access a = { .p = p, .write = write };
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = sigbus_handler;
-	sigemptyset(&sa.sa_mask);
-	igt_assert_eq(sigaction(SIGBUS, &sa, &old), 0);
-	sigbus_seen = 0;
-	if (sigsetjmp(sigbus_jmp, 1) == 0) {
-		if (write)
-			p[0] = 0x1234;
-		else
-			(void)p[0];
-	} else {
-		faulted = true;
-	}
-	igt_assert_eq(sigaction(SIGBUS, &old, NULL), 0);
-	return faulted && sigbus_seen == 1;
+	return vseg_catch_sigbus(do_access, &a);
 }
 
 /* Does a child process that writes to @p die of SIGBUS? */
@@ -359,7 +337,7 @@ static void fault_move(uint32_t local, uint32_t alt_set, uint32_t flags,
 
 	/* mmap itself moves nothing; the first access does. */
 	ptr = vseg_gem_mmap(ctx.fd, h, size, RW);
-	info(h, &i1);
+	vseg_gem_info(ctx.fd, h, &i1);
 	igt_assert_eq_u32(i1.segment_id, local);
 	vseg_pattern_fill(ptr, size, seed);
 	vseg_check_allocation(ctx.fd, h, &i1);
@@ -384,14 +362,14 @@ static void fault_move(uint32_t local, uint32_t alt_set, uint32_t flags,
 	igt_assert_eq(__vseg_evict(ctx.fd, &h, 1, &processed), 0);
 	igt_assert_eq_u32(processed, 1);
 	vseg_make_resident(ctx.fd, &h, 1);
-	info(h, &i1);
+	vseg_gem_info(ctx.fd, h, &i1);
 	igt_assert_f(i1.segment_id == local,
 		     "MAKE_RESIDENT put the buffer in %s, not its preferred %s\n",
 		     vseg_ctx_seg_name(&ctx, i1.segment_id),
 		     vseg_ctx_seg_name(&ctx, local));
 	igt_assert(!(i1.placement_flags & DRM_VSEG_INFO_CPU_MAPPABLE));
 	check_pattern(ptr, size, seed, "old mapping after moving back and faulting again");
-	info(h, &i1);
+	vseg_gem_info(ctx.fd, h, &i1);
 	igt_assert_f(i1.segment_id != local,
 		     "reading through the old mapping left the buffer in %s\n",
 		     vseg_ctx_seg_name(&ctx, local));
@@ -400,7 +378,7 @@ static void fault_move(uint32_t local, uint32_t alt_set, uint32_t flags,
 	/* And once more with a fresh mapping. */
 	vseg_evict(ctx.fd, &h, 1);
 	vseg_make_resident(ctx.fd, &h, 1);
-	info(h, &i1);
+	vseg_gem_info(ctx.fd, h, &i1);
 	igt_assert_f(i1.segment_id == local,
 		     "EVICT and MAKE_RESIDENT put the buffer in %s, not its preferred %s\n",
 		     vseg_ctx_seg_name(&ctx, i1.segment_id),
@@ -424,7 +402,7 @@ static void test_fault_move(void)
 	fault_move(local, BIT(0) |
 		   BIT(vseg_segment_by_name(&ctx.q, ctx.segs, "vram")), 0,
 		   0x2005);
-	finish_profile();
+	vseg_ctx_finish(&ctx, "after unmapping and closing every buffer");
 }
 
 /*
@@ -454,7 +432,7 @@ static void test_sigbus(void)
 		/* Nowhere the CPU could reach it. */
 		h = vseg_gem_create_simple(ctx.fd, size, BIT(local),
 					   k ? AP_FLAG : 0);
-		info(h, &i0);
+		vseg_gem_info(ctx.fd, h, &i0);
 		igt_assert_eq_u32(i0.segment_id, local);
 		err = __vseg_gem_mmap_offset(ctx.fd, h, &off);
 		igt_assert_f(err == -EINVAL,
@@ -476,7 +454,7 @@ static void test_sigbus(void)
 						 DRM_VSEG_RESIDENCY_PIN, NULL);
 		igt_assert_f(err == 0, "MAKE_RESIDENT(PIN): %d (%s)\n", err,
 			     vseg_errname(err));
-		info(h, &i0);
+		vseg_gem_info(ctx.fd, h, &i0);
 		igt_assert_eq_u32(i0.segment_id, local);
 		igt_assert(i0.placement_flags & DRM_VSEG_INFO_PINNED);
 		ptr = vseg_gem_mmap(ctx.fd, h, size, RW);
@@ -506,7 +484,7 @@ static void test_sigbus(void)
 		munmap(ptr, size);
 		vseg_gem_close(ctx.fd, h);
 	}
-	finish_profile();
+	vseg_ctx_finish(&ctx, "after unmapping and closing every buffer");
 }
 
 /* --- small BAR ---------------------------------------------------------------- */
@@ -570,12 +548,12 @@ static void test_smallbar(void)
 		/* Out, and back to the top: data moves with it both ways. */
 		vseg_evict(ctx.fd, &h, 1);
 		vseg_make_resident(ctx.fd, &h, 1);
-		info(h, &i1);
+		vseg_gem_info(ctx.fd, h, &i1);
 		igt_assert_f(i1.segment_id == vram && i1.offset >= vis,
 			     "MAKE_RESIDENT of a top-down buffer put it at %#llx\n",
 			     (unsigned long long)i1.offset);
 		verify(h, size, 0x3000 + k, "moved into the visible part on fault");
-		info(h, &i1);
+		vseg_gem_info(ctx.fd, h, &i1);
 		igt_assert_f(cpu_reachable(vram, i1.offset,
 					   k ? size : s->page_size),
 			     "after the fault the buffer is at %#llx\n",
@@ -590,7 +568,7 @@ static void test_smallbar(void)
 		     (unsigned long long)i0.offset, (unsigned long long)vis);
 	igt_assert(i0.placement_flags & DRM_VSEG_INFO_CPU_MAPPABLE);
 	write_pattern(h, size, 0x3100);
-	info(h, &i1);
+	vseg_gem_info(ctx.fd, h, &i1);
 	igt_assert_eq_u64(i1.moves, i0.moves);
 	igt_assert_eq_u64(i1.offset, i0.offset);
 	vseg_gem_close(ctx.fd, h);
@@ -614,7 +592,7 @@ static void test_smallbar(void)
 		ptr = vseg_gem_mmap(ctx.fd, h, size, RW);
 		vseg_pattern_fill(ptr, size, 0x3200);
 		munmap(ptr, size);
-		info(h, &i1);
+		vseg_gem_info(ctx.fd, h, &i1);
 		igt_assert_f(i1.segment_id == vram && i1.offset + size <= vis,
 			     "with the visible part full, a fault put the buffer in %s at %#llx\n",
 			     vseg_ctx_seg_name(&ctx, i1.segment_id),
@@ -627,7 +605,7 @@ static void test_smallbar(void)
 		vseg_gem_close(ctx.fd, h);
 		free(fill);
 	}
-	finish_profile();
+	vseg_ctx_finish(&ctx, "after unmapping and closing every buffer");
 }
 
 igt_main
@@ -640,11 +618,8 @@ igt_main
 	igt_describe("Write and read back through mmap in every CPU-reachable "
 		     "placement of each profile: new buffers are zero, data "
 		     "survives eviction, memory is cleared before reuse.");
-	igt_subtest_with_dynamic("mmap-segments") {
-		for (unsigned int i = 0; i < vseg_num_profiles; i++)
-			igt_dynamic(vseg_profiles[i])
-				test_mmap_segments(vseg_profiles[i]);
-	}
+	igt_subtest_with_dynamic("mmap-segments")
+		vseg_dynamic_profiles(test_mmap_segments);
 
 	igt_describe("A mapping keeps its buffer alive after GEM_CLOSE.");
 	igt_subtest("mmap-after-close")

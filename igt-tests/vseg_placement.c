@@ -26,16 +26,9 @@ IGT_TEST_DESCRIPTION("Check where vseg places buffers: the "
 #define CPU_VISIBLE	DRM_VSEG_GEM_CREATE_CPU_VISIBLE
 #define FROM_END	DRM_VSEG_GEM_CREATE_FROM_END_OF_SEGMENT
 #define TOP_DOWN	DRM_VSEG_PREF_TOP_DOWN
-#define BIT(id)		VSEG_SEG_BIT(id)
 #define NO_BANK		(~0u)
 
 static struct vseg_ctx ctx = VSEG_CTX_INIT(VSEG_LEFTOVERS_BASE_COUNT);
-
-/* Every buffer is gone and the usage is back to where it started. */
-static void finish_profile(void)
-{
-	vseg_ctx_finish(&ctx, 2000, "after closing every buffer");
-}
 
 /* Placement chunk used to fill and fragment a segment. */
 static uint64_t chunk_of(uint32_t id)
@@ -363,7 +356,7 @@ static void test_ap_table(const char *profile)
 			ap_table_memory(id);
 	ap_table_aperture();
 	ap_table_system();
-	finish_profile();
+	vseg_ctx_finish(&ctx, "after closing every buffer");
 }
 
 /* --- preferred segments and supported sets --------------------------------- */
@@ -473,7 +466,7 @@ static void test_preferred(const char *profile)
 		close_all(fillers, nf);
 		free(fillers);
 	}
-	finish_profile();
+	vseg_ctx_finish(&ctx, "after closing every buffer");
 }
 
 /*
@@ -539,7 +532,7 @@ static void test_preferred_system(const char *profile)
 		close_all(fillers, nf);
 		free(fillers);
 	}
-	finish_profile();
+	vseg_ctx_finish(&ctx, "after closing every buffer");
 }
 
 static void test_supported(const char *profile)
@@ -605,7 +598,7 @@ static void test_supported(const char *profile)
 		igt_assert(info.placement_flags & DRM_VSEG_INFO_CPU_MAPPABLE);
 		vseg_gem_close(ctx.fd, h);
 	}
-	finish_profile();
+	vseg_ctx_finish(&ctx, "after closing every buffer");
 }
 
 /* --- direction ---------------------------------------------------------------- */
@@ -656,7 +649,7 @@ static void test_direction(const char *profile)
 		vseg_check_allocations(ctx.fd, h, 4);
 		close_all(h, 4);
 	}
-	finish_profile();
+	vseg_ctx_finish(&ctx, "after closing every buffer");
 }
 
 /* --- hinted banks (discrete) ------------------------------------------------- */
@@ -771,7 +764,7 @@ static void test_hinted_banks(void)
 	close_all(fill0, n0);
 	free(fill1);
 	free(fill0);
-	finish_profile();
+	vseg_ctx_finish(&ctx, "after closing every buffer");
 }
 
 /* --- alignment ---------------------------------------------------------------- */
@@ -832,7 +825,7 @@ static void test_alignment(const char *profile)
 		}
 		vseg_gem_close(ctx.fd, small);
 	}
-	finish_profile();
+	vseg_ctx_finish(&ctx, "after closing every buffer");
 }
 
 igt_main
@@ -846,45 +839,30 @@ igt_main
 		     "pages, contiguous buffers and primaries in memory "
 		     "segments; unmapped, mapped and primary buffers in the "
 		     "aperture; system memory.");
-	igt_subtest_with_dynamic("accessed-physically") {
-		for (unsigned int i = 0; i < vseg_num_profiles; i++)
-			igt_dynamic(vseg_profiles[i])
-				test_ap_table(vseg_profiles[i]);
-	}
+	igt_subtest_with_dynamic("accessed-physically")
+		vseg_dynamic_profiles(test_ap_table);
 
 	igt_describe("Preferred segments are tried in order; a full one is "
 		     "skipped without evicting anything from it.");
-	igt_subtest_with_dynamic("preferred-order") {
-		for (unsigned int i = 0; i < vseg_num_profiles; i++)
-			igt_dynamic(vseg_profiles[i])
-				test_preferred(vseg_profiles[i]);
-	}
+	igt_subtest_with_dynamic("preferred-order")
+		vseg_dynamic_profiles(test_preferred);
 
 	igt_describe("System memory as a preferred segment is honoured in "
 		     "its turn, before resident placements preferred after "
 		     "it or only supported.");
-	igt_subtest_with_dynamic("preferred-system") {
-		for (unsigned int i = 0; i < vseg_num_profiles; i++)
-			igt_dynamic(vseg_profiles[i])
-				test_preferred_system(vseg_profiles[i]);
-	}
+	igt_subtest_with_dynamic("preferred-system")
+		vseg_dynamic_profiles(test_preferred_system);
 
 	igt_describe("Without preferences a buffer lands in the first "
 		     "supported placement: memory segments by id, the "
 		     "aperture, system memory.");
-	igt_subtest_with_dynamic("supported-set") {
-		for (unsigned int i = 0; i < vseg_num_profiles; i++)
-			igt_dynamic(vseg_profiles[i])
-				test_supported(vseg_profiles[i]);
-	}
+	igt_subtest_with_dynamic("supported-set")
+		vseg_dynamic_profiles(test_supported);
 
 	igt_describe("Top-down preferences and FROM_END_OF_SEGMENT place "
 		     "contiguous buffers at the end of the segment.");
-	igt_subtest_with_dynamic("direction") {
-		for (unsigned int i = 0; i < vseg_num_profiles; i++)
-			igt_dynamic(vseg_profiles[i])
-				test_direction(vseg_profiles[i]);
-	}
+	igt_subtest_with_dynamic("direction")
+		vseg_dynamic_profiles(test_direction);
 
 	igt_describe("Hinted banks are honoured in order and fall back to "
 		     "the rest of the segment, then to other segments.");
@@ -892,11 +870,8 @@ igt_main
 		test_hinted_banks();
 
 	igt_describe("The alignment of contiguous buffers is honoured.");
-	igt_subtest_with_dynamic("alignment") {
-		for (unsigned int i = 0; i < vseg_num_profiles; i++)
-			igt_dynamic(vseg_profiles[i])
-				test_alignment(vseg_profiles[i]);
-	}
+	igt_subtest_with_dynamic("alignment")
+		vseg_dynamic_profiles(test_alignment);
 
 	igt_fixture {
 		vseg_ctx_unload(&ctx);

@@ -23,7 +23,6 @@ IGT_TEST_DESCRIPTION("Move vseg buffers with MAKE_RESIDENT and EVICT, "
 		     "rejection of bad arguments.");
 
 #define AP_FLAG		DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
-#define BIT(id)		VSEG_SEG_BIT(id)
 #define PIN		DRM_VSEG_RESIDENCY_PIN
 #define UNPIN		DRM_VSEG_RESIDENCY_UNPIN
 #define RW		(PROT_READ | PROT_WRITE)
@@ -40,11 +39,6 @@ static void load_profile(const char *profile)
 		vram_id = vseg_segment_by_name(&ctx.q, ctx.segs, "vram");
 		local_id = vseg_segment_by_name(&ctx.q, ctx.segs, "local");
 	}
-}
-
-static void finish_profile(void)
-{
-	vseg_ctx_finish(&ctx, 2000, "after closing every buffer");
 }
 
 static int residency_ioctl(unsigned long ioc, struct drm_vseg_residency *r)
@@ -219,7 +213,7 @@ static void test_evict_make_resident(void)
 		assert_same(h, w, "EVICT of a system-only buffer");
 		vseg_gem_close(ctx.fd, h);
 	}
-	finish_profile();
+	vseg_ctx_finish(&ctx, "after closing every buffer");
 }
 
 /* --- eviction under pressure ------------------------------------------------- */
@@ -310,7 +304,7 @@ static void test_pressure(void)
 	free(fill);
 	vseg_gem_close(ctx.fd, b);
 	vseg_gem_close(ctx.fd, c_h);
-	finish_profile();
+	vseg_ctx_finish(&ctx, "after closing every buffer");
 }
 
 /* --- pinning --------------------------------------------------------------------- */
@@ -430,7 +424,7 @@ static void test_pin(void)
 	free(fill);
 	vseg_gem_close(ctx.fd, a);
 	vseg_gem_close(ctx.fd, b);
-	finish_profile();
+	vseg_ctx_finish(&ctx, "after closing every buffer");
 }
 
 /* --- per-file pins ------------------------------------------------------------ */
@@ -580,7 +574,7 @@ static void test_pin_budget(void)
 	for (unsigned int k = 0; k < n; k++)
 		vseg_gem_close(ctx.fd, h[k]);
 	free(h);
-	finish_profile();
+	vseg_ctx_finish(&ctx, "after closing every buffer");
 }
 
 /* --- bad arguments ------------------------------------------------------------ */
@@ -732,7 +726,7 @@ static void test_invalid(void)
 	r.count = 1;
 	igt_assert_eq(residency_ioctl(DRM_IOCTL_VSEG_MAKE_RESIDENT, &r), -ENOENT);
 	igt_assert_eq(residency_ioctl(DRM_IOCTL_VSEG_EVICT, &r), -ENOENT);
-	finish_profile();
+	vseg_ctx_finish(&ctx, "after closing every buffer");
 }
 
 /* The limit itself: DRM_VSEG_MAX_RESIDENCY_HANDLES handles in one call. */
@@ -777,7 +771,7 @@ static void test_max_handles(void)
 	for (unsigned int i = 0; i < n; i++)
 		vseg_gem_close(ctx.fd, h[i]);
 	free(h);
-	finish_profile();
+	vseg_ctx_finish(&ctx, "after closing every buffer");
 }
 
 /* --- accounting against a model ------------------------------------------------ */
@@ -925,7 +919,7 @@ static void test_accounting(const char *profile)
 		vseg_gem_close(ctx.fd, b[i].handle);
 		check_model(b + i + 1, n - i - 1, "after closing");
 	}
-	finish_profile();
+	vseg_ctx_finish(&ctx, "after closing every buffer");
 }
 
 igt_main
@@ -975,11 +969,8 @@ igt_main
 	igt_describe("Random EVICT / MAKE_RESIDENT rounds: the usage of every "
 		     "segment matches the buffers' placements, and returns to "
 		     "its start when they are closed.");
-	igt_subtest_with_dynamic("accounting") {
-		for (unsigned int i = 0; i < vseg_num_profiles; i++)
-			igt_dynamic(vseg_profiles[i])
-				test_accounting(vseg_profiles[i]);
-	}
+	igt_subtest_with_dynamic("accounting")
+		vseg_dynamic_profiles(test_accounting);
 
 	igt_fixture {
 		vseg_ctx_unload(&ctx);

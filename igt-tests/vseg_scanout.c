@@ -33,7 +33,6 @@ IGT_TEST_DESCRIPTION("Show vseg primaries on the virtual display: mapped "
 
 #define AP_FLAG		DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
 #define PRIMARY		DRM_VSEG_GEM_CREATE_PRIMARY
-#define BIT(id)		VSEG_SEG_BIT(id)
 #define RENDER		DRM_VSEG_ENGINE_RENDER
 #define COPY		DRM_VSEG_ENGINE_COPY
 #define MAPPED		DRM_VSEG_INFO_APERTURE_MAPPED
@@ -42,40 +41,7 @@ IGT_TEST_DESCRIPTION("Show vseg primaries on the virtual display: mapped "
 #define RESIDENT	DRM_VSEG_INFO_RESIDENT
 #define PRIMARY_SIZE	(1024ull * 768 * 4)	/* 3 MiB: 1024x768 XRGB */
 
-static struct vseg_ctx ctx = VSEG_CTX_INIT(VSEG_LEFTOVERS_BASE_COUNT);
-
-static const struct drm_vseg_segment_info *seg(uint32_t id)
-{
-	return vseg_ctx_seg(&ctx, id);
-}
-
-static const char *seg_name(uint32_t id)
-{
-	return vseg_ctx_seg_name(&ctx, id);
-}
-
-static bool cpu_visible(uint32_t id)
-{
-	return !vseg_ctx_is_memory(&ctx, id) ||
-	       seg(id)->cpu_visible_size == seg(id)->size;
-}
-
-static void load(const char *profile)
-{
-	vseg_ctx_load(&ctx, profile);
-	vseg_require_engine(ctx.fd);
-}
-
-static void finish(void)
-{
-	struct timespec start = {};
-
-	igt_gettime(&start);
-	while (vseg_allocation_count(ctx.fd) != ctx.base_count &&
-	       igt_nsec_elapsed(&start) < 5ull * NSEC_PER_SEC)
-		usleep(10000);
-	vseg_ctx_finish(&ctx, 5000, "after turning every head off");
-}
+static struct vseg_ctx ctx = VSEG_CTX_INIT_ENGINE(VSEG_LEFTOVERS_BASE_COUNT);
 
 static uint32_t create_primary(uint32_t supported, uint32_t prefer,
 			       struct drm_vseg_gem_info *info)
@@ -138,7 +104,7 @@ static void check_displayed(uint32_t head, uint32_t handle,
 		     info.placement_flags);
 	igt_assert_f(vseg_phys_addr_of(&info, 0, &pa),
 		     "a displayed primary in %s is neither contiguous nor mapped (flags %#x)\n",
-		     seg_name(info.segment_id), info.placement_flags);
+		     vseg_ctx_seg_name(&ctx, info.segment_id), info.placement_flags);
 	igt_assert_f(h.has_segment && h.segment == info.segment_id &&
 		     h.offset == info.offset,
 		     "debugfs display: head %u at segment %u offset %#llx, GEM_INFO says %u %#llx\n",
@@ -222,7 +188,7 @@ static void test_aperture(void)
 	p1 = create_primary(BIT(ap), 0, &i1);
 	igt_assert_f(i1.segment_id == ap,
 		     "a primary supported in the aperture only is in %s\n",
-		     seg_name(i1.segment_id));
+		     vseg_ctx_seg_name(&ctx, i1.segment_id));
 	check_not_mapped(p1, "a new primary");
 	write_pattern(p1, 0x1001);
 	vseg_usage_read(ctx.fd, &u0);
@@ -233,7 +199,7 @@ static void test_aperture(void)
 	check_displayed(0, p1, &i1);
 	igt_assert_f(i1.segment_id == ap && (i1.placement_flags & MAPPED),
 		     "a displayed primary of the aperture is in %s, flags %#x\n",
-		     seg_name(i1.segment_id), i1.placement_flags);
+		     vseg_ctx_seg_name(&ctx, i1.segment_id), i1.placement_flags);
 	igt_assert(in_aperture_file(i1.buffer_id));
 	check_head_off(1);
 	vseg_usage_read(ctx.fd, &u);
@@ -309,13 +275,13 @@ static void test_memory(uint32_t id)
 {
 	struct drm_vseg_gem_info info, shown;
 	uint32_t p, processed;
-	const bool cpu = cpu_visible(id);
+	const bool cpu = vseg_ctx_cpu_visible(&ctx, id);
 	int err;
 
 	p = create_primary(BIT(id) | BIT(0), id, &info);
 	igt_assert_f(info.segment_id == id && (info.placement_flags & CONTIGUOUS),
-		     "a primary of %s is in %s, flags %#x\n", seg_name(id),
-		     seg_name(info.segment_id), info.placement_flags);
+		     "a primary of %s is in %s, flags %#x\n", vseg_ctx_seg_name(&ctx, id),
+		     vseg_ctx_seg_name(&ctx, info.segment_id), info.placement_flags);
 	igt_assert(!(info.placement_flags & (PINNED | MAPPED)));
 	if (cpu)
 		write_pattern(p, 0x2000 + id);
@@ -327,7 +293,7 @@ static void test_memory(uint32_t id)
 		     !(shown.placement_flags & MAPPED) &&
 		     shown.offset == info.offset && shown.moves == info.moves,
 		     "a displayed primary of %s: %s offset %#llx flags %#x moves %llu (was at %#llx, %llu moves)\n",
-		     seg_name(id), seg_name(shown.segment_id),
+		     vseg_ctx_seg_name(&ctx, id), vseg_ctx_seg_name(&ctx, shown.segment_id),
 		     (unsigned long long)shown.offset, shown.placement_flags,
 		     (unsigned long long)shown.moves,
 		     (unsigned long long)info.offset,
@@ -352,7 +318,7 @@ static void test_memory(uint32_t id)
 	igt_assert_f(shown.segment_id == id &&
 		     (shown.placement_flags & CONTIGUOUS),
 		     "an evicted primary of %s displayed again is in %s, flags %#x\n",
-		     seg_name(id), seg_name(shown.segment_id),
+		     vseg_ctx_seg_name(&ctx, id), vseg_ctx_seg_name(&ctx, shown.segment_id),
 		     shown.placement_flags);
 	if (cpu)
 		check_pattern(p, 0x2000 + id, "a primary displayed, evicted, displayed");
@@ -376,7 +342,7 @@ static void test_either(void)
 	vseg_evict(ctx.fd, &p, 1);
 	vseg_scanout(ctx.fd, 0, p);
 	check_displayed(0, p, &info);
-	igt_info("displayed from %s\n", seg_name(info.segment_id));
+	igt_info("displayed from %s\n", vseg_ctx_seg_name(&ctx, info.segment_id));
 	check_pattern(p, 0x3000, "a primary displayed from system memory");
 	vseg_scanout(ctx.fd, 0, 0);
 	check_not_mapped(p, "after the head was turned off");
@@ -725,13 +691,13 @@ static void check_paging_file(const struct vseg_paging *p)
 	for (uint32_t id = 0; id <= ctx.q.num_segments; id++) {
 		igt_assert_f(p->seg[id].present,
 			     "debugfs paging has no line for segment %u\n", id);
-		igt_assert_f(!strcmp(p->seg[id].name, seg_name(id)),
+		igt_assert_f(!strcmp(p->seg[id].name, vseg_ctx_seg_name(&ctx, id)),
 			     "debugfs paging: segment %u is named %s, expected %s\n",
-			     id, p->seg[id].name, seg_name(id));
+			     id, p->seg[id].name, vseg_ctx_seg_name(&ctx, id));
 		if (id != ctx.ap_id)
 			igt_assert_f(!p->seg[id].map && !p->seg[id].unmap,
 				     "debugfs paging: aperture maps counted on %s\n",
-				     seg_name(id));
+				     vseg_ctx_seg_name(&ctx, id));
 	}
 	for (uint32_t id = ctx.q.num_segments + 1; id <= DRM_VSEG_MAX_SEGMENTS;
 	     id++)
@@ -752,7 +718,7 @@ static void check_monotonic(const struct vseg_paging *a,
 			     y->discards >= x->discards && y->map >= x->map &&
 			     y->unmap >= x->unmap,
 			     "debugfs paging: a counter of %s went down\n",
-			     seg_name(id));
+			     vseg_ctx_seg_name(&ctx, id));
 	}
 }
 
@@ -781,14 +747,14 @@ static void test_paging(void)
 		check_monotonic(&p0, &p);
 		igt_assert_f(p.seg[id].transfers > p0.seg[id].transfers,
 			     "paging: %s transfers did not grow when a buffer moved out\n",
-			     seg_name(id));
+			     vseg_ctx_seg_name(&ctx, id));
 		p0 = p;
 		vseg_make_resident(ctx.fd, &h, 1);
 		vseg_debugfs_read_paging(ctx.fd, &p);
 		check_monotonic(&p0, &p);
 		igt_assert_f(p.seg[id].transfers > p0.seg[id].transfers,
 			     "paging: %s transfers did not grow when a buffer moved in\n",
-			     seg_name(id));
+			     vseg_ctx_seg_name(&ctx, id));
 		p0 = p;
 		vseg_gem_close(ctx.fd, h);
 	}
@@ -825,7 +791,7 @@ static void test_paging(void)
 
 	for (uint32_t id = 0; id <= ctx.q.num_segments; id++)
 		igt_info("paging: %s transfers=%llu fills=%llu discards=%llu map=%llu unmap=%llu\n",
-			 seg_name(id),
+			 vseg_ctx_seg_name(&ctx, id),
 			 (unsigned long long)p.seg[id].transfers,
 			 (unsigned long long)p.seg[id].fills,
 			 (unsigned long long)p.seg[id].discards,
@@ -864,74 +830,74 @@ igt_main
 			     "displayed, unmapped when replaced or when its head "
 			     "is turned off; usage and paging counters follow.");
 		igt_subtest_f("aperture-%s", profile) {
-			load(profile);
+			vseg_ctx_load(&ctx, profile);
 			test_aperture();
-			finish();
+			vseg_ctx_finish(&ctx, "after turning every head off");
 		}
 
 		igt_describe("A primary in each memory segment: contiguous, "
 			     "pinned while displayed, brought back contiguous "
 			     "when displayed from system memory.");
 		igt_subtest_with_dynamic_f("memory-%s", profile) {
-			load(profile);
+			vseg_ctx_load(&ctx, profile);
 			for (uint32_t id = 1; id <= ctx.q.num_segments; id++)
 				if (vseg_ctx_is_memory(&ctx, id))
-					igt_dynamic(seg_name(id))
+					igt_dynamic(vseg_ctx_seg_name(&ctx, id))
 						test_memory(id);
 			igt_dynamic("memory-or-aperture")
 				test_either();
-			finish();
+			vseg_ctx_finish(&ctx, "after turning every head off");
 		}
 
 		igt_describe("debugfs paging: one line per segment; transfers "
 			     "grow when buffers move in and out, aperture map "
 			     "and unmap when ranges are bound and unbound.");
 		igt_subtest_f("paging-%s", profile) {
-			load(profile);
+			vseg_ctx_load(&ctx, profile);
 			test_paging();
-			finish();
+			vseg_ctx_finish(&ctx, "after turning every head off");
 		}
 	}
 
 	igt_describe("Two heads, one primary on both, the same primary twice.");
 	igt_subtest("heads") {
-		load("discrete");
+		vseg_ctx_load(&ctx, "discrete");
 		test_heads();
-		finish();
+		vseg_ctx_finish(&ctx, "after turning every head off");
 	}
 
 	igt_describe("The display's pin and the application's pins are "
 		     "counted apart; a pinned primary leaves the aperture "
 		     "when no head shows it.");
 	igt_subtest("user-pins") {
-		load("discrete");
+		vseg_ctx_load(&ctx, "discrete");
 		test_user_pins();
-		finish();
+		vseg_ctx_finish(&ctx, "after turning every head off");
 	}
 
 	igt_describe("Closing the last handle of a displayed primary keeps it "
 		     "displayed until its head is turned off.");
 	igt_subtest("close-displayed") {
-		load("discrete");
+		vseg_ctx_load(&ctx, "discrete");
 		test_close_displayed();
-		finish();
+		vseg_ctx_finish(&ctx, "after turning every head off");
 	}
 
 	igt_describe("Closing the file that set a head turns it off and "
 		     "releases its primary; other files' heads stay. Only "
 		     "the DRM master may set heads.");
 	igt_subtest("close-file") {
-		load("discrete");
+		vseg_ctx_load(&ctx, "discrete");
 		test_close_file();
-		finish();
+		vseg_ctx_finish(&ctx, "after turning every head off");
 	}
 
 	igt_describe("The render engine reaches a primary by virtual "
 		     "address; the copy engine refuses it.");
 	igt_subtest("render-primary") {
-		load("discrete");
+		vseg_ctx_load(&ctx, "discrete");
 		test_render_primary();
-		finish();
+		vseg_ctx_finish(&ctx, "after turning every head off");
 	}
 
 	igt_describe("SCANOUT of a non-primary, on a bad head, with an "
@@ -939,14 +905,14 @@ igt_main
 		     "and changes nothing; from a file that is not the DRM "
 		     "master, or a render node, it is refused with EACCES.");
 	igt_subtest("invalid") {
-		load("discrete");
+		vseg_ctx_load(&ctx, "discrete");
 		test_invalid();
-		finish();
+		vseg_ctx_finish(&ctx, "after turning every head off");
 	}
 
 	igt_describe("Unloading vseg while primaries are displayed.");
 	igt_subtest("unload-displayed") {
-		load("discrete");
+		vseg_ctx_load(&ctx, "discrete");
 		test_unload_displayed();
 	}
 

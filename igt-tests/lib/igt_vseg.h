@@ -13,7 +13,8 @@
  *   igt_vseg_debugfs.h      debugfs: the parser of its files, "segments"
  *   igt_vseg_bo.h           buffers: create, info, mmap, residency
  *   igt_vseg_usage.h        usage snapshots, debugfs "paging"
- *   igt_vseg_pattern.h      data patterns
+ *   igt_vseg_pattern.h      data patterns, random numbers
+ *   igt_vseg_sigbus.h       CPU accesses that may raise SIGBUS
  *   igt_vseg_allocations.h  debugfs "allocations" and "aperture"
  *   igt_vseg_ctx.h          a test's device, table and starting point
  *   igt_vseg_display.h      SCANOUT, debugfs "display"
@@ -39,6 +40,7 @@
 #include "igt_vseg_bo.h"
 #include "igt_vseg_usage.h"
 #include "igt_vseg_pattern.h"
+#include "igt_vseg_sigbus.h"
 #include "igt_vseg_allocations.h"
 #include "igt_vseg_ctx.h"
 #include "igt_vseg_display.h"

@@ -4,6 +4,7 @@
  *
  * Copyright (c) 2026 The vseg authors
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,8 +69,23 @@ void vseg_ctx_load(struct vseg_ctx *ctx, const char *profile)
 	free(ctx->segs);
 	ctx->segs = NULL;
 	vseg_ctx_reload(ctx, profile);
+	if (ctx->engine)
+		vseg_require_engine(ctx->fd);
 	vseg_ctx_query(ctx);
 	vseg_ctx_take_base(ctx);
+}
+
+void vseg_ctx_load_f(struct vseg_ctx *ctx, const char *fmt, ...)
+{
+	char opts[1024];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(opts, sizeof(opts), fmt, ap);
+	va_end(ap);
+	igt_assert(n > 0 && (size_t)n < sizeof(opts));
+	vseg_ctx_load(ctx, opts);
 }
 
 void vseg_ctx_start(struct vseg_ctx *ctx)
@@ -97,27 +113,33 @@ static bool leftovers_ok(const struct vseg_ctx *ctx,
 	return false;
 }
 
-void vseg_ctx_finish(struct vseg_ctx *ctx, unsigned int timeout_ms,
-		     const char *what)
+void vseg_ctx_finish(struct vseg_ctx *ctx, const char *what)
 {
+	struct vseg_usage_snapshot now;
 	struct timespec start = {};
 	struct vseg_allocations a;
 
-	vseg_usage_wait(ctx->fd, &ctx->base_usage, timeout_ms, what);
 	/*
 	 * TTM destroys a closed buffer a little after its memory is
-	 * uncharged (deferred destruction of busy buffers): give the
-	 * listing the same time.
+	 * uncharged (deferred destruction of busy buffers), and jobs drop
+	 * their buffers when they are retired, a little after their fences
+	 * signal: wait for both the usage and the listing.
 	 */
 	igt_gettime(&start);
 	for (;;) {
+		bool done;
+
+		vseg_usage_read(ctx->fd, &now);
 		vseg_debugfs_read_allocations(ctx->fd, &a);
-		if (leftovers_ok(ctx, &a) ||
-		    igt_nsec_elapsed(&start) >= timeout_ms * 1000000ull)
+		done = vseg_usage_equal(&now, &ctx->base_usage) &&
+		       leftovers_ok(ctx, &a);
+		if (done || igt_nsec_elapsed(&start) >=
+			    VSEG_CTX_FINISH_MS * 1000000ull)
 			break;
 		vseg_debugfs_free_allocations(&a);
 		usleep(10000);
 	}
+	vseg_usage_assert(ctx->fd, &ctx->base_usage, what);
 	switch (ctx->leftovers) {
 	case VSEG_LEFTOVERS_BASE_COUNT:
 		igt_assert_f(a.num == ctx->base_count,
@@ -163,6 +185,23 @@ bool vseg_ctx_is_memory(const struct vseg_ctx *ctx, uint32_t id)
 const char *vseg_ctx_seg_name(const struct vseg_ctx *ctx, uint32_t id)
 {
 	return id ? vseg_ctx_seg(ctx, id)->name : "system";
+}
+
+uint32_t vseg_ctx_memory_segments(const struct vseg_ctx *ctx)
+{
+	uint32_t mask = 0;
+
+	for (uint32_t id = 1; id <= ctx->q.num_segments; id++)
+		if (vseg_ctx_is_memory(ctx, id))
+			mask |= VSEG_SEG_BIT(id);
+	return mask;
+}
+
+bool vseg_ctx_cpu_visible(const struct vseg_ctx *ctx, uint32_t id)
+{
+	return !vseg_ctx_is_memory(ctx, id) ||
+	       vseg_ctx_seg(ctx, id)->cpu_visible_size ==
+	       vseg_ctx_seg(ctx, id)->size;
 }
 
 uint32_t vseg_test_seed(uint32_t fallback)

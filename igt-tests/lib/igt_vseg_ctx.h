@@ -37,6 +37,8 @@ enum vseg_leftovers {
  * @base_count: buffers listed in debugfs "allocations" when the base was
  *	taken (with VSEG_LEFTOVERS_BASE_COUNT only; else 0).
  * @leftovers: what vseg_ctx_finish() checks; set with VSEG_CTX_INIT().
+ * @engine: the test needs the engines: vseg_ctx_load() skips without them;
+ *	set with VSEG_CTX_INIT_ENGINE().
  */
 struct vseg_ctx {
 	int fd;
@@ -46,9 +48,15 @@ struct vseg_ctx {
 	struct vseg_usage_snapshot base_usage;
 	unsigned int base_count;
 	enum vseg_leftovers leftovers;
+	bool engine;
 };
 
 #define VSEG_CTX_INIT(check) { .fd = -1, .leftovers = (check) }
+#define VSEG_CTX_INIT_ENGINE(check) \
+	{ .fd = -1, .leftovers = (check), .engine = true }
+
+/* How long vseg_ctx_finish() waits for the kernel to release everything. */
+#define VSEG_CTX_FINISH_MS	20000
 
 /*
  * Install an igt exit handler that closes @ctx's fd and unloads vseg if it
@@ -69,16 +77,23 @@ void vseg_ctx_query(struct vseg_ctx *ctx);
  * VSEG_LEFTOVERS_BASE_COUNT).
  */
 void vseg_ctx_take_base(struct vseg_ctx *ctx);
-/* vseg_ctx_reload(), vseg_ctx_query() and vseg_ctx_take_base(). */
+/*
+ * vseg_ctx_reload(), vseg_ctx_query() and vseg_ctx_take_base(); with
+ * @ctx->engine, igt_require() the engines.
+ */
 void vseg_ctx_load(struct vseg_ctx *ctx, const char *profile);
+/* vseg_ctx_load() with the profile and options printed from @fmt. */
+__attribute__((format(printf, 2, 3)))
+void vseg_ctx_load_f(struct vseg_ctx *ctx, const char *fmt, ...);
 /* Reopen the device (a file of its own) and take the base again. */
 void vseg_ctx_start(struct vseg_ctx *ctx);
 /*
- * Wait up to @timeout_ms for the usage to be back to the base (@what names
- * the situation), check "allocations" as @ctx->leftovers says, close the fd.
+ * Wait up to VSEG_CTX_FINISH_MS for the usage to be back to the base and
+ * "allocations" to be as @ctx->leftovers says (the kernel releases buffers
+ * of closed files and retired jobs a little later), assert both (@what
+ * names the situation), close the fd.
  */
-void vseg_ctx_finish(struct vseg_ctx *ctx, unsigned int timeout_ms,
-		     const char *what);
+void vseg_ctx_finish(struct vseg_ctx *ctx, const char *what);
 /* Close the fd, free the table and unload vseg (asserting it is gone). */
 void vseg_ctx_unload(struct vseg_ctx *ctx);
 /* Segment @id of @ctx's table (asserts it exists). */
@@ -88,6 +103,10 @@ vseg_ctx_seg(const struct vseg_ctx *ctx, uint32_t id);
 bool vseg_ctx_is_memory(const struct vseg_ctx *ctx, uint32_t id);
 /* The name of segment @id, "system" for 0. */
 const char *vseg_ctx_seg_name(const struct vseg_ctx *ctx, uint32_t id);
+/* The set of memory segments of @ctx's table (bit @id for segment @id). */
+uint32_t vseg_ctx_memory_segments(const struct vseg_ctx *ctx);
+/* Can the CPU see all of segment @id (system memory and the aperture too)? */
+bool vseg_ctx_cpu_visible(const struct vseg_ctx *ctx, uint32_t id);
 
 /*
  * The seed of a randomized test: $VSEG_SEED if it is set, else @fallback;

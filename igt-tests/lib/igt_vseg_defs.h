@@ -39,5 +39,8 @@
 
 /* Bit of segment @id in a set of segments (bit 0: system memory). */
 #define VSEG_SEG_BIT(id)	(1u << (id))
+#ifndef BIT
+#define BIT(n)			(1u << (n))
+#endif
 
 #endif /* IGT_VSEG_DEFS_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Data patterns that tell buffers and offsets apart.
+ * Data patterns that tell buffers and offsets apart, and random numbers.
  *
  * Copyright (c) 2026 The vseg authors
  */
@@ -44,4 +44,12 @@ int64_t vseg_zero_check(const void *ptr, uint64_t size)
 		if (p[i])
 			return (int64_t)(i * 8);
 	return -1;
+}
+
+uint32_t vseg_rand32(uint64_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return (uint32_t)(*state >> 11);
 }
