@@ -431,6 +431,12 @@ static uint64_t bad_pointer(struct fz *g, bool output, bool null_ok,
 	}
 }
 
+/* A bad argument pointer; @output: the kernel writes there. */
+static void *bad_arg(struct fz *g, bool output, const char **kind)
+{
+	return (void *)(uintptr_t)bad_pointer(g, output, true, kind);
+}
+
 static enum mut pick_mut(struct fz *g)
 {
 	unsigned int r = below(g, 100);
@@ -482,7 +488,123 @@ static void remove_bo(struct fclient *c, unsigned int i)
 	c->bo[i] = c->bo[--c->nbo];
 }
 
+/* --- fields made wrong, from a table per structure --------------------- */
+
+/* What a field is set to, to make it wrong. */
+enum bad_value {
+	V_ANY,		/* an interesting 64-bit value, odd: nonzero */
+	V_WORD,		/* a random 32-bit value, odd */
+	V_FLAG,		/* one flag bit, from @first up, not in @known */
+	V_PAST,		/* past @limit: @limit + 1 + maybe a lot */
+};
+
+/**
+ * struct field - a field of an ioctl argument and how to make it wrong
+ * @what: how note() names the defect.
+ * @offset: where it is in its structure.
+ * @size: bytes of one element: 4 or 8.
+ * @count: elements (1: not an array; else one of them is made wrong).
+ * @value: what it is set to.
+ * @first: V_FLAG: the lowest unknown flag bit.
+ * @known: V_FLAG: a flag that is no defect (another bit is drawn).
+ * @add: V_FLAG: or-ed into the flags set, not instead of them.
+ * @limit: V_PAST: the largest valid value.
+ *
+ * Every ioctl argument has must-be-zero fields (extensions, flags,
+ * padding, reserved words) and counts with a limit: one table per
+ * structure lists them, and set_field() makes one of them wrong.
+ */
+struct field {
+	const char *what;
+	unsigned short offset;
+	unsigned char size;
+	unsigned char count;
+	unsigned char value;
+	unsigned char first;
+	bool add;
+	uint32_t known;
+	uint32_t limit;
+};
+
+#define FIELD(type, f, v, w, ...) \
+	{ .what = (w), .offset = offsetof(type, f), \
+	  .size = sizeof(((type *)0)->f), .count = 1, .value = (v), \
+	  __VA_ARGS__ }
+#define FIELD_ARRAY(type, f, v, w) \
+	{ .what = (w), .offset = offsetof(type, f), \
+	  .size = sizeof(((type *)0)->f[0]), \
+	  .count = ARRAY_SIZE(((type *)0)->f), .value = (v) }
+
+static uint64_t bad_value(struct fz *g, const struct field *f)
+{
+	uint32_t bit;
+
+	switch (f->value) {
+	case V_ANY:
+		return interesting(g) | 1;
+	case V_WORD:
+		return rnd32(g) | 1;
+	case V_FLAG:
+		do {
+			bit = 1u << (f->first + below(g, 32 - f->first));
+		} while (bit & f->known);
+		return bit;
+	default:
+		return f->limit + 1 + (below(g, 2) ? rnd32(g) >> 1 : 0);
+	}
+}
+
+/*
+ * Make field @f wrong in one of the @n structures at @base, @stride bytes
+ * apart (@n 0: @base is the only one); returns its @what. The value is
+ * drawn first, then which structure and which element.
+ */
+static const char *set_field_in(struct fz *g, void *base, size_t stride,
+				unsigned int n, const struct field *f)
+{
+	uint64_t v = bad_value(g, f), old = 0;
+	char *p = base;
+
+	if (n)
+		p += stride * below(g, n);
+	p += f->offset;
+	if (f->count > 1)
+		p += f->size * below(g, f->count);
+	if (f->add)
+		memcpy(&old, p, f->size);
+	v |= old;
+	if (f->size == 4) {
+		uint32_t v32 = v;
+
+		memcpy(p, &v32, 4);
+	} else {
+		memcpy(p, &v, 8);
+	}
+	return f->what;
+}
+
+/* Make field @f of the structure @arg wrong; returns its @what. */
+static const char *set_field(struct fz *g, void *arg, const struct field *f)
+{
+	return set_field_in(g, arg, 0, 0, f);
+}
+
+/* Make one of the @n fields of @fields of @arg wrong; returns its @what. */
+static const char *set_one_field(struct fz *g, void *arg,
+				 const struct field *fields, unsigned int n)
+{
+	return set_field(g, arg, &fields[below(g, n)]);
+}
+
 /* --- QUERY_SEGMENTS ----------------------------------------------------- */
+
+#define Q(f, v)		FIELD(struct drm_vseg_query_segments, f, v, #f)
+static const struct field query_mbz[] = {
+	Q(extensions, V_ANY), Q(flags, V_FLAG), Q(pad, V_WORD),
+	Q(pad2, V_WORD),
+	FIELD_ARRAY(struct drm_vseg_query_segments, reserved, V_ANY,
+		    "reserved"),
+};
 
 static void check_segments(struct fz *g, const struct drm_vseg_segment_info *s,
 			   uint32_t n)
@@ -539,17 +661,7 @@ static void op_query(struct fz *g)
 	}
 	switch (m) {
 	case M_RESERVED:
-		k = below(g, 5);
-		if (k == 0)
-			q.extensions = interesting(g) | 1;
-		else if (k == 1)
-			q.flags = 1u << below(g, 32);
-		else if (k == 2)
-			q.pad = rnd32(g) | 1;
-		else if (k == 3)
-			q.pad2 = rnd32(g) | 1;
-		else
-			q.reserved[below(g, 4)] = interesting(g) | 1;
+		set_one_field(g, &q, query_mbz, ARRAY_SIZE(query_mbz));
 		what = "nonzero reserved field";
 		allowed = EINV;
 		break;
@@ -578,8 +690,7 @@ static void op_query(struct fz *g)
 		q.num_segments = T.nseg;
 		q.segment_size = sizeof(segs[0]);
 		if (chance(g, 30)) {
-			arg = (void *)(uintptr_t)bad_pointer(g, true, true,
-							     &kind);
+			arg = bad_arg(g, true, &kind);
 			what = "bad argument pointer";
 		} else {
 			q.segments = bad_pointer(g, true, false, &kind);
@@ -684,6 +795,26 @@ static uint64_t real_size(const struct drm_vseg_gem_create *c)
 	return (c->size + page - 1) & ~(page - 1);
 }
 
+#define C(f, v, w, ...) \
+	FIELD(struct drm_vseg_gem_create, f, v, w, __VA_ARGS__)
+/* The first four defects of M_RESERVED; the rest need more than a field. */
+static const struct field create_mbz[] = {
+	C(extensions, V_ANY, "extensions"),
+	FIELD_ARRAY(struct drm_vseg_gem_create, reserved, V_ANY, "reserved"),
+	C(flags, V_FLAG, "unknown flag", .first = 4, .add = true),
+	C(handle, V_WORD, "handle in"),
+};
+static const struct field pref_flags =
+	FIELD(struct drm_vseg_segment_pref, flags, V_FLAG,
+	      "unknown preference flag", .first = 1, .add = true);
+/* M_HUGE: counts past their limits. */
+static const struct field create_huge[] = {
+	C(num_hinted_banks, V_PAST, "num_hinted_banks",
+	  .limit = DRM_VSEG_MAX_HINTED_BANKS),
+	C(num_preferred, V_PAST, "num_preferred",
+	  .limit = DRM_VSEG_MAX_PREFERRED),
+};
+
 /* Make @c wrong in one documented way; returns the error it must give. */
 static unsigned int create_mutate(struct fz *g, struct drm_vseg_gem_create *c,
 				  enum mut m, const char **what)
@@ -694,18 +825,8 @@ static unsigned int create_mutate(struct fz *g, struct drm_vseg_gem_create *c,
 	switch (m) {
 	case M_RESERVED:
 		k = below(g, 7);
-		if (k == 0) {
-			c->extensions = interesting(g) | 1;
-			*what = "extensions";
-		} else if (k == 1) {
-			c->reserved[below(g, 4)] = interesting(g) | 1;
-			*what = "reserved";
-		} else if (k == 2) {
-			c->flags |= 1u << (4 + below(g, 28));
-			*what = "unknown flag";
-		} else if (k == 3) {
-			c->handle = rnd32(g) | 1;
-			*what = "handle in";
+		if (k < ARRAY_SIZE(create_mbz)) {
+			*what = set_field(g, c, &create_mbz[k]);
 		} else if (k == 4 && c->num_preferred < DRM_VSEG_MAX_PREFERRED) {
 			c->preferred[4].segment_id = 1;
 			*what = "unused preferred entry";
@@ -714,13 +835,12 @@ static unsigned int create_mutate(struct fz *g, struct drm_vseg_gem_create *c,
 			c->hinted_banks[3] = 1 + below(g, 4);
 			*what = "unused hinted bank";
 		} else {
-			c->preferred[0].flags |= 2u << below(g, 31);
+			*what = set_field(g, &c->preferred[0], &pref_flags);
 			if (!c->num_preferred) {
 				c->num_preferred = 1;
 				c->preferred[0].segment_id =
 					pick_seg(g, c->supported_segments);
 			}
-			*what = "unknown preference flag";
 		}
 		return EINV;
 	case M_BOUNDARY:
@@ -863,15 +983,8 @@ static unsigned int create_mutate(struct fz *g, struct drm_vseg_gem_create *c,
 			return OK | ESPC | EMEM;
 		}
 	case M_HUGE:
-		if (below(g, 2)) {
-			c->num_preferred = DRM_VSEG_MAX_PREFERRED + 1 +
-					   (below(g, 2) ? rnd32(g) >> 1 : 0);
-			*what = "num_preferred";
-		} else {
-			c->num_hinted_banks = DRM_VSEG_MAX_HINTED_BANKS + 1 +
-					      (below(g, 2) ? rnd32(g) >> 1 : 0);
-			*what = "num_hinted_banks";
-		}
+		*what = set_one_field(g, c, create_huge,
+				      ARRAY_SIZE(create_huge));
 		return EBIG;
 	default:
 		*what = "";
@@ -894,7 +1007,7 @@ static void op_create(struct fz *g)
 	if (m == M_HANDLE)
 		m = M_NONE;
 	if (m == M_POINTER) {
-		arg = (void *)(uintptr_t)bad_pointer(g, false, true, &kind);
+		arg = bad_arg(g, false, &kind);
 		what = kind;
 		allowed = EFLT;
 	} else {
@@ -935,6 +1048,62 @@ static void op_create(struct fz *g)
 }
 
 /* --- GEM_INFO ----------------------------------------------------------- */
+
+/*
+ * The defects of @m every op's argument @*arg may get: a must-be-zero
+ * field of the @n of @mbz (M_RESERVED), a bad handle in @handle if it has
+ * one (M_HANDLE), a bad argument pointer (M_POINTER; @output: the kernel
+ * writes the argument). Returns the errors the defect must give; 0 for
+ * M_NONE and the defects the op makes itself.
+ */
+static unsigned int arg_defect(struct fz *g, struct fclient *c, enum mut m,
+			       void **arg, uint32_t *handle, bool output,
+			       const struct field *mbz, unsigned int n,
+			       const char **what, const char **kind)
+{
+	switch (m) {
+	case M_RESERVED:
+		set_one_field(g, *arg, mbz, n);
+		return EINV;
+	case M_HANDLE:
+		if (!handle)
+			return 0;
+		*handle = bad_handle(g, c, what);
+		return ENOE;
+	case M_POINTER:
+		*arg = bad_arg(g, output, kind);
+		return EFLT;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * The defects of GEM_INFO's and GEM_MMAP_OFFSET's argument, which names
+ * buffer @*handle (0: the file has none): arg_defect()'s, and handle 0.
+ */
+static unsigned int handle_arg_mutate(struct fz *g, struct fclient *c,
+				      enum mut *m, void **arg,
+				      uint32_t *handle,
+				      const struct field *mbz, unsigned int n,
+				      const char **what, const char **kind)
+{
+	if (*m == M_HUGE)
+		*m = M_NONE;
+	if (!*handle && *m == M_NONE)
+		*m = M_HANDLE;
+	if (*m == M_BOUNDARY) {
+		*handle = 0;
+		return ENOE;
+	}
+	return arg_defect(g, c, *m, arg, handle, true, mbz, n, what, kind) ?:
+	       OK;
+}
+
+static const struct field info_mbz[] = {
+	FIELD_ARRAY(struct drm_vseg_gem_info, reserved, V_ANY, "reserved"),
+	FIELD(struct drm_vseg_gem_info, extensions, V_ANY, "extensions"),
+};
 
 static struct fbo *pick_bo(struct fz *g, struct fclient *c)
 {
@@ -988,30 +1157,8 @@ static void op_info(struct fz *g)
 	int ret;
 
 	in.handle = b ? b->handle : 0;
-	if (m == M_HUGE)
-		m = M_NONE;
-	if (!b && m == M_NONE)
-		m = M_HANDLE;
-	switch (m) {
-	case M_RESERVED:
-		if (below(g, 2))
-			in.extensions = interesting(g) | 1;
-		else
-			in.reserved[below(g, 3)] = interesting(g) | 1;
-		allowed = EINV;
-		break;
-	case M_HANDLE:
-	case M_BOUNDARY:
-		in.handle = m == M_BOUNDARY ? 0 : bad_handle(g, c, &what);
-		allowed = ENOE;
-		break;
-	case M_POINTER:
-		arg = (void *)(uintptr_t)bad_pointer(g, true, true, &kind);
-		allowed = EFLT;
-		break;
-	default:
-		break;
-	}
+	allowed = handle_arg_mutate(g, c, &m, &arg, &in.handle, info_mbz,
+				    ARRAY_SIZE(info_mbz), &what, &kind);
 	note(g, "fd%d %s %s%s handle %u ext %#llx", c == &g->cl[1],
 	     mut_name(m), what, kind, in.handle,
 	     (unsigned long long)in.extensions);
@@ -1072,6 +1219,12 @@ static void touch(struct fz *g, struct fclient *c, struct fbo *b, void *map)
 	(void)c;
 }
 
+static const struct field mmap_mbz[] = {
+	FIELD(struct drm_vseg_gem_mmap_offset, flags, V_FLAG, "flags"),
+	FIELD(struct drm_vseg_gem_mmap_offset, extensions, V_ANY,
+	      "extensions"),
+};
+
 static void op_mmap(struct fz *g)
 {
 	struct fclient *c = pick_client(g);
@@ -1084,30 +1237,8 @@ static void op_mmap(struct fz *g)
 	int ret;
 
 	mo.handle = b ? b->handle : 0;
-	if (m == M_HUGE)
-		m = M_NONE;
-	if (!b && m == M_NONE)
-		m = M_HANDLE;
-	switch (m) {
-	case M_RESERVED:
-		if (below(g, 2))
-			mo.extensions = interesting(g) | 1;
-		else
-			mo.flags = 1u << below(g, 32);
-		allowed = EINV;
-		break;
-	case M_HANDLE:
-	case M_BOUNDARY:
-		mo.handle = m == M_BOUNDARY ? 0 : bad_handle(g, c, &what);
-		allowed = ENOE;
-		break;
-	case M_POINTER:
-		arg = (void *)(uintptr_t)bad_pointer(g, true, true, &kind);
-		allowed = EFLT;
-		break;
-	default:
-		break;
-	}
+	allowed = handle_arg_mutate(g, c, &m, &arg, &mo.handle, mmap_mbz,
+				    ARRAY_SIZE(mmap_mbz), &what, &kind);
 	/* No CPU-reachable place at all: nothing to map, said up front. */
 	if (m == M_NONE && b && !(b->supported & T.cpu_mask)) {
 		what = "no CPU-reachable place";
@@ -1169,6 +1300,19 @@ static void op_mmap(struct fz *g)
 
 /* --- MAKE_RESIDENT and EVICT ------------------------------------------- */
 
+#define R(f, v, ...)	FIELD(struct drm_vseg_residency, f, v, #f, __VA_ARGS__)
+#define RESIDENCY_MBZ(known_flag) { \
+	R(extensions, V_ANY), R(pad, V_WORD), \
+	FIELD_ARRAY(struct drm_vseg_residency, reserved, V_ANY, "reserved"), \
+	R(flags, V_FLAG, .known = (known_flag)), \
+}
+static const struct field resident_mbz[] =
+	RESIDENCY_MBZ(DRM_VSEG_RESIDENCY_PIN);
+static const struct field evict_mbz[] =
+	RESIDENCY_MBZ(DRM_VSEG_RESIDENCY_UNPIN);
+static const struct field residency_count =
+	R(count, V_PAST, .limit = DRM_VSEG_MAX_RESIDENCY_HANDLES);
+
 static void op_residency(struct fz *g, bool make)
 {
 	unsigned long ioc = make ? DRM_IOCTL_VSEG_MAKE_RESIDENT :
@@ -1225,17 +1369,8 @@ static void op_residency(struct fz *g, bool make)
 
 	switch (m) {
 	case M_RESERVED:
-		k = below(g, 4);
-		if (k == 0)
-			r.extensions = interesting(g) | 1;
-		else if (k == 1)
-			r.pad = rnd32(g) | 1;
-		else if (k == 2)
-			r.reserved[below(g, 2)] = interesting(g) | 1;
-		else
-			do {
-				r.flags = 1u << below(g, 32);
-			} while (r.flags == flag);
+		set_one_field(g, &r, make ? resident_mbz : evict_mbz,
+			      ARRAY_SIZE(resident_mbz));
 		what = "reserved";
 		allowed = EINV;
 		break;
@@ -1276,8 +1411,7 @@ static void op_residency(struct fz *g, bool make)
 		break;
 	case M_POINTER:
 		if (chance(g, 25)) {
-			arg = (void *)(uintptr_t)bad_pointer(g, false, true,
-							     &kind);
+			arg = bad_arg(g, false, &kind);
 			what = "argument";
 		} else {
 			r.handles = bad_pointer(g, false, true, &kind);
@@ -1287,8 +1421,7 @@ static void op_residency(struct fz *g, bool make)
 		allowed = EFLT;
 		break;
 	case M_HUGE:
-		r.count = DRM_VSEG_MAX_RESIDENCY_HANDLES + 1 +
-			  (below(g, 2) ? rnd32(g) >> 1 : 0);
+		set_field(g, &r, &residency_count);
 		if (below(g, 3) == 0)
 			r.count = 0xffffffff;
 		what = "count";
@@ -1351,6 +1484,18 @@ static uint64_t vm_round(uint64_t size)
 	return (size + SZ_64K - 1) & ~(SZ_64K - 1);
 }
 
+#define VB(f, v)	FIELD(struct drm_vseg_vm_bind, f, v, #f)
+static const struct field bind_mbz[] = {
+	VB(extensions, V_ANY), VB(flags, V_FLAG), VB(size, V_ANY),
+	FIELD_ARRAY(struct drm_vseg_vm_bind, reserved, V_ANY, "reserved"),
+};
+/* VM_UNBIND: the handle too. */
+static const struct field unbind_mbz[] = {
+	VB(extensions, V_ANY), VB(flags, V_FLAG), VB(size, V_ANY),
+	VB(handle, V_WORD),
+	FIELD_ARRAY(struct drm_vseg_vm_bind, reserved, V_ANY, "reserved"),
+};
+
 static void op_bind(struct fz *g)
 {
 	struct fclient *c = pick_client(g);
@@ -1375,23 +1520,6 @@ static void op_bind(struct fz *g)
 	if (b && va_overlaps(c, vb.gpu_va, vm_round(b->size)))
 		allowed = EINV;
 	switch (m) {
-	case M_RESERVED:
-		switch (below(g, 4)) {
-		case 0:
-			vb.extensions = interesting(g) | 1;
-			break;
-		case 1:
-			vb.flags = 1u << below(g, 32);
-			break;
-		case 2:
-			vb.size = interesting(g) | 1;
-			break;
-		default:
-			vb.reserved[below(g, 2)] = interesting(g) | 1;
-			break;
-		}
-		allowed = EINV;
-		break;
 	case M_BOUNDARY:
 	case M_HUGE:
 		if (!b)
@@ -1422,15 +1550,10 @@ static void op_bind(struct fz *g)
 		}
 		allowed = EINV;
 		break;
-	case M_HANDLE:
-		vb.handle = bad_handle(g, c, &what);
-		allowed = ENOE;
-		break;
-	case M_POINTER:
-		arg = (void *)(uintptr_t)bad_pointer(g, false, true, &kind);
-		allowed = EFLT;
-		break;
 	default:
+		allowed = arg_defect(g, c, m, &arg, &vb.handle, false,
+				     bind_mbz, ARRAY_SIZE(bind_mbz), &what,
+				     &kind) ?: allowed;
 		break;
 	}
 	note(g, "fd%d %s %s%s handle %u va %#llx size %#llx flags %#x",
@@ -1481,27 +1604,11 @@ static void op_unbind(struct fz *g)
 	switch (m) {
 	case M_RESERVED:
 	case M_HANDLE:
-		switch (below(g, 5)) {
-		case 0:
-			vb.extensions = interesting(g) | 1;
-			break;
-		case 1:
-			vb.flags = 1u << below(g, 32);
-			break;
-		case 2:
-			vb.size = interesting(g) | 1;
-			break;
-		case 3:
-			vb.handle = rnd32(g) | 1;
-			break;
-		default:
-			vb.reserved[below(g, 2)] = interesting(g) | 1;
-			break;
-		}
+		set_one_field(g, &vb, unbind_mbz, ARRAY_SIZE(unbind_mbz));
 		allowed = EINV;
 		break;
 	case M_POINTER:
-		arg = (void *)(uintptr_t)bad_pointer(g, false, true, &kind);
+		arg = bad_arg(g, false, &kind);
 		allowed = EFLT;
 		break;
 	default:
@@ -1647,6 +1754,27 @@ static void submit_valid(struct fz *g, struct fclient *c, struct sub *s)
 	s->s.out_syncs = ptr(s->out);
 }
 
+#define S(f, v, ...)	FIELD(struct drm_vseg_submit, f, v, #f, __VA_ARGS__)
+/* The first four defects of M_RESERVED. */
+static const struct field submit_mbz[] = {
+	S(extensions, V_ANY), S(flags, V_FLAG), S(pad, V_WORD),
+	FIELD_ARRAY(struct drm_vseg_submit, reserved, V_ANY, "reserved"),
+};
+static const struct field cmd_flags =
+	FIELD(struct drm_vseg_cmd, flags, V_FLAG, "command flags");
+static const struct field allocation_flags =
+	FIELD(struct drm_vseg_allocation, flags, V_FLAG, "allocation flags",
+	      .first = 1, .add = true);
+static const struct field patch_pad =
+	FIELD(struct drm_vseg_patch, pad, V_WORD, "patch pad");
+/* The first four defects of M_HUGE. */
+static const struct field submit_huge[] = {
+	S(num_allocations, V_PAST, .limit = DRM_VSEG_MAX_ALLOCATIONS),
+	S(num_patches, V_PAST, .limit = DRM_VSEG_MAX_PATCHES),
+	S(num_in_syncs, V_PAST, .limit = DRM_VSEG_MAX_SYNCS),
+	S(num_out_syncs, V_PAST, .limit = DRM_VSEG_MAX_SYNCS),
+};
+
 static unsigned int submit_mutate(struct fz *g, struct fclient *c,
 				  struct sub *s, enum mut m, const char **what,
 				  const char **kind)
@@ -1657,22 +1785,14 @@ static unsigned int submit_mutate(struct fz *g, struct fclient *c,
 	case M_RESERVED:
 		k = below(g, 11);
 		*what = "reserved";
+		if (k < ARRAY_SIZE(submit_mbz)) {
+			set_field(g, &s->s, &submit_mbz[k]);
+			return EINV;
+		}
 		switch (k) {
-		case 0:
-			s->s.extensions = interesting(g) | 1;
-			return EINV;
-		case 1:
-			s->s.flags = 1u << below(g, 32);
-			return EINV;
-		case 2:
-			s->s.pad = rnd32(g) | 1;
-			return EINV;
-		case 3:
-			s->s.reserved[below(g, 2)] = interesting(g) | 1;
-			return EINV;
 		case 4:
-			s->cmd[below(g, s->ncmd)].flags = 1u << below(g, 32);
-			*what = "command flags";
+			*what = set_field_in(g, s->cmd, sizeof(s->cmd[0]),
+					     s->ncmd, &cmd_flags);
 			return EINV;
 		case 5:
 			s->cmd[below(g, s->ncmd)].opcode = 4 + below(g, 1000);
@@ -1713,14 +1833,14 @@ static unsigned int submit_mutate(struct fz *g, struct fclient *c,
 		case 9:
 			if (!s->nal)
 				return submit_mutate(g, c, s, m, what, kind);
-			s->al[below(g, s->nal)].flags |= 2u << below(g, 31);
-			*what = "allocation flags";
+			*what = set_field_in(g, s->al, sizeof(s->al[0]),
+					     s->nal, &allocation_flags);
 			return EINV;
 		default:
 			if (!s->npt)
 				return submit_mutate(g, c, s, m, what, kind);
-			s->pt[below(g, s->npt)].pad = rnd32(g) | 1;
-			*what = "patch pad";
+			*what = set_field_in(g, s->pt, sizeof(s->pt[0]),
+					     s->npt, &patch_pad);
 			return EINV;
 		}
 	case M_BOUNDARY:
@@ -1856,18 +1976,8 @@ static unsigned int submit_mutate(struct fz *g, struct fclient *c,
 	case M_HUGE:
 		k = below(g, 5);
 		*what = "count";
-		if (k == 0)
-			s->s.num_allocations = DRM_VSEG_MAX_ALLOCATIONS + 1 +
-				(below(g, 2) ? rnd32(g) >> 1 : 0);
-		else if (k == 1)
-			s->s.num_patches = DRM_VSEG_MAX_PATCHES + 1 +
-				(below(g, 2) ? rnd32(g) >> 1 : 0);
-		else if (k == 2)
-			s->s.num_in_syncs = DRM_VSEG_MAX_SYNCS + 1 +
-				(below(g, 2) ? rnd32(g) >> 1 : 0);
-		else if (k == 3)
-			s->s.num_out_syncs = DRM_VSEG_MAX_SYNCS + 1 +
-				(below(g, 2) ? rnd32(g) >> 1 : 0);
+		if (k < ARRAY_SIZE(submit_huge))
+			set_field(g, &s->s, &submit_huge[k]);
 		else
 			s->s.commands_size = 0xffffffff /
 				sizeof(struct drm_vseg_cmd) *
@@ -1899,7 +2009,7 @@ static void op_submit(struct fz *g)
 		allowed = EINV | ESPC | EMEM;
 	}
 	if (!allowed) {
-		arg = (void *)(uintptr_t)bad_pointer(g, false, true, &kind);
+		arg = bad_arg(g, false, &kind);
 		what = "argument";
 		allowed = EFLT;
 	}
@@ -2509,6 +2619,12 @@ static void op_raw(struct fz *g)
 
 /* --- SCANOUT ------------------------------------------------------------ */
 
+#define SO(f, v)	FIELD(struct drm_vseg_scanout, f, v, #f)
+static const struct field scanout_mbz[] = {
+	SO(extensions, V_ANY), SO(flags, V_FLAG), SO(pad, V_WORD),
+	FIELD_ARRAY(struct drm_vseg_scanout, reserved, V_ANY, "reserved"),
+};
+
 static void op_scanout(struct fz *g)
 {
 	struct fclient *c = pick_client(g);
@@ -2533,23 +2649,6 @@ static void op_scanout(struct fz *g)
 			  EINV;
 	}
 	switch (m) {
-	case M_RESERVED:
-		switch (below(g, 4)) {
-		case 0:
-			so.extensions = interesting(g) | 1;
-			break;
-		case 1:
-			so.flags = 1u << below(g, 32);
-			break;
-		case 2:
-			so.pad = rnd32(g) | 1;
-			break;
-		default:
-			so.reserved[below(g, 2)] = interesting(g) | 1;
-			break;
-		}
-		allowed = EINV;
-		break;
 	case M_BOUNDARY:
 	case M_HUGE:
 		for (i = 0; i < c->nbo && (c->bo[i].flags & PRIMARY); i++)
@@ -2563,15 +2662,10 @@ static void op_scanout(struct fz *g)
 		}
 		allowed = EINV;
 		break;
-	case M_HANDLE:
-		so.handle = bad_handle(g, c, &what);
-		allowed = ENOE;
-		break;
-	case M_POINTER:
-		arg = (void *)(uintptr_t)bad_pointer(g, false, true, &kind);
-		allowed = EFLT;
-		break;
 	default:
+		allowed = arg_defect(g, c, m, &arg, &so.handle, false,
+				     scanout_mbz, ARRAY_SIZE(scanout_mbz),
+				     &what, &kind) ?: allowed;
 		break;
 	}
 	/*
