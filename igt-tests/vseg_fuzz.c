@@ -2570,7 +2570,8 @@ static void op_raw(struct fz *g)
 	legal = raw_predict(&s, l, run, &why);
 
 	note(g, "fd0%s %u commands, %u listed, %u patches: %s [op %u dst %#llx src %#llx size %#llx] [op %u dst %#llx src %#llx size %#llx] patch [%u +%#llx @%#llx]",
-	     tame ? " tame" : "", s.ncmd, s.nal, s.npt, why, run[0].opcode,
+	     tame ? " tame" : "", s.ncmd, s.nal, s.npt, why,
+	     legal ? run[0].opcode : s.cmd[0].opcode,
 	     (unsigned long long)(legal ? run[0].dst : s.cmd[0].dst),
 	     (unsigned long long)(legal ? run[0].src : s.cmd[0].src),
 	     (unsigned long long)s.cmd[0].size, s.cmd[s.ncmd - 1].opcode,
