@@ -453,9 +453,8 @@ static void test_concurrency(int procs, unsigned int threads,
 	igt_waitchildren();
 }
 
-static void load(const char *profile)
+static void read_memory_mask(void)
 {
-	vseg_ctx_load(&ctx, profile);
 	memory_mask = vseg_ctx_memory_segments(&ctx);
 }
 
@@ -464,8 +463,8 @@ igt_main
 	igt_fixture {
 		const char *soak = getenv("VSEG_SOAK_SECONDS");
 
-		vseg_require_module();
-		vseg_ctx_install_exit_handler(&ctx);
+		vseg_ctx_setup(&ctx);
+		ctx.on_load = read_memory_mask;
 		if (soak && atoi(soak) > 0) {
 			loop_seconds = atoi(soak);
 			igt_info("soak: %u seconds per subtest\n",
@@ -476,7 +475,7 @@ igt_main
 	igt_describe("Six threads of one process on one file: the handle "
 		     "table, the address space and the segments raced.");
 	igt_subtest("threads-shared-file") {
-		load(DISCRETE);
+		vseg_ctx_load(&ctx, DISCRETE);
 		test_concurrency(1, 6, true, false);
 		vseg_ctx_finish(&ctx, "after every thread closed its buffers");
 	}
@@ -486,7 +485,7 @@ igt_main
 		     "closing files that still hold buffers, mappings and "
 		     "jobs.");
 	igt_subtest("processes-threads-churn") {
-		load(DISCRETE);
+		vseg_ctx_load(&ctx, DISCRETE);
 		test_concurrency(3, 3, false, true);
 		vseg_ctx_finish(&ctx, "after every thread closed its buffers");
 	}
@@ -494,7 +493,7 @@ igt_main
 	igt_describe("The same on a small-BAR device: faults compete for "
 		     "the CPU-visible part.");
 	igt_subtest("processes-threads-smallbar") {
-		load(SMALLBAR);
+		vseg_ctx_load(&ctx, SMALLBAR);
 		test_concurrency(2, 3, true, true);
 		vseg_ctx_finish(&ctx, "after every thread closed its buffers");
 	}

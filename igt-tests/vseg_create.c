@@ -900,8 +900,7 @@ static void test_many(void)
 igt_main
 {
 	igt_fixture {
-		vseg_require_module();
-		vseg_ctx_install_exit_handler(&ctx);
+		vseg_ctx_setup(&ctx);
 		vseg_ctx_reload(&ctx, "discrete");
 		vseg_ctx_query(&ctx);
 		vseg_ctx_close(&ctx);

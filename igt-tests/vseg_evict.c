@@ -428,14 +428,10 @@ static void test_commit_limit(void)
 
 igt_main
 {
-	igt_fixture {
-		vseg_require_module();
-		vseg_ctx_install_exit_handler(&ctx);
-	}
+	igt_fixture
+		vseg_ctx_setup(&ctx);
 
-	for (unsigned int p = 0; p < vseg_num_profiles; p++) {
-		const char *profile = vseg_profiles[p];
-
+	for_each_vseg_profile(profile) {
 		igt_describe("Overcommit each memory segment four times with "
 			     "random buffers, force evictions, check every "
 			     "byte.");

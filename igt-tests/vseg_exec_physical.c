@@ -868,8 +868,7 @@ static void expect_rejected(struct reject_env *e, int want, bool placed,
 	vseg_usage_read(ctx.fd, &usage);
 
 	err = __vseg_submit(ctx.fd, &e->s);
-	igt_assert_f(err == want, "%s: SUBMIT returned %d (%s), expected %d (%s)\n",
-		     what, err, vseg_errname(err), want, vseg_errname(want));
+	vseg_assert_ret(err, want, "%s: SUBMIT", what);
 
 	for (unsigned int i = 0; i < 4; i++) {
 		vseg_gem_info(ctx.fd, handles[i], &after);
@@ -909,22 +908,62 @@ static void reject_control(struct reject_env *e)
 	tbuf_verify(&e->b, "after the valid submission");
 }
 
+/* The parts of the valid submission a case sets a field of. */
+enum reject_part { R_SUBMIT, R_CMD, R_ALLOC, R_PATCH };
+
 /**
  * struct reject_case - one way to break the valid submission
  * @name: the dynamic subtest.
  * @err: what SUBMIT must return.
- * @mutate: breaks it.
+ * @mutate: breaks it; NULL: @value goes into a field instead.
  * @placed: the kernel finds out only once the listed buffers are placed
  *	(a command's range outside the listed allocations).
+ * @part: without @mutate: the structure the field is in ...
+ * @index: ... element @index of its list (a command, an allocation or a
+ *	patch) ...
+ * @offset: ... the field's offset ...
+ * @size: ... and size (4 or 8 bytes) ...
+ * @value: ... and what it is set to.
  */
 struct reject_case {
 	const char *name;
 	int err;
 	void (*mutate)(struct reject_env *e);
 	bool placed;
+	enum reject_part part;
+	unsigned int index;
+	unsigned int offset;
+	unsigned int size;
+	uint64_t value;
 };
 
-/* Allocation list. */
+#define R_FIELD(p, type, i, f, v) \
+	.part = (p), .index = (i), .offset = offsetof(type, f), \
+	.size = sizeof(((type *)0)->f), .value = (v)
+#define SUBMIT(f, v)	R_FIELD(R_SUBMIT, struct drm_vseg_submit, 0, f, v)
+#define CMD(i, f, v)	R_FIELD(R_CMD, struct drm_vseg_cmd, i, f, v)
+#define ALLOC(i, f, v)	R_FIELD(R_ALLOC, struct drm_vseg_allocation, i, f, v)
+#define PATCH(i, f, v)	R_FIELD(R_PATCH, struct drm_vseg_patch, i, f, v)
+/* A patch of command @cmd's field @f. */
+#define PATCH_OFFSET(i, cmd, f) \
+	PATCH(i, patch_offset, \
+	      VSEG_PATCH_OFFSET(cmd, offsetof(struct drm_vseg_cmd, f)))
+
+/* Set the field of case @rc to its value. */
+static void reject_set(struct reject_env *e, const struct reject_case *rc)
+{
+	char *base[] = {
+		[R_SUBMIT] = (char *)&e->s,
+		[R_CMD] = (char *)&e->cb.cmds[rc->index],
+		[R_ALLOC] = (char *)&e->cb.allocs[rc->index],
+		[R_PATCH] = (char *)&e->cb.patches[rc->index],
+	};
+	uint32_t v32 = rc->value;
+
+	memcpy(base[rc->part] + rc->offset,
+	       rc->size == 4 ? (const void *)&v32 : &rc->value, rc->size);
+}
+
 /* Point the submission at the (grown) lists again. */
 static void relist(struct reject_env *e)
 {
@@ -955,21 +994,6 @@ static void r_primary(struct reject_env *e)
 	relist(e);
 }
 
-static void r_alloc_flags(struct reject_env *e)
-{
-	e->cb.allocs[0].flags = 1u << 31;
-}
-
-static void r_unknown_handle(struct reject_env *e)
-{
-	e->cb.allocs[1].handle = 0x7fff0000;
-}
-
-static void r_zero_handle(struct reject_env *e)
-{
-	e->cb.allocs[1].handle = 0;
-}
-
 static void r_too_many_allocations(struct reject_env *e)
 {
 	static struct drm_vseg_allocation list[DRM_VSEG_MAX_ALLOCATIONS + 1];
@@ -986,35 +1010,15 @@ static void r_index(struct reject_env *e)
 	e->cb.patches[1].allocation_index = e->cb.num_allocs;
 }
 
-static void r_index_huge(struct reject_env *e)
-{
-	e->cb.patches[0].allocation_index = ~0u;
-}
-
 static void r_patch_outside(struct reject_env *e)
 {
 	e->cb.patches[2].patch_offset = e->s.commands_size;
-}
-
-static void r_patch_huge(struct reject_env *e)
-{
-	e->cb.patches[2].patch_offset = ~7ull;
-}
-
-static void r_patch_unaligned(struct reject_env *e)
-{
-	e->cb.patches[0].patch_offset = VSEG_PATCH_OFFSET(0, VSEG_CMD_DST) + 4;
 }
 
 static void r_patch_unaligned_last(struct reject_env *e)
 {
 	/* Inside the buffer, but the 8 bytes would run past its end. */
 	e->cb.patches[0].patch_offset = e->s.commands_size - 4;
-}
-
-static void r_patch_pad(struct reject_env *e)
-{
-	e->cb.patches[1].pad = 1;
 }
 
 static void r_alloc_offset_end(struct reject_env *e)
@@ -1027,11 +1031,6 @@ static void r_alloc_offset_far(struct reject_env *e)
 	e->cb.patches[1].allocation_offset = e->b.size + SZ_1M;
 }
 
-static void r_alloc_offset_huge(struct reject_env *e)
-{
-	e->cb.patches[2].allocation_offset = ~0ull - 3;
-}
-
 static void r_too_many_patches(struct reject_env *e)
 {
 	static struct drm_vseg_patch list[DRM_VSEG_MAX_PATCHES + 1];
@@ -1042,55 +1041,11 @@ static void r_too_many_patches(struct reject_env *e)
 	e->s.num_patches = DRM_VSEG_MAX_PATCHES + 1;
 }
 
-static void r_render_allocations(struct reject_env *e)
-{
-	e->s.engine = RENDER;
-}
-
 static void r_render_patches_only(struct reject_env *e)
 {
 	e->s.engine = RENDER;
 	e->s.num_allocations = 0;
 	e->s.allocations = 0;
-}
-
-/* Patches into fields that are not an address the command uses. */
-static void r_patch_opcode(struct reject_env *e)
-{
-	e->cb.patches[0].patch_offset =
-		VSEG_PATCH_OFFSET(0, offsetof(struct drm_vseg_cmd, opcode));
-}
-
-static void r_patch_size(struct reject_env *e)
-{
-	e->cb.patches[1].patch_offset =
-		VSEG_PATCH_OFFSET(1, offsetof(struct drm_vseg_cmd, size));
-}
-
-static void r_patch_value(struct reject_env *e)
-{
-	e->cb.patches[3].patch_offset =
-		VSEG_PATCH_OFFSET(2, offsetof(struct drm_vseg_cmd, value));
-}
-
-static void r_patch_fill_src(struct reject_env *e)
-{
-	e->cb.patches[0].patch_offset = VSEG_PATCH_OFFSET(0, VSEG_CMD_SRC);
-}
-
-static void r_patch_write_src(struct reject_env *e)
-{
-	e->cb.patches[3].patch_offset = VSEG_PATCH_OFFSET(2, VSEG_CMD_SRC);
-}
-
-static void r_patch_nop_dst(struct reject_env *e)
-{
-	e->cb.patches[3].patch_offset = VSEG_PATCH_OFFSET(3, VSEG_CMD_DST);
-}
-
-static void r_patch_nop_src(struct reject_env *e)
-{
-	e->cb.patches[2].patch_offset = VSEG_PATCH_OFFSET(3, VSEG_CMD_SRC);
 }
 
 /* Ranges outside the listed allocations (found once they are placed). */
@@ -1126,108 +1081,6 @@ static void r_copy_src_near_end(struct reject_env *e)
 static void r_write_near_end(struct reject_env *e)
 {
 	e->cb.patches[3].allocation_offset = e->b.size - 4;
-}
-
-/* Commands. */
-static void r_opcode(struct reject_env *e)
-{
-	e->cb.cmds[3].opcode = DRM_VSEG_CMD_WRITE + 1;
-}
-
-static void r_opcode_huge(struct reject_env *e)
-{
-	e->cb.cmds[0].opcode = 0x80000001;
-}
-
-static void r_cmd_flags(struct reject_env *e)
-{
-	e->cb.cmds[1].flags = 1;
-}
-
-static void r_fill_src(struct reject_env *e)
-{
-	e->cb.cmds[0].src = 8;
-}
-
-static void r_write_src(struct reject_env *e)
-{
-	e->cb.cmds[2].src = 8;
-}
-
-static void r_write_size(struct reject_env *e)
-{
-	e->cb.cmds[2].size = 8;
-}
-
-static void r_nop_size(struct reject_env *e)
-{
-	e->cb.cmds[3].size = 4;
-}
-
-static void r_nop_value(struct reject_env *e)
-{
-	e->cb.cmds[3].value = 1;
-}
-
-static void r_nop_src(struct reject_env *e)
-{
-	e->cb.cmds[3].src = 1;
-}
-
-static void r_copy_value(struct reject_env *e)
-{
-	e->cb.cmds[1].value = 1;
-}
-
-static void r_fill_size(struct reject_env *e)
-{
-	e->cb.cmds[0].size = SZ_4K - 2;
-}
-
-static void r_size_zero(struct reject_env *e)
-{
-	e->s.commands_size = 0;
-}
-
-static void r_size_partial(struct reject_env *e)
-{
-	e->s.commands_size = 2 * CMD_SIZE + 8;
-}
-
-static void r_size_short(struct reject_env *e)
-{
-	e->s.commands_size = CMD_SIZE - 8;
-}
-
-/* The submission itself. */
-static void r_engine(struct reject_env *e)
-{
-	e->s.engine = RENDER + 1;
-}
-
-static void r_engine_huge(struct reject_env *e)
-{
-	e->s.engine = ~0u;
-}
-
-static void r_flags(struct reject_env *e)
-{
-	e->s.flags = 1;
-}
-
-static void r_pad(struct reject_env *e)
-{
-	e->s.pad = 1;
-}
-
-static void r_reserved0(struct reject_env *e)
-{
-	e->s.reserved[0] = 1;
-}
-
-static void r_reserved1(struct reject_env *e)
-{
-	e->s.reserved[1] = 1ull << 63;
 }
 
 static void r_extensions(struct reject_env *e)
@@ -1284,11 +1137,6 @@ static void r_bad_commands(struct reject_env *e)
 	e->s.commands = (uintptr_t)bad_ptr;
 }
 
-static void r_null_commands(struct reject_env *e)
-{
-	e->s.commands = 0;
-}
-
 static void r_bad_allocations(struct reject_env *e)
 {
 	e->s.allocations = (uintptr_t)bad_ptr;
@@ -1312,70 +1160,79 @@ static void r_bad_out_syncs(struct reject_env *e)
 }
 
 static const struct reject_case reject_cases[] = {
-	{ "plain-buffer", -EINVAL, r_plain, false },
-	{ "plain-buffer-unreferenced", -EINVAL, r_plain_unreferenced, false },
-	{ "primary-buffer", -EINVAL, r_primary, false },
-	{ "allocation-flags", -EINVAL, r_alloc_flags, false },
-	{ "unknown-handle", -ENOENT, r_unknown_handle, false },
-	{ "zero-handle", -ENOENT, r_zero_handle, false },
-	{ "too-many-allocations", -E2BIG, r_too_many_allocations, false },
-	{ "allocation-index", -EINVAL, r_index, false },
-	{ "allocation-index-huge", -EINVAL, r_index_huge, false },
-	{ "patch-offset-outside", -EINVAL, r_patch_outside, false },
-	{ "patch-offset-huge", -EINVAL, r_patch_huge, false },
-	{ "patch-offset-unaligned", -EINVAL, r_patch_unaligned, false },
-	{ "patch-offset-straddles-end", -EINVAL, r_patch_unaligned_last, false },
-	{ "patch-pad", -EINVAL, r_patch_pad, false },
-	{ "allocation-offset-at-end", -EINVAL, r_alloc_offset_end, false },
-	{ "allocation-offset-beyond", -EINVAL, r_alloc_offset_far, false },
-	{ "allocation-offset-huge", -EINVAL, r_alloc_offset_huge, false },
-	{ "too-many-patches", -E2BIG, r_too_many_patches, false },
-	{ "patch-into-opcode", -EINVAL, r_patch_opcode, false },
-	{ "patch-into-size", -EINVAL, r_patch_size, false },
-	{ "patch-into-value", -EINVAL, r_patch_value, false },
-	{ "patch-into-fill-src", -EINVAL, r_patch_fill_src, false },
-	{ "patch-into-write-src", -EINVAL, r_patch_write_src, false },
-	{ "patch-into-nop-dst", -EINVAL, r_patch_nop_dst, false },
-	{ "patch-into-nop-src", -EINVAL, r_patch_nop_src, false },
-	{ "raw-segment-0", -EINVAL, r_raw_segment0, true },
-	{ "raw-no-segment", -EINVAL, r_raw_no_segment, true },
-	{ "fill-past-end", -EINVAL, r_fill_past_end, true },
-	{ "fill-offset-near-end", -EINVAL, r_fill_offset_near_end, true },
-	{ "copy-src-near-end", -EINVAL, r_copy_src_near_end, true },
-	{ "write-straddles-end", -EINVAL, r_write_near_end, true },
-	{ "render-allocation-list", -EINVAL, r_render_allocations, false },
-	{ "render-patch-list", -EINVAL, r_render_patches_only, false },
-	{ "unknown-opcode", -EINVAL, r_opcode, false },
-	{ "unknown-opcode-huge", -EINVAL, r_opcode_huge, false },
-	{ "command-flags", -EINVAL, r_cmd_flags, false },
-	{ "fill-src", -EINVAL, r_fill_src, false },
-	{ "write-src", -EINVAL, r_write_src, false },
-	{ "write-size", -EINVAL, r_write_size, false },
-	{ "nop-size", -EINVAL, r_nop_size, false },
-	{ "nop-value", -EINVAL, r_nop_value, false },
-	{ "nop-src", -EINVAL, r_nop_src, false },
-	{ "copy-value", -EINVAL, r_copy_value, false },
-	{ "fill-size-unaligned", -EINVAL, r_fill_size, false },
-	{ "commands-size-zero", -EINVAL, r_size_zero, false },
-	{ "commands-size-partial", -EINVAL, r_size_partial, false },
-	{ "commands-size-short", -EINVAL, r_size_short, false },
-	{ "unknown-engine", -EINVAL, r_engine, false },
-	{ "unknown-engine-huge", -EINVAL, r_engine_huge, false },
-	{ "flags", -EINVAL, r_flags, false },
-	{ "pad", -EINVAL, r_pad, false },
-	{ "reserved0", -EINVAL, r_reserved0, false },
-	{ "reserved1", -EINVAL, r_reserved1, false },
-	{ "extensions", -EINVAL, r_extensions, false },
-	{ "unknown-in-sync", -ENOENT, r_unknown_in_sync, false },
-	{ "unknown-out-sync", -ENOENT, r_unknown_out_sync, false },
-	{ "too-many-in-syncs", -E2BIG, r_too_many_in_syncs, false },
-	{ "too-many-out-syncs", -E2BIG, r_too_many_out_syncs, false },
-	{ "bad-commands-pointer", -EFAULT, r_bad_commands, false },
-	{ "null-commands-pointer", -EFAULT, r_null_commands, false },
-	{ "bad-allocations-pointer", -EFAULT, r_bad_allocations, false },
-	{ "bad-patches-pointer", -EFAULT, r_bad_patches, false },
-	{ "bad-in-syncs-pointer", -EFAULT, r_bad_in_syncs, false },
-	{ "bad-out-syncs-pointer", -EFAULT, r_bad_out_syncs, false },
+	{ "plain-buffer", -EINVAL, .mutate = r_plain },
+	{ "plain-buffer-unreferenced", -EINVAL,
+	  .mutate = r_plain_unreferenced },
+	{ "primary-buffer", -EINVAL, .mutate = r_primary },
+	{ "allocation-flags", -EINVAL, ALLOC(0, flags, 1u << 31) },
+	{ "unknown-handle", -ENOENT, ALLOC(1, handle, 0x7fff0000) },
+	{ "zero-handle", -ENOENT, ALLOC(1, handle, 0) },
+	{ "too-many-allocations", -E2BIG, .mutate = r_too_many_allocations },
+	{ "allocation-index", -EINVAL, .mutate = r_index },
+	{ "allocation-index-huge", -EINVAL, PATCH(0, allocation_index, ~0u) },
+	{ "patch-offset-outside", -EINVAL, .mutate = r_patch_outside },
+	{ "patch-offset-huge", -EINVAL, PATCH(2, patch_offset, ~7ull) },
+	{ "patch-offset-unaligned", -EINVAL,
+	  PATCH(0, patch_offset, VSEG_PATCH_OFFSET(0, VSEG_CMD_DST) + 4) },
+	{ "patch-offset-straddles-end", -EINVAL,
+	  .mutate = r_patch_unaligned_last },
+	{ "patch-pad", -EINVAL, PATCH(1, pad, 1) },
+	{ "allocation-offset-at-end", -EINVAL, .mutate = r_alloc_offset_end },
+	{ "allocation-offset-beyond", -EINVAL, .mutate = r_alloc_offset_far },
+	{ "allocation-offset-huge", -EINVAL,
+	  PATCH(2, allocation_offset, ~0ull - 3) },
+	{ "too-many-patches", -E2BIG, .mutate = r_too_many_patches },
+	{ "patch-into-opcode", -EINVAL, PATCH_OFFSET(0, 0, opcode) },
+	{ "patch-into-size", -EINVAL, PATCH_OFFSET(1, 1, size) },
+	{ "patch-into-value", -EINVAL, PATCH_OFFSET(3, 2, value) },
+	{ "patch-into-fill-src", -EINVAL, PATCH_OFFSET(0, 0, src) },
+	{ "patch-into-write-src", -EINVAL, PATCH_OFFSET(3, 2, src) },
+	{ "patch-into-nop-dst", -EINVAL, PATCH_OFFSET(3, 3, dst) },
+	{ "patch-into-nop-src", -EINVAL, PATCH_OFFSET(2, 3, src) },
+	{ "raw-segment-0", -EINVAL, .mutate = r_raw_segment0, .placed = true },
+	{ "raw-no-segment", -EINVAL,
+	  .mutate = r_raw_no_segment, .placed = true },
+	{ "fill-past-end", -EINVAL, .mutate = r_fill_past_end, .placed = true },
+	{ "fill-offset-near-end", -EINVAL,
+	  .mutate = r_fill_offset_near_end, .placed = true },
+	{ "copy-src-near-end", -EINVAL,
+	  .mutate = r_copy_src_near_end, .placed = true },
+	{ "write-straddles-end", -EINVAL,
+	  .mutate = r_write_near_end, .placed = true },
+	{ "render-allocation-list", -EINVAL, SUBMIT(engine, RENDER) },
+	{ "render-patch-list", -EINVAL, .mutate = r_render_patches_only },
+	{ "unknown-opcode", -EINVAL, CMD(3, opcode, DRM_VSEG_CMD_WRITE + 1) },
+	{ "unknown-opcode-huge", -EINVAL, CMD(0, opcode, 0x80000001) },
+	{ "command-flags", -EINVAL, CMD(1, flags, 1) },
+	{ "fill-src", -EINVAL, CMD(0, src, 8) },
+	{ "write-src", -EINVAL, CMD(2, src, 8) },
+	{ "write-size", -EINVAL, CMD(2, size, 8) },
+	{ "nop-size", -EINVAL, CMD(3, size, 4) },
+	{ "nop-value", -EINVAL, CMD(3, value, 1) },
+	{ "nop-src", -EINVAL, CMD(3, src, 1) },
+	{ "copy-value", -EINVAL, CMD(1, value, 1) },
+	{ "fill-size-unaligned", -EINVAL, CMD(0, size, SZ_4K - 2) },
+	{ "commands-size-zero", -EINVAL, SUBMIT(commands_size, 0) },
+	{ "commands-size-partial", -EINVAL,
+	  SUBMIT(commands_size, 2 * CMD_SIZE + 8) },
+	{ "commands-size-short", -EINVAL, SUBMIT(commands_size, CMD_SIZE - 8) },
+	{ "unknown-engine", -EINVAL, SUBMIT(engine, RENDER + 1) },
+	{ "unknown-engine-huge", -EINVAL, SUBMIT(engine, ~0u) },
+	{ "flags", -EINVAL, SUBMIT(flags, 1) },
+	{ "pad", -EINVAL, SUBMIT(pad, 1) },
+	{ "reserved0", -EINVAL, SUBMIT(reserved[0], 1) },
+	{ "reserved1", -EINVAL, SUBMIT(reserved[1], 1ull << 63) },
+	{ "extensions", -EINVAL, .mutate = r_extensions },
+	{ "unknown-in-sync", -ENOENT, .mutate = r_unknown_in_sync },
+	{ "unknown-out-sync", -ENOENT, .mutate = r_unknown_out_sync },
+	{ "too-many-in-syncs", -E2BIG, .mutate = r_too_many_in_syncs },
+	{ "too-many-out-syncs", -E2BIG, .mutate = r_too_many_out_syncs },
+	{ "bad-commands-pointer", -EFAULT, .mutate = r_bad_commands },
+	{ "null-commands-pointer", -EFAULT, SUBMIT(commands, 0) },
+	{ "bad-allocations-pointer", -EFAULT, .mutate = r_bad_allocations },
+	{ "bad-patches-pointer", -EFAULT, .mutate = r_bad_patches },
+	{ "bad-in-syncs-pointer", -EFAULT, .mutate = r_bad_in_syncs },
+	{ "bad-out-syncs-pointer", -EFAULT, .mutate = r_bad_out_syncs },
 };
 
 static void test_reject(const struct reject_case *rc)
@@ -1384,7 +1241,10 @@ static void test_reject(const struct reject_case *rc)
 
 	reject_setup(&e);
 	memset(many_syncs, 0, sizeof(many_syncs));
-	rc->mutate(&e);
+	if (rc->mutate)
+		rc->mutate(&e);
+	else
+		reject_set(&e, rc);
 	expect_rejected(&e, rc->err, rc->placed, rc->name);
 	for (unsigned int i = 0; i < DRM_VSEG_MAX_SYNCS + 1; i++)
 		if (many_syncs[i] && many_syncs[i] != e.out)
@@ -1771,34 +1631,52 @@ static void test_enospc(uint32_t id)
 	tbuf_destroy(&x);
 }
 
+/* Load @profile: one dynamic subtest per placement cell, running @test. */
+static void each_cell(const char *profile, void (*test)(const struct cell *))
+{
+	struct cell cells[DRM_VSEG_MAX_SEGMENTS];
+	unsigned int n;
+
+	vseg_ctx_load(&ctx, profile);
+	n = physical_cells(cells);
+	for (unsigned int i = 0; i < n; i++)
+		igt_dynamic(vseg_ctx_seg_name(&ctx, cells[i].seg))
+			test(&cells[i]);
+	vseg_ctx_finish(&ctx, "after closing every buffer");
+}
+
+/* The subtests on the discrete profile that need no loop. */
+static const struct vseg_subtest discrete_tests[] = {
+	{ "limits", test_limits,
+	  "256 allocations, 1024 patches, the largest command "
+	  "buffer and 64 syncobjs each way in one submission." },
+	{ "syncobjs", test_syncobjs,
+	  "In- and out-syncobjs: a job waits for its inputs and "
+	  "signals every output." },
+	{ "close-busy", test_close_busy,
+	  "Closing the buffers of a queued job: it still runs "
+	  "to success." },
+	{ "mmap-waits", test_mmap_waits,
+	  "A CPU mapping made while a job writes the buffer sees "
+	  "all of the job's data." },
+};
+
 igt_main
 {
 	igt_fixture {
-		vseg_require_module();
-		vseg_ctx_install_exit_handler(&ctx);
+		vseg_ctx_setup(&ctx);
 		bad_ptr = mmap(NULL, 4096, PROT_NONE,
 			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		igt_assert(bad_ptr != MAP_FAILED);
 	}
 
-	for (unsigned int p = 0; p < vseg_num_profiles; p++) {
-		const char *profile = vseg_profiles[p];
-
+	for_each_vseg_profile(profile) {
 		igt_describe("FILL and WRITE into an AccessedPhysically buffer "
 			     "of every placement cell (contiguous in each "
 			     "memory segment, mapped in the aperture), resident "
 			     "and evicted; read back through mmap.");
-		igt_subtest_with_dynamic_f("fill-%s", profile) {
-			struct cell cells[DRM_VSEG_MAX_SEGMENTS];
-			unsigned int n;
-
-			vseg_ctx_load(&ctx, profile);
-			n = physical_cells(cells);
-			for (unsigned int i = 0; i < n; i++)
-				igt_dynamic(vseg_ctx_seg_name(&ctx, cells[i].seg))
-					test_fill(&cells[i]);
-			vseg_ctx_finish(&ctx, "after closing every buffer");
-		}
+		igt_subtest_with_dynamic_f("fill-%s", profile)
+			each_cell(profile, test_fill);
 
 		igt_describe("COPY between AccessedPhysically buffers of every "
 			     "pair of placement cells, and within one buffer.");
@@ -1823,17 +1701,8 @@ igt_main
 			     "allocation list or the range runs past it; once "
 			     "listed they reach the same bytes as patched "
 			     "addresses.");
-		igt_subtest_with_dynamic_f("raw-address-%s", profile) {
-			struct cell cells[DRM_VSEG_MAX_SEGMENTS];
-			unsigned int n;
-
-			vseg_ctx_load(&ctx, profile);
-			n = physical_cells(cells);
-			for (unsigned int i = 0; i < n; i++)
-				igt_dynamic(vseg_ctx_seg_name(&ctx, cells[i].seg))
-					test_raw_address(&cells[i]);
-			vseg_ctx_finish(&ctx, "after closing every buffer");
-		}
+		igt_subtest_with_dynamic_f("raw-address-%s", profile)
+			each_cell(profile, test_raw_address);
 
 		igt_describe("Addresses outside the allocation list (segment "
 			     "0, past a segment's end, no such segment, "
@@ -1918,37 +1787,8 @@ igt_main
 		vseg_ctx_finish(&ctx, "after closing every buffer");
 	}
 
-	igt_describe("256 allocations, 1024 patches, the largest command "
-		     "buffer and 64 syncobjs each way in one submission.");
-	igt_subtest("limits") {
-		vseg_ctx_load(&ctx, "discrete");
-		test_limits();
-		vseg_ctx_finish(&ctx, "after closing every buffer");
-	}
-
-	igt_describe("In- and out-syncobjs: a job waits for its inputs and "
-		     "signals every output.");
-	igt_subtest("syncobjs") {
-		vseg_ctx_load(&ctx, "discrete");
-		test_syncobjs();
-		vseg_ctx_finish(&ctx, "after closing every buffer");
-	}
-
-	igt_describe("Closing the buffers of a queued job: it still runs "
-		     "to success.");
-	igt_subtest("close-busy") {
-		vseg_ctx_load(&ctx, "discrete");
-		test_close_busy();
-		vseg_ctx_finish(&ctx, "after closing every buffer");
-	}
-
-	igt_describe("A CPU mapping made while a job writes the buffer sees "
-		     "all of the job's data.");
-	igt_subtest("mmap-waits") {
-		vseg_ctx_load(&ctx, "discrete");
-		test_mmap_waits();
-		vseg_ctx_finish(&ctx, "after closing every buffer");
-	}
+	vseg_ctx_subtests(&ctx, "discrete", discrete_tests,
+			  ARRAY_SIZE(discrete_tests), "after closing every buffer");
 
 	igt_describe("Unloading vseg with jobs queued on both engines.");
 	igt_subtest("unload-busy") {

@@ -510,14 +510,10 @@ static void test_stress(int children)
 
 igt_main
 {
-	igt_fixture {
-		vseg_require_module();
-		vseg_ctx_install_exit_handler(&ctx);
-	}
+	igt_fixture
+		vseg_ctx_setup(&ctx);
 
-	for (unsigned int p = 0; p < vseg_num_profiles; p++) {
-		const char *profile = vseg_profiles[p];
-
+	for_each_vseg_profile(profile) {
 		igt_describe("Four processes, both engines, every memory "
 			     "segment overcommitted four times, evictions and "
 			     "MAKE_RESIDENT between submissions; every byte "

@@ -345,9 +345,9 @@ static void check_engine_alive(const char *what)
 
 /* --- loading a profile, finishing ------------------------------------------ */
 
-static void load(const char *profile)
+/* A new device: a new address space to hand out. */
+static void va_reset(void)
 {
-	vseg_ctx_load(&ctx, profile);
 	vseg_va_init(&va_space, VA_START, VSEG_VA_END);
 }
 
@@ -594,19 +594,15 @@ static void check_mapping(struct vbuf *b, uint32_t value, const char *what)
 static void expect_bind(struct drm_vseg_vm_bind *arg, int want,
 			const char *what)
 {
-	int err = __vseg_vm_bind_ioctl(ctx.fd, arg);
-
-	igt_assert_f(err == want, "VM_BIND %s: %d (%s), expected %d (%s)\n",
-		     what, err, vseg_errname(err), want, vseg_errname(want));
+	vseg_assert_ret(__vseg_vm_bind_ioctl(ctx.fd, arg), want, "VM_BIND %s",
+			what);
 }
 
 static void expect_unbind(struct drm_vseg_vm_bind *arg, int want,
 			  const char *what)
 {
-	int err = __vseg_vm_unbind_ioctl(ctx.fd, arg);
-
-	igt_assert_f(err == want, "VM_UNBIND %s: %d (%s), expected %d (%s)\n",
-		     what, err, vseg_errname(err), want, vseg_errname(want));
+	vseg_assert_ret(__vseg_vm_unbind_ioctl(ctx.fd, arg), want,
+			"VM_UNBIND %s", what);
 }
 
 static struct drm_vseg_vm_bind *bind_arg(struct drm_vseg_vm_bind *arg,
@@ -1026,16 +1022,49 @@ static void test_render_rejects_lists(void)
 	vseg_gem_close(ctx.fd, h);
 }
 
+/* The subtests on the discrete profile. */
+static const struct vseg_subtest discrete_tests[] = {
+	{ "unbind-fault", test_unbind_fault,
+	  "A job on an unbound address fails its fence with "
+	  "EFAULT; the kernel keeps serving this and other "
+	  "clients; bound again, the address works." },
+	{ "unmapped", test_unmapped,
+	  "Addresses never bound, around mappings and past the "
+	  "address space fail the job's fence with EFAULT and "
+	  "skip the rest of the job." },
+	{ "bind-errors", test_bind_errors,
+	  "VM_BIND and VM_UNBIND refuse overlaps, bad addresses, "
+	  "handles and fields, and unbinding what is not mapped." },
+	{ "bind-limit", test_bind_limit,
+	  "An address space holds at most "
+	  "DRM_VSEG_MAX_VM_MAPPINGS mappings: one more is ENOSPC; "
+	  "other files are not affected; unbinding makes room." },
+	{ "per-file", test_per_file,
+	  "Each open file has its own GPU virtual address space." },
+	{ "alias", test_alias,
+	  "A buffer bound at two addresses is reached through "
+	  "both." },
+	{ "queued-keeps-mapping", test_queued_keeps_mapping,
+	  "A queued job keeps the mappings it was submitted with." },
+	{ "evict-busy", test_evict_busy,
+	  "Evicting and restoring a bound buffer a render job "
+	  "writes loses nothing." },
+	{ "cross-engine", test_cross_engine,
+	  "Syncobjs order jobs across the copy and render engines." },
+	{ "render-node", test_render_node,
+	  "VM_BIND and both engines work on the render node." },
+	{ "render-allocation-list", test_render_rejects_lists,
+	  "The render engine refuses an allocation list." },
+};
+
 igt_main
 {
 	igt_fixture {
-		vseg_require_module();
-		vseg_ctx_install_exit_handler(&ctx);
+		vseg_ctx_setup(&ctx);
+		ctx.on_load = va_reset;
 	}
 
-	for (unsigned int p = 0; p < vseg_num_profiles; p++) {
-		const char *profile = vseg_profiles[p];
-
+	for_each_vseg_profile(profile) {
 		igt_describe("VM_BIND a buffer of every placement (scattered "
 			     "and contiguous in each memory segment, the "
 			     "aperture, system memory), FILL/WRITE/COPY it by "
@@ -1045,7 +1074,7 @@ igt_main
 			struct vcell cells[MAX_VCELLS];
 			unsigned int n;
 
-			load(profile);
+			vseg_ctx_load(&ctx, profile);
 			n = virtual_cells(cells, true);
 			for (unsigned int i = 0; i < n; i++)
 				igt_dynamic(cells[i].name)
@@ -1059,7 +1088,7 @@ igt_main
 			struct vcell cells[MAX_VCELLS];
 			unsigned int n;
 
-			load(profile);
+			vseg_ctx_load(&ctx, profile);
 			n = virtual_cells(cells, false);
 			for (unsigned int i = 0; i < n; i++)
 				for (unsigned int j = 0; j < n; j++)
@@ -1070,91 +1099,8 @@ igt_main
 		}
 	}
 
-	igt_describe("A job on an unbound address fails its fence with "
-		     "EFAULT; the kernel keeps serving this and other "
-		     "clients; bound again, the address works.");
-	igt_subtest("unbind-fault") {
-		load("discrete");
-		test_unbind_fault();
-		vseg_ctx_finish(&ctx, "after closing every buffer");
-	}
-
-	igt_describe("Addresses never bound, around mappings and past the "
-		     "address space fail the job's fence with EFAULT and "
-		     "skip the rest of the job.");
-	igt_subtest("unmapped") {
-		load("discrete");
-		test_unmapped();
-		vseg_ctx_finish(&ctx, "after closing every buffer");
-	}
-
-	igt_describe("VM_BIND and VM_UNBIND refuse overlaps, bad addresses, "
-		     "handles and fields, and unbinding what is not mapped.");
-	igt_subtest("bind-errors") {
-		load("discrete");
-		test_bind_errors();
-		vseg_ctx_finish(&ctx, "after closing every buffer");
-	}
-
-	igt_describe("An address space holds at most "
-		     "DRM_VSEG_MAX_VM_MAPPINGS mappings: one more is ENOSPC; "
-		     "other files are not affected; unbinding makes room.");
-	igt_subtest("bind-limit") {
-		load("discrete");
-		test_bind_limit();
-		vseg_ctx_finish(&ctx, "after closing every buffer");
-	}
-
-	igt_describe("Each open file has its own GPU virtual address space.");
-	igt_subtest("per-file") {
-		load("discrete");
-		test_per_file();
-		vseg_ctx_finish(&ctx, "after closing every buffer");
-	}
-
-	igt_describe("A buffer bound at two addresses is reached through "
-		     "both.");
-	igt_subtest("alias") {
-		load("discrete");
-		test_alias();
-		vseg_ctx_finish(&ctx, "after closing every buffer");
-	}
-
-	igt_describe("A queued job keeps the mappings it was submitted with.");
-	igt_subtest("queued-keeps-mapping") {
-		load("discrete");
-		test_queued_keeps_mapping();
-		vseg_ctx_finish(&ctx, "after closing every buffer");
-	}
-
-	igt_describe("Evicting and restoring a bound buffer a render job "
-		     "writes loses nothing.");
-	igt_subtest("evict-busy") {
-		load("discrete");
-		test_evict_busy();
-		vseg_ctx_finish(&ctx, "after closing every buffer");
-	}
-
-	igt_describe("Syncobjs order jobs across the copy and render engines.");
-	igt_subtest("cross-engine") {
-		load("discrete");
-		test_cross_engine();
-		vseg_ctx_finish(&ctx, "after closing every buffer");
-	}
-
-	igt_describe("VM_BIND and both engines work on the render node.");
-	igt_subtest("render-node") {
-		load("discrete");
-		test_render_node();
-		vseg_ctx_finish(&ctx, "after closing every buffer");
-	}
-
-	igt_describe("The render engine refuses an allocation list.");
-	igt_subtest("render-allocation-list") {
-		load("discrete");
-		test_render_rejects_lists();
-		vseg_ctx_finish(&ctx, "after closing every buffer");
-	}
+	vseg_ctx_subtests(&ctx, "discrete", discrete_tests,
+			  ARRAY_SIZE(discrete_tests), "after closing every buffer");
 
 	igt_fixture
 		vseg_ctx_unload(&ctx);

@@ -498,10 +498,9 @@ static uint32_t where(uint32_t h)
 	return i.segment_id;
 }
 
-/* @profile may be followed by more module options. */
-static void load(const char *profile)
+/* After each load: the segments by name, fault injection ready. */
+static void loaded(void)
 {
-	vseg_ctx_load(&ctx, profile);
 	vram_id = vseg_segment_by_name(&ctx.q, ctx.segs, "vram");
 	local_id = vseg_segment_by_name(&ctx.q, ctx.segs, "local");
 	fi_setup();
@@ -1228,7 +1227,7 @@ static void test_probe(void)
 	igt_info("probe: %u allocations, %u loads (%u without a /dev node)\n",
 		 calls, runs, nodeless);
 	/* and a load after all that works */
-	load("discrete");
+	vseg_ctx_load(&ctx, "discrete");
 	finish();
 }
 
@@ -1238,8 +1237,8 @@ igt_main
 		"discrete mem_size_mb=4,4 aperture_size_mb=16";
 
 	igt_fixture {
-		vseg_require_module();
-		vseg_ctx_install_exit_handler(&ctx);
+		vseg_ctx_setup(&ctx);
+		ctx.on_load = loaded;
 		igt_require_f(fi_available(),
 			      "no fault injection (failslab, fail_page_alloc, fail-nth) in this kernel\n");
 		sweep_seed = vseg_test_seed(0);
@@ -1249,7 +1248,7 @@ igt_main
 		     "aperture (AccessedPhysically) with each allocation on "
 		     "its path failed in turn.");
 	igt_subtest_with_dynamic("create") {
-		load(opts);
+		vseg_ctx_load(&ctx, opts);
 		igt_dynamic("system")
 			test_create(0, 0);
 		witness_close();
@@ -1268,7 +1267,7 @@ igt_main
 		     "EVICT back, with each allocation failed in turn: the "
 		     "buffer is where the result says, its data intact.");
 	igt_subtest_with_dynamic("move") {
-		load(opts);
+		vseg_ctx_load(&ctx, opts);
 		igt_dynamic("resident-vram")
 			test_move(true, vram_id, 0);
 		witness_close();
@@ -1293,7 +1292,7 @@ igt_main
 		     "list of buffers with each allocation failed in turn: "
 		     "the first \"processed\" moved, the others not.");
 	igt_subtest_with_dynamic("move-list") {
-		load(opts);
+		vseg_ctx_load(&ctx, opts);
 		igt_dynamic("resident")
 			test_multi(true, 0);
 		witness_close();
@@ -1310,7 +1309,7 @@ igt_main
 		     "allocation failed in turn: on failure the head stays "
 		     "off and the primary unpinned.");
 	igt_subtest_with_dynamic("scanout") {
-		load(opts);
+		vseg_ctx_load(&ctx, opts);
 		igt_dynamic("aperture")
 			test_scanout(ctx.ap_id);
 		witness_close();
@@ -1321,7 +1320,7 @@ igt_main
 
 	igt_describe("QUERY_SEGMENTS with each allocation failed in turn.");
 	igt_subtest("query") {
-		load(opts);
+		vseg_ctx_load(&ctx, opts);
 		test_query();
 		finish();
 	}
@@ -1329,7 +1328,7 @@ igt_main
 	igt_describe("Opening the render node with each allocation failed "
 		     "in turn.");
 	igt_subtest("open") {
-		load(opts);
+		vseg_ctx_load(&ctx, opts);
 		test_open();
 		finish();
 	}
@@ -1337,7 +1336,7 @@ igt_main
 	igt_describe("GEM_CREATE into a full segment, evicting other buffers "
 		     "to system memory, with each allocation failed in turn.");
 	igt_subtest("evict-pressure") {
-		load(opts);
+		vseg_ctx_load(&ctx, opts);
 		test_pressure();
 		finish();
 	}
@@ -1347,7 +1346,7 @@ igt_main
 		     "failed in turn: no fence on failure, the data filled on "
 		     "success.");
 	igt_subtest_with_dynamic("submit") {
-		load(opts);
+		vseg_ctx_load(&ctx, opts);
 		igt_dynamic("copy")
 			test_submit(COPY, false, false);
 		witness_close();
@@ -1368,7 +1367,7 @@ igt_main
 	igt_describe("VM_BIND with each allocation failed in turn: nothing "
 		     "stays mapped on failure.");
 	igt_subtest("vm-bind") {
-		load(opts);
+		vseg_ctx_load(&ctx, opts);
 		test_vm_bind();
 		finish();
 	}
@@ -1377,7 +1376,7 @@ igt_main
 		     "of a segment the CPU cannot see) with each allocation "
 		     "failed in turn.");
 	igt_subtest_with_dynamic("mmap-fault") {
-		load(opts);
+		vseg_ctx_load(&ctx, opts);
 		igt_dynamic("system")
 			test_fault(0);
 		witness_close();

@@ -815,6 +815,16 @@ static const struct field create_huge[] = {
 	  .limit = DRM_VSEG_MAX_PREFERRED),
 };
 
+/* No preferred segment, hinted bank or eviction set. */
+static void no_hints(struct drm_vseg_gem_create *c)
+{
+	memset(c->preferred, 0, sizeof(c->preferred));
+	memset(c->hinted_banks, 0, sizeof(c->hinted_banks));
+	c->num_preferred = 0;
+	c->num_hinted_banks = 0;
+	c->eviction_segments = 0;
+}
+
 /* Make @c wrong in one documented way; returns the error it must give. */
 static unsigned int create_mutate(struct fz *g, struct drm_vseg_gem_create *c,
 				  enum mut m, const char **what)
@@ -947,21 +957,13 @@ static unsigned int create_mutate(struct fz *g, struct drm_vseg_gem_create *c,
 				return create_mutate(g, c, m, what);
 			c->supported_segments = nonvis;
 			c->flags |= CPU_VIS;
-			memset(c->preferred, 0, sizeof(c->preferred));
-			memset(c->hinted_banks, 0, sizeof(c->hinted_banks));
-			c->num_preferred = 0;
-			c->num_hinted_banks = 0;
-			c->eviction_segments = 0;
+			no_hints(c);
 			*what = "CPU_VISIBLE without a visible segment";
 			return EINV;
 		case 14:
 			c->supported_segments = 1;
 			c->flags = below(g, 2) ? AP : PRIMARY;
-			memset(c->preferred, 0, sizeof(c->preferred));
-			memset(c->hinted_banks, 0, sizeof(c->hinted_banks));
-			c->num_preferred = 0;
-			c->num_hinted_banks = 0;
-			c->eviction_segments = 0;
+			no_hints(c);
 			*what = "physical or primary in system memory only";
 			return EINV;
 		case 15:
@@ -970,11 +972,7 @@ static unsigned int create_mutate(struct fz *g, struct drm_vseg_gem_create *c,
 				return create_mutate(g, c, m, what);
 			c->supported_segments = 1 | nonvis;
 			c->flags = CPU_VIS | (below(g, 2) ? AP : PRIMARY);
-			memset(c->preferred, 0, sizeof(c->preferred));
-			memset(c->hinted_banks, 0, sizeof(c->hinted_banks));
-			c->num_preferred = 0;
-			c->num_hinted_banks = 0;
-			c->eviction_segments = 0;
+			no_hints(c);
 			*what = "CPU_VISIBLE physical buffer without a visible physical segment";
 			return EINV;
 		default:
@@ -3516,8 +3514,7 @@ igt_main_args("", long_opts, help_str, opt_handler, NULL)
 
 	env_options();
 	igt_fixture {
-		vseg_require_module();
-		vseg_ctx_install_exit_handler(&ctx);
+		vseg_ctx_setup(&ctx);
 		setup_pages();
 	}
 	steps = opt_steps ? opt_steps : FIXED_STEPS;

@@ -1247,8 +1247,7 @@ static void test_invalid_ranges(void)
 igt_main
 {
 	igt_fixture {
-		vseg_require_module();
-		vseg_ctx_install_exit_handler(&ctx);
+		vseg_ctx_setup(&ctx);
 		vseg_ctx_load(&ctx, "discrete");
 		vseg_require_engine(ctx.fd);
 	}

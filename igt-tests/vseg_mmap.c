@@ -610,10 +610,8 @@ static void test_smallbar(void)
 
 igt_main
 {
-	igt_fixture {
-		vseg_require_module();
-		vseg_ctx_install_exit_handler(&ctx);
-	}
+	igt_fixture
+		vseg_ctx_setup(&ctx);
 
 	igt_describe("Write and read back through mmap in every CPU-reachable "
 		     "placement of each profile: new buffers are zero, data "

@@ -830,10 +830,8 @@ static void test_alignment(const char *profile)
 
 igt_main
 {
-	igt_fixture {
-		vseg_require_module();
-		vseg_ctx_install_exit_handler(&ctx);
-	}
+	igt_fixture
+		vseg_ctx_setup(&ctx);
 
 	igt_describe("Every cell of the AccessedPhysically table: sets of "
 		     "pages, contiguous buffers and primaries in memory "

@@ -592,9 +592,9 @@ static void expect_err(unsigned long ioc, struct drm_vseg_residency *r,
 	for (unsigned int i = 0; i < nwatch; i++)
 		w[i] = where(watch[i]);
 	ret = residency_ioctl(ioc, r);
-	igt_assert_f(ret == err, "%s %s: %d (%s), expected %d (%s)\n",
-		     ioc == DRM_IOCTL_VSEG_EVICT ? "EVICT" : "MAKE_RESIDENT",
-		     what, ret, vseg_errname(ret), err, vseg_errname(err));
+	vseg_assert_ret(ret, err, "%s %s",
+			ioc == DRM_IOCTL_VSEG_EVICT ? "EVICT" : "MAKE_RESIDENT",
+			what);
 	for (unsigned int i = 0; i < nwatch; i++)
 		assert_same(watch[i], w[i], what);
 	vseg_usage_assert(ctx.fd, &before, what);
@@ -924,10 +924,8 @@ static void test_accounting(const char *profile)
 
 igt_main
 {
-	igt_fixture {
-		vseg_require_module();
-		vseg_ctx_install_exit_handler(&ctx);
-	}
+	igt_fixture
+		vseg_ctx_setup(&ctx);
 
 	igt_describe("EVICT moves a buffer to system memory and MAKE_RESIDENT "
 		     "back, in every segment; GEM_INFO, the usage and debugfs "

@@ -588,13 +588,8 @@ static void test_render_primary(void)
 static void expect_scanout(struct drm_vseg_scanout *s, int want,
 			   const char *what)
 {
-	int err = 0;
-
-	if (igt_ioctl(ctx.fd, DRM_IOCTL_VSEG_SCANOUT, s))
-		err = -errno;
-	errno = 0;
-	igt_assert_f(err == want, "SCANOUT %s: %d (%s), expected %d (%s)\n",
-		     what, err, vseg_errname(err), want, vseg_errname(want));
+	vseg_assert_ret(__vseg_ioctl(ctx.fd, DRM_IOCTL_VSEG_SCANOUT, s), want,
+			"SCANOUT %s", what);
 }
 
 static struct drm_vseg_scanout *scanout_arg(struct drm_vseg_scanout *s,
@@ -722,15 +717,37 @@ static void check_monotonic(const struct vseg_paging *a,
 	}
 }
 
+#define TRANSFERS	offsetof(struct vseg_paging_segment, transfers)
+#define MAP		offsetof(struct vseg_paging_segment, map)
+#define UNMAP		offsetof(struct vseg_paging_segment, unmap)
+
+/*
+ * Read "paging" again, check that no counter went back since @p, and say
+ * whether counter @counter (one of the above) of segment @id grew; @p
+ * becomes the new reading.
+ */
+static bool paging_grew(struct vseg_paging *p, uint32_t id, size_t counter)
+{
+	struct vseg_paging now;
+	uint64_t before, after;
+
+	vseg_debugfs_read_paging(ctx.fd, &now);
+	check_monotonic(p, &now);
+	memcpy(&before, (const char *)&p->seg[id] + counter, sizeof(before));
+	memcpy(&after, (const char *)&now.seg[id] + counter, sizeof(after));
+	*p = now;
+	return after > before;
+}
+
 static void test_paging(void)
 {
 	const uint32_t ap = ctx.ap_id;
-	struct vseg_paging p0, p;
 	struct drm_vseg_gem_create c;
+	struct vseg_paging p;
 	uint32_t h;
 
-	vseg_debugfs_read_paging(ctx.fd, &p0);
-	check_paging_file(&p0);
+	vseg_debugfs_read_paging(ctx.fd, &p);
+	check_paging_file(&p);
 
 	/* Transfers: each memory segment, out and back in. */
 	for (uint32_t id = 1; id <= ctx.q.num_segments; id++) {
@@ -739,23 +756,15 @@ static void test_paging(void)
 		vseg_create_args(&c, SZ_1M, BIT(id) | BIT(0), AP_FLAG);
 		vseg_create_prefer(&c, id, 0);
 		h = vseg_gem_create(ctx.fd, &c);
-		vseg_debugfs_read_paging(ctx.fd, &p);
-		check_monotonic(&p0, &p);
-		p0 = p;
+		paging_grew(&p, id, TRANSFERS);
 		vseg_evict(ctx.fd, &h, 1);
-		vseg_debugfs_read_paging(ctx.fd, &p);
-		check_monotonic(&p0, &p);
-		igt_assert_f(p.seg[id].transfers > p0.seg[id].transfers,
+		igt_assert_f(paging_grew(&p, id, TRANSFERS),
 			     "paging: %s transfers did not grow when a buffer moved out\n",
 			     vseg_ctx_seg_name(&ctx, id));
-		p0 = p;
 		vseg_make_resident(ctx.fd, &h, 1);
-		vseg_debugfs_read_paging(ctx.fd, &p);
-		check_monotonic(&p0, &p);
-		igt_assert_f(p.seg[id].transfers > p0.seg[id].transfers,
+		igt_assert_f(paging_grew(&p, id, TRANSFERS),
 			     "paging: %s transfers did not grow when a buffer moved in\n",
 			     vseg_ctx_seg_name(&ctx, id));
-		p0 = p;
 		vseg_gem_close(ctx.fd, h);
 	}
 
@@ -763,29 +772,19 @@ static void test_paging(void)
 	vseg_create_args(&c, SZ_1M, BIT(ap) | BIT(0), AP_FLAG);
 	vseg_create_prefer(&c, ap, 0);
 	h = vseg_gem_create(ctx.fd, &c);
-	vseg_debugfs_read_paging(ctx.fd, &p);
-	check_monotonic(&p0, &p);
-	igt_assert_f(p.seg[ap].map > p0.seg[ap].map,
+	igt_assert_f(paging_grew(&p, ap, MAP),
 		     "paging: no aperture map for a new AccessedPhysically buffer\n");
-	p0 = p;
 	vseg_evict(ctx.fd, &h, 1);
-	vseg_debugfs_read_paging(ctx.fd, &p);
-	check_monotonic(&p0, &p);
-	igt_assert_f(p.seg[ap].unmap > p0.seg[ap].unmap,
+	igt_assert_f(paging_grew(&p, ap, UNMAP),
 		     "paging: no aperture unmap when it was evicted\n");
-	p0 = p;
 	vseg_make_resident(ctx.fd, &h, 1);
-	vseg_debugfs_read_paging(ctx.fd, &p);
-	check_monotonic(&p0, &p);
-	igt_assert_f(p.seg[ap].map > p0.seg[ap].map,
+	igt_assert_f(paging_grew(&p, ap, MAP),
 		     "paging: no aperture map when it was made resident\n");
 	vseg_gem_close(ctx.fd, h);
 
 	/* A plain buffer in the aperture is not mapped: nothing counted. */
-	p0 = p;
 	h = vseg_gem_create_simple(ctx.fd, SZ_1M, BIT(ap), 0);
-	vseg_debugfs_read_paging(ctx.fd, &p);
-	igt_assert_f(p.seg[ap].map == p0.seg[ap].map,
+	igt_assert_f(!paging_grew(&p, ap, MAP),
 		     "paging: an aperture map counted for a buffer without AccessedPhysically\n");
 	vseg_gem_close(ctx.fd, h);
 
@@ -815,16 +814,37 @@ static void test_unload_displayed(void)
 	vseg_ctx_unload(&ctx);
 }
 
+/* The subtests on the discrete profile. */
+static const struct vseg_subtest discrete_tests[] = {
+	{ "heads", test_heads,
+	  "Two heads, one primary on both, the same primary twice." },
+	{ "user-pins", test_user_pins,
+	  "The display's pin and the application's pins are "
+	  "counted apart; a pinned primary leaves the aperture "
+	  "when no head shows it." },
+	{ "close-displayed", test_close_displayed,
+	  "Closing the last handle of a displayed primary keeps it "
+	  "displayed until its head is turned off." },
+	{ "close-file", test_close_file,
+	  "Closing the file that set a head turns it off and "
+	  "releases its primary; other files' heads stay. Only "
+	  "the DRM master may set heads." },
+	{ "render-primary", test_render_primary,
+	  "The render engine reaches a primary by virtual "
+	  "address; the copy engine refuses it." },
+	{ "invalid", test_invalid,
+	  "SCANOUT of a non-primary, on a bad head, with an "
+	  "unknown handle or nonzero reserved fields is refused "
+	  "and changes nothing; from a file that is not the DRM "
+	  "master, or a render node, it is refused with EACCES." },
+};
+
 igt_main
 {
-	igt_fixture {
-		vseg_require_module();
-		vseg_ctx_install_exit_handler(&ctx);
-	}
+	igt_fixture
+		vseg_ctx_setup(&ctx);
 
-	for (unsigned int p = 0; p < vseg_num_profiles; p++) {
-		const char *profile = vseg_profiles[p];
-
+	for_each_vseg_profile(profile) {
 		igt_describe("A primary supported in the aperture only: not "
 			     "mapped before SCANOUT, mapped and pinned while "
 			     "displayed, unmapped when replaced or when its head "
@@ -859,56 +879,8 @@ igt_main
 		}
 	}
 
-	igt_describe("Two heads, one primary on both, the same primary twice.");
-	igt_subtest("heads") {
-		vseg_ctx_load(&ctx, "discrete");
-		test_heads();
-		vseg_ctx_finish(&ctx, "after turning every head off");
-	}
-
-	igt_describe("The display's pin and the application's pins are "
-		     "counted apart; a pinned primary leaves the aperture "
-		     "when no head shows it.");
-	igt_subtest("user-pins") {
-		vseg_ctx_load(&ctx, "discrete");
-		test_user_pins();
-		vseg_ctx_finish(&ctx, "after turning every head off");
-	}
-
-	igt_describe("Closing the last handle of a displayed primary keeps it "
-		     "displayed until its head is turned off.");
-	igt_subtest("close-displayed") {
-		vseg_ctx_load(&ctx, "discrete");
-		test_close_displayed();
-		vseg_ctx_finish(&ctx, "after turning every head off");
-	}
-
-	igt_describe("Closing the file that set a head turns it off and "
-		     "releases its primary; other files' heads stay. Only "
-		     "the DRM master may set heads.");
-	igt_subtest("close-file") {
-		vseg_ctx_load(&ctx, "discrete");
-		test_close_file();
-		vseg_ctx_finish(&ctx, "after turning every head off");
-	}
-
-	igt_describe("The render engine reaches a primary by virtual "
-		     "address; the copy engine refuses it.");
-	igt_subtest("render-primary") {
-		vseg_ctx_load(&ctx, "discrete");
-		test_render_primary();
-		vseg_ctx_finish(&ctx, "after turning every head off");
-	}
-
-	igt_describe("SCANOUT of a non-primary, on a bad head, with an "
-		     "unknown handle or nonzero reserved fields is refused "
-		     "and changes nothing; from a file that is not the DRM "
-		     "master, or a render node, it is refused with EACCES.");
-	igt_subtest("invalid") {
-		vseg_ctx_load(&ctx, "discrete");
-		test_invalid();
-		vseg_ctx_finish(&ctx, "after turning every head off");
-	}
+	vseg_ctx_subtests(&ctx, "discrete", discrete_tests,
+			  ARRAY_SIZE(discrete_tests), "after turning every head off");
 
 	igt_describe("Unloading vseg while primaries are displayed.");
 	igt_subtest("unload-displayed") {

@@ -32,6 +32,12 @@ void vseg_ctx_install_exit_handler(struct vseg_ctx *ctx)
 	igt_install_exit_handler(vseg_ctx_exit_handler);
 }
 
+void vseg_ctx_setup(struct vseg_ctx *ctx)
+{
+	vseg_require_module();
+	vseg_ctx_install_exit_handler(ctx);
+}
+
 void vseg_ctx_close(struct vseg_ctx *ctx)
 {
 	if (ctx->fd >= 0)
@@ -73,6 +79,8 @@ void vseg_ctx_load(struct vseg_ctx *ctx, const char *profile)
 		vseg_require_engine(ctx->fd);
 	vseg_ctx_query(ctx);
 	vseg_ctx_take_base(ctx);
+	if (ctx->on_load)
+		ctx->on_load();
 }
 
 void vseg_ctx_load_f(struct vseg_ctx *ctx, const char *fmt, ...)
@@ -160,6 +168,20 @@ void vseg_ctx_finish(struct vseg_ctx *ctx, const char *what)
 	}
 	vseg_debugfs_free_allocations(&a);
 	vseg_ctx_close(ctx);
+}
+
+void vseg_ctx_subtests(struct vseg_ctx *ctx, const char *profile,
+		       const struct vseg_subtest *tests, unsigned int n,
+		       const char *what)
+{
+	for (const struct vseg_subtest *t = tests; t < tests + n; t++) {
+		igt_describe(t->describe);
+		igt_subtest_f("%s", t->name) {
+			vseg_ctx_load(ctx, profile);
+			t->test();
+			vseg_ctx_finish(ctx, what);
+		}
+	}
 }
 
 void vseg_ctx_unload(struct vseg_ctx *ctx)

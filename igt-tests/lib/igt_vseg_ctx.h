@@ -39,6 +39,8 @@ enum vseg_leftovers {
  * @leftovers: what vseg_ctx_finish() checks; set with VSEG_CTX_INIT().
  * @engine: the test needs the engines: vseg_ctx_load() skips without them;
  *	set with VSEG_CTX_INIT_ENGINE().
+ * @on_load: if set, called by vseg_ctx_load() once the table is queried,
+ *	for what a program derives from it.
  */
 struct vseg_ctx {
 	int fd;
@@ -49,6 +51,7 @@ struct vseg_ctx {
 	unsigned int base_count;
 	enum vseg_leftovers leftovers;
 	bool engine;
+	void (*on_load)(void);
 };
 
 #define VSEG_CTX_INIT(check) { .fd = -1, .leftovers = (check) }
@@ -63,6 +66,11 @@ struct vseg_ctx {
  * is loaded (one context per process).
  */
 void vseg_ctx_install_exit_handler(struct vseg_ctx *ctx);
+/*
+ * A test program's first fixture: igt_require() the module (and root),
+ * and vseg_ctx_install_exit_handler().
+ */
+void vseg_ctx_setup(struct vseg_ctx *ctx);
 /* Close @ctx->fd if it is open. */
 void vseg_ctx_close(struct vseg_ctx *ctx);
 /*
@@ -79,7 +87,7 @@ void vseg_ctx_query(struct vseg_ctx *ctx);
 void vseg_ctx_take_base(struct vseg_ctx *ctx);
 /*
  * vseg_ctx_reload(), vseg_ctx_query() and vseg_ctx_take_base(); with
- * @ctx->engine, igt_require() the engines.
+ * @ctx->engine, igt_require() the engines; then @ctx->on_load().
  */
 void vseg_ctx_load(struct vseg_ctx *ctx, const char *profile);
 /* vseg_ctx_load() with the profile and options printed from @fmt. */
@@ -94,6 +102,25 @@ void vseg_ctx_start(struct vseg_ctx *ctx);
  * names the situation), close the fd.
  */
 void vseg_ctx_finish(struct vseg_ctx *ctx, const char *what);
+/**
+ * struct vseg_subtest - a subtest that runs alone on a freshly loaded device
+ * @name: its name.
+ * @test: what it does, between vseg_ctx_load() and vseg_ctx_finish().
+ * @describe: what igt_describe() says of it.
+ */
+struct vseg_subtest {
+	const char *name;
+	void (*test)(void);
+	const char *describe;
+};
+
+/*
+ * One igt_subtest() for each of the @n @tests: vseg_ctx_load(@ctx,
+ * @profile), the test, then vseg_ctx_finish(@ctx, @what).
+ */
+void vseg_ctx_subtests(struct vseg_ctx *ctx, const char *profile,
+		       const struct vseg_subtest *tests, unsigned int n,
+		       const char *what);
 /* Close the fd, free the table and unload vseg (asserting it is gone). */
 void vseg_ctx_unload(struct vseg_ctx *ctx);
 /* Segment @id of @ctx's table (asserts it exists). */

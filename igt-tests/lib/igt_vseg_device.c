@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,6 +153,20 @@ int vseg_count_nodes(void)
 int vseg_count_dri_entries(void)
 {
 	return count_dri(any_entry);
+}
+
+void vseg_assert_ret(int ret, int want, const char *fmt, ...)
+{
+	char what[256];
+	va_list ap;
+
+	if (ret == want)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	igt_assert_f(ret == want, "%s: %d (%s), expected %d (%s)\n", what, ret,
+		     vseg_errname(ret), want, vseg_errname(want));
 }
 
 int __vseg_ioctl(int fd, unsigned long request, void *arg)

@@ -24,5 +24,11 @@ int vseg_count_dri_entries(void);
 
 /* igt_ioctl(): 0 or -errno, errno cleared (the vseg ioctl wrappers' core). */
 int __vseg_ioctl(int fd, unsigned long request, void *arg);
+/*
+ * Assert that a call returned @want (0 or -errno): else fail with the
+ * call named by @fmt, what it returned and what was expected.
+ */
+__attribute__((format(printf, 3, 4)))
+void vseg_assert_ret(int ret, int want, const char *fmt, ...);
 
 #endif /* IGT_VSEG_DEVICE_H */

@@ -37,6 +37,12 @@ void vseg_reload(const char *opts);
 /* The built-in profiles ("profile=" module parameter), default first. */
 extern const char * const vseg_profiles[];
 extern const unsigned int vseg_num_profiles;
+/* Run the block after it once per built-in profile, named @profile. */
+#define for_each_vseg_profile(profile) \
+	for (unsigned int profile##_i = 0; profile##_i < vseg_num_profiles; \
+	     profile##_i++) \
+		for (const char *profile = vseg_profiles[profile##_i]; \
+		     profile; profile = NULL)
 /*
  * In an igt_subtest_with_dynamic(): one dynamic subtest per built-in
  * profile, named after it, running @test(profile).
