@@ -18,6 +18,29 @@
  *
  * Copyright (c) 2026 The vseg authors
  */
+/**
+ * TEST: vseg concurrency
+ * Category: Core
+ * Mega feature: General Core features
+ * Sub-category: Memory management
+ * Functionality: concurrency
+ * Description: Processes and threads creating, mapping, evicting, submitting
+ *	and closing at once with the segments overcommitted: no deadlock, no
+ *	lost data, no leak.
+ *
+ * SUBTEST: threads-shared-file
+ * Description: Six threads of one process on one file: the handle table, the
+ *	address space and the segments raced.
+ *
+ * SUBTEST: processes-threads-churn
+ * Description: Three processes of three threads, each thread with its own
+ *	file, plus a thread per process opening and closing files that still
+ *	hold buffers, mappings and jobs.
+ *
+ * SUBTEST: processes-threads-smallbar
+ * Description: The same on a small-BAR device: faults compete for the
+ *	CPU-visible part.
+ */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>

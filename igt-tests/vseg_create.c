@@ -6,6 +6,84 @@
  *
  * Copyright (c) 2026 The vseg authors
  */
+/**
+ * TEST: vseg create
+ * Category: Core
+ * Mega feature: General Core features
+ * Sub-category: Memory management
+ * Functionality: buffer creation
+ * Description: Create buffers in every kind of vseg segment, check where they
+ *	land and what they cost, and check that bad creation arguments are
+ *	refused without side effects.
+ *
+ * SUBTEST: create-each-segment
+ * Description: A buffer supported in one segment lands there, is charged its
+ *	size there only, is listed in debugfs, and closing it gives everything
+ *	back. Dynamic subtests: one per segment of the discrete profile, named
+ *	after it (system for system memory).
+ *
+ * SUBTEST: create-size-rounding
+ * Description: The real size is rounded up to the largest page size of the
+ *	supported memory segments.
+ *
+ * SUBTEST: invalid-size
+ * Description: Zero, unaligned, too large and absurd sizes (larger than every
+ *	supported place could ever hold: a segment, the aperture's commit
+ *	limit, half of RAM) are refused with EINVAL without side effects; a
+ *	buffer too large for one supported place lands in another.
+ *
+ * SUBTEST: create-alignment
+ * Description: Alignments that are not a power of two or above 1 GiB are
+ *	refused; the others are honoured.
+ *
+ * SUBTEST: invalid-flags
+ * Description: Unknown create and preference flags are refused.
+ *
+ * SUBTEST: invalid-mbz
+ * Description: Nonzero extensions, reserved fields and unused list entries
+ *	are refused.
+ *
+ * SUBTEST: invalid-segments
+ * Description: Empty or unknown supported sets, unknown preferred segments
+ *	and bad eviction sets are refused.
+ *
+ * SUBTEST: invalid-preferred
+ * Description: A preferred segment outside the supported set is refused with
+ *	EINVAL.
+ *
+ * SUBTEST: invalid-list-length
+ * Description: More than 5 preferred segments or 4 hinted banks give E2BIG;
+ *	the limits themselves are accepted.
+ *
+ * SUBTEST: invalid-banks
+ * Description: Hinted banks on a segment without banking and bank indices out
+ *	of range are refused.
+ *
+ * SUBTEST: invalid-placement-flags
+ * Description: CPU_VISIBLE without a CPU-visible segment and
+ *	AccessedPhysically in system memory only are refused; with an
+ *	alternative they pick it.
+ *
+ * SUBTEST: invalid-handle
+ * Description: GEM_INFO and MMAP_OFFSET on unknown handles give ENOENT; their
+ *	must-be-zero fields are checked.
+ *
+ * SUBTEST: double-close
+ * Description: A second GEM_CLOSE of a handle fails with EINVAL.
+ *
+ * SUBTEST: fd-close
+ * Description: Buffers still open are released when the file is closed.
+ *
+ * SUBTEST: render-node
+ * Description: The buffer ioctls work on the render node.
+ *
+ * SUBTEST: create-many
+ * Description: A thousand buffers: distinct handles and ids, all in debugfs,
+ *	all gone after closing.
+ *
+ * SUBTEST: other-file
+ * Description: A handle is not valid on another file.
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -5,6 +5,31 @@
  *
  * Copyright (c) 2026 The vseg authors
  */
+/**
+ * TEST: vseg debugfs
+ * Category: Core
+ * Mega feature: General Core features
+ * Sub-category: Memory management
+ * Functionality: debugfs
+ * Description: Check the vseg debugfs files: the segments file matches the
+ *	segment query field by field, every TTM manager has its _mm file, and
+ *	every file reads without error.
+ *
+ * SUBTEST: segments
+ * Description: The debugfs segments file agrees with the segment query, field
+ *	by field, for each built-in profile. Dynamic subtests: one per
+ *	built-in profile, named after it.
+ *
+ * SUBTEST: mm-files
+ * Description: Every segment's TTM manager has a readable, non-empty
+ *	<name>_mm file, and system_mm exists. Dynamic subtests: one per
+ *	built-in profile, named after it.
+ *
+ * SUBTEST: read-all
+ * Description: Every readable file of the vseg debugfs directory reads to the
+ *	end without error. Dynamic subtests: one per built-in profile, named
+ *	after it.
+ */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -7,6 +7,36 @@
  *
  * Copyright (c) 2026 The vseg authors
  */
+/**
+ * TEST: vseg evict
+ * Category: Core
+ * Mega feature: General Core features
+ * Sub-category: Memory management
+ * Functionality: eviction
+ * Description: Overcommit vseg segments with random buffers, force evictions
+ *	and check every byte of every buffer; several processes at once; the
+ *	aperture commit limit.
+ *
+ * SUBTEST: overcommit-%s
+ * Description: Overcommit each memory segment four times with random buffers,
+ *	force evictions, check every byte. On profile arg[1]. Dynamic
+ *	subtests: one per memory segment of the profile, named after it.
+ *
+ * SUBTEST: overcommit-parallel-%s
+ * Description: The same from four processes at once. On profile arg[1].
+ *
+ * SUBTEST: commit-limit-%s
+ * Description: Fill the aperture past its commit limit: older buffers are
+ *	evicted, the limit is never exceeded, and with everything pinned
+ *	creation fails with ENOSPC; no data is lost. On profile arg[1].
+ *
+ * arg[1]:
+ *
+ * @discrete:	the discrete profile (the default)
+ * @integrated:	the integrated profile
+ * @smallbar:	the smallbar profile
+ * @multi:	the multi profile
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -17,6 +17,94 @@
  *
  * Copyright (c) 2026 The vseg authors
  */
+/**
+ * TEST: vseg exec physical
+ * Category: Core
+ * Mega feature: General Core features
+ * Sub-category: Command submission
+ * Functionality: physical addressing
+ * Description: The vseg copy engine: physically addressed command buffers
+ *	with allocation and patch-location lists, into and between every
+ *	placement of AccessedPhysically buffers; every rejection rule;
+ *	physical addresses outside the allocation list are refused at SUBMIT.
+ *
+ * SUBTEST: fill-%s
+ * Description: FILL and WRITE into an AccessedPhysically buffer of every
+ *	placement cell (contiguous in each memory segment, mapped in the
+ *	aperture), resident and evicted; read back through mmap. On profile
+ *	arg[1]. Dynamic subtests: one per placement cell, named after its
+ *	segment.
+ *
+ * SUBTEST: copy-%s
+ * Description: COPY between AccessedPhysically buffers of every pair of
+ *	placement cells, and within one buffer. On profile arg[1]. Dynamic
+ *	subtests: <from>-to-<to> for each pair of placement cells, named after
+ *	their segments.
+ *
+ * SUBTEST: raw-address-%s
+ * Description: Physical references from GEM_INFO of pinned buffers, written
+ *	into commands by hand: refused with EINVAL while the buffer is not in
+ *	the allocation list or the range runs past it; once listed they reach
+ *	the same bytes as patched addresses. On profile arg[1]. Dynamic
+ *	subtests: one per placement cell, named after its segment.
+ *
+ * SUBTEST: bad-address-%s
+ * Description: Addresses outside the allocation list (segment 0, past a
+ *	segment's end, no such segment, unmapped aperture pages, freed memory,
+ *	unlisted buffers of this and of another client, ranges across two
+ *	listed buffers) make SUBMIT fail with EINVAL: no job, no fence, no
+ *	byte written, not even by the job's valid commands; the engine keeps
+ *	serving this and other clients. On profile arg[1]. Dynamic subtests:
+ *	segment-0, past-end-<segment>, no-such-segment, aperture-unmapped,
+ *	unlisted-<segment>, other-client-<segment>, across-two-<segment>,
+ *	whole-job.
+ *
+ * SUBTEST: enospc-%s
+ * Description: A job on a buffer that cannot be made reachable (its segment
+ *	full of pinned buffers; one file may pin it all with
+ *	pin_limit_percent=100) is refused with ENOSPC, changing nothing; with
+ *	room it runs. On profile arg[1]. Dynamic subtests: one per segment,
+ *	named after it.
+ *
+ * SUBTEST: evict-busy-%s
+ * Description: Evicting and moving a buffer a queued job writes, and creating
+ *	buffers that push it out: the job's data is all there. On profile
+ *	arg[1]. Dynamic subtests: evict-<segment> for each segment,
+ *	pressure-<segment> for each memory segment.
+ *
+ * SUBTEST: reject
+ * Description: Each way a submission can be invalid is refused with its
+ *	error, and nothing changes: no buffer moves, no fence is installed, no
+ *	byte is written. Dynamic subtests: valid (the submission unbroken),
+ *	then one per way to break it (plain-buffer, unknown-handle,
+ *	patch-into-opcode, unknown-engine, bad-commands-pointer, ...),
+ *	commands-too-large.
+ *
+ * SUBTEST: limits
+ * Description: 256 allocations, 1024 patches, the largest command buffer and
+ *	64 syncobjs each way in one submission.
+ *
+ * SUBTEST: syncobjs
+ * Description: In- and out-syncobjs: a job waits for its inputs and signals
+ *	every output.
+ *
+ * SUBTEST: close-busy
+ * Description: Closing the buffers of a queued job: it still runs to success.
+ *
+ * SUBTEST: mmap-waits
+ * Description: A CPU mapping made while a job writes the buffer sees all of
+ *	the job's data.
+ *
+ * SUBTEST: unload-busy
+ * Description: Unloading vseg with jobs queued on both engines.
+ *
+ * arg[1]:
+ *
+ * @discrete:	the discrete profile (the default)
+ * @integrated:	the integrated profile
+ * @smallbar:	the smallbar profile
+ * @multi:	the multi profile
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

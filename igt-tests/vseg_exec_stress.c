@@ -9,6 +9,33 @@
  *
  * Copyright (c) 2026 The vseg authors
  */
+/**
+ * TEST: vseg exec stress
+ * Category: Core
+ * Mega feature: General Core features
+ * Sub-category: Command submission
+ * Functionality: stress
+ * Description: Several processes submit random FILL/COPY/WRITE jobs on the
+ *	copy and render engines while the memory segments are overcommitted 4x
+ *	and buffers are evicted and brought back between submissions; every
+ *	byte is checked against a CPU-side model.
+ *
+ * SUBTEST: parallel-%s
+ * Description: Four processes, both engines, every memory segment
+ *	overcommitted four times, evictions and MAKE_RESIDENT between
+ *	submissions; every byte checked against a model. On profile arg[1].
+ *
+ * SUBTEST: single-discrete
+ * Description: One process doing the same alone with the whole overcommit,
+ *	on the discrete profile.
+ *
+ * arg[1]:
+ *
+ * @discrete:	the discrete profile (the default)
+ * @integrated:	the integrated profile
+ * @smallbar:	the smallbar profile
+ * @multi:	the multi profile
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -16,6 +16,79 @@
  *
  * Copyright (c) 2026 The vseg authors
  */
+/**
+ * TEST: vseg exec virtual
+ * Category: Core
+ * Mega feature: General Core features
+ * Sub-category: Command submission
+ * Functionality: GPU virtual addressing
+ * Description: The vseg render engine: VM_BIND buffers of every placement,
+ *	scattered ones included, FILL/COPY/WRITE them by GPU virtual address;
+ *	unmapped addresses fail the job's fence; VM_BIND/VM_UNBIND errors;
+ *	per-file address spaces.
+ *
+ * SUBTEST: fill-%s
+ * Description: VM_BIND a buffer of every placement (scattered and contiguous
+ *	in each memory segment, the aperture, system memory), FILL/WRITE/COPY
+ *	it by GPU virtual address, read back through mmap; again after it
+ *	moved out and back. On profile arg[1]. Dynamic subtests: one per
+ *	placement, <segment>-scattered or <segment>-plain,
+ *	<segment>-contiguous (memory segments) or <segment>-mapped (the
+ *	aperture), and system.
+ *
+ * SUBTEST: copy-%s
+ * Description: COPY by GPU virtual address between buffers of every pair of
+ *	placements. On profile arg[1]. Dynamic subtests: <from>-to-<to> for
+ *	each pair of placements (<segment>-plain, <segment>-contiguous or
+ *	-mapped, system).
+ *
+ * SUBTEST: unbind-fault
+ * Description: A job on an unbound address fails its fence with EFAULT; the
+ *	kernel keeps serving this and other clients; bound again, the address
+ *	works.
+ *
+ * SUBTEST: unmapped
+ * Description: Addresses never bound, around mappings and past the address
+ *	space fail the job's fence with EFAULT and skip the rest of the job.
+ *
+ * SUBTEST: bind-errors
+ * Description: VM_BIND and VM_UNBIND refuse overlaps, bad addresses, handles
+ *	and fields, and unbinding what is not mapped.
+ *
+ * SUBTEST: bind-limit
+ * Description: An address space holds at most DRM_VSEG_MAX_VM_MAPPINGS
+ *	mappings: one more is ENOSPC; other files are not affected; unbinding
+ *	makes room.
+ *
+ * SUBTEST: per-file
+ * Description: Each open file has its own GPU virtual address space.
+ *
+ * SUBTEST: alias
+ * Description: A buffer bound at two addresses is reached through both.
+ *
+ * SUBTEST: queued-keeps-mapping
+ * Description: A queued job keeps the mappings it was submitted with.
+ *
+ * SUBTEST: evict-busy
+ * Description: Evicting and restoring a bound buffer a render job writes
+ *	loses nothing.
+ *
+ * SUBTEST: cross-engine
+ * Description: Syncobjs order jobs across the copy and render engines.
+ *
+ * SUBTEST: render-node
+ * Description: VM_BIND and both engines work on the render node.
+ *
+ * SUBTEST: render-allocation-list
+ * Description: The render engine refuses an allocation list.
+ *
+ * arg[1]:
+ *
+ * @discrete:	the discrete profile (the default)
+ * @integrated:	the integrated profile
+ * @smallbar:	the smallbar profile
+ * @multi:	the multi profile
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

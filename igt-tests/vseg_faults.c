@@ -18,6 +18,71 @@
  *
  * Copyright (c) 2026 The vseg authors
  */
+/**
+ * TEST: vseg faults
+ * Category: Core
+ * Mega feature: General Core features
+ * Sub-category: Memory management
+ * Functionality: fault injection
+ * Description: Inject allocation failures (failslab, fail_page_alloc) into
+ *	every allocation on vseg's creation, move, eviction, submission,
+ *	VM_BIND, fault and probe paths, one at a time: each fails cleanly or
+ *	succeeds, nothing leaks, no data is lost.
+ *
+ * SUBTEST: create
+ * Description: GEM_CREATE in system memory, a memory segment, the aperture
+ *	(AccessedPhysically) with each allocation on its path failed in turn.
+ *	Dynamic subtests: system, vram, local, aperture.
+ *
+ * SUBTEST: move
+ * Description: MAKE_RESIDENT from system memory into each segment, EVICT
+ *	back, with each allocation failed in turn: the buffer is where the
+ *	result says, its data intact. Dynamic subtests: resident-vram,
+ *	resident-local, resident-aperture, evict-vram, evict-local,
+ *	evict-aperture.
+ *
+ * SUBTEST: move-list
+ * Description: MAKE_RESIDENT (with and without PIN) and EVICT of a list of
+ *	buffers with each allocation failed in turn: the first "processed"
+ *	moved, the others not. Dynamic subtests: resident, resident-pin,
+ *	evict.
+ *
+ * SUBTEST: scanout
+ * Description: SCANOUT of an evicted primary, which maps it into the aperture
+ *	or moves it into a memory segment, with each allocation failed in
+ *	turn: on failure the head stays off and the primary unpinned. Dynamic
+ *	subtests: aperture, vram.
+ *
+ * SUBTEST: query
+ * Description: QUERY_SEGMENTS with each allocation failed in turn.
+ *
+ * SUBTEST: open
+ * Description: Opening the render node with each allocation failed in turn.
+ *
+ * SUBTEST: evict-pressure
+ * Description: GEM_CREATE into a full segment, evicting other buffers to
+ *	system memory, with each allocation failed in turn.
+ *
+ * SUBTEST: submit
+ * Description: SUBMIT a FILL on the copy and render engines, of a resident
+ *	and of an evicted buffer, with each allocation failed in turn: no
+ *	fence on failure, the data filled on success. Dynamic subtests: copy,
+ *	copy-evicted, copy-syncs, render, render-evicted.
+ *
+ * SUBTEST: vm-bind
+ * Description: VM_BIND with each allocation failed in turn: nothing stays
+ *	mapped on failure.
+ *
+ * SUBTEST: mmap-fault
+ * Description: CPU faults (populating system memory, migrating out of a
+ *	segment the CPU cannot see) with each allocation failed in turn.
+ *	Dynamic subtests: system, local.
+ *
+ * SUBTEST: probe
+ * Description: Load the module with each allocation of its probe failed in
+ *	turn: the load fails with -ENOMEM and leaves nothing behind, then a
+ *	load works.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>

@@ -28,6 +28,80 @@
  *
  * Copyright (c) 2026 The vseg authors
  */
+/**
+ * TEST: vseg fuzz
+ * Category: Core
+ * Mega feature: General Core features
+ * Sub-category: UAPI
+ * Functionality: fuzzing
+ * Description: Seeded random ioctl sequences over the whole vseg UAPI with
+ *	valid, boundary and garbage arguments, closed and foreign handles, bad
+ *	pointers, huge counts and concurrent threads, hand-written physical
+ *	addresses and patches into every command field; every return is
+ *	checked against the documented errors, no other client's byte changes
+ *	and all usage returns to zero.
+ *
+ * SUBTEST: fixed-seeds
+ * Description: The single-threaded seeds of 1..8, each on its profile (seed %
+ *	4). Dynamic subtests: <profile>-seed-<seed>.
+ *
+ * SUBTEST: foreign-handles
+ * Description: Closed, foreign and random handles in every ioctl.
+ *
+ * SUBTEST: bad-pointers
+ * Description: NULL, unmapped, kernel, straddling and read-only pointers in
+ *	every ioctl.
+ *
+ * SUBTEST: huge-counts
+ * Description: Counts and sizes past every limit.
+ *
+ * SUBTEST: threads-separate-files
+ * Description: Four threads, each with its own files.
+ *
+ * SUBTEST: threads-one-file
+ * Description: Four threads sharing one file (and one GPU VA space).
+ *
+ * SUBTEST: raw-addresses
+ * Description: Hand-written physical addresses (segment 0, unknown segments,
+ *	random offsets, the aperture; inside, straddling, before and past
+ *	buffers of this file, listed or not, of another file and of a victim
+ *	client) and patches into every field of a command, on each profile:
+ *	SUBMIT refuses with EINVAL exactly what leaves the listed allocations
+ *	or patches a field that is not an address, the rest runs, and the
+ *	victim's bytes never change. Dynamic subtests: one per built-in
+ *	profile, named after it.
+ *
+ * SUBTEST: evict-unpin-listed-twice
+ * Description: Regression: EVICT(UNPIN) of a buffer listed more times than it
+ *	is pinned fails with -EINVAL and changes nothing; listed as many times
+ *	as pinned, it is unpinned and evicted.
+ *
+ * SUBTEST: physical-cpu-visible
+ * Description: Regression: a physical or primary buffer that must be
+ *	CPU-visible needs a CPU-visible memory segment or the aperture, else
+ *	GEM_CREATE fails with -EINVAL.
+ *
+ * SUBTEST: threads-ww-evict
+ * Description: Regression: seed 1046, four threads on one file on the
+ *	smallbar profile, made a submission evict buffers that others held
+ *	locked, with a ww ticket it had already declared done (a lockdep
+ *	warning on the debug kernel).
+ *
+ * SUBTEST: aperture-raw-race
+ * Description: Regression: copy jobs writing hand-written aperture addresses
+ *	of another file's buffers, which leave the aperture and are freed
+ *	meanwhile, are refused at SUBMIT and never write a page; jobs writing
+ *	their listed buffer by raw address run.
+ *
+ * SUBTEST: replay
+ * Description: Run the seed given by --replay SEED (or VSEG_FUZZ_REPLAY)
+ *	again, printing every step; there only with that option.
+ *
+ * SUBTEST: soak
+ * Description: Run seeds from --seed (or VSEG_FUZZ_SEED) on, one after
+ *	another, for --soak SECONDS (or VSEG_FUZZ_SOAK); there only with that
+ *	option.
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <pthread.h>

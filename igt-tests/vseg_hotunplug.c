@@ -13,6 +13,43 @@
  *
  * Copyright (c) 2026 The vseg authors
  */
+/**
+ * TEST: vseg hotunplug
+ * Category: Core
+ * Mega feature: General Core features
+ * Sub-category: Core
+ * Functionality: hotunplug
+ * Description: Unbind vseg's device under clients with open files, mappings,
+ *	queued jobs and displayed primaries: -ENODEV from ioctls, a zeroed
+ *	dummy page behind mappings, no crash or leak; rmmod waits for the last
+ *	file; rebinding works.
+ *
+ * SUBTEST: unbind-rebind
+ * Description: Unbind and bind the idle device; it works each time.
+ *
+ * SUBTEST: unplug-ioctls
+ * Description: Every ioctl on a file opened before the unplug fails with
+ *	-ENODEV.
+ *
+ * SUBTEST: unplug-mmap
+ * Description: Mappings in system memory, a memory segment and the aperture
+ *	show a zeroed dummy page after the unplug (no SIGBUS, the buffer's
+ *	data out of reach); new mmaps fail.
+ *
+ * SUBTEST: unplug-queued-jobs
+ * Description: Jobs queued at the unplug run and signal their fences.
+ *
+ * SUBTEST: unplug-scanout
+ * Description: A displayed primary is released with the device.
+ *
+ * SUBTEST: rmmod-busy
+ * Description: rmmod fails while a file or a mapping is open, succeeds after;
+ *	the memory goes with the last user.
+ *
+ * SUBTEST: unplug-clients-cycles
+ * Description: Several clients with mappings, closed in varying orders,
+ *	across repeated unplugs.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>

@@ -26,18 +26,24 @@
  * SUBTEST: raw-read
  * Description: A copy job reading another client's buffer, or an
  *	unlisted one of its own, through a raw physical address is refused.
+ *	Dynamic subtests: one per segment of the discrete profile, named after
+ *	it.
  *
  * SUBTEST: raw-write
  * Description: FILL, WRITE and COPY into another client's buffer through a
  *	raw physical address are refused, with and without an allocation list.
+ *	Dynamic subtests: one per segment of the discrete profile, named after
+ *	it.
  *
  * SUBTEST: listed-bounds
  * Description: Raw addresses inside a listed buffer work; a range running
- *	past its end is refused.
+ *	past its end is refused. Dynamic subtests: one per segment of the
+ *	discrete profile, named after it.
  *
  * SUBTEST: freed-memory
  * Description: The bytes of a buffer its owner closed cannot be read back
- *	by a copy job, nor through a new buffer.
+ *	by a copy job, nor through a new buffer. Dynamic subtests: one per
+ *	segment of the discrete profile, named after it.
  *
  * SUBTEST: patch-fields
  * Description: Patch locations may only target the address fields a

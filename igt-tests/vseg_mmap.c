@@ -8,6 +8,45 @@
  *
  * Copyright (c) 2026 The vseg authors
  */
+/**
+ * TEST: vseg mmap
+ * Category: Core
+ * Mega feature: General Core features
+ * Sub-category: Memory management
+ * Functionality: CPU mapping
+ * Description: Map vseg buffers into the CPU: data written is read back in
+ *	every CPU-reachable placement and survives moves; faults move buffers
+ *	out of memory the CPU cannot reach, or raise SIGBUS when they are
+ *	pinned there; buffers the CPU can never reach get no mapping.
+ *
+ * SUBTEST: mmap-segments
+ * Description: Write and read back through mmap in every CPU-reachable
+ *	placement of each profile: new buffers are zero, data survives
+ *	eviction, memory is cleared before reuse. Dynamic subtests: one per
+ *	built-in profile, named after it.
+ *
+ * SUBTEST: mmap-after-close
+ * Description: A mapping keeps its buffer alive after GEM_CLOSE.
+ *
+ * SUBTEST: mmap-invalid
+ * Description: Unknown offsets, other files and closed buffers cannot be
+ *	mapped.
+ *
+ * SUBTEST: fault-move
+ * Description: A CPU fault on a buffer in the non-visible segment moves it to
+ *	a CPU-visible placement it supports, with its data, also through a
+ *	mapping made before it moved back.
+ *
+ * SUBTEST: fault-sigbus
+ * Description: MMAP_OFFSET of a buffer that can only live in memory the CPU
+ *	cannot reach fails with EINVAL; a CPU fault on a buffer pinned there
+ *	raises SIGBUS and moves nothing; unpinned, it moves and works.
+ *
+ * SUBTEST: smallbar
+ * Description: Small BAR: faults move buffers into the CPU-visible part,
+ *	CPU_VISIBLE buffers start there, and a full visible part is made room
+ *	in without losing data.
+ */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>

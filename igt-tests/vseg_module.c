@@ -8,6 +8,63 @@
  *
  * Copyright (c) 2026 The vseg authors
  */
+/**
+ * TEST: vseg module
+ * Category: Core
+ * Mega feature: General Core features
+ * Sub-category: Driver load
+ * Functionality: module parameters
+ * Description: Load and unload vseg with every profile, size override and
+ *	text segment table, and check that bad tables of each kind are refused
+ *	with one kernel log line.
+ *
+ * SUBTEST: load-unload
+ * Description: Loading vseg creates a DRM device named vseg with a card and a
+ *	render node; unloading removes the module and the nodes.
+ *
+ * SUBTEST: unload-busy
+ * Description: vseg cannot be unloaded while a file descriptor is open, and
+ *	the device keeps working.
+ *
+ * SUBTEST: reload
+ * Description: Ten load/unload cycles leave no device nodes and no vmalloc
+ *	memory behind.
+ *
+ * SUBTEST: profiles
+ * Description: Each built-in profile loads and reports the table the
+ *	documentation describes; the first is the default. Dynamic subtests:
+ *	one per built-in profile, named after it.
+ *
+ * SUBTEST: size-override
+ * Description: mem_size_mb, visible_size_mb, aperture_size_mb and
+ *	aperture_commit_mb change the reported table. Dynamic subtests: one
+ *	per set of overrides (discrete-grow, discrete-second-only,
+ *	discrete-small-aperture, smallbar-visible, smallbar-shrink,
+ *	smallbar-tiny, integrated-shrink, multi-mixed).
+ *
+ * SUBTEST: text-table
+ * Description: Text segment tables load and are reported exactly, defaults
+ *	included. Dynamic subtests: one per table (example, invalid-ranges,
+ *	paging-system, flags, six-memory-segments, explicit-bases,
+ *	aperture-first).
+ *
+ * SUBTEST: bad-profile
+ * Description: An unknown profile makes the load fail with EINVAL and one
+ *	kernel log line.
+ *
+ * SUBTEST: bad-size-override
+ * Description: Size overrides that the profile cannot take, or that break a
+ *	rule, make the load fail with one log line. Dynamic subtests:
+ *	resize-missing-segment, memory-overlaps-aperture.
+ *
+ * SUBTEST: bad-tables
+ * Description: A bad table of each kind, and a syntax error, make the load
+ *	fail with EINVAL and one kernel log line naming the segment and the
+ *	rule. Dynamic subtests: one per kind of bad table (no-aperture,
+ *	hibernate-without-standby, page-size-8k, banks-without-banking,
+ *	visible-above-size, invalid-range-overlap, gpu-range-overlap,
+ *	parse-unknown-key).
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,6 +7,51 @@
  *
  * Copyright (c) 2026 The vseg authors
  */
+/**
+ * TEST: vseg placement
+ * Category: Core
+ * Mega feature: General Core features
+ * Sub-category: Memory management
+ * Functionality: placement
+ * Description: Check where vseg places buffers: the AccessedPhysically table
+ *	in memory segments, the aperture and system memory, preferred
+ *	segments, supported sets, direction, banks and alignment, on every
+ *	built-in profile.
+ *
+ * SUBTEST: accessed-physically
+ * Description: Every cell of the AccessedPhysically table: sets of pages,
+ *	contiguous buffers and primaries in memory segments; unmapped, mapped
+ *	and primary buffers in the aperture; system memory. Dynamic subtests:
+ *	one per built-in profile, named after it.
+ *
+ * SUBTEST: preferred-order
+ * Description: Preferred segments are tried in order; a full one is skipped
+ *	without evicting anything from it. Dynamic subtests: one per built-in
+ *	profile, named after it.
+ *
+ * SUBTEST: preferred-system
+ * Description: System memory as a preferred segment is honoured in its turn,
+ *	before resident placements preferred after it or only supported.
+ *	Dynamic subtests: one per built-in profile, named after it.
+ *
+ * SUBTEST: supported-set
+ * Description: Without preferences a buffer lands in the first supported
+ *	placement: memory segments by id, the aperture, system memory. Dynamic
+ *	subtests: one per built-in profile, named after it.
+ *
+ * SUBTEST: direction
+ * Description: Top-down preferences and FROM_END_OF_SEGMENT place contiguous
+ *	buffers at the end of the segment. Dynamic subtests: one per built-in
+ *	profile, named after it.
+ *
+ * SUBTEST: hinted-banks
+ * Description: Hinted banks are honoured in order and fall back to the rest
+ *	of the segment, then to other segments.
+ *
+ * SUBTEST: alignment
+ * Description: The alignment of contiguous buffers is honoured. Dynamic
+ *	subtests: one per built-in profile, named after it.
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

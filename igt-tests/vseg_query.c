@@ -4,6 +4,53 @@
  *
  * Copyright (c) 2026 The vseg authors
  */
+/**
+ * TEST: vseg query
+ * Category: Core
+ * Mega feature: General Core features
+ * Sub-category: Memory management
+ * Functionality: segment query
+ * Description: Check the vseg segment table query: the two-call protocol, the
+ *	table of every built-in profile, and the rejection of bad arguments.
+ *
+ * SUBTEST: query-count
+ * Description: The count call returns the number of segments, the element
+ *	size and the paging buffer; the fill call with that count and size
+ *	fills the table.
+ *
+ * SUBTEST: query-usage-zero
+ * Description: Usage counters are zero while no buffer exists.
+ *
+ * SUBTEST: query-short-buffer
+ * Description: An array smaller than the table is refused with EINVAL and
+ *	left untouched.
+ *
+ * SUBTEST: query-larger-buffer
+ * Description: An array larger than the table is accepted; the count is
+ *	written back and the extra entries are untouched.
+ *
+ * SUBTEST: query-invalid-mbz
+ * Description: Nonzero extensions, flags, padding or reserved fields are
+ *	refused with EINVAL.
+ *
+ * SUBTEST: query-invalid-segment-size
+ * Description: A segment_size other than the kernel's is refused with EINVAL
+ *	on the fill call.
+ *
+ * SUBTEST: query-null-array
+ * Description: A count without an array is refused with EINVAL.
+ *
+ * SUBTEST: query-bad-pointer
+ * Description: Unwritable arrays and a bad argument pointer give EFAULT.
+ *
+ * SUBTEST: query-render-node
+ * Description: The query works on the render node and returns the same table.
+ *
+ * SUBTEST: query-table
+ * Description: The table of each built-in profile obeys the rules, has no
+ *	usage and reads the same on every query and node. Dynamic subtests:
+ *	one per built-in profile, named after it.
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

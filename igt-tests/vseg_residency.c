@@ -6,6 +6,49 @@
  *
  * Copyright (c) 2026 The vseg authors
  */
+/**
+ * TEST: vseg residency
+ * Category: Core
+ * Mega feature: General Core features
+ * Sub-category: Memory management
+ * Functionality: residency
+ * Description: Move vseg buffers with MAKE_RESIDENT and EVICT, check
+ *	placement, usage accounting, pinning and the rejection of bad
+ *	arguments.
+ *
+ * SUBTEST: evict-make-resident
+ * Description: EVICT moves a buffer to system memory and MAKE_RESIDENT back,
+ *	in every segment; GEM_INFO, the usage and debugfs follow; data
+ *	survives; repeated calls change nothing.
+ *
+ * SUBTEST: pressure
+ * Description: Eviction under pressure goes to the eviction set (the
+ *	aperture) or to system memory; MAKE_RESIDENT pushes other buffers out.
+ *
+ * SUBTEST: pin
+ * Description: Pinned buffers are not evicted, EVICT refuses them unless
+ *	unpinning, and a segment full of pinned buffers (one file allowed to
+ *	pin it all: pin_limit_percent=100) gives ENOSPC.
+ *
+ * SUBTEST: pin-budget
+ * Description: Each file may pin half of a segment (pin_limit_percent), a pin
+ *	counted each time: past that PIN fails with ENOSPC and nothing moves;
+ *	only the pinning file can unpin; its pins go with its last handle and
+ *	with the file.
+ *
+ * SUBTEST: invalid
+ * Description: Unknown handles, bad counts, bad pointers and nonzero flags,
+ *	padding or reserved fields are refused before anything moves.
+ *
+ * SUBTEST: max-handles
+ * Description: DRM_VSEG_MAX_RESIDENCY_HANDLES handles in one call.
+ *
+ * SUBTEST: accounting
+ * Description: Random EVICT / MAKE_RESIDENT rounds: the usage of every
+ *	segment matches the buffers' placements, and returns to its start when
+ *	they are closed. Dynamic subtests: one per built-in profile, named
+ *	after it.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>

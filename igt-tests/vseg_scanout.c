@@ -13,6 +13,69 @@
  *
  * Copyright (c) 2026 The vseg authors
  */
+/**
+ * TEST: vseg scanout
+ * Category: Core
+ * Mega feature: General Core features
+ * Sub-category: Display
+ * Functionality: scanout
+ * Description: Show vseg primaries on the virtual display: mapped into the
+ *	aperture only while displayed, pinned contiguous in memory segments,
+ *	unmapped and unpinned when replaced or turned off; debugfs display and
+ *	the paging counters.
+ *
+ * SUBTEST: aperture-%s
+ * Description: A primary supported in the aperture only: not mapped before
+ *	SCANOUT, mapped and pinned while displayed, unmapped when replaced or
+ *	when its head is turned off; usage and paging counters follow. On
+ *	profile arg[1].
+ *
+ * SUBTEST: memory-%s
+ * Description: A primary in each memory segment: contiguous, pinned while
+ *	displayed, brought back contiguous when displayed from system memory.
+ *	On profile arg[1]. Dynamic subtests: one per memory segment, named
+ *	after it, and memory-or-aperture.
+ *
+ * SUBTEST: paging-%s
+ * Description: debugfs paging: one line per segment; transfers grow when
+ *	buffers move in and out, aperture map and unmap when ranges are bound
+ *	and unbound. On profile arg[1].
+ *
+ * SUBTEST: heads
+ * Description: Two heads, one primary on both, the same primary twice.
+ *
+ * SUBTEST: user-pins
+ * Description: The display's pin and the application's pins are counted
+ *	apart; a pinned primary leaves the aperture when no head shows it.
+ *
+ * SUBTEST: close-displayed
+ * Description: Closing the last handle of a displayed primary keeps it
+ *	displayed until its head is turned off.
+ *
+ * SUBTEST: close-file
+ * Description: Closing the file that set a head turns it off and releases its
+ *	primary; other files' heads stay. Only the DRM master may set heads.
+ *
+ * SUBTEST: render-primary
+ * Description: The render engine reaches a primary by virtual address; the
+ *	copy engine refuses it.
+ *
+ * SUBTEST: invalid
+ * Description: SCANOUT of a non-primary, on a bad head, with an unknown
+ *	handle or nonzero reserved fields is refused and changes nothing; from
+ *	a file that is not the DRM master, or a render node, it is refused
+ *	with EACCES.
+ *
+ * SUBTEST: unload-displayed
+ * Description: Unloading vseg while primaries are displayed.
+ *
+ * arg[1]:
+ *
+ * @discrete:	the discrete profile (the default)
+ * @integrated:	the integrated profile
+ * @smallbar:	the smallbar profile
+ * @multi:	the multi profile
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
