@@ -16,9 +16,8 @@
 # "perf record -a -g" and leave "perf report" text in $OUTDIR/perf-SUBTEST.txt
 # (self time), perf-SUBTEST-children.txt (with callees), -graph.txt (call graphs).
 
-set -uo pipefail
-
-TOOLS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+# shellcheck source=tools/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 export IGT_KMOD_PATH=${1:?usage: $0 KMOD_DIR BIN...}
 shift
 LOG=${OUTDIR:-/tmp}/bench.log
@@ -26,11 +25,11 @@ TMO=${BENCH_SUBTEST_TIMEOUT:-600}
 rc=0
 
 for m in drm drm_kms_helper ttm drm_buddy drm_ttm_helper vgem bochs; do
-	modprobe -q "$m" 2>/dev/null || echo "bench-guest: modprobe $m failed"
+	modprobe -q "$m" 2>/dev/null || say "modprobe $m failed"
 done
 for c in /sys/class/drm/card*; do
 	[ -e "$c/device/driver" ] || continue
-	echo "bench-guest: $(basename "$c"): $(basename "$(readlink "$c/device/driver")")"
+	say "$(basename "$c"): $(basename "$(readlink "$c/device/driver")")"
 done
 : >"$LOG"
 dmesg -c >/dev/null 2>&1 || true
@@ -38,7 +37,7 @@ dmesg -c >/dev/null 2>&1 || true
 for bin in "$@"; do
 	subs=${BENCH_SUBTESTS:-$("$bin" --list-subtests)}
 	for s in $subs; do
-		echo "bench-guest: $(basename "$bin") $s"
+		say "$(basename "$bin") $s"
 		start=$(date +%s)
 		if [ "${BENCH_PERF:-0}" = 1 ] && command -v perf >/dev/null; then
 			timeout -k 10 "$TMO" perf record -q -a -g -o "/tmp/perf-$s.data" -- \
@@ -57,10 +56,10 @@ for bin in "$@"; do
 			timeout -k 10 "$TMO" "$bin" --run-subtest "$s" 2>&1 | tee -a "$LOG"
 			r=${PIPESTATUS[0]}
 		fi
-		echo "bench-guest: $s: exit $r, $(($(date +%s) - start)) s"
+		say "$s: exit $r, $(($(date +%s) - start)) s"
 		[ "$r" = 0 ] || rc=1
 		if ! dmesg -c >"$OUTDIR/.klog" 2>&1 || ! "$TOOLS/klog-check.sh" "$OUTDIR/.klog"; then
-			echo "bench-guest: kernel log splat during $s"
+			say "kernel log splat during $s"
 			rc=1
 		fi
 	done

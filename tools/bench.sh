@@ -22,15 +22,11 @@
 # Output: build/bench/{bench.log,results.json,scaling.dat,scaling.png,table.txt}
 # and the guest's console.log and dmesg.txt in build/bench/vm/.
 
-set -uo pipefail
-
-TOOLS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
-REPO=$(dirname "$TOOLS")
+# shellcheck source=tools/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$REPO" || exit 1
 MAKE=${MAKE:-make}
 OUT=$REPO/build/bench
-
-die() { echo "bench: $*" >&2; exit 1; }
 
 if [ "${SKIP_DEPS:-0}" != 1 ]; then
 	DEBUG_TIER=0 "$TOOLS/install-deps.sh" --bench || die "tools/install-deps.sh --bench failed"
@@ -45,7 +41,7 @@ mapfile -t bins < <($MAKE -s -C "$REPO/benchmarks" MAKEOVERRIDES= list)
 
 mkdir -p "$OUT"
 rm -f "$OUT"/bench.log "$OUT"/results.json "$OUT"/scaling.dat "$OUT"/scaling.png "$OUT"/table.txt
-echo "bench: $KVER, guest log in $OUT/vm/console.log"
+say "$KVER, guest log in $OUT/vm/console.log"
 start=$(date +%s)
 # shellcheck disable=SC2086
 "$TOOLS/vm-run.sh" -q -k "$KVER" -t "${BENCH_TIMEOUT:-1500}" -o "$OUT/vm" \
@@ -121,7 +117,7 @@ if [ -s "$OUT/scaling.dat" ] && command -v gnuplot >/dev/null; then
 		[ -z "$plot" ] || plot+=", "
 		plot+="'< grep \"^$s \" $OUT/scaling.dat' using 2:3:4:5 with yerrorlines title '$s'"
 	done
-	gnuplot <<EOT || echo "bench: gnuplot failed"
+	gnuplot <<EOT || say "gnuplot failed"
 set terminal pngcairo size 900,560 noenhanced
 set output '$OUT/scaling.png'
 set title 'create latency against live buffers ($KVER, TCG guest): median, min-max'
@@ -135,8 +131,8 @@ set key top left
 plot $plot
 EOT
 else
-	echo "bench: no gnuplot or no scaling points: no plot"
+	say "no gnuplot or no scaling points: no plot"
 fi
-echo "bench: $OUT/results.json, $OUT/scaling.png, $OUT/table.txt ($(($(date +%s) - start)) s)"
-[ "$rc" = 0 ] || echo "bench: the guest run failed (exit $rc): see $OUT/vm/console.log"
+say "$OUT/results.json, $OUT/scaling.png, $OUT/table.txt ($(($(date +%s) - start)) s)"
+[ "$rc" = 0 ] || say "the guest run failed (exit $rc): see $OUT/vm/console.log"
 exit "$rc"

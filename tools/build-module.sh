@@ -13,10 +13,9 @@
 # Output: build/KVER/drivers/gpu/drm/vseg/vseg.ko (and, against a kernel
 # with CONFIG_KUNIT, build/KVER/drivers/gpu/drm/vseg/tests/vseg_test.ko)
 
-set -euo pipefail
-
-TOOLS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
-REPO=$(dirname "$TOOLS")
+# shellcheck source=tools/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+set -e
 SPARSE=0
 KDIR=
 while [ $# -gt 0 ]; do
@@ -52,7 +51,7 @@ for kver in "$@"; do
 	kdir=${KDIR:-/lib/modules/$kver/build}
 	dst=$REPO/build/$kver
 	if [ ! -d "$kdir" ]; then
-		echo "build-module: no headers for $kver ($kdir)" >&2
+		log "no headers for $kver ($kdir)"
 		fail=1
 		continue
 	fi
@@ -62,36 +61,36 @@ for kver in "$@"; do
 	flock 8
 	sync_tree "$dst"
 
-	echo "build-module: $kver: make W=1 (log: build/$kver/build.log)"
+	say "$kver: make W=1 (log: build/$kver/build.log)"
 	if ! make -C "$kdir" M="$dst" W=1 -j"$JOBS" modules >"$dst/build.log" 2>&1; then
 		cat "$dst/build.log"
-		echo "build-module: $kver: BUILD FAILED" >&2
+		log "$kver: BUILD FAILED"
 		fail=1
 		continue
 	fi
 	if grep -i 'warning:' "$dst/build.log"; then
 		# objects built with warnings would not be rebuilt (nor warn) next time
 		find "$dst" -name '*.o' -delete
-		echo "build-module: $kver: the build printed warnings (above)" >&2
+		log "$kver: the build printed warnings (above)"
 		fail=1
 		continue
 	fi
-	echo "build-module: $kver: ok: build/$kver/drivers/gpu/drm/vseg/vseg.ko"
+	say "$kver: ok: build/$kver/drivers/gpu/drm/vseg/vseg.ko"
 
 	if [ "$SPARSE" = 1 ]; then
-		echo "build-module: $kver: sparse (C=2, log: build/$kver/sparse.log)"
+		say "$kver: sparse (C=2, log: build/$kver/sparse.log)"
 		if ! make -C "$kdir" M="$dst" W=1 C=2 -j"$JOBS" modules >"$dst/sparse.log" 2>&1; then
 			cat "$dst/sparse.log"
-			echo "build-module: $kver: sparse build FAILED" >&2
+			log "$kver: sparse build FAILED"
 			fail=1
 			continue
 		fi
 		if grep -iE 'warning:|error:' "$dst/sparse.log"; then
-			echo "build-module: $kver: sparse found problems (above)" >&2
+			log "$kver: sparse found problems (above)"
 			fail=1
 			continue
 		fi
-		echo "build-module: $kver: sparse clean"
+		say "$kver: sparse clean"
 	fi
 done
 exit "$fail"

@@ -29,10 +29,8 @@
 # Output: build/check/KVER/{console.log,dmesg.txt,igt-results/}, build/check/summary
 # (the debug kernel: build/check/debug/, also igt-results/kunit/ and kmemleak.txt)
 
-set -uo pipefail
-
-TOOLS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
-REPO=$(dirname "$TOOLS")
+# shellcheck source=tools/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$REPO" || exit 1
 MAKE=${MAKE:-make}
 VM_TIMEOUT=${VM_TIMEOUT:-1800}
@@ -46,7 +44,7 @@ P=0 F=0 S=0
 mkdir -p build
 exec 9>build/check.lock
 if ! flock -n 9; then
-	echo "check: waiting for another make check in this tree to finish"
+	say "waiting for another make check in this tree to finish"
 	flock 9
 fi
 finish() {
@@ -59,7 +57,7 @@ finish() {
 
 if [ "${SKIP_DEPS:-0}" != 1 ]; then
 	if ! "$TOOLS/install-deps.sh"; then
-		echo "check: tools/install-deps.sh failed"
+		say "tools/install-deps.sh failed"
 		F=$((F + 1))
 		finish
 	fi
@@ -74,14 +72,14 @@ for k in "${all_kernels[@]}"; do
 done
 [ "$DEBUG_TIER" = 0 ] || kernels+=(debug)
 if [ ${#kernels[@]} -eq 0 ]; then
-	echo "check: no supported kernel installed"
+	say "no supported kernel installed"
 	F=$((F + 1))
 	finish
 fi
-echo "check: kernels: ${kernels[*]}"
+say "kernels: ${kernels[*]}"
 
 if ! $MAKE --no-print-directory userspace; then
-	echo "check: FAIL: userspace build"
+	say "FAIL: userspace build"
 	F=$((F + 1))
 	finish
 fi
@@ -116,7 +114,7 @@ else
 	tests=("${all[@]}")
 fi
 if [ ${#tests[@]} -eq 0 ]; then
-	echo "check: WARNING: no IGT test binaries found: nothing to run"
+	say "WARNING: no IGT test binaries found: nothing to run"
 fi
 
 genv=()
@@ -130,7 +128,7 @@ done
 test_kernel() {
 	local kver=$1 kp=0 kf=0 ks=0 out dkdir= mver=$1 label=$1 build_args
 	local kmod binds igt rc res what ign hits t
-	echo "check: ==== $kver ===="
+	say "==== $kver ===="
 	out=$REPO/build/check/$kver
 	rm -rf "$out"
 	mkdir -p "$out"
@@ -142,7 +140,7 @@ test_kernel() {
 			label="debug ($mver)"
 			build_args=(-K "$dkdir/src" "$mver")
 		else
-			echo "check: debug: FAIL: the debug kernel build (tools/debug-kernel/build.sh)"
+			say "debug: FAIL: the debug kernel build (tools/debug-kernel/build.sh)"
 			echo "0 1 0" >"$out/counts"
 			echo "$label" >"$out/label"
 			return
@@ -150,7 +148,7 @@ test_kernel() {
 	fi
 	echo "$label" >"$out/label"
 	if ! "$TOOLS/build-module.sh" "${build_args[@]}"; then
-		echo "check: $kver: FAIL: module build"
+		say "$kver: FAIL: module build"
 		kf=1
 	elif [ ${#tests[@]} -gt 0 ] || [ -n "$dkdir" ]; then
 		kmod=$REPO/build/$mver/drivers/gpu/drm/vseg
@@ -190,10 +188,10 @@ test_kernel() {
 			what=
 			[ -s "$out/igt-results/running" ] &&
 				what=" while running $(cat "$out/igt-results/running")"
-			echo "check: $kver: FAIL: the VM run failed$what (exit $rc; see $out/console.log)"
+			say "$kver: FAIL: the VM run failed$what (exit $rc; see $out/console.log)"
 			kf=$((kf + 1))
 		elif [ "$rc" = 1 ] && [ "$kf" = 0 ]; then
-			echo "check: $kver: FAIL: the test runner failed without a failed test"
+			say "$kver: FAIL: the test runner failed without a failed test"
 			kf=$((kf + 1))
 		fi
 		if [ -f "$out/dmesg.txt" ]; then
@@ -202,7 +200,7 @@ test_kernel() {
 			[ -z "$dkdir" ] ||
 				ign+="${ign:+|}kmemleak: Kernel memory leak detector initiali[sz]ed|RCU lockdep checking is enabled"
 			if ! hits=$(KLOG_EXTRA_IGNORE=$ign "$TOOLS/klog-check.sh" "$out/dmesg.txt"); then
-				echo "check: $kver: FAIL: kernel log splats in $out/dmesg.txt:"
+				say "$kver: FAIL: kernel log splats in $out/dmesg.txt:"
 				printf '%s\n' "$hits" | head -n 60
 				kf=$((kf + 1))
 			fi
@@ -231,7 +229,7 @@ for kver in "${kernels[@]}"; do
 	test_kernel "$kver"
 done
 if [ -n "$debug_pid" ]; then
-	echo "check: waiting for the debug kernel"
+	say "waiting for the debug kernel"
 	wait "$debug_pid"
 	cat build/check/debug.log
 fi
@@ -239,14 +237,14 @@ fi
 declare -A summary label
 for kver in "${kernels[@]}"; do
 	read -r kp kf ks <"build/check/$kver/counts" 2>/dev/null ||
-		{ kp=0 kf=1 ks=0; echo "check: $kver: FAIL: no result"; }
+		{ kp=0 kf=1 ks=0; say "$kver: FAIL: no result"; }
 	label[$kver]=$(cat "build/check/$kver/label" 2>/dev/null || echo "$kver")
 	summary[$kver]="$kp passed, $kf failed, $ks skipped"
 	P=$((P + kp)) F=$((F + kf)) S=$((S + ks))
 done
 
-echo "check: ==== summary ===="
+say "==== summary ===="
 for kver in "${kernels[@]}"; do
-	echo "check: ${label[$kver]}: ${summary[$kver]}"
+	say "${label[$kver]}: ${summary[$kver]}"
 done
 finish

@@ -7,17 +7,16 @@
 #
 # usage: tools/checkpatch.sh [FILE...]   (default: the driver and UAPI header)
 
-set -euo pipefail
-
-TOOLS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
-REPO=$(dirname "$TOOLS")
+# shellcheck source=tools/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+set -e
 CP=$REPO/build/checkpatch
 TARBALL=/usr/src/linux-source-6.12.tar.xz
 FILES=(checkpatch.pl spelling.txt const_structs.checkpatch)
 
 if [ ! -x "$CP/checkpatch.pl" ]; then
 	[ -r "$TARBALL" ] || "$TOOLS/install-deps.sh" --checkpatch
-	echo "checkpatch: extracting scripts/checkpatch.pl from $TARBALL" >&2
+	log "extracting scripts/checkpatch.pl from $TARBALL"
 	top=$(tar -tJf "$TARBALL" 2>/dev/null | head -n 1 | cut -d/ -f1) || true
 	[ -n "$top" ] || top=linux-source-6.12
 	mkdir -p "$CP"
@@ -38,8 +37,8 @@ fi
 # LINUX_VERSION_CODE: an out-of-tree driver for 6.1 and 6.12 must test it.
 if perl "$CP/checkpatch.pl" --strict --no-tree --show-types --quiet \
 	--ignore LINUX_VERSION_CODE -f "$@"; then
-	echo "checkpatch: clean ($# files)"
+	say "clean ($# files)"
 else
-	echo "checkpatch: problems found (above)"
+	say "problems found (above)"
 	exit 1
 fi

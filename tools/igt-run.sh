@@ -21,17 +21,15 @@
 #       stdin, prints offending lines and exits nonzero on a splat
 # Exit status: 0 if nothing failed, 1 otherwise.
 
-set -uo pipefail
-
-TOOLS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
-REPO=$(dirname "$TOOLS")
+USAGE_LINES=12,21
+# shellcheck source=tools/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 RESULTS=
 TMO=120
 KMOD_DIR=
 CHECKER=$TOOLS/klog-check.sh
 
-usage() { sed -n '12,21p' "$0" >&2; exit 2; }
 while getopts r:t:m:c:h opt; do
 	case $opt in
 	r) RESULTS=$OPTARG ;;
@@ -48,7 +46,7 @@ KVER=$(uname -r)
 [ -n "$RESULTS" ] || RESULTS=${OUTDIR:-.}/igt-results
 [ -n "$KMOD_DIR" ] || KMOD_DIR=$REPO/build/$KVER/drivers/gpu/drm/vseg
 KMOD_DIR=$(realpath -m "$KMOD_DIR")
-[ -e "$KMOD_DIR/vseg.ko" ] || echo "igt-run: warning: no $KMOD_DIR/vseg.ko" >&2
+[ -e "$KMOD_DIR/vseg.ko" ] || log "warning: no $KMOD_DIR/vseg.ko"
 export IGT_KMOD_PATH=$KMOD_DIR
 
 mkdir -p "$RESULTS"
@@ -232,16 +230,16 @@ done
 vseg_loaded && rmmod vseg 2>/dev/null
 kmsg_new
 
-echo "igt-run: $KVER: IGT_KMOD_PATH=$IGT_KMOD_PATH, results in $RESULTS"
+say "$KVER: IGT_KMOD_PATH=$IGT_KMOD_PATH, results in $RESULTS"
 for path in "$@"; do
 	bin=$(basename "$path")
 	mkdir -p "$RESULTS/$bin"
 	if vseg_loaded; then
-		rmmod vseg 2>/dev/null || echo "igt-run: warning: vseg still loaded before $bin"
+		rmmod vseg 2>/dev/null || say "warning: vseg still loaded before $bin"
 	fi
 	kmsg_new
 	if [ ! -x "$path" ]; then
-		echo "igt-run: $path: not an executable" >"$RESULTS/$bin/$bin.log"
+		say "$path: not an executable" >"$RESULTS/$bin/$bin.log"
 		result FAIL "$bin" 0.000 "$RESULTS/$bin/$bin.log"
 		continue
 	fi
@@ -268,5 +266,5 @@ done
 
 rm -f "$RESULTS/running"
 echo "$PASSED $FAILED $SKIPPED" >"$RESULTS/summary"
-echo "igt-run: $KVER: $PASSED passed, $FAILED failed, $SKIPPED skipped"
+say "$KVER: $PASSED passed, $FAILED failed, $SKIPPED skipped"
 [ "$FAILED" = 0 ]

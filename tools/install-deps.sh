@@ -17,9 +17,9 @@
 #   --bench       also gnuplot-nox, for the plot of "make bench" (only
 #                 make bench asks for it; make check never needs it)
 
-set -euo pipefail
-
-TOOLS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+# shellcheck source=tools/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+set -e
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 
@@ -41,7 +41,6 @@ for arg in "$@"; do
 	esac
 done
 
-log() { echo "install-deps: $*" >&2; }
 
 missing() {
 	local p out=()

@@ -8,7 +8,9 @@
 # usage: tools/kernels.sh            all supported kernels, one per line
 #        tools/kernels.sh --default  the default one (newest 6.1)
 
-set -euo pipefail
+# shellcheck source=tools/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+set -e
 
 newest() {
 	local d k out=

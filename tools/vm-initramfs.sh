@@ -13,12 +13,14 @@
 #   -o OUT      output file; kept when it exists and is newer than this script
 #               and than the module tree's modules.dep
 
-set -euo pipefail
+USAGE_LINES=10,15
+# shellcheck source=tools/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+set -e
 
 FORCE=0
 MODBASE=/
 OUT=
-usage() { sed -n '10,15p' "$0" >&2; exit 2; }
 while getopts fm:o:h opt; do
 	case $opt in
 	f) FORCE=1 ;;
@@ -41,7 +43,7 @@ fi
 BUSYBOX=${BUSYBOX:-/bin/busybox}
 if [ ! -x "$BUSYBOX" ] ||
 	LC_ALL=C readelf -l "$BUSYBOX" 2>/dev/null | grep -q 'program interpreter'; then
-	echo "vm-initramfs: $BUSYBOX missing or not static (install busybox-static)" >&2
+	log "$BUSYBOX missing or not static (install busybox-static)"
 	exit 1
 fi
 
@@ -50,7 +52,7 @@ fi
 mods=()
 for m in virtio_pci 9pnet_virtio 9p; do
 	if ! deps=$(modprobe -d "$MODBASE" -S "$KVER" --show-depends "$m" 2>&1); then
-		echo "vm-initramfs: modprobe --show-depends $m for $KVER failed:" >&2
+		log "modprobe --show-depends $m for $KVER failed:"
 		echo "$deps" >&2
 		exit 1
 	fi
@@ -173,4 +175,4 @@ mkdir -p "$(dirname "$OUT")"
 tmp=$(mktemp "$OUT.XXXXXX")
 (cd "$stage" && find . -print0 | cpio --null -o -H newc --quiet | gzip -1) >"$tmp"
 mv -f "$tmp" "$OUT"
-echo "vm-initramfs: built $OUT (${#mods[@]} modules)" >&2
+log "built $OUT (${#mods[@]} modules)"

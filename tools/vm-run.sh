@@ -27,10 +27,11 @@
 # variables; stdin is /dev/null. /proc, /sys, /sys/kernel/debug, /dev, and
 # tmpfs on /tmp, /run and /dev/shm are mounted; the rest of / is read-only.
 
-set -euo pipefail
-
-TOOLS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
-REPO=$(dirname "$TOOLS")
+USAGE_LINES=8,28
+# shellcheck source=tools/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+set -e
+DIE_STATUS=2
 
 KVER=
 TIMEOUT=600
@@ -45,8 +46,6 @@ SMP=2
 ENVS=()
 BINDS=()
 
-die() { echo "vm-run: $*" >&2; exit 2; }
-usage() { sed -n '8,28p' "$0" >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -123,7 +122,7 @@ OUTDIR=$(cd "$OUTDIR" && pwd -P)
 # Two runs must not share an output dir: the second one waits.
 exec 9>"$OUTDIR.lock"
 if ! flock -n 9; then
-	echo "vm-run: waiting for another vm-run using $OUTDIR" >&2
+	log "waiting for another vm-run using $OUTDIR"
 	flock 9
 fi
 if [ "${DEFAULT_OUT:-0}" = 1 ]; then
@@ -188,7 +187,7 @@ qemu=(qemu-system-x86_64 -accel tcg -cpu max -m "$MEM" -smp "$SMP"
 	-virtfs "local,path=$OUTDIR,mount_tag=vmout,security_model=none"
 	"${qextra[@]}")
 
-echo "vm-run: booting $KVER (timeout ${TIMEOUT}s, output in $OUTDIR)" >&2
+log "booting $KVER (timeout ${TIMEOUT}s, output in $OUTDIR)"
 # A guest that dies before the command starts (a TCG boot flake: seen here
 # as an int3 trap in sched_clock while the kernel patches its own text,
 # a few boots in a hundred) is booted again, at most BOOT_TRIES times in
@@ -222,13 +221,13 @@ fi
 total=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
 
 show_tail() {
-	echo "vm-run: ---- last lines of $OUTDIR/console.log ----" >&2
+	log "---- last lines of $OUTDIR/console.log ----"
 	tail -n "${1:-60}" "$OUTDIR/console.log" >&2 || true
-	echo "vm-run: ----" >&2
+	log "----"
 }
 
 if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
-	echo "vm-run: $KVER: TIMEOUT after ${TIMEOUT}s" >&2
+	log "$KVER: TIMEOUT after ${TIMEOUT}s"
 	show_tail
 	echo 124 >"$OUTDIR/status"
 	exit 124
@@ -238,12 +237,12 @@ if [ ! -s "$OUTDIR/.vm-run/status" ]; then
 	grep -q 'Kernel panic' "$OUTDIR/console.log" 2>/dev/null &&
 		why="guest kernel panic"
 	[ "$qrc" = 0 ] || why+=" (qemu exit $qrc)"
-	echo "vm-run: $KVER: FAILED: $why" >&2
+	log "$KVER: FAILED: $why"
 	show_tail 80
 	echo 125 >"$OUTDIR/status"
 	exit 125
 fi
 rc=$(cat "$OUTDIR/.vm-run/status")
 echo "$rc" >"$OUTDIR/status"
-echo "vm-run: $KVER: exit status $rc, boot-to-command ${boot:-?}s, total ${total}s" >&2
+log "$KVER: exit status $rc, boot-to-command ${boot:-?}s, total ${total}s"
 exit "$rc"

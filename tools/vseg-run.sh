@@ -8,9 +8,8 @@
 #
 # usage: tools/vseg-run.sh PATH/TO/vseg.ko
 
-set -uo pipefail
-
-TOOLS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+# shellcheck source=tools/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 KO=${1:?usage: $0 PATH/TO/vseg.ko}
 rc=0
 
@@ -19,10 +18,10 @@ for m in drm drm_kms_helper ttm drm_buddy drm_ttm_helper; do
 done
 dmesg -c >/dev/null 2>&1 || true
 
-echo "vseg-run: insmod $KO ${VSEG_ARGS:-}"
+say "insmod $KO ${VSEG_ARGS:-}"
 # shellcheck disable=SC2086
 if ! insmod "$KO" ${VSEG_ARGS:-}; then
-	echo "vseg-run: insmod failed"
+	say "insmod failed"
 	dmesg
 	exit 1
 fi
@@ -32,32 +31,32 @@ for d in /sys/kernel/debug/dri/*/; do
 	[ -r "$d/name" ] && grep -q vseg "$d/name" && [ -e "$d/segments" ] && { dir=$d; break; }
 done
 if [ -n "$dir" ]; then
-	echo "vseg-run: ==== ${dir}segments ===="
+	say "==== ${dir}segments ===="
 	cat "${dir}segments" || rc=1
 else
-	echo "vseg-run: no vseg debugfs dir with a segments file under /sys/kernel/debug/dri"
+	say "no vseg debugfs dir with a segments file under /sys/kernel/debug/dri"
 	rc=1
 fi
 
 if [ -x "$TOOLS/vseg-example" ]; then
-	echo "vseg-run: ==== tools/vseg-example ===="
+	say "==== tools/vseg-example ===="
 	"$TOOLS/vseg-example" || { echo "vseg-run: vseg-example failed ($?)"; rc=1; }
 fi
 if [ -n "${RUN_EXTRA:-}" ]; then
 	IFS=';' read -r -a cmds <<<"$RUN_EXTRA"
 	for c in "${cmds[@]}"; do
 		[ -n "${c// /}" ] || continue
-		echo "vseg-run: ==== $c ===="
+		say "==== $c ===="
 		bash -c "$c" || { echo "vseg-run: '$c' failed ($?)"; rc=1; }
 	done
 fi
 
-echo "vseg-run: rmmod vseg"
+say "rmmod vseg"
 rmmod vseg || rc=1
-echo "vseg-run: ==== kernel log since insmod ===="
+say "==== kernel log since insmod ===="
 dmesg | tee /tmp/vseg-run.dmesg
 if ! hits=$("$TOOLS/klog-check.sh" /tmp/vseg-run.dmesg); then
-	echo "vseg-run: kernel log splats:"
+	say "kernel log splats:"
 	printf '%s\n' "$hits"
 	rc=1
 fi

@@ -35,8 +35,10 @@
 #   that is not writable), JOBS (default nproc), LINUX_SOURCE (a tarball to
 #   build instead; its size and mtime stand for its version).
 
-set -euo pipefail
-
+PROG=debug-kernel
+# shellcheck source=tools/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+set -e
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 SELF=$HERE/$(basename "${BASH_SOURCE[0]}")
 TOOLS=$(dirname "$HERE")
@@ -45,8 +47,6 @@ SRCPKG=linux-source-6.12
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 KEEP=3
 
-log() { echo "debug-kernel: $*" >&2; }
-die() { log "$*"; exit 1; }
 
 MODE=build
 case ${1:-} in

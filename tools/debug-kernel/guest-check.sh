@@ -16,14 +16,14 @@
 #   -t  timeout of the KUnit module's run (default 600)
 # Exit status: 0 if nothing failed, 1 otherwise.
 
-set -uo pipefail
-
+USAGE_LINES=12,16
+# shellcheck source=tools/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 TOOLS=$(dirname "$HERE")
 RESULTS=
 KUNIT=
 KTMO=600
-usage() { sed -n '12,16p' "$0" >&2; exit 2; }
 while getopts r:u:t:h opt; do
 	case $opt in
 	r) RESULTS=$OPTARG ;;
@@ -47,7 +47,7 @@ line() {
 if [ -w "$KMEMLEAK" ]; then
 	t0=$SECONDS
 	echo scan >"$KMEMLEAK" && echo clear >"$KMEMLEAK"
-	echo "guest-check: kmemleak: boot-time objects set aside ($((SECONDS - t0)) s)"
+	say "kmemleak: boot-time objects set aside ($((SECONDS - t0)) s)"
 fi
 
 rc=0
@@ -59,7 +59,7 @@ if [ -n "$KUNIT" ]; then
 	if [ -f "$KUNIT" ]; then
 		"$HERE/kunit-run.sh" -r "$RESULTS" -t "$KTMO" "$KUNIT" || rc=1
 	else
-		echo "guest-check: no $KUNIT: KUnit tests not built" >&2
+		log "no $KUNIT: KUnit tests not built"
 		line FAIL "kunit/$(basename "$KUNIT" .ko)" 0.000
 		rc=1
 	fi
@@ -85,7 +85,7 @@ if [ -w "$KMEMLEAK" ]; then
 		line PASS debug/kmemleak "$t.000"
 	fi
 else
-	echo "guest-check: no $KMEMLEAK (not a kmemleak kernel?)" >&2
+	log "no $KMEMLEAK (not a kmemleak kernel?)"
 	line FAIL debug/kmemleak 0.000
 	rc=1
 fi
@@ -107,5 +107,5 @@ p=$(grep -c '^PASS ' "$RESULTS/results.txt")
 f=$(grep -c '^FAIL ' "$RESULTS/results.txt")
 s=$(grep -c '^SKIP ' "$RESULTS/results.txt")
 echo "$p $f $s" >"$RESULTS/summary"
-echo "guest-check: $KVER: $p passed, $f failed, $s skipped (IGT + KUnit + kmemleak)"
+say "$KVER: $p passed, $f failed, $s skipped (IGT + KUnit + kmemleak)"
 exit "$rc"

@@ -18,13 +18,13 @@
 # usage: tools/debug-kernel/kunit-run.sh [-r RESULTS_DIR] [-t SECONDS] MODULE.ko
 # Exit status: 0 if nothing failed, 1 otherwise.
 
-set -uo pipefail
-
+USAGE_LINES=17,18
+# shellcheck source=tools/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 TOOLS=$(dirname "$HERE")
 RESULTS=${OUTDIR:-.}/igt-results
 TMO=600
-usage() { sed -n '17,18p' "$0" >&2; exit 2; }
 while getopts r:t:h opt; do
 	case $opt in
 	r) RESULTS=$OPTARG ;;
@@ -107,7 +107,7 @@ load_dep() {
 	modprobe -q "$m" 2>/dev/null && return 0
 	ko=$(dirname "$KO")/../$m.ko
 	if [ ! -f "$ko" ]; then
-		echo "kunit-run: cannot load $m" >&2
+		log "cannot load $m"
 		return 1
 	fi
 	for d in $(modinfo -F depends "$ko" 2>/dev/null | tr ',' ' '); do
@@ -128,7 +128,7 @@ echo "$marker" >/dev/kmsg
 t0=$SECONDS
 timeout -k 10 "$TMO" insmod "$KO" >"$OUT/insmod.log" 2>&1
 rc=$?
-echo "kunit-run: $MOD: loaded and ran in $((SECONDS - t0)) s (insmod exit $rc)"
+say "$MOD: loaded and ran in $((SECONDS - t0)) s (insmod exit $rc)"
 if [ "$rc" != 0 ]; then
 	result FAIL "kunit/$MOD" "insmod $KO failed (exit $rc): $(cat "$OUT/insmod.log")"
 fi
