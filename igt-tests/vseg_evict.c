@@ -189,7 +189,9 @@ static void overcommit(int fd, uint32_t id, uint64_t target, uint64_t rs,
 		 */
 		set = cpu && vseg_rand32(&rs) % 3 == 0 ? BIT(id) :
 		      BIT(id) | BIT(ctx.ap_id) | BIT(0);
-		vseg_create_args(&c, page * (1 + vseg_rand32(&rs) % (max / page)), set,
+		vseg_create_args(&c,
+				 page * (1 + vseg_rand32(&rs) % (max / page)),
+				 set,
 				 flags);
 		vseg_create_prefer(&c, id, vseg_rand32(&rs) % 2 ? TOP_DOWN : 0);
 		if ((set & BIT(ctx.ap_id)) && vseg_rand32(&rs) % 2)
@@ -373,7 +375,8 @@ static void test_commit_limit(void)
 			b = realloc(b, cap * sizeof(*b));
 			igt_assert(b);
 		}
-		vseg_create_args(&c, SZ_4K * (1 + vseg_rand32(&rs) % (SZ_4M / SZ_4K)),
+		vseg_create_args(&c,
+				 SZ_4K * (1 + vseg_rand32(&rs) % (SZ_4M / SZ_4K)),
 				 BIT(ctx.ap_id), AP_FLAG);
 		err = __vseg_gem_create(ctx.fd, &c);
 		igt_assert_f(err == 0,

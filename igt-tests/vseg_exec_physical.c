@@ -146,6 +146,12 @@ struct cell {
 	uint32_t supported;
 };
 
+/* The name of @c's segment: what its dynamic subtests are called. */
+static const char *cell_name(const struct cell *c)
+{
+	return vseg_ctx_seg_name(&ctx, c->seg);
+}
+
 /* Every memory segment, then the aperture; returns the count. */
 static unsigned int physical_cells(struct cell *cells)
 {
@@ -268,7 +274,8 @@ static void check_reachable(const struct tbuf *b, const struct cell *cell,
 	vseg_gem_info(ctx.fd, b->handle, &info);
 	igt_assert_f(info.segment_id == cell->seg,
 		     "%s: the buffer is in %s, expected %s\n", what,
-		     vseg_ctx_seg_name(&ctx, info.segment_id), vseg_ctx_seg_name(&ctx, cell->seg));
+		     vseg_ctx_seg_name(&ctx, info.segment_id),
+		     vseg_ctx_seg_name(&ctx, cell->seg));
 	if (cell->seg == ctx.ap_id)
 		igt_assert_f(info.placement_flags &
 			     DRM_VSEG_INFO_APERTURE_MAPPED,
@@ -279,7 +286,8 @@ static void check_reachable(const struct tbuf *b, const struct cell *cell,
 			      DRM_VSEG_INFO_CONTIGUOUS) &&
 			     (info.placement_flags & DRM_VSEG_INFO_RESIDENT),
 			     "%s: AccessedPhysically buffer in %s is not contiguous and resident (flags %#x)\n",
-			     what, vseg_ctx_seg_name(&ctx, cell->seg), info.placement_flags);
+			     what, vseg_ctx_seg_name(&ctx, cell->seg),
+			     info.placement_flags);
 	igt_assert(vseg_phys_addr_of(&info, 0, &addr));
 	if (out)
 		*out = info;
@@ -467,7 +475,8 @@ static void expect_submit_einval(const struct vseg_cmdbuf *cb,
 		tbuf_info(watch[i], &after);
 		igt_assert_f(same_place(&before[i], &after),
 			     "%s: buffer %u moved (%s -> %s, moves %llu -> %llu)\n",
-			     what, i, vseg_ctx_seg_name(&ctx, before[i].segment_id),
+			     what, i,
+			     vseg_ctx_seg_name(&ctx, before[i].segment_id),
 			     vseg_ctx_seg_name(&ctx, after.segment_id),
 			     (unsigned long long)before[i].moves,
 			     (unsigned long long)after.moves);
@@ -799,7 +808,8 @@ static void test_refuse_across_two(uint32_t id)
 	pin(b.handle);
 	pa = vseg_phys_addr(ctx.fd, a.handle, 0);
 	pb = vseg_phys_addr(ctx.fd, b.handle, 0);
-	igt_info("%s: buffers at %#llx and %#llx\n", vseg_ctx_seg_name(&ctx, id),
+	igt_info("%s: buffers at %#llx and %#llx\n",
+		 vseg_ctx_seg_name(&ctx, id),
 		 (unsigned long long)pa, (unsigned long long)pb);
 	if (pa + size != pb && pb + size != pa) {
 		igt_info("not side by side: nothing to straddle\n");
@@ -1659,8 +1669,9 @@ static void test_unload_busy(void)
  */
 static void test_enospc(uint32_t id)
 {
-	const uint64_t limit = vseg_ctx_is_memory(&ctx, id) ?
-			       vseg_ctx_seg(&ctx, id)->size : vseg_ctx_seg(&ctx, id)->commit_limit;
+	const struct drm_vseg_segment_info *s = vseg_ctx_seg(&ctx, id);
+	const uint64_t limit = vseg_ctx_is_memory(&ctx, id) ? s->size :
+			       s->commit_limit;
 	const uint64_t chunk = limit / 8;
 	struct vseg_usage_snapshot usage;
 	struct drm_vseg_gem_info info;
@@ -1684,7 +1695,8 @@ static void test_enospc(uint32_t id)
 		pinned[n++] = c.handle;
 		pin(c.handle);
 	}
-	igt_info("%s: %u pinned buffers of %llu KiB\n", vseg_ctx_seg_name(&ctx, id), n,
+	igt_info("%s: %u pinned buffers of %llu KiB\n",
+		 vseg_ctx_seg_name(&ctx, id), n,
 		 (unsigned long long)(chunk >> 10));
 
 	tbuf_create(&x, cell_of(id), chunk, AP_FLAG);
@@ -1728,7 +1740,7 @@ static void each_cell(const char *profile, void (*test)(const struct cell *))
 	vseg_ctx_load(&ctx, profile);
 	n = physical_cells(cells);
 	for (unsigned int i = 0; i < n; i++)
-		igt_dynamic(vseg_ctx_seg_name(&ctx, cells[i].seg))
+		igt_dynamic(cell_name(&cells[i]))
 			test(&cells[i]);
 	vseg_ctx_finish(&ctx, "after closing every buffer");
 }
@@ -1777,8 +1789,8 @@ igt_main
 			for (unsigned int i = 0; i < n; i++)
 				for (unsigned int j = 0; j < n; j++)
 					igt_dynamic_f("%s-to-%s",
-						      vseg_ctx_seg_name(&ctx, cells[i].seg),
-						      vseg_ctx_seg_name(&ctx, cells[j].seg))
+						      cell_name(&cells[i]),
+						      cell_name(&cells[j]))
 						test_copy(&cells[i], &cells[j]);
 			vseg_ctx_finish(&ctx, "after closing every buffer");
 		}
@@ -1805,18 +1817,22 @@ igt_main
 			igt_dynamic("segment-0")
 				test_refuse_segment0();
 			for (uint32_t id = 1; id <= ctx.q.num_segments; id++)
-				igt_dynamic_f("past-end-%s", vseg_ctx_seg_name(&ctx, id))
+				igt_dynamic_f("past-end-%s",
+					      vseg_ctx_seg_name(&ctx, id))
 					test_refuse_past_end(id);
 			igt_dynamic("no-such-segment")
 				test_refuse_no_segment();
 			igt_dynamic("aperture-unmapped")
 				test_refuse_aperture_unmapped();
 			for (uint32_t id = 1; id <= ctx.q.num_segments; id++) {
-				igt_dynamic_f("unlisted-%s", vseg_ctx_seg_name(&ctx, id))
+				igt_dynamic_f("unlisted-%s",
+					      vseg_ctx_seg_name(&ctx, id))
 					test_refuse_unlisted(id);
-				igt_dynamic_f("other-client-%s", vseg_ctx_seg_name(&ctx, id))
+				igt_dynamic_f("other-client-%s",
+					      vseg_ctx_seg_name(&ctx, id))
 					test_refuse_other_client(id);
-				igt_dynamic_f("across-two-%s", vseg_ctx_seg_name(&ctx, id))
+				igt_dynamic_f("across-two-%s",
+					      vseg_ctx_seg_name(&ctx, id))
 					test_refuse_across_two(id);
 			}
 			igt_dynamic("whole-job")
@@ -1844,11 +1860,12 @@ igt_main
 		igt_subtest_with_dynamic_f("evict-busy-%s", profile) {
 			vseg_ctx_load(&ctx, profile);
 			for (uint32_t id = 1; id <= ctx.q.num_segments; id++) {
-				igt_dynamic_f("evict-%s", vseg_ctx_seg_name(&ctx, id))
+				const char *name = vseg_ctx_seg_name(&ctx, id);
+
+				igt_dynamic_f("evict-%s", name)
 					test_evict_busy(cell_of(id));
 				if (vseg_ctx_is_memory(&ctx, id))
-					igt_dynamic_f("pressure-%s",
-						      vseg_ctx_seg_name(&ctx, id))
+					igt_dynamic_f("pressure-%s", name)
 						test_pressure_busy(id);
 			}
 			vseg_ctx_finish(&ctx, "after closing every buffer");
@@ -1876,7 +1893,8 @@ igt_main
 	}
 
 	vseg_ctx_subtests(&ctx, "discrete", discrete_tests,
-			  ARRAY_SIZE(discrete_tests), "after closing every buffer");
+			  ARRAY_SIZE(discrete_tests),
+			  "after closing every buffer");
 
 	igt_describe("Unloading vseg with jobs queued on both engines.");
 	igt_subtest("unload-busy") {

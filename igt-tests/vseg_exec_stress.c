@@ -167,7 +167,8 @@ static void add_buffer(struct proc *p, uint32_t id, uint64_t size, bool ap,
 	b = &p->b[p->n];
 	memset(b, 0, sizeof(*b));
 	vseg_create_args(&c, size, supported, ap ? AP_FLAG : 0);
-	vseg_create_prefer(&c, id, vseg_rand32(&p->rs) % 2 ? DRM_VSEG_PREF_TOP_DOWN : 0);
+	vseg_create_prefer(&c, id,
+			   vseg_rand32(&p->rs) % 2 ? DRM_VSEG_PREF_TOP_DOWN : 0);
 	if ((supported & BIT(ctx.ap_id)) && id != ctx.ap_id && vseg_rand32(&p->rs) % 2)
 		c.eviction_segments = BIT(ctx.ap_id);
 	b->handle = vseg_gem_create(p->fd, &c);
@@ -238,7 +239,8 @@ static void verify_buffer(struct proc *p, unsigned int i, const char *when)
 			 "process %u, buffer %u (%#llx bytes, %s, prefers %s, now in %s, %llu moves), %s",
 			 p->id, i, (unsigned long long)b->size,
 			 b->ap ? "AccessedPhysically" : "plain",
-			 vseg_ctx_seg_name(&ctx, b->seg), vseg_ctx_seg_name(&ctx, info.segment_id),
+			 vseg_ctx_seg_name(&ctx, b->seg),
+			 vseg_ctx_seg_name(&ctx, info.segment_id),
 			 (unsigned long long)info.moves, when);
 		vseg_assert_same(got, b->model, b->size, 0, what);
 	}
@@ -488,7 +490,8 @@ static void run_process(unsigned int id, int share, uint64_t seed)
 		} else if (vseg_rand32(&p.rs) % 4 == 0) {
 			/* A spot check, which may move the buffer too. */
 			drain(&p);
-			verify_buffer(&p, vseg_rand32(&p.rs) % p.n, "at a spot check");
+			verify_buffer(&p, vseg_rand32(&p.rs) % p.n,
+				      "at a spot check");
 			p.st.checks++;
 		}
 	}
@@ -548,7 +551,8 @@ igt_main
 		igt_subtest_f("parallel-%s", profile) {
 			vseg_ctx_load(&ctx, profile);
 			test_stress(NUM_CHILDREN);
-			vseg_ctx_finish(&ctx, "after every process closed its buffers");
+			vseg_ctx_finish(&ctx,
+					"after every process closed its buffers");
 		}
 	}
 

@@ -282,7 +282,9 @@ static int cmp_u64_pair(const void *a, const void *b)
 
 static uint64_t chunk_of(uint32_t id)
 {
-	return vseg_ctx_seg(&ctx, id)->page_size > SZ_64K ? vseg_ctx_seg(&ctx, id)->page_size : SZ_64K;
+	uint32_t page = vseg_ctx_seg(&ctx, id)->page_size;
+
+	return page > SZ_64K ? page : SZ_64K;
 }
 
 /*
@@ -383,7 +385,8 @@ static void check_in_cell(const struct vcell *cell, const struct vbuf *b,
 		     info.offset == before->offset &&
 		     info.moves == before->moves,
 		     "%s: %s: a render job moved the buffer (%s %#llx, %llu moves -> %s %#llx, %llu moves)\n",
-		     cell->name, what, vseg_ctx_seg_name(&ctx, before->segment_id),
+		     cell->name, what,
+		     vseg_ctx_seg_name(&ctx, before->segment_id),
 		     (unsigned long long)before->offset,
 		     (unsigned long long)before->moves,
 		     vseg_ctx_seg_name(&ctx, info.segment_id),
@@ -1173,7 +1176,8 @@ igt_main
 	}
 
 	vseg_ctx_subtests(&ctx, "discrete", discrete_tests,
-			  ARRAY_SIZE(discrete_tests), "after closing every buffer");
+			  ARRAY_SIZE(discrete_tests),
+			  "after closing every buffer");
 
 	igt_fixture
 		vseg_ctx_unload(&ctx);

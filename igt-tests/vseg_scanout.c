@@ -167,7 +167,8 @@ static void check_displayed(uint32_t head, uint32_t handle,
 		     info.placement_flags);
 	igt_assert_f(vseg_phys_addr_of(&info, 0, &pa),
 		     "a displayed primary in %s is neither contiguous nor mapped (flags %#x)\n",
-		     vseg_ctx_seg_name(&ctx, info.segment_id), info.placement_flags);
+		     vseg_ctx_seg_name(&ctx, info.segment_id),
+		     info.placement_flags);
 	igt_assert_f(h.has_segment && h.segment == info.segment_id &&
 		     h.offset == info.offset,
 		     "debugfs display: head %u at segment %u offset %#llx, GEM_INFO says %u %#llx\n",
@@ -262,7 +263,8 @@ static void test_aperture(void)
 	check_displayed(0, p1, &i1);
 	igt_assert_f(i1.segment_id == ap && (i1.placement_flags & MAPPED),
 		     "a displayed primary of the aperture is in %s, flags %#x\n",
-		     vseg_ctx_seg_name(&ctx, i1.segment_id), i1.placement_flags);
+		     vseg_ctx_seg_name(&ctx, i1.segment_id),
+		     i1.placement_flags);
 	igt_assert(in_aperture_file(i1.buffer_id));
 	check_head_off(1);
 	vseg_usage_read(ctx.fd, &u);
@@ -344,7 +346,8 @@ static void test_memory(uint32_t id)
 	p = create_primary(BIT(id) | BIT(0), id, &info);
 	igt_assert_f(info.segment_id == id && (info.placement_flags & CONTIGUOUS),
 		     "a primary of %s is in %s, flags %#x\n", vseg_ctx_seg_name(&ctx, id),
-		     vseg_ctx_seg_name(&ctx, info.segment_id), info.placement_flags);
+		     vseg_ctx_seg_name(&ctx, info.segment_id),
+		     info.placement_flags);
 	igt_assert(!(info.placement_flags & (PINNED | MAPPED)));
 	if (cpu)
 		write_pattern(p, 0x2000 + id);
@@ -356,7 +359,8 @@ static void test_memory(uint32_t id)
 		     !(shown.placement_flags & MAPPED) &&
 		     shown.offset == info.offset && shown.moves == info.moves,
 		     "a displayed primary of %s: %s offset %#llx flags %#x moves %llu (was at %#llx, %llu moves)\n",
-		     vseg_ctx_seg_name(&ctx, id), vseg_ctx_seg_name(&ctx, shown.segment_id),
+		     vseg_ctx_seg_name(&ctx, id),
+		     vseg_ctx_seg_name(&ctx, shown.segment_id),
 		     (unsigned long long)shown.offset, shown.placement_flags,
 		     (unsigned long long)shown.moves,
 		     (unsigned long long)info.offset,
@@ -381,7 +385,8 @@ static void test_memory(uint32_t id)
 	igt_assert_f(shown.segment_id == id &&
 		     (shown.placement_flags & CONTIGUOUS),
 		     "an evicted primary of %s displayed again is in %s, flags %#x\n",
-		     vseg_ctx_seg_name(&ctx, id), vseg_ctx_seg_name(&ctx, shown.segment_id),
+		     vseg_ctx_seg_name(&ctx, id),
+		     vseg_ctx_seg_name(&ctx, shown.segment_id),
 		     shown.placement_flags);
 	if (cpu)
 		check_pattern(p, 0x2000 + id, "a primary displayed, evicted, displayed");
@@ -405,7 +410,8 @@ static void test_either(void)
 	vseg_evict(ctx.fd, &p, 1);
 	vseg_scanout(ctx.fd, 0, p);
 	check_displayed(0, p, &info);
-	igt_info("displayed from %s\n", vseg_ctx_seg_name(&ctx, info.segment_id));
+	igt_info("displayed from %s\n",
+		 vseg_ctx_seg_name(&ctx, info.segment_id));
 	check_pattern(p, 0x3000, "a primary displayed from system memory");
 	vseg_scanout(ctx.fd, 0, 0);
 	check_not_mapped(p, "after the head was turned off");
@@ -749,7 +755,8 @@ static void check_paging_file(const struct vseg_paging *p)
 	for (uint32_t id = 0; id <= ctx.q.num_segments; id++) {
 		igt_assert_f(p->seg[id].present,
 			     "debugfs paging has no line for segment %u\n", id);
-		igt_assert_f(!strcmp(p->seg[id].name, vseg_ctx_seg_name(&ctx, id)),
+		igt_assert_f(!strcmp(p->seg[id].name,
+				     vseg_ctx_seg_name(&ctx, id)),
 			     "debugfs paging: segment %u is named %s, expected %s\n",
 			     id, p->seg[id].name, vseg_ctx_seg_name(&ctx, id));
 		if (id != ctx.ap_id)
@@ -943,7 +950,8 @@ igt_main
 	}
 
 	vseg_ctx_subtests(&ctx, "discrete", discrete_tests,
-			  ARRAY_SIZE(discrete_tests), "after turning every head off");
+			  ARRAY_SIZE(discrete_tests),
+			  "after turning every head off");
 
 	igt_describe("Unloading vseg while primaries are displayed.");
 	igt_subtest("unload-displayed") {

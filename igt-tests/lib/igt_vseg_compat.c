@@ -23,7 +23,8 @@ void igt_emit_ignore_dmesg_regex(const char *ignore_dmesg_regex)
 	char line[1024];
 	int fd, n;
 
-	n = snprintf(line, sizeof(line), KMSG_INFO "add ignored dmesg regex: %s\n",
+	n = snprintf(line, sizeof(line),
+		     KMSG_INFO "add ignored dmesg regex: %s\n",
 		     ignore_dmesg_regex);
 	igt_assert(n > 0 && (size_t)n < sizeof(line));
 	fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);

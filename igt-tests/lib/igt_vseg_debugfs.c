@@ -119,7 +119,8 @@ static void parse_line(struct vseg_debugfs_line *l, const char *spaced_key)
 		}
 		if (!eq) {
 			igt_assert_f(spaced_key &&
-				     !strcmp(l->key[l->num_keys - 1], spaced_key),
+				     !strcmp(l->key[l->num_keys - 1],
+					     spaced_key),
 				     "debugfs %s: \"%s\" is not key=value in \"%s\"\n",
 				     l->file, word, l->text);
 			word[-1] = ' ';	/* part of the previous value */
@@ -149,8 +150,8 @@ static void parse_line(struct vseg_debugfs_line *l, const char *spaced_key)
 	}
 
 	p = strchr(l->head, ' ');
-	l->has_id = p && !strchr(p + 1, ' ') && parse_number(p + 1, false, &id) &&
-		    id <= UINT32_MAX;
+	l->has_id = p && !strchr(p + 1, ' ') &&
+		    parse_number(p + 1, false, &id) && id <= UINT32_MAX;
 	l->id = l->has_id ? id : 0;
 }
 
@@ -288,7 +289,8 @@ bool vseg_debugfs_range(const struct vseg_debugfs_line *line, const char *key,
 	ok = plus && parse_number(copy, true, start) &&
 	     parse_number(plus + 1, true, size);
 	free(copy);
-	igt_assert_f(ok, "debugfs %s: %s=%s is not 0xSTART+0xLENGTH in \"%s\"\n",
+	igt_assert_f(ok,
+		     "debugfs %s: %s=%s is not 0xSTART+0xLENGTH in \"%s\"\n",
 		     line->file, key, s, line->text);
 	return true;
 }
