@@ -53,6 +53,7 @@
  *	subtests: one per built-in profile, named after it.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -406,6 +407,35 @@ static void test_ap_table(const char *profile)
 
 /* --- preferred segments and supported sets --------------------------------- */
 
+/*
+ * A buffer of @size supported in @supported preferring the @n segments of
+ * @prefs, in that order, lands in @want (checked against debugfs too);
+ * then it is closed. @fmt... names the case.
+ */
+__attribute__((format(printf, 6, 7)))
+static void prefer_lands(uint64_t size, uint32_t supported,
+			 const uint32_t *prefs, unsigned int n, uint32_t want,
+			 const char *fmt, ...)
+{
+	struct drm_vseg_gem_create c;
+	struct drm_vseg_gem_info info;
+	char what[128];
+	va_list ap;
+	uint32_t h;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	vseg_create_args(&c, size, supported, 0);
+	for (unsigned int i = 0; i < n; i++)
+		vseg_create_prefer(&c, prefs[i], 0);
+	h = vseg_gem_create(ctx.fd, &c);
+	vseg_check_allocation(ctx.fd, h, &info);
+	igt_assert_f(info.segment_id == want, "%s: landed in %s\n", what,
+		     vseg_ctx_seg_name(&ctx, info.segment_id));
+	vseg_gem_close(ctx.fd, h);
+}
+
 /* The placements of the profile: memory segments by id, aperture, system. */
 static unsigned int placements(uint32_t *ids)
 {
@@ -438,17 +468,11 @@ static void test_preferred(const char *profile)
 		for (unsigned int j = 0; j < n; j++) {
 			if (i == j || !ids[i])
 				continue;
-			vseg_create_args(&c, SZ_64K, BIT(ids[i]) | BIT(ids[j]), 0);
-			vseg_create_prefer(&c, ids[i], 0);
-			vseg_create_prefer(&c, ids[j], 0);
-			h = vseg_gem_create(ctx.fd, &c);
-			vseg_gem_info(ctx.fd, h, &info);
-			igt_assert_f(info.segment_id == ids[i],
-				     "preferred %s then %s: landed in %s\n",
+			prefer_lands(SZ_64K, BIT(ids[i]) | BIT(ids[j]),
+				     (const uint32_t[]){ ids[i], ids[j] }, 2,
+				     ids[i], "preferred %s then %s",
 				     vseg_ctx_seg_name(&ctx, ids[i]),
-				     vseg_ctx_seg_name(&ctx, ids[j]),
-				     vseg_ctx_seg_name(&ctx, info.segment_id));
-			vseg_gem_close(ctx.fd, h);
+				     vseg_ctx_seg_name(&ctx, ids[j]));
 		}
 	}
 
@@ -479,34 +503,20 @@ static void test_preferred(const char *profile)
 		igt_assert_f(room_of(full) < chunk, "%s not full\n",
 			     vseg_ctx_seg_name(&ctx, full));
 
-		vseg_create_args(&c, chunk, BIT(full) | BIT(next), 0);
-		vseg_create_prefer(&c, full, 0);
-		vseg_create_prefer(&c, next, 0);
-		h = vseg_gem_create(ctx.fd, &c);
-		vseg_check_allocation(ctx.fd, h, &info);
-		igt_assert_f(info.segment_id == next,
-			     "%s full, %s next: landed in %s\n",
-			     vseg_ctx_seg_name(&ctx, full),
-			     vseg_ctx_seg_name(&ctx, next),
-			     vseg_ctx_seg_name(&ctx, info.segment_id));
+		prefer_lands(chunk, BIT(full) | BIT(next),
+			     (const uint32_t[]){ full, next }, 2, next,
+			     "%s full, %s next", vseg_ctx_seg_name(&ctx, full),
+			     vseg_ctx_seg_name(&ctx, next));
 		igt_assert_f(unmoved(fillers, nf, full),
 			     "a buffer with room in its second preferred segment evicted buffers from the first\n");
-		vseg_gem_close(ctx.fd, h);
 
 		/* Three preferred, the full one first. */
-		vseg_create_args(&c, chunk, BIT(full) | BIT(next) | BIT(0), 0);
-		vseg_create_prefer(&c, full, 0);
-		vseg_create_prefer(&c, next, 0);
-		vseg_create_prefer(&c, 0, 0);
-		h = vseg_gem_create(ctx.fd, &c);
-		vseg_gem_info(ctx.fd, h, &info);
-		igt_assert_f(info.segment_id == next,
-			     "%s full, then %s, then system: landed in %s\n",
+		prefer_lands(chunk, BIT(full) | BIT(next) | BIT(0),
+			     (const uint32_t[]){ full, next, 0 }, 3, next,
+			     "%s full, then %s, then system",
 			     vseg_ctx_seg_name(&ctx, full),
-			     vseg_ctx_seg_name(&ctx, next),
-			     vseg_ctx_seg_name(&ctx, info.segment_id));
+			     vseg_ctx_seg_name(&ctx, next));
 		igt_assert(unmoved(fillers, nf, full));
-		vseg_gem_close(ctx.fd, h);
 
 		close_all(fillers, nf);
 		free(fillers);
@@ -522,35 +532,21 @@ static void test_preferred(const char *profile)
 static void test_preferred_system(const char *profile)
 {
 	uint32_t ids[DRM_VSEG_MAX_SEGMENTS + 1], *fillers;
-	struct drm_vseg_gem_create c;
-	struct drm_vseg_gem_info info;
 	unsigned int n, nf;
-	uint32_t h;
 
 	vseg_ctx_load(&ctx, profile);
 	n = placements(ids);
 	for (unsigned int i = 0; i + 1 < n; i++) {
 		/* System memory first, then a resident placement. */
-		vseg_create_args(&c, SZ_64K, BIT(ids[i]) | BIT(0), 0);
-		vseg_create_prefer(&c, 0, 0);
-		vseg_create_prefer(&c, ids[i], 0);
-		h = vseg_gem_create(ctx.fd, &c);
-		vseg_check_allocation(ctx.fd, h, &info);
-		igt_assert_f(info.segment_id == 0,
-			     "preferred system then %s: landed in %s\n",
-			     vseg_ctx_seg_name(&ctx, ids[i]),
-			     vseg_ctx_seg_name(&ctx, info.segment_id));
-		vseg_gem_close(ctx.fd, h);
+		prefer_lands(SZ_64K, BIT(ids[i]) | BIT(0),
+			     (const uint32_t[]){ 0, ids[i] }, 2, 0,
+			     "preferred system then %s",
+			     vseg_ctx_seg_name(&ctx, ids[i]));
 
 		/* System memory alone preferred, everything supported. */
-		vseg_create_args(&c, SZ_64K, vseg_all_segments(&ctx.q), 0);
-		vseg_create_prefer(&c, 0, 0);
-		h = vseg_gem_create(ctx.fd, &c);
-		vseg_gem_info(ctx.fd, h, &info);
-		igt_assert_f(info.segment_id == 0,
-			     "only system preferred, all supported: landed in %s\n",
-			     vseg_ctx_seg_name(&ctx, info.segment_id));
-		vseg_gem_close(ctx.fd, h);
+		prefer_lands(SZ_64K, vseg_all_segments(&ctx.q),
+			     (const uint32_t[]){ 0 }, 1, 0,
+			     "only system preferred, all supported");
 	}
 
 	/* A full first preference, then system memory, then another one. */
@@ -561,19 +557,11 @@ static void test_preferred_system(const char *profile)
 		fillers = calloc(room_of(full) / chunk + 1, sizeof(uint32_t));
 		igt_assert(fillers);
 		nf = fill(full, chunk, room_of(full), 0, NO_BANK, fillers);
-		vseg_create_args(&c, chunk, BIT(full) | BIT(next) | BIT(0), 0);
-		vseg_create_prefer(&c, full, 0);
-		vseg_create_prefer(&c, 0, 0);
-		if (next != full)
-			vseg_create_prefer(&c, next, 0);
-		h = vseg_gem_create(ctx.fd, &c);
-		vseg_gem_info(ctx.fd, h, &info);
-		igt_assert_f(info.segment_id == 0,
-			     "%s full, then system: landed in %s\n",
-			     vseg_ctx_seg_name(&ctx, full),
-			     vseg_ctx_seg_name(&ctx, info.segment_id));
+		prefer_lands(chunk, BIT(full) | BIT(next) | BIT(0),
+			     (const uint32_t[]){ full, 0, next },
+			     next != full ? 3 : 2, 0, "%s full, then system",
+			     vseg_ctx_seg_name(&ctx, full));
 		igt_assert(unmoved(fillers, nf, full));
-		vseg_gem_close(ctx.fd, h);
 		close_all(fillers, nf);
 		free(fillers);
 	}
