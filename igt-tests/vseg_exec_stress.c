@@ -409,10 +409,12 @@ static void random_job(struct proc *p, uint32_t engine)
 		 (unsigned long long)p->ops[0].len);
 
 	err = submit(p, engine);
-	if (err == -ENOSPC && physical) {
+	if (err == -ENOSPC) {
 		/*
 		 * Other processes' jobs may hold the memory this one needs:
-		 * after ours are done, try again, then give up on it.
+		 * the aperture's commit limit for the system memory a render
+		 * job uses, contiguous room for a physical one. After ours
+		 * are done, try again, then give up on it.
 		 */
 		drain(p);
 		usleep(1000);

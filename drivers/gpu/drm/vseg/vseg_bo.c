@@ -76,24 +76,53 @@ int vseg_bo_check_params(struct vseg_device *vdev,
 }
 
 /*
- * Validate with eviction. Buffers other threads hold reserved cannot be
- * evicted this instant, so a failure under contention is tried again a
- * few times before it counts as a full segment. A buffer locked in a ww
- * transaction is not retried here: its caller must back off first.
+ * Validate with eviction. The buffer is locked in a ww transaction, so
+ * that TTM can wait for the buffers it must evict that others hold
+ * reserved right now instead of giving up on them; if it gives up anyway
+ * (-ENOSPC, -EBUSY, or a ww back-off), the caller leaves the transaction
+ * and tries again (vseg_bo_locked_retry()).
  */
 static int validate_evicting(struct ttm_buffer_object *tbo,
 			     struct ttm_placement *placement,
 			     struct ttm_operation_ctx *ctx)
 {
-	bool ticket = dma_resv_locking_ctx(tbo->base.resv);
-	unsigned int tries = 0;
+	int err = space_err(ttm_bo_validate(tbo, placement, ctx));
+
+	return err == -EBUSY || err == -EDEADLK ? -ENOSPC : err;
+}
+
+/**
+ * vseg_bo_locked_retry() - run a placement step with the buffer locked
+ * @vbo: the buffer, not reserved
+ * @fn: the step; it may evict (TTM then locks others with the same ticket)
+ * @arg: passed to @fn
+ *
+ * @fn runs with the buffer locked in a ww transaction (vseg_exec_lock()),
+ * and again, a bounded number of times, when it found no room (-ENOSPC):
+ * the room may have been held by buffers others had reserved, which TTM
+ * could only wait for inside a transaction.
+ *
+ * Return: what @fn returned last, or a locking error.
+ */
+int vseg_bo_locked_retry(struct vseg_bo *vbo,
+			 int (*fn)(struct vseg_bo *vbo, void *arg), void *arg)
+{
+	struct drm_gem_object *obj = &vbo->tbo.base;
+	struct vseg_exec exec;
+	unsigned int tries;
 	int err;
 
-	for (;;) {
-		err = space_err(ttm_bo_validate(tbo, placement, ctx));
-		if ((err != -ENOSPC && err != -EBUSY) || ticket ||
-		    ++tries > VSEG_EVICT_RETRIES)
-			return err == -EBUSY ? -ENOSPC : err;
+	for (tries = 0;; tries++) {
+		err = vseg_exec_lock(&exec, &obj, 1);
+		if (err)
+			return err;
+		err = fn(vbo, arg);
+		/* Used now: the last buffer to evict (ttm_bo_unreserve() does). */
+		if (!err)
+			ttm_bo_move_to_lru_tail_unlocked(&vbo->tbo);
+		vseg_exec_fini(&exec);
+		if (err != -ENOSPC || tries >= VSEG_EVICT_RETRIES)
+			return err;
 		cond_resched();
 	}
 }
@@ -136,10 +165,30 @@ static unsigned int first_places(struct vseg_device *vdev,
 	return first;
 }
 
+/* Every place, evicting least-recently-used buffers as needed. */
+static int bo_place_evicting(struct vseg_bo *vbo, void *arg)
+{
+	struct ttm_operation_ctx ctx = { .interruptible = true };
+	struct vseg_device *vdev = bo_vdev(vbo);
+	struct ttm_place places[VSEG_BO_MAX_PLACES];
+	struct ttm_placement placement = {};
+	unsigned int n;
+	int err;
+
+	n = vseg_place_home(&vdev->layout, &vbo->params, 0, places);
+	vseg_placement_set(&placement, places, n);
+	err = validate_evicting(&vbo->tbo, &placement, &ctx);
+	/* A BO may start in system memory without a move (6.1). */
+	if (!err && vbo->accounted_seg == VSEG_BO_NOWHERE)
+		vseg_bo_update_state(vbo, vbo->tbo.resource, false);
+	return err;
+}
+
 /*
- * A buffer born in system memory (no place before it had room at once):
- * the places before system memory without eviction, then system memory if
- * it is supported (it is there already), else everything with eviction.
+ * A buffer born in system memory (no place before it had room at once),
+ * reserved: the places before system memory without eviction, then system
+ * memory if it is supported (it is there already). Return: 0 when placed,
+ * -EAGAIN when it needs eviction, or an error.
  */
 static int bo_place(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
 {
@@ -156,11 +205,7 @@ static int bo_place(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
 	}
 	if (err == -ENOSPC && first < n)
 		return 0;
-	if (err != -ENOSPC)
-		return err;
-	n = vseg_place_home(&vdev->layout, &vbo->params, 0, places);
-	vseg_placement_set(&placement, places, n);
-	return validate_evicting(&vbo->tbo, &placement, ctx);
+	return err == -ENOSPC ? -EAGAIN : err;
 }
 
 /**
@@ -216,6 +261,9 @@ again:
 	if (!err && vbo->accounted_seg == VSEG_BO_NOWHERE)
 		vseg_bo_update_state(vbo, vbo->tbo.resource, false);
 	ttm_bo_unreserve(&vbo->tbo);
+	/* Nobody else knows the buffer yet: relock it to evict others. */
+	if (err == -EAGAIN)
+		err = vseg_bo_locked_retry(vbo, bo_place_evicting, NULL);
 	if (err) {
 		drm_gem_object_put(&vbo->tbo.base);
 		return err;
@@ -412,6 +460,36 @@ static int place_resident(struct vseg_bo *vbo, struct ttm_place *places,
 	return err;
 }
 
+struct resident_args {
+	struct ttm_place *places;
+	unsigned int n;
+	bool pin;
+	u32 pin_segments;
+	u32 *pinned_seg;
+};
+
+/* The buffer locked: move it, pin it. -ENOBUFS: no room, for good. */
+static int make_resident_locked(struct vseg_bo *vbo, void *arg)
+{
+	struct resident_args *a = arg;
+	u32 seg;
+	int err;
+
+	if (a->pin && vbo->tbo.pin_count >= VSEG_BO_MAX_PINS)
+		return -ENOBUFS;
+	err = place_resident(vbo, a->places, a->n);
+	if (err || !a->pin)
+		return err;
+	/* Pinned elsewhere already, where this pin may not go. */
+	seg = vseg_mem_type_to_seg(bo_vdev(vbo), vbo->tbo.resource->mem_type);
+	if (!(a->pin_segments & BIT(seg)))
+		return -ENOBUFS;
+	ttm_bo_pin(&vbo->tbo);
+	vbo->user_pins++;
+	*a->pinned_seg = seg;
+	return 0;
+}
+
 /**
  * vseg_bo_make_resident() - bring a buffer into a memory segment or the
  * aperture (D3DKMTMakeResident)
@@ -433,40 +511,25 @@ int vseg_bo_make_resident(struct vseg_bo *vbo, bool pin, u32 pin_segments,
 {
 	struct vseg_device *vdev = bo_vdev(vbo);
 	struct ttm_place places[VSEG_BO_MAX_PLACES];
-	unsigned int n;
-	u32 seg;
+	struct resident_args a = {
+		.places = places,
+		.pin = pin,
+		.pin_segments = pin_segments,
+		.pinned_seg = pinned_seg,
+	};
 	int err;
 
-	n = vseg_place_home(&vdev->layout, &vbo->params, VSEG_PLACE_RESIDENT,
-			    places);
-	if (!n) /* Supported in system memory only: that is its home. */
-		n = vseg_place_home(&vdev->layout, &vbo->params, 0, places);
+	a.n = vseg_place_home(&vdev->layout, &vbo->params, VSEG_PLACE_RESIDENT,
+			      places);
+	if (!a.n) /* Supported in system memory only: that is its home. */
+		a.n = vseg_place_home(&vdev->layout, &vbo->params, 0, places);
 	if (pin)
-		n = vseg_place_filter(&vdev->layout, places, n, pin_segments);
-	if (!n)
+		a.n = vseg_place_filter(&vdev->layout, places, a.n,
+					pin_segments);
+	if (!a.n)
 		return -ENOSPC;
-
-	err = ttm_bo_reserve(&vbo->tbo, true, false, NULL);
-	if (err)
-		return err;
-	if (pin && vbo->tbo.pin_count >= VSEG_BO_MAX_PINS)
-		err = -ENOSPC;
-	else
-		err = place_resident(vbo, places, n);
-	if (err || !pin)
-		goto out;
-	/* Pinned elsewhere already, where this pin may not go. */
-	seg = vseg_mem_type_to_seg(vdev, vbo->tbo.resource->mem_type);
-	if (!(pin_segments & BIT(seg))) {
-		err = -ENOSPC;
-		goto out;
-	}
-	ttm_bo_pin(&vbo->tbo);
-	vbo->user_pins++;
-	*pinned_seg = seg;
-out:
-	ttm_bo_unreserve(&vbo->tbo);
-	return err;
+	err = vseg_bo_locked_retry(vbo, make_resident_locked, &a);
+	return err == -ENOBUFS ? -ENOSPC : err;
 }
 
 /**
@@ -576,6 +639,45 @@ int vseg_bo_make_reachable(struct vseg_bo *vbo, bool map_aperture,
 			return 0;
 	vseg_placement_set(&placement, places, n);
 	return validate_evicting(&vbo->tbo, &placement, ctx);
+}
+
+/**
+ * vseg_bo_commit_for_gpu() - make a buffer usable by a virtually addressed
+ * engine
+ * @vbo: the buffer, reserved
+ * @ctx: TTM operation context
+ *
+ * A buffer in system memory is committed to the aperture first, charged
+ * to its commit limit, as WDDM's memory manager does when the GPU uses
+ * system memory (it gets a GART range only if it is AccessedPhysically:
+ * the AccessedPhysically table); one in a memory segment or the aperture,
+ * or pinned in system memory, stays where it is. Its pages are present
+ * afterwards.
+ *
+ * Return: 0, -ENOSPC when the aperture's commit limit leaves no room even
+ * after eviction, or another negative error code.
+ */
+int vseg_bo_commit_for_gpu(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
+{
+	struct vseg_device *vdev = bo_vdev(vbo);
+	struct ttm_place tt = { .mem_type = TTM_PL_TT };
+	struct ttm_placement placement = {};
+
+	dma_resv_assert_held(vbo->tbo.base.resv);
+	if (vbo->params.flags & VSEG_BO_ACCESSED_PHYSICALLY)
+		tt.lpfn = vseg_seg(vdev, vdev->layout.aperture_id)->desc->size >>
+			  PAGE_SHIFT;
+	/* Pinned in system memory (its only home): used where it is. */
+	if (vbo->tbo.resource->mem_type == TTM_PL_SYSTEM &&
+	    !vbo->tbo.pin_count) {
+		vseg_placement_set(&placement, &tt, 1);
+		return validate_evicting(&vbo->tbo, &placement, ctx);
+	}
+	if (vbo->tbo.ttm && !ttm_tt_is_populated(vbo->tbo.ttm) &&
+	    (vbo->tbo.resource->mem_type == TTM_PL_TT ||
+	     vbo->tbo.resource->mem_type == TTM_PL_SYSTEM))
+		return vseg_tt_populate(&vbo->tbo, ctx);
+	return 0;
 }
 
 /**

@@ -91,6 +91,8 @@ static inline struct vseg_bo *gem_to_vseg_bo(struct drm_gem_object *gem)
 }
 
 bool vseg_is_vseg_bo(struct ttm_buffer_object *tbo);
+int vseg_bo_locked_retry(struct vseg_bo *vbo,
+			 int (*fn)(struct vseg_bo *vbo, void *arg), void *arg);
 int vseg_bo_check_params(struct vseg_device *vdev,
 			 const struct vseg_bo_params *p, u64 *real_size);
 int vseg_bo_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
@@ -107,6 +109,7 @@ int vseg_bo_evict(struct vseg_bo *vbo, bool unpin, bool *unpinned);
 void vseg_bo_unpin(struct vseg_bo *vbo, unsigned int count);
 int vseg_bo_make_reachable(struct vseg_bo *vbo, bool map_aperture,
 			   struct ttm_operation_ctx *ctx);
+int vseg_bo_commit_for_gpu(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx);
 void vseg_bo_unmap_aperture(struct vseg_bo *vbo);
 bool vseg_bo_phys_addr(struct vseg_bo *vbo, u32 *seg, u64 *offset);
 

@@ -5,7 +5,9 @@
  * debugfs, under /sys/kernel/debug/dri/N/:
  *
  * segments	the segment table, the TTM memory type behind each segment and
- *		its live usage: one line per segment of "key=value" words,
+ *		its live usage (for memory segments also "backed": bytes of
+ *		the segment backed by pages, those written since they were
+ *		last freed): one line per segment of "key=value" words,
  *		segment 0 (system) first. Meant for people and for scripts.
  * <name>_mm	one per TTM manager (TTM's own file; our managers add the
  *		buddy or GART state).
@@ -25,6 +27,7 @@
 #include "vseg_device_types.h"
 #include "vseg_gart.h"
 #include "vseg_ttm.h"
+#include "vseg_vram_mgr.h"
 
 static void print_usage(struct seq_file *m, const struct vseg_usage *u)
 {
@@ -76,6 +79,9 @@ static void print_segment(struct seq_file *m, struct vseg_device *vdev,
 			   d->invalid[i].start, d->invalid[i].size);
 	if (!d->num_invalid)
 		seq_putc(m, '-');
+	if (d->kind == VSEG_SEGMENT_MEMORY)
+		seq_printf(m, " backed=%llu",
+			   vseg_vram_backed(vseg_vram(vdev, d->id)));
 	vseg_ttm_usage(vdev, d->id, &u);
 	print_usage(m, &u);
 }

@@ -18,23 +18,27 @@
 #include "vseg_device_types.h"
 #include "vseg_display.h"
 
-/* Pin a primary where the display reaches it; the head's reference. */
-static int head_pin(struct vseg_bo *bo)
+static int head_pin_locked(struct vseg_bo *bo, void *arg)
 {
 	struct ttm_operation_ctx ctx = { .interruptible = true };
 	int err;
 
-	err = ttm_bo_reserve(&bo->tbo, true, false, NULL);
-	if (err)
-		return err;
 	/* The display reads it physically: map it even without AP. */
 	err = vseg_bo_make_reachable(bo, true, &ctx);
 	if (!err) {
 		ttm_bo_pin(&bo->tbo);
 		bo->displayed++;
-		drm_gem_object_get(&bo->tbo.base);
 	}
-	ttm_bo_unreserve(&bo->tbo);
+	return err;
+}
+
+/* Pin a primary where the display reaches it; the head's reference. */
+static int head_pin(struct vseg_bo *bo)
+{
+	int err = vseg_bo_locked_retry(bo, head_pin_locked, NULL);
+
+	if (!err)
+		drm_gem_object_get(&bo->tbo.base);
 	return err;
 }
 

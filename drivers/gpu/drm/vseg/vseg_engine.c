@@ -146,15 +146,7 @@ struct vseg_ptr {
 	void *kmapped;
 	struct vseg_cursor cursor;
 	const struct vseg_vm_mapping *map;
-	struct vseg_vram_mgr *vram;
 };
-
-/* A destination in a memory segment may no longer be zero. */
-static void ptr_written(struct vseg_ptr *p, void *ptr, u64 len)
-{
-	if (p->vram)
-		vseg_vram_mark_dirty(p->vram, ptr - p->vram->vaddr, len);
-}
 
 static void ptr_put(struct vseg_ptr *p)
 {
@@ -170,10 +162,15 @@ static struct vseg_gart *job_gart(const struct vseg_job *job)
 	return job->view ? NULL : &job->engine->vdev->aperture.gart;
 }
 
+/*
+ * Memory segments were backed with pages for the job at submission
+ * (vseg_vram_res_populate()): the engine never allocates.
+ */
 static void *resolve_phys(struct vseg_job *job, u64 addr, u64 *len,
-			  struct vseg_ptr *p)
+			  bool write, struct vseg_ptr *p)
 {
 	struct vseg_device *vdev = job->engine->vdev;
+	struct vseg_vram_mgr *mgr;
 	phys_addr_t phys;
 	u64 off;
 	u32 id;
@@ -182,11 +179,13 @@ static void *resolve_phys(struct vseg_job *job, u64 addr, u64 *len,
 	if (!id || id > vdev->table.num_segments)
 		return NULL;
 	if (vseg_seg_is_memory(vdev, id)) {
-		p->vram = vseg_vram(vdev, id);
-		if (off >= p->vram->desc->size)
+		mgr = vseg_vram(vdev, id);
+		if (off >= mgr->desc->size)
 			return NULL;
-		*len = p->vram->desc->size - off;
-		return p->vram->vaddr + off;
+		if (write)
+			return vseg_vram_map_populated(mgr, off, len,
+						       &p->kmapped);
+		return vseg_vram_map(mgr, off, len, false, &p->kmapped);
 	}
 	/* The caller holds the GART lock: the page cannot go. */
 	if (vseg_gart_translate_locked(&vdev->aperture.gart, off, &phys))
@@ -197,7 +196,7 @@ static void *resolve_phys(struct vseg_job *job, u64 addr, u64 *len,
 }
 
 static void *resolve_virt(struct vseg_job *job, u64 va, u64 *len,
-			  struct vseg_ptr *p)
+			  bool write, struct vseg_ptr *p)
 {
 	const struct vseg_vm_mapping *m = vseg_vm_view_find(job->view, va);
 	unsigned int i;
@@ -211,19 +210,20 @@ static void *resolve_virt(struct vseg_job *job, u64 va, u64 *len,
 	if (p->map != m) {
 		vseg_cursor_init(&p->cursor, job->engine->vdev, m->bo->tbo.ttm,
 				 job->map_res[i]);
+		p->cursor.populated = true;
 		p->map = m;
-		p->vram = p->cursor.mgr;
 	}
-	ptr = vseg_cursor_map(&p->cursor, off, len);
-	*len = min(*len, m->size - off);
+	ptr = vseg_cursor_map(&p->cursor, off, len, write);
+	if (ptr)
+		*len = min(*len, m->size - off);
 	return ptr;
 }
 
-static void *resolve(struct vseg_job *job, u64 addr, u64 *len,
+static void *resolve(struct vseg_job *job, u64 addr, u64 *len, bool write,
 		     struct vseg_ptr *p)
 {
-	return job->view ? resolve_virt(job, addr, len, p) :
-			   resolve_phys(job, addr, len, p);
+	return job->view ? resolve_virt(job, addr, len, write, p) :
+			   resolve_phys(job, addr, len, write, p);
 }
 
 /*
@@ -244,15 +244,14 @@ static int run_cmd(struct vseg_job *job, const struct drm_vseg_cmd *c)
 	while (done < total && !err) {
 		if (gart)
 			vseg_gart_lock(gart);
-		d = resolve(job, c->dst + done, &n, &dp);
+		d = resolve(job, c->dst + done, &n, true, &dp);
 		if (d && copy)
-			s = resolve(job, c->src + done, &slen, &sp);
+			s = resolve(job, c->src + done, &slen, false, &sp);
 		if (!d || (copy && !s)) {
 			err = -EFAULT;
 		} else {
 			n = min3(n, slen, min_t(u64, total - done,
 						VSEG_ENGINE_STEP));
-			ptr_written(&dp, d, n);
 			if (copy)
 				memcpy(d, s, n);
 			else if (c->opcode == DRM_VSEG_CMD_FILL)

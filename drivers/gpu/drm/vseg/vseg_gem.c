@@ -10,6 +10,7 @@
 #include <linux/mm.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_gem.h>
+#include <drm/drm_vma_manager.h>
 #include <drm/ttm/ttm_tt.h>
 
 #include "vseg_bo.h"
@@ -17,6 +18,7 @@
 #include "vseg_device_types.h"
 #include "vseg_file.h"
 #include "vseg_gem.h"
+#include "vseg_res_cursor.h"
 
 /* How long CPU faults may find the CPU-visible room taken before SIGBUS. */
 #define VSEG_FAULT_PATIENCE	(2 * HZ)
@@ -113,6 +115,28 @@ static vm_fault_t fault_migrate(struct vseg_bo *vbo)
 }
 
 /*
+ * Segment memory is backed by pages as it is written: back the pages TTM
+ * is about to map (the faulting one and the ones it prefaults after it).
+ */
+static vm_fault_t fault_populate(struct vseg_bo *vbo, struct vm_fault *vmf)
+{
+	struct ttm_buffer_object *tbo = &vbo->tbo;
+	struct vm_area_struct *vma = vmf->vma;
+	u32 mt = tbo->resource->mem_type;
+	u64 page;
+
+	if (mt == TTM_PL_SYSTEM || mt == TTM_PL_TT)
+		return 0;
+	page = ((vmf->address - vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff -
+	       drm_vma_node_start(&tbo->base.vma_node);
+	if (vseg_cursor_populate(bdev_to_vseg(tbo->bdev), tbo->resource,
+				 page << PAGE_SHIFT,
+				 (u64)TTM_BO_VM_NUM_PREFAULT << PAGE_SHIFT))
+		return VM_FAULT_OOM;
+	return 0;
+}
+
+/*
  * CPU faults: move the buffer where the CPU can see it, or SIGBUS; after an
  * unplug, a dummy page.
  */
@@ -146,6 +170,9 @@ static vm_fault_t vseg_vm_fault(struct vm_fault *vmf)
 		if (ret)
 			goto out_exit;
 	}
+	ret = fault_populate(vbo, vmf);
+	if (ret)
+		goto out_exit;
 	ret = ttm_bo_vm_fault_reserved(vmf, vma->vm_page_prot,
 				       TTM_BO_VM_NUM_PREFAULT);
 	/* CPU use counts as use: the buffer is the last one to evict. */

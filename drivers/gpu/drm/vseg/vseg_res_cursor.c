@@ -70,13 +70,18 @@ static void cursor_seek(struct vseg_cursor *c, u64 off, u64 *size)
  * @c: the cursor
  * @off: byte offset in the buffer; walking forwards is O(1) amortized,
  *	going back walks again from the first block
- * @len: receives how many bytes follow contiguously
+ * @len: receives how many bytes follow contiguously (at most to the end
+ *	of the host page)
+ * @write: the bytes will be written (a memory segment's page is allocated
+ *	if it is not backed yet, unless the cursor is @populated)
  *
- * Return: the address; vseg_cursor_unmap() before the next call.
+ * Return: the address, or NULL when a page to write cannot be had;
+ * vseg_cursor_unmap() before the next call.
  */
-void *vseg_cursor_map(struct vseg_cursor *c, u64 off, u64 *len)
+void *vseg_cursor_map(struct vseg_cursor *c, u64 off, u64 *len, bool write)
 {
-	u64 size, in;
+	u64 size, in, seg_off, n;
+	void *p;
 
 	if (c->tt) {
 		in = off & ~PAGE_MASK;
@@ -86,8 +91,17 @@ void *vseg_cursor_map(struct vseg_cursor *c, u64 off, u64 *len)
 	}
 	cursor_seek(c, off, &size);
 	in = off - c->block_start;
-	*len = size - in;
-	return c->mgr->vaddr + drm_buddy_block_offset(c->block) + in;
+	seg_off = drm_buddy_block_offset(c->block) + in;
+	if (c->populated && write)
+		p = vseg_vram_map_populated(c->mgr, seg_off, &n, &c->kmapped);
+	else
+		p = vseg_vram_map(c->mgr, seg_off, &n, write, &c->kmapped);
+	if (!p) {
+		c->kmapped = NULL;
+		return NULL;
+	}
+	*len = min(n, size - in);
+	return p;
 }
 
 /**
@@ -103,7 +117,7 @@ void vseg_cursor_unmap(struct vseg_cursor *c)
 }
 
 /**
- * vseg_cursor_vram_addr() - kernel address of a byte of a segment placement
+ * vseg_cursor_vram_offset() - segment offset of a byte of a placement
  * @vdev: the device
  * @res: a placement in a memory segment, its buffer reserved
  * @off: byte offset in the buffer
@@ -112,15 +126,14 @@ void vseg_cursor_unmap(struct vseg_cursor *c)
  * position reached is kept in the resource, so that a run costs O(1) per
  * page instead of a walk from the first block each time.
  *
- * Return: the address (in the segment's backing store).
+ * Return: the offset in the segment.
  */
-void *vseg_cursor_vram_addr(struct vseg_device *vdev, struct ttm_resource *res,
+u64 vseg_cursor_vram_offset(struct vseg_device *vdev, struct ttm_resource *res,
 			    u64 off)
 {
 	struct vseg_vram_res *vres = to_vseg_vram_res(res);
 	struct vseg_cursor c;
-	u64 len;
-	void *p;
+	u64 size;
 
 	dma_resv_assert_held(res->bo->base.resv);
 	vseg_cursor_init(&c, vdev, NULL, res);
@@ -128,8 +141,37 @@ void *vseg_cursor_vram_addr(struct vseg_device *vdev, struct ttm_resource *res,
 		c.block = vres->pfn_block;
 		c.block_start = vres->pfn_block_start;
 	}
-	p = vseg_cursor_map(&c, off, &len);
+	cursor_seek(&c, off, &size);
 	vres->pfn_block = c.block;
 	vres->pfn_block_start = c.block_start;
-	return p;
+	return drm_buddy_block_offset(c.block) + off - c.block_start;
+}
+
+/**
+ * vseg_cursor_populate() - back some pages of a segment placement
+ * @vdev: the device
+ * @res: a placement in a memory segment, its buffer reserved
+ * @off: byte offset in the buffer of the first page
+ * @size: bytes
+ *
+ * For a CPU fault, before it maps the pages (io_mem_pfn cannot allocate).
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int vseg_cursor_populate(struct vseg_device *vdev, struct ttm_resource *res,
+			 u64 off, u64 size)
+{
+	struct vseg_vram_mgr *mgr;
+	u64 end = min(off + size, res->bo->base.size);
+	int err;
+
+	mgr = vseg_vram(vdev, vseg_mem_type_to_seg(vdev, res->mem_type));
+	for (off = round_down(off, PAGE_SIZE); off < end; off += PAGE_SIZE) {
+		err = vseg_vram_populate(mgr, vseg_cursor_vram_offset(vdev, res,
+								      off),
+					 PAGE_SIZE);
+		if (err)
+			return err;
+	}
+	return 0;
 }

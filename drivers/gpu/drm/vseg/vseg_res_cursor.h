@@ -22,6 +22,9 @@ struct vseg_vram_mgr;
  * @block_start: buffer offset where @block starts.
  * @tt: system memory and the aperture: the buffer's pages.
  * @kmapped: the page mapped by the last vseg_cursor_map(), if any.
+ * @populated: memory segments: the placement is backed already
+ *	(vseg_vram_res_populate()): never allocate a page to write (the
+ *	engines, which cannot allocate while they run a job).
  *
  * Memory-segment buffers may be scattered; TTM's linear memcpy and kmap
  * helpers cannot walk them (the amdgpu/xe res_cursor idea).
@@ -33,13 +36,16 @@ struct vseg_cursor {
 	u64 block_start;
 	struct ttm_tt *tt;
 	void *kmapped;
+	bool populated;
 };
 
 void vseg_cursor_init(struct vseg_cursor *c, struct vseg_device *vdev,
 		      struct ttm_tt *tt, struct ttm_resource *res);
-void *vseg_cursor_map(struct vseg_cursor *c, u64 off, u64 *len);
+void *vseg_cursor_map(struct vseg_cursor *c, u64 off, u64 *len, bool write);
 void vseg_cursor_unmap(struct vseg_cursor *c);
-void *vseg_cursor_vram_addr(struct vseg_device *vdev, struct ttm_resource *res,
+u64 vseg_cursor_vram_offset(struct vseg_device *vdev, struct ttm_resource *res,
 			    u64 off);
+int vseg_cursor_populate(struct vseg_device *vdev, struct ttm_resource *res,
+			 u64 off, u64 size);
 
 #endif /* __VSEG_RES_CURSOR_H__ */

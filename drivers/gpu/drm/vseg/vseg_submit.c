@@ -25,6 +25,7 @@
 #include "vseg_engine.h"
 #include "vseg_job.h"
 #include "vseg_vm.h"
+#include "vseg_vram_mgr.h"
 
 static int job_add_dep(struct vseg_job *job, struct dma_fence *f,
 		       bool explicit, u32 cap)
@@ -113,29 +114,41 @@ static int collect_bos(struct vseg_job *job, struct vseg_submit *s)
 	return 0;
 }
 
-/* Make each buffer reachable the way the engine addresses memory. */
-static int prepare_bos(struct vseg_job *job)
+/*
+ * Make a buffer reachable the way the engine addresses memory: physically
+ * (contiguous in a memory segment, or mapped into the aperture), or
+ * virtually, where a buffer in system memory is first committed to the
+ * aperture, as WDDM's memory manager does for the GPU's use of system
+ * memory. Segment memory is backed with pages now: the engine cannot
+ * allocate while it runs.
+ */
+static int prepare_bo(struct vseg_job *job, struct vseg_bo *bo)
 {
 	struct ttm_operation_ctx ctx = { .interruptible = true };
+	struct ttm_buffer_object *tbo = &bo->tbo;
+	int err;
+
+	if (!tbo->resource)
+		return -EINVAL;
+	if (job->engine->id == VSEG_ENGINE_COPY)
+		err = vseg_bo_make_reachable(bo, false, &ctx);
+	else
+		err = vseg_bo_commit_for_gpu(bo, &ctx);
+	if (!err && tbo->resource->mem_type != TTM_PL_SYSTEM &&
+	    tbo->resource->mem_type != TTM_PL_TT)
+		err = vseg_vram_res_populate(tbo->resource);
+	if (!err)
+		err = dma_resv_reserve_fences(tbo->base.resv, 1);
+	return err;
+}
+
+static int prepare_bos(struct vseg_job *job)
+{
 	u32 i;
 	int err;
 
 	for (i = 0; i < job->num_bos; i++) {
-		struct ttm_buffer_object *tbo = &job->bos[i]->tbo;
-
-		if (!tbo->resource)
-			return -EINVAL;
-		if (job->engine->id == VSEG_ENGINE_COPY) {
-			err = vseg_bo_make_reachable(job->bos[i], false, &ctx);
-		} else {
-			err = 0;
-			if (tbo->ttm && !ttm_tt_is_populated(tbo->ttm) &&
-			    (tbo->resource->mem_type == TTM_PL_SYSTEM ||
-			     tbo->resource->mem_type == TTM_PL_TT))
-				err = vseg_tt_populate(tbo, &ctx);
-		}
-		if (!err)
-			err = dma_resv_reserve_fences(tbo->base.resv, 1);
+		err = prepare_bo(job, job->bos[i]);
 		if (err)
 			return err;
 	}
@@ -279,6 +292,44 @@ static void job_publish(struct vseg_job *job)
 	}
 }
 
+/*
+ * The mappings a render job's commands reach, and only those: their
+ * buffers are the ones made resident, locked and fenced for the job.
+ */
+static struct vseg_vm_view *render_view(struct vseg_submit *s)
+{
+	struct vseg_va_range *r;
+	struct vseg_vm_view *view;
+	u32 i, n = 0;
+
+	r = kvcalloc(2 * s->num_cmds, sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return NULL;
+	for (i = 0; i < s->num_cmds; i++) {
+		const struct drm_vseg_cmd *c = &s->cmds[i];
+
+		switch (c->opcode) {
+		case DRM_VSEG_CMD_COPY:
+			r[n].start = c->src;
+			r[n++].len = c->size;
+			fallthrough;
+		case DRM_VSEG_CMD_FILL:
+			r[n].start = c->dst;
+			r[n++].len = c->size;
+			break;
+		case DRM_VSEG_CMD_WRITE:
+			r[n].start = c->dst;
+			r[n++].len = sizeof(u64);
+			break;
+		default:
+			break;
+		}
+	}
+	view = vseg_vm_view_get(s->vm, r, n);
+	kvfree(r);
+	return view;
+}
+
 /**
  * vseg_engine_submit() - queue a job
  * @vdev: the device
@@ -303,7 +354,7 @@ int vseg_engine_submit(struct vseg_device *vdev, struct vseg_submit *s,
 		return -ENOMEM;
 	}
 	if (s->engine == VSEG_ENGINE_RENDER) {
-		job->view = vseg_vm_view_get(s->vm);
+		job->view = render_view(s);
 		if (!job->view) {
 			err = -ENOMEM;
 			goto err_free;

@@ -13,7 +13,6 @@
  */
 
 #include <linux/slab.h>
-#include <linux/vmalloc.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_managed.h>
@@ -95,49 +94,25 @@ void vseg_count(struct vseg_device *vdev, const struct ttm_resource *res,
 	atomic64_inc(&vdev->paging[vseg_mem_type_to_seg(vdev, res->mem_type)].op[op]);
 }
 
-/* Copy @size bytes from one placement to another; NULL @src clears. */
-static void vseg_copy(struct vseg_cursor *dst, struct vseg_cursor *src,
-		      u64 size)
+/* Copy @size bytes from one placement to another. */
+static int vseg_copy(struct vseg_cursor *dst, struct vseg_cursor *src,
+		     u64 size)
 {
 	u64 off = 0, dlen, slen, n;
 	void *d, *s;
 
 	while (off < size) {
-		d = vseg_cursor_map(dst, off, &dlen);
-		n = min(dlen, size - off);
-		if (src) {
-			s = vseg_cursor_map(src, off, &slen);
-			n = min(n, slen);
-			memcpy(d, s, n);
-			vseg_cursor_unmap(src);
-		} else {
-			memset(d, 0, n);
-		}
+		d = vseg_cursor_map(dst, off, &dlen, true);
+		if (!d)
+			return -ENOMEM;
+		s = vseg_cursor_map(src, off, &slen, false);
+		n = min3(dlen, slen, size - off);
+		memcpy(d, s, n);
+		vseg_cursor_unmap(src);
 		vseg_cursor_unmap(dst);
 		off += n;
 	}
-}
-
-/*
- * A memory-segment placement about to be written whole (@clear false: a
- * move copies into it) or handed out zeroed (@clear true: only the pages
- * that may be dirty are cleared, see vseg_vram_clear()).
- */
-static void vram_res_prepare(struct vseg_device *vdev,
-			     struct ttm_resource *res, bool clear)
-{
-	struct vseg_vram_mgr *mgr = res_vram(vdev, res);
-	struct drm_buddy_block *block;
-
-	list_for_each_entry(block, &to_vseg_vram_res(res)->blocks, link) {
-		u64 start = drm_buddy_block_offset(block);
-		u64 size = drm_buddy_block_size(&mgr->mm, block);
-
-		if (clear)
-			vseg_vram_clear(mgr, start, size);
-		else
-			vseg_vram_mark_dirty(mgr, start, size);
-	}
+	return 0;
 }
 
 /* System memory <-> aperture: the pages stay, only the GART changes. */
@@ -175,14 +150,14 @@ static int move_copy(struct vseg_device *vdev, struct ttm_buffer_object *bo,
 
 	vseg_cursor_init(&dst, vdev, bo->ttm, new_mem);
 	if (has_content) {
-		if (!res_uses_pages(new_mem))
-			vram_res_prepare(vdev, new_mem, false);
 		vseg_cursor_init(&src, vdev, bo->ttm, old);
-		vseg_copy(&dst, &src, bo->base.size);
+		err = vseg_copy(&dst, &src, bo->base.size);
+		if (err)
+			return err;
 		vseg_count(vdev, old, VSEG_PAGING_TRANSFERS);
 		vseg_count(vdev, new_mem, VSEG_PAGING_TRANSFERS);
 	} else if (!res_uses_pages(new_mem)) {
-		vram_res_prepare(vdev, new_mem, true);
+		/* Freed segment memory reads zero already: nothing to clear. */
 		vseg_count(vdev, new_mem, VSEG_PAGING_FILLS);
 	}
 	err = vseg_aperture_bind(&vdev->aperture, new_mem, bo->ttm);
@@ -237,17 +212,16 @@ static void vseg_ttm_delete_mem_notify(struct ttm_buffer_object *bo)
 static int vseg_ttm_io_mem_reserve(struct ttm_device *bdev,
 				   struct ttm_resource *mem)
 {
-	struct vseg_device *vdev = bdev_to_vseg(bdev);
-
 	if (res_uses_pages(mem))
 		return 0;
-	/* Segment memory is RAM here: cached, reached through io_mem_pfn. */
+	/*
+	 * Segment memory is system pages here, allocated as it is written:
+	 * cached, reached page by page through io_mem_pfn, never linear.
+	 */
 	mem->bus.is_iomem = true;
 	mem->bus.caching = ttm_cached;
 	mem->bus.offset = 0;
-	mem->bus.addr = vseg_vram_res_contiguous(mem) ?
-			res_vram(vdev, mem)->vaddr +
-			((u64)mem->start << PAGE_SHIFT) : NULL;
+	mem->bus.addr = NULL;
 	return 0;
 }
 
@@ -255,14 +229,12 @@ static unsigned long vseg_ttm_io_mem_pfn(struct ttm_buffer_object *bo,
 					 unsigned long page_offset)
 {
 	struct vseg_device *vdev = bdev_to_vseg(bo->bdev);
-	struct vseg_vram_mgr *mgr = res_vram(vdev, bo->resource);
-	void *p;
 
-	p = vseg_cursor_vram_addr(vdev, bo->resource,
-				  (u64)page_offset << PAGE_SHIFT);
-	/* the CPU may write whatever it maps */
-	vseg_vram_mark_dirty(mgr, p - mgr->vaddr, PAGE_SIZE);
-	return vmalloc_to_pfn(p);
+	/* The fault backed the pages it maps (vseg_gem.c). */
+	return vseg_vram_pfn(res_vram(vdev, bo->resource),
+			     vseg_cursor_vram_offset(vdev, bo->resource,
+						     (u64)page_offset <<
+						     PAGE_SHIFT));
 }
 
 static int vseg_ttm_access_memory(struct ttm_buffer_object *bo,
@@ -278,14 +250,15 @@ static int vseg_ttm_access_memory(struct ttm_buffer_object *bo,
 		return -EIO;
 	vseg_cursor_init(&c, vdev, bo->ttm, bo->resource);
 	while (done < (u64)len) {
-		p = vseg_cursor_map(&c, offset + done, &n);
+		p = vseg_cursor_map(&c, offset + done, &n, write);
+		if (!p)
+			return done ? done : -ENOMEM;
 		n = min_t(u64, n, (u64)len - done);
-		if (write) {
-			vseg_vram_mark_dirty(c.mgr, p - c.mgr->vaddr, n);
+		if (write)
 			memcpy(p, buf + done, n);
-		} else {
+		else
 			memcpy(buf + done, p, n);
-		}
+		vseg_cursor_unmap(&c);
 		done += n;
 	}
 	return len;

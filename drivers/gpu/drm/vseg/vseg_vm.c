@@ -11,9 +11,11 @@
  */
 
 #include <linux/bsearch.h>
+#include <linux/lockdep.h>
 #include <linux/rbtree.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <drm/drm_gem.h>
 
 #include "vseg_bo.h"
@@ -151,30 +153,107 @@ int vseg_vm_unbind(struct vseg_vm *vm, u64 va)
 	return 0;
 }
 
+/* Count (and with @view, copy) every mapping intersecting a range. */
+static unsigned int walk_touched(struct vseg_vm *vm,
+				     const struct vseg_va_range *r,
+				     unsigned int n, struct vseg_vm_view *view)
+{
+	struct vseg_vm_mapping *m;
+	struct rb_node *node;
+	unsigned int i, count = 0;
+
+	lockdep_assert_held(&vm->lock);
+	for (i = 0; i < n; i++) {
+		m = mapping_at_or_after(vm, r[i].start);
+		while (m && (m->va <= r[i].start ||
+			     m->va - r[i].start < r[i].len)) {
+			if (view)
+				view->map[count] = *m;
+			count++;
+			node = rb_next(&m->node);
+			m = node ? rb_entry(node, struct vseg_vm_mapping, node) :
+				   NULL;
+		}
+	}
+	return count;
+}
+
+static int va_cmp(const void *a, const void *b)
+{
+	const struct vseg_vm_mapping *x = a, *y = b;
+
+	return x->va < y->va ? -1 : x->va > y->va;
+}
+
+static int range_cmp(const void *a, const void *b)
+{
+	const struct vseg_va_range *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/*
+ * Sort the ranges and merge those that overlap, so that walking them
+ * visits each mapping at most twice: O(r log r + m), whatever the ranges.
+ */
+static unsigned int merge_ranges(struct vseg_va_range *r, unsigned int n)
+{
+	unsigned int i, k = 0;
+	u64 end;
+
+	sort(r, n, sizeof(*r), range_cmp, NULL);
+	for (i = 0; i < n; i++) {
+		end = r[i].start + max_t(u64, r[i].len, 1);
+		if (end < r[i].start)
+			end = U64_MAX;	/* runs off the end: as far as it goes */
+		if (k && r[i].start <= r[k - 1].start + r[k - 1].len) {
+			r[k - 1].len = max(r[k - 1].len, end - r[k - 1].start);
+			continue;
+		}
+		r[k].start = r[i].start;
+		r[k++].len = end - r[i].start;
+	}
+	return k;
+}
+
 /**
- * vseg_vm_view_get() - copy the mappings for a job
+ * vseg_vm_view_get() - the mappings a job touches, for the job
  * @vm: the address space
+ * @ranges: the GPU virtual address ranges the job's commands reach;
+ *	sorted and merged in place
+ * @n: entries in @ranges
+ *
+ * Each mapping that intersects a range, once, sorted by address, with a
+ * reference to its buffer: only those buffers are made resident, locked
+ * and fenced for the job; an address outside them faults when the job
+ * runs. O(r log r + m log m) for r ranges and m mappings, however the
+ * ranges overlap.
  *
  * Return: the view, or NULL without memory.
  */
-struct vseg_vm_view *vseg_vm_view_get(struct vseg_vm *vm)
+struct vseg_vm_view *vseg_vm_view_get(struct vseg_vm *vm,
+				      struct vseg_va_range *ranges,
+				      unsigned int n)
 {
-	struct vseg_vm_mapping *m;
 	struct vseg_vm_view *view;
-	struct rb_node *n;
-	unsigned int i = 0;
+	unsigned int i, k, count;
 
+	n = merge_ranges(ranges, n);
 	mutex_lock(&vm->lock);
-	view = kvzalloc(struct_size(view, map, vm->count), GFP_KERNEL);
+	count = walk_touched(vm, ranges, n, NULL);
+	view = kvzalloc(struct_size(view, map, count), GFP_KERNEL);
 	if (view) {
-		for (n = rb_first(&vm->mappings); n; n = rb_next(n)) {
-			m = rb_entry(n, struct vseg_vm_mapping, node);
-			view->map[i] = *m;
-			RB_CLEAR_NODE(&view->map[i].node);
-			drm_gem_object_get(&m->bo->tbo.base);
-			i++;
+		walk_touched(vm, ranges, n, view);
+		sort(view->map, count, sizeof(view->map[0]), va_cmp, NULL);
+		for (i = 0, k = 0; i < count; i++) {
+			if (k && view->map[k - 1].va == view->map[i].va)
+				continue;
+			view->map[k] = view->map[i];
+			RB_CLEAR_NODE(&view->map[k].node);
+			drm_gem_object_get(&view->map[k].bo->tbo.base);
+			k++;
 		}
-		view->count = i;
+		view->count = k;
 	}
 	mutex_unlock(&vm->lock);
 	return view;

@@ -44,6 +44,16 @@ struct vseg_vm_mapping {
 };
 
 /**
+ * struct vseg_va_range - a range of GPU virtual addresses a job reaches
+ * @start: first address.
+ * @len: bytes (0 counts as 1).
+ */
+struct vseg_va_range {
+	u64 start;
+	u64 len;
+};
+
+/**
  * struct vseg_vm_view - the mappings a job was submitted with
  * @count: entries in @map.
  * @map: sorted by address; each holds a GEM reference.
@@ -57,7 +67,9 @@ void vseg_vm_init(struct vseg_vm *vm);
 void vseg_vm_fini(struct vseg_vm *vm);
 int vseg_vm_bind(struct vseg_vm *vm, struct vseg_bo *bo, u64 va);
 int vseg_vm_unbind(struct vseg_vm *vm, u64 va);
-struct vseg_vm_view *vseg_vm_view_get(struct vseg_vm *vm);
+struct vseg_vm_view *vseg_vm_view_get(struct vseg_vm *vm,
+				      struct vseg_va_range *ranges,
+				      unsigned int n);
 void vseg_vm_view_put(struct vseg_vm_view *view);
 const struct vseg_vm_mapping *vseg_vm_view_find(const struct vseg_vm_view *view,
 						u64 va);

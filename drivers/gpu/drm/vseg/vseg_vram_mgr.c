@@ -12,10 +12,12 @@
  * buffer is a set of segment pages that may be scattered.
  */
 
-#include <linux/bitmap.h>
+#include <linux/highmem.h>
 #include <linux/list_sort.h>
+#include <linux/moduleparam.h>
+#include <linux/sysfs.h>
 #include <linux/slab.h>
-#include <linux/vmalloc.h>
+#include <linux/xarray.h>
 #include <drm/drm_managed.h>
 #include <drm/drm_print.h>
 #include <drm/ttm/ttm_device.h>
@@ -273,6 +275,12 @@ static void vseg_vram_mgr_free(struct ttm_resource_manager *man,
 	struct vseg_vram_mgr *mgr = to_vram_mgr(man);
 	struct vseg_vram_res *vres = to_vseg_vram_res(res);
 
+	struct drm_buddy_block *block;
+
+	/* Its contents go: the pages return to the system, read zero. */
+	list_for_each_entry(block, &vres->blocks, link)
+		vseg_vram_release(mgr, block_start(block),
+				  drm_buddy_block_size(&mgr->mm, block));
 	mutex_lock(&mgr->lock);
 	free_hint_before_free(mgr, &vres->blocks);
 	vseg_buddy_free_list(&mgr->mm, &vres->blocks);
@@ -383,8 +391,8 @@ static int vseg_vram_mgr_reserve(struct vseg_vram_mgr *mgr)
  * @desc: the memory segment
  * @mem_type: the TTM memory type that stands for it
  *
- * Reserves the segment's backing store, builds the buddy allocator, holds
- * the invalid ranges and registers the manager with TTM. Undo with
+ * Builds the buddy allocator (the backing store fills as the segment is
+ * written), holds the invalid ranges and registers the manager with TTM. Undo with
  * vseg_vram_mgr_fini().
  *
  * Return: 0 or a negative error code; nothing is left set up on error.
@@ -399,20 +407,14 @@ int __vseg_vram_mgr_init(struct vseg_vram_mgr *mgr, struct ttm_device *bdev,
 	mgr->desc = desc;
 	mgr->mem_type = mem_type;
 
-	mgr->vaddr = __vmalloc(desc->size, GFP_KERNEL | __GFP_ZERO |
-			       __GFP_NOWARN);
-	/* zeroed backing store: every page starts clear */
-	mgr->dirty = bitmap_zalloc(desc->size / desc->page_size, GFP_KERNEL);
-	if (!mgr->vaddr || !mgr->dirty) {
-		pr_err("vseg: segment %u \"%s\": cannot reserve %llu bytes of backing store\n",
-		       desc->id, desc->name, desc->size);
-		err = -ENOMEM;
-		goto err_vfree;	/* either may have been allocated */
-	}
+	/* The backing store starts empty: absent pages read as zero. */
+	xa_init(&mgr->pages);
+	atomic64_set(&mgr->backed, 0);
 
-	err = drm_buddy_init(&mgr->mm, desc->size, desc->page_size);
+	err = drm_buddy_init(&mgr->mm, round_down(desc->size, desc->page_size),
+			     desc->page_size);
 	if (err)
-		goto err_vfree;
+		goto err_mutex;
 	err = vseg_vram_mgr_reserve(mgr);
 	if (err)
 		goto err_buddy;
@@ -427,9 +429,7 @@ int __vseg_vram_mgr_init(struct vseg_vram_mgr *mgr, struct ttm_device *bdev,
 err_buddy:
 	vseg_buddy_free_list(&mgr->mm, &mgr->reserved);
 	drm_buddy_fini(&mgr->mm);
-err_vfree:
-	bitmap_free(mgr->dirty);
-	vfree(mgr->vaddr);
+err_mutex:
 	mutex_destroy(&mgr->lock);
 	return err;
 }
@@ -461,8 +461,8 @@ void vseg_vram_mgr_fini(struct vseg_vram_mgr *mgr, struct ttm_device *bdev)
 	drm_buddy_fini(&mgr->mm);
 	mutex_unlock(&mgr->lock);
 
-	bitmap_free(mgr->dirty);
-	vfree(mgr->vaddr);
+	vseg_vram_release(mgr, 0, mgr->desc->size);
+	xa_destroy(&mgr->pages);
 	mutex_destroy(&mgr->lock);
 }
 
@@ -504,6 +504,28 @@ bool vseg_vram_res_contiguous(struct ttm_resource *res)
 }
 
 /**
+ * vseg_vram_res_populate() - back a whole placement with pages
+ * @res: a placement in a memory segment
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int vseg_vram_res_populate(struct ttm_resource *res)
+{
+	struct vseg_vram_mgr *mgr = to_vram_mgr(ttm_manager_type(res->bo->bdev,
+								 res->mem_type));
+	struct drm_buddy_block *block;
+	int err;
+
+	list_for_each_entry(block, &to_vseg_vram_res(res)->blocks, link) {
+		err = vseg_vram_populate(mgr, block_start(block),
+					 drm_buddy_block_size(&mgr->mm, block));
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/**
  * vseg_vram_res_below() - does a placement lie wholly below an offset
  * @res: a placement in a memory segment
  * @limit: segment offset, bytes (the end of the CPU-visible part, say)
@@ -539,49 +561,184 @@ u64 vseg_vram_mgr_committed(struct vseg_vram_mgr *mgr)
 	return committed;
 }
 
-/**
- * vseg_vram_mark_dirty() - note that bytes of a segment may become nonzero
- * @mgr: the manager
- * @offset: segment offset of the first byte
- * @size: bytes; the segment pages they touch are marked
- *
- * Called before the bytes are written; atomic, needs no lock.
+/*
+ * The backing store: one system page per host page of the segment,
+ * allocated when first written and released when the bytes are freed or
+ * discarded. An absent page reads as zero. This stands for the device
+ * memory of a segment without reserving all of it at load, so that a
+ * 16 GiB segment loads in a 2 GiB machine.
  */
-void vseg_vram_mark_dirty(struct vseg_vram_mgr *mgr, u64 offset, u64 size)
-{
-	unsigned int shift = ilog2(mgr->desc->page_size);
-	u64 i, last;
 
-	if (!size || offset >= mgr->desc->size)
-		return;
-	last = (min(offset + size, mgr->desc->size) - 1) >> shift;
-	for (i = offset >> shift; i <= last; i++)
-		if (!test_bit(i, mgr->dirty))
-			set_bit(i, mgr->dirty);
+/* Bytes of pages backing memory segments, every device together. */
+static atomic64_t vseg_backing_total = ATOMIC64_INIT(0);
+
+static int backing_kb_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%lld\n",
+			  atomic64_read(&vseg_backing_total) >> 10);
+}
+
+static const struct kernel_param_ops backing_kb_ops = {
+	.get = backing_kb_get,
+};
+
+/*
+ * Read-only: the memory segments' backing store of every vseg device, in
+ * KiB; it outlives an unplugged device until the device's last user goes,
+ * which is what the hot-unplug tests watch.
+ */
+module_param_cb(backing_kb, &backing_kb_ops, NULL, 0444);
+MODULE_PARM_DESC(backing_kb,
+		 "KiB of system memory backing memory segments now (read-only)");
+
+/* The page behind segment offset @off, allocating it if @alloc. */
+static struct page *vram_page(struct vseg_vram_mgr *mgr, u64 off, bool alloc)
+{
+	pgoff_t idx = off >> PAGE_SHIFT;
+	struct page *page, *old;
+
+	page = xa_load(&mgr->pages, idx);
+	if (page || !alloc)
+		return page;
+	page = alloc_page(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
+	if (!page)
+		return NULL;
+	old = xa_cmpxchg(&mgr->pages, idx, NULL, page, GFP_KERNEL);
+	if (old) {
+		__free_page(page);
+		return xa_is_err(old) ? NULL : old;
+	}
+	atomic64_add(PAGE_SIZE, &mgr->backed);
+	atomic64_add(PAGE_SIZE, &vseg_backing_total);
+	return page;
 }
 
 /**
- * vseg_vram_clear() - zero a range of a segment that a new buffer got
+ * vseg_vram_populate() - back a range of a segment with pages
  * @mgr: the manager
- * @offset: segment offset, a multiple of the segment page size
- * @size: bytes, a multiple of the segment page size
+ * @offset: segment offset of the first byte
+ * @size: bytes
  *
- * Only the pages marked dirty are written: a buffer created and closed
- * without ever being written costs no clearing at all.
+ * For whoever will write the range where it cannot allocate (a job, a
+ * paging operation, a CPU mapping): afterwards vseg_vram_map() for write
+ * and vseg_vram_pfn() never allocate there.
+ *
+ * Return: 0 or -ENOMEM (the pages already backed stay).
  */
-void vseg_vram_clear(struct vseg_vram_mgr *mgr, u64 offset, u64 size)
+int vseg_vram_populate(struct vseg_vram_mgr *mgr, u64 offset, u64 size)
 {
-	unsigned int shift = ilog2(mgr->desc->page_size);
-	u64 i = offset >> shift, end = (offset + size) >> shift, j, k;
+	u64 off, end = min(offset + size, mgr->desc->size);
 
-	while (i < end) {
-		i = find_next_bit(mgr->dirty, end, i);
-		if (i >= end)
-			break;
-		j = find_next_zero_bit(mgr->dirty, end, i);
-		for (k = i; k < j; k++)
-			clear_bit(k, mgr->dirty);
-		memset(mgr->vaddr + (i << shift), 0, (j - i) << shift);
-		i = j;
+	for (off = round_down(offset, PAGE_SIZE); off < end; off += PAGE_SIZE)
+		if (!vram_page(mgr, off, true))
+			return -ENOMEM;
+	return 0;
+}
+
+/**
+ * vseg_vram_release() - drop the contents of a range of a segment
+ * @mgr: the manager
+ * @offset: segment offset, a multiple of PAGE_SIZE
+ * @size: bytes, a multiple of PAGE_SIZE
+ *
+ * The pages go back to the system; the range reads zero afterwards. Only
+ * for bytes nobody can reach any more (freed or discarded).
+ */
+void vseg_vram_release(struct vseg_vram_mgr *mgr, u64 offset, u64 size)
+{
+	unsigned long idx;
+	struct page *page;
+
+	if (!size)
+		return;
+	xa_for_each_range(&mgr->pages, idx, page, offset >> PAGE_SHIFT,
+			  (offset + size - 1) >> PAGE_SHIFT) {
+		xa_erase(&mgr->pages, idx);
+		__free_page(page);
+		atomic64_sub(PAGE_SIZE, &mgr->backed);
+		atomic64_sub(PAGE_SIZE, &vseg_backing_total);
 	}
+}
+
+/**
+ * vseg_vram_map() - kernel address of a byte of a segment
+ * @mgr: the manager
+ * @offset: segment offset
+ * @len: receives how many bytes follow contiguously (to the end of the
+ *	host page)
+ * @write: the bytes will be written: the page is allocated if absent (a
+ *	read of an absent page sees the zero page)
+ * @kmapped: receives what vseg_vram_unmap() takes
+ *
+ * Return: the address, or NULL when a page to write cannot be allocated.
+ */
+void *vseg_vram_map(struct vseg_vram_mgr *mgr, u64 offset, u64 *len,
+		    bool write, void **kmapped)
+{
+	struct page *page = vram_page(mgr, offset, write);
+	u64 in = offset & ~PAGE_MASK;
+
+	if (!page && write)
+		return NULL;
+	*kmapped = kmap_local_page(page ?: ZERO_PAGE(0));
+	*len = PAGE_SIZE - in;
+	return *kmapped + in;
+}
+
+/**
+ * vseg_vram_map_populated() - vseg_vram_map() for write, never allocating
+ * @mgr: the manager
+ * @offset: segment offset, in a range vseg_vram_populate() backed
+ * @len: receives how many bytes follow contiguously
+ * @kmapped: receives what vseg_vram_unmap() takes
+ *
+ * For the engines, which cannot allocate memory while they run a job.
+ *
+ * Return: the address, or NULL if the page is not backed.
+ */
+void *vseg_vram_map_populated(struct vseg_vram_mgr *mgr, u64 offset, u64 *len,
+			      void **kmapped)
+{
+	struct page *page = vram_page(mgr, offset, false);
+	u64 in = offset & ~PAGE_MASK;
+
+	if (!page)
+		return NULL;
+	*kmapped = kmap_local_page(page);
+	*len = PAGE_SIZE - in;
+	return *kmapped + in;
+}
+
+/**
+ * vseg_vram_unmap() - drop a mapping of vseg_vram_map()
+ * @kmapped: what it returned in @kmapped
+ */
+void vseg_vram_unmap(void *kmapped)
+{
+	kunmap_local(kmapped);
+}
+
+/**
+ * vseg_vram_pfn() - the page frame behind a segment offset, for the CPU
+ * @mgr: the manager
+ * @offset: segment offset, in a range vseg_vram_populate() backed
+ *
+ * Return: the pfn, or 0 if the page is not backed.
+ */
+unsigned long vseg_vram_pfn(struct vseg_vram_mgr *mgr, u64 offset)
+{
+	struct page *page = vram_page(mgr, offset, false);
+
+	return page ? page_to_pfn(page) : 0;
+}
+
+/**
+ * vseg_vram_backed() - bytes of a segment backed by pages now
+ * @mgr: the manager
+ *
+ * Return: bytes.
+ */
+u64 vseg_vram_backed(struct vseg_vram_mgr *mgr)
+{
+	return atomic64_read(&mgr->backed);
 }

@@ -24,9 +24,17 @@ int __vseg_vram_mgr_init(struct vseg_vram_mgr *mgr, struct ttm_device *bdev,
 			 const struct vseg_segment_desc *desc, u32 mem_type);
 void vseg_vram_mgr_fini(struct vseg_vram_mgr *mgr, struct ttm_device *bdev);
 u64 vseg_vram_mgr_committed(struct vseg_vram_mgr *mgr);
-void vseg_vram_mark_dirty(struct vseg_vram_mgr *mgr, u64 offset, u64 size);
-void vseg_vram_clear(struct vseg_vram_mgr *mgr, u64 offset, u64 size);
+int vseg_vram_populate(struct vseg_vram_mgr *mgr, u64 offset, u64 size);
+void vseg_vram_release(struct vseg_vram_mgr *mgr, u64 offset, u64 size);
+void *vseg_vram_map(struct vseg_vram_mgr *mgr, u64 offset, u64 *len,
+		    bool write, void **kmapped);
+void *vseg_vram_map_populated(struct vseg_vram_mgr *mgr, u64 offset, u64 *len,
+			      void **kmapped);
+void vseg_vram_unmap(void *kmapped);
+unsigned long vseg_vram_pfn(struct vseg_vram_mgr *mgr, u64 offset);
+u64 vseg_vram_backed(struct vseg_vram_mgr *mgr);
 bool vseg_vram_res_contiguous(struct ttm_resource *res);
 bool vseg_vram_res_below(struct ttm_resource *res, u64 limit);
+int vseg_vram_res_populate(struct ttm_resource *res);
 
 #endif /* __VSEG_VRAM_MGR_H__ */

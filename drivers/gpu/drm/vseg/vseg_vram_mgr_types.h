@@ -7,6 +7,7 @@
 
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/xarray.h>
 #include <drm/drm_buddy.h>
 #include <drm/ttm/ttm_resource.h>
 
@@ -19,16 +20,14 @@ struct vseg_segment_desc;
  * @mm: buddy allocator over the segment, in units of its page size.
  * @lock: protects @mm, @committed, @reserved and @free_hint.
  * @desc: the segment.
- * @vaddr: kernel mapping of the segment's backing store: system RAM
- *	reserved at probe that stands in for the device memory.
+ * @pages: the backing store: the system page behind each host page of the
+ *	segment that was written since it was last freed; absent pages read
+ *	as zero.
+ * @backed: bytes of @pages.
  * @reserved: blocks held for the segment's invalid ranges.
  * @committed: bytes handed out (in whole segment pages).
  * @free_hint: no byte below this offset is free: range allocations start
  *	their search there.
- * @dirty: one bit per segment page: set when the page may hold nonzero
- *	bytes (set atomically by whoever may write it: moves, CPU faults,
- *	the engine). Clear pages are known to be zero, so that a new buffer
- *	is only cleared where it has to be.
  */
 struct vseg_vram_mgr {
 	struct ttm_resource_manager manager;
@@ -36,11 +35,11 @@ struct vseg_vram_mgr {
 	struct drm_buddy mm;
 	struct mutex lock; /* protects mm, committed, reserved, free_hint */
 	const struct vseg_segment_desc *desc;
-	void *vaddr;
+	struct xarray pages;
+	atomic64_t backed;
 	struct list_head reserved;
 	u64 committed;
 	u64 free_hint;
-	unsigned long *dirty;
 };
 
 /**
