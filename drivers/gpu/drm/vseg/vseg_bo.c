@@ -18,6 +18,7 @@
 #include "vseg_bo.h"
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
+#include "vseg_exec.h"
 #include "vseg_vram_mgr.h"
 
 /*

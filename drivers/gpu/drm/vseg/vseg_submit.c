@@ -23,6 +23,7 @@
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
 #include "vseg_engine.h"
+#include "vseg_exec.h"
 #include "vseg_job.h"
 #include "vseg_vm.h"
 #include "vseg_vram_mgr.h"

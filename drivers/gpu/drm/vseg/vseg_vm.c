@@ -155,8 +155,8 @@ int vseg_vm_unbind(struct vseg_vm *vm, u64 va)
 
 /* Count (and with @view, copy) every mapping intersecting a range. */
 static unsigned int walk_touched(struct vseg_vm *vm,
-				     const struct vseg_va_range *r,
-				     unsigned int n, struct vseg_vm_view *view)
+				 const struct vseg_va_range *r,
+				 unsigned int n, struct vseg_vm_view *view)
 {
 	struct vseg_vm_mapping *m;
 	struct rb_node *node;
