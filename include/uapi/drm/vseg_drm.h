@@ -486,7 +486,11 @@ struct drm_vseg_gem_mmap_offset {
  * size, of the aperture's commit limit, of half of system RAM), counted in
  * bytes per pin: a PIN that would go beyond that share in every segment
  * the buffer could be pinned in fails with -ENOSPC, and the buffer stays
- * where it was.
+ * where it was. A pinned buffer never moves, so the only segment it can be
+ * pinned in again (by this file, also at a later entry of the same list,
+ * or by another file) is the one it is in: PIN of a buffer that is pinned
+ * already fails with -ENOSPC when the file's share of that segment has no
+ * room for one more pin of it.
  *
  * @extensions: must be zero.
  * @handles: user pointer to an array of __u32 GEM handles.

@@ -428,7 +428,10 @@ static bool res_fits_place(struct ttm_buffer_object *tbo,
 
 /*
  * Move a buffer to the best of @places (its resident places) that has
- * room; a buffer already in one of them moves only to a better one.
+ * room; a buffer already in one of them moves only to a better one. A
+ * pinned buffer never moves (6.12's TTM refuses with -EINVAL, 6.1's would
+ * move it): it is resident where it is, or in none of @places (-ENOBUFS,
+ * for good: to pin it again, its segment is not in @places).
  */
 static int place_resident(struct vseg_bo *vbo, struct ttm_place *places,
 			  unsigned int n)
@@ -441,8 +444,10 @@ static int place_resident(struct vseg_bo *vbo, struct ttm_place *places,
 	for (cur = 0; cur < n; cur++)
 		if (res_fits_place(&vbo->tbo, &places[cur]))
 			break;
+	if (vbo->tbo.pin_count)
+		return cur < n ? 0 : -ENOBUFS;
 	err = cur ? -ENOSPC : 0;
-	for (i = 0; i < cur && !vbo->tbo.pin_count; i++) {
+	for (i = 0; i < cur; i++) {
 		vseg_placement_set(&placement, &places[i], 1);
 		err = space_err(ttm_bo_validate(&vbo->tbo, &placement, &ctx));
 		if (err != -ENOSPC && err != -EBUSY)
@@ -456,7 +461,7 @@ static int place_resident(struct vseg_bo *vbo, struct ttm_place *places,
 	if (err == -EBUSY)
 		err = -ENOSPC;
 	/* No room anywhere better: it stays resident where it was. */
-	if (err == -ENOSPC && (cur < n || vbo->tbo.pin_count))
+	if (err == -ENOSPC && cur < n)
 		err = 0;
 	return err;
 }
@@ -481,10 +486,8 @@ static int make_resident_locked(struct vseg_bo *vbo, void *arg)
 	err = place_resident(vbo, a->places, a->n);
 	if (err || !a->pin)
 		return err;
-	/* Pinned elsewhere already, where this pin may not go. */
+	/* In one of a->places: in a->pin_segments. */
 	seg = vseg_mem_type_to_seg(bo_vdev(vbo), vbo->tbo.resource->mem_type);
-	if (!(a->pin_segments & BIT(seg)))
-		return -ENOBUFS;
 	ttm_bo_pin(&vbo->tbo);
 	vbo->user_pins++;
 	*a->pinned_seg = seg;
@@ -501,11 +504,13 @@ static int make_resident_locked(struct vseg_bo *vbo, void *arg)
  * @pinned_seg: with @pin: receives the segment it was pinned in
  *
  * Tries the buffer's places best first, each evicting others as needed;
- * a resident buffer with no room in a better place stays where it is.
+ * a resident buffer with no room in a better place stays where it is, and
+ * a pinned buffer does not move at all.
  *
  * Return: 0, -ENOSPC if no resident placement has room even after
- * eviction (or, to pin, none in @pin_segments, or the pin count is at its
- * limit), or another negative error code.
+ * eviction (or, to pin, none in @pin_segments, or a pinned buffer's
+ * segment is not in them, or the pin count is at its limit), or another
+ * negative error code.
  */
 int vseg_bo_make_resident(struct vseg_bo *vbo, bool pin, u32 pin_segments,
 			  u32 *pinned_seg)
