@@ -76,6 +76,16 @@
  *	is pinned fails with -EINVAL and changes nothing; listed as many times
  *	as pinned, it is unpinned and evicted.
  *
+ * SUBTEST: pin-again-past-share
+ * Description: Regression: PIN of a buffer that is pinned already, where
+ *	the file's share of its segment has no room for another pin, fails
+ *	with -ENOSPC and changes nothing: the buffer neither moves nor gains
+ *	a pin (seed 7 listed a buffer twice in one PIN).
+ *
+ * SUBTEST: raw-seed-7
+ * Description: Regression: seed 7 (raw addresses, multi profile), whose
+ *	PIN of a list naming a buffer twice failed with -EINVAL.
+ *
  * SUBTEST: physical-cpu-visible
  * Description: Regression: a physical or primary buffer that must be
  *	CPU-visible needs a CPU-visible memory segment or the aperture, else
@@ -3291,6 +3301,100 @@ static void evict_unpin_listed_twice(void)
 	vseg_ctx_finish(&ctx, "after closing the buffer");
 }
 
+/* @h is pinned, and where @was says it was, not moved since. */
+static void assert_pinned_at(uint32_t h, const struct drm_vseg_gem_info *was,
+			     const char *what)
+{
+	struct drm_vseg_gem_info now;
+
+	vseg_gem_info(ctx.fd, h, &now);
+	igt_assert_f(now.placement_flags & DRM_VSEG_INFO_PINNED,
+		     "%s: the buffer is not pinned\n", what);
+	igt_assert_f(now.segment_id == was->segment_id &&
+		     now.offset == was->offset && now.moves == was->moves,
+		     "%s: the pinned buffer moved from %s+%#llx to %s+%#llx\n",
+		     what, vseg_ctx_seg_name(&ctx, was->segment_id),
+		     (unsigned long long)was->offset,
+		     vseg_ctx_seg_name(&ctx, now.segment_id),
+		     (unsigned long long)now.offset);
+}
+
+/*
+ * PIN of a buffer pinned already (here: listed twice) when the file's
+ * share of the segment it is pinned in has no room for one more pin: the
+ * pin was tried in the buffer's other segments, which meant moving a
+ * pinned buffer: TTM refused with -EINVAL on 6.12, and 6.1 moved it,
+ * charging the pin to the full segment. A pinned buffer stays where it
+ * is: no room for the pin there is -ENOSPC, and nothing changes.
+ */
+static void pin_again_past_share(void)
+{
+	uint32_t vram = vseg_segment_by_name(&ctx.q, ctx.segs, "vram");
+	uint32_t local = vseg_segment_by_name(&ctx.q, ctx.segs, "local");
+	uint64_t share = vseg_ctx_seg(&ctx, local)->size / 2;
+	struct drm_vseg_gem_create c;
+	struct drm_vseg_gem_info was, now;
+	uint32_t list[2], processed, h;
+	int ret;
+
+	vseg_ctx_start(&ctx);
+	/* Pinned once it fits the file's share of local, twice it does not. */
+	vseg_create_args(&c, share / 2 + SZ_1M, BIT(vram) | BIT(local), 0);
+	vseg_create_prefer(&c, local, 0);
+	h = vseg_gem_create(ctx.fd, &c);
+	list[0] = h;
+	list[1] = h;
+	processed = 0xffffffff;
+	ret = __vseg_make_resident_flags(ctx.fd, list, 2,
+					 DRM_VSEG_RESIDENCY_PIN, &processed);
+	igt_assert_f(ret == -ENOSPC,
+		     "PIN of a buffer listed twice, past the file's share: %d (%s)\n",
+		     ret, vseg_errname(ret));
+	igt_assert_eq_u32(processed, 1);
+	vseg_gem_info(ctx.fd, h, &was);
+	igt_assert_eq_u32(was.segment_id, local);
+	assert_pinned_at(h, &was, "after PIN [h h]");
+
+	/* Alone, the same. */
+	processed = 0xffffffff;
+	ret = __vseg_make_resident_flags(ctx.fd, &h, 1, DRM_VSEG_RESIDENCY_PIN,
+					 &processed);
+	igt_assert_f(ret == -ENOSPC,
+		     "PIN of a pinned buffer past the file's share: %d (%s)\n",
+		     ret, vseg_errname(ret));
+	igt_assert_eq_u32(processed, 0);
+	assert_pinned_at(h, &was, "after PIN [h]");
+
+	/* One pin, so one UNPIN evicts it, and a second one is refused. */
+	igt_assert_eq(__vseg_evict_flags(ctx.fd, &h, 1,
+					 DRM_VSEG_RESIDENCY_UNPIN, NULL), 0);
+	vseg_gem_info(ctx.fd, h, &now);
+	igt_assert(!(now.placement_flags & DRM_VSEG_INFO_PINNED));
+	igt_assert_eq_u32(now.segment_id, 0);
+	igt_assert_eq(__vseg_evict_flags(ctx.fd, &h, 1,
+					 DRM_VSEG_RESIDENCY_UNPIN, NULL),
+		      -EINVAL);
+	vseg_gem_close(ctx.fd, h);
+
+	/* Within the share, a buffer listed twice is pinned twice in place. */
+	vseg_create_args(&c, share / 4, BIT(vram) | BIT(local), 0);
+	vseg_create_prefer(&c, local, 0);
+	h = vseg_gem_create(ctx.fd, &c);
+	list[0] = h;
+	list[1] = h;
+	igt_assert_eq(__vseg_make_resident_flags(ctx.fd, list, 2,
+						 DRM_VSEG_RESIDENCY_PIN,
+						 &processed), 0);
+	igt_assert_eq_u32(processed, 2);
+	vseg_gem_info(ctx.fd, h, &now);
+	igt_assert_eq_u32(now.segment_id, local);
+	igt_assert(now.placement_flags & DRM_VSEG_INFO_PINNED);
+	igt_assert_eq(__vseg_evict_flags(ctx.fd, list, 2,
+					 DRM_VSEG_RESIDENCY_UNPIN, NULL), 0);
+	vseg_gem_close(ctx.fd, h);
+	vseg_ctx_finish(&ctx, "after closing the buffers");
+}
+
 /*
  * A buffer that must be reachable physically (AccessedPhysically, or a
  * primary for the display) but also CPU-visible, in system memory and a
@@ -3671,6 +3775,22 @@ igt_main_args("", long_opts, help_str, opt_handler, NULL)
 	igt_subtest("evict-unpin-listed-twice") {
 		load_profile("discrete");
 		evict_unpin_listed_twice();
+	}
+
+	igt_describe("Regression: PIN of a buffer that is pinned already, "
+		     "where the file's share of its segment has no room for "
+		     "another pin, fails with -ENOSPC and changes nothing.");
+	igt_subtest("pin-again-past-share") {
+		load_profile("discrete");
+		pin_again_past_share();
+	}
+
+	igt_describe("Regression: seed 7 (raw addresses, multi profile), "
+		     "whose PIN of a list naming a buffer twice failed with "
+		     "-EINVAL.");
+	igt_subtest("raw-seed-7") {
+		load_profile("multi");
+		run_seed(7, 1000, 0, false, F_RAW, false);
 	}
 
 	igt_describe("Regression: a physical or primary buffer that must be "
