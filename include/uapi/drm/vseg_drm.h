@@ -462,9 +462,13 @@ struct drm_vseg_gem_mmap_offset {
  * struct drm_vseg_residency - MAKE_RESIDENT / EVICT argument
  *
  * MAKE_RESIDENT (D3DKMTMakeResident) brings each buffer into the best of
- * its memory-segment and aperture places it can get, trying them best first
- * and evicting other buffers as needed; a resident buffer for which no
- * better place has room stays where it is. EVICT (D3DKMTEvict)
+ * its memory-segment and aperture places it can get, in list order, trying
+ * them best first and evicting other buffers as needed; a resident buffer
+ * for which no better place has room stays where it is. The listed buffers
+ * are held together for the whole call: none of them is evicted to make
+ * room for another entry of the list. So when MAKE_RESIDENT succeeds every
+ * listed buffer is resident, and a buffer that finds no room but that of
+ * other listed buffers fails the call there with -ENOSPC. EVICT (D3DKMTEvict)
  * moves each buffer out of memory segments and the aperture to system
  * memory. The list is checked first: an unknown handle gives -ENOENT, a
  * pinned buffer in EVICT without %DRM_VSEG_RESIDENCY_UNPIN -EBUSY, UNPIN

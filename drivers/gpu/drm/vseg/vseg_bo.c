@@ -11,6 +11,7 @@
 
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <drm/drm_gem.h>
 #include <drm/ttm/ttm_tt.h>
 
@@ -81,7 +82,7 @@ int vseg_bo_check_params(struct vseg_device *vdev,
  * that TTM can wait for the buffers it must evict that others hold
  * reserved right now instead of giving up on them; if it gives up anyway
  * (-ENOSPC, -EBUSY, or a ww back-off), the caller leaves the transaction
- * and tries again (vseg_bo_locked_retry()).
+ * and tries again (vseg_bo_locked_retry(), vseg_bo_make_resident_list()).
  */
 static int validate_evicting(struct ttm_buffer_object *tbo,
 			     struct ttm_placement *placement,
@@ -466,38 +467,12 @@ static int place_resident(struct vseg_bo *vbo, struct ttm_place *places,
 	return err;
 }
 
-struct resident_args {
-	struct ttm_place *places;
-	unsigned int n;
-	bool pin;
-	u32 pin_segments;
-	u32 *pinned_seg;
-};
-
-/* The buffer locked: move it, pin it. -ENOBUFS: no room, for good. */
-static int make_resident_locked(struct vseg_bo *vbo, void *arg)
-{
-	struct resident_args *a = arg;
-	u32 seg;
-	int err;
-
-	if (a->pin && vbo->tbo.pin_count >= VSEG_BO_MAX_PINS)
-		return -ENOBUFS;
-	err = place_resident(vbo, a->places, a->n);
-	if (err || !a->pin)
-		return err;
-	/* In one of a->places: in a->pin_segments. */
-	seg = vseg_mem_type_to_seg(bo_vdev(vbo), vbo->tbo.resource->mem_type);
-	ttm_bo_pin(&vbo->tbo);
-	vbo->user_pins++;
-	*a->pinned_seg = seg;
-	return 0;
-}
-
 /**
- * vseg_bo_make_resident() - bring a buffer into a memory segment or the
- * aperture (D3DKMTMakeResident)
- * @vbo: the buffer
+ * vseg_bo_make_resident_locked() - bring a buffer into a memory segment or
+ * the aperture (D3DKMTMakeResident)
+ * @vbo: the buffer, reserved in a ww transaction (vseg_exec_lock()): TTM
+ *	locks the buffers it evicts with the same ticket, and evicts none
+ *	that the transaction holds
  * @pin: pin it there
  * @pin_segments: with @pin: the segments it may be pinned in (bit 0:
  *	system memory); places elsewhere are not tried
@@ -507,34 +482,116 @@ static int make_resident_locked(struct vseg_bo *vbo, void *arg)
  * a resident buffer with no room in a better place stays where it is, and
  * a pinned buffer does not move at all.
  *
- * Return: 0, -ENOSPC if no resident placement has room even after
- * eviction (or, to pin, none in @pin_segments, or a pinned buffer's
- * segment is not in them, or the pin count is at its limit), or another
- * negative error code.
+ * Return: 0; -ENOSPC if no resident placement has room even after
+ * eviction (others may hold the room: worth trying again once out of the
+ * transaction); -ENOBUFS if there is no room for good: to pin, no place in
+ * @pin_segments, a pinned buffer's segment not in them, or the pin count
+ * at its limit; or another negative error code.
  */
-int vseg_bo_make_resident(struct vseg_bo *vbo, bool pin, u32 pin_segments,
-			  u32 *pinned_seg)
+int vseg_bo_make_resident_locked(struct vseg_bo *vbo, bool pin,
+				 u32 pin_segments, u32 *pinned_seg)
 {
 	struct vseg_device *vdev = bo_vdev(vbo);
 	struct ttm_place places[VSEG_BO_MAX_PLACES];
-	struct resident_args a = {
-		.places = places,
-		.pin = pin,
-		.pin_segments = pin_segments,
-		.pinned_seg = pinned_seg,
-	};
+	unsigned int n;
 	int err;
 
-	a.n = vseg_place_home(&vdev->layout, &vbo->params, VSEG_PLACE_RESIDENT,
-			      places);
-	if (!a.n) /* Supported in system memory only: that is its home. */
-		a.n = vseg_place_home(&vdev->layout, &vbo->params, 0, places);
+	dma_resv_assert_held(vbo->tbo.base.resv);
+	if (pin && vbo->tbo.pin_count >= VSEG_BO_MAX_PINS)
+		return -ENOBUFS;
+	n = vseg_place_home(&vdev->layout, &vbo->params, VSEG_PLACE_RESIDENT,
+			    places);
+	if (!n) /* Supported in system memory only: that is its home. */
+		n = vseg_place_home(&vdev->layout, &vbo->params, 0, places);
 	if (pin)
-		a.n = vseg_place_filter(&vdev->layout, places, a.n,
-					pin_segments);
-	if (!a.n)
-		return -ENOSPC;
-	err = vseg_bo_locked_retry(vbo, make_resident_locked, &a);
+		n = vseg_place_filter(&vdev->layout, places, n, pin_segments);
+	if (!n)
+		return -ENOBUFS;
+	err = place_resident(vbo, places, n);
+	if (err || !pin)
+		return err;
+	/* In one of the places: in @pin_segments. */
+	*pinned_seg = vseg_mem_type_to_seg(vdev, vbo->tbo.resource->mem_type);
+	ttm_bo_pin(&vbo->tbo);
+	vbo->user_pins++;
+	return 0;
+}
+
+static int obj_cmp(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(struct drm_gem_object * const *)a;
+	uintptr_t y = (uintptr_t)*(struct drm_gem_object * const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/**
+ * vseg_bo_make_resident_list() - make a list of buffers resident together
+ * (D3DKMTMakeResident)
+ * @bos: the buffers, in list order; a buffer may be listed more than once
+ * @n: number of entries
+ * @fn: makes one entry resident, its buffer reserved, returning as
+ *	vseg_bo_make_resident_locked() does; NULL: that function, no pin
+ * @arg: passed to @fn
+ * @done: receives the number of entries made resident, the first ones
+ *
+ * Every listed buffer is locked in one ww transaction (vseg_exec_lock())
+ * while the entries are made resident in list order, so TTM never evicts
+ * one of them to make room for another: when the call succeeds, all of
+ * them are resident. An entry that finds no room ends the transaction,
+ * which is tried again from that entry a bounded number of times (others
+ * may have held the room); the entries before it are not repeated.
+ *
+ * Return: 0; -ENOSPC if the entry at @done found no room, even after
+ * evicting every buffer it could (none of the list); or another negative
+ * error code.
+ */
+int vseg_bo_make_resident_list(struct vseg_bo **bos, u32 n,
+			       int (*fn)(struct vseg_bo *vbo, void *arg),
+			       void *arg, u32 *done)
+{
+	struct drm_gem_object **objs;
+	struct vseg_exec exec;
+	unsigned int tries = 0;
+	u32 i, m = 0, start;
+	int err;
+
+	*done = 0;
+	objs = kvmalloc_array(n, sizeof(*objs), GFP_KERNEL);
+	if (!objs)
+		return -ENOMEM;
+	/* Sorted, duplicates are neighbours: each buffer is locked once. */
+	for (i = 0; i < n; i++)
+		objs[i] = &bos[i]->tbo.base;
+	sort(objs, n, sizeof(*objs), obj_cmp, NULL);
+	for (i = 0; i < n; i++)
+		if (!m || objs[m - 1] != objs[i])
+			objs[m++] = objs[i];
+
+	for (;;) {
+		err = vseg_exec_lock(&exec, objs, m);
+		if (err)
+			break;
+		for (start = *done; *done < n; (*done)++) {
+			struct vseg_bo *vbo = bos[*done];
+
+			err = fn ? fn(vbo, arg) :
+			      vseg_bo_make_resident_locked(vbo, false, 0, NULL);
+			if (err)
+				break;
+			/* Used now: the last buffer to evict. */
+			ttm_bo_move_to_lru_tail_unlocked(&vbo->tbo);
+		}
+		vseg_exec_fini(&exec);
+		if (err != -ENOSPC)
+			break;
+		/* Each entry gets its tries, as one made resident alone. */
+		tries = *done > start ? 1 : tries + 1;
+		if (tries > VSEG_EVICT_RETRIES)
+			break;
+		cond_resched();
+	}
+	kvfree(objs);
 	return err == -ENOBUFS ? -ENOSPC : err;
 }
 
@@ -589,7 +646,7 @@ out:
 }
 
 /**
- * vseg_bo_unpin() - drop pins taken by vseg_bo_make_resident()
+ * vseg_bo_unpin() - drop pins taken by vseg_bo_make_resident_locked()
  * @vbo: the buffer
  * @count: how many
  *

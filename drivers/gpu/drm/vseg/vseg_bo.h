@@ -103,8 +103,11 @@ bool vseg_bo_cpu_accessible(struct vseg_bo *vbo);
 void vseg_bo_update_state(struct vseg_bo *vbo, struct ttm_resource *res,
 			  bool evicted);
 void vseg_bo_get_state(struct vseg_bo *vbo, struct vseg_bo_state *st);
-int vseg_bo_make_resident(struct vseg_bo *vbo, bool pin, u32 pin_segments,
-			  u32 *pinned_seg);
+int vseg_bo_make_resident_locked(struct vseg_bo *vbo, bool pin,
+				 u32 pin_segments, u32 *pinned_seg);
+int vseg_bo_make_resident_list(struct vseg_bo **bos, u32 n,
+			       int (*fn)(struct vseg_bo *vbo, void *arg),
+			       void *arg, u32 *done);
 int vseg_bo_evict(struct vseg_bo *vbo, bool unpin, bool *unpinned);
 void vseg_bo_unpin(struct vseg_bo *vbo, unsigned int count);
 int vseg_bo_make_reachable(struct vseg_bo *vbo, bool map_aperture,

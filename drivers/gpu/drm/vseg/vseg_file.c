@@ -107,28 +107,21 @@ u64 vseg_file_pin_limit(struct vseg_device *vdev, u32 seg)
 	return div_u64(room * min(pin_limit_percent, 100u), 100);
 }
 
-/**
- * vseg_file_pin() - MAKE_RESIDENT with PIN for one buffer
- * @vf: the file
- * @vbo: the buffer
- *
- * The buffer is made resident, in a segment where the file still has room
- * to pin it, and pinned there.
- *
- * Return: 0, -ENOSPC (no room, or no budget left in any of its segments),
- * -ENOMEM, -EINTR.
+/*
+ * MAKE_RESIDENT with PIN for one buffer, reserved, the pin lock held: the
+ * buffer is made resident, in a segment where the file still has room to
+ * pin it, and pinned there.
  */
-int vseg_file_pin(struct vseg_file *vf, struct vseg_bo *vbo)
+static int pin_locked(struct vseg_bo *vbo, void *arg)
 {
+	struct vseg_file *vf = arg;
 	struct vseg_device *vdev = vf->vdev;
 	u64 size = vbo->tbo.base.size;
 	struct vseg_file_pin *pin, *new = NULL;
 	u32 allowed = 0, seg;
 	int err;
 
-	err = mutex_lock_interruptible(&vf->pin_lock);
-	if (err)
-		return err;
+	lockdep_assert_held(&vf->pin_lock);
 	for (seg = 0; seg <= vdev->table.num_segments; seg++)
 		if (vf->pinned[seg] + size <= vseg_file_pin_limit(vdev, seg))
 			allowed |= BIT(seg);
@@ -141,7 +134,7 @@ int vseg_file_pin(struct vseg_file *vf, struct vseg_bo *vbo)
 		if (err)
 			goto out_free;
 	}
-	err = vseg_bo_make_resident(vbo, true, allowed, &seg);
+	err = vseg_bo_make_resident_locked(vbo, true, allowed, &seg);
 	if (err) {
 		if (new)
 			xa_erase(&vf->pins, vbo->id);
@@ -158,6 +151,35 @@ int vseg_file_pin(struct vseg_file *vf, struct vseg_bo *vbo)
 	vf->pinned[pin->seg] += size;
 out_free:
 	kfree(new);
+	return err;
+}
+
+/**
+ * vseg_file_make_resident() - MAKE_RESIDENT of a list of buffers
+ * @vf: the file
+ * @bos: the buffers, in list order (vseg_bo_make_resident_list())
+ * @n: number of entries
+ * @pin: pin each entry, in a segment where the file still has room to pin
+ *	it; a buffer listed twice is pinned twice
+ * @done: receives the number of entries made resident (and pinned), the
+ *	first ones
+ *
+ * Return: 0, -ENOSPC (no room, or no budget left in any of the segments
+ * of the entry at @done), -ENOMEM, -EINTR.
+ */
+int vseg_file_make_resident(struct vseg_file *vf, struct vseg_bo **bos,
+			    u32 n, bool pin, u32 *done)
+{
+	int err;
+
+	*done = 0;
+	if (!pin)
+		return vseg_bo_make_resident_list(bos, n, NULL, NULL, done);
+	/* Before the buffers' reservations (see "Locking" in vseg.rst). */
+	err = mutex_lock_interruptible(&vf->pin_lock);
+	if (err)
+		return err;
+	err = vseg_bo_make_resident_list(bos, n, pin_locked, vf, done);
 	mutex_unlock(&vf->pin_lock);
 	return err;
 }

@@ -370,13 +370,13 @@ static int residency_apply(struct vseg_file *vfile, struct vseg_bo **bos,
 	u32 i;
 	int err = 0;
 
+	/* The whole list at once: no entry takes the room of another. */
+	if (make_resident)
+		return vseg_file_make_resident(vfile, bos, n, pin,
+					       &args->processed);
 	for (i = 0; i < n && !err; i++) {
-		if (make_resident)
-			err = pin ? vseg_file_pin(vfile, bos[i]) :
-			      vseg_bo_make_resident(bos[i], false, 0, NULL);
-		else
-			err = unpin ? vseg_file_unpin_evict(vfile, bos[i]) :
-			      vseg_bo_evict(bos[i], false, NULL);
+		err = unpin ? vseg_file_unpin_evict(vfile, bos[i]) :
+		      vseg_bo_evict(bos[i], false, NULL);
 		if (!err)
 			args->processed++;
 	}
