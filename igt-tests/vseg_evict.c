@@ -2,8 +2,9 @@
 /*
  * vseg_evict: overcommit memory segments and the aperture and check that
  * no byte is lost while buffers are evicted and brought back, from one
- * process and from several at once, and that the aperture never commits
- * more than its commit limit.
+ * process and from several at once, that the aperture never commits more
+ * than its commit limit, and that MAKE_RESIDENT of a list never evicts one
+ * of its buffers to make room for another.
  *
  * Copyright (c) 2026 The vseg authors
  */
@@ -15,7 +16,7 @@
  * Functionality: eviction
  * Description: Overcommit vseg segments with random buffers, force evictions
  *	and check every byte of every buffer; several processes at once; the
- *	aperture commit limit.
+ *	aperture commit limit; MAKE_RESIDENT lists.
  *
  * SUBTEST: overcommit-%s
  * Description: Overcommit each memory segment four times with random buffers,
@@ -24,6 +25,14 @@
  *
  * SUBTEST: overcommit-parallel-%s
  * Description: The same from four processes at once. On profile arg[1].
+ *
+ * SUBTEST: resident-list-%s
+ * Description: Regression: MAKE_RESIDENT of a list never evicts a buffer it
+ *	made resident to make room for a later one: with room for only one
+ *	of two buffers in a memory segment, the second one stays in the
+ *	aperture, or the call fails with ENOSPC at the second one, and the
+ *	first one stays resident. On profile arg[1]. Dynamic subtests: one
+ *	per memory segment of the profile, named after it.
  *
  * SUBTEST: commit-limit-%s
  * Description: Fill the aperture past its commit limit: older buffers are
@@ -48,7 +57,8 @@
 
 IGT_TEST_DESCRIPTION("Overcommit vseg segments with random buffers, force "
 		     "evictions and check every byte of every buffer; "
-		     "several processes at once; the aperture commit limit.");
+		     "several processes at once; the aperture commit limit; "
+		     "MAKE_RESIDENT lists.");
 
 #define AP_FLAG		DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
 #define TOP_DOWN	DRM_VSEG_PREF_TOP_DOWN
@@ -307,6 +317,91 @@ static void test_overcommit_parallel(void)
 	igt_waitchildren();
 }
 
+/* --- MAKE_RESIDENT of a list ----------------------------------------------- */
+
+static uint32_t list_buffer(uint32_t id, uint64_t size, uint32_t supported)
+{
+	struct drm_vseg_gem_create c;
+
+	vseg_create_args(&c, size, supported, 0);
+	vseg_create_prefer(&c, id, 0);
+	return vseg_gem_create(ctx.fd, &c);
+}
+
+static void assert_in(uint32_t handle, const char *name, uint32_t id)
+{
+	struct drm_vseg_gem_info info;
+
+	vseg_gem_info(ctx.fd, handle, &info);
+	igt_assert_f(info.segment_id == id, "%s is in %s, not in %s\n", name,
+		     vseg_ctx_seg_name(&ctx, info.segment_id),
+		     vseg_ctx_seg_name(&ctx, id));
+}
+
+/*
+ * MAKE_RESIDENT made each listed buffer resident in turn, each in a ww
+ * transaction of its own, so the room a later buffer needed could be
+ * taken from one the same call had just made resident: the call succeeded
+ * with that one evicted to system memory.
+ *
+ * Segment @id, in units of a sixteenth of it: 12 pinned, 4 free. A (3)
+ * is made resident there; B (3) is resident in the aperture and would
+ * rather be in the segment: it stays in the aperture. C (3), supported in
+ * the segment only, finds no room: the call fails there, A stays.
+ */
+static void test_resident_list(uint32_t id)
+{
+	const uint64_t unit = vseg_ctx_seg(&ctx, id)->size / 16;
+	const uint32_t anywhere = BIT(id) | BIT(ctx.ap_id) | BIT(0);
+	uint32_t filler, tmp, a, b, c, list[2], processed;
+	int err;
+
+	filler = list_buffer(id, 12 * unit, BIT(id));
+	igt_assert_eq(__vseg_make_resident_flags(ctx.fd, &filler, 1,
+						 DRM_VSEG_RESIDENCY_PIN, NULL),
+		      0);
+	assert_in(filler, "the pinned filler", id);
+	/* B is born in the aperture while the segment is full. */
+	tmp = list_buffer(id, 4 * unit, BIT(id));
+	assert_in(tmp, "the buffer filling the segment", id);
+	b = list_buffer(id, 3 * unit, anywhere);
+	assert_in(b, "B", ctx.ap_id);
+	vseg_gem_close(ctx.fd, tmp);
+	a = list_buffer(id, 3 * unit, anywhere);
+	assert_in(a, "A", id);
+	vseg_evict(ctx.fd, &a, 1);
+	assert_in(a, "A", 0);
+
+	list[0] = a;
+	list[1] = b;
+	err = __vseg_make_resident(ctx.fd, list, 2, &processed);
+	igt_assert_f(err == 0, "MAKE_RESIDENT [A B]: %d (%s)\n", err,
+		     strerror(-err));
+	igt_assert_eq_u32(processed, 2);
+	assert_in(a, "after MAKE_RESIDENT [A B], A", id);
+	assert_in(b, "after MAKE_RESIDENT [A B], B", ctx.ap_id);
+
+	/* C, supported in the segment only, evicts A to be created. */
+	c = list_buffer(id, 3 * unit, BIT(id));
+	assert_in(c, "C", id);
+	assert_in(a, "A", 0);
+	vseg_evict(ctx.fd, &c, 1);
+	/* [A C]: A comes back; the only room for C is A's. */
+	list[1] = c;
+	err = __vseg_make_resident(ctx.fd, list, 2, &processed);
+	igt_assert_f(err == -ENOSPC,
+		     "MAKE_RESIDENT [A C] with room for one: %d (%s)\n", err,
+		     strerror(-err));
+	igt_assert_eq_u32(processed, 1);
+	assert_in(a, "after MAKE_RESIDENT [A C], A", id);
+	assert_in(c, "after MAKE_RESIDENT [A C], C", 0);
+
+	vseg_gem_close(ctx.fd, c);
+	vseg_gem_close(ctx.fd, b);
+	vseg_gem_close(ctx.fd, a);
+	vseg_gem_close(ctx.fd, filler);
+}
+
 /* --- the aperture commit limit --------------------------------------------- */
 
 /* The aperture's usage is within its limits and matches our buffers. */
@@ -483,6 +578,22 @@ igt_main
 		igt_subtest_f("overcommit-parallel-%s", profile) {
 			vseg_ctx_load(&ctx, profile);
 			test_overcommit_parallel();
+			vseg_ctx_finish(&ctx, "after closing every buffer");
+		}
+
+		igt_describe("Regression: MAKE_RESIDENT of a list never "
+			     "evicts a buffer it made resident to make room "
+			     "for a later one.");
+		igt_subtest_with_dynamic_f("resident-list-%s", profile) {
+			/* One file pins most of the segment: lift its budget. */
+			vseg_ctx_load_f(&ctx, "%s pin_limit_percent=100",
+					profile);
+			for (uint32_t id = 1; id <= ctx.q.num_segments; id++) {
+				if (!vseg_ctx_is_memory(&ctx, id))
+					continue;
+				igt_dynamic(vseg_ctx_seg(&ctx, id)->name)
+					test_resident_list(id);
+			}
 			vseg_ctx_finish(&ctx, "after closing every buffer");
 		}
 
