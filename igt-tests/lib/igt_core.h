@@ -430,6 +430,26 @@ extern enum igt_log_level igt_log_level;
 		ret__; \
 	})
 
+#define igt_warn_on_f(condition, f...) ({ \
+		typeof(condition) ret__ = (condition); \
+		if (ret__) { \
+			igt_warn("Warning on condition %s in function %s, file %s:%i\n", \
+				 #condition, __func__, __FILE__, __LINE__); \
+			igt_warn(f); \
+		} \
+		ret__; \
+	})
+
+#define igt_debug_on_f(condition, f...) ({ \
+		typeof(condition) ret__ = (condition); \
+		if (ret__) { \
+			igt_debug("condition %s occurred in function %s, file %s:%i\n", \
+				  #condition, __func__, __FILE__, __LINE__); \
+			igt_debug(f); \
+		} \
+		ret__; \
+	})
+
 int igt_gettime(struct timespec *ts);
 double igt_time_elapsed(struct timespec *then, struct timespec *now);
 uint64_t igt_nsec_elapsed(struct timespec *start);
