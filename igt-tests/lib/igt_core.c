@@ -25,6 +25,7 @@
 #include <locale.h>
 #include <poll.h>
 #include <pthread.h>
+#include <regex.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -219,6 +220,33 @@ void igt_kmsg(const char *format, ...)
 	vfprintf(file, format, ap);
 	va_end(ap);
 	fclose(file);
+}
+
+void igt_emit_ignore_dmesg_regex(const char *ignore_dmesg_regex)
+{
+	static const char mark[] = "add ignored dmesg regex: ";
+	regex_t re;
+	int err;
+
+	/*
+	 * igt_runner compiles the text it reads back from /dev/kmsg, where
+	 * the kernel has escaped '\\' and control characters as \xNN, so a
+	 * regex with any of them can never work there: refuse it here.
+	 */
+	for (const char *p = ignore_dmesg_regex; *p; p++)
+		igt_assert_f(*p != '\\' && (unsigned char)*p >= ' ' && *p != 0x7f,
+			     "Error in regexp: /dev/kmsg would escape '%s' (use [.] or [(] for a literal character, no backslash)\n",
+			     ignore_dmesg_regex);
+	err = regcomp(&re, ignore_dmesg_regex, REG_EXTENDED | REG_NOSUB);
+	if (err) {
+		char why[256];
+
+		regerror(err, &re, why, sizeof(why));
+		igt_debug("regexp: '%s'\n", why);
+		igt_assert_f(!err, "Error in regexp\n");
+	}
+	regfree(&re);
+	igt_kmsg(KMSG_INFO "%s%s\n", mark, ignore_dmesg_regex);
 }
 
 /*

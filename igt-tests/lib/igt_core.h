@@ -486,6 +486,18 @@ void igt_kmsg(const char *format, ...);
  */
 int igt_system(const char *command);
 
+/*
+ * igt_emit_ignore_dmesg_regex: tell igt_runner (and tools/igt-run.sh) that
+ * kernel log lines matching @ignore_dmesg_regex are expected from here to
+ * the end of the current subtest or dynamic subtest, so that they do not
+ * make its result dmesg-warn (a splat). Each call replaces the regex of the
+ * previous one; the next subtest or dynamic subtest starts with none.
+ * Call it before provoking the lines. The regex reaches the runner through
+ * /dev/kmsg, which escapes backslashes and control characters: use a POSIX
+ * extended regex without them (this implementation fails the test on one).
+ */
+void igt_emit_ignore_dmesg_regex(const char *ignore_dmesg_regex);
+
 #define READ_ONCE(x) (*(volatile typeof(x) *)(&(x)))
 #define WRITE_ONCE(x, v) do *(volatile typeof(x) *)(&(x)) = (v); while (0)
 
