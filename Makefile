@@ -32,6 +32,11 @@ DEBUG_SUBTEST_TIMEOUT ?= $(shell echo $$((3 * $(SUBTEST_TIMEOUT))))
 # 1: the debug kernel is built and tested alongside the others (two cores)
 DEBUG_PARALLEL ?= 1
 
+# make check-upstream-igt: upstream IGT's source tree (README.md, "Tests")
+UPSTREAM_IGT_SRC ?=
+UPSTREAM_IGT_BUILD ?=
+UPSTREAM_VM_TIMEOUT ?= 3600
+
 # make soak: the concurrency and fuzz tests for SOAK_SECONDS per subtest
 SOAK_SECONDS ?= 600
 SOAK_KERNEL ?= debug
@@ -41,7 +46,7 @@ export TESTS VM_TIMEOUT SUBTEST_TIMEOUT QEMU_ARGS DEBUG_TIER DEBUG_VM_TIMEOUT \
 	DEBUG_SUBTEST_TIMEOUT DEBUG_PARALLEL
 
 .PHONY: all modules modules_install userspace clean build-kernels check run \
-	sparse checkpatch help debug-kernel check-debug soak bench
+	sparse checkpatch help debug-kernel check-debug soak bench check-upstream-igt
 
 all: modules userspace
 
@@ -104,6 +109,13 @@ soak:
 	VM_TIMEOUT=$$(( t * 12 + 900 )) DEBUG_VM_TIMEOUT=$$(( t * 12 + 2400 )) \
 	$(TOOLS)/check.sh
 
+# The IGT tests built against upstream IGT's library (not igt-tests/lib)
+# and run by upstream's igt_runner in the guest; not part of check.
+check-upstream-igt:
+	@KERNELS="$(KERNELS)" UPSTREAM_IGT_SRC="$(UPSTREAM_IGT_SRC)" \
+	UPSTREAM_IGT_BUILD="$(UPSTREAM_IGT_BUILD)" VM_TIMEOUT=$(UPSTREAM_VM_TIMEOUT) \
+	$(TOOLS)/upstream-igt.sh
+
 # Benchmarks (benchmarks/) on 6.12 against vgem and bochs in one guest:
 # a table, build/bench/results.json and build/bench/scaling.png.
 bench:
@@ -131,6 +143,8 @@ help:
 	@echo "  check-debug      only the debug kernel's part of make check"
 	@echo "  debug-kernel     build the debug kernel (cached outside the tree; ~10 min once)"
 	@echo "  soak             SOAK_TESTS on SOAK_KERNEL, SOAK_SECONDS per subtest (not in check)"
+	@echo "  check-upstream-igt  the IGT tests built against upstream IGT (UPSTREAM_IGT_SRC) and"
+	@echo "                   run by its igt_runner in the guest, per kernel (not part of check)"
 	@echo "  bench            benchmarks/ on 6.12 vs vgem and bochs: table, build/bench/results.json,"
 	@echo "                   build/bench/scaling.png (~6 min; not part of check)"
 	@echo "  run              boot KVER, insmod vseg VSEG_ARGS, print its segments, RUN_EXTRA, rmmod"
@@ -149,5 +163,6 @@ help:
 	@echo "  DEBUG_VM_TIMEOUT=$(DEBUG_VM_TIMEOUT) DEBUG_SUBTEST_TIMEOUT=$(DEBUG_SUBTEST_TIMEOUT)  (the debug kernel is slower)"
 	@echo "  SOAK_SECONDS=$(SOAK_SECONDS) SOAK_KERNEL=$(SOAK_KERNEL) SOAK_TESTS=\"$(SOAK_TESTS)\"  (make soak)"
 	@echo "  VSEG_CACHE       debug kernels and their source, outside the tree (default /var/cache/vseg)"
+	@echo "  UPSTREAM_IGT_SRC=\"$(UPSTREAM_IGT_SRC)\" UPSTREAM_IGT_BUILD=\"$(UPSTREAM_IGT_BUILD)\" UPSTREAM_VM_TIMEOUT=$(UPSTREAM_VM_TIMEOUT)  (make check-upstream-igt)"
 	@echo "logs: build/KVER/build.log, build/check/KVER/{console.log,dmesg.txt,igt-results/}"
 	@echo "      debug kernel: build/check/debug/ (+ igt-results/kunit/, igt-results/kmemleak.txt)"

@@ -416,16 +416,19 @@ static void check_back(const struct fi_op *op, unsigned int n)
 /*
  * What the kernel logs when an allocation fails on purpose: not a kernel
  * warning for igt_runner. TTM's complaints on the ioctl paths; on the probe
- * path, the failed probe and what the driver core, kobject and debugfs say
- * on the way.
+ * path, the failed probe and what the driver core, kobject, debugfs, DRM's
+ * drm_dev_init() and the workqueues say on the way. No backslash: the
+ * regex reaches igt_runner through /dev/kmsg, which escapes it ("[[]"
+ * matches a '[').
  */
 #define FAULT_DMESG \
-	"\\[TTM\\] (Failed allocating page table|Buffer eviction failed|" \
-	"Failed to find memory space)"
+	"[[]TTM[]] (Failed allocating (page table|swap storage)|" \
+	"Buffer eviction failed|Failed to find memory space)"
 #define PROBE_FAULT_DMESG \
 	VSEG_LOAD_FAILURE_DMESG "|vseg: segment .* cannot reserve|" \
 	"bus_add_driver: |really_probe: driver_sysfs_add failed|kobject|" \
-	"debugfs: out of free dentries|" \
+	"debugfs: out of free dentries|drm_dev_init|" \
+	"workqueue: Failed to allocate a worker|" \
 	"kmemleak: Cannot allocate a scan area"
 
 static unsigned int fi_sweep(const struct fi_op *op)

@@ -138,7 +138,7 @@ static void check_loaded_table(const struct vseg_table *want)
 static void test_load_unload(void)
 {
 	int entries, err;
-	char name[64];
+	char name[64] = "";	/* the name comes without a terminator */
 
 	unload();
 	entries = vseg_count_dri_entries();
@@ -152,7 +152,7 @@ static void test_load_unload(void)
 
 	dev_fd = __drm_open_vseg();
 	igt_assert_f(dev_fd >= 0, "no vseg card node after loading vseg\n");
-	igt_assert_eq(__get_drm_device_name(dev_fd, name, sizeof(name)), 0);
+	igt_assert_eq(__get_drm_device_name(dev_fd, name, sizeof(name) - 1), 0);
 	igt_assert_f(!strcmp(name, "vseg"), "driver name \"%s\"\n", name);
 	render_fd = __drm_open_vseg_render();
 	igt_assert_f(render_fd >= 0, "no vseg render node after loading vseg\n");

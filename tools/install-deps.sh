@@ -12,10 +12,13 @@
 # Also linux-source-6.12, the source of the debug kernel (tools/debug-kernel/)
 # and of checkpatch.pl, unless DEBUG_TIER=0.
 #
-# usage: tools/install-deps.sh [--checkpatch] [--bench]
-#   --checkpatch  install linux-source-6.12 even with DEBUG_TIER=0
-#   --bench       also gnuplot-nox, for the plot of "make bench" (only
-#                 make bench asks for it; make check never needs it)
+# usage: tools/install-deps.sh [--checkpatch] [--bench] [--upstream-igt]
+#   --checkpatch    install linux-source-6.12 even with DEBUG_TIER=0
+#   --bench         also gnuplot-nox, for the plot of "make bench" (only
+#                   make bench asks for it; make check never needs it)
+#   --upstream-igt  also what building upstream IGT's library and runner
+#                   needs (meson, libkmod, libproc2, libdw, cairo, glib,
+#                   json-c, ...; only make check-upstream-igt asks for it)
 
 # shellcheck source=tools/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -32,12 +35,17 @@ UPDATED=0
 CHECKPATCH=0
 BENCH=0
 BENCH_PKGS=(gnuplot-nox)
+UPSTREAM_IGT=0
+UPSTREAM_IGT_PKGS=(meson ninja-build python3 git libkmod-dev libproc2-dev libdw-dev
+		   zlib1g-dev liblzma-dev libcairo2-dev libpixman-1-dev libudev-dev
+		   libglib2.0-dev libjson-c-dev libunwind-dev libpciaccess-dev)
 
 for arg in "$@"; do
 	case $arg in
 	--checkpatch) CHECKPATCH=1 ;;
 	--bench) BENCH=1 ;;
-	*) echo "usage: $0 [--checkpatch] [--bench]" >&2; exit 2 ;;
+	--upstream-igt) UPSTREAM_IGT=1 ;;
+	*) echo "usage: $0 [--checkpatch] [--bench] [--upstream-igt]" >&2; exit 2 ;;
 	esac
 done
 
@@ -146,6 +154,16 @@ if [ "$BENCH" = 1 ]; then
 	if [ -n "$m" ]; then
 		apt_update
 		log "installing $m (make bench)"
+		# shellcheck disable=SC2086
+		apt_install $m
+	fi
+fi
+
+if [ "$UPSTREAM_IGT" = 1 ]; then
+	m=$(missing "${UPSTREAM_IGT_PKGS[@]}")
+	if [ -n "$m" ]; then
+		apt_update
+		log "installing $m (make check-upstream-igt)"
 		# shellcheck disable=SC2086
 		apt_install $m
 	fi

@@ -31,7 +31,8 @@
 
 /*
  * DRIVER_ANY: any driver but the virtual ones that exist only to help
- * testing (vgem, vkms; virtio_gpu is skipped too by this implementation).
+ * testing (vgem, vkms). A driver IGT has no bit for (vseg) matches only
+ * DRIVER_ANY.
  */
 #define DRIVER_ANY	~(DRIVER_VGEM | DRIVER_VKMS)
 
@@ -41,15 +42,34 @@
 #define ALIGN_DOWN(x, a) ALIGN((x) - ((a) - 1), (a))
 #define IS_ALIGNED(v, a) (((v) & ((typeof(v))(a) - 1)) == 0)
 
+/*
+ * __get_drm_device_name: DRM_IOCTL_VERSION's driver name into @name, at
+ * most @name_size bytes and, as upstream, NOT NUL-terminated: pass a
+ * zeroed buffer and its size minus one. Returns 0, or -1 if the ioctl
+ * failed.
+ */
 int __get_drm_device_name(int fd, char *name, int name_size);
+void __set_forced_driver(const char *name);
 
+/*
+ * Opening: the first of /dev/dri/card0..15 (renderD128..143) whose driver
+ * fits @chipset; if none, the modules of the drivers @chipset names are
+ * loaded (every known one for DRIVER_ANY) and the search is repeated.
+ * $IGT_FORCE_DRIVER limits DRIVER_ANY to that driver. The fds are not
+ * close-on-exec.
+ */
+int __drm_open_device(const char *name, unsigned int chipset);
+void drm_load_module(unsigned int chipset);
 int __drm_open_driver(int chipset);
 int __drm_open_driver_render(int chipset);
 int drm_open_driver(int chipset);
 int drm_open_driver_master(int chipset);
+/* Falls back to drm_open_driver() without render nodes; keeps a second fd. */
 int drm_open_driver_render(int chipset);
 int __drm_close_driver(int fd);
+/* Only fds of /dev/dri/card* or renderD* (else -1, with a warning). */
 int drm_close_driver(int fd);
+/* A second fd of the same device (the first one stays open). */
 int drm_reopen_driver(int fd);
 
 #define do_or_die(x) igt_assert((x) == 0)

@@ -121,7 +121,10 @@ void __igt_subtest_group_restore(int save, int desc);
 /*
  * igt_subtest_with_dynamic: a subtest whose results come from the
  * igt_dynamic blocks run inside it. FAIL if any dynamic part failed,
- * SUCCESS if at least one succeeded and none failed, SKIP otherwise.
+ * SUCCESS if at least one succeeded and none failed, SKIP otherwise. As
+ * upstream, an assertion that fails in the block outside every igt_dynamic
+ * (before any dynamic part failed) aborts the program: check such things
+ * in a fixture, or in an igt_dynamic of their own.
  */
 #define igt_subtest_with_dynamic(name) \
 	for (; __igt_run_subtest((name), __FILE__, __LINE__) && \
@@ -170,6 +173,7 @@ void __igt_subtest_group_restore(int save, int desc);
 					 igt_unique(__desc)))
 
 const char *igt_subtest_name(void);
+const char *igt_dynamic_subtest_name(void);
 const char *igt_test_name(void);
 bool igt_only_list_subtests(void);
 
@@ -298,8 +302,7 @@ void igt_describe_f(const char *fmt, ...);
 			__igt_fail_assert(IGT_LOG_DOMAIN, __FILE__, __LINE__, \
 					  __func__, #n1 " " #cmp " " #n2, \
 					  "error: %#llx " #ncmp " %#llx\n", \
-					  (unsigned long long)__n1, \
-					  (unsigned long long)__n2); \
+					  (long long)__n1, (long long)__n2); \
 	} while (0)
 
 #define igt_assert_cmpdouble(n1, cmp, ncmp, n2) \
@@ -377,8 +380,12 @@ void igt_describe_f(const char *fmt, ...);
 	} while (0)
 
 /*
- * igt_fork: run the block in @num_children child processes. A failure in a
- * child is reported when the parent calls igt_waitchildren().
+ * igt_fork: run the block in @num_children child processes (only inside a
+ * subtest, or in a test without subtests). igt_waitchildren() waits for
+ * them all; the first one that fails gets the others killed and fails the
+ * parent with its exit status (128 + signal if a signal killed it).
+ * Children left when a subtest ends are killed; igt_exit() aborts if any
+ * child process, of igt_fork() or not, is left unwaited.
  */
 bool __igt_fork(void);
 #define igt_fork(child, num_children) \
@@ -388,7 +395,13 @@ int __igt_waitchildren(void);
 void igt_waitchildren(void);
 void igt_kill_children(int signal);
 
-/* Exit handlers: run at exit and on fatal signals, in the main process. */
+/*
+ * Exit handlers: at most 10, run once, last installed first, at exit() and
+ * on SIGINT, SIGHUP, SIGPIPE, SIGTERM, SIGQUIT, SIGABRT, SIGSEGV, SIGBUS
+ * and SIGFPE (then re-raised). An igt_fork() child starts with none. The
+ * library installs one of its own at initialisation. SIGSEGV, SIGBUS and
+ * SIGFPE in a subtest end it as CRASH and the test goes on.
+ */
 typedef void (*igt_exit_handler_t)(int sig);
 void igt_install_exit_handler(igt_exit_handler_t fn);
 
@@ -430,6 +443,26 @@ extern enum igt_log_level igt_log_level;
 		ret__; \
 	})
 
+#define igt_warn_on_f(condition, f...) ({ \
+		typeof(condition) ret__ = (condition); \
+		if (ret__) { \
+			igt_warn("Warning on condition %s in function %s, file %s:%i\n", \
+				 #condition, __func__, __FILE__, __LINE__); \
+			igt_warn(f); \
+		} \
+		ret__; \
+	})
+
+#define igt_debug_on_f(condition, f...) ({ \
+		typeof(condition) ret__ = (condition); \
+		if (ret__) { \
+			igt_debug("condition %s occurred in function %s, file %s:%i\n", \
+				  #condition, __func__, __FILE__, __LINE__); \
+			igt_debug(f); \
+		} \
+		ret__; \
+	})
+
 int igt_gettime(struct timespec *ts);
 double igt_time_elapsed(struct timespec *then, struct timespec *now);
 uint64_t igt_nsec_elapsed(struct timespec *start);
@@ -446,15 +479,35 @@ void igt_kmsg(const char *format, ...);
 #define KMSG_INFO	"<6>[IGT] "
 #define KMSG_DEBUG	"<7>[IGT] "
 
+/*
+ * igt_system: run @command with /bin/sh, its stdout logged as information
+ * and its stderr as warnings ("[cmd] ..."). Returns its exit status, -1 if
+ * it could not be run.
+ */
 int igt_system(const char *command);
+
+/*
+ * igt_emit_ignore_dmesg_regex: tell igt_runner (and tools/igt-run.sh) that
+ * kernel log lines matching @ignore_dmesg_regex are expected from here to
+ * the end of the current subtest or dynamic subtest, so that they do not
+ * make its result dmesg-warn (a splat). Each call replaces the regex of the
+ * previous one; the next subtest or dynamic subtest starts with none.
+ * Call it before provoking the lines. The regex reaches the runner through
+ * /dev/kmsg, which escapes backslashes and control characters: use a POSIX
+ * extended regex without them (this implementation fails the test on one).
+ */
+void igt_emit_ignore_dmesg_regex(const char *ignore_dmesg_regex);
 
 #define READ_ONCE(x) (*(volatile typeof(x) *)(&(x)))
 #define WRITE_ONCE(x, v) do *(volatile typeof(x) *)(&(x)) = (v); while (0)
 
-#define MSEC_PER_SEC (1000u)
+/* As upstream: unsigned long, so that products do not wrap at 32 bits. */
+#define MSEC_PER_SEC (1000ul)
+#define USEC_PER_MSEC (1000ul)
+#define NSEC_PER_USEC (1000ul)
 #define USEC_PER_SEC (1000u * MSEC_PER_SEC)
+#define USEC_PER_DECISEC (100u * MSEC_PER_SEC)
 #define NSEC_PER_SEC (1000u * USEC_PER_SEC)
-#define USEC_PER_MSEC (1000u)
 #define NSEC_PER_MSEC (1000u * USEC_PER_MSEC)
 
 #define for_if(expr__) if (!(expr__)) {} else

@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * debugfs access for DRM devices.
+ * debugfs access for DRM devices, as upstream IGT's lib/igt_debugfs.c.
  *
- * The debugfs directory of a DRM fd is /sys/kernel/debug/dri/<N> where N
- * is the minor of the device's primary (card) node. The directory's "name"
- * file ("<driver> dev=<device> ...") is checked against the fd's driver;
- * if it does not match, every directory under dri/ is tried.
+ * The debugfs directory of a DRM fd is /sys/kernel/debug/dri/<minor of
+ * the fd>. For a render node (minor 128 and up) whose directory has a
+ * "name" file, the primary node's directory is the one of dri/0..15 whose
+ * "name" reads the same; a minor without a directory has none.
  *
  * Copyright (c) 2026 The vseg authors
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -19,168 +18,114 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "drmtest.h"
 #include "igt_core.h"
 #include "igt_debugfs.h"
 
-#define DEBUGFS_MAGIC_NUMBER 0x64626720
-
-static bool is_debugfs(const char *path)
+/* A mount point: its device differs from its parent's. */
+static bool is_mountpoint(const char *path)
 {
-	struct statfs st;
+	char buf[PATH_MAX];
+	struct stat st;
+	dev_t dev;
 
-	return statfs(path, &st) == 0 && st.f_type == DEBUGFS_MAGIC_NUMBER;
+	snprintf(buf, sizeof(buf), "%s/.", path);
+	if (stat(buf, &st) || !S_ISDIR(st.st_mode))
+		return false;
+	dev = st.st_dev;
+	snprintf(buf, sizeof(buf), "%s/..", path);
+	if (stat(buf, &st) || !S_ISDIR(st.st_mode))
+		return false;
+	return dev != st.st_dev;
+}
+
+static const char *__igt_debugfs_mount(void)
+{
+	if (is_mountpoint("/sys/kernel/debug"))
+		return "/sys/kernel/debug";
+	if (is_mountpoint("/debug"))
+		return "/debug";
+	if (mount("debug", "/sys/kernel/debug", "debugfs", 0, 0))
+		return NULL;
+	return "/sys/kernel/debug";
 }
 
 const char *igt_debugfs_mount(void)
 {
-	if (is_debugfs("/sys/kernel/debug"))
-		return "/sys/kernel/debug";
-	if (is_debugfs("/debug"))
-		return "/debug";
-	if (mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL) == 0 &&
-	    is_debugfs("/sys/kernel/debug"))
-		return "/sys/kernel/debug";
-	return NULL;
-}
+	static const char *path;
 
-/* Name of the device behind a DRM char device, e.g. "vseg.0". */
-static bool sysfs_device_name(dev_t rdev, char *name, size_t size)
-{
-	char link[PATH_MAX], target[PATH_MAX];
-	ssize_t len;
-	char *base;
-
-	snprintf(link, sizeof(link), "/sys/dev/char/%u:%u/device",
-		 major(rdev), minor(rdev));
-	len = readlink(link, target, sizeof(target) - 1);
-	if (len <= 0)
-		return false;
-	target[len] = '\0';
-	base = strrchr(target, '/');
-	base = base ? base + 1 : target;
-	if (strlen(base) >= size)
-		return false;
-	memcpy(name, base, strlen(base) + 1);
-	return true;
-}
-
-/* Minor of the primary (cardN) node of the device behind @rdev. */
-static int primary_minor(dev_t rdev)
-{
-	char path[PATH_MAX];
-	struct dirent *de;
-	int card = -1;
-	DIR *dir;
-
-	if (minor(rdev) < 64)
-		return minor(rdev);
-	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/device/drm",
-		 major(rdev), minor(rdev));
-	dir = opendir(path);
-	if (!dir)
-		return -1;
-	while ((de = readdir(dir))) {
-		char *end;
-		long n;
-
-		if (strncmp(de->d_name, "card", 4))
-			continue;
-		n = strtol(de->d_name + 4, &end, 10);
-		if (!*end && de->d_name[4]) {
-			card = (int)n;
-			break;
-		}
-	}
-	closedir(dir);
-	return card;
-}
-
-/*
- * Does the debugfs dir @dir belong to @driver (and to @devname, if
- * known)? The "name" file reads "<driver> dev=<device> unique=...".
- */
-static bool dir_matches(const char *dir, const char *driver,
-			const char *devname)
-{
-	char path[PATH_MAX], buf[512], want[160];
-	size_t n;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/name", dir);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-
-	n = strcspn(buf, " \n");
-	if (n != strlen(driver) || strncmp(buf, driver, n))
-		return false;
-	if (!devname || !devname[0])
-		return true;
-	snprintf(want, sizeof(want), "dev=%s", devname);
-	n = strlen(want);
-	for (char *p = strstr(buf, want); p; p = strstr(p + 1, want))
-		if (p[n] == ' ' || p[n] == '\n' || p[n] == '\0')
-			return true;
-	return !strstr(buf, "dev=");
+	if (!path)
+		path = __igt_debugfs_mount();
+	return path;
 }
 
 char *igt_debugfs_path(int device, char *path, int pathlen)
 {
-	char driver[64], devname[128] = "", dri[PATH_MAX];
-	const char *root;
-	struct dirent *de;
+	const char *debugfs_root;
 	struct stat st;
-	char *found = NULL;
 	int idx;
-	DIR *dir;
 
-	root = igt_debugfs_mount();
-	if (!root)
-		return NULL;
-	if (fstat(device, &st) || !S_ISCHR(st.st_mode))
-		return NULL;
-	if (__get_drm_device_name(device, driver, sizeof(driver)))
-		return NULL;
-	sysfs_device_name(st.st_rdev, devname, sizeof(devname));
+	debugfs_root = igt_debugfs_mount();
+	igt_assert(debugfs_root);
 
-	idx = primary_minor(st.st_rdev);
-	if (idx >= 0) {
-		snprintf(path, pathlen, "%s/dri/%d", root, idx);
-		if (dir_matches(path, driver, devname))
-			return path;
+	memset(&st, 0, sizeof(st));
+	if (device != -1) {	/* no fd: dri/0 */
+		if (fstat(device, &st)) {
+			igt_debug("Couldn't stat FD for DRM device: %m\n");
+			return NULL;
+		}
+		if (!S_ISCHR(st.st_mode)) {
+			igt_debug("FD for DRM device not a char device!\n");
+			return NULL;
+		}
 	}
 
-	/* Fall back to a scan of every DRM debugfs directory. */
-	snprintf(dri, sizeof(dri), "%s/dri", root);
-	dir = opendir(dri);
-	if (!dir)
+	idx = minor(st.st_rdev);
+	snprintf(path, pathlen, "%s/dri/%d/name", debugfs_root, idx);
+	if (stat(path, &st))
 		return NULL;
-	while (!found && (de = readdir(dir))) {
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, pathlen, "%s/%s", dri, de->d_name);
-		if (dir_matches(path, driver, devname))
-			found = path;
+
+	if (idx >= 64) {
+		char name[100], cmp[100];
+		int file, name_len, cmp_len;
+
+		file = open(path, O_RDONLY);
+		if (file < 0)
+			return NULL;
+		name_len = read(file, name, sizeof(name));
+		close(file);
+
+		for (idx = 0; idx < 16; idx++) {
+			snprintf(path, pathlen, "%s/dri/%d/name", debugfs_root,
+				 idx);
+			file = open(path, O_RDONLY);
+			if (file < 0)
+				continue;
+			cmp_len = read(file, cmp, sizeof(cmp));
+			close(file);
+			if (cmp_len == name_len && !memcmp(cmp, name, name_len))
+				break;
+		}
+		if (idx == 16)
+			return NULL;
 	}
-	closedir(dir);
-	return found;
+
+	snprintf(path, pathlen, "%s/dri/%d", debugfs_root, idx);
+	return path;
 }
 
 int igt_debugfs_dir(int device)
 {
-	char path[PATH_MAX];
+	char path[200];
+	int fd;
 
-	if (!igt_debugfs_path(device, path, sizeof(path)))
+	if (igt_debug_on(!igt_debugfs_path(device, path, sizeof(path))))
 		return -1;
-	igt_debug("Opening debugfs directory '%s'\n", path);
-	return open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = open(path, O_RDONLY);
+	igt_debug_on_f(fd < 0, "path: %s\n", path);
+	return fd;
 }
 
 int igt_debugfs_open(int device, const char *filename, int mode)
@@ -190,7 +135,7 @@ int igt_debugfs_open(int device, const char *filename, int mode)
 	dir = igt_debugfs_dir(device);
 	if (dir < 0)
 		return dir;
-	ret = openat(dir, filename, mode | O_CLOEXEC);
+	ret = openat(dir, filename, mode);
 	close(dir);
 	return ret;
 }
@@ -206,45 +151,67 @@ bool igt_debugfs_exists(int device, const char *filename, int mode)
 	return false;
 }
 
+/* Read or write all of @len, through EINTR and EAGAIN; bytes done or -errno. */
+static int xfer_all(int fd, char *buf, int len, bool write_it)
+{
+	ssize_t ret;
+	int total = 0;
+
+	do {
+		ret = write_it ? write(fd, buf + total, len - total) :
+				 read(fd, buf + total, len - total);
+		if (ret < 0)
+			ret = -errno;
+		if (ret == -EINTR || ret == -EAGAIN)
+			continue;
+		if (ret <= 0)
+			break;
+		total += ret;
+	} while (total != len);
+	return total ?: ret;
+}
+
+static int sysfs_read(int dir, const char *attr, char *data, int len)
+{
+	int fd;
+
+	fd = openat(dir, attr, O_RDONLY);
+	if (igt_debug_on(fd < 0))
+		return -errno;
+	len = xfer_all(fd, data, len, false);
+	close(fd);
+	return len;
+}
+
+static int sysfs_write(int dir, const char *attr, const char *data, int len)
+{
+	int fd;
+
+	fd = openat(dir, attr, O_WRONLY);
+	if (igt_debug_on(fd < 0))
+		return -errno;
+	len = xfer_all(fd, (char *)data, len, true);
+	close(fd);
+	return len;
+}
+
 int igt_debugfs_simple_read(int dir, const char *filename, char *buf,
 			    int size)
 {
-	int fd, len = 0, err = 0;
+	int len;
 
-	if (size <= 0)
-		return -EINVAL;
-	buf[0] = '\0';
-	fd = openat(dir, filename, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	while (len < size - 1) {
-		ssize_t r = read(fd, buf + len, size - 1 - len);
-
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			err = -errno;
-			break;
-		}
-		if (r == 0)
-			break;
-		len += r;
-	}
-	close(fd);
-	buf[len] = '\0';
-	return err ? err : len;
+	len = sysfs_read(dir, filename, buf, size - 1);
+	if (len < 0)
+		buf[0] = '\0';
+	else
+		buf[len] = '\0';
+	return len;
 }
 
 void __igt_debugfs_read(int fd, const char *filename, char *buf, int size)
 {
 	int dir = igt_debugfs_dir(fd);
 
-	if (size > 0)
-		buf[0] = '\0';
-	if (dir < 0) {
-		igt_debug("no debugfs directory for fd %d\n", fd);
-		return;
-	}
 	igt_debugfs_simple_read(dir, filename, buf, size);
 	close(dir);
 }
@@ -252,29 +219,31 @@ void __igt_debugfs_read(int fd, const char *filename, char *buf, int size)
 void __igt_debugfs_write(int fd, const char *filename, const char *buf,
 			 int size)
 {
-	int file = igt_debugfs_open(fd, filename, O_WRONLY);
-	ssize_t ret;
+	int dir = igt_debugfs_dir(fd);
 
-	igt_assert(file >= 0);
-	ret = write(file, buf, size);
-	close(file);
-	igt_assert(ret == size);
+	sysfs_write(dir, filename, buf, size);
+	close(dir);
 }
 
-bool igt_debugfs_search(int fd, const char *filename, const char *substring)
+bool igt_debugfs_search(int device, const char *filename,
+			const char *substring)
 {
-	char *buf;
-	bool found;
-	int dir;
+	bool matched = false;
+	char *line = NULL;
+	size_t n = 0;
+	FILE *file;
+	int fd;
 
-	dir = igt_debugfs_dir(fd);
-	if (dir < 0)
-		return false;
-	buf = malloc(1 << 20);
-	igt_assert(buf);
-	found = igt_debugfs_simple_read(dir, filename, buf, 1 << 20) >= 0 &&
-		strstr(buf, substring);
-	free(buf);
-	close(dir);
-	return found;
+	fd = igt_debugfs_open(device, filename, O_RDONLY);
+	file = fdopen(fd, "r");
+	igt_assert(file);
+
+	while (getline(&line, &n, file) >= 0) {
+		matched = strstr(line, substring) != NULL;
+		if (matched)
+			break;
+	}
+	free(line);
+	fclose(file);
+	return matched;
 }

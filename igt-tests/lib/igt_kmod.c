@@ -2,8 +2,10 @@
 /*
  * Kernel module load / unload without libkmod.
  *
+ * Upstream IGT uses libkmod; this file gives the same results without it.
  * igt_kmod_load() looks for <name>.ko in the directories of $IGT_KMOD_PATH
- * (colon-separated). If found, it loads the module's dependencies (the
+ * (colon-separated; an extension of this implementation, for modules that
+ * are not installed). If found, it loads the module's dependencies (the
  * depends= entry of its .modinfo section) first, each again from
  * $IGT_KMOD_PATH or with modprobe, then the module itself with
  * finit_module(). Otherwise it runs "modprobe <name> <opts>" and maps
@@ -29,34 +31,25 @@
 
 #define MAX_DEPTH 8
 
-/* Module names in /proc/modules and /sys/module use '_' for '-'. */
-static void normalize(char *dst, size_t size, const char *name)
-{
-	size_t i;
-
-	for (i = 0; name[i] && i + 1 < size; i++)
-		dst[i] = name[i] == '-' ? '_' : name[i];
-	dst[i] = '\0';
-}
-
+/*
+ * Is @mod_name in /proc/modules? The name is compared as given, as libkmod
+ * does: "drm_kms_helper", not "drm-kms-helper".
+ */
 bool igt_kmod_is_loaded(const char *mod_name)
 {
-	char want[NAME_MAX], line[512], path[PATH_MAX];
+	char line[512];
 	bool found = false;
 	FILE *f;
 
-	normalize(want, sizeof(want), mod_name);
 	f = fopen("/proc/modules", "re");
-	if (!f) {
-		snprintf(path, sizeof(path), "/sys/module/%s/initstate", want);
-		return access(path, F_OK) == 0;
-	}
+	if (!f)
+		return false;
 	while (!found && fgets(line, sizeof(line), f)) {
 		char *sp = strchr(line, ' ');
 
 		if (sp)
 			*sp = '\0';
-		found = !strcmp(line, want);
+		found = !strcmp(line, mod_name);
 	}
 	fclose(f);
 	return found;
@@ -64,7 +57,7 @@ bool igt_kmod_is_loaded(const char *mod_name)
 
 void igt_kmod_list_loaded(void)
 {
-	char line[512];
+	char line[512], path[PATH_MAX];
 	FILE *f;
 
 	f = fopen("/proc/modules", "re");
@@ -72,25 +65,27 @@ void igt_kmod_list_loaded(void)
 		return;
 	igt_info("Module\t\t      Used by\n");
 	while (fgets(line, sizeof(line), f)) {
-		char name[128], users[256];
-		unsigned long size;
-		int refs;
+		char *sp = strchr(line, ' ');
+		bool first = true;
+		struct dirent *de;
+		DIR *dir;
 
-		if (sscanf(line, "%127s %lu %d %255s", name, &size, &refs,
-			   users) == 4)
-			igt_info("%-24s%s\n", name, strcmp(users, "-") ? users : "");
+		if (sp)
+			*sp = '\0';
+		igt_info("%-24s", line);
+		snprintf(path, sizeof(path), "/sys/module/%s/holders", line);
+		dir = opendir(path);
+		while (dir && (de = readdir(dir))) {
+			if (de->d_name[0] == '.')
+				continue;
+			igt_info("%s%s", first ? "" : ",", de->d_name);
+			first = false;
+		}
+		if (dir)
+			closedir(dir);
+		igt_info("\n");
 	}
 	fclose(f);
-}
-
-bool igt_kmod_has_param(const char *mod_name, const char *param)
-{
-	char want[NAME_MAX], path[PATH_MAX];
-
-	normalize(want, sizeof(want), mod_name);
-	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s", want,
-		 param);
-	return access(path, F_OK) == 0;
 }
 
 /* Read a whole file into memory. */
@@ -198,13 +193,70 @@ static int errno_from_message(const char *msg)
 	return -EIO;
 }
 
+/*
+ * Run @argv[0] (searched in $PATH, then /sbin) with stdout and stderr into
+ * @out (NUL-terminated, cut at @size - 1). Returns its exit status, 127 if
+ * it could not be run, 128 + the signal that killed it, or -errno.
+ */
+static int run_tool(char *const argv[], char *out, size_t size)
+{
+	int pipefd[2], status;
+	size_t got = 0;
+	pid_t pid;
+
+	if (pipe2(pipefd, O_CLOEXEC))
+		return -errno;
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		int err = -errno;
+
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return err;
+	}
+	if (pid == 0) {
+		char sbin[64];
+
+		dup2(pipefd[1], STDERR_FILENO);
+		dup2(pipefd[1], STDOUT_FILENO);
+		execvp(argv[0], argv);
+		snprintf(sbin, sizeof(sbin), "/sbin/%s", argv[0]);
+		execv(sbin, argv);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	for (;;) {
+		char discard[512];
+		ssize_t r;
+
+		if (got < size - 1)
+			r = read(pipefd[0], out + got, size - 1 - got);
+		else
+			r = read(pipefd[0], discard, sizeof(discard));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		if (got < size - 1)
+			got += r;
+	}
+	out[got] = '\0';
+	close(pipefd[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
 static int run_modprobe(const char *mod_name, const char *opts)
 {
 	char *copy = strdup(opts ? opts : "");
 	char *argv[64], out[4096];
-	int argc = 0, pipefd[2], status;
-	size_t got = 0;
-	pid_t pid;
+	int argc = 0, ret;
 
 	if (!copy)
 		return -ENOMEM;
@@ -215,56 +267,45 @@ static int run_modprobe(const char *mod_name, const char *opts)
 		argv[argc++] = tok;
 	argv[argc] = NULL;
 
-	if (pipe2(pipefd, O_CLOEXEC)) {
-		free(copy);
-		return -errno;
-	}
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0) {
-		int err = -errno;
-
-		close(pipefd[0]);
-		close(pipefd[1]);
-		free(copy);
-		return err;
-	}
-	if (pid == 0) {
-		dup2(pipefd[1], STDERR_FILENO);
-		dup2(pipefd[1], STDOUT_FILENO);
-		execvp("modprobe", argv);
-		execv("/sbin/modprobe", argv);
-		_exit(127);
-	}
-	close(pipefd[1]);
-	for (;;) {
-		ssize_t r = read(pipefd[0], out + got, sizeof(out) - 1 - got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += r;
-		if (got == sizeof(out) - 1)
-			break;
-	}
-	out[got] = '\0';
-	close(pipefd[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	ret = run_tool(argv, out, sizeof(out));
 	free(copy);
-
-	if (got)
+	if (out[0])
 		igt_debug("modprobe %s: %s", mod_name, out);
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+	if (ret == 0)
 		return 0;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && !got)
+	if (ret < 0)
+		return ret;
+	if (ret == 127 && !out[0])
 		return -ENOEXEC;
 	return errno_from_message(out);
 }
 
 /* Find <mod_name>.ko (or with '-'/'_' swapped) in $IGT_KMOD_PATH. */
+static bool find_in_kmod_path(const char *mod_name, char *path, size_t size);
+
+/*
+ * Does the module (loaded or not) declare a parameter whose "parmtype"
+ * entry starts with @param? As upstream, a prefix: "mem" matches
+ * "mem_size_mb". Read with modinfo(8), from $IGT_KMOD_PATH or installed.
+ */
+bool igt_kmod_has_param(const char *mod_name, const char *param)
+{
+	char path[PATH_MAX], out[8192];
+	char *argv[] = { (char *)"modinfo", (char *)"-F", (char *)"parmtype",
+			 path, NULL };
+	char *line, *save = NULL;
+
+	if (!find_in_kmod_path(mod_name, path, sizeof(path)))
+		snprintf(path, sizeof(path), "%s", mod_name);
+	if (run_tool(argv, out, sizeof(out)))
+		return false;
+	for (line = strtok_r(out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (!strncmp(line, param, strlen(param)))
+			return true;
+	return false;
+}
+
 static bool find_in_kmod_path(const char *mod_name, char *path, size_t size)
 {
 	const char *env = getenv("IGT_KMOD_PATH");
@@ -332,25 +373,53 @@ static int load_file(const char *path, const char *opts, int depth)
 	return err;
 }
 
-static int kmod_load(const char *mod_name, const char *opts, int depth)
+/* Module names in /proc/modules and /sys/module use '_' for '-'. */
+static void normalize(char *dst, size_t size, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name[i] && i + 1 < size; i++)
+		dst[i] = name[i] == '-' ? '_' : name[i];
+	dst[i] = '\0';
+}
+
+/* "live", "coming", "going", "builtin", or NULL if not in the kernel. */
+static const char *module_initstate(const char *name, char *buf, size_t size)
 {
 	char path[PATH_MAX];
+	ssize_t len;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/module/%s/initstate", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(path, sizeof(path), "/sys/module/%s", name);
+		return access(path, F_OK) == 0 ? "builtin" : NULL;
+	}
+	len = read(fd, buf, size - 1);
+	close(fd);
+	if (len <= 0)
+		return NULL;
+	buf[len] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
+static int kmod_load(const char *mod_name, const char *opts, int depth)
+{
+	char name[NAME_MAX], path[PATH_MAX], state[32];
+	const char *st;
 	int err;
 
 	if (depth > MAX_DEPTH)
 		return -ELOOP;
 
-	if (igt_kmod_is_loaded(mod_name)) {
-		/* As upstream: options ask for a fresh load. */
-		if (opts && *opts)
-			err = -EEXIST;
-		else
-			err = 0;
-		igt_debug("Module %s already inserted\n", mod_name);
-		return err;
-	}
-
-	if (find_in_kmod_path(mod_name, path, sizeof(path))) {
+	/* As libkmod: with options (even ""), a loaded module is -EEXIST. */
+	normalize(name, sizeof(name), mod_name);
+	st = module_initstate(name, state, sizeof(state));
+	if (st && (igt_kmod_is_loaded(name) || !strcmp(st, "builtin"))) {
+		err = opts ? -EEXIST : 0;
+	} else if (find_in_kmod_path(mod_name, path, sizeof(path))) {
 		igt_debug("Loading %s%s%s\n", path, opts ? " " : "",
 			  opts ? opts : "");
 		err = load_file(path, opts, depth);
@@ -358,11 +427,20 @@ static int kmod_load(const char *mod_name, const char *opts, int depth)
 		err = run_modprobe(mod_name, opts);
 	}
 
-	if (err == -EEXIST && !(opts && *opts))
-		err = 0;
-	if (err)
-		igt_debug("Could not insert %s (%s)\n", mod_name,
-			  strerror(-err));
+	switch (err) {
+	case 0:
+		break;
+	case -EEXIST:
+		igt_debug("Module %s already inserted\n", name);
+		break;
+	case -ENOENT:
+		igt_debug("Unknown symbol in module %s or unknown parameter\n",
+			  name);
+		break;
+	default:
+		igt_debug("Could not insert %s (%s)\n", name, strerror(-err));
+		break;
+	}
 	return err;
 }
 
@@ -371,18 +449,23 @@ int igt_kmod_load(const char *mod_name, const char *opts)
 	return kmod_load(mod_name, opts, 0);
 }
 
+#define UNLOAD_TRIES	20
+#define UNLOAD_SLEEP_US	500000
+
 static int kmod_unload(const char *mod_name, int depth)
 {
-	char name[NAME_MAX], path[PATH_MAX];
+	char name[NAME_MAX], path[PATH_MAX], state[32];
+	const char *st;
 	struct dirent *de;
-	int err = 0;
+	int err = 0, tries;
 	DIR *dir;
 
 	if (depth > MAX_DEPTH)
 		return -ELOOP;
 	normalize(name, sizeof(name), mod_name);
-	if (!igt_kmod_is_loaded(name))
-		return -ENOENT;
+	st = module_initstate(name, state, sizeof(state));
+	if (st && !strcmp(st, "builtin"))
+		return 0;
 
 	/* Modules that use this one go first. */
 	snprintf(path, sizeof(path), "/sys/module/%s/holders", name);
@@ -394,19 +477,43 @@ static int kmod_unload(const char *mod_name, int depth)
 	}
 	if (dir)
 		closedir(dir);
-	if (err)
+	if (err < 0)
 		return err;
 
-	for (int tries = 0; tries < 20; tries++) {
-		if (syscall(SYS_delete_module, name, O_NONBLOCK) == 0)
-			return 0;
-		err = -errno;
+	if (st && !strcmp(st, "coming")) {
+		struct timespec start = {};
+
+		igt_debug("%s still initializing\n", name);
+		/* as upstream, at most 10 s, then try anyway */
+		while ((st = module_initstate(name, state, sizeof(state))) &&
+		       !strcmp(st, "coming") &&
+		       (igt_nsec_elapsed(&start) >> 20) <= 10000)
+			usleep(100 * 1000);
+	}
+
+	for (tries = 0; tries < UNLOAD_TRIES; tries++) {
+		err = syscall(SYS_delete_module, name, O_NONBLOCK) ? -errno : 0;
 		if (err != -EBUSY && err != -EAGAIN)
 			break;
-		igt_debug("Module %s failed to unload with err: %d on attempt: %d\n",
+		igt_debug("Module %s failed to unload with err: %d on attempt: %i\n",
 			  name, err, tries + 1);
-		usleep(250 * 1000);
+		if (tries < UNLOAD_TRIES - 1)
+			usleep(UNLOAD_SLEEP_US);
 	}
+
+	if (err == -ENOENT)
+		igt_debug("Module %s could not be found or does not exist. err: %d\n",
+			  name, err);
+	else if (err == -ENOTSUP)
+		igt_debug("Module %s cannot be unloaded. err: %d\n", name, err);
+	else if (err)
+		igt_debug("Module %s failed to unload with err: %d after ~%.1fms\n",
+			  name, err, UNLOAD_SLEEP_US * tries / 1000.);
+	else if (tries)
+		igt_debug("Module %s unload took ~%.1fms over %i attempts\n",
+			  name, UNLOAD_SLEEP_US * tries / 1000., tries + 1);
+	else
+		igt_debug("Module %s unloaded immediately\n", name);
 	return err;
 }
 
@@ -414,8 +521,8 @@ int igt_kmod_unload(const char *mod_name)
 {
 	int err = kmod_unload(mod_name, 0);
 
-	if (err)
+	if (err < 0)
 		igt_debug("Could not remove module %s (%s)\n", mod_name,
 			  strerror(-err));
-	return err;
+	return err < 0 ? err : 0;
 }

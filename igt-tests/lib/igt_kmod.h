@@ -12,13 +12,21 @@
 
 #include <stdbool.h>
 
+/* In /proc/modules, by its exact name ("drm_kms_helper", not "drm-kms-helper"). */
 bool igt_kmod_is_loaded(const char *mod_name);
 void igt_kmod_list_loaded(void);
+/* A parameter of the module, loaded or not, whose name starts with @param. */
 bool igt_kmod_has_param(const char *mod_name, const char *param);
 
-/* Returns 0, or -errno of the failed load (-EEXIST if loaded and @opts). */
+/*
+ * Returns 0, or -errno of the failed load. With @opts non-NULL (even ""),
+ * a module already loaded is -EEXIST: options ask for a fresh load.
+ */
 int igt_kmod_load(const char *mod_name, const char *opts);
-/* Returns 0, or -errno of the failed unload (-ENOENT if not loaded). */
+/*
+ * Unloads the modules that use it first, retries for about 10 s while it
+ * is busy. Returns 0, or -errno (-ENOENT if not loaded).
+ */
 int igt_kmod_unload(const char *mod_name);
 
 #endif /* IGT_KMOD_H */

@@ -3,7 +3,6 @@
  * The vseg test library: one header for the test programs. Each part has
  * a header and a source file of its own:
  *
- *   igt_vseg_compat.h       upstream IGT functions the stand-in lacks
  *   igt_vseg_defs.h         names and sizes
  *   igt_vseg_device.h       finding and opening vseg's DRM nodes
  *   igt_vseg_module.h       loading and unloading the module
@@ -29,7 +28,6 @@
 #ifndef IGT_VSEG_H
 #define IGT_VSEG_H
 
-#include "igt_vseg_compat.h"
 #include "igt_vseg_defs.h"
 #include "igt_vseg_device.h"
 #include "igt_vseg_module.h"

@@ -9,8 +9,9 @@
 
 /*
  * igt_ioctl: the ioctl entry point every test uses; drmIoctl() by default
- * (restarts on EINTR/EAGAIN). Returns 0, or -1 with errno set.
+ * (restarts on EINTR/EAGAIN). Returns 0, or -1 with errno set. Per thread,
+ * as upstream: a thread that replaces it replaces only its own.
  */
-extern int (*igt_ioctl)(int fd, unsigned long request, void *arg);
+extern __thread int (*igt_ioctl)(int fd, unsigned long request, void *arg);
 
 #endif /* IGT_IOCTL_WRAPPERS_H */

@@ -5,6 +5,9 @@
  *
  * Copyright (c) 2026 The vseg authors
  */
+#include <pthread.h>
+#include <signal.h>
+
 #include "igt.h"
 
 IGT_TEST_DESCRIPTION("Self-test of vseg's IGT library.");
@@ -14,6 +17,12 @@ static int fixture_value;
 static void helper_assert(int a, int b)
 {
 	igt_assert_eq(a, b);
+}
+
+static void *thread_assert(void *arg)
+{
+	igt_assert_f(arg == NULL, "failed in a thread\n");
+	return NULL;
 }
 
 igt_main
@@ -68,6 +77,13 @@ igt_main
 	igt_subtest_with_dynamic("dyn-none")
 		igt_require(false);
 
+	/* Aborts (SIGABRT) with SELFTEST_CONTAINER_FAIL: not in an igt_dynamic. */
+	igt_subtest_with_dynamic("dyn-container") {
+		igt_dynamic("ok")
+			igt_assert(true);
+		igt_assert(!getenv("SELFTEST_CONTAINER_FAIL"));
+	}
+
 	igt_subtest_group {
 		igt_fixture
 			igt_require_f(false, "group fixture skips\n");
@@ -103,6 +119,27 @@ igt_main
 
 	igt_subtest("fd")
 		igt_assert_fd(-1);
+
+	igt_subtest("thread-fail") {
+		static int not_null;
+		pthread_t thread;
+
+		igt_assert_eq(pthread_create(&thread, NULL, thread_assert,
+					     &not_null), 0);
+		igt_assert_eq(pthread_join(thread, NULL), 0);
+	}
+
+	/* The test goes on after a crash in a subtest. */
+	igt_subtest("crash")
+		raise(SIGSEGV);
+
+	/* Aborts in igt_exit() with SELFTEST_CHILD_LEFT: a child not waited. */
+	igt_subtest("child-left") {
+		if (getenv("SELFTEST_CHILD_LEFT") && fork() == 0) {
+			sleep(1);
+			_exit(0);
+		}
+	}
 
 	igt_fixture {
 		igt_info("final fixture runs\n");

@@ -50,21 +50,23 @@ lacks() {
 
 run 0 "$t" --list-subtests
 checks=$((checks + 1))
-want="pass skip fail-assert fail-assert-u64 fail-errno formatted-7 dyn-mixed dyn-pass dyn-skip dyn-none group-skipped after-group group-failed fork fork-fail fd"
+want="pass skip fail-assert fail-assert-u64 fail-errno formatted-7 dyn-mixed dyn-pass dyn-skip dyn-none dyn-container group-skipped after-group group-failed fork fork-fail fd thread-fail crash child-left"
 if [ "$(tr '\n' ' ' <"$tmp/out" | sed 's/ $//')" != "$want" ]; then
 	echo "FAIL: --list-subtests printed:"; cat "$tmp/out"; fails=$((fails + 1))
 fi
 lacks out "IGT-Version"
 
+# The first failure's exit code: an assertion's 98 before the crash's 139.
 run 98 "$t"
 checks=$((checks + 1))
-head -1 "$tmp/out" | grep -q '^IGT-Version: 1\.[0-9]*-vseg (x86_64) (Linux: ' ||
+head -1 "$tmp/out" | grep -q '^IGT-Version: [0-9.]*-[^ ]* (x86_64) (Linux: ' ||
 	{ echo "FAIL: first line: $(head -1 "$tmp/out")"; fails=$((fails + 1)); }
 for r in "pass: SUCCESS" "skip: SKIP" "fail-assert: FAIL" "fail-assert-u64: FAIL" \
 	 "fail-errno: FAIL" "formatted-7: SUCCESS" "dyn-mixed: FAIL" \
 	 "dyn-pass: SUCCESS" "dyn-skip: SKIP" "dyn-none: SKIP" \
 	 "group-skipped: SKIP" "after-group: SUCCESS" "group-failed: SUCCESS" \
-	 "fork: SUCCESS" "fork-fail: FAIL" "fd: FAIL"; do
+	 "fork: SUCCESS" "fork-fail: FAIL" "fd: FAIL" "dyn-container: SUCCESS" \
+	 "thread-fail: FAIL" "crash: CRASH" "child-left: SUCCESS"; do
 	has out "Subtest $r ("
 done
 has out "Starting subtest: pass"
@@ -74,7 +76,7 @@ has out "Dynamic subtest two-fails: FAIL ("
 has out "Dynamic subtest three: SKIP ("
 has out "final fixture runs"
 has err "Test assertion failure function helper_assert, file "
-has err "igt_selftest.c:16:"
+has err "igt_selftest.c:19:"
 has err "Failed assertion: a == b"
 has err "error: 1 != 2"
 has err "error: 0x100000000 != 0x200000000"
@@ -93,7 +95,8 @@ has out "Subtest fail-assert: FAIL"
 has out "Subtest fail-errno: FAIL"
 lacks out "Subtest pass"
 run 0 "$t" --run-subtest 'pass,skip'
-run 0 "$t" --run-subtest '*,!fail*,!dyn-mixed,!fork-fail,!fd'
+run 139 "$t" --run-subtest '*,!fail*,!dyn-mixed,!fork-fail,!fd,!thread-fail'
+run 0 "$t" --run-subtest '*,!fail*,!dyn-mixed,!fork-fail,!fd,!thread-fail,!crash'
 run 79 "$t" --run-subtest no-such-subtest
 has err "Unknown subtest: no-such-subtest"
 run 79 "$t" --no-such-option
@@ -122,8 +125,9 @@ has out "Subtest pass: SUCCESS"
 run 0 "$t" --run-subtest after-group
 run 0 "$t" --run-subtest fork
 run 98 "$t" --run-subtest fork-fail
-has err "child 1 exited with status 98"
-run 0 "$t" --describe pass
+has out "child 1 failed with exit status 98"
+# --describe takes its pattern after '=' only (an optional argument).
+run 0 "$t" --describe=pass
 has out "SUB pass "
 has out "A subtest that passes."
 lacks out "SUB skip"
@@ -134,8 +138,28 @@ run 0 "$t" --help-description
 has out "Self-test of vseg's IGT library."
 IGT_SENTINEL_ON_STDERR=1 run 0 "$t" --run-subtest pass
 has err "Subtest pass: SUCCESS"
+run 77 "$t" --run-subtest dyn-pass --dynamic-subtest no-such-part
+has out "No dynamic tests executed."
+run 98 "$t" --run-subtest thread-fail
+has err "failed in a thread"
+has err "Failure in a thread!"
+has out "Subtest thread-fail: FAIL"
+run 139 "$t" --run-subtest crash
+has err "Received signal SIGSEGV."
+has out "Subtest crash: CRASH"
+# API misuse aborts, as upstream's assert()s do.
+SELFTEST_CONTAINER_FAIL=1 run 134 "$t" --run-subtest dyn-container
+has err "Received signal SIGABRT."
+SELFTEST_CHILD_LEFT=1 run 134 "$t" --run-subtest child-left
+has out "Subtest child-left: SUCCESS"
+has err "Received signal SIGABRT."
+# A subtest skipped by its group's fixture prints its result line only.
+run 77 "$t" --run-subtest group-skipped
+lacks out "Starting subtest: group-skipped"
+has out "Subtest group-skipped: SKIP (0.000s)"
 
 SELFTEST_MODE=pass run 0 "$s"
+has out "SUCCESS ("
 SELFTEST_MODE=skip run 77 "$s"
 SELFTEST_MODE=fail run 98 "$s"
 has err "Failed assertion: strcmp(mode, \"fail\")"

@@ -1,0 +1,76 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# In-guest part of "make check-upstream-igt" (run it inside tools/vm-run.sh):
+# install vseg under /lib/modules/$(uname -r) from a module layer (a
+# directory with vseg/vseg.ko and depmod's modules.* files, made on the host
+# by tools/upstream-igt.sh): a tmpfs directory of links to the kernel's own
+# module tree plus the layer's files is bound over that tree (no overlayfs:
+# the debug kernel has none). Then vseg is loaded and unloaded once (the
+# kernel's one-time "loading out-of-tree module taints kernel" warning
+# belongs to no test) and upstream's igt_runner runs on TEST_ROOT (a
+# directory with the binaries and test-list.txt).
+#
+# usage: tools/upstream-igt-guest.sh -l LAYER -r IGT_RUNNER -o RESULTS_DIR
+#                                    [-t SUBTEST_TIMEOUT] TEST_ROOT
+# igt_runner's output goes to $OUTDIR/runner.log; its results.json to
+# RESULTS_DIR. Exit status: igt_runner's, 3 if the modules could not be
+# set up.
+
+USAGE_LINES=14,18
+# shellcheck source=tools/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+LAYER=
+RUNNER=
+RESULTS=
+TMO=120
+while getopts l:r:o:t:h opt; do
+	case $opt in
+	l) LAYER=$OPTARG ;;
+	r) RUNNER=$OPTARG ;;
+	o) RESULTS=$OPTARG ;;
+	t) TMO=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+if [ $# -ne 1 ] || [ -z "$LAYER" ] || [ -z "$RUNNER" ] || [ -z "$RESULTS" ]; then
+	usage
+fi
+ROOT=$1
+KVER=$(uname -r)
+LOG=${OUTDIR:-.}/runner.log
+
+moddir=/lib/modules/$KVER
+orig=/tmp/upstream-igt-modules/orig
+new=/tmp/upstream-igt-modules/new
+mkdir -p "$orig" "$new"
+if ! mount --bind "$moddir" "$orig"; then
+	log "cannot bind $moddir"
+	exit 3
+fi
+for e in "$orig"/*; do
+	ln -s "$e" "$new/${e##*/}"
+done
+for e in "$LAYER"/*; do
+	rm -f "$new/${e##*/}"
+	cp -a "$e" "$new/" || exit 3
+done
+if ! mount --bind "$new" "$moddir"; then
+	log "cannot bind $new over $moddir"
+	exit 3
+fi
+if ! modprobe vseg || ! rmmod vseg; then
+	log "modprobe vseg / rmmod vseg failed"
+	exit 3
+fi
+
+# upstream's igt_kmod_load() ignores it, the vseg helpers would not
+unset IGT_KMOD_PATH
+log "$KVER: igt_runner on $ROOT"
+"$RUNNER" --per-test-timeout "$TMO" --prune-mode keep-subtests -o \
+	"$ROOT" "$RESULTS" >"$LOG" 2>&1
+rc=$?
+tail -n 3 "$LOG"
+exit "$rc"
