@@ -109,23 +109,24 @@ static int validate_evicting(struct ttm_buffer_object *tbo,
 int vseg_bo_locked_retry(struct vseg_bo *vbo,
 			 int (*fn)(struct vseg_bo *vbo, void *arg), void *arg)
 {
+	struct vseg_exec_events *ev = &bo_vdev(vbo)->exec_events;
 	struct drm_gem_object *obj = &vbo->tbo.base;
 	struct vseg_exec exec;
 	unsigned int tries;
-	int err;
+	int err, ended;
 
 	for (tries = 0;; tries++) {
-		err = vseg_exec_lock(&exec, &obj, 1);
+		err = vseg_exec_lock(&exec, ev, &obj, 1);
 		if (err)
 			return err;
 		err = fn(vbo, arg);
 		/* Used now: the last buffer to evict (ttm_bo_unreserve() does). */
 		if (!err)
 			ttm_bo_move_to_lru_tail_unlocked(&vbo->tbo);
-		vseg_exec_fini(&exec);
+		ended = vseg_exec_fini(&exec);
 		if (err != -ENOSPC || tries >= VSEG_EVICT_RETRIES)
 			return err;
-		cond_resched();
+		vseg_exec_backoff(ev, ended);
 	}
 }
 
@@ -550,13 +551,17 @@ int vseg_bo_make_resident_list(struct vseg_bo **bos, u32 n,
 			       int (*fn)(struct vseg_bo *vbo, void *arg),
 			       void *arg, u32 *done)
 {
+	struct vseg_exec_events *ev;
 	struct drm_gem_object **objs;
 	struct vseg_exec exec;
 	unsigned int tries = 0;
 	u32 i, m = 0, start;
-	int err;
+	int err, ended;
 
 	*done = 0;
+	if (!n)
+		return 0;
+	ev = &bo_vdev(bos[0])->exec_events;
 	objs = kvmalloc_array(n, sizeof(*objs), GFP_KERNEL);
 	if (!objs)
 		return -ENOMEM;
@@ -569,7 +574,7 @@ int vseg_bo_make_resident_list(struct vseg_bo **bos, u32 n,
 			objs[m++] = objs[i];
 
 	for (;;) {
-		err = vseg_exec_lock(&exec, objs, m);
+		err = vseg_exec_lock(&exec, ev, objs, m);
 		if (err)
 			break;
 		for (start = *done; *done < n; (*done)++) {
@@ -582,14 +587,14 @@ int vseg_bo_make_resident_list(struct vseg_bo **bos, u32 n,
 			/* Used now: the last buffer to evict. */
 			ttm_bo_move_to_lru_tail_unlocked(&vbo->tbo);
 		}
-		vseg_exec_fini(&exec);
+		ended = vseg_exec_fini(&exec);
 		if (err != -ENOSPC)
 			break;
 		/* Each entry gets its tries, as one made resident alone. */
 		tries = *done > start ? 1 : tries + 1;
 		if (tries > VSEG_EVICT_RETRIES)
 			break;
-		cond_resched();
+		vseg_exec_backoff(ev, ended);
 	}
 	kvfree(objs);
 	return err == -ENOBUFS ? -ENOSPC : err;

@@ -14,6 +14,7 @@
 #include "vseg_aperture_mgr_types.h"
 #include "vseg_display_types.h"
 #include "vseg_engine_types.h"
+#include "vseg_exec.h"
 #include "vseg_placement.h"
 #include "vseg_segment.h"
 #include "vseg_vram_mgr_types.h"
@@ -78,6 +79,8 @@ struct vseg_segment {
  * @num_bos: number of buffers in @bos.
  * @next_bo_id: last buffer id handed out.
  * @paging: paging operations per segment id (0 = system).
+ * @exec_events: the ww transactions on its buffers ending, for placements
+ *	waiting for buffers that others hold.
  * @engine: the copy and render engines.
  * @display: the virtual display.
  *
@@ -97,6 +100,7 @@ struct vseg_device {
 	u64 num_bos;
 	u64 next_bo_id;
 	struct vseg_paging_counts paging[VSEG_MAX_SEGMENTS + 1];
+	struct vseg_exec_events exec_events;
 	struct vseg_engine engine[VSEG_NUM_ENGINES];
 	struct vseg_display display;
 };

@@ -203,6 +203,7 @@ static int vseg_probe(struct platform_device *pdev)
 	if (err)
 		return err;
 	INIT_LIST_HEAD(&vdev->bos);
+	vseg_exec_events_init(&vdev->exec_events);
 
 	/* Each part registers the drmm action that tears it down. */
 	err = vseg_ttm_init(vdev);

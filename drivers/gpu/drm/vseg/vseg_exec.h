@@ -5,7 +5,9 @@
 #ifndef __VSEG_EXEC_H__
 #define __VSEG_EXEC_H__
 
+#include <linux/atomic.h>
 #include <linux/dma-resv.h>
+#include <linux/wait.h>
 #include <linux/ww_mutex.h>
 #include <drm/drm_gem.h>
 
@@ -19,12 +21,44 @@
  * ones others hold, which a done ticket forbids (CONFIG_DEBUG_MUTEXES
  * warns). vseg_exec_lock() locks all of @objs (no duplicates) or none;
  * vseg_exec_fini() unlocks them and ends the transaction.
+ *
+ * A placement that found no room because others held the buffers it
+ * would evict leaves its transaction and waits, with vseg_exec_backoff(),
+ * for another transaction of the device to end before it tries again.
+ */
+
+/* How long vseg_exec_backoff() waits at most (holders outside transactions). */
+#define VSEG_EXEC_BACKOFF_MS	50
+
+/**
+ * struct vseg_exec_events - the device's transactions ending
+ * @wq: placements waiting for buffers that others hold
+ * @ended: transactions ended so far
+ */
+struct vseg_exec_events {
+	wait_queue_head_t wq;
+	atomic_t ended;
+};
+
+/**
+ * struct vseg_exec - one ww transaction over a set of buffers
+ * @ticket: its ww acquire context (TTM evicts with it too)
+ * @ev: the device's transaction events
+ * @objs: the buffers it holds
+ * @num: number of @objs
  */
 struct vseg_exec {
 	struct ww_acquire_ctx ticket;
+	struct vseg_exec_events *ev;
 	struct drm_gem_object **objs;
 	unsigned int num;
 };
+
+static inline void vseg_exec_events_init(struct vseg_exec_events *ev)
+{
+	init_waitqueue_head(&ev->wq);
+	atomic_set(&ev->ended, 0);
+}
 
 static inline void vseg_exec_unlock(struct vseg_exec *x, unsigned int n,
 				    int skip)
@@ -37,11 +71,13 @@ static inline void vseg_exec_unlock(struct vseg_exec *x, unsigned int n,
 }
 
 static inline int vseg_exec_lock(struct vseg_exec *x,
+				 struct vseg_exec_events *ev,
 				 struct drm_gem_object **objs, unsigned int n)
 {
 	int contended = -1, err = 0;
 	unsigned int i;
 
+	x->ev = ev;
 	x->objs = objs;
 	x->num = n;
 	ww_acquire_init(&x->ticket, &reservation_ww_class);
@@ -72,10 +108,27 @@ fini:
 	return err;
 }
 
-static inline void vseg_exec_fini(struct vseg_exec *x)
+/* Returns the number of transactions ended, for vseg_exec_backoff(). */
+static inline int vseg_exec_fini(struct vseg_exec *x)
 {
+	int ended;
+
 	vseg_exec_unlock(x, x->num, -1);
 	ww_acquire_fini(&x->ticket);
+	ended = atomic_inc_return(&x->ev->ended);
+	if (wq_has_sleeper(&x->ev->wq))
+		wake_up_all(&x->ev->wq);
+	return ended;
+}
+
+/*
+ * After a transaction that found no room: wait until another one has ended
+ * since @ended (what vseg_exec_fini() returned), or VSEG_EXEC_BACKOFF_MS.
+ */
+static inline void vseg_exec_backoff(struct vseg_exec_events *ev, int ended)
+{
+	wait_event_timeout(ev->wq, atomic_read(&ev->ended) != ended,
+			   msecs_to_jiffies(VSEG_EXEC_BACKOFF_MS));
 }
 
 #endif /* __VSEG_EXEC_H__ */

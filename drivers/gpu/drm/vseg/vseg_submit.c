@@ -251,11 +251,12 @@ void vseg_submit_release(struct vseg_submit *s)
 static int job_lock_prepare(struct vseg_job *job, struct vseg_submit *s,
 			    struct vseg_exec *exec)
 {
+	struct vseg_exec_events *ev = &job->engine->vdev->exec_events;
 	unsigned int tries;
-	int err;
+	int err, ended;
 
 	for (tries = 0;; tries++) {
-		err = vseg_exec_lock(exec, job->objs, job->num_bos);
+		err = vseg_exec_lock(exec, ev, job->objs, job->num_bos);
 		if (err)
 			return err;
 		/* Making room may lock other buffers with the same ticket. */
@@ -268,10 +269,10 @@ static int job_lock_prepare(struct vseg_job *job, struct vseg_submit *s,
 			err = job_collect_deps(job, s);
 		if (!err)
 			return 0;
-		vseg_exec_fini(exec);
+		ended = vseg_exec_fini(exec);
 		if (err != -ENOSPC || tries >= VSEG_EVICT_RETRIES)
 			return err;
-		cond_resched();
+		vseg_exec_backoff(ev, ended);
 	}
 }
 
