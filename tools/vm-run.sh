@@ -190,7 +190,8 @@ qemu=(qemu-system-x86_64 -accel tcg -cpu max -m "$MEM" -smp "$SMP"
 log "booting $KVER (timeout ${TIMEOUT}s, output in $OUTDIR)"
 # A guest that dies before the command starts (a TCG boot flake: seen here
 # as an int3 trap in sched_clock while the kernel patches its own text,
-# a few boots in a hundred) is booted again, at most BOOT_TRIES times in
+# a few boots in a hundred), or whose kernel reported a bug while booting
+# (the init gives up then), is booted again, at most BOOT_TRIES times in
 # all; once the command has started, nothing is retried.
 tries=${BOOT_TRIES:-3}
 for ((attempt = 1; ; attempt++)); do
