@@ -132,13 +132,13 @@ void vseg_gart_unreserve(struct vseg_gart *gart, struct drm_mm_node *node)
 }
 EXPORT_SYMBOL_IF_KUNIT(vseg_gart_unreserve);
 
-static void gart_clear(struct vseg_gart *gart, const struct drm_mm_node *node)
+static void gart_clear_pages(struct vseg_gart *gart, u64 start, u64 num_pages)
 {
 	bool was_bound = false;
 	u64 i;
 
 	lockdep_assert_held(&gart->lock);
-	for (i = node->start; i < node->start + node->size; i++) {
+	for (i = start; i < start + num_pages; i++) {
 		if (gart->pte[i] & VSEG_GART_PTE_VALID) {
 			gart->mapped--;
 			was_bound = true;
@@ -147,6 +147,11 @@ static void gart_clear(struct vseg_gart *gart, const struct drm_mm_node *node)
 	}
 	if (was_bound)
 		gart->unbinds++;
+}
+
+static void gart_clear(struct vseg_gart *gart, const struct drm_mm_node *node)
+{
+	gart_clear_pages(gart, node->start, node->size);
 }
 
 /**
@@ -194,6 +199,69 @@ int vseg_gart_bind(struct vseg_gart *gart, const struct drm_mm_node *node,
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(vseg_gart_bind);
+
+/* Is [first, first + num_pages) inside the aperture? */
+static bool gart_run_valid(struct vseg_gart *gart, u64 first, u64 num_pages)
+{
+	return first < gart->num_pages && num_pages &&
+	       num_pages <= gart->num_pages - first;
+}
+
+/**
+ * vseg_gart_map_run() - point entries at physically contiguous pages
+ * @gart: the GART
+ * @first: first aperture page
+ * @phys: physical address of the first system page, page aligned
+ * @num_pages: entries to write
+ * @new_range: the first run of a range: count one bind
+ *
+ * For the paging engine, which maps a buffer's pages run by run: it
+ * neither allocates nor checks who owns the entries (the range's owner
+ * wrote the operation).
+ *
+ * Return: 0, or -EINVAL if the run is not inside the aperture.
+ */
+int vseg_gart_map_run(struct vseg_gart *gart, u64 first, phys_addr_t phys,
+		      u64 num_pages, bool new_range)
+{
+	u64 i;
+
+	if (!gart_run_valid(gart, first, num_pages) || offset_in_page(phys))
+		return -EINVAL;
+	mutex_lock(&gart->lock);
+	for (i = 0; i < num_pages; i++) {
+		if (!(gart->pte[first + i] & VSEG_GART_PTE_VALID))
+			gart->mapped++;
+		WRITE_ONCE(gart->pte[first + i],
+			   (phys + (i << PAGE_SHIFT)) | VSEG_GART_PTE_VALID);
+	}
+	if (new_range)
+		gart->binds++;
+	mutex_unlock(&gart->lock);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vseg_gart_map_run);
+
+/**
+ * vseg_gart_unmap_run() - invalidate entries, keeping their range
+ * @gart: the GART
+ * @first: first aperture page
+ * @num_pages: entries to clear
+ *
+ * The paging engine's unmap; counts one unbind if an entry was valid.
+ *
+ * Return: 0, or -EINVAL if the run is not inside the aperture.
+ */
+int vseg_gart_unmap_run(struct vseg_gart *gart, u64 first, u64 num_pages)
+{
+	if (!gart_run_valid(gart, first, num_pages))
+		return -EINVAL;
+	mutex_lock(&gart->lock);
+	gart_clear_pages(gart, first, num_pages);
+	mutex_unlock(&gart->lock);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vseg_gart_unmap_run);
 
 /**
  * vseg_gart_unbind() - invalidate a range's entries, keeping the range

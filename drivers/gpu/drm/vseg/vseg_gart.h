@@ -25,6 +25,9 @@ void vseg_gart_unreserve(struct vseg_gart *gart, struct drm_mm_node *node);
 int vseg_gart_bind(struct vseg_gart *gart, const struct drm_mm_node *node,
 		   struct page **pages, u64 num_pages);
 void vseg_gart_unbind(struct vseg_gart *gart, const struct drm_mm_node *node);
+int vseg_gart_map_run(struct vseg_gart *gart, u64 first, phys_addr_t phys,
+		      u64 num_pages, bool new_range);
+int vseg_gart_unmap_run(struct vseg_gart *gart, u64 first, u64 num_pages);
 int vseg_gart_translate(struct vseg_gart *gart, u64 offset,
 			phys_addr_t *phys);
 void vseg_gart_lock(struct vseg_gart *gart);

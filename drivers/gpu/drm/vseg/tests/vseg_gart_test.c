@@ -318,6 +318,54 @@ static void gart_rebind_unbind_free(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, drm_mm_clean(&g->gart.mm));
 }
 
+/* The paging engine's runs: entries, counts, and runs outside refused. */
+static void gart_map_unmap_runs(struct kunit *test)
+{
+	struct gart_test *g = test->priv;
+	phys_addr_t base = page_to_phys(g->pages[0]), phys;
+	u64 binds, unbinds;
+
+	/* a range mapped in two runs counts one bind */
+	KUNIT_ASSERT_EQ(test, vseg_gart_map_run(&g->gart, 2, base, 1, true),
+			0);
+	KUNIT_ASSERT_EQ(test, vseg_gart_map_run(&g->gart, 3,
+						page_to_phys(g->pages[5]), 1,
+						false), 0);
+	vseg_gart_counts(&g->gart, &binds, &unbinds);
+	KUNIT_EXPECT_EQ(test, binds, 1);
+	KUNIT_EXPECT_EQ(test, g->gart.mapped, 2);
+	KUNIT_EXPECT_EQ(test, vseg_gart_translate(&g->gart, 3 * PAGE_SIZE + 8,
+						  &phys), 0);
+	KUNIT_EXPECT_EQ(test, phys, page_to_phys(g->pages[5]) + 8);
+	/* mapping a valid entry again does not count it twice */
+	KUNIT_ASSERT_EQ(test, vseg_gart_map_run(&g->gart, 2, base, 1, false),
+			0);
+	KUNIT_EXPECT_EQ(test, g->gart.mapped, 2);
+
+	/* outside the aperture, empty, or unaligned: refused, nothing written */
+	KUNIT_EXPECT_EQ(test, vseg_gart_map_run(&g->gart, GART_PAGES - 1, base,
+						2, true), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vseg_gart_map_run(&g->gart, GART_PAGES, base, 1,
+						true), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vseg_gart_map_run(&g->gart, 0, base, 0, true),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, vseg_gart_map_run(&g->gart, 0, base + 8, 1,
+						true), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vseg_gart_unmap_run(&g->gart, GART_PAGES - 1, 2),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, g->gart.pte[GART_PAGES - 1], 0);
+	KUNIT_EXPECT_EQ(test, g->gart.pte[0], 0);
+
+	/* unmapping clears and counts one unbind; again counts nothing */
+	KUNIT_ASSERT_EQ(test, vseg_gart_unmap_run(&g->gart, 2, 2), 0);
+	KUNIT_ASSERT_EQ(test, vseg_gart_unmap_run(&g->gart, 2, 2), 0);
+	vseg_gart_counts(&g->gart, &binds, &unbinds);
+	KUNIT_EXPECT_EQ(test, unbinds, 1);
+	KUNIT_EXPECT_EQ(test, g->gart.mapped, 0);
+	KUNIT_EXPECT_EQ(test, vseg_gart_translate(&g->gart, 2 * PAGE_SIZE,
+						  &phys), -EFAULT);
+}
+
 struct print_buf {
 	char text[512];
 	size_t len;
@@ -419,6 +467,7 @@ static struct kunit_case vseg_gart_cases[] = {
 	KUNIT_CASE(gart_bind_translate),
 	KUNIT_CASE(gart_bind_errors),
 	KUNIT_CASE(gart_rebind_unbind_free),
+	KUNIT_CASE(gart_map_unmap_runs),
 	KUNIT_CASE(gart_print),
 	KUNIT_CASE(gart_sizes),
 	KUNIT_CASE(gart_reserved_ranges),
