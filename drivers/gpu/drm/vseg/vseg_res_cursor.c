@@ -105,6 +105,46 @@ void *vseg_cursor_map(struct vseg_cursor *c, u64 off, u64 *len, bool write)
 }
 
 /**
+ * vseg_cursor_span() - where a run of the buffer's bytes lies
+ * @c: the cursor
+ * @off: byte offset in the buffer
+ * @max: the caller needs at most this many bytes
+ * @seg: receives the segment id: 0 for system memory (and the aperture,
+ *	whose pages are system pages)
+ * @addr: receives the offset in the segment, or the physical address of
+ *	the system page byte
+ *
+ * For the paging engine's operations, which address memory as (segment,
+ * offset) pairs and system pages physically.
+ *
+ * Return: how many bytes, at most @max, follow contiguously from @off:
+ * to the end of the buddy block, or of a run of physically contiguous
+ * pages.
+ */
+u64 vseg_cursor_span(struct vseg_cursor *c, u64 off, u64 max, u32 *seg,
+		     u64 *addr)
+{
+	u64 size, len;
+
+	if (c->tt) {
+		pgoff_t i = off >> PAGE_SHIFT;
+		unsigned long pfn = page_to_pfn(c->tt->pages[i]);
+
+		*seg = 0;
+		*addr = PFN_PHYS(pfn) + offset_in_page(off);
+		len = PAGE_SIZE - offset_in_page(off);
+		while (len < max && ++i < c->tt->num_pages &&
+		       page_to_pfn(c->tt->pages[i]) == ++pfn)
+			len += PAGE_SIZE;
+		return min(len, max);
+	}
+	cursor_seek(c, off, &size);
+	*seg = c->mgr->desc->id;
+	*addr = drm_buddy_block_offset(c->block) + off - c->block_start;
+	return min(size - (off - c->block_start), max);
+}
+
+/**
  * vseg_cursor_unmap() - drop the mapping of the last vseg_cursor_map()
  * @c: the cursor
  */

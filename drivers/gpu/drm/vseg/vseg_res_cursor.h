@@ -43,6 +43,8 @@ void vseg_cursor_init(struct vseg_cursor *c, struct vseg_device *vdev,
 		      struct ttm_tt *tt, struct ttm_resource *res);
 void *vseg_cursor_map(struct vseg_cursor *c, u64 off, u64 *len, bool write);
 void vseg_cursor_unmap(struct vseg_cursor *c);
+u64 vseg_cursor_span(struct vseg_cursor *c, u64 off, u64 max, u32 *seg,
+		     u64 *addr);
 u64 vseg_cursor_vram_offset(struct vseg_device *vdev, struct ttm_resource *res,
 			    u64 off);
 int vseg_cursor_populate(struct vseg_device *vdev, struct ttm_resource *res,
