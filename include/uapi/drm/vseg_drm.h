@@ -143,7 +143,11 @@ struct drm_vseg_range {
  * struct drm_vseg_segment_usage - live usage of one segment
  * @committed: bytes of buffer backing allocated from the segment. For the
  *	aperture this is what counts against @commit_limit of
- *	&struct drm_vseg_segment_info.
+ *	&struct drm_vseg_segment_info, the paging buffer included when it
+ *	lives there. A buffer being moved counts only where it goes: the
+ *	old placement the paging engine is still reading is not counted
+ *	(it is freed when the move ends; an allocation that needs its room
+ *	waits for that).
  * @resident: bytes of buffers whose contents currently live in the segment.
  * @evicted: bytes of buffers that prefer this segment but currently live
  *	elsewhere because they were evicted from it.
@@ -455,6 +459,11 @@ struct drm_vseg_gem_mmap_offset {
 #define DRM_VSEG_RESIDENCY_PIN		(1u << 0)
 /** @DRM_VSEG_RESIDENCY_UNPIN: EVICT: drop one pin of each buffer, then evict it. */
 #define DRM_VSEG_RESIDENCY_UNPIN	(1u << 1)
+/**
+ * @DRM_VSEG_RESIDENCY_DISCARD: EVICT: drop each buffer's content instead
+ * of transferring it; the buffer reads zero afterwards (driver minor 3).
+ */
+#define DRM_VSEG_RESIDENCY_DISCARD	(1u << 2)
 /** @DRM_VSEG_MAX_RESIDENCY_HANDLES: most handles in one residency call. */
 #define DRM_VSEG_MAX_RESIDENCY_HANDLES	1024
 
@@ -478,7 +487,11 @@ struct drm_vseg_gem_mmap_offset {
  * evicts the buffer at its last entry, so a buffer listed more times than
  * the calling file has pinned it is -EINVAL, and one that would stay
  * pinned (pinned more times than it is listed, by the display, or by
- * another file) -EBUSY. A buffer that
+ * another file) -EBUSY. Moves go through the paging engine: EVICT and
+ * MAKE_RESIDENT may return while the content is still being transferred;
+ * CPU access, jobs and later moves of the buffer wait for it. EVICT with
+ * %DRM_VSEG_RESIDENCY_DISCARD transfers nothing: each buffer lands in
+ * system memory reading zero (WDDM's discard). A buffer that
  * cannot be moved (-ENOSPC: no room even after eviction, -ENOMEM) stops
  * the list there: it and the ones after it stay where they were.
  *
@@ -501,7 +514,7 @@ struct drm_vseg_gem_mmap_offset {
  * @count: number of handles, 1..%DRM_VSEG_MAX_RESIDENCY_HANDLES (-E2BIG
  *	above).
  * @flags: MAKE_RESIDENT: %DRM_VSEG_RESIDENCY_PIN or 0; EVICT:
- *	%DRM_VSEG_RESIDENCY_UNPIN or 0.
+ *	%DRM_VSEG_RESIDENCY_UNPIN, %DRM_VSEG_RESIDENCY_DISCARD, both or 0.
  * @processed: out: number of buffers moved or already in place, the first
  *	@processed of the list; on an error after the arguments were
  *	checked, the buffers before the one that failed (0 if it failed

@@ -9,6 +9,7 @@
  * vseg_gem.c.
  */
 
+#include <linux/dma-resv.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -20,6 +21,7 @@
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
 #include "vseg_exec.h"
+#include "vseg_ttm.h"
 #include "vseg_vram_mgr.h"
 
 /*
@@ -600,22 +602,73 @@ int vseg_bo_make_resident_list(struct vseg_bo **bos, u32 n,
 	return err == -ENOBUFS ? -ENOSPC : err;
 }
 
+/*
+ * Drop the content of a buffer whose pages are system pages (in system
+ * memory or the aperture): its GART entries go first, then TTM drops the
+ * pages and the placement (an empty placement list); the buffer is
+ * recreated, empty, in system memory.
+ */
+static int discard_pages(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
+{
+	struct vseg_device *vdev = bo_vdev(vbo);
+	struct ttm_buffer_object *tbo = &vbo->tbo;
+	struct ttm_placement none = {};
+	int err;
+
+	err = ttm_bo_wait_ctx(tbo, ctx);
+	if (err)
+		return err;
+	ttm_bo_unmap_virtual(tbo);
+	vseg_aperture_unbind(&vdev->aperture, tbo->resource);
+	vseg_count(vdev, tbo->resource, VSEG_PAGING_DISCARDS);
+	vseg_placement_set(&none, NULL, 0);
+	err = ttm_bo_validate(tbo, &none, ctx);
+	if (err)
+		return err;
+	/* 6.1 leaves it in system memory, 6.12 nowhere until the validate. */
+	vseg_bo_update_state(vbo, tbo->resource, false);
+	return 0;
+}
+
+/* To system memory; with @discard, without the content. */
+static int evict_to_system(struct vseg_bo *vbo, bool discard)
+{
+	struct ttm_operation_ctx ctx = { .interruptible = true };
+	struct ttm_place sys = { .mem_type = TTM_PL_SYSTEM };
+	struct ttm_placement placement = {};
+	struct ttm_resource *res = vbo->tbo.resource;
+	int err;
+
+	if (discard && (res->mem_type == TTM_PL_SYSTEM ||
+			res->mem_type == TTM_PL_TT)) {
+		err = discard_pages(vbo, &ctx);
+		if (err)
+			return err;
+		discard = false;
+	}
+	vseg_placement_set(&placement, &sys, 1);
+	vbo->discard = discard;
+	err = ttm_bo_validate(&vbo->tbo, &placement, &ctx);
+	vbo->discard = false;
+	return err;
+}
+
 /**
  * vseg_bo_evict() - move a buffer to system memory (D3DKMTEvict)
  * @vbo: the buffer
  * @unpin: drop one pin first; while the buffer keeps other user pins (to
  *	be dropped by later entries of the same EVICT) it is not moved yet
+ * @discard: drop the content instead of transferring it: the buffer reads
+ *	zero afterwards (WDDM's discard)
  * @unpinned: with @unpin: set when the pin was dropped (the move may still
  *	fail after that)
  *
  * Return: 0, -EBUSY if it stays pinned, -EINVAL to unpin a buffer that is
  * not pinned, or another negative error code.
  */
-int vseg_bo_evict(struct vseg_bo *vbo, bool unpin, bool *unpinned)
+int vseg_bo_evict(struct vseg_bo *vbo, bool unpin, bool discard,
+		  bool *unpinned)
 {
-	struct ttm_operation_ctx ctx = { .interruptible = true };
-	struct ttm_placement placement = {};
-	struct ttm_place sys = { .mem_type = TTM_PL_SYSTEM };
 	u32 from;
 	int err;
 
@@ -639,8 +692,7 @@ int vseg_bo_evict(struct vseg_bo *vbo, bool unpin, bool *unpinned)
 		goto out;
 	}
 	from = vbo->accounted_seg;
-	vseg_placement_set(&placement, &sys, 1);
-	err = ttm_bo_validate(&vbo->tbo, &placement, &ctx);
+	err = evict_to_system(vbo, discard);
 	/* An eviction, not a mere move: it counts against @from. */
 	if (!err && from && from != VSEG_BO_NOWHERE &&
 	    vbo->accounted_seg != from)
@@ -759,6 +811,12 @@ void vseg_bo_unmap_aperture(struct vseg_bo *vbo)
 	dma_resv_assert_held(vbo->tbo.base.resv);
 	if (!vseg_aperture_res_mapped(res))
 		return;
+	/*
+	 * Jobs that reach it through the range, and the move that mapped it,
+	 * finish first: the range may be someone else's right after.
+	 */
+	dma_resv_wait_timeout(vbo->tbo.base.resv, DMA_RESV_USAGE_BOOKKEEP,
+			      false, MAX_SCHEDULE_TIMEOUT);
 	vseg_aperture_unmap(&bo_vdev(vbo)->aperture, res);
 	refresh_state(vbo);
 }

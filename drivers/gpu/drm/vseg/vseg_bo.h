@@ -61,6 +61,8 @@ struct vseg_bo_state {
  *	reservation.
  * @displayed: display heads showing the buffer; protected by the BO's
  *	reservation.
+ * @discard: the move being made drops the content instead of transferring
+ *	it (EVICT with DRM_VSEG_RESIDENCY_DISCARD); under the reservation.
  */
 struct vseg_bo {
 	struct ttm_buffer_object tbo;
@@ -76,6 +78,7 @@ struct vseg_bo {
 	unsigned long fault_since;
 	unsigned int user_pins;
 	unsigned int displayed;
+	bool discard;
 };
 
 #define VSEG_BO_NOWHERE		U32_MAX
@@ -108,7 +111,8 @@ int vseg_bo_make_resident_locked(struct vseg_bo *vbo, bool pin,
 int vseg_bo_make_resident_list(struct vseg_bo **bos, u32 n,
 			       int (*fn)(struct vseg_bo *vbo, void *arg),
 			       void *arg, u32 *done);
-int vseg_bo_evict(struct vseg_bo *vbo, bool unpin, bool *unpinned);
+int vseg_bo_evict(struct vseg_bo *vbo, bool unpin, bool discard,
+		  bool *unpinned);
 void vseg_bo_unpin(struct vseg_bo *vbo, unsigned int count);
 int vseg_bo_make_reachable(struct vseg_bo *vbo, bool map_aperture,
 			   struct ttm_operation_ctx *ctx);

@@ -26,6 +26,7 @@
 #include "vseg_display.h"
 #include "vseg_device_types.h"
 #include "vseg_gart.h"
+#include "vseg_paging.h"
 #include "vseg_ttm.h"
 #include "vseg_vram_mgr.h"
 
@@ -175,6 +176,7 @@ static int vseg_debugfs_paging(struct seq_file *m, void *unused)
 	struct vseg_device *vdev = to_vseg(node->minor->dev);
 	unsigned int id, op;
 
+	vseg_paging_show(&vdev->pager, m);
 	for (id = 0; id <= vdev->table.num_segments; id++) {
 		struct vseg_segment *seg = id ? vseg_seg(vdev, id) : NULL;
 		u64 count[VSEG_PAGING_NUM];

@@ -15,12 +15,13 @@
 #include "vseg_display_types.h"
 #include "vseg_engine_types.h"
 #include "vseg_exec.h"
+#include "vseg_paging_types.h"
 #include "vseg_placement.h"
 #include "vseg_segment.h"
 #include "vseg_vram_mgr_types.h"
 
 /* Paging operations, counted per segment (WDDM's DXGK_BUILDPAGINGBUFFER). */
-enum vseg_paging_op {
+enum vseg_paging_counter {
 	VSEG_PAGING_TRANSFERS,
 	VSEG_PAGING_FILLS,
 	VSEG_PAGING_DISCARDS,
@@ -31,7 +32,7 @@ enum vseg_paging_op {
 
 /**
  * struct vseg_paging_counts - paging operations on one segment
- * @op: one counter per &enum vseg_paging_op.
+ * @op: one counter per &enum vseg_paging_counter.
  */
 struct vseg_paging_counts {
 	atomic64_t op[VSEG_PAGING_NUM];
@@ -39,7 +40,8 @@ struct vseg_paging_counts {
 
 /**
  * struct vseg_usage - usage counters of one segment
- * @committed: bytes allocated from the segment's manager.
+ * @committed: bytes allocated from the segment's manager, but for the old
+ *	placements of moves still going on.
  * @resident: bytes of buffers whose contents live in the segment.
  * @evicted: bytes of buffers evicted from the segment, living elsewhere.
  * @aperture_mapped: aperture only: bytes of GART entries in use.
@@ -56,12 +58,15 @@ struct vseg_usage {
  * @desc: the segment's description, inside &vseg_device.table.
  * @resident: bytes of buffers resident here (maintained by the BO layer).
  * @evicted: bytes of buffers evicted from here (maintained by the BO layer).
+ * @in_flight: bytes of old placements that moves are still reading: TTM
+ *	keeps them (on a ghost object) until the paging engine is done.
  * @vram: memory segments only: the buddy manager (owns the backing store).
  */
 struct vseg_segment {
 	const struct vseg_segment_desc *desc;
 	atomic64_t resident;
 	atomic64_t evicted;
+	atomic64_t in_flight;
 	struct vseg_vram_mgr vram;
 };
 
@@ -81,7 +86,8 @@ struct vseg_segment {
  * @paging: paging operations per segment id (0 = system).
  * @exec_events: the ww transactions on its buffers ending, for placements
  *	waiting for buffers that others hold.
- * @engine: the copy and render engines.
+ * @engine: the copy, render and paging engines.
+ * @pager: the paging buffer and what the paging engine runs.
  * @display: the virtual display.
  *
  * Everything is owned by the DRM device: each part's init registers the
@@ -102,6 +108,7 @@ struct vseg_device {
 	struct vseg_paging_counts paging[VSEG_MAX_SEGMENTS + 1];
 	struct vseg_exec_events exec_events;
 	struct vseg_engine engine[VSEG_NUM_ENGINES];
+	struct vseg_paging pager;
 	struct vseg_display display;
 };
 

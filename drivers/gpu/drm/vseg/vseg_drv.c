@@ -31,6 +31,7 @@
 #include "vseg_drv.h"
 #include "vseg_file.h"
 #include "vseg_ioctl.h"
+#include "vseg_paging.h"
 #include "vseg_ttm.h"
 
 static char *profile = "discrete";
@@ -210,6 +211,9 @@ static int vseg_probe(struct platform_device *pdev)
 	if (err)
 		return err;
 	err = vseg_engine_init(vdev);
+	if (err)
+		return err;
+	err = vseg_paging_init(vdev);
 	if (err)
 		return err;
 	err = vseg_display_init(vdev);

@@ -53,7 +53,7 @@ struct vseg_fence {
 };
 
 static const char * const vseg_engine_names[VSEG_NUM_ENGINES] = {
-	"copy", "render",
+	"copy", "render", "paging",
 };
 
 static const char *vseg_fence_driver_name(struct dma_fence *f)
@@ -459,21 +459,20 @@ void vseg_job_arm(struct vseg_job *job)
 }
 
 /**
- * vseg_job_fence_init() - give a job its completion fence
- * @job: the job
+ * vseg_engine_fence_create() - the next fence of an engine's timeline
+ * @e: the engine; its work queue signals its fences in order
  *
- * Return: 0 or -ENOMEM.
+ * Return: the fence (one reference), or NULL without memory.
  */
-int vseg_job_fence_init(struct vseg_job *job)
+struct dma_fence *vseg_engine_fence_create(struct vseg_engine *e)
 {
-	struct vseg_engine *e = job->engine;
 	struct vseg_fence *vf;
 	unsigned long flags;
 	u64 seqno;
 
 	vf = kzalloc(sizeof(*vf), GFP_KERNEL);
 	if (!vf)
-		return -ENOMEM;
+		return NULL;
 	spin_lock_init(&vf->lock);
 	vf->engine = e->id;
 	spin_lock_irqsave(&e->fence_lock, flags);
@@ -481,9 +480,20 @@ int vseg_job_fence_init(struct vseg_job *job)
 	spin_unlock_irqrestore(&e->fence_lock, flags);
 	dma_fence_init(&vf->base, &vseg_fence_ops, &vf->lock, e->context,
 		       seqno);
-	job->fence = &vf->base;
 	atomic64_inc(&e->submitted);
-	return 0;
+	return &vf->base;
+}
+
+/**
+ * vseg_job_fence_init() - give a job its completion fence
+ * @job: the job
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int vseg_job_fence_init(struct vseg_job *job)
+{
+	job->fence = vseg_engine_fence_create(job->engine);
+	return job->fence ? 0 : -ENOMEM;
 }
 
 static void engine_release(struct drm_device *drm, void *arg)
@@ -494,7 +504,7 @@ static void engine_release(struct drm_device *drm, void *arg)
 }
 
 /**
- * vseg_engine_init() - start the copy and render engines
+ * vseg_engine_init() - start the copy, render and paging engines
  * @vdev: the device
  *
  * Torn down with the DRM device (drmm): every queued job runs first.

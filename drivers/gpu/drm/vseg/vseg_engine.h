@@ -46,6 +46,7 @@ struct vseg_submit {
 };
 
 int vseg_engine_init(struct vseg_device *vdev);
+struct dma_fence *vseg_engine_fence_create(struct vseg_engine *e);
 void vseg_engine_drain(struct vseg_device *vdev);
 int vseg_engine_submit(struct vseg_device *vdev, struct vseg_submit *s,
 		       struct dma_fence **fence);

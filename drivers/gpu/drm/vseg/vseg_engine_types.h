@@ -15,7 +15,9 @@ struct workqueue_struct;
 
 #define VSEG_ENGINE_COPY	0	/* physically addressed */
 #define VSEG_ENGINE_RENDER	1	/* virtually addressed */
-#define VSEG_NUM_ENGINES	2
+#define VSEG_ENGINE_PAGING	2	/* the memory manager's (vseg_paging.c) */
+#define VSEG_NUM_ENGINES	3
+#define VSEG_NUM_USER_ENGINES	2	/* the ones jobs are submitted to */
 
 /**
  * struct vseg_engine - one engine of the software GPU
@@ -25,10 +27,11 @@ struct workqueue_struct;
  * @context: dma-fence context.
  * @seqno: last fence seqno handed out, under @fence_lock.
  * @fence_lock: lock of the engine's fences.
- * @wq: ordered queue that runs the jobs that are ready.
+ * @wq: ordered queue that runs the jobs that are ready (the paging
+ *	engine's: its batches).
  * @lock: protects @waiting; taken in fence callbacks (irqsave).
  * @waiting: jobs waiting for their dependencies, not on @wq yet.
- * @submitted: jobs queued so far.
+ * @submitted: fences handed out so far (jobs, paging batches).
  * @failed: jobs whose fence signalled an error.
  */
 struct vseg_engine {

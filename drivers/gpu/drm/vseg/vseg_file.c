@@ -80,7 +80,7 @@ void vseg_file_fini(struct vseg_file *vf)
 	for (i = 0; i < VSEG_FILE_MAX_JOBS; i++)
 		if (vf->inflight[i])
 			dma_fence_put(vf->inflight[i]);
-	for (i = 0; i < VSEG_NUM_ENGINES; i++)
+	for (i = 0; i < VSEG_NUM_USER_ENGINES; i++)
 		if (vf->last[i])
 			dma_fence_put(vf->last[i]);
 	vseg_vm_fini(&vf->vm);
@@ -229,13 +229,15 @@ static void pin_free(struct vseg_file_pin *pin)
  * vseg_file_unpin_evict() - EVICT with UNPIN for one buffer
  * @vf: the file
  * @vbo: the buffer
+ * @discard: drop its content instead of transferring it
  *
  * Drops one of the file's pins of the buffer, then evicts it.
  *
  * Return: 0, -EINVAL if the file holds no pin of it, -EBUSY if it stays
  * pinned (others hold pins too), or another negative error code.
  */
-int vseg_file_unpin_evict(struct vseg_file *vf, struct vseg_bo *vbo)
+int vseg_file_unpin_evict(struct vseg_file *vf, struct vseg_bo *vbo,
+			  bool discard)
 {
 	struct vseg_file_pin *pin, *done = NULL;
 	bool unpinned = false;
@@ -249,7 +251,7 @@ int vseg_file_unpin_evict(struct vseg_file *vf, struct vseg_bo *vbo)
 		mutex_unlock(&vf->pin_lock);
 		return -EINVAL;
 	}
-	err = vseg_bo_evict(vbo, true, &unpinned);
+	err = vseg_bo_evict(vbo, true, discard, &unpinned);
 	if (unpinned)
 		done = drop_pin(vf, pin, 1);
 	mutex_unlock(&vf->pin_lock);

@@ -45,7 +45,7 @@ struct vseg_file {
 	struct mutex submit_lock; /* see above */
 	struct dma_fence *inflight[VSEG_FILE_MAX_JOBS];
 	u32 next;
-	struct dma_fence *last[VSEG_NUM_ENGINES];
+	struct dma_fence *last[VSEG_NUM_USER_ENGINES];
 };
 
 void vseg_file_init(struct vseg_file *vf, struct vseg_device *vdev);
@@ -55,7 +55,8 @@ int vseg_file_make_resident(struct vseg_file *vf, struct vseg_bo **bos,
 			    u32 n, bool pin, u32 *done);
 int vseg_file_can_unpin(struct vseg_file *vf, struct vseg_bo *vbo,
 			u32 times);
-int vseg_file_unpin_evict(struct vseg_file *vf, struct vseg_bo *vbo);
+int vseg_file_unpin_evict(struct vseg_file *vf, struct vseg_bo *vbo,
+			  bool discard);
 void vseg_file_gem_close(struct drm_gem_object *obj, struct drm_file *file);
 int vseg_file_throttle(struct vseg_file *vf, u32 engine,
 		       struct dma_fence **after);

@@ -7,6 +7,7 @@
  * where the CPU can see it before mapping it.
  */
 
+#include <linux/dma-resv.h>
 #include <linux/mm.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_gem.h>
@@ -25,9 +26,16 @@
 
 static const struct vm_operations_struct vseg_vm_ops;
 
-/* Pins hold references (the display's and each file's): none is left. */
+/*
+ * Pins hold references (the display's and each file's): none is left.
+ * Moves the paging engine still runs on the buffer are short: they end
+ * first, so that its memory is free when its last reference goes rather
+ * than later, behind TTM's delayed delete (jobs may still hold it there).
+ */
 static void vseg_gem_free(struct drm_gem_object *gem)
 {
+	dma_resv_wait_timeout(gem->resv, DMA_RESV_USAGE_KERNEL, false,
+			      MAX_SCHEDULE_TIMEOUT);
 	ttm_bo_put(drm_gem_ttm_of_gem(gem));
 }
 

@@ -367,6 +367,7 @@ static int residency_apply(struct vseg_file *vfile, struct vseg_bo **bos,
 {
 	bool pin = args->flags & DRM_VSEG_RESIDENCY_PIN;
 	bool unpin = args->flags & DRM_VSEG_RESIDENCY_UNPIN;
+	bool discard = args->flags & DRM_VSEG_RESIDENCY_DISCARD;
 	u32 i;
 	int err = 0;
 
@@ -375,8 +376,8 @@ static int residency_apply(struct vseg_file *vfile, struct vseg_bo **bos,
 		return vseg_file_make_resident(vfile, bos, n, pin,
 					       &args->processed);
 	for (i = 0; i < n && !err; i++) {
-		err = unpin ? vseg_file_unpin_evict(vfile, bos[i]) :
-		      vseg_bo_evict(bos[i], false, NULL);
+		err = unpin ? vseg_file_unpin_evict(vfile, bos[i], discard) :
+		      vseg_bo_evict(bos[i], false, discard, NULL);
 		if (!err)
 			args->processed++;
 	}
@@ -388,7 +389,8 @@ static int residency(struct drm_file *file, struct drm_vseg_residency *args,
 {
 	struct vseg_file *vfile = file->driver_priv;
 	u32 allowed = make_resident ? DRM_VSEG_RESIDENCY_PIN :
-				      DRM_VSEG_RESIDENCY_UNPIN;
+				      DRM_VSEG_RESIDENCY_UNPIN |
+				      DRM_VSEG_RESIDENCY_DISCARD;
 	struct vseg_bo **bos;
 	u32 *handles;
 	u32 n = 0;

@@ -858,7 +858,8 @@ static int vseg_parse_item(struct vseg_parser *p, char *item)
  * the previous one ends (the first at GPU address 0), the aperture sits
  * at 0x100000000 and gets the Aperture flag unless it has Aperture or
  * Agp. The paging buffer, with or without a paging item, defaults to the
- * first aperture (0 if none), 64 KiB and no private data.
+ * first aperture (0 if none), 64 KiB (in the aperture: at most its commit
+ * limit) and no private data.
  *
  * Only the syntax and the array capacities are checked: call
  * vseg_segment_table_validate() on the result.
@@ -897,8 +898,13 @@ int vseg_segment_table_parse(struct vseg_segment_table *t, const char *text)
 		ap = vseg_segment_table_aperture(t);
 		t->paging_buffer_segment_id = ap ? ap->id : 0;
 	}
-	if (!(p.paging_given & BIT(VSEG_PKEY_SIZE)))
-		t->paging_buffer_size = VSEG_PAGING_SIZE;
+	if (!(p.paging_given & BIT(VSEG_PKEY_SIZE))) {
+		/* In the aperture: at most what it may commit. */
+		ap = t->paging_buffer_segment_id ?
+		     vseg_segment_table_aperture(t) : NULL;
+		t->paging_buffer_size = ap && ap->commit_limit < VSEG_PAGING_SIZE ?
+					ap->commit_limit : VSEG_PAGING_SIZE;
+	}
 out:
 	kfree(buf);
 	return ret;
@@ -1207,6 +1213,34 @@ static int vseg_validate_segment(const struct vseg_segment_table *t,
 	return vseg_validate_invalid(s, err);
 }
 
+/* The paging buffer fits where it is allocated; its private data is bounded. */
+static int vseg_validate_paging(const struct vseg_segment_table *t,
+				const struct vseg_segment_desc *ap,
+				struct vseg_table_error *err)
+{
+	u64 size = t->paging_buffer_size;
+
+	if (size < VSEG_PAGING_BUFFER_MIN)
+		return vseg_table_fail(err, 0, VSEG_RULE_PAGING_SIZE,
+				       "paging buffer of %llu bytes has no room for one operation (%u bytes)",
+				       size, VSEG_PAGING_BUFFER_MIN);
+	if (size > VSEG_PAGING_BUFFER_MAX)
+		return vseg_table_fail(err, 0, VSEG_RULE_PAGING_SIZE,
+				       "paging buffer of %llu bytes is above %u",
+				       size, VSEG_PAGING_BUFFER_MAX);
+	if (t->paging_buffer_segment_id &&
+	    round_up(size, PAGE_SIZE) > ap->commit_limit)
+		return vseg_table_fail(err, 0, VSEG_RULE_PAGING_SIZE,
+				       "paging buffer of %llu bytes is above the aperture's commit limit",
+				       size);
+	if (t->paging_buffer_private_data_size > VSEG_PAGING_PRIVATE_MAX)
+		return vseg_table_fail(err, 0, VSEG_RULE_PAGING_PRIVATE_SIZE,
+				       "paging buffer private data of %u bytes is above %u",
+				       t->paging_buffer_private_data_size,
+				       VSEG_PAGING_PRIVATE_MAX);
+	return 0;
+}
+
 /**
  * vseg_segment_table_check() - check a table against the WDDM rules
  * @t: the table.
@@ -1218,7 +1252,8 @@ static int vseg_validate_segment(const struct vseg_segment_table *t,
  * flags, size, page size and commit limit, banks, CPU-visible size and
  * system memory end, invalid ranges), then that the GPU address ranges of
  * the memory segments and of the aperture do not overlap (an Agp aperture
- * has no GPU base of its own and is left out). Logs nothing.
+ * has no GPU base of its own and is left out), then the paging buffer's
+ * size against its segment. Logs nothing.
  *
  * Return: 0 with @err cleared (%VSEG_RULE_NONE, segment 0, empty message),
  * or -EINVAL with @err naming the first violation.
@@ -1286,7 +1321,7 @@ int vseg_segment_table_check(const struct vseg_segment_table *t,
 						       b->name);
 		}
 	}
-	return 0;
+	return vseg_validate_paging(t, ap, err);
 }
 EXPORT_SYMBOL_IF_KUNIT(vseg_segment_table_check);
 

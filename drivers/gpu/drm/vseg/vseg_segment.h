@@ -6,6 +6,7 @@
 #define __VSEG_SEGMENT_H__
 
 #include <linux/bits.h>
+#include <linux/sizes.h>
 #include <linux/types.h>
 
 /*
@@ -22,6 +23,15 @@
 #define VSEG_MAX_BANKS			16
 #define VSEG_MAX_INVALID_RANGES		4
 #define VSEG_NAME_LEN			16
+
+/*
+ * The paging buffer (DXGK_QUERYSEGMENTOUT's PagingBufferSize): room for at
+ * least one paging operation, at most what one contiguous allocation of
+ * write-combined system memory can give; its private data is bounded too.
+ */
+#define VSEG_PAGING_BUFFER_MIN		32
+#define VSEG_PAGING_BUFFER_MAX		SZ_4M
+#define VSEG_PAGING_PRIVATE_MAX		SZ_64K
 
 /* DXGK_SEGMENTFLAGS, WDDM bit order (same values as the UAPI). */
 #define VSEG_SEGF_APERTURE			BIT_ULL(0)
@@ -194,11 +204,17 @@ struct vseg_profile_overrides {
  * @VSEG_RULE_INVALID_RANGE_OVERLAP: two invalid ranges overlap.
  * @VSEG_RULE_GPU_RANGE_OVERLAP: the GPU address ranges of two segments
  *	overlap (an Agp aperture has none of its own).
+ * @VSEG_RULE_PAGING_SIZE: the paging buffer has no room for one operation
+ *	(%VSEG_PAGING_BUFFER_MIN bytes), is above %VSEG_PAGING_BUFFER_MAX,
+ *	or, in the aperture, above its commit limit.
+ * @VSEG_RULE_PAGING_PRIVATE_SIZE: the paging buffer's private data is
+ *	above %VSEG_PAGING_PRIVATE_MAX.
  * @VSEG_RULE_COUNT: number of values; not a rule.
  *
  * The rules in the order they are checked: the table as a whole, then each
  * segment in table order (name, kind, flags, size, banks, CPU visibility,
- * invalid ranges), then the GPU address ranges across segments.
+ * invalid ranges), then the GPU address ranges across segments, then the
+ * paging buffer's size.
  */
 enum vseg_table_rule {
 	VSEG_RULE_NONE,
@@ -256,6 +272,9 @@ enum vseg_table_rule {
 	VSEG_RULE_INVALID_RANGE_OVERLAP,
 	/* across segments */
 	VSEG_RULE_GPU_RANGE_OVERLAP,
+	/* the paging buffer */
+	VSEG_RULE_PAGING_SIZE,
+	VSEG_RULE_PAGING_PRIVATE_SIZE,
 	VSEG_RULE_COUNT
 };
 

@@ -12,6 +12,8 @@
  *                              k - 1, each with its own vseg_vram_mgr
  */
 
+#include <linux/dma-fence.h>
+#include <linux/dma-resv.h>
 #include <linux/slab.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
@@ -23,6 +25,7 @@
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
 #include "vseg_gart.h"
+#include "vseg_paging.h"
 #include "vseg_res_cursor.h"
 #include "vseg_ttm.h"
 #include "vseg_vram_mgr.h"
@@ -89,54 +92,128 @@ static struct vseg_vram_mgr *res_vram(struct vseg_device *vdev,
  * @op: VSEG_PAGING_*
  */
 void vseg_count(struct vseg_device *vdev, const struct ttm_resource *res,
-		enum vseg_paging_op op)
+		enum vseg_paging_counter op)
 {
 	atomic64_inc(&vdev->paging[vseg_mem_type_to_seg(vdev, res->mem_type)].op[op]);
 }
 
-/* Copy @size bytes from one placement to another. */
-static int vseg_copy(struct vseg_cursor *dst, struct vseg_cursor *src,
+/* The paging address of a run of a buffer's bytes in one placement. */
+static u64 span(struct vseg_cursor *c, u64 off, u64 max, u64 *addr)
+{
+	u64 len, where;
+	u32 seg;
+
+	len = vseg_cursor_span(c, off, max, &seg, &where);
+	*addr = vseg_paging_addr(seg, where);
+	return len;
+}
+
+/*
+ * One operation per run of bytes that is contiguous both where it goes
+ * and where it comes from (@src NULL: FILL or DISCARD, of @dst's bytes).
+ */
+static int emit_runs(struct vseg_paging *pg, u32 opcode,
+		     struct vseg_cursor *dst, struct vseg_cursor *src,
 		     u64 size)
 {
-	u64 off = 0, dlen, slen, n;
-	void *d, *s;
+	u64 off = 0, len, daddr, saddr = 0;
+	int err;
 
 	while (off < size) {
-		d = vseg_cursor_map(dst, off, &dlen, true);
-		if (!d)
-			return -ENOMEM;
-		s = vseg_cursor_map(src, off, &slen, false);
-		n = min3(dlen, slen, size - off);
-		memcpy(d, s, n);
-		vseg_cursor_unmap(src);
-		vseg_cursor_unmap(dst);
-		off += n;
+		len = span(dst, off, size - off, &daddr);
+		if (src)
+			len = span(src, off, len, &saddr);
+		err = vseg_paging_emit(pg, opcode, 0, daddr, saddr, len);
+		if (err)
+			return err;
+		off += len;
 	}
 	return 0;
 }
 
-/* System memory <-> aperture: the pages stay, only the GART changes. */
-static int move_pages(struct vseg_device *vdev, struct ttm_buffer_object *bo,
-		      struct ttm_resource *new_mem)
+/* MAP_APERTURE of a placement's GART range, one operation per page run. */
+static int emit_map(struct vseg_device *vdev, struct ttm_buffer_object *bo,
+		    struct ttm_resource *res)
 {
+	u64 start, range, off = 0, len, phys;
+	struct vseg_cursor c;
+	u32 seg;
 	int err;
 
-	vseg_aperture_unbind(&vdev->aperture, bo->resource);
-	err = vseg_aperture_bind(&vdev->aperture, new_mem, bo->ttm);
-	if (err)
-		return err;
-	ttm_bo_move_null(bo, new_mem);
+	if (!vseg_aperture_res_mapped(res))
+		return 0;
+	vseg_aperture_res_range(res, &start, &range);
+	vseg_cursor_init(&c, vdev, bo->ttm, res);
+	while (off < bo->base.size) {
+		len = vseg_cursor_span(&c, off, bo->base.size - off, &seg,
+				       &phys);
+		err = vseg_paging_emit(&vdev->pager,
+				       VSEG_PAGING_OP_MAP_APERTURE,
+				       off ? 0 : VSEG_PAGING_F_NEW_RANGE,
+				       start + off, phys, len);
+		if (err)
+			return err;
+		off += len;
+	}
 	return 0;
 }
 
-/* Into or out of a memory segment: copy (or clear) through cursors. */
-static int move_copy(struct vseg_device *vdev, struct ttm_buffer_object *bo,
-		     struct ttm_operation_ctx *ctx,
-		     struct ttm_resource *new_mem)
+/* UNMAP_APERTURE of a placement's GART range. */
+static int emit_unmap(struct vseg_device *vdev, struct ttm_resource *res)
 {
-	struct ttm_resource *old = bo->resource;
+	u64 start, range;
+
+	if (!vseg_aperture_res_mapped(res))
+		return 0;
+	vseg_aperture_res_range(res, &start, &range);
+	return vseg_paging_emit(&vdev->pager, VSEG_PAGING_OP_UNMAP_APERTURE, 0,
+				start, 0, range);
+}
+
+/* The content's part of a move: Transfer, Fill or Discard. */
+static int emit_content(struct vseg_device *vdev, struct ttm_buffer_object *bo,
+			struct ttm_resource *old, struct ttm_resource *new_mem,
+			bool has_content, bool discard)
+{
+	struct vseg_paging *pg = &vdev->pager;
 	struct vseg_cursor src, dst;
-	bool has_content;
+	int err = 0;
+
+	if (res_uses_pages(old) && res_uses_pages(new_mem))
+		return 0;	/* the pages stay: only the GART changes */
+	vseg_cursor_init(&dst, vdev, bo->ttm, new_mem);
+	vseg_cursor_init(&src, vdev, bo->ttm, old);
+	if (discard && !res_uses_pages(old)) {
+		err = emit_runs(pg, VSEG_PAGING_OP_DISCARD, &src, NULL,
+				bo->base.size);
+		if (!err)
+			vseg_count(vdev, old, VSEG_PAGING_DISCARDS);
+	} else if (has_content) {
+		err = emit_runs(pg, VSEG_PAGING_OP_TRANSFER, &dst, &src,
+				bo->base.size);
+		if (!err) {
+			vseg_count(vdev, old, VSEG_PAGING_TRANSFERS);
+			vseg_count(vdev, new_mem, VSEG_PAGING_TRANSFERS);
+		}
+	} else if (!res_uses_pages(new_mem)) {
+		err = emit_runs(pg, VSEG_PAGING_OP_FILL, &dst, NULL,
+				bo->base.size);
+		if (!err)
+			vseg_count(vdev, new_mem, VSEG_PAGING_FILLS);
+	}
+	return err;
+}
+
+/*
+ * Back what the move's operations will write (the engine cannot
+ * allocate): the pages of a buffer going to system memory or the aperture,
+ * the segment pages of one going to a memory segment with its content.
+ */
+static int move_prepare(struct vseg_device *vdev, struct ttm_buffer_object *bo,
+			struct ttm_operation_ctx *ctx,
+			struct ttm_resource *old, struct ttm_resource *new_mem,
+			bool *has_content)
+{
 	int err;
 
 	if (bo->ttm && (res_uses_pages(new_mem) ||
@@ -145,51 +222,115 @@ static int move_copy(struct vseg_device *vdev, struct ttm_buffer_object *bo,
 		if (err)
 			return err;
 	}
-	has_content = !res_uses_pages(old) ||
-		      (bo->ttm && ttm_tt_is_populated(bo->ttm));
-
-	vseg_cursor_init(&dst, vdev, bo->ttm, new_mem);
-	if (has_content) {
-		vseg_cursor_init(&src, vdev, bo->ttm, old);
-		err = vseg_copy(&dst, &src, bo->base.size);
-		if (err)
-			return err;
-		vseg_count(vdev, old, VSEG_PAGING_TRANSFERS);
-		vseg_count(vdev, new_mem, VSEG_PAGING_TRANSFERS);
-	} else if (!res_uses_pages(new_mem)) {
-		/* Freed segment memory reads zero already: nothing to clear. */
-		vseg_count(vdev, new_mem, VSEG_PAGING_FILLS);
-	}
-	err = vseg_aperture_bind(&vdev->aperture, new_mem, bo->ttm);
-	if (err)
-		return err;
-	/* The old pages go before the old resource: unmap them first. */
-	vseg_aperture_unbind(&vdev->aperture, old);
-	ttm_bo_move_sync_cleanup(bo, new_mem);
+	*has_content = !res_uses_pages(old) ||
+		       (bo->ttm && ttm_tt_is_populated(bo->ttm));
+	if (*has_content && !res_uses_pages(new_mem))
+		return vseg_vram_res_populate(new_mem);
 	return 0;
 }
 
+/*
+ * Every operation of a move; the old range's UNMAP goes last, so that a
+ * move that fails half-way leaves the buffer whole where it was.
+ */
+static int move_emit(struct vseg_device *vdev, struct ttm_buffer_object *bo,
+		     struct ttm_resource *old, struct ttm_resource *new_mem,
+		     bool has_content, bool discard)
+{
+	int err;
+
+	err = emit_content(vdev, bo, old, new_mem, has_content, discard);
+	if (!err)
+		err = emit_map(vdev, bo, new_mem);
+	if (!err)
+		err = emit_unmap(vdev, old);
+	return err;
+}
+
+/* The segment of a placement TTM accounts in a manager, or NULL. */
+static struct vseg_segment *res_seg(struct vseg_device *vdev,
+				    const struct ttm_resource *res)
+{
+	u32 id = res ? vseg_mem_type_to_seg(vdev, res->mem_type) : 0;
+
+	return id ? vseg_seg(vdev, id) : NULL;
+}
+
+/*
+ * End a move when its operations have been queued: TTM hangs the old
+ * placement on a ghost object that goes when the fence signals (an
+ * eviction TTM makes to find room waits instead, so that the room is
+ * free when it returns). The ghost's bytes are in flight until then.
+ */
+static void move_pipelined(struct vseg_device *vdev,
+			   struct ttm_buffer_object *bo, struct dma_fence *fence,
+			   bool evict, struct ttm_resource *new_mem)
+{
+	struct vseg_segment *from = evict ? NULL : res_seg(vdev, bo->resource);
+	u64 size = vseg_res_size(bo->resource);
+
+	/* Before the ghost exists: it may go at once. */
+	if (from)
+		atomic64_add(size, &from->in_flight);
+	if (ttm_bo_move_accel_cleanup(bo, fence, evict, false, new_mem)) {
+		/* No memory for the ghost: wait, and finish in place. */
+		if (from)
+			atomic64_sub(size, &from->in_flight);
+		dma_fence_wait(fence, false);
+		ttm_bo_move_sync_cleanup(bo, new_mem);
+	}
+}
+
+/*
+ * A move through the paging engine: its operations are written into the
+ * paging buffer and the move ends with the paging fence, TTM keeping the
+ * old placement until it signals; the ioctl that moved the buffer returns
+ * meanwhile. Evictions TTM makes to find room wait for it.
+ */
 static int vseg_ttm_move(struct ttm_buffer_object *bo, bool evict,
 			 struct ttm_operation_ctx *ctx,
 			 struct ttm_resource *new_mem,
 			 struct ttm_place *hop)
 {
 	struct vseg_device *vdev = bdev_to_vseg(bo->bdev);
+	struct vseg_paging *pg = &vdev->pager;
 	struct ttm_resource *old = bo->resource;
+	bool has_content, discard;
+	struct dma_fence *fence;
 	int err;
 
-	/* Queued jobs may use the buffer where it is: let them finish. */
+	/* Jobs and moves queued before use the buffer where it is. */
 	if (old) {
 		err = ttm_bo_wait_ctx(bo, ctx);
 		if (err)
 			return err;
 	}
-	if (res_uses_pages(old) && res_uses_pages(new_mem))
-		err = move_pages(vdev, bo, new_mem);
-	else
-		err = move_copy(vdev, bo, ctx, new_mem);
+	err = move_prepare(vdev, bo, ctx, old, new_mem, &has_content);
 	if (err)
 		return err;
+	discard = vseg_is_vseg_bo(bo) && to_vseg_bo(bo)->discard;
+
+	vseg_paging_begin(pg);
+	err = move_emit(vdev, bo, old, new_mem, has_content, discard);
+	if (err) {
+		vseg_paging_abort(pg);
+		return err;
+	}
+	fence = vseg_paging_end(pg);
+	if (fence && !old) {
+		/* A new buffer: no old placement to keep until it is done. */
+		dma_resv_add_fence(bo->base.resv, fence, DMA_RESV_USAGE_KERNEL);
+		ttm_bo_move_null(bo, new_mem);
+	} else if (fence && res_uses_pages(old) && res_uses_pages(new_mem)) {
+		/* Only GART entries change, no copy: not worth a ghost. */
+		dma_fence_wait(fence, false);
+		ttm_bo_move_sync_cleanup(bo, new_mem);
+	} else if (fence) {
+		move_pipelined(vdev, bo, fence, evict, new_mem);
+	} else {
+		ttm_bo_move_sync_cleanup(bo, new_mem);
+	}
+	dma_fence_put(fence);
 	if (vseg_is_vseg_bo(bo))
 		vseg_bo_update_state(to_vseg_bo(bo), bo->resource,
 				     evict && old);
@@ -202,11 +343,19 @@ static void vseg_ttm_delete_mem_notify(struct ttm_buffer_object *bo)
 
 	/* Called before the pages are freed: no GART entry may survive. */
 	vseg_aperture_unbind(&vdev->aperture, bo->resource);
+	if (!vseg_is_vseg_bo(bo)) {
+		struct vseg_segment *seg = res_seg(vdev, bo->resource);
+
+		/* TTM's ghost of a move: the old placement is done with. */
+		if (seg && bo != vdev->pager.bo)
+			atomic64_sub(vseg_res_size(bo->resource),
+				     &seg->in_flight);
+		return;
+	}
 	/* The contents go away with the buffer: a discard. */
 	if (bo->resource)
 		vseg_count(vdev, bo->resource, VSEG_PAGING_DISCARDS);
-	if (vseg_is_vseg_bo(bo))
-		vseg_bo_update_state(to_vseg_bo(bo), NULL, false);
+	vseg_bo_update_state(to_vseg_bo(bo), NULL, false);
 }
 
 static int vseg_ttm_io_mem_reserve(struct ttm_device *bdev,
@@ -246,8 +395,15 @@ static int vseg_ttm_access_memory(struct ttm_buffer_object *bo,
 	u64 done = 0, n;
 	void *p;
 
+	long wait;
+
 	if (res_uses_pages(bo->resource))
 		return -EIO;
+	/* A move may still be filling the placement. */
+	wait = dma_resv_wait_timeout(bo->base.resv, DMA_RESV_USAGE_KERNEL,
+				     true, MAX_SCHEDULE_TIMEOUT);
+	if (wait < 0)
+		return wait;
 	vseg_cursor_init(&c, vdev, bo->ttm, bo->resource);
 	while (done < (u64)len) {
 		p = vseg_cursor_map(&c, offset + done, &n, write);
@@ -375,4 +531,7 @@ void vseg_ttm_usage(struct vseg_device *vdev, u32 id, struct vseg_usage *u)
 		u->aperture_mapped =
 			vseg_gart_mapped_bytes(&vdev->aperture.gart);
 	}
+	/* What buffers hold: not the old placements of moves going on. */
+	u->committed -= min_t(u64, u->committed,
+			      atomic64_read(&seg->in_flight));
 }

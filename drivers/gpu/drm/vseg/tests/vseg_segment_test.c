@@ -800,6 +800,9 @@ static const struct text_case good_tables[] = {
 	{ "sysend-at-end", "memory:name=m,size=16M,sysend=16M;aperture:size=16M" },
 	{ "commit-one-page", "memory:name=m,size=16M;aperture:size=16M,commit=4K" },
 	{ "paging-aperture", "memory:name=m,size=16M;aperture:size=16M;paging:seg=2" },
+	{ "paging-one-operation", "memory:name=m,size=16M;aperture:size=16M;paging:size=32" },
+	{ "paging-system-max", "memory:name=m,size=16M;aperture:size=16M;paging:seg=0,size=4M,priv=64K" },
+	{ "paging-whole-commit-limit", "memory:name=m,size=16M;aperture:size=16M,commit=64K;paging:size=64K" },
 	{ "adjacent-ranges", "memory:name=a,size=16M;memory:name=b,size=16M;aperture:size=16M,base=32M" },
 };
 
@@ -990,6 +993,22 @@ static const struct table_case bad_tables[] = {
 	{ "invalid-range-overlap-third", M16 ",invalid=0+1M/4M+1M/4M+4K" AP,
 	  1, VSEG_RULE_INVALID_RANGE_OVERLAP,
 	  "invalid range 2 overlaps invalid range 1" },
+	/* the paging buffer */
+	{ "paging-below-one-operation", M16 AP ";paging:size=31",
+	  0, VSEG_RULE_PAGING_SIZE,
+	  "paging buffer of 31 bytes has no room for one operation (32 bytes)" },
+	{ "paging-zero", M16 AP ";paging:seg=0,size=0",
+	  0, VSEG_RULE_PAGING_SIZE,
+	  "paging buffer of 0 bytes has no room for one operation (32 bytes)" },
+	{ "paging-above-max", M16 AP ";paging:seg=0,size=8M",
+	  0, VSEG_RULE_PAGING_SIZE,
+	  "paging buffer of 8388608 bytes is above 4194304" },
+	{ "paging-above-commit-limit", M16 AP ",commit=64K;paging:size=65537",
+	  0, VSEG_RULE_PAGING_SIZE,
+	  "paging buffer of 65537 bytes is above the aperture's commit limit" },
+	{ "paging-private-above-max", M16 AP ";paging:priv=65537",
+	  0, VSEG_RULE_PAGING_PRIVATE_SIZE,
+	  "paging buffer private data of 65537 bytes is above 65536" },
 	/* GPU address space, names */
 	{ "gpu-range-overlap",
 	  "memory:name=a,size=16M;memory:name=b,size=16M,base=8M" AP,

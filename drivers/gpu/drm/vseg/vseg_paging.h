@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The vseg authors
+ */
+#ifndef __VSEG_PAGING_H__
+#define __VSEG_PAGING_H__
+
+#include <linux/bits.h>
+#include <linux/types.h>
+
+#include "vseg_paging_types.h"
+
+struct dma_fence;
+struct seq_file;
+struct vseg_device;
+
+/* A paging address: segment id in the top byte, the offset below. */
+#define VSEG_PAGING_SEG_SHIFT	56
+
+static inline u64 vseg_paging_addr(u32 seg, u64 offset)
+{
+	return (u64)seg << VSEG_PAGING_SEG_SHIFT | offset;
+}
+
+int vseg_paging_init(struct vseg_device *vdev);
+void vseg_paging_begin(struct vseg_paging *pg);
+int vseg_paging_emit(struct vseg_paging *pg, u32 opcode, u32 flags, u64 dst,
+		     u64 src, u64 size);
+struct dma_fence *vseg_paging_end(struct vseg_paging *pg);
+void vseg_paging_abort(struct vseg_paging *pg);
+void vseg_paging_show(struct vseg_paging *pg, struct seq_file *m);
+
+#endif /* __VSEG_PAGING_H__ */

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The vseg authors
+ */
+#ifndef __VSEG_PAGING_TYPES_H__
+#define __VSEG_PAGING_TYPES_H__
+
+#include <linux/atomic.h>
+#include <linux/bits.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+
+struct dma_fence;
+struct ttm_buffer_object;
+struct vseg_device;
+struct vseg_engine;
+struct vseg_paging_batch;
+
+/**
+ * enum vseg_paging_opcode - what a paging operation does
+ * @VSEG_PAGING_OP_TRANSFER: copy @size bytes from @src to @dst
+ *	(DXGK_BUILDPAGINGBUFFER_TRANSFER).
+ * @VSEG_PAGING_OP_FILL: fill @size bytes at @dst with the 32-bit pattern
+ *	in @src (DXGK_BUILDPAGINGBUFFER_FILL).
+ * @VSEG_PAGING_OP_DISCARD: the content of @size bytes at @dst is dropped
+ *	(DXGK_BUILDPAGINGBUFFER_DISCARDCONTENT).
+ * @VSEG_PAGING_OP_MAP_APERTURE: point the aperture range at byte offset
+ *	@dst, @size bytes, at the physically contiguous system pages from
+ *	@src (DXGK_BUILDPAGINGBUFFER_MAPAPERTURESEGMENT).
+ * @VSEG_PAGING_OP_UNMAP_APERTURE: invalidate the aperture range at byte
+ *	offset @dst, @size bytes (DXGK_BUILDPAGINGBUFFER_UNMAPAPERTURESEGMENT).
+ * @VSEG_PAGING_NUM_OPCODES: number of values.
+ */
+enum vseg_paging_opcode {
+	VSEG_PAGING_OP_TRANSFER,
+	VSEG_PAGING_OP_FILL,
+	VSEG_PAGING_OP_DISCARD,
+	VSEG_PAGING_OP_MAP_APERTURE,
+	VSEG_PAGING_OP_UNMAP_APERTURE,
+	VSEG_PAGING_NUM_OPCODES
+};
+
+/* MAP_APERTURE: the first run of a range (counted as one bind). */
+#define VSEG_PAGING_F_NEW_RANGE	BIT(0)
+
+/**
+ * struct vseg_paging_op - one operation, as written into the paging buffer
+ * @opcode: &enum vseg_paging_opcode.
+ * @flags: VSEG_PAGING_F_*.
+ * @dst: destination: a paging address (vseg_paging_addr()), or an
+ *	aperture byte offset for MAP/UNMAP.
+ * @src: source paging address; FILL: the pattern; MAP: the physical
+ *	address of the first system page.
+ * @size: bytes.
+ *
+ * Paging addresses are what the engine reaches without a page table: a
+ * memory segment's (segment id, offset) pair, or a system page's physical
+ * address (segment 0). Fixed size: the buffer is an array of these.
+ */
+struct vseg_paging_op {
+	u32 opcode;
+	u32 flags;
+	u64 dst;
+	u64 src;
+	u64 size;
+};
+
+/**
+ * struct vseg_paging - the paging buffer and the paging engine's state
+ * @vdev: the device.
+ * @engine: the paging engine: its fence timeline and ordered work queue.
+ * @segment: where the paging buffer lives: the aperture's id, or 0 for
+ *	contiguous write-combined system memory.
+ * @size: the paging buffer's size in bytes (PagingBufferSize).
+ * @ops: the paging buffer, mapped for the CPU: a ring of operations.
+ * @capacity: operations the buffer holds.
+ * @bo: in the aperture: the pinned kernel buffer behind @ops.
+ * @dma: in system memory: the DMA address of @ops.
+ * @private: PagingBufferPrivateDataSize bytes, zeroed, never interpreted.
+ * @private_size: bytes in @private.
+ * @lock: one move writes operations at a time; protects @head, @batch,
+ *	@last and @move_fence.
+ * @ready: operations go to the engine; before the buffer exists and
+ *	after teardown they run at once, on the CPU, in the caller.
+ * @head: operations written so far.
+ * @tail: operations executed so far (written by the engine).
+ * @room: woken when the engine frees room in the buffer.
+ * @batch: the batch being written, not queued yet.
+ * @last: fence of the last batch queued.
+ * @move_fence: fence of the last batch queued by the current move.
+ * @batches: batches executed.
+ * @executed: operations executed, per opcode.
+ * @bytes: bytes transferred or filled.
+ * @full: times a move waited for room in a full buffer.
+ * @failed: operations that failed (bad addresses: a driver bug).
+ */
+struct vseg_paging {
+	struct vseg_device *vdev;
+	struct vseg_engine *engine;
+	u32 segment;
+	u32 size;
+	struct vseg_paging_op *ops;
+	u64 capacity;
+	struct ttm_buffer_object *bo;
+	dma_addr_t dma;
+	void *private;
+	u32 private_size;
+	struct mutex lock; /* see above */
+	bool ready;
+	u64 head;
+	u64 tail;
+	wait_queue_head_t room;
+	struct vseg_paging_batch *batch;
+	struct dma_fence *last;
+	struct dma_fence *move_fence;
+	atomic64_t batches;
+	atomic64_t executed[VSEG_PAGING_NUM_OPCODES];
+	atomic64_t bytes;
+	atomic64_t full;
+	atomic64_t failed;
+};
+
+#endif /* __VSEG_PAGING_TYPES_H__ */
