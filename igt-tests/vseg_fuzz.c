@@ -1391,7 +1391,7 @@ static void op_mmap(struct fz *g)
 static const struct field resident_mbz[] =
 	RESIDENCY_MBZ(DRM_VSEG_RESIDENCY_PIN);
 static const struct field evict_mbz[] =
-	RESIDENCY_MBZ(DRM_VSEG_RESIDENCY_UNPIN);
+	RESIDENCY_MBZ(DRM_VSEG_RESIDENCY_UNPIN | DRM_VSEG_RESIDENCY_DISCARD);
 static const struct field residency_count =
 	R(count, V_PAST, .limit = DRM_VSEG_MAX_RESIDENCY_HANDLES);
 

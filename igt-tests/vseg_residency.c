@@ -661,7 +661,8 @@ static void test_invalid(void)
 		const unsigned long ioc = iocs[k];
 		/* The buffer this ioctl would move. */
 		const uint32_t mover = k ? in : out;
-		const uint32_t allowed = k ? UNPIN : PIN;
+		const uint32_t allowed = k ? UNPIN | DRM_VSEG_RESIDENCY_DISCARD :
+					     PIN;
 
 		/* Unknown handles, anywhere in the list. */
 		list[0] = mover;

@@ -262,28 +262,44 @@ void vseg_check_table_rules(const struct drm_vseg_query_segments *q,
 		     q->paging_buffer_segment_id, ap_id);
 }
 
-static void check_usage_zero(const struct drm_vseg_segment_usage *u,
-			     unsigned int id)
+/*
+ * Idle usage: zero, but for the paging buffer when it is in the aperture
+ * (@kernel bytes, committed and GART-mapped from load to unload).
+ */
+static void check_usage_idle(const struct drm_vseg_segment_usage *u,
+			     unsigned int id, uint64_t kernel)
 {
-	igt_assert_f(!u->committed && !u->resident && !u->evicted &&
-		     !u->aperture_mapped,
-		     "segment %u: usage committed=%llu resident=%llu evicted=%llu mapped=%llu, expected all zero\n",
+	igt_assert_f(u->committed == kernel && !u->resident && !u->evicted &&
+		     u->aperture_mapped == kernel,
+		     "segment %u: usage committed=%llu resident=%llu evicted=%llu mapped=%llu, expected %llu committed and mapped (the paging buffer), the rest zero\n",
 		     id, (unsigned long long)u->committed,
 		     (unsigned long long)u->resident,
 		     (unsigned long long)u->evicted,
-		     (unsigned long long)u->aperture_mapped);
+		     (unsigned long long)u->aperture_mapped,
+		     (unsigned long long)kernel);
 	for (unsigned int r = 0; r < 4; r++)
 		igt_assert_f(!u->reserved[r],
 			     "segment %u: usage.reserved[%u] = %#llx\n", id, r,
 			     (unsigned long long)u->reserved[r]);
 }
 
+uint64_t vseg_paging_buffer_commit(const struct drm_vseg_query_segments *q,
+				   uint32_t id)
+{
+	const uint64_t page = 4096;
+
+	if (!id || q->paging_buffer_segment_id != id)
+		return 0;
+	return (q->paging_buffer_size + page - 1) / page * page;
+}
+
 void vseg_check_usage_zero(const struct drm_vseg_query_segments *q,
 			   const struct drm_vseg_segment_info *segs)
 {
-	check_usage_zero(&q->system_usage, 0);
+	check_usage_idle(&q->system_usage, 0, 0);
 	for (unsigned int i = 0; i < q->num_segments; i++)
-		check_usage_zero(&segs[i].usage, segs[i].id);
+		check_usage_idle(&segs[i].usage, segs[i].id,
+				 vseg_paging_buffer_commit(q, segs[i].id));
 }
 
 static const char * const flag_names[] = {

@@ -41,9 +41,15 @@ uint32_t vseg_all_segments(const struct drm_vseg_query_segments *q);
 /* Assert that a queried table obeys the WDDM rules the driver enforces. */
 void vseg_check_table_rules(const struct drm_vseg_query_segments *q,
 			    const struct drm_vseg_segment_info *segs);
-/* Assert that every usage counter (and reserved usage field) is zero. */
+/*
+ * Assert that every usage counter (and reserved usage field) is zero, but
+ * the aperture's commit and mapping of the paging buffer when it is there.
+ */
 void vseg_check_usage_zero(const struct drm_vseg_query_segments *q,
 			   const struct drm_vseg_segment_info *segs);
+/* Bytes segment @id commits to the paging buffer (0 unless the aperture). */
+uint64_t vseg_paging_buffer_commit(const struct drm_vseg_query_segments *q,
+				   uint32_t id);
 
 /* WDDM (DXGK_SEGMENTFLAGS) name of flag @bit, or NULL. */
 const char *vseg_flag_name(unsigned int bit);

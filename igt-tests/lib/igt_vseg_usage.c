@@ -54,8 +54,8 @@ void vseg_usage_print(const struct vseg_usage_snapshot *u, const char *what)
 			 (unsigned long long)u->usage[i].aperture_mapped);
 }
 
-void vseg_usage_assert(int fd, const struct vseg_usage_snapshot *want,
-		       const char *what)
+static void usage_assert_now(int fd, const struct vseg_usage_snapshot *want,
+			     const char *what)
 {
 	struct vseg_usage_snapshot now;
 
@@ -66,6 +66,12 @@ void vseg_usage_assert(int fd, const struct vseg_usage_snapshot *want,
 	vseg_usage_print(&now, "actual");
 	igt_assert_f(false, "%s: segment usage differs from what was expected\n",
 		     what);
+}
+
+void vseg_usage_assert(int fd, const struct vseg_usage_snapshot *want,
+		       const char *what)
+{
+	vseg_usage_wait(fd, want, VSEG_USAGE_SETTLE_MS, what);
 }
 
 void vseg_usage_wait(int fd, const struct vseg_usage_snapshot *want,
@@ -83,7 +89,36 @@ void vseg_usage_wait(int fd, const struct vseg_usage_snapshot *want,
 			break;
 		usleep(10000);
 	}
-	vseg_usage_assert(fd, want, what);
+	usage_assert_now(fd, want, what);
+}
+
+/* The paging engine's line, before the segments. */
+static void parse_paging_engine(const struct vseg_debugfs_line *l,
+				struct vseg_paging_engine *e)
+{
+	static const char * const ops[] = {
+		"transfer", "fill", "discard", "map", "unmap",
+	};
+
+	if (vseg_debugfs_is(l, "engine")) {
+		e->segment = vseg_debugfs_u64(l, "buffer_segment");
+		e->size = vseg_debugfs_u64(l, "buffer_size");
+		e->operations = vseg_debugfs_u64(l, "operations");
+		e->offset = vseg_debugfs_u64(l, "offset");
+		e->private = vseg_debugfs_u64(l, "private");
+		e->private_zero = vseg_debugfs_bool(l, "private_zero");
+		e->batches = vseg_debugfs_u64(l, "batches");
+		e->pending = vseg_debugfs_u64(l, "pending");
+		e->full = vseg_debugfs_u64(l, "full");
+		e->failed = vseg_debugfs_u64(l, "failed");
+		e->bytes = vseg_debugfs_u64(l, "bytes");
+		for (unsigned int i = 0; i < ARRAY_SIZE(ops); i++)
+			e->op[i] = vseg_debugfs_u64(l, ops[i]);
+	} else {
+		igt_assert_f(false,
+			     "unexpected line in debugfs paging: \"%s\"\n",
+			     l->text);
+	}
 }
 
 void vseg_debugfs_parse_paging(const char *text, struct vseg_paging *p)
@@ -102,6 +137,7 @@ void vseg_debugfs_parse_paging(const char *text, struct vseg_paging *p)
 			igt_assert_f(!seen,
 				     "unexpected line in debugfs paging: \"%s\"\n",
 				     l->text);
+			parse_paging_engine(l, &p->engine);
 			continue;
 		}
 		seen = true;

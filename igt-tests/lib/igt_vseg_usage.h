@@ -28,7 +28,17 @@ void vseg_usage_read(int fd, struct vseg_usage_snapshot *u);
 /* Do two snapshots have the same counters? */
 bool vseg_usage_equal(const struct vseg_usage_snapshot *a,
 		      const struct vseg_usage_snapshot *b);
-/* Assert that the usage now equals @want; @what names the situation. */
+/*
+ * How long the usage may take to settle after a move: moves end
+ * asynchronously, the old placement of a moved buffer (what it committed,
+ * its aperture entries) going when the paging engine is done with it.
+ */
+#define VSEG_USAGE_SETTLE_MS	2000
+
+/*
+ * Assert that the usage equals @want, within VSEG_USAGE_SETTLE_MS; @what
+ * names the situation.
+ */
 void vseg_usage_assert(int fd, const struct vseg_usage_snapshot *want,
 		       const char *what);
 /*
@@ -61,10 +71,51 @@ struct vseg_paging_segment {
 };
 
 /**
+ * struct vseg_paging_engine - the paging engine's line of debugfs "paging"
+ * @segment: where the paging buffer is: the aperture's id, or 0.
+ * @size: its size in bytes (PagingBufferSize).
+ * @operations: operations it holds.
+ * @offset: its offset in the aperture (0 in system memory).
+ * @private: bytes of private data.
+ * @private_zero: the private data is all zero.
+ * @batches: batches the engine has run.
+ * @pending: operations written and not run yet.
+ * @full: times a move waited for room in the buffer.
+ * @failed: operations that failed.
+ * @bytes: bytes transferred or filled.
+ * @op: operations run: transfer, fill, discard, map, unmap.
+ */
+struct vseg_paging_engine {
+	uint32_t segment;
+	uint64_t size;
+	uint64_t operations;
+	uint64_t offset;
+	uint64_t private;
+	bool private_zero;
+	uint64_t batches;
+	uint64_t pending;
+	uint64_t full;
+	uint64_t failed;
+	uint64_t bytes;
+	uint64_t op[5];
+};
+
+/* Indices of struct vseg_paging_engine.op. */
+enum {
+	VSEG_PAGING_OP_TRANSFER,
+	VSEG_PAGING_OP_FILL,
+	VSEG_PAGING_OP_DISCARD,
+	VSEG_PAGING_OP_MAP,
+	VSEG_PAGING_OP_UNMAP,
+};
+
+/**
  * struct vseg_paging - the parsed debugfs "paging" file
+ * @engine: the paging buffer and engine.
  * @seg: @seg[id] is segment id (0: system memory, if listed).
  */
 struct vseg_paging {
+	struct vseg_paging_engine engine;
 	struct vseg_paging_segment seg[DRM_VSEG_MAX_SEGMENTS + 1];
 };
 

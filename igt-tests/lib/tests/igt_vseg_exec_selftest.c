@@ -19,6 +19,10 @@ static const char display_text[] =
 	"head 1 bo=- segment=- offset=- aperture=-\n";
 
 static const char paging_text[] =
+	"engine 2 name=paging buffer_segment=3 buffer_size=65536 "
+	"operations=2048 offset=0x10000 private=16 private_zero=1 batches=9 "
+	"pending=0 full=2 failed=0 bytes=8192 transfer=3 fill=1 discard=1 "
+	"map=4 unmap=5\n"
 	"segment 0 name=system transfers=4 fills=0 discards=2 map=0 unmap=0\n"
 	"segment 1 name=vram transfers=3 fills=5 discards=1 map=0 unmap=0\n"
 	"segment 2 name=local transfers=0 fills=1 discards=0 map=0 unmap=0\n"
@@ -147,6 +151,17 @@ igt_main
 		igt_assert_eq_u64(p.seg[1].discards, 1);
 		igt_assert_eq_u64(p.seg[3].map, 7);
 		igt_assert_eq_u64(p.seg[3].unmap, 6);
+		igt_assert_eq_u32(p.engine.segment, 3);
+		igt_assert_eq_u64(p.engine.size, 65536);
+		igt_assert_eq_u64(p.engine.operations, 2048);
+		igt_assert_eq_u64(p.engine.offset, 0x10000);
+		igt_assert_eq_u64(p.engine.private, 16);
+		igt_assert(p.engine.private_zero);
+		igt_assert_eq_u64(p.engine.batches, 9);
+		igt_assert_eq_u64(p.engine.full, 2);
+		igt_assert_eq_u64(p.engine.bytes, 8192);
+		igt_assert_eq_u64(p.engine.op[VSEG_PAGING_OP_TRANSFER], 3);
+		igt_assert_eq_u64(p.engine.op[VSEG_PAGING_OP_UNMAP], 5);
 	}
 
 	igt_subtest("fill32") {
