@@ -64,6 +64,11 @@ module_param(aperture_commit_mb, uint, 0444);
 MODULE_PARM_DESC(aperture_commit_mb,
 		 "Aperture commit limit in MiB (0 = default)");
 
+static unsigned int inject_probe_failure;
+module_param(inject_probe_failure, uint, 0444);
+MODULE_PARM_DESC(inject_probe_failure,
+		 "Fail the probe with -ENODEV once its Nth part is set up, to test the teardown (0 = never)");
+
 /* Result of the last probe, so that module load fails when probe does. */
 static int vseg_probe_result;
 static struct platform_device *vseg_pdev;
@@ -183,6 +188,19 @@ static int vseg_build_table(struct vseg_segment_table *t)
 }
 
 /*
+ * One part of the probe set up (or not): fail there on purpose when the
+ * inject_probe_failure parameter names it, as if it had failed.
+ */
+static int probe_step(struct vseg_device *vdev, unsigned int *step, int err)
+{
+	if (err || ++*step != inject_probe_failure)
+		return err;
+	drm_info(&vdev->drm, "injecting a probe failure after part %u\n",
+		 *step);
+	return -ENODEV;
+}
+
+/*
  * The memory managers, the engines and the display live as long as the DRM
  * device: an unbind only unplugs it (vseg_remove()), and they go when the
  * last file, mapping or exported buffer that holds the device goes.
@@ -190,6 +208,7 @@ static int vseg_build_table(struct vseg_segment_table *t)
 static int vseg_probe(struct platform_device *pdev)
 {
 	struct vseg_device *vdev;
+	unsigned int step = 0;
 	int err;
 
 	vdev = devm_drm_dev_alloc(&pdev->dev, &vseg_drm_driver,
@@ -197,7 +216,7 @@ static int vseg_probe(struct platform_device *pdev)
 	if (IS_ERR(vdev))
 		return PTR_ERR(vdev);
 
-	err = vseg_build_table(&vdev->table);
+	err = probe_step(vdev, &step, vseg_build_table(&vdev->table));
 	if (err)
 		return err;
 	err = drmm_mutex_init(&vdev->drm, &vdev->bo_lock);
@@ -207,16 +226,13 @@ static int vseg_probe(struct platform_device *pdev)
 	vseg_exec_events_init(&vdev->exec_events);
 
 	/* Each part registers the drmm action that tears it down. */
-	err = vseg_ttm_init(vdev);
-	if (err)
-		return err;
-	err = vseg_engine_init(vdev);
-	if (err)
-		return err;
-	err = vseg_paging_init(vdev);
-	if (err)
-		return err;
-	err = vseg_display_init(vdev);
+	err = probe_step(vdev, &step, vseg_ttm_init(vdev));
+	if (!err)
+		err = probe_step(vdev, &step, vseg_engine_init(vdev));
+	if (!err)
+		err = probe_step(vdev, &step, vseg_paging_init(vdev));
+	if (!err)
+		err = probe_step(vdev, &step, vseg_display_init(vdev));
 	if (err)
 		return err;
 
