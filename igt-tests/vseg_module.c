@@ -30,6 +30,12 @@
  * Description: Ten load/unload cycles leave no device nodes and no vmalloc
  *	memory behind.
  *
+ * SUBTEST: probe-failure
+ * Description: A probe failing on purpose (inject_probe_failure) after
+ *	each of its parts in turn fails the load with ENODEV and leaves
+ *	nothing behind. Dynamic subtests: the paging buffer in the aperture
+ *	(paging-aperture) or in system memory (paging-system).
+ *
  * SUBTEST: profiles
  * Description: Each built-in profile loads and reports the table the
  *	documentation describes; the first is the default. Dynamic subtests:
@@ -63,6 +69,7 @@
  *	rule. Dynamic subtests: one per kind of bad table (no-aperture,
  *	hibernate-without-standby, page-size-8k, banks-without-banking,
  *	visible-above-size, invalid-range-overlap, gpu-range-overlap,
+ *	paging-above-commit-limit, paging-no-operation,
  *	parse-unknown-key).
  */
 #include <errno.h>
@@ -729,6 +736,57 @@ static void test_text_table(const char *table,
 	unload();
 }
 
+/* --- probe failures ------------------------------------------------------ */
+
+/* The parts of the probe: table, TTM, engines, paging buffer, display. */
+#define PROBE_PARTS	5
+
+/*
+ * Fail the probe on purpose after each of its parts in turn: each load
+ * fails with ENODEV and leaves nothing behind (the debug kernel's
+ * kmemleak and the harness check the rest); past the last part it loads.
+ */
+static void test_probe_failure(const char *opts)
+{
+	int entries, err = -ENODEV, step;
+	long vm_start, vm_end;
+
+	unload();
+	entries = vseg_count_dri_entries();
+	vm_start = vseg_vmalloc_used_kb();
+	for (step = 1; step <= PROBE_PARTS + 1; step++) {
+		char o[256];
+
+		snprintf(o, sizeof(o), "%s inject_probe_failure=%d", opts, step);
+		igt_emit_ignore_dmesg_regex(VSEG_LOAD_FAILURE_DMESG);
+		err = igt_kmod_load(VSEG_MODULE, o);
+		if (!err)
+			break;
+		igt_assert_f(err == -ENODEV,
+			     "\"%s\": load returned %d (%s), expected ENODEV\n",
+			     o, err, strerror(-err));
+		igt_assert_f(!igt_kmod_is_loaded(VSEG_MODULE),
+			     "vseg is loaded after a failed probe\n");
+		igt_assert_f(!module_dir_exists(),
+			     "/sys/module/vseg exists after a failed probe\n");
+		igt_assert_eq(vseg_count_nodes(), 0);
+		igt_assert_eq(vseg_count_dri_entries(), entries);
+	}
+	igt_assert_f(err == 0 && step == PROBE_PARTS + 1,
+		     "the probe loaded after part %d, expected %d parts\n",
+		     step - 1, PROBE_PARTS);
+	dev_fd = __drm_open_vseg();
+	igt_assert(dev_fd >= 0);
+	close_fds();
+	unload();
+	vm_end = vseg_vmalloc_used_kb();
+	igt_info("VmallocUsed: %ld kB before, %ld kB after %d failed probes\n",
+		 vm_start, vm_end, PROBE_PARTS);
+	igt_assert_f(vm_end - vm_start <= 1024,
+		     "VmallocUsed grew by %ld kB over failed probes\n",
+		     vm_end - vm_start);
+}
+
 /* --- bad module parameters --------------------------------------------- */
 
 /*
@@ -834,6 +892,12 @@ static const struct {
 	{ "gpu-range-overlap",
 	  "memory:name=a,size=16M;memory:name=b,size=16M,base=8M" AP,
 	  INV "segment 2 \"b\": GPU address range overlaps segment 1 \"a\"" },
+	/* the paging buffer: in the aperture, within its commit limit */
+	{ "paging-above-commit-limit",
+	  M16 ";aperture:name=aperture,size=64M,commit=64K;paging:seg=2,size=128K",
+	  INV "paging buffer of 131072 bytes is above the aperture's commit limit" },
+	{ "paging-no-operation", M16 AP ";paging:seg=2,size=16",
+	  INV "paging buffer of 16 bytes has no room for one operation (32 bytes)" },
 	/* syntax */
 	{ "parse-unknown-key", M16 ",colour=red" AP,
 	  "vseg: cannot parse segment table at \"colour\": *" },
@@ -872,6 +936,19 @@ igt_main
 		     "vmalloc memory behind.");
 	igt_subtest("reload")
 		test_reload();
+
+	igt_describe("A probe failing after each of its parts in turn "
+		     "(inject_probe_failure) fails the load with ENODEV and "
+		     "leaves nothing behind, the paging buffer in the aperture "
+		     "or in system memory.");
+	igt_subtest_with_dynamic("probe-failure") {
+		igt_dynamic("paging-aperture")
+			test_probe_failure("profile=discrete");
+		igt_dynamic("paging-system")
+			test_probe_failure("table=memory:name=m,size=16M;"
+					   "aperture:name=aperture,size=64M;"
+					   "paging:seg=0,size=8K,priv=64");
+	}
 
 	igt_describe("Each built-in profile loads and reports the table the "
 		     "documentation describes; the first is the default.");
