@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,8 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <xf86drm.h>
 
 #include "igt.h"
 #include "igt_vseg.h"
@@ -518,9 +521,15 @@ static double memcpy_rate(void *dst, const void *src, uint64_t size)
 	return size / t / (1 << 20);
 }
 
-/* MiB/s moving @h segment -> system -> segment (both moves counted). */
-static double migrate(uint32_t h, uint64_t size, bool want_contiguous)
+/*
+ * MiB/s moving @h segment -> system -> segment (both moves counted), until
+ * the paging engine is done: the moves return before their copies end,
+ * and polling the buffer's dma-buf @dmabuf for writing waits for them.
+ */
+static double migrate(uint32_t h, int dmabuf, uint64_t size,
+		      bool want_contiguous)
 {
+	struct pollfd p = { .fd = dmabuf, .events = POLLOUT };
 	struct drm_vseg_gem_info info;
 	double t;
 
@@ -531,10 +540,20 @@ static double migrate(uint32_t h, uint64_t size, bool want_contiguous)
 	t = now();
 	vseg_evict(vseg_fd, &h, 1);
 	vseg_make_resident(vseg_fd, &h, 1);
+	igt_assert_eq(poll(&p, 1, -1), 1);
 	t = now() - t;
 	vseg_gem_info(vseg_fd, h, &info);
 	igt_assert_eq(info.segment_id, vram_id);
 	return 2.0 * size / t / (1 << 20);
+}
+
+/* A dma-buf of @h, to wait for its moves. */
+static int export(uint32_t h)
+{
+	int fd = -1;
+
+	igt_assert_eq(drmPrimeHandleToFD(vseg_fd, h, DRM_CLOEXEC, &fd), 0);
+	return fd;
 }
 
 static void bench_migration(void)
@@ -546,6 +565,7 @@ static void bench_migration(void)
 	struct bstat st[3] = {};
 	unsigned int r, nr = runs(7);
 	char *src = malloc(SZ_BENCH), *dst = malloc(SZ_BENCH);
+	int dmabuf;
 
 	igt_assert(fill && src && dst);
 	memset(src, 1, SZ_BENCH);
@@ -563,9 +583,10 @@ static void bench_migration(void)
 	vseg_create_prefer(&c, vram_id, 0);
 	scat = vseg_gem_create(vseg_fd, &c);
 	vseg_bo_write(vseg_fd, scat, 0, src, SZ_BENCH);
+	dmabuf = export(scat);
 
 	for (r = 0; r < nr; r++) {
-		stat_add(&st[0], migrate(scat, SZ_BENCH, false));
+		stat_add(&st[0], migrate(scat, dmabuf, SZ_BENCH, false));
 		stat_add(&st[2], memcpy_rate(dst, src, SZ_BENCH));
 	}
 
@@ -576,14 +597,17 @@ static void bench_migration(void)
 	vseg_create_prefer(&c, vram_id, 0);
 	contig = vseg_gem_create(vseg_fd, &c);
 	vseg_bo_write(vseg_fd, contig, 0, src, SZ_BENCH);
+	close(dmabuf);
+	dmabuf = export(contig);
 	for (r = 0; r < nr; r++) {
-		stat_add(&st[1], migrate(contig, SZ_BENCH, true));
+		stat_add(&st[1], migrate(contig, dmabuf, SZ_BENCH, true));
 		stat_add(&st[2], memcpy_rate(dst, src, SZ_BENCH));
 	}
 	row("migrate-scattered", "migrate 64M segment->system->segment, 64K pages",
 	    "MiB/s", &st[0], "memcpy", &st[2], AT_LEAST, 0.7);
 	row("migrate-contiguous", "migrate 64M segment->system->segment, contiguous",
 	    "MiB/s", &st[1], "memcpy", &st[2], AT_LEAST, 0.7);
+	close(dmabuf);
 	vseg_gem_close(vseg_fd, scat);
 	vseg_gem_close(vseg_fd, contig);
 	free(fill);
