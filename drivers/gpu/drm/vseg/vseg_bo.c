@@ -21,7 +21,6 @@
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
 #include "vseg_exec.h"
-#include "vseg_ttm.h"
 #include "vseg_vram_mgr.h"
 
 /*

@@ -10,6 +10,7 @@
 #include <linux/mutex.h>
 #include <drm/drm_device.h>
 #include <drm/ttm/ttm_device.h>
+#include <drm/ttm/ttm_resource.h>
 
 #include "vseg_aperture_mgr_types.h"
 #include "vseg_display_types.h"
@@ -149,6 +150,14 @@ static inline u32 vseg_mem_type(struct vseg_device *vdev, u32 id)
 static inline u32 vseg_mem_type_to_seg(struct vseg_device *vdev, u32 mem_type)
 {
 	return vdev->layout.seg[mem_type];
+}
+
+/* Count a paging operation (VSEG_PAGING_*) on the segment of placement @res. */
+static inline void vseg_count(struct vseg_device *vdev,
+			      const struct ttm_resource *res,
+			      enum vseg_paging_counter op)
+{
+	atomic64_inc(&vdev->paging[vseg_mem_type_to_seg(vdev, res->mem_type)].op[op]);
 }
 
 #endif /* __VSEG_DEVICE_TYPES_H__ */

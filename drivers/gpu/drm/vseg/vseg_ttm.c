@@ -85,18 +85,6 @@ static struct vseg_vram_mgr *res_vram(struct vseg_device *vdev,
 	return vseg_vram(vdev, vseg_mem_type_to_seg(vdev, res->mem_type));
 }
 
-/**
- * vseg_count() - count a paging operation on the segment of a placement
- * @vdev: the device
- * @res: the placement
- * @op: VSEG_PAGING_*
- */
-void vseg_count(struct vseg_device *vdev, const struct ttm_resource *res,
-		enum vseg_paging_counter op)
-{
-	atomic64_inc(&vdev->paging[vseg_mem_type_to_seg(vdev, res->mem_type)].op[op]);
-}
-
 /* The paging address of a run of a buffer's bytes in one placement. */
 static u64 span(struct vseg_cursor *c, u64 off, u64 max, u64 *addr)
 {

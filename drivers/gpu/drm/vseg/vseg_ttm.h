@@ -14,7 +14,5 @@ struct ttm_resource;
 int vseg_ttm_init(struct vseg_device *vdev);
 void vseg_ttm_usage(struct vseg_device *vdev, u32 id, struct vseg_usage *u);
 const char *vseg_ttm_mem_type_name(u32 mem_type);
-void vseg_count(struct vseg_device *vdev, const struct ttm_resource *res,
-		enum vseg_paging_counter op);
 
 #endif /* __VSEG_TTM_H__ */
