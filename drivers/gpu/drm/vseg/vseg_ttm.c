@@ -305,8 +305,14 @@ static int vseg_ttm_move(struct ttm_buffer_object *bo, bool evict,
 		return err;
 	}
 	fence = vseg_paging_end(pg);
-	if (fence && !old) {
-		/* A new buffer: no old placement to keep until it is done. */
+	if (fence && (!old || (old->mem_type == TTM_PL_SYSTEM &&
+			       !has_content))) {
+		/*
+		 * A new buffer (6.1 starts it in system memory without
+		 * pages): no old placement to keep until the engine is done.
+		 * A ghost would hold the buffer itself too, and its memory
+		 * past its last handle.
+		 */
 		dma_resv_add_fence(bo->base.resv, fence, DMA_RESV_USAGE_KERNEL);
 		ttm_bo_move_null(bo, new_mem);
 	} else if (fence && res_uses_pages(old) && res_uses_pages(new_mem)) {
