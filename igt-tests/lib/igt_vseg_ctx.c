@@ -137,7 +137,7 @@ void vseg_ctx_finish(struct vseg_ctx *ctx, const char *what)
 	for (;;) {
 		bool done;
 
-		vseg_usage_read(ctx->fd, &now);
+		vseg_usage_read_now(ctx->fd, &now);
 		vseg_debugfs_read_allocations(ctx->fd, &a);
 		done = vseg_usage_equal(&now, &ctx->base_usage) &&
 		       leftovers_ok(ctx, &a);

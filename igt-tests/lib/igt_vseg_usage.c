@@ -13,7 +13,7 @@
 #include "igt.h"
 #include "igt_vseg.h"
 
-void vseg_usage_read(int fd, struct vseg_usage_snapshot *u)
+void vseg_usage_read_now(int fd, struct vseg_usage_snapshot *u)
 {
 	struct drm_vseg_query_segments q;
 	struct drm_vseg_segment_info *segs;
@@ -25,6 +25,29 @@ void vseg_usage_read(int fd, struct vseg_usage_snapshot *u)
 	for (unsigned int i = 0; i < q.num_segments; i++)
 		u->usage[i + 1] = segs[i].usage;
 	free(segs);
+}
+
+/*
+ * A closed buffer's memory is freed once the paging engine is done with
+ * it, and TTM frees the old placements of moves a little after: a
+ * snapshot to compare later ones with is taken once two reads a while
+ * apart agree.
+ */
+void vseg_usage_read(int fd, struct vseg_usage_snapshot *u)
+{
+	struct vseg_usage_snapshot again;
+	struct timespec start = {};
+
+	igt_gettime(&start);
+	vseg_usage_read_now(fd, u);
+	for (;;) {
+		usleep(20000);
+		vseg_usage_read_now(fd, &again);
+		if (vseg_usage_equal(u, &again) ||
+		    igt_nsec_elapsed(&start) / 1000000 >= VSEG_USAGE_SETTLE_MS)
+			break;
+		*u = again;
+	}
 }
 
 bool vseg_usage_equal(const struct vseg_usage_snapshot *a,
@@ -59,7 +82,7 @@ static void usage_assert_now(int fd, const struct vseg_usage_snapshot *want,
 {
 	struct vseg_usage_snapshot now;
 
-	vseg_usage_read(fd, &now);
+	vseg_usage_read_now(fd, &now);
 	if (vseg_usage_equal(&now, want))
 		return;
 	vseg_usage_print(want, "expected");
@@ -82,7 +105,7 @@ void vseg_usage_wait(int fd, const struct vseg_usage_snapshot *want,
 
 	igt_gettime(&start);
 	for (;;) {
-		vseg_usage_read(fd, &now);
+		vseg_usage_read_now(fd, &now);
 		if (vseg_usage_equal(&now, want))
 			return;
 		if (igt_nsec_elapsed(&start) / 1000000 >= timeout_ms)

@@ -23,8 +23,10 @@ struct vseg_usage_snapshot {
 	struct drm_vseg_segment_usage usage[DRM_VSEG_MAX_SEGMENTS + 1];
 };
 
-/* Query the usage of every segment. */
+/* Query the usage of every segment, once it is settled (see the .c). */
 void vseg_usage_read(int fd, struct vseg_usage_snapshot *u);
+/* Query the usage of every segment as it is this instant. */
+void vseg_usage_read_now(int fd, struct vseg_usage_snapshot *u);
 /* Do two snapshots have the same counters? */
 bool vseg_usage_equal(const struct vseg_usage_snapshot *a,
 		      const struct vseg_usage_snapshot *b);
