@@ -1088,12 +1088,16 @@ static void test_smallbar_render(void)
 
 	vseg_ctx_start(&ctx);
 	igt_require(visible < vseg_ctx_seg(&ctx, 1)->size);
-	vseg_create_args(&c, visible * 2, BIT(1), CPU_VISIBLE);
+	vseg_create_args(&c, visible + SZ_1M, BIT(1), CPU_VISIBLE);
 	expect_create(ctx.fd, &c, -EINVAL,
 		      "CPU_VISIBLE larger than the window, vram only");
 
-	/* With system memory supported it lives there, and jobs work. */
-	vseg_create_args(&c, visible * 2, BIT(1) | BIT(0), CPU_VISIBLE);
+	/*
+	 * With system memory supported it lives there, and jobs work: the
+	 * job commits it to the aperture, which has room for it beside the
+	 * paging buffer.
+	 */
+	vseg_create_args(&c, visible + SZ_1M, BIT(1) | BIT(0), CPU_VISIBLE);
 	h = vseg_gem_create(ctx.fd, &c);
 	vseg_gem_info(ctx.fd, h, &info);
 	igt_assert_eq_u32(info.segment_id, 0);
@@ -1177,7 +1181,8 @@ static void test_gart_race(void)
 #define INVALID_TABLE \
 	"memory:name=vram,size=8M,page=64K,flags=cpuvisible|64kpages," \
 	"cpu=0xe0000000,invalid=0x100000+0x100000;" \
-	"aperture:size=8M,commit=8M,invalid=0x200000+0x200000;paging:size=64K"
+	"aperture:size=8M,commit=8M,invalid=0x200000+0x200000;" \
+	"paging:seg=0,size=64K"
 
 static bool overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
 {
