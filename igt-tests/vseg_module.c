@@ -50,9 +50,17 @@
  *
  * SUBTEST: text-table
  * Description: Text segment tables load and are reported exactly, defaults
- *	included. Dynamic subtests: one per table (example, invalid-ranges,
- *	paging-system, flags, six-memory-segments, explicit-bases,
- *	aperture-first).
+ *	included; an Agp aperture is sized by aperture_size_mb and
+ *	aperture_commit_mb, not by its table. Dynamic subtests: one per table
+ *	(example, invalid-ranges, paging-system, flags, six-memory-segments,
+ *	explicit-bases, aperture-first, size-16g, agp-default,
+ *	agp-sized-by-parameter, agp-commit-clamped).
+ *
+ * SUBTEST: large-segment
+ * Description: A table with a 16 GiB CPU-visible memory segment loads in a
+ *	small guest (segment memory is backed as it is written); a buffer at
+ *	its top end is written and read back through the CPU and only its
+ *	pages are backed.
  *
  * SUBTEST: bad-profile
  * Description: An unknown profile makes the load fail with EINVAL and one
@@ -61,16 +69,19 @@
  * SUBTEST: bad-size-override
  * Description: Size overrides that the profile cannot take, or that break a
  *	rule, make the load fail with one log line. Dynamic subtests:
- *	resize-missing-segment, memory-overlaps-aperture.
+ *	resize-missing-segment, memory-overlaps-aperture, aperture-above-4g,
+ *	agp-aperture-above-4g.
  *
  * SUBTEST: bad-tables
  * Description: A bad table of each kind, and a syntax error, make the load
  *	fail with EINVAL and one kernel log line naming the segment and the
  *	rule. Dynamic subtests: one per kind of bad table (no-aperture,
- *	hibernate-without-standby, page-size-8k, banks-without-banking,
- *	visible-above-size, invalid-range-overlap, gpu-range-overlap,
- *	paging-above-commit-limit, paging-no-operation,
- *	parse-unknown-key).
+ *	hibernate-without-standby, page-size-8k, size-not-host-page,
+ *	size-above-1t, banks-without-banking, visible-above-size,
+ *	cpu-visible-without-address, cpu-address-without-flag,
+ *	cpu-address-on-aperture, cpu-address-on-agp-aperture,
+ *	invalid-range-overlap, gpu-range-overlap, paging-above-commit-limit,
+ *	paging-no-operation, parse-unknown-key).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -685,18 +696,57 @@ static void text_aperture_first(struct vseg_table *t)
 	t->paging_segment_id = 1;
 }
 
+#define SZ_16G	(16ull << 30)
+
+static void text_16g(struct vseg_table *t)
+{
+	add(t, MEM, "big", F(USE_64KB_PAGES), 0, SZ_16G, SZ_64K);
+	add(t, APER, "aperture", F(APERTURE), SZ_16G, SZ_16M, SZ_4K);
+	t->paging_segment_id = 2;
+}
+
+/* An Agp aperture of @size bytes, commit limit @commit. */
+static void agp_table(struct vseg_table *t, uint64_t size, uint64_t commit)
+{
+	struct drm_vseg_segment_info *s;
+
+	add(t, MEM, "m", 0, 0, SZ_16M, SZ_4K);
+	s = add(t, APER, "aperture", F(AGP), VSEG_APERTURE_BASE, size, SZ_4K);
+	s->commit_limit = commit;
+	t->paging_segment_id = 2;
+}
+
+static void text_agp_default(struct vseg_table *t)
+{
+	/* the table's size is ignored: 64 MiB */
+	agp_table(t, SZ_64M, SZ_64M);
+}
+
+static void text_agp_param(struct vseg_table *t)
+{
+	/* aperture_size_mb=8 aperture_commit_mb=4 */
+	agp_table(t, 8 * SZ_1M, 4 * SZ_1M);
+}
+
+static void text_agp_clamped(struct vseg_table *t)
+{
+	/* commit=32M, aperture_size_mb=16: the commit limit is clamped */
+	agp_table(t, SZ_16M, SZ_16M);
+}
+
 static const struct {
 	const char *name;
 	const char *table;
 	void (*build)(struct vseg_table *t);
+	const char *opts;	/* more module parameters, or NULL */
 } text_cases[] = {
-	{ "example", EXAMPLE_TABLE, text_example },
+	{ "example", EXAMPLE_TABLE, text_example, NULL },
 	{ "invalid-ranges",
 	  "memory:name=m,size=16M,invalid=0+1M/8M+0x10000;"
-	  "aperture:name=gart,size=32M", text_invalid_ranges },
+	  "aperture:name=gart,size=32M", text_invalid_ranges, NULL },
 	{ "paging-system",
 	  "memory:name=m,size=8M;aperture:name=gart,size=16M,commit=8M;"
-	  "paging:seg=0,size=128K,priv=0x100", text_paging_system },
+	  "paging:seg=0,size=128K,priv=0x100", text_paging_system, NULL },
 	{ "flags",
 	  "memory:name=vis,size=8M,cpu=0xd0000000,visible=4M,"
 	  "flags=cpuvisible|standby|hibernate|directflip|applicationtarget|"
@@ -705,22 +755,36 @@ static const struct {
 	  "standby|partialhibernate|reservedsysmem|encryptedpaging;"
 	  "memory:name=host,size=4M,flags=cpuhostaperture|"
 	  "cachedcpuhostaperture|pitchalignment|nonlocalbudget;"
-	  "aperture:size=16M,flags=cachecoherent|nonlocalbudget", text_flags },
+	  "aperture:size=16M,flags=cachecoherent|nonlocalbudget", text_flags, NULL },
 	{ "six-memory-segments",
 	  "memory:name=s0,size=4M;memory:name=s1,size=4M,flags=64kpages;"
 	  "memory:name=s2,size=4M;memory:name=s3,size=4M,flags=64kpages;"
 	  "memory:name=s4,size=4M;memory:name=s5,size=4M,flags=64kpages;"
-	  "aperture:size=16M", text_six_memory },
+	  "aperture:size=16M", text_six_memory, NULL },
 	{ "explicit-bases",
 	  "memory:name=a,size=8M,base=0x40000000;memory:name=b,size=0x800000;"
-	  "aperture:size=16M,base=0x200000000", text_bases },
+	  "aperture:size=16M,base=0x200000000", text_bases, NULL },
 	{ "aperture-first",
 	  "aperture:size=16M;memory:name=m,size=8M,flags=64kpages",
-	  text_aperture_first },
+	  text_aperture_first, NULL },
+	/* segment memory is backed as it is written: no 4 GiB cap */
+	{ "size-16g",
+	  "memory:name=big,size=16G,flags=64kpages;aperture:size=16M,base=16G",
+	  text_16g, NULL },
+	/* an Agp aperture's size comes from the parameters, not the table */
+	{ "agp-default",
+	  "memory:name=m,size=16M;aperture:size=4K,flags=agp", text_agp_default, NULL },
+	{ "agp-sized-by-parameter",
+	  "memory:name=m,size=16M;aperture:size=1G,flags=agp", text_agp_param,
+	  "aperture_size_mb=8 aperture_commit_mb=4" },
+	{ "agp-commit-clamped",
+	  "memory:name=m,size=16M;aperture:flags=agp,commit=32M",
+	  text_agp_clamped, "aperture_size_mb=16" },
 };
 
 static void test_text_table(const char *table,
-			    void (*build)(struct vseg_table *t))
+			    void (*build)(struct vseg_table *t),
+			    const char *more)
 {
 	struct vseg_table want;
 	char *opts;
@@ -729,10 +793,61 @@ static void test_text_table(const char *table,
 	want.paging_size = VSEG_PAGING_SIZE;
 	build(&want);
 
-	igt_assert(asprintf(&opts, "table=%s", table) > 0);
+	igt_assert(asprintf(&opts, "table=%s%s%s", table, more ? " " : "",
+			    more ? more : "") > 0);
 	reload(opts);
 	free(opts);
 	check_loaded_table(&want);
+	unload();
+}
+
+/*
+ * A 16 GiB CPU-visible segment in a 2 GiB guest: nothing is allocated for
+ * it at load; a buffer at its very end is backed by its own pages only, and
+ * they go with it.
+ */
+static void test_large_segment(void)
+{
+	const uint64_t size = SZ_1M;
+	struct drm_vseg_query_segments q;
+	struct drm_vseg_segment_info *segs;
+	struct drm_vseg_gem_create c;
+	struct drm_vseg_gem_info info;
+	uint32_t h, *map;
+
+	reload("table=memory:name=big,size=16G,flags=cpuvisible,"
+	       "cpu=0x4000000000;aperture:size=16M,base=16G");
+	dev_fd = drm_open_vseg();
+	segs = vseg_query_all(dev_fd, &q);
+	vseg_check_table_rules(&q, segs);
+	igt_assert_eq_u32(q.num_segments, 2);
+	igt_assert_eq_u64(segs[0].size, SZ_16G);
+	igt_assert_eq_u64(segs[0].commit_limit, SZ_16G);
+	igt_assert_eq_u64(segs[0].cpu_visible_size, SZ_16G);
+	igt_assert_eq_u64(segs[0].cpu_translated_address, 0x4000000000ull);
+	free(segs);
+	igt_assert_eq_u64(segment_backed(dev_fd, 1), 0);
+
+	/* at the top of the segment, past every 32-bit offset */
+	vseg_create_args(&c, size, VSEG_SEG_BIT(1),
+			 DRM_VSEG_GEM_CREATE_CPU_VISIBLE);
+	vseg_create_prefer(&c, 1, DRM_VSEG_PREF_TOP_DOWN);
+	h = vseg_gem_create(dev_fd, &c);
+	vseg_gem_info(dev_fd, h, &info);
+	igt_assert_eq_u32(info.segment_id, 1);
+	igt_assert_eq_u64(info.offset, SZ_16G - size);
+
+	map = vseg_gem_mmap(dev_fd, h, size, PROT_READ | PROT_WRITE);
+	for (uint64_t k = 0; k < size / 4; k++)
+		map[k] = (uint32_t)k ^ 0x5eed;
+	for (uint64_t k = 0; k < size / 4; k++)
+		igt_assert_f(map[k] == ((uint32_t)k ^ 0x5eed),
+			     "word %llu reads %#x\n", (unsigned long long)k,
+			     map[k]);
+	munmap(map, size);
+	igt_assert_eq_u64(segment_backed(dev_fd, 1), size);
+	vseg_gem_close(dev_fd, h);
+	igt_assert_eq_u64(segment_backed(dev_fd, 1), 0);
 	unload();
 }
 
@@ -878,6 +993,10 @@ static const struct {
 	/* size and page size */
 	{ "page-size-8k", M16 ",page=8K" AP,
 	  SEG1 "page size 8192 is not 4096 or 65536" },
+	{ "size-not-host-page", "memory:name=m,size=0x1800" AP,
+	  SEG1 "size 0x1800 is not a multiple of the host page size *" },
+	{ "size-above-1t", "memory:name=m,size=0x10000001000" AP,
+	  SEG1 "size 0x10000001000 exceeds the 1 TiB limit of a memory segment" },
 	/* banks: the example of the README and the documentation */
 	{ "banks-without-banking",
 	  "memory:name=vram,size=32M;memory:name=local,size=16M,banks=8M" AP,
@@ -885,6 +1004,16 @@ static const struct {
 	/* CPU visibility */
 	{ "visible-above-size", M16 ",flags=cpuvisible,visible=32M" AP,
 	  SEG1 "CPU-visible size 0x2000000 exceeds the size" },
+	/* the CPU-translated address */
+	{ "cpu-visible-without-address", M16 ",flags=cpuvisible" AP,
+	  SEG1 "CpuVisible without a CPU-translated address" },
+	{ "cpu-address-without-flag", M16 ",cpu=0xe0000000" AP,
+	  SEG1 "CPU-translated address 0xe0000000 without CpuVisible" },
+	{ "cpu-address-on-aperture", M16 AP ",cpu=0xe0000000",
+	  INV "segment 2 \"aperture\": CPU-translated address 0xe0000000 on the aperture must be 0" },
+	{ "cpu-address-on-agp-aperture",
+	  M16 ";aperture:name=gart,flags=agp,cpu=0xe0000000",
+	  INV "segment 2 \"gart\": CPU-translated address 0xe0000000 on the aperture must be 0" },
 	/* invalid ranges */
 	{ "invalid-range-overlap", M16 ",invalid=0+2M/1M+2M" AP,
 	  SEG1 "invalid range 1 overlaps invalid range 0" },
@@ -912,6 +1041,12 @@ static const struct {
 	  "vseg: profile \"discrete\" has 2 memory segments, cannot resize memory segment 3" },
 	{ "memory-overlaps-aperture", "profile=discrete mem_size_mb=4096",
 	  INV "segment 3 \"aperture\": GPU address range overlaps segment 2 \"local\"" },
+	{ "aperture-above-4g", "profile=discrete aperture_size_mb=4097",
+	  INV "segment 3 \"aperture\": size 0x100100000 exceeds the 4 GiB limit of the aperture" },
+	/* an Agp aperture's size comes from the parameter, and obeys the rules */
+	{ "agp-aperture-above-4g",
+	  "table=" M16 ";aperture:size=4K,flags=agp aperture_size_mb=8192",
+	  INV "segment 2 \"aperture\": size 0x200000000 exceeds the 4 GiB limit of the aperture" },
 };
 
 igt_main
@@ -969,8 +1104,15 @@ igt_main
 		for (unsigned int i = 0; i < ARRAY_SIZE(text_cases); i++)
 			igt_dynamic(text_cases[i].name)
 				test_text_table(text_cases[i].table,
-						text_cases[i].build);
+						text_cases[i].build,
+						text_cases[i].opts);
 	}
+
+	igt_describe("A table with a 16 GiB CPU-visible memory segment loads "
+		     "in a small guest; a buffer at its top end is written and "
+		     "read back and only its pages are backed.");
+	igt_subtest("large-segment")
+		test_large_segment();
 
 	igt_describe("An unknown profile makes the load fail with EINVAL and "
 		     "one kernel log line.");

@@ -89,7 +89,7 @@ IGT_TEST_DESCRIPTION("The paging buffer (in the aperture or in system "
 
 /* A small GPU: a CPU-visible memory segment and an aperture. */
 #define SEGMENTS \
-	"memory:name=vram,size=32M,flags=cpuvisible;" \
+	"memory:name=vram,size=32M,flags=cpuvisible,cpu=0xe0000000;" \
 	"aperture:name=gart,size=16M,commit=8M"
 
 static struct vseg_ctx ctx = VSEG_CTX_INIT(VSEG_LEFTOVERS_NONE_OURS);

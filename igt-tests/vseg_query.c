@@ -34,8 +34,21 @@
  *	refused with EINVAL.
  *
  * SUBTEST: query-invalid-segment-size
- * Description: A segment_size other than the kernel's is refused with EINVAL
- *	on the fill call.
+ * Description: On the fill call, a segment_size below the first version's
+ *	is refused with EINVAL, one above DRM_VSEG_SEGMENT_INFO_SIZE_MAX with
+ *	E2BIG, and the array is left untouched.
+ *
+ * SUBTEST: query-stride
+ * Description: The fill call takes the caller's element size as the stride
+ *	of its array: at the first version's size, the kernel's, and larger
+ *	(odd ones included), each element is at its stride, holds the kernel's
+ *	structure followed by zeroes, and nothing outside the elements of the
+ *	table is written.
+ *
+ * SUBTEST: query-stride-hostile
+ * Description: Strides and counts that would reach far beyond the array, or
+ *	wrap around the address space, are refused (E2BIG, EFAULT) or write
+ *	only the table's elements: guard bytes around the array stay intact.
  *
  * SUBTEST: query-null-array
  * Description: A count without an array is refused with EINVAL.
@@ -353,29 +366,232 @@ static void test_invalid_mbz(int fd)
 
 static void test_invalid_segment_size(int fd)
 {
-	const uint32_t sizes[] = {
-		0, 1, INFO_SIZE - 8, INFO_SIZE - 1, INFO_SIZE + 1,
-		INFO_SIZE + 8, 2 * INFO_SIZE, 0xffffffffu,
+	static const struct {
+		uint32_t size;
+		int err;
+	} sizes[] = {
+		{ 0, EINVAL },
+		{ 1, EINVAL },
+		{ DRM_VSEG_SEGMENT_INFO_SIZE_V1 - 8, EINVAL },
+		{ DRM_VSEG_SEGMENT_INFO_SIZE_V1 - 1, EINVAL },
+		{ DRM_VSEG_SEGMENT_INFO_SIZE_MAX + 1, E2BIG },
+		{ DRM_VSEG_SEGMENT_INFO_SIZE_MAX + 8, E2BIG },
+		{ 0x80000000u, E2BIG },
+		{ 0xffffffffu, E2BIG },
 	};
 	struct drm_vseg_query_segments q;
-	struct drm_vseg_segment_info *segs;
 	unsigned int n;
+	size_t len;
 	char what[64];
+	void *buf;
 
 	vseg_query_count(fd, &q);
 	n = q.num_segments;
-	/* Room for the largest size tried that is still sensible. */
-	segs = poisoned_array(2 * n);
+	/* Room for n elements of the largest size tried that is sensible. */
+	len = (size_t)n * (DRM_VSEG_SEGMENT_INFO_SIZE_MAX + 8);
+	buf = malloc(len);
+	igt_assert(buf);
+	memset(buf, POISON, len);
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(sizes); i++) {
 		memset(&q, 0, sizeof(q));
 		q.num_segments = n;
-		q.segment_size = sizes[i];
-		q.segments = (uintptr_t)segs;
-		snprintf(what, sizeof(what), "segment_size %u", sizes[i]);
-		query_fails(fd, &q, EINVAL, segs, 2 * n * INFO_SIZE, what);
+		q.segment_size = sizes[i].size;
+		q.segments = (uintptr_t)buf;
+		snprintf(what, sizeof(what), "segment_size %u", sizes[i].size);
+		query_fails(fd, &q, sizes[i].err, buf, len, what);
 	}
-	free(segs);
+	free(buf);
+}
+
+#define GUARD	4096
+
+/*
+ * A poisoned buffer of GUARD bytes, then @len bytes of array, then GUARD
+ * bytes; returns the array.
+ */
+static uint8_t *guarded_array(size_t len)
+{
+	uint8_t *buf = malloc(len + 2 * GUARD);
+
+	igt_assert(buf);
+	memset(buf, POISON, len + 2 * GUARD);
+	return buf + GUARD;
+}
+
+static void check_guards(const uint8_t *array, size_t len, const char *what)
+{
+	igt_assert_f(all_bytes(array - GUARD, POISON, GUARD),
+		     "%s: the bytes before the array were written\n", what);
+	igt_assert_f(all_bytes(array + len, POISON, GUARD),
+		     "%s: the bytes after the array were written\n", what);
+}
+
+static void free_guarded(uint8_t *array)
+{
+	free(array - GUARD);
+}
+
+/*
+ * The fill call with elements of @stride bytes and room for @cap of them:
+ * element i of the table is at i * @stride, the reference's bytes then
+ * zeroes; nothing else in the buffer changes.
+ */
+static void check_stride(int fd, const struct drm_vseg_segment_info *ref,
+			 unsigned int n, uint32_t stride, unsigned int cap)
+{
+	size_t own = stride < INFO_SIZE ? stride : INFO_SIZE;
+	size_t len = (size_t)cap * stride;
+	struct drm_vseg_query_segments q;
+	uint8_t *array = guarded_array(len);
+	char what[64];
+
+	snprintf(what, sizeof(what), "stride %u, capacity %u", stride, cap);
+	memset(&q, 0, sizeof(q));
+	q.num_segments = cap;
+	q.segment_size = stride;
+	q.segments = (uintptr_t)array;
+	do_ioctl(fd, DRM_IOCTL_VSEG_QUERY_SEGMENTS, &q);
+	igt_assert_eq_u32(q.num_segments, n);
+	igt_assert_eq_u32(q.segment_size, INFO_SIZE);
+	igt_assert_eq_u64(q.segments, (uintptr_t)array);
+
+	for (unsigned int i = 0; i < n; i++) {
+		const uint8_t *e = array + (size_t)i * stride;
+
+		igt_assert_f(!memcmp(e, &ref[i], own),
+			     "%s: element %u differs from the reference\n",
+			     what, i);
+		igt_assert_f(all_bytes(e + own, 0, stride - own),
+			     "%s: element %u: the %zu bytes past the kernel's structure are not zero\n",
+			     what, i, stride - own);
+	}
+	igt_assert_f(all_bytes(array + (size_t)n * stride, POISON,
+			       (size_t)(cap - n) * stride),
+		     "%s: the elements past the count were written\n", what);
+	check_guards(array, len, what);
+	free_guarded(array);
+}
+
+static void test_stride(int fd)
+{
+	const uint32_t strides[] = {
+		DRM_VSEG_SEGMENT_INFO_SIZE_V1,
+		INFO_SIZE,
+		INFO_SIZE + 1,
+		INFO_SIZE + 8,
+		INFO_SIZE + 24,
+		2 * INFO_SIZE + 3,
+		DRM_VSEG_SEGMENT_INFO_SIZE_MAX,
+	};
+	struct drm_vseg_query_segments ref_q;
+	struct drm_vseg_segment_info *ref;
+	unsigned int n;
+
+	/* The kernel's own structure is the first version or a larger one. */
+	igt_assert_lte(DRM_VSEG_SEGMENT_INFO_SIZE_V1, INFO_SIZE);
+	ref = vseg_query_all(fd, &ref_q);
+	n = ref_q.num_segments;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(strides); i++) {
+		check_stride(fd, ref, n, strides[i], n);
+		check_stride(fd, ref, n, strides[i], n + 2);
+	}
+	free(ref);
+}
+
+/* The fill call with @stride, @cap and the array at @ptr fails with @err. */
+static void stride_fails(int fd, uint32_t stride, uint32_t cap, uint64_t ptr,
+			 int err, const char *what)
+{
+	struct drm_vseg_query_segments q;
+
+	memset(&q, 0, sizeof(q));
+	q.num_segments = cap;
+	q.segment_size = stride;
+	q.segments = ptr;
+	query_fails(fd, &q, err, NULL, 0, what);
+}
+
+static void test_stride_hostile(int fd)
+{
+	const uint32_t max = DRM_VSEG_SEGMENT_INFO_SIZE_MAX;
+	size_t page = sysconf(_SC_PAGESIZE), len;
+	struct drm_vseg_query_segments q, ref_q;
+	struct drm_vseg_segment_info *ref;
+	uint8_t *array, *map;
+	unsigned int n;
+
+	ref = vseg_query_all(fd, &ref_q);
+	n = ref_q.num_segments;
+
+	/* A stride whose product with the count overflows 32 and 64 bits. */
+	len = (size_t)n * max;
+	array = guarded_array(len);
+	memset(&q, 0, sizeof(q));
+	q.num_segments = 0xffffffffu;
+	q.segment_size = 0xffffffffu;
+	q.segments = (uintptr_t)array;
+	query_fails(fd, &q, E2BIG, array, len, "stride and count 0xffffffff");
+	check_guards(array, len, "stride and count 0xffffffff");
+	q.segment_size = max + 1;
+	query_fails(fd, &q, E2BIG, array, len, "stride above the maximum");
+	check_guards(array, len, "stride above the maximum");
+
+	/*
+	 * The largest stride with an absurd capacity: only the table's
+	 * elements are written, nothing past them.
+	 */
+	memset(&q, 0, sizeof(q));
+	q.num_segments = 0xffffffffu;
+	q.segment_size = max;
+	q.segments = (uintptr_t)array;
+	do_ioctl(fd, DRM_IOCTL_VSEG_QUERY_SEGMENTS, &q);
+	igt_assert_eq_u32(q.num_segments, n);
+	for (unsigned int i = 0; i < n; i++)
+		igt_assert(!memcmp(array + (size_t)i * max, &ref[i], INFO_SIZE));
+	check_guards(array, len, "stride maximum, capacity 0xffffffff");
+	free_guarded(array);
+
+	/* Arrays that wrap around the address space, or end in the kernel. */
+	stride_fails(fd, max, n, (uint64_t)-(int64_t)page, EFAULT,
+		     "array in the last page");
+	stride_fails(fd, max, 0xffffffffu, UINT64_MAX - (uint64_t)max + 1,
+		     EFAULT, "array wrapping around");
+	stride_fails(fd, max, n, (1ull << 47) - max, EFAULT,
+		     "array running into non-canonical addresses");
+
+	/*
+	 * Mapped memory for the first element only: the kernel reaches the
+	 * second and fails with EFAULT, and writes nothing before the array.
+	 */
+	len = ALIGN((size_t)max, page);
+	map = mmap(NULL, len + page + page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	igt_assert(map != MAP_FAILED);
+	memset(map, POISON, len + page);
+	igt_assert_eq(mprotect(map + page + len, page, PROT_NONE), 0);
+	if (n >= 2) {
+		memset(&q, 0, sizeof(q));
+		q.num_segments = n;
+		q.segment_size = len;
+		q.segments = (uintptr_t)(map + page);
+		query_fails(fd, &q, EFAULT, NULL, 0,
+			    "second element on a PROT_NONE page");
+		igt_assert_f(all_bytes(map, POISON, page),
+			     "the page before the array was written\n");
+	}
+	munmap(map, len + page + page);
+
+	/* The device still answers, with the same table. */
+	{
+		struct drm_vseg_segment_info *segs = vseg_query_all(fd, &q);
+
+		igt_assert_eq_u32(q.num_segments, n);
+		igt_assert(!memcmp(segs, ref, n * INFO_SIZE));
+		free(segs);
+	}
+	free(ref);
 }
 
 static void test_null_array(int fd)
@@ -530,10 +746,25 @@ igt_main
 	igt_subtest("query-invalid-mbz")
 		test_invalid_mbz(card_fd);
 
-	igt_describe("A segment_size other than the kernel's is refused with "
-		     "EINVAL on the fill call.");
+	igt_describe("On the fill call, a segment_size below the first "
+		     "version's is refused with EINVAL, one above "
+		     "DRM_VSEG_SEGMENT_INFO_SIZE_MAX with E2BIG, and the array "
+		     "is left untouched.");
 	igt_subtest("query-invalid-segment-size")
 		test_invalid_segment_size(card_fd);
+
+	igt_describe("The fill call takes the caller's element size as the "
+		     "stride of its array: each element is at its stride, holds "
+		     "the kernel's structure followed by zeroes, and nothing "
+		     "outside the table's elements is written.");
+	igt_subtest("query-stride")
+		test_stride(card_fd);
+
+	igt_describe("Strides and counts that would reach far beyond the "
+		     "array, or wrap around the address space, are refused or "
+		     "write only the table's elements.");
+	igt_subtest("query-stride-hostile")
+		test_stride_hostile(card_fd);
 
 	igt_describe("A count without an array is refused with EINVAL.");
 	igt_subtest("query-null-array")

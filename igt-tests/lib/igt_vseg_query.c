@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "igt.h"
 #include "igt_vseg.h"
@@ -107,6 +108,7 @@ void vseg_check_table_rules(const struct drm_vseg_query_segments *q,
 			    const struct drm_vseg_segment_info *segs)
 {
 	unsigned int n = q->num_segments, nap = 0, nmem = 0, ap_id = 0;
+	uint64_t host_page = sysconf(_SC_PAGESIZE);
 
 	igt_assert_f(n >= 1 && n <= DRM_VSEG_MAX_SEGMENTS,
 		     "%u segments\n", n);
@@ -154,7 +156,8 @@ void vseg_check_table_rules(const struct drm_vseg_query_segments *q,
 			     (s->page_size == SZ_64K),
 			     "segment %u: Use64KBPages and page size %u\n",
 			     s->id, s->page_size);
-		igt_assert_f(s->size && !(s->size % s->page_size),
+		igt_assert_f(s->size && !(s->size % s->page_size) &&
+			     !(s->size % host_page),
 			     "segment %u: size %#llx\n", s->id,
 			     (unsigned long long)s->size);
 		if (ap)
@@ -167,11 +170,25 @@ void vseg_check_table_rules(const struct drm_vseg_query_segments *q,
 				     "segment %u: commit limit %#llx, size %#llx\n",
 				     s->id, (unsigned long long)s->commit_limit,
 				     (unsigned long long)s->size);
-		if (f & F(CPU_VISIBLE)) {
+		if (ap) {
+			igt_assert_f(!s->cpu_visible_size &&
+				     !s->cpu_translated_address,
+				     "aperture: visible size %#llx, CPU address %#llx\n",
+				     (unsigned long long)s->cpu_visible_size,
+				     (unsigned long long)s->cpu_translated_address);
+		} else if (f & F(CPU_VISIBLE)) {
 			igt_assert_f(s->cpu_visible_size &&
 				     s->cpu_visible_size <= s->size,
 				     "segment %u: CPU-visible size %#llx\n",
 				     s->id,
+				     (unsigned long long)s->cpu_visible_size);
+			igt_assert_f(s->cpu_translated_address &&
+				     !(s->cpu_translated_address % host_page) &&
+				     s->cpu_visible_size - 1 <=
+				     UINT64_MAX - s->cpu_translated_address,
+				     "segment %u: CPU address %#llx, visible size %#llx\n",
+				     s->id,
+				     (unsigned long long)s->cpu_translated_address,
 				     (unsigned long long)s->cpu_visible_size);
 		} else {
 			igt_assert_f(!s->cpu_visible_size &&

@@ -27,7 +27,10 @@ extern "C" {
  *
  * Variable-length queries use a two-call protocol: the first call passes a
  * zero count and learns the count (and the element size) it needs; the
- * second call passes an array at least that large.
+ * second call passes an array at least that large. An array's elements may
+ * grow in later versions: the caller gives the size of its own elements
+ * (the array's stride), and the kernel fills the fields both know and
+ * zeroes the rest of each element.
  *
  * Every ioctl but SCANOUT is allowed on render nodes, and is safe there
  * against other clients of the same device: a client reaches only the
@@ -174,8 +177,11 @@ struct drm_vseg_segment_usage {
  * @base_address: base of the segment in the GPU's physical address space;
  *	a physical reference (id, offset) is at @base_address + offset.
  * @cpu_translated_address: base of the segment as the CPU sees it on the
- *	bus, valid only for CPU-visible segments; zero otherwise.
- * @size: size in bytes; a multiple of @page_size.
+ *	bus, where its CPU-visible part starts: nonzero and page aligned on a
+ *	CPU-visible memory segment, zero on every other segment (the
+ *	aperture included).
+ * @size: size in bytes; a multiple of @page_size and of the host page
+ *	size. For an Agp aperture, the size the module parameters give it.
  * @cpu_visible_size: bytes from offset 0 the CPU can reach directly; equal
  *	to @size for a fully visible segment, less on a small-BAR segment, zero
  *	when the segment is not CPU-visible.
@@ -194,6 +200,10 @@ struct drm_vseg_segment_usage {
  * @usage: live usage counters.
  * @name: NUL-terminated human-readable name ("vram", "aperture", ...).
  * @reserved: must be zero; the kernel writes zero.
+ *
+ * This is the first version (%DRM_VSEG_SEGMENT_INFO_SIZE_V1 bytes). Later
+ * versions only add fields at the end; QUERY_SEGMENTS takes the caller's
+ * element size and fills the fields both sides know.
  */
 struct drm_vseg_segment_info {
 	__u32 id;
@@ -217,30 +227,58 @@ struct drm_vseg_segment_info {
 };
 
 /**
+ * DRM_VSEG_SEGMENT_INFO_SIZE_V1 - size of the first version of
+ * &struct drm_vseg_segment_info (up to and including its @reserved): the
+ * smallest element size QUERY_SEGMENTS accepts.
+ */
+#define DRM_VSEG_SEGMENT_INFO_SIZE_V1	384
+/**
+ * DRM_VSEG_SEGMENT_INFO_SIZE_MAX - the largest element size QUERY_SEGMENTS
+ * accepts (-E2BIG beyond it).
+ */
+#define DRM_VSEG_SEGMENT_INFO_SIZE_MAX	4096
+
+/**
  * struct drm_vseg_query_segments - DRM_IOCTL_VSEG_QUERY_SEGMENTS argument
  *
  * Returns the segment table, modeled on DXGK_QUERYSEGMENTOUT4, with live
  * usage. Two calls:
  *
  * 1. @num_segments = 0 and @segments = 0: the kernel sets @num_segments to
- *    the number of segments in the table and @segment_size to
- *    sizeof(struct drm_vseg_segment_info); it also fills the paging-buffer
- *    fields and @system_usage.
- * 2. @num_segments >= the count, @segment_size as returned, @segments
- *    pointing to an array of that many elements: the kernel fills the
- *    array and sets @num_segments to the count.
+ *    the number of segments in the table and @segment_size to the size of
+ *    its own &struct drm_vseg_segment_info; it also fills the paging-buffer
+ *    fields and @system_usage. @segment_size is not read.
+ * 2. @num_segments >= the count, @segments pointing to an array of that
+ *    many elements of @segment_size bytes each: the kernel fills the array
+ *    and sets @num_segments to the count.
+ *
+ * @segment_size is the caller's element size, the stride of its array: any
+ * size from %DRM_VSEG_SEGMENT_INFO_SIZE_V1 to
+ * %DRM_VSEG_SEGMENT_INFO_SIZE_MAX, not only the kernel's, so that a
+ * program built against an older or a newer header works (as the stride
+ * of DXGK_QUERYSEGMENTOUT4.pSegmentDescriptor does). Segment i is written
+ * at @segments + i * @segment_size: its first min(@segment_size, kernel's
+ * size) bytes are the kernel's structure, the rest of the element up to
+ * @segment_size is zeroed (fields the kernel does not know read as zero).
+ * Nothing outside the count's elements is written.
  *
  * A nonzero @num_segments smaller than the count, a nonzero @num_segments
- * with a zero @segments, or a @segment_size other than the kernel's, gives
- * -EINVAL; an unreadable or unwritable pointer gives -EFAULT. A capacity
- * larger than the count is fine: only the count's elements are written.
+ * with a zero @segments, or a @segment_size below
+ * %DRM_VSEG_SEGMENT_INFO_SIZE_V1 gives -EINVAL; a @segment_size above
+ * %DRM_VSEG_SEGMENT_INFO_SIZE_MAX gives -E2BIG; an array that is not in
+ * user memory, or not writable, gives -EFAULT (elements before the fault
+ * may have been written). On error the argument is left as it was. A
+ * capacity larger than the count is fine: only the count's elements are
+ * written.
  *
  * @extensions: must be zero (reserved for a chain of extensions).
  * @flags: must be zero.
  * @num_segments: in: array capacity, or 0 to ask; out: segment count.
- * @segment_size: in: size of one array element (0 on the first call);
- *	out: sizeof(struct drm_vseg_segment_info).
- * @segments: user pointer to an array of &struct drm_vseg_segment_info.
+ * @segment_size: in: size of one array element, the array's stride (not
+ *	read on the first call); out: the size of the kernel's
+ *	&struct drm_vseg_segment_info.
+ * @segments: user pointer to an array of &struct drm_vseg_segment_info,
+ *	@segment_size bytes apart.
  * @paging_buffer_segment_id: segment the paging buffer comes from: the
  *	aperture's id, or 0 for contiguous system memory.
  * @paging_buffer_size: size of the paging buffer, bytes.

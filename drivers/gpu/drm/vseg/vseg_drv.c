@@ -57,12 +57,13 @@ MODULE_PARM_DESC(visible_size_mb,
 
 static unsigned int aperture_size_mb;
 module_param(aperture_size_mb, uint, 0444);
-MODULE_PARM_DESC(aperture_size_mb, "Aperture segment size in MiB (0 = default)");
+MODULE_PARM_DESC(aperture_size_mb,
+		 "Aperture segment size in MiB: the profile's, or a table's Agp aperture (0 = default)");
 
 static unsigned int aperture_commit_mb;
 module_param(aperture_commit_mb, uint, 0444);
 MODULE_PARM_DESC(aperture_commit_mb,
-		 "Aperture commit limit in MiB (0 = default)");
+		 "Aperture commit limit in MiB: the profile's, or a table's Agp aperture (0 = default)");
 
 static unsigned int inject_probe_failure;
 module_param(inject_probe_failure, uint, 0444);
@@ -174,6 +175,11 @@ static int vseg_build_table(struct vseg_segment_table *t)
 
 	if (table && *table) {
 		err = vseg_segment_table_parse(t, table);
+		/* An Agp aperture is sized by parameter, not by the table. */
+		if (!err)
+			vseg_segment_table_size_agp(t,
+						    (u64)aperture_size_mb * SZ_1M,
+						    (u64)aperture_commit_mb * SZ_1M);
 	} else {
 		for (i = 0; i < num_mem_size_mb; i++)
 			ovr.mem_size[i] = (u64)mem_size_mb[i] * SZ_1M;

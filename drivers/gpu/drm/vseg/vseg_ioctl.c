@@ -39,6 +39,13 @@ static_assert(VSEG_MAX_SEGMENTS == DRM_VSEG_MAX_SEGMENTS);
 static_assert(VSEG_MAX_BANKS == DRM_VSEG_MAX_BANKS);
 static_assert(VSEG_MAX_INVALID_RANGES == DRM_VSEG_MAX_INVALID_RANGES);
 static_assert(sizeof_field(struct drm_vseg_segment_info, name) == VSEG_NAME_LEN);
+/* The first version ends with its reserved words; later ones only grow. */
+static_assert(offsetofend(struct drm_vseg_segment_info, reserved) ==
+	      DRM_VSEG_SEGMENT_INFO_SIZE_V1);
+static_assert(sizeof(struct drm_vseg_segment_info) >=
+	      DRM_VSEG_SEGMENT_INFO_SIZE_V1);
+static_assert(sizeof(struct drm_vseg_segment_info) <=
+	      DRM_VSEG_SEGMENT_INFO_SIZE_MAX);
 
 static bool mbz(const void *p, size_t len)
 {
@@ -85,13 +92,51 @@ static void segment_to_uapi(struct vseg_device *vdev,
 	usage_to_uapi(&u, &out->usage);
 }
 
+/*
+ * The table as the caller's array: element i at i * @stride, the first
+ * min(@stride, our size) bytes of it ours, the rest zero. @stride is
+ * DRM_VSEG_SEGMENT_INFO_SIZE_V1..DRM_VSEG_SEGMENT_INFO_SIZE_MAX, so the
+ * whole array is at most a few pages.
+ */
+static int query_copy_segments(struct vseg_device *vdev, u64 uptr, u32 stride)
+{
+	const struct vseg_segment_table *t = &vdev->table;
+	size_t n = t->num_segments, len = n * stride;
+	struct drm_vseg_segment_info info;
+	void __user *dst = u64_to_user_ptr(uptr);
+	unsigned int i;
+	u8 *buf;
+	int err = 0;
+
+	if (uptr + len < uptr || !access_ok(dst, len))
+		return -EFAULT;
+	buf = kzalloc(len, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		memset(&info, 0, sizeof(info));
+		segment_to_uapi(vdev, &t->seg[i], &info);
+		memcpy(buf + i * stride, &info,
+		       min_t(size_t, stride, sizeof(info)));
+	}
+	if (copy_to_user(dst, buf, len))
+		err = -EFAULT;
+	kfree(buf);
+	return err;
+}
+
 /**
  * vseg_ioctl_query_segments() - DRM_IOCTL_VSEG_QUERY_SEGMENTS
  * @drm: the device
  * @data: &struct drm_vseg_query_segments, copied in and out by DRM
  * @file: the caller
  *
- * Return: 0, -EINVAL for bad arguments, -EFAULT for a bad array pointer,
+ * The fill call takes any element size (the caller's array stride) from
+ * DRM_VSEG_SEGMENT_INFO_SIZE_V1 to DRM_VSEG_SEGMENT_INFO_SIZE_MAX: see the
+ * UAPI.
+ *
+ * Return: 0, -EINVAL for bad arguments, -E2BIG for an element size above
+ * DRM_VSEG_SEGMENT_INFO_SIZE_MAX, -EFAULT for a bad array pointer,
  * -ENOMEM.
  */
 int vseg_ioctl_query_segments(struct drm_device *drm, void *data,
@@ -100,10 +145,8 @@ int vseg_ioctl_query_segments(struct drm_device *drm, void *data,
 	struct vseg_device *vdev = to_vseg(drm);
 	struct drm_vseg_query_segments *q = data;
 	const struct vseg_segment_table *t = &vdev->table;
-	struct drm_vseg_segment_info *info;
 	struct vseg_usage u;
-	unsigned int i;
-	int err = 0;
+	int err;
 
 	if (q->extensions || q->flags || q->pad || q->pad2 ||
 	    !mbz(q->reserved, sizeof(q->reserved)))
@@ -112,26 +155,22 @@ int vseg_ioctl_query_segments(struct drm_device *drm, void *data,
 		return -EINVAL;
 	if (q->num_segments && q->num_segments < t->num_segments)
 		return -EINVAL;
-	if (q->num_segments && q->segment_size != sizeof(*info))
+	if (q->num_segments &&
+	    q->segment_size < DRM_VSEG_SEGMENT_INFO_SIZE_V1)
 		return -EINVAL;
+	if (q->num_segments &&
+	    q->segment_size > DRM_VSEG_SEGMENT_INFO_SIZE_MAX)
+		return -E2BIG;
 
 	if (q->num_segments) {
-		info = kcalloc(t->num_segments, sizeof(*info), GFP_KERNEL);
-		if (!info)
-			return -ENOMEM;
-		for (i = 0; i < t->num_segments; i++)
-			segment_to_uapi(vdev, &t->seg[i], &info[i]);
-		if (copy_to_user(u64_to_user_ptr(q->segments), info,
-				 t->num_segments * sizeof(*info)))
-			err = -EFAULT;
-		kfree(info);
+		err = query_copy_segments(vdev, q->segments, q->segment_size);
 		if (err)
 			return err;
 	}
 
 	/* DRM copies the struct back even on error: write it only now. */
 	q->num_segments = t->num_segments;
-	q->segment_size = sizeof(*info);
+	q->segment_size = sizeof(struct drm_vseg_segment_info);
 	q->paging_buffer_segment_id = t->paging_buffer_segment_id;
 	q->paging_buffer_size = t->paging_buffer_size;
 	q->paging_buffer_private_data_size = t->paging_buffer_private_data_size;

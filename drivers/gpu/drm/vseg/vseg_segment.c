@@ -16,6 +16,7 @@
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <linux/mm.h>
 #include <linux/printk.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -28,7 +29,6 @@
 
 #define VSEG_APERTURE_BASE	0x100000000ULL
 #define VSEG_PAGING_SIZE	SZ_64K
-#define VSEG_SIZE_LIMIT		SZ_4G
 
 /* DXGK_SEGMENTFLAGS member names, in bit order. */
 static const char * const vseg_segf_names[] = {
@@ -741,6 +741,7 @@ static int vseg_parse_segment(struct vseg_parser *p,
 	unsigned long given = 0;
 	char *kv;
 	int key, ret;
+	bool agp;
 
 	if (t->num_segments >= VSEG_MAX_SEGMENTS)
 		return vseg_parse_error(kind_tok, "too many segments");
@@ -757,11 +758,19 @@ static int vseg_parse_segment(struct vseg_parser *p,
 		if (ret)
 			return ret;
 	}
-	if (!(given & BIT(VSEG_KEY_SIZE)))
+	/*
+	 * An Agp aperture's size is not the table's to give (WDDM allocates
+	 * as much aperture as it can): it gets the default one, which a
+	 * parameter may change (vseg_segment_table_size_agp()).
+	 */
+	agp = kind == VSEG_SEGMENT_APERTURE && (s->flags & VSEG_SEGF_AGP);
+	if (agp)
+		s->size = VSEG_AGP_DEFAULT_SIZE;
+	else if (!(given & BIT(VSEG_KEY_SIZE)))
 		return vseg_parse_error(kind_tok, "size is required");
 
-	if (kind == VSEG_SEGMENT_APERTURE &&
-	    !(s->flags & (VSEG_SEGF_APERTURE | VSEG_SEGF_AGP)))
+	if (kind == VSEG_SEGMENT_APERTURE && !agp &&
+	    !(s->flags & VSEG_SEGF_APERTURE))
 		s->flags |= VSEG_SEGF_APERTURE;
 	if (!(given & BIT(VSEG_KEY_PAGE)))
 		s->page_size = s->flags & VSEG_SEGF_USE_64KB_PAGES ?
@@ -857,9 +866,13 @@ static int vseg_parse_item(struct vseg_parser *p, char *item)
  * aperture), the commit limit is the size, a memory segment starts where
  * the previous one ends (the first at GPU address 0), the aperture sits
  * at 0x100000000 and gets the Aperture flag unless it has Aperture or
- * Agp. The paging buffer, with or without a paging item, defaults to the
- * first aperture (0 if none), 64 KiB (in the aperture: at most its commit
- * limit) and no private data.
+ * Agp. A CPU-visible memory segment gets no CPU-translated address: the
+ * table must give it. An Agp aperture needs no size: whatever the table
+ * says, it gets %VSEG_AGP_DEFAULT_SIZE, which
+ * vseg_segment_table_size_agp() may change (WDDM ignores the Size of an
+ * Agp aperture too). The paging buffer, with or without a paging item,
+ * defaults to the first aperture (0 if none), 64 KiB (in the aperture: at
+ * most its commit limit) and no private data.
  *
  * Only the syntax and the array capacities are checked: call
  * vseg_segment_table_validate() on the result.
@@ -910,6 +923,42 @@ out:
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(vseg_segment_table_parse);
+
+/**
+ * vseg_segment_table_size_agp() - size an Agp aperture by parameter
+ * @t: the table.
+ * @size: the aperture's size in bytes, 0 for %VSEG_AGP_DEFAULT_SIZE.
+ * @commit: its commit limit in bytes, 0 to keep the table's: a commit
+ *	limit equal to the old size (the default) follows the new size, a
+ *	lower one is clamped to it.
+ *
+ * WDDM ignores the Size of an Agp aperture segment and gives it as much
+ * aperture space as it can; vseg gives it @size. Does nothing if @t has no
+ * aperture or its aperture is not Agp. The result is not validated: call
+ * vseg_segment_table_validate().
+ */
+void vseg_segment_table_size_agp(struct vseg_segment_table *t, u64 size,
+				 u64 commit)
+{
+	struct vseg_segment_desc *ap = NULL;
+	unsigned int i;
+
+	for (i = 0; i < t->num_segments && i < VSEG_MAX_SEGMENTS; i++) {
+		if (t->seg[i].kind == VSEG_SEGMENT_APERTURE) {
+			ap = &t->seg[i];
+			break;
+		}
+	}
+	if (!ap || !(ap->flags & VSEG_SEGF_AGP))
+		return;
+
+	if (!size)
+		size = VSEG_AGP_DEFAULT_SIZE;
+	ap->commit_limit = commit ? commit :
+			   vseg_follow_size(ap->commit_limit, ap->size, size);
+	ap->size = size;
+}
+EXPORT_SYMBOL_IF_KUNIT(vseg_segment_table_size_agp);
 
 /* ------------------------------------------------------------------------
  * Validation
@@ -1020,6 +1069,10 @@ static int vseg_validate_size(const struct vseg_segment_desc *s,
 	if (!s->size)
 		return vseg_table_fail(err, id, VSEG_RULE_SIZE_ZERO,
 				       "size is zero");
+	if (!IS_ALIGNED(s->size, PAGE_SIZE))
+		return vseg_table_fail(err, id, VSEG_RULE_SIZE_HOST_PAGE,
+				       "size 0x%llx is not a multiple of the host page size %lu",
+				       s->size, PAGE_SIZE);
 	if (page != SZ_4K && page != SZ_64K)
 		return vseg_table_fail(err, id, VSEG_RULE_PAGE_SIZE,
 				       "page size %u is not 4096 or 65536",
@@ -1035,9 +1088,13 @@ static int vseg_validate_size(const struct vseg_segment_desc *s,
 		return vseg_table_fail(err, id, VSEG_RULE_SIZE_ALIGN,
 				       "size 0x%llx is not a multiple of the page size %u",
 				       s->size, page);
-	if (s->size > VSEG_SIZE_LIMIT)
+	if (!is_ap && s->size > VSEG_MEMORY_SIZE_LIMIT)
 		return vseg_table_fail(err, id, VSEG_RULE_SIZE_LIMIT,
-				       "size 0x%llx exceeds the 4 GiB limit",
+				       "size 0x%llx exceeds the 1 TiB limit of a memory segment",
+				       s->size);
+	if (is_ap && s->size > VSEG_APERTURE_SIZE_LIMIT)
+		return vseg_table_fail(err, id, VSEG_RULE_APERTURE_SIZE_LIMIT,
+				       "size 0x%llx exceeds the 4 GiB limit of the aperture",
 				       s->size);
 
 	if (!is_ap) {
@@ -1099,13 +1156,57 @@ static int vseg_validate_banks(const struct vseg_segment_desc *s,
 	return 0;
 }
 
-/* CPU-visible size and system memory end. */
+/*
+ * The CPU-translated address (DXGK_SEGMENTDESCRIPTOR.CpuTranslatedAddress):
+ * the bus address of a CPU-visible memory segment, where its CPU-visible
+ * range starts. Needs a valid CPU-visible size.
+ */
+static int vseg_validate_cpu_address(const struct vseg_segment_desc *s,
+				     struct vseg_table_error *err)
+{
+	bool visible = s->flags & VSEG_SEGF_CPU_VISIBLE;
+	u64 cpu = s->cpu_translated_address;
+	u32 id = s->id;
+
+	if (s->kind == VSEG_SEGMENT_APERTURE) {
+		if (cpu)
+			return vseg_table_fail(err, id,
+					       VSEG_RULE_APERTURE_CPU_ADDRESS,
+					       "CPU-translated address 0x%llx on the aperture must be 0",
+					       cpu);
+		return 0;
+	}
+	if (!visible) {
+		if (cpu)
+			return vseg_table_fail(err, id,
+					       VSEG_RULE_CPU_ADDRESS_WITHOUT_FLAG,
+					       "CPU-translated address 0x%llx without CpuVisible",
+					       cpu);
+		return 0;
+	}
+	if (!cpu)
+		return vseg_table_fail(err, id, VSEG_RULE_CPU_ADDRESS_ZERO,
+				       "CpuVisible without a CPU-translated address");
+	if (!IS_ALIGNED(cpu, PAGE_SIZE))
+		return vseg_table_fail(err, id, VSEG_RULE_CPU_ADDRESS_ALIGN,
+				       "CPU-translated address 0x%llx is not a multiple of the host page size %lu",
+				       cpu, PAGE_SIZE);
+	/* [cpu, cpu + visible size), the size nonzero: may end at 2^64 */
+	if (s->cpu_visible_size - 1 > U64_MAX - cpu)
+		return vseg_table_fail(err, id, VSEG_RULE_CPU_RANGE_WRAPS,
+				       "CPU-visible range at 0x%llx, 0x%llx bytes, wraps around the address space",
+				       cpu, s->cpu_visible_size);
+	return 0;
+}
+
+/* CPU-visible size, CPU-translated address and system memory end. */
 static int vseg_validate_visible(const struct vseg_segment_desc *s,
 				 struct vseg_table_error *err)
 {
 	bool visible = s->flags & VSEG_SEGF_CPU_VISIBLE;
 	u64 vis = s->cpu_visible_size;
 	u32 id = s->id;
+	int ret;
 
 	if (s->kind == VSEG_SEGMENT_APERTURE) {
 		if (vis)
@@ -1131,6 +1232,9 @@ static int vseg_validate_visible(const struct vseg_segment_desc *s,
 					       "CPU-visible size 0x%llx is not a multiple of the page size",
 					       vis);
 	}
+	ret = vseg_validate_cpu_address(s, err);
+	if (ret)
+		return ret;
 
 	if (s->system_memory_end > s->size)
 		return vseg_table_fail(err, id, VSEG_RULE_SYSTEM_MEMORY_END,
@@ -1249,11 +1353,11 @@ static int vseg_validate_paging(const struct vseg_segment_table *t,
  * Checks, in this order: the table shape (segment count, ids 1..n, at most
  * VSEG_MAX_MEMORY_SEGMENTS memory segments, exactly one aperture, the
  * paging buffer segment), then each segment in table order (name, kind,
- * flags, size, page size and commit limit, banks, CPU-visible size and
- * system memory end, invalid ranges), then that the GPU address ranges of
- * the memory segments and of the aperture do not overlap (an Agp aperture
- * has no GPU base of its own and is left out), then the paging buffer's
- * size against its segment. Logs nothing.
+ * flags, size, page size and commit limit, banks, CPU-visible size,
+ * CPU-translated address and system memory end, invalid ranges), then
+ * that the GPU address ranges of the memory segments and of the aperture
+ * do not overlap (an Agp aperture has no GPU base of its own and is left
+ * out), then the paging buffer's size against its segment. Logs nothing.
  *
  * Return: 0 with @err cleared (%VSEG_RULE_NONE, segment 0, empty message),
  * or -EINVAL with @err naming the first violation.

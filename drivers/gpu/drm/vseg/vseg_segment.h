@@ -33,6 +33,17 @@
 #define VSEG_PAGING_BUFFER_MAX		SZ_4M
 #define VSEG_PAGING_PRIVATE_MAX		SZ_64K
 
+/*
+ * Size limits. A memory segment is backed lazily (a system page for each
+ * host page written), so its size costs nothing until it is used; TTM
+ * addresses it in 32-bit page numbers (fpfn/lpfn), which end at 16 TiB.
+ * The aperture's GART is a table allocated at load, 8 bytes per page.
+ */
+#define VSEG_MEMORY_SIZE_LIMIT		SZ_1T
+#define VSEG_APERTURE_SIZE_LIMIT	SZ_4G
+/* Size of an Agp aperture when no parameter gives one (its table size is ignored). */
+#define VSEG_AGP_DEFAULT_SIZE		SZ_64M
+
 /* DXGK_SEGMENTFLAGS, WDDM bit order (same values as the UAPI). */
 #define VSEG_SEGF_APERTURE			BIT_ULL(0)
 #define VSEG_SEGF_AGP				BIT_ULL(1)
@@ -74,7 +85,8 @@ struct vseg_range {
  * @kind: memory or aperture.
  * @flags: VSEG_SEGF_* (DXGK_SEGMENTFLAGS).
  * @base_address: GPU physical base.
- * @cpu_translated_address: CPU/bus base, CPU-visible segments only.
+ * @cpu_translated_address: CPU/bus base, CPU-visible memory segments only
+ *	(nonzero and host-page aligned there, zero everywhere else).
  * @size: bytes.
  * @cpu_visible_size: bytes from offset 0 the CPU reaches (0 if not visible).
  * @commit_limit: bytes that may be committed.
@@ -169,11 +181,16 @@ struct vseg_profile_overrides {
  *	without SupportsCpuHostAperture.
  * @VSEG_RULE_VPR_STANDBY: VprPreservedDuringStandby without VprSupported.
  * @VSEG_RULE_SIZE_ZERO: the size is 0.
+ * @VSEG_RULE_SIZE_HOST_PAGE: the size is not a multiple of the host page
+ *	size (PAGE_SIZE).
  * @VSEG_RULE_PAGE_SIZE: the page size is neither 4 KiB nor 64 KiB.
  * @VSEG_RULE_APERTURE_PAGE_SIZE: the aperture's page size is not 4 KiB.
  * @VSEG_RULE_PAGE_SIZE_FLAG: Use64KBPages does not match the page size.
  * @VSEG_RULE_SIZE_ALIGN: the size is not a multiple of the page size.
- * @VSEG_RULE_SIZE_LIMIT: the size is above 4 GiB.
+ * @VSEG_RULE_SIZE_LIMIT: a memory segment's size is above
+ *	%VSEG_MEMORY_SIZE_LIMIT (1 TiB).
+ * @VSEG_RULE_APERTURE_SIZE_LIMIT: the aperture's size is above
+ *	%VSEG_APERTURE_SIZE_LIMIT (4 GiB).
  * @VSEG_RULE_MEMORY_COMMIT: a memory segment's commit limit is not its
  *	size.
  * @VSEG_RULE_APERTURE_COMMIT_SIZE: the aperture's commit limit is above
@@ -196,6 +213,15 @@ struct vseg_profile_overrides {
  * @VSEG_RULE_VISIBLE_SIZE: the CPU-visible size is above the size.
  * @VSEG_RULE_VISIBLE_ALIGN: the CPU-visible size is not a multiple of the
  *	page size.
+ * @VSEG_RULE_APERTURE_CPU_ADDRESS: the aperture has a CPU-translated
+ *	address.
+ * @VSEG_RULE_CPU_ADDRESS_WITHOUT_FLAG: a memory segment has a
+ *	CPU-translated address without CpuVisible.
+ * @VSEG_RULE_CPU_ADDRESS_ZERO: CpuVisible with a CPU-translated address of 0.
+ * @VSEG_RULE_CPU_ADDRESS_ALIGN: the CPU-translated address is not a
+ *	multiple of the host page size (PAGE_SIZE).
+ * @VSEG_RULE_CPU_RANGE_WRAPS: the CPU-visible range from the
+ *	CPU-translated address goes past the end of the address space.
  * @VSEG_RULE_SYSTEM_MEMORY_END: the system memory end is beyond the size.
  * @VSEG_RULE_TOO_MANY_INVALID_RANGES: more than %VSEG_MAX_INVALID_RANGES
  *	invalid ranges.
@@ -212,9 +238,9 @@ struct vseg_profile_overrides {
  * @VSEG_RULE_COUNT: number of values; not a rule.
  *
  * The rules in the order they are checked: the table as a whole, then each
- * segment in table order (name, kind, flags, size, banks, CPU visibility,
- * invalid ranges), then the GPU address ranges across segments, then the
- * paging buffer's size.
+ * segment in table order (name, kind, flags, size, banks, CPU visibility
+ * and CPU-translated address, invalid ranges), then the GPU address ranges
+ * across segments, then the paging buffer's size.
  */
 enum vseg_table_rule {
 	VSEG_RULE_NONE,
@@ -243,11 +269,13 @@ enum vseg_table_rule {
 	VSEG_RULE_VPR_STANDBY,
 	/* size, page size, commit limit */
 	VSEG_RULE_SIZE_ZERO,
+	VSEG_RULE_SIZE_HOST_PAGE,
 	VSEG_RULE_PAGE_SIZE,
 	VSEG_RULE_APERTURE_PAGE_SIZE,
 	VSEG_RULE_PAGE_SIZE_FLAG,
 	VSEG_RULE_SIZE_ALIGN,
 	VSEG_RULE_SIZE_LIMIT,
+	VSEG_RULE_APERTURE_SIZE_LIMIT,
 	VSEG_RULE_MEMORY_COMMIT,
 	VSEG_RULE_APERTURE_COMMIT_SIZE,
 	VSEG_RULE_APERTURE_COMMIT_ALIGN,
@@ -259,12 +287,17 @@ enum vseg_table_rule {
 	VSEG_RULE_BANK_ALIGN,
 	VSEG_RULE_BANK_ORDER,
 	VSEG_RULE_BANK_OUTSIDE,
-	/* CPU visibility, system memory end */
+	/* CPU visibility, CPU-translated address, system memory end */
 	VSEG_RULE_APERTURE_VISIBLE,
 	VSEG_RULE_VISIBLE_WITHOUT_FLAG,
 	VSEG_RULE_VISIBLE_ZERO,
 	VSEG_RULE_VISIBLE_SIZE,
 	VSEG_RULE_VISIBLE_ALIGN,
+	VSEG_RULE_APERTURE_CPU_ADDRESS,
+	VSEG_RULE_CPU_ADDRESS_WITHOUT_FLAG,
+	VSEG_RULE_CPU_ADDRESS_ZERO,
+	VSEG_RULE_CPU_ADDRESS_ALIGN,
+	VSEG_RULE_CPU_RANGE_WRAPS,
 	VSEG_RULE_SYSTEM_MEMORY_END,
 	/* invalid ranges */
 	VSEG_RULE_TOO_MANY_INVALID_RANGES,
@@ -300,6 +333,8 @@ int vseg_segment_table_from_profile(struct vseg_segment_table *t,
 				    const char *profile,
 				    const struct vseg_profile_overrides *ovr);
 int vseg_segment_table_parse(struct vseg_segment_table *t, const char *text);
+void vseg_segment_table_size_agp(struct vseg_segment_table *t, u64 size,
+				 u64 commit);
 int vseg_segment_table_check(const struct vseg_segment_table *t,
 			     struct vseg_table_error *err);
 int vseg_segment_table_validate(const struct vseg_segment_table *t);

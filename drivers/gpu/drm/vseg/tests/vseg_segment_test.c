@@ -13,6 +13,7 @@
 #include <linux/bitmap.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/mm.h>
 #include <linux/sizes.h>
 #include <linux/string.h>
 
@@ -624,9 +625,14 @@ static const struct override_case bad_overrides[] = {
 	  { .mem_size = { SZ_4G } }, 0,
 	  3, VSEG_RULE_GPU_RANGE_OVERLAP,
 	  "GPU address range overlaps segment 2 \"local\"" },
-	{ "memory-above-4g", "integrated",
-	  { .mem_size = { SZ_4G + SZ_4K } }, 0,
-	  1, VSEG_RULE_SIZE_LIMIT, "size 0x100001000 exceeds the 4 GiB limit" },
+	{ "memory-above-1t", "integrated",
+	  { .mem_size = { SZ_1T + SZ_4K } }, 0,
+	  1, VSEG_RULE_SIZE_LIMIT,
+	  "size 0x10000001000 exceeds the 1 TiB limit of a memory segment" },
+	{ "aperture-above-4g", "discrete",
+	  { .aperture_size = SZ_4G + SZ_4K }, 0,
+	  3, VSEG_RULE_APERTURE_SIZE_LIMIT,
+	  "size 0x100001000 exceeds the 4 GiB limit of the aperture" },
 	{ "memory-not-page-multiple", "discrete",
 	  { .mem_size = { SZ_32M + SZ_4K } }, 0,
 	  1, VSEG_RULE_SIZE_ALIGN,
@@ -677,6 +683,11 @@ static void segment_parse_defaults(struct kunit *test)
 
 	t = parse_ok(test, "memory:size=8M;memory:size=4M,flags=64kpages|cpuvisible;aperture:size=16M");
 	KUNIT_ASSERT_EQ(test, t->num_segments, 3);
+	/* no default CPU-translated address: CpuVisible needs one */
+	KUNIT_EXPECT_EQ(test, t->seg[1].cpu_translated_address, 0);
+	expect_rule(test, t, "defaults", 2, VSEG_RULE_CPU_ADDRESS_ZERO,
+		    "CpuVisible without a CPU-translated address");
+	t->seg[1].cpu_translated_address = 0xe0000000;
 	/* names, bases, page sizes, visible sizes, commit limits */
 	expect_segment(test, &t->seg[0], 1, "mem1", VSEG_SEGMENT_MEMORY, 0, 0,
 		       SZ_8M, 0, SZ_8M, SZ_4K);
@@ -691,9 +702,14 @@ static void segment_parse_defaults(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->paging_buffer_private_data_size, 0);
 	expect_valid(test, t);
 
-	/* an Agp aperture keeps Agp alone; CpuVisible there has no size */
+	/*
+	 * an Agp aperture keeps Agp alone and the default size, whatever
+	 * its size key says; CpuVisible there has no size
+	 */
 	t = parse_ok(test, "memory:size=8M;aperture:size=16M,flags=agp");
 	KUNIT_EXPECT_EQ(test, t->seg[1].flags, VSEG_SEGF_AGP);
+	KUNIT_EXPECT_EQ(test, t->seg[1].size, VSEG_AGP_DEFAULT_SIZE);
+	KUNIT_EXPECT_EQ(test, t->seg[1].commit_limit, VSEG_AGP_DEFAULT_SIZE);
 	expect_valid(test, t);
 	t = parse_ok(test, "memory:size=8M;aperture:size=16M,flags=cpuvisible");
 	KUNIT_EXPECT_EQ(test, t->seg[1].flags,
@@ -721,6 +737,104 @@ static void segment_parse_defaults(struct kunit *test)
 	t = parse_ok(test, "paging:;aperture:size=16M;memory:size=8M");
 	KUNIT_EXPECT_EQ(test, t->paging_buffer_segment_id, 1);
 	KUNIT_EXPECT_EQ(test, t->paging_buffer_size, SZ_64K);
+}
+
+/*
+ * An Agp aperture is sized by vseg_segment_table_size_agp() (the
+ * aperture_size_mb and aperture_commit_mb parameters), never by its table.
+ */
+static void segment_agp_size(struct kunit *test)
+{
+	struct vseg_segment_table *t, *before = new_table(test);
+	struct vseg_segment_desc *ap;
+
+	/* no size needed; the default size, the commit limit follows it */
+	t = parse_ok(test, "memory:name=m,size=16M;aperture:flags=agp");
+	ap = &t->seg[1];
+	KUNIT_EXPECT_EQ(test, ap->size, VSEG_AGP_DEFAULT_SIZE);
+	KUNIT_EXPECT_EQ(test, ap->commit_limit, VSEG_AGP_DEFAULT_SIZE);
+	expect_valid(test, t);
+
+	/* 0, 0: the defaults */
+	vseg_segment_table_size_agp(t, 0, 0);
+	KUNIT_EXPECT_EQ(test, ap->size, VSEG_AGP_DEFAULT_SIZE);
+	KUNIT_EXPECT_EQ(test, ap->commit_limit, VSEG_AGP_DEFAULT_SIZE);
+
+	/* a default commit limit follows the size, up and down */
+	vseg_segment_table_size_agp(t, SZ_16M, 0);
+	KUNIT_EXPECT_EQ(test, ap->size, SZ_16M);
+	KUNIT_EXPECT_EQ(test, ap->commit_limit, SZ_16M);
+	expect_valid(test, t);
+	vseg_segment_table_size_agp(t, SZ_1G, 0);
+	KUNIT_EXPECT_EQ(test, ap->size, SZ_1G);
+	KUNIT_EXPECT_EQ(test, ap->commit_limit, SZ_1G);
+	expect_valid(test, t);
+
+	/* an explicit commit limit */
+	vseg_segment_table_size_agp(t, SZ_32M, SZ_8M);
+	KUNIT_EXPECT_EQ(test, ap->size, SZ_32M);
+	KUNIT_EXPECT_EQ(test, ap->commit_limit, SZ_8M);
+	expect_valid(test, t);
+
+	/* the table's commit limit is kept, clamped to a smaller size */
+	t = parse_ok(test, "memory:name=m,size=16M;aperture:size=4K,flags=agp,commit=32M");
+	ap = &t->seg[1];
+	KUNIT_EXPECT_EQ(test, ap->size, VSEG_AGP_DEFAULT_SIZE);
+	KUNIT_EXPECT_EQ(test, ap->commit_limit, SZ_32M);
+	vseg_segment_table_size_agp(t, SZ_128M, 0);
+	KUNIT_EXPECT_EQ(test, ap->commit_limit, SZ_32M);
+	vseg_segment_table_size_agp(t, SZ_16M, 0);
+	KUNIT_EXPECT_EQ(test, ap->commit_limit, SZ_16M);
+	expect_valid(test, t);
+
+	/* the parameters still obey the rules */
+	vseg_segment_table_size_agp(t, SZ_4G + SZ_4K, 0);
+	expect_rule(test, t, "agp-above-4g", 2, VSEG_RULE_APERTURE_SIZE_LIMIT,
+		    "size 0x100001000 exceeds the 4 GiB limit of the aperture");
+	vseg_segment_table_size_agp(t, SZ_16M, SZ_32M);
+	expect_rule(test, t, "agp-commit-param", 2,
+		    VSEG_RULE_APERTURE_COMMIT_SIZE,
+		    "aperture commit limit 0x2000000 exceeds its size 0x1000000");
+
+	/* an aperture that is not Agp keeps the table's size */
+	t = parse_ok(test, M16 AP ",commit=32M");
+	memcpy(before, t, sizeof(*t));
+	vseg_segment_table_size_agp(t, SZ_16M, SZ_8M);
+	KUNIT_EXPECT_EQ(test, memcmp(before, t, sizeof(*t)), 0);
+
+	/* no aperture: nothing to do */
+	t = parse_ok(test, M16);
+	memcpy(before, t, sizeof(*t));
+	vseg_segment_table_size_agp(t, SZ_16M, SZ_8M);
+	KUNIT_EXPECT_EQ(test, memcmp(before, t, sizeof(*t)), 0);
+}
+
+/* The messages of the rules that name the host page size. */
+static void segment_host_page_messages(struct kunit *test)
+{
+	struct vseg_segment_table *t;
+	char msg[VSEG_TABLE_ERROR_MSG_LEN];
+
+	t = parse_ok(test, "memory:name=m,size=0x1800" AP);
+	snprintf(msg, sizeof(msg),
+		 "size 0x1800 is not a multiple of the host page size %lu",
+		 PAGE_SIZE);
+	expect_rule(test, t, "size", 1, VSEG_RULE_SIZE_HOST_PAGE, msg);
+
+	t = parse_ok(test, M16 ",flags=cpuvisible,cpu=0xe0000800" AP);
+	snprintf(msg, sizeof(msg),
+		 "CPU-translated address 0xe0000800 is not a multiple of the host page size %lu",
+		 PAGE_SIZE);
+	expect_rule(test, t, "cpu", 1, VSEG_RULE_CPU_ADDRESS_ALIGN, msg);
+
+	/* a host-page multiple that is not a segment-page multiple */
+	if (PAGE_SIZE < SZ_64K) {
+		t = parse_ok(test, "memory:name=m,size=0x100000,flags=64kpages" AP);
+		t->seg[0].size = SZ_64K + PAGE_SIZE;
+		t->seg[0].commit_limit = t->seg[0].size;
+		expect_rule(test, t, "segment page", 1, VSEG_RULE_SIZE_ALIGN,
+			    NULL);
+	}
 }
 
 static void segment_parse_syntax(struct kunit *test)
@@ -794,9 +908,22 @@ static const struct text_case good_tables[] = {
 	{ "agp-aperture-over-memory",
 	  "memory:name=m,size=16M;aperture:size=16M,base=0,flags=agp" },
 	{ "size-4g", "memory:name=m,size=4G;aperture:size=16M,base=8G" },
+	{ "size-16g", "memory:name=m,size=16G;aperture:size=16M,base=16G" },
+	{ "size-1t", "memory:name=m,size=1024G;aperture:size=16M,base=1024G" },
+	{ "aperture-4g", "memory:name=m,size=16M;aperture:size=4G" },
+	{ "size-64k-pages-16g",
+	  "memory:name=m,size=16G,flags=64kpages;aperture:size=16M,base=16G" },
+	{ "cpu-address", M16 ",flags=cpuvisible,cpu=0xe0000000" AP },
+	{ "cpu-address-small-bar",
+	  "memory:name=m,size=16G,flags=cpuvisible|64kpages,visible=256M,cpu=0x4000000000;"
+	  "aperture:size=16M,base=16G" },
+	{ "cpu-range-at-top", M16 ",flags=cpuvisible,cpu=0xffffffffff000000" AP },
+	{ "agp-without-size", "memory:name=m,size=16M;aperture:flags=agp" },
+	{ "agp-with-commit", "memory:name=m,size=16M;aperture:flags=agp,commit=16M" },
 	{ "invalid-range-at-end", "memory:name=m,size=16M,invalid=15M+1M;aperture:size=16M" },
 	{ "visible-64k-part",
-	  "memory:name=m,size=16M,flags=cpuvisible|64kpages,visible=64K;aperture:size=16M" },
+	  "memory:name=m,size=16M,flags=cpuvisible|64kpages,visible=64K,"
+	  "cpu=0xe0000000;aperture:size=16M" },
 	{ "sysend-at-end", "memory:name=m,size=16M,sysend=16M;aperture:size=16M" },
 	{ "commit-one-page", "memory:name=m,size=16M;aperture:size=16M,commit=4K" },
 	{ "paging-aperture", "memory:name=m,size=16M;aperture:size=16M;paging:seg=2" },
@@ -891,9 +1018,23 @@ static const struct table_case bad_tables[] = {
 	  "memory:name=m,size=0x11000,page=64K,flags=64kpages" AP,
 	  1, VSEG_RULE_SIZE_ALIGN,
 	  "size 0x11000 is not a multiple of the page size 65536" },
-	{ "size-above-4g", "memory:name=m,size=0x100001000" AP,
+	{ "size-not-host-page", "memory:name=m,size=0x1800" AP,
+	  1, VSEG_RULE_SIZE_HOST_PAGE },	/* message: host_page_messages */
+	{ "aperture-size-not-host-page", M16 ";aperture:size=0x10800",
+	  2, VSEG_RULE_SIZE_HOST_PAGE },
+	{ "size-above-1t", "memory:name=m,size=0x10000001000" AP,
 	  1, VSEG_RULE_SIZE_LIMIT,
-	  "size 0x100001000 exceeds the 4 GiB limit" },
+	  "size 0x10000001000 exceeds the 1 TiB limit of a memory segment" },
+	{ "size-above-1t-64k",
+	  "memory:name=m,size=0x10000010000,flags=64kpages" AP,
+	  1, VSEG_RULE_SIZE_LIMIT,
+	  "size 0x10000010000 exceeds the 1 TiB limit of a memory segment" },
+	{ "aperture-above-4g", M16 ";aperture:size=0x100001000",
+	  2, VSEG_RULE_APERTURE_SIZE_LIMIT,
+	  "size 0x100001000 exceeds the 4 GiB limit of the aperture" },
+	{ "agp-commit-above-size", M16 ";aperture:flags=agp,commit=128M",
+	  2, VSEG_RULE_APERTURE_COMMIT_SIZE,
+	  "aperture commit limit 0x8000000 exceeds its size 0x4000000" },
 	{ "64k-pages-without-flag", M16 ",page=64K" AP,
 	  1, VSEG_RULE_PAGE_SIZE_FLAG,
 	  "Use64KBPages does not match the page size 65536" },
@@ -961,6 +1102,34 @@ static const struct table_case bad_tables[] = {
 	{ "visible-on-aperture", M16 AP ",visible=4K",
 	  2, VSEG_RULE_APERTURE_VISIBLE,
 	  "CPU-visible size 0x1000 on the aperture must be 0" },
+	{ "cpu-address-on-aperture", M16 AP ",cpu=0xe0000000",
+	  2, VSEG_RULE_APERTURE_CPU_ADDRESS,
+	  "CPU-translated address 0xe0000000 on the aperture must be 0" },
+	{ "cpu-address-on-visible-aperture",
+	  M16 AP ",flags=cpuvisible,cpu=0xe0000000",
+	  2, VSEG_RULE_APERTURE_CPU_ADDRESS,
+	  "CPU-translated address 0xe0000000 on the aperture must be 0" },
+	{ "cpu-address-on-agp-aperture", M16 ";aperture:flags=agp,cpu=0xe0000000",
+	  2, VSEG_RULE_APERTURE_CPU_ADDRESS,
+	  "CPU-translated address 0xe0000000 on the aperture must be 0" },
+	{ "cpu-address-without-flag", M16 ",cpu=0xe0000000" AP,
+	  1, VSEG_RULE_CPU_ADDRESS_WITHOUT_FLAG,
+	  "CPU-translated address 0xe0000000 without CpuVisible" },
+	{ "cpu-address-missing", M16 ",flags=cpuvisible" AP,
+	  1, VSEG_RULE_CPU_ADDRESS_ZERO,
+	  "CpuVisible without a CPU-translated address" },
+	{ "cpu-address-zero", M16 ",flags=cpuvisible,cpu=0,visible=4M" AP,
+	  1, VSEG_RULE_CPU_ADDRESS_ZERO,
+	  "CpuVisible without a CPU-translated address" },
+	{ "cpu-address-unaligned", M16 ",flags=cpuvisible,cpu=0xe0000800" AP,
+	  1, VSEG_RULE_CPU_ADDRESS_ALIGN },	/* message: host_page_messages */
+	{ "cpu-range-wraps", M16 ",flags=cpuvisible,cpu=0xffffffffff800000" AP,
+	  1, VSEG_RULE_CPU_RANGE_WRAPS,
+	  "CPU-visible range at 0xffffffffff800000, 0x1000000 bytes, wraps around the address space" },
+	{ "cpu-range-wraps-small-bar",
+	  M16 ",flags=cpuvisible,visible=8K,cpu=0xfffffffffffff000" AP,
+	  1, VSEG_RULE_CPU_RANGE_WRAPS,
+	  "CPU-visible range at 0xfffffffffffff000, 0x2000 bytes, wraps around the address space" },
 	{ "sysend-beyond-segment",
 	  M16 ",flags=populatedfromsystem,sysend=32M" AP,
 	  1, VSEG_RULE_SYSTEM_MEMORY_END,
@@ -1052,6 +1221,8 @@ static const struct table_case bad_tables[] = {
 	{ "parse-missing-value", "memory:name=m,size" AP,
 	  .parse = -EINVAL },
 	{ "parse-missing-size", "memory:name=m" AP,
+	  .parse = -EINVAL },
+	{ "parse-aperture-missing-size", M16 ";aperture:name=aperture",
 	  .parse = -EINVAL },
 	{ "parse-no-pairs", "memory" AP,
 	  .parse = -EINVAL },
@@ -1341,6 +1512,8 @@ static struct kunit_case vseg_segment_cases[] = {
 	KUNIT_CASE(segment_parse_example),
 	KUNIT_CASE(segment_parse_defaults),
 	KUNIT_CASE(segment_parse_syntax),
+	KUNIT_CASE(segment_agp_size),
+	KUNIT_CASE(segment_host_page_messages),
 	KUNIT_CASE_PARAM(segment_good_table, good_tables_gen_params),
 	KUNIT_CASE_PARAM(segment_bad_table, bad_tables_gen_params),
 	KUNIT_CASE_PARAM(segment_bad_struct, struct_cases_gen_params),
