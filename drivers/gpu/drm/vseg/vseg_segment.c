@@ -178,6 +178,17 @@ struct vseg_profile {
 	u32 paging_segment;
 };
 
+/* Every profile's aperture: cache-coherent 4 KiB pages at VSEG_APERTURE_BASE. */
+#define PROFILE_APERTURE(_size, _commit) {				\
+	.name = "aperture",						\
+	.kind = VSEG_SEGMENT_APERTURE,					\
+	.flags = VSEG_SEGF_APERTURE | VSEG_SEGF_CACHE_COHERENT,		\
+	.base = VSEG_APERTURE_BASE,					\
+	.size = _size,							\
+	.commit = _commit,						\
+	.page = SZ_4K,							\
+}
+
 static const struct vseg_profile vseg_profiles[] = {
 	{
 		.name = "discrete",
@@ -204,16 +215,7 @@ static const struct vseg_profile vseg_profiles[] = {
 				.size = SZ_16M,
 				.page = SZ_4K,
 			},
-			{
-				.name = "aperture",
-				.kind = VSEG_SEGMENT_APERTURE,
-				.flags = VSEG_SEGF_APERTURE |
-					 VSEG_SEGF_CACHE_COHERENT,
-				.base = VSEG_APERTURE_BASE,
-				.size = SZ_64M,
-				.commit = SZ_32M,
-				.page = SZ_4K,
-			},
+			PROFILE_APERTURE(SZ_64M, SZ_32M),
 		},
 		.paging_segment = 3,
 	},
@@ -233,16 +235,7 @@ static const struct vseg_profile vseg_profiles[] = {
 				.sysend = SZ_32M,
 				.page = SZ_4K,
 			},
-			{
-				.name = "aperture",
-				.kind = VSEG_SEGMENT_APERTURE,
-				.flags = VSEG_SEGF_APERTURE |
-					 VSEG_SEGF_CACHE_COHERENT,
-				.base = VSEG_APERTURE_BASE,
-				.size = SZ_64M,
-				.commit = SZ_64M,
-				.page = SZ_4K,
-			},
+			PROFILE_APERTURE(SZ_64M, SZ_64M),
 		},
 		.paging_segment = 2,
 	},
@@ -261,16 +254,7 @@ static const struct vseg_profile vseg_profiles[] = {
 				.visible = SZ_16M,
 				.page = SZ_64K,
 			},
-			{
-				.name = "aperture",
-				.kind = VSEG_SEGMENT_APERTURE,
-				.flags = VSEG_SEGF_APERTURE |
-					 VSEG_SEGF_CACHE_COHERENT,
-				.base = VSEG_APERTURE_BASE,
-				.size = SZ_64M,
-				.commit = SZ_32M,
-				.page = SZ_4K,
-			},
+			PROFILE_APERTURE(SZ_64M, SZ_32M),
 		},
 		.paging_segment = 2,
 	},
@@ -326,16 +310,7 @@ static const struct vseg_profile vseg_profiles[] = {
 				.size = SZ_8M,
 				.page = SZ_64K,
 			},
-			{
-				.name = "aperture",
-				.kind = VSEG_SEGMENT_APERTURE,
-				.flags = VSEG_SEGF_APERTURE |
-					 VSEG_SEGF_CACHE_COHERENT,
-				.base = VSEG_APERTURE_BASE,
-				.size = SZ_32M,
-				.commit = SZ_32M,
-				.page = SZ_4K,
-			},
+			PROFILE_APERTURE(SZ_32M, SZ_32M),
 		},
 		.paging_segment = 7,
 	},
