@@ -185,10 +185,24 @@ void vseg_debugfs_parse_paging(const char *text, struct vseg_paging *p)
 	igt_assert_f(seen, "debugfs paging has no segment line\n");
 }
 
+/*
+ * Moves end on the paging engine, after the ioctl that asked for them: the
+ * counters are read once it has run every operation queued (pending=0),
+ * within VSEG_USAGE_SETTLE_MS.
+ */
 void vseg_debugfs_read_paging(int fd, struct vseg_paging *p)
 {
-	char *text = vseg_debugfs_read_text(fd, "paging");
+	struct timespec start = {};
 
-	vseg_debugfs_parse_paging(text, p);
-	free(text);
+	igt_gettime(&start);
+	for (;;) {
+		char *text = vseg_debugfs_read_text(fd, "paging");
+
+		vseg_debugfs_parse_paging(text, p);
+		free(text);
+		if (!p->engine.pending ||
+		    igt_nsec_elapsed(&start) / 1000000 >= VSEG_USAGE_SETTLE_MS)
+			break;
+		usleep(5000);
+	}
 }

@@ -121,7 +121,10 @@ struct vseg_paging {
 	struct vseg_paging_segment seg[DRM_VSEG_MAX_SEGMENTS + 1];
 };
 
-/* Read and parse "paging"; asserts it is well-formed. */
+/*
+ * Read and parse "paging" once the paging engine has run every operation
+ * queued (within VSEG_USAGE_SETTLE_MS); asserts it is well-formed.
+ */
 void vseg_debugfs_read_paging(int fd, struct vseg_paging *p);
 void vseg_debugfs_parse_paging(const char *text, struct vseg_paging *p);
 
