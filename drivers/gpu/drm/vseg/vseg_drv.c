@@ -31,6 +31,7 @@
 #include "vseg_drv.h"
 #include "vseg_file.h"
 #include "vseg_ioctl.h"
+#include "vseg_phys.h"
 #include "vseg_ttm.h"
 
 static char *profile = "discrete";
@@ -197,6 +198,9 @@ static int vseg_probe(struct platform_device *pdev)
 		return PTR_ERR(vdev);
 
 	err = vseg_build_table(&vdev->table);
+	if (err)
+		return err;
+	err = vseg_phys_map_init(vdev);
 	if (err)
 		return err;
 	err = drmm_mutex_init(&vdev->drm, &vdev->bo_lock);
