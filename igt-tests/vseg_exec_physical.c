@@ -49,15 +49,15 @@
  *	subtests: one per placement cell, named after its segment.
  *
  * SUBTEST: bad-address-%s
- * Description: Addresses outside the allocation list (segment 0, past a
- *	segment's end, no such segment, unmapped aperture pages, freed memory,
- *	unlisted buffers of this and of another client, ranges across two
- *	listed buffers) make SUBMIT fail with EINVAL: no job, no fence, no
- *	byte written, not even by the job's valid commands; the engine keeps
- *	serving this and other clients. On profile arg[1]. Dynamic subtests:
- *	segment-0, past-end-<segment>, no-such-segment, aperture-unmapped,
- *	unlisted-<segment>, other-client-<segment>, across-two-<segment>,
- *	whole-job.
+ * Description: Addresses outside the allocation list (system memory, past a
+ *	segment's end, gaps between segments and past every segment, unmapped
+ *	aperture pages, freed memory, unlisted buffers of this and of another
+ *	client, ranges across two listed buffers) make SUBMIT fail with
+ *	EINVAL: no job, no fence, no byte written, not even by the job's
+ *	valid commands; the engine keeps serving this and other clients. On
+ *	profile arg[1]. Dynamic subtests: system-memory, past-end-<segment>,
+ *	gap, aperture-unmapped, unlisted-<segment>, other-client-<segment>,
+ *	across-two-<segment>, whole-job.
  *
  * SUBTEST: enospc-%s
  * Description: A job on a buffer that cannot be made reachable (its segment
@@ -586,6 +586,62 @@ static void test_raw_address(const struct cell *cell)
 	tbuf_destroy(&other);
 }
 
+/* --- the GPU physical address space ------------------------------------------ */
+
+/*
+ * Segments sit at their base addresses, with gaps between them that are
+ * not memory; system memory has no GPU physical address.
+ */
+
+/* The address just past the segment that ends highest (none ends at 2^64). */
+static uint64_t past_every_segment(void)
+{
+	uint64_t top = 0;
+
+	for (uint32_t id = 1; id <= ctx.q.num_segments; id++) {
+		const struct drm_vseg_segment_info *s = vseg_ctx_seg(&ctx, id);
+
+		igt_assert_f(s->base_address + s->size > s->base_address,
+			     "segment %u ends at 2^64\n", id);
+		if (s->base_address + s->size > top)
+			top = s->base_address + s->size;
+	}
+	return top;
+}
+
+/*
+ * The first gap between two segments in address order: [*@start, *@end),
+ * after segment *@below and before segment *@above. False if there is none.
+ */
+static bool find_gap(uint64_t *start, uint64_t *end, uint32_t *below,
+		     uint32_t *above)
+{
+	for (uint32_t a = 1; a <= ctx.q.num_segments; a++) {
+		const struct drm_vseg_segment_info *sa = vseg_ctx_seg(&ctx, a);
+		uint64_t lo = sa->base_address + sa->size, hi = UINT64_MAX;
+		uint32_t next = 0;
+
+		/* The segment starting next above @a's end. */
+		for (uint32_t b = 1; b <= ctx.q.num_segments; b++) {
+			const struct drm_vseg_segment_info *sb =
+				vseg_ctx_seg(&ctx, b);
+
+			if (sb->base_address >= lo && sb->base_address < hi) {
+				hi = sb->base_address;
+				next = b;
+			}
+		}
+		if (next && hi > lo) {
+			*start = lo;
+			*end = hi;
+			*below = a;
+			*above = next;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* --- addresses outside the allocation list ----------------------------------- */
 
 /*
@@ -646,52 +702,92 @@ static uint64_t unmapped_aperture_offset(void)
 	return off;
 }
 
-static void test_refuse_segment0(void)
+/*
+ * System memory has no GPU physical address: an AccessedPhysically buffer
+ * evicted from the aperture has none in GEM_INFO, and the address it had
+ * there reaches nothing.
+ */
+static void test_refuse_system(void)
 {
-	struct tbuf v;
+	struct drm_vseg_gem_info info;
+	struct tbuf v, x;
+	uint64_t pa;
 
 	victim_create(&v);
-	expect_refused(&v, DRM_VSEG_CMD_FILL, DRM_VSEG_PHYS_ADDR(0, 0), SZ_4K,
-		       "FILL in segment 0");
-	expect_refused(&v, DRM_VSEG_CMD_WRITE, DRM_VSEG_PHYS_ADDR(0, SZ_1M), 0,
-		       "WRITE in segment 0");
-	expect_refused(&v, DRM_VSEG_CMD_COPY, DRM_VSEG_PHYS_ADDR(0, 0), SZ_4K,
-		       "COPY from segment 0");
+	tbuf_create(&x, cell_of(ctx.ap_id), SZ_64K, AP_FLAG);
+	tbuf_cpu_pattern(&x, 0x708);
+	vseg_make_resident(ctx.fd, &x.handle, 1);
+	pa = vseg_phys_addr(ctx.fd, x.handle, 0);
+	vseg_evict(ctx.fd, &x.handle, 1);
+	vseg_gem_info(ctx.fd, x.handle, &info);
+	igt_assert_f(info.segment_id == 0 &&
+		     info.gpu_address == DRM_VSEG_GPU_ADDRESS_NONE,
+		     "a buffer in system memory: segment %u, GPU address %#llx\n",
+		     info.segment_id, (unsigned long long)info.gpu_address);
+	expect_refused(&v, DRM_VSEG_CMD_FILL, pa, SZ_4K,
+		       "FILL at an evicted buffer's old address");
+	expect_refused(&v, DRM_VSEG_CMD_COPY, pa, SZ_4K,
+		       "COPY from an evicted buffer's old address");
+	expect_refused(&v, DRM_VSEG_CMD_WRITE, DRM_VSEG_GPU_ADDRESS_NONE - 7,
+		       0, "WRITE at the highest address");
+	tbuf_verify(&x, "a buffer in system memory after refused jobs");
+	tbuf_destroy(&x);
 	tbuf_destroy(&v);
-	check_engine_alive("after jobs addressing segment 0");
+	check_engine_alive("after jobs addressing system memory");
 }
 
 static void test_refuse_past_end(uint32_t id)
 {
-	const uint64_t size = vseg_ctx_seg(&ctx, id)->size;
+	const struct drm_vseg_segment_info *seg = vseg_ctx_seg(&ctx, id);
+	const uint64_t end = seg->base_address + seg->size;
 	struct tbuf v;
 
 	victim_create(&v);
-	expect_refused(&v, DRM_VSEG_CMD_FILL, DRM_VSEG_PHYS_ADDR(id, size), 4,
+	expect_refused(&v, DRM_VSEG_CMD_FILL, end, 4,
 		       "FILL just past the segment's end");
-	expect_refused(&v, DRM_VSEG_CMD_FILL,
-		       DRM_VSEG_PHYS_ADDR(id, size - SZ_4K), 2 * SZ_4K,
+	expect_refused(&v, DRM_VSEG_CMD_FILL, end - SZ_4K, 2 * SZ_4K,
 		       "FILL across the segment's end");
-	expect_refused(&v, DRM_VSEG_CMD_WRITE,
-		       DRM_VSEG_PHYS_ADDR(id, (1ull << 56) - 8), 0,
-		       "WRITE at the largest offset");
+	expect_refused(&v, DRM_VSEG_CMD_COPY, end - 1, 2,
+		       "COPY from across the segment's end");
 	tbuf_destroy(&v);
 	check_engine_alive("after jobs past a segment's end");
 }
 
-static void test_refuse_no_segment(void)
+/*
+ * Addresses in a gap between two segments, across a gap's edges and past
+ * every segment are not memory.
+ */
+static void test_refuse_gap(void)
 {
+	uint64_t lo, hi, top = past_every_segment();
+	uint32_t below, above;
 	struct tbuf v;
 
 	victim_create(&v);
-	if (ctx.q.num_segments < DRM_VSEG_MAX_SEGMENTS)
-		expect_refused(&v, DRM_VSEG_CMD_FILL,
-			       DRM_VSEG_PHYS_ADDR(ctx.q.num_segments + 1, 0),
-			       SZ_4K, "FILL in a segment past the table");
-	expect_refused(&v, DRM_VSEG_CMD_FILL, DRM_VSEG_PHYS_ADDR(0xff, 0),
-		       SZ_4K, "FILL in segment 255");
+	expect_refused(&v, DRM_VSEG_CMD_FILL, top, SZ_4K,
+		       "FILL past every segment");
+	expect_refused(&v, DRM_VSEG_CMD_WRITE, top + SZ_1M, 0,
+		       "WRITE past every segment");
+	if (find_gap(&lo, &hi, &below, &above)) {
+		igt_info("gap [%#llx, %#llx) between %s and %s\n",
+			 (unsigned long long)lo, (unsigned long long)hi,
+			 vseg_ctx_seg_name(&ctx, below),
+			 vseg_ctx_seg_name(&ctx, above));
+		expect_refused(&v, DRM_VSEG_CMD_FILL, lo, SZ_4K,
+			       "FILL at the start of a gap");
+		expect_refused(&v, DRM_VSEG_CMD_WRITE, hi - 8, 0,
+			       "WRITE at the end of a gap");
+		expect_refused(&v, DRM_VSEG_CMD_COPY, lo + (hi - lo) / 2 / 8 * 8,
+			       8, "COPY from the middle of a gap");
+		expect_refused(&v, DRM_VSEG_CMD_FILL, lo - SZ_4K, 2 * SZ_4K,
+			       "FILL from a segment into a gap");
+		expect_refused(&v, DRM_VSEG_CMD_FILL, hi - SZ_4K, 2 * SZ_4K,
+			       "FILL from a gap into a segment");
+	} else {
+		igt_info("no gap between two segments in this table\n");
+	}
 	tbuf_destroy(&v);
-	check_engine_alive("after jobs in segments that do not exist");
+	check_engine_alive("after jobs on addresses that are not memory");
 }
 
 static void test_refuse_aperture_unmapped(void)
@@ -703,8 +799,9 @@ static void test_refuse_aperture_unmapped(void)
 	off = unmapped_aperture_offset();
 	igt_info("aperture offset %#llx has no GART entry\n",
 		 (unsigned long long)off);
-	expect_refused(&v, DRM_VSEG_CMD_FILL, DRM_VSEG_PHYS_ADDR(ctx.ap_id, off),
-		       SZ_4K, "FILL of an unmapped aperture page");
+	expect_refused(&v, DRM_VSEG_CMD_FILL,
+		       vseg_ctx_gpu_addr(&ctx, ctx.ap_id, off), SZ_4K,
+		       "FILL of an unmapped aperture page");
 	tbuf_destroy(&v);
 	check_engine_alive("after a job on an unmapped aperture page");
 }
@@ -860,7 +957,7 @@ static void test_refuse_whole_job(void)
 	watch[0] = &b;
 	vseg_cb_init(&cb);
 	vseg_cb_write_phys(&cb, b.handle, 0, 0x1111111111111111ull);
-	vseg_cb_fill(&cb, DRM_VSEG_PHYS_ADDR(0, 0), SZ_4K, 0xbad);
+	vseg_cb_fill(&cb, past_every_segment(), SZ_4K, 0xbad);
 	vseg_cb_write_phys(&cb, b.handle, 8, 0x2222222222222222ull);
 	vseg_cb_copy_phys(&cb, b.handle, SZ_4K, b.handle, 2 * SZ_4K, SZ_4K);
 	expect_submit_einval(&cb, watch, 1, "a bad address between good ones");
@@ -1147,17 +1244,21 @@ static void r_render_patches_only(struct reject_env *e)
 }
 
 /* Ranges outside the listed allocations (found once they are placed). */
-static void r_raw_segment0(struct reject_env *e)
+static void r_raw_gap(struct reject_env *e)
 {
+	uint64_t lo, hi;
+	uint32_t below, above;
+
+	igt_assert(find_gap(&lo, &hi, &below, &above));
 	e->cb.cmds[3].opcode = DRM_VSEG_CMD_FILL;
-	e->cb.cmds[3].dst = DRM_VSEG_PHYS_ADDR(0, 0);
+	e->cb.cmds[3].dst = lo;
 	e->cb.cmds[3].size = SZ_4K;
 }
 
-static void r_raw_no_segment(struct reject_env *e)
+static void r_raw_past_segments(struct reject_env *e)
 {
 	e->cb.cmds[3].opcode = DRM_VSEG_CMD_WRITE;
-	e->cb.cmds[3].dst = DRM_VSEG_PHYS_ADDR(ctx.q.num_segments + 1, 0);
+	e->cb.cmds[3].dst = past_every_segment();
 }
 
 static void r_fill_past_end(struct reject_env *e)
@@ -1287,9 +1388,9 @@ static const struct reject_case reject_cases[] = {
 	{ "patch-into-write-src", -EINVAL, PATCH_OFFSET(3, 2, src) },
 	{ "patch-into-nop-dst", -EINVAL, PATCH_OFFSET(3, 3, dst) },
 	{ "patch-into-nop-src", -EINVAL, PATCH_OFFSET(2, 3, src) },
-	{ "raw-segment-0", -EINVAL, .mutate = r_raw_segment0, .placed = true },
-	{ "raw-no-segment", -EINVAL,
-	  .mutate = r_raw_no_segment, .placed = true },
+	{ "raw-gap", -EINVAL, .mutate = r_raw_gap, .placed = true },
+	{ "raw-past-segments", -EINVAL,
+	  .mutate = r_raw_past_segments, .placed = true },
 	{ "fill-past-end", -EINVAL, .mutate = r_fill_past_end, .placed = true },
 	{ "fill-offset-near-end", -EINVAL,
 	  .mutate = r_fill_offset_near_end, .placed = true },
@@ -1804,8 +1905,9 @@ igt_main
 		igt_subtest_with_dynamic_f("raw-address-%s", profile)
 			each_cell(profile, test_raw_address);
 
-		igt_describe("Addresses outside the allocation list (segment "
-			     "0, past a segment's end, no such segment, "
+		igt_describe("Addresses outside the allocation list (system "
+			     "memory, past a segment's end, gaps between "
+			     "segments and past every segment, "
 			     "unmapped aperture pages, freed memory, unlisted "
 			     "buffers of this and of another client, ranges "
 			     "across two listed buffers) make SUBMIT fail with "
@@ -1814,14 +1916,14 @@ igt_main
 			     "keeps serving this and other clients.");
 		igt_subtest_with_dynamic_f("bad-address-%s", profile) {
 			vseg_ctx_load(&ctx, profile);
-			igt_dynamic("segment-0")
-				test_refuse_segment0();
+			igt_dynamic("system-memory")
+				test_refuse_system();
 			for (uint32_t id = 1; id <= ctx.q.num_segments; id++)
 				igt_dynamic_f("past-end-%s",
 					      vseg_ctx_seg_name(&ctx, id))
 					test_refuse_past_end(id);
-			igt_dynamic("no-such-segment")
-				test_refuse_no_segment();
+			igt_dynamic("gap")
+				test_refuse_gap();
 			igt_dynamic("aperture-unmapped")
 				test_refuse_aperture_unmapped();
 			for (uint32_t id = 1; id <= ctx.q.num_segments; id++) {
