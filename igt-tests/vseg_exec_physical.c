@@ -59,6 +59,21 @@
  *	gap, aperture-unmapped, unlisted-<segment>, other-client-<segment>,
  *	across-two-<segment>, whole-job.
  *
+ * SUBTEST: gpu-address-%s
+ * Description: GPU physical addresses are the segment's base address plus
+ *	the offset: GEM_INFO's gpu_address is that of a physically
+ *	addressable buffer (none for one in system memory or unmapped in the
+ *	aperture) and, used directly in commands, reaches the buffer's bytes;
+ *	an address in a gap between segments, or one byte past a listed
+ *	buffer, is refused at SUBMIT; a hostile client that computes another
+ *	file's buffer's address from the base address neither reads nor
+ *	writes it. On profile arg[1]. Dynamic subtests: gem-info-<segment>,
+ *	gap, one-past-end-<segment>, hostile-client-<segment>.
+ *
+ * SUBTEST: gpu-address-gapped
+ * Description: gpu-address on a table whose segments have distinct base
+ *	addresses with gaps between all of them (and below the first).
+ *
  * SUBTEST: enospc-%s
  * Description: A job on a buffer that cannot be made reachable (its segment
  *	full of pinned buffers; one file may pin it all with
@@ -1832,6 +1847,249 @@ static void test_enospc(uint32_t id)
 	tbuf_destroy(&x);
 }
 
+/* --- GPU physical addresses from GEM_INFO ------------------------------------ */
+
+/*
+ * GEM_INFO's gpu_address is the segment's base address + offset (the
+ * aperture's base + aperture_offset), or none; used directly, without a
+ * patch, with the buffer listed, it reaches the buffer's bytes.
+ */
+static void test_gem_info_address(const struct cell *cell)
+{
+	const uint64_t size = SZ_64K;
+	const struct drm_vseg_segment_info *seg = vseg_ctx_seg(&ctx, cell->seg);
+	struct drm_vseg_gem_info info;
+	struct drm_vseg_gem_create c;
+	struct vseg_cmdbuf cb;
+	uint64_t want, ga;
+	struct tbuf b;
+	uint32_t h;
+
+	tbuf_create(&b, cell, size, AP_FLAG);
+	tbuf_cpu_pattern(&b, 0x800 + cell->seg);
+	pin(b.handle);
+	check_reachable(&b, cell, &info, "pinned");
+	want = seg->base_address + (cell->seg == ctx.ap_id ?
+				    info.aperture_offset : info.offset);
+	igt_info("%s (base %#llx): buffer at GPU address %#llx\n",
+		 cell_name(cell), (unsigned long long)seg->base_address,
+		 (unsigned long long)info.gpu_address);
+	igt_assert_f(info.gpu_address == want,
+		     "GEM_INFO gpu_address %#llx, base + offset is %#llx\n",
+		     (unsigned long long)info.gpu_address,
+		     (unsigned long long)want);
+	ga = info.gpu_address;
+
+	vseg_cb_init(&cb);
+	vseg_cb_allocation(&cb, b.handle, DRM_VSEG_ALLOCATION_WRITE);
+	vseg_cb_fill(&cb, ga + SZ_4K, SZ_4K, 0x5eed5eed);
+	vseg_fill32(b.model + SZ_4K, SZ_4K, 0x5eed5eed);
+	vseg_cb_write(&cb, ga, 0x0123456789abcdefull);
+	memcpy(b.model, &(uint64_t){ 0x0123456789abcdefull }, 8);
+	vseg_cb_copy(&cb, ga + size - SZ_4K, ga + SZ_4K - 16, 64);
+	memmove(b.model + size - SZ_4K, b.model + SZ_4K - 16, 64);
+	vseg_cb_write(&cb, ga + size - 8, 0xfedcba9876543210ull);
+	memcpy(b.model + size - 8, &(uint64_t){ 0xfedcba9876543210ull }, 8);
+	vseg_cb_exec_ok(ctx.fd, COPY, &cb, "GEM_INFO's address, used directly");
+	vseg_cb_fini(&cb);
+	unpin(b.handle);
+	tbuf_verify(&b, "after a job on GEM_INFO's address");
+	tbuf_destroy(&b);
+
+	/* In system memory: no GPU physical address. */
+	vseg_create_args(&c, size, BIT(0), 0);
+	h = vseg_gem_create(ctx.fd, &c);
+	vseg_gem_info(ctx.fd, h, &info);
+	igt_assert_f(info.segment_id == 0 &&
+		     info.gpu_address == DRM_VSEG_GPU_ADDRESS_NONE,
+		     "a buffer in system memory: segment %u, gpu_address %#llx\n",
+		     info.segment_id, (unsigned long long)info.gpu_address);
+	vseg_gem_close(ctx.fd, h);
+	/* In the aperture without AccessedPhysically: not mapped, none. */
+	if (cell->seg == ctx.ap_id) {
+		vseg_create_args(&c, size, BIT(ctx.ap_id), 0);
+		h = vseg_gem_create(ctx.fd, &c);
+		vseg_make_resident(ctx.fd, &h, 1);
+		vseg_gem_info(ctx.fd, h, &info);
+		igt_assert_f(info.segment_id == ctx.ap_id &&
+			     !(info.placement_flags &
+			       DRM_VSEG_INFO_APERTURE_MAPPED) &&
+			     info.gpu_address == DRM_VSEG_GPU_ADDRESS_NONE,
+			     "an unmapped aperture buffer: segment %u, flags %#x, gpu_address %#llx\n",
+			     info.segment_id, info.placement_flags,
+			     (unsigned long long)info.gpu_address);
+		vseg_gem_close(ctx.fd, h);
+	}
+}
+
+/* One byte past a listed buffer is refused; its last byte is inside. */
+static void test_one_past_end(const struct cell *cell)
+{
+	const uint64_t size = SZ_64K;
+	const struct tbuf *watch[1];
+	struct vseg_cmdbuf cb;
+	struct tbuf b;
+	uint64_t ga;
+
+	tbuf_create(&b, cell, size, AP_FLAG);
+	tbuf_cpu_pattern(&b, 0x840 + cell->seg);
+	pin(b.handle);
+	ga = vseg_phys_addr(ctx.fd, b.handle, 0);
+	watch[0] = &b;
+	vseg_cb_init(&cb);
+	vseg_cb_allocation(&cb, b.handle, DRM_VSEG_ALLOCATION_WRITE);
+	vseg_cb_copy(&cb, ga, ga + size, 1);
+	expect_submit_einval(&cb, watch, 1,
+			     "COPY of the byte just past the listed buffer");
+	vseg_cb_reset(&cb);
+	vseg_cb_allocation(&cb, b.handle, DRM_VSEG_ALLOCATION_WRITE);
+	vseg_cb_copy(&cb, ga + size, ga, 1);
+	expect_submit_einval(&cb, watch, 1,
+			     "COPY into the byte just past the listed buffer");
+	vseg_cb_reset(&cb);
+	vseg_cb_allocation(&cb, b.handle, DRM_VSEG_ALLOCATION_WRITE);
+	vseg_cb_copy(&cb, ga, ga + size - 16, 17);
+	expect_submit_einval(&cb, watch, 1,
+			     "COPY from a range one byte longer than the buffer");
+	vseg_cb_reset(&cb);
+	vseg_cb_allocation(&cb, b.handle, DRM_VSEG_ALLOCATION_WRITE);
+	vseg_cb_fill(&cb, ga, size + 4, 0x0bad0bad);
+	expect_submit_einval(&cb, watch, 1, "FILL one word past the buffer");
+
+	/* The last byte is the buffer's. */
+	vseg_cb_reset(&cb);
+	vseg_cb_allocation(&cb, b.handle, DRM_VSEG_ALLOCATION_WRITE);
+	vseg_cb_copy(&cb, ga, ga + size - 1, 1);
+	b.model[0] = b.model[size - 1];
+	vseg_cb_exec_ok(ctx.fd, COPY, &cb, "COPY of the buffer's last byte");
+	vseg_cb_fini(&cb);
+	unpin(b.handle);
+	tbuf_verify(&b, "after jobs around the buffer's end");
+	tbuf_destroy(&b);
+}
+
+/*
+ * A hostile client learns where another file's buffer is (segment and
+ * offset) and computes its address from the segment's base address, as
+ * the GPU sees it: reading it into its own listed buffer and writing it
+ * are refused, and no byte moves either way.
+ */
+static void test_hostile_client(const struct cell *cell)
+{
+	const uint64_t size = SZ_64K;
+	const struct drm_vseg_segment_info *seg;
+	struct drm_vseg_segment_info *segs;
+	struct drm_vseg_query_segments q;
+	struct drm_vseg_gem_info info;
+	int fd2 = drm_open_vseg();
+	struct vseg_cmdbuf cb;
+	struct tbuf victim;
+	uint8_t *want, *got;
+	uint64_t addr, own;
+	uint32_t h;
+	int err;
+
+	want = malloc(size);
+	got = malloc(size);
+	igt_assert(want && got);
+	tbuf_create(&victim, cell, size, AP_FLAG);
+	tbuf_cpu_pattern(&victim, 0x880 + cell->seg);
+	pin(victim.handle);
+	check_reachable(&victim, cell, &info, "the victim, pinned");
+
+	/* The hostile client's view: its own query, the leaked location. */
+	segs = vseg_query_all(fd2, &q);
+	seg = vseg_segment(&q, segs, info.segment_id);
+	addr = seg->base_address + (info.segment_id == ctx.ap_id ?
+				    info.aperture_offset : info.offset);
+	igt_assert_eq_u64(addr, info.gpu_address);
+	igt_info("the victim is at %#llx in %s\n", (unsigned long long)addr,
+		 cell_name(cell));
+
+	h = vseg_gem_create_simple(fd2, size, BIT(ctx.ap_id) | BIT(0),
+				   AP_FLAG);
+	vseg_pattern_fill(want, size, 0x8c0);
+	vseg_bo_write(fd2, h, 0, want, size);
+	vseg_make_resident(fd2, &h, 1);
+	own = vseg_phys_addr(fd2, h, 0);
+
+	/* Read: the victim's bytes into its own listed buffer. */
+	vseg_cb_init(&cb);
+	vseg_cb_allocation(&cb, h, DRM_VSEG_ALLOCATION_WRITE);
+	vseg_cb_copy(&cb, own, addr, size);
+	err = __vseg_cb_submit(fd2, COPY, &cb, NULL, 0, NULL, 0);
+	igt_assert_f(err == -EINVAL, "hostile COPY out of a victim: %s\n",
+		     vseg_errname(err));
+	/* The same, patched: the patch points at its own buffer only. */
+	vseg_cb_reset(&cb);
+	vseg_cb_copy(&cb, 0, addr + SZ_4K, SZ_4K);
+	vseg_cb_patch(&cb, 0, VSEG_CMD_DST, h, 0, true);
+	err = __vseg_cb_submit(fd2, COPY, &cb, NULL, 0, NULL, 0);
+	igt_assert_f(err == -EINVAL,
+		     "hostile patched COPY out of a victim: %s\n",
+		     vseg_errname(err));
+	/* Write: FILL, WRITE and COPY from its own buffer. */
+	vseg_cb_reset(&cb);
+	vseg_cb_allocation(&cb, h, DRM_VSEG_ALLOCATION_WRITE);
+	vseg_cb_fill(&cb, addr, size, 0x0bad0bad);
+	err = __vseg_cb_submit(fd2, COPY, &cb, NULL, 0, NULL, 0);
+	igt_assert_f(err == -EINVAL, "hostile FILL of a victim: %s\n",
+		     vseg_errname(err));
+	vseg_cb_reset(&cb);
+	vseg_cb_allocation(&cb, h, DRM_VSEG_ALLOCATION_WRITE);
+	vseg_cb_write(&cb, addr + 8, 0xbadbadbadull);
+	err = __vseg_cb_submit(fd2, COPY, &cb, NULL, 0, NULL, 0);
+	igt_assert_f(err == -EINVAL, "hostile WRITE into a victim: %s\n",
+		     vseg_errname(err));
+	vseg_cb_reset(&cb);
+	vseg_cb_allocation(&cb, h, 0);
+	vseg_cb_copy(&cb, addr, own, size);
+	err = __vseg_cb_submit(fd2, COPY, &cb, NULL, 0, NULL, 0);
+	igt_assert_f(err == -EINVAL, "hostile COPY into a victim: %s\n",
+		     vseg_errname(err));
+	vseg_cb_fini(&cb);
+
+	/* Nothing moved either way. */
+	vseg_bo_read(fd2, h, 0, got, size);
+	vseg_assert_same(got, want, size, 0,
+			 "the hostile client's buffer after refused jobs");
+	unpin(victim.handle);
+	tbuf_verify(&victim, "the victim after a hostile client's jobs");
+	vseg_gem_close(fd2, h);
+	drm_close_driver(fd2);
+	free(segs);
+	tbuf_destroy(&victim);
+	free(want);
+	free(got);
+	check_engine_alive("after a hostile client's jobs");
+}
+
+/* A table with gaps below, between and above all of its segments. */
+#define GAPPED_TABLE \
+	"memory:name=vram,size=32M,base=0x10000000,flags=cpuvisible|64kpages;" \
+	"memory:name=local,size=16M,base=0x40000000;" \
+	"aperture:size=64M,commit=32M,base=0x200000000"
+
+/* The gpu-address dynamic subtests on the table loaded now. */
+static void gpu_address_tests(void)
+{
+	struct cell cells[DRM_VSEG_MAX_SEGMENTS];
+	unsigned int n = physical_cells(cells);
+
+	for (unsigned int i = 0; i < n; i++)
+		igt_dynamic_f("gem-info-%s", cell_name(&cells[i]))
+			test_gem_info_address(&cells[i]);
+	igt_dynamic("gap")
+		test_refuse_gap();
+	for (unsigned int i = 0; i < n; i++)
+		igt_dynamic_f("one-past-end-%s", cell_name(&cells[i]))
+			test_one_past_end(&cells[i]);
+	for (unsigned int i = 0; i < n; i++)
+		igt_dynamic_f("hostile-client-%s", cell_name(&cells[i]))
+			test_hostile_client(&cells[i]);
+	vseg_ctx_finish(&ctx, "after closing every buffer");
+}
+
 /* Load @profile: one dynamic subtest per placement cell, running @test. */
 static void each_cell(const char *profile, void (*test)(const struct cell *))
 {
@@ -1942,6 +2200,18 @@ igt_main
 			vseg_ctx_finish(&ctx, "after closing every buffer");
 		}
 
+		igt_describe("GPU physical addresses are the segment's base "
+			     "address plus the offset: GEM_INFO's gpu_address "
+			     "reaches the buffer's bytes used directly; gaps "
+			     "between segments and one byte past a listed "
+			     "buffer are refused; a hostile client computing "
+			     "another file's buffer's address neither reads "
+			     "nor writes it.");
+		igt_subtest_with_dynamic_f("gpu-address-%s", profile) {
+			vseg_ctx_load(&ctx, profile);
+			gpu_address_tests();
+		}
+
 		igt_describe("A job on a buffer that cannot be made reachable "
 			     "(its segment full of pinned buffers; one file may "
 			     "pin it all with pin_limit_percent=100) is "
@@ -1972,6 +2242,13 @@ igt_main
 			}
 			vseg_ctx_finish(&ctx, "after closing every buffer");
 		}
+	}
+
+	igt_describe("gpu-address on a table whose segments have distinct "
+		     "base addresses with gaps between all of them.");
+	igt_subtest_with_dynamic("gpu-address-gapped") {
+		vseg_ctx_load(&ctx, "discrete table=" GAPPED_TABLE);
+		gpu_address_tests();
 	}
 
 	igt_describe("Each way a submission can be invalid is refused with "
