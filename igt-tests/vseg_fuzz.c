@@ -1237,6 +1237,18 @@ static uint64_t expected_gpu_address(const struct drm_vseg_gem_info *in)
 	return gpu_addr(in->segment_id, in->offset);
 }
 
+/*
+ * A buffer of system memory the GPU used is committed to the aperture,
+ * whether or not it supports the aperture: WDDM's memory manager does so
+ * for the GPU's use of system memory (it gets no GART range there).
+ */
+static bool gpu_committed(const struct fbo *b,
+			  const struct drm_vseg_gem_info *in)
+{
+	return (b->supported & 1) && in->segment_id == T.ap_id &&
+	       !(in->placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED);
+}
+
 static void check_info(struct fz *g, const struct fbo *b,
 		       const struct drm_vseg_gem_info *in)
 {
@@ -1244,7 +1256,8 @@ static void check_info(struct fz *g, const struct fbo *b,
 
 	if (in->size != b->size || in->create_flags != b->flags ||
 	    in->segment_id > T.nseg ||
-	    (in->segment_id && !(b->supported & BIT(in->segment_id))) ||
+	    (in->segment_id && !(b->supported & BIT(in->segment_id)) &&
+	     !gpu_committed(b, in)) ||
 	    !!(in->placement_flags & DRM_VSEG_INFO_RESIDENT) !=
 	    !!in->segment_id ||
 	    in->resident_bytes != (in->segment_id ? b->size : 0) ||
