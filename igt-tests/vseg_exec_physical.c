@@ -49,15 +49,30 @@
  *	subtests: one per placement cell, named after its segment.
  *
  * SUBTEST: bad-address-%s
- * Description: Addresses outside the allocation list (segment 0, past a
- *	segment's end, no such segment, unmapped aperture pages, freed memory,
- *	unlisted buffers of this and of another client, ranges across two
- *	listed buffers) make SUBMIT fail with EINVAL: no job, no fence, no
- *	byte written, not even by the job's valid commands; the engine keeps
- *	serving this and other clients. On profile arg[1]. Dynamic subtests:
- *	segment-0, past-end-<segment>, no-such-segment, aperture-unmapped,
- *	unlisted-<segment>, other-client-<segment>, across-two-<segment>,
- *	whole-job.
+ * Description: Addresses outside the allocation list (system memory, past a
+ *	segment's end, gaps between segments and past every segment, unmapped
+ *	aperture pages, freed memory, unlisted buffers of this and of another
+ *	client, ranges across two listed buffers) make SUBMIT fail with
+ *	EINVAL: no job, no fence, no byte written, not even by the job's
+ *	valid commands; the engine keeps serving this and other clients. On
+ *	profile arg[1]. Dynamic subtests: system-memory, past-end-<segment>,
+ *	gap, aperture-unmapped, unlisted-<segment>, other-client-<segment>,
+ *	across-two-<segment>, whole-job.
+ *
+ * SUBTEST: gpu-address-%s
+ * Description: GPU physical addresses are the segment's base address plus
+ *	the offset: GEM_INFO's gpu_address is that of a physically
+ *	addressable buffer (none for one in system memory or unmapped in the
+ *	aperture) and, used directly in commands, reaches the buffer's bytes;
+ *	an address in a gap between segments, or one byte past a listed
+ *	buffer, is refused at SUBMIT; a hostile client that computes another
+ *	file's buffer's address from the base address neither reads nor
+ *	writes it. On profile arg[1]. Dynamic subtests: gem-info-<segment>,
+ *	gap, one-past-end-<segment>, hostile-client-<segment>.
+ *
+ * SUBTEST: gpu-address-gapped
+ * Description: gpu-address on a table whose segments have distinct base
+ *	addresses with gaps between all of them (and below the first).
  *
  * SUBTEST: enospc-%s
  * Description: A job on a buffer that cannot be made reachable (its segment
@@ -586,6 +601,62 @@ static void test_raw_address(const struct cell *cell)
 	tbuf_destroy(&other);
 }
 
+/* --- the GPU physical address space ------------------------------------------ */
+
+/*
+ * Segments sit at their base addresses, with gaps between them that are
+ * not memory; system memory has no GPU physical address.
+ */
+
+/* The address just past the segment that ends highest (none ends at 2^64). */
+static uint64_t past_every_segment(void)
+{
+	uint64_t top = 0;
+
+	for (uint32_t id = 1; id <= ctx.q.num_segments; id++) {
+		const struct drm_vseg_segment_info *s = vseg_ctx_seg(&ctx, id);
+
+		igt_assert_f(s->base_address + s->size > s->base_address,
+			     "segment %u ends at 2^64\n", id);
+		if (s->base_address + s->size > top)
+			top = s->base_address + s->size;
+	}
+	return top;
+}
+
+/*
+ * The first gap between two segments in address order: [*@start, *@end),
+ * after segment *@below and before segment *@above. False if there is none.
+ */
+static bool find_gap(uint64_t *start, uint64_t *end, uint32_t *below,
+		     uint32_t *above)
+{
+	for (uint32_t a = 1; a <= ctx.q.num_segments; a++) {
+		const struct drm_vseg_segment_info *sa = vseg_ctx_seg(&ctx, a);
+		uint64_t lo = sa->base_address + sa->size, hi = UINT64_MAX;
+		uint32_t next = 0;
+
+		/* The segment starting next above @a's end. */
+		for (uint32_t b = 1; b <= ctx.q.num_segments; b++) {
+			const struct drm_vseg_segment_info *sb =
+				vseg_ctx_seg(&ctx, b);
+
+			if (sb->base_address >= lo && sb->base_address < hi) {
+				hi = sb->base_address;
+				next = b;
+			}
+		}
+		if (next && hi > lo) {
+			*start = lo;
+			*end = hi;
+			*below = a;
+			*above = next;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* --- addresses outside the allocation list ----------------------------------- */
 
 /*
@@ -646,52 +717,92 @@ static uint64_t unmapped_aperture_offset(void)
 	return off;
 }
 
-static void test_refuse_segment0(void)
+/*
+ * System memory has no GPU physical address: an AccessedPhysically buffer
+ * evicted from the aperture has none in GEM_INFO, and the address it had
+ * there reaches nothing.
+ */
+static void test_refuse_system(void)
 {
-	struct tbuf v;
+	struct drm_vseg_gem_info info;
+	struct tbuf v, x;
+	uint64_t pa;
 
 	victim_create(&v);
-	expect_refused(&v, DRM_VSEG_CMD_FILL, DRM_VSEG_PHYS_ADDR(0, 0), SZ_4K,
-		       "FILL in segment 0");
-	expect_refused(&v, DRM_VSEG_CMD_WRITE, DRM_VSEG_PHYS_ADDR(0, SZ_1M), 0,
-		       "WRITE in segment 0");
-	expect_refused(&v, DRM_VSEG_CMD_COPY, DRM_VSEG_PHYS_ADDR(0, 0), SZ_4K,
-		       "COPY from segment 0");
+	tbuf_create(&x, cell_of(ctx.ap_id), SZ_64K, AP_FLAG);
+	tbuf_cpu_pattern(&x, 0x708);
+	vseg_make_resident(ctx.fd, &x.handle, 1);
+	pa = vseg_phys_addr(ctx.fd, x.handle, 0);
+	vseg_evict(ctx.fd, &x.handle, 1);
+	vseg_gem_info(ctx.fd, x.handle, &info);
+	igt_assert_f(info.segment_id == 0 &&
+		     info.gpu_address == DRM_VSEG_GPU_ADDRESS_NONE,
+		     "a buffer in system memory: segment %u, GPU address %#llx\n",
+		     info.segment_id, (unsigned long long)info.gpu_address);
+	expect_refused(&v, DRM_VSEG_CMD_FILL, pa, SZ_4K,
+		       "FILL at an evicted buffer's old address");
+	expect_refused(&v, DRM_VSEG_CMD_COPY, pa, SZ_4K,
+		       "COPY from an evicted buffer's old address");
+	expect_refused(&v, DRM_VSEG_CMD_WRITE, DRM_VSEG_GPU_ADDRESS_NONE - 7,
+		       0, "WRITE at the highest address");
+	tbuf_verify(&x, "a buffer in system memory after refused jobs");
+	tbuf_destroy(&x);
 	tbuf_destroy(&v);
-	check_engine_alive("after jobs addressing segment 0");
+	check_engine_alive("after jobs addressing system memory");
 }
 
 static void test_refuse_past_end(uint32_t id)
 {
-	const uint64_t size = vseg_ctx_seg(&ctx, id)->size;
+	const struct drm_vseg_segment_info *seg = vseg_ctx_seg(&ctx, id);
+	const uint64_t end = seg->base_address + seg->size;
 	struct tbuf v;
 
 	victim_create(&v);
-	expect_refused(&v, DRM_VSEG_CMD_FILL, DRM_VSEG_PHYS_ADDR(id, size), 4,
+	expect_refused(&v, DRM_VSEG_CMD_FILL, end, 4,
 		       "FILL just past the segment's end");
-	expect_refused(&v, DRM_VSEG_CMD_FILL,
-		       DRM_VSEG_PHYS_ADDR(id, size - SZ_4K), 2 * SZ_4K,
+	expect_refused(&v, DRM_VSEG_CMD_FILL, end - SZ_4K, 2 * SZ_4K,
 		       "FILL across the segment's end");
-	expect_refused(&v, DRM_VSEG_CMD_WRITE,
-		       DRM_VSEG_PHYS_ADDR(id, (1ull << 56) - 8), 0,
-		       "WRITE at the largest offset");
+	expect_refused(&v, DRM_VSEG_CMD_COPY, end - 1, 2,
+		       "COPY from across the segment's end");
 	tbuf_destroy(&v);
 	check_engine_alive("after jobs past a segment's end");
 }
 
-static void test_refuse_no_segment(void)
+/*
+ * Addresses in a gap between two segments, across a gap's edges and past
+ * every segment are not memory.
+ */
+static void test_refuse_gap(void)
 {
+	uint64_t lo, hi, top = past_every_segment();
+	uint32_t below, above;
 	struct tbuf v;
 
 	victim_create(&v);
-	if (ctx.q.num_segments < DRM_VSEG_MAX_SEGMENTS)
-		expect_refused(&v, DRM_VSEG_CMD_FILL,
-			       DRM_VSEG_PHYS_ADDR(ctx.q.num_segments + 1, 0),
-			       SZ_4K, "FILL in a segment past the table");
-	expect_refused(&v, DRM_VSEG_CMD_FILL, DRM_VSEG_PHYS_ADDR(0xff, 0),
-		       SZ_4K, "FILL in segment 255");
+	expect_refused(&v, DRM_VSEG_CMD_FILL, top, SZ_4K,
+		       "FILL past every segment");
+	expect_refused(&v, DRM_VSEG_CMD_WRITE, top + SZ_1M, 0,
+		       "WRITE past every segment");
+	if (find_gap(&lo, &hi, &below, &above)) {
+		igt_info("gap [%#llx, %#llx) between %s and %s\n",
+			 (unsigned long long)lo, (unsigned long long)hi,
+			 vseg_ctx_seg_name(&ctx, below),
+			 vseg_ctx_seg_name(&ctx, above));
+		expect_refused(&v, DRM_VSEG_CMD_FILL, lo, SZ_4K,
+			       "FILL at the start of a gap");
+		expect_refused(&v, DRM_VSEG_CMD_WRITE, hi - 8, 0,
+			       "WRITE at the end of a gap");
+		expect_refused(&v, DRM_VSEG_CMD_COPY, lo + (hi - lo) / 2 / 8 * 8,
+			       8, "COPY from the middle of a gap");
+		expect_refused(&v, DRM_VSEG_CMD_FILL, lo - SZ_4K, 2 * SZ_4K,
+			       "FILL from a segment into a gap");
+		expect_refused(&v, DRM_VSEG_CMD_FILL, hi - SZ_4K, 2 * SZ_4K,
+			       "FILL from a gap into a segment");
+	} else {
+		igt_info("no gap between two segments in this table\n");
+	}
 	tbuf_destroy(&v);
-	check_engine_alive("after jobs in segments that do not exist");
+	check_engine_alive("after jobs on addresses that are not memory");
 }
 
 static void test_refuse_aperture_unmapped(void)
@@ -703,8 +814,9 @@ static void test_refuse_aperture_unmapped(void)
 	off = unmapped_aperture_offset();
 	igt_info("aperture offset %#llx has no GART entry\n",
 		 (unsigned long long)off);
-	expect_refused(&v, DRM_VSEG_CMD_FILL, DRM_VSEG_PHYS_ADDR(ctx.ap_id, off),
-		       SZ_4K, "FILL of an unmapped aperture page");
+	expect_refused(&v, DRM_VSEG_CMD_FILL,
+		       vseg_ctx_gpu_addr(&ctx, ctx.ap_id, off), SZ_4K,
+		       "FILL of an unmapped aperture page");
 	tbuf_destroy(&v);
 	check_engine_alive("after a job on an unmapped aperture page");
 }
@@ -860,7 +972,7 @@ static void test_refuse_whole_job(void)
 	watch[0] = &b;
 	vseg_cb_init(&cb);
 	vseg_cb_write_phys(&cb, b.handle, 0, 0x1111111111111111ull);
-	vseg_cb_fill(&cb, DRM_VSEG_PHYS_ADDR(0, 0), SZ_4K, 0xbad);
+	vseg_cb_fill(&cb, past_every_segment(), SZ_4K, 0xbad);
 	vseg_cb_write_phys(&cb, b.handle, 8, 0x2222222222222222ull);
 	vseg_cb_copy_phys(&cb, b.handle, SZ_4K, b.handle, 2 * SZ_4K, SZ_4K);
 	expect_submit_einval(&cb, watch, 1, "a bad address between good ones");
@@ -1147,17 +1259,21 @@ static void r_render_patches_only(struct reject_env *e)
 }
 
 /* Ranges outside the listed allocations (found once they are placed). */
-static void r_raw_segment0(struct reject_env *e)
+static void r_raw_gap(struct reject_env *e)
 {
+	uint64_t lo, hi;
+	uint32_t below, above;
+
+	igt_assert(find_gap(&lo, &hi, &below, &above));
 	e->cb.cmds[3].opcode = DRM_VSEG_CMD_FILL;
-	e->cb.cmds[3].dst = DRM_VSEG_PHYS_ADDR(0, 0);
+	e->cb.cmds[3].dst = lo;
 	e->cb.cmds[3].size = SZ_4K;
 }
 
-static void r_raw_no_segment(struct reject_env *e)
+static void r_raw_past_segments(struct reject_env *e)
 {
 	e->cb.cmds[3].opcode = DRM_VSEG_CMD_WRITE;
-	e->cb.cmds[3].dst = DRM_VSEG_PHYS_ADDR(ctx.q.num_segments + 1, 0);
+	e->cb.cmds[3].dst = past_every_segment();
 }
 
 static void r_fill_past_end(struct reject_env *e)
@@ -1287,9 +1403,9 @@ static const struct reject_case reject_cases[] = {
 	{ "patch-into-write-src", -EINVAL, PATCH_OFFSET(3, 2, src) },
 	{ "patch-into-nop-dst", -EINVAL, PATCH_OFFSET(3, 3, dst) },
 	{ "patch-into-nop-src", -EINVAL, PATCH_OFFSET(2, 3, src) },
-	{ "raw-segment-0", -EINVAL, .mutate = r_raw_segment0, .placed = true },
-	{ "raw-no-segment", -EINVAL,
-	  .mutate = r_raw_no_segment, .placed = true },
+	{ "raw-gap", -EINVAL, .mutate = r_raw_gap, .placed = true },
+	{ "raw-past-segments", -EINVAL,
+	  .mutate = r_raw_past_segments, .placed = true },
 	{ "fill-past-end", -EINVAL, .mutate = r_fill_past_end, .placed = true },
 	{ "fill-offset-near-end", -EINVAL,
 	  .mutate = r_fill_offset_near_end, .placed = true },
@@ -1731,6 +1847,249 @@ static void test_enospc(uint32_t id)
 	tbuf_destroy(&x);
 }
 
+/* --- GPU physical addresses from GEM_INFO ------------------------------------ */
+
+/*
+ * GEM_INFO's gpu_address is the segment's base address + offset (the
+ * aperture's base + aperture_offset), or none; used directly, without a
+ * patch, with the buffer listed, it reaches the buffer's bytes.
+ */
+static void test_gem_info_address(const struct cell *cell)
+{
+	const uint64_t size = SZ_64K;
+	const struct drm_vseg_segment_info *seg = vseg_ctx_seg(&ctx, cell->seg);
+	struct drm_vseg_gem_info info;
+	struct drm_vseg_gem_create c;
+	struct vseg_cmdbuf cb;
+	uint64_t want, ga;
+	struct tbuf b;
+	uint32_t h;
+
+	tbuf_create(&b, cell, size, AP_FLAG);
+	tbuf_cpu_pattern(&b, 0x800 + cell->seg);
+	pin(b.handle);
+	check_reachable(&b, cell, &info, "pinned");
+	want = seg->base_address + (cell->seg == ctx.ap_id ?
+				    info.aperture_offset : info.offset);
+	igt_info("%s (base %#llx): buffer at GPU address %#llx\n",
+		 cell_name(cell), (unsigned long long)seg->base_address,
+		 (unsigned long long)info.gpu_address);
+	igt_assert_f(info.gpu_address == want,
+		     "GEM_INFO gpu_address %#llx, base + offset is %#llx\n",
+		     (unsigned long long)info.gpu_address,
+		     (unsigned long long)want);
+	ga = info.gpu_address;
+
+	vseg_cb_init(&cb);
+	vseg_cb_allocation(&cb, b.handle, DRM_VSEG_ALLOCATION_WRITE);
+	vseg_cb_fill(&cb, ga + SZ_4K, SZ_4K, 0x5eed5eed);
+	vseg_fill32(b.model + SZ_4K, SZ_4K, 0x5eed5eed);
+	vseg_cb_write(&cb, ga, 0x0123456789abcdefull);
+	memcpy(b.model, &(uint64_t){ 0x0123456789abcdefull }, 8);
+	vseg_cb_copy(&cb, ga + size - SZ_4K, ga + SZ_4K - 16, 64);
+	memmove(b.model + size - SZ_4K, b.model + SZ_4K - 16, 64);
+	vseg_cb_write(&cb, ga + size - 8, 0xfedcba9876543210ull);
+	memcpy(b.model + size - 8, &(uint64_t){ 0xfedcba9876543210ull }, 8);
+	vseg_cb_exec_ok(ctx.fd, COPY, &cb, "GEM_INFO's address, used directly");
+	vseg_cb_fini(&cb);
+	unpin(b.handle);
+	tbuf_verify(&b, "after a job on GEM_INFO's address");
+	tbuf_destroy(&b);
+
+	/* In system memory: no GPU physical address. */
+	vseg_create_args(&c, size, BIT(0), 0);
+	h = vseg_gem_create(ctx.fd, &c);
+	vseg_gem_info(ctx.fd, h, &info);
+	igt_assert_f(info.segment_id == 0 &&
+		     info.gpu_address == DRM_VSEG_GPU_ADDRESS_NONE,
+		     "a buffer in system memory: segment %u, gpu_address %#llx\n",
+		     info.segment_id, (unsigned long long)info.gpu_address);
+	vseg_gem_close(ctx.fd, h);
+	/* In the aperture without AccessedPhysically: not mapped, none. */
+	if (cell->seg == ctx.ap_id) {
+		vseg_create_args(&c, size, BIT(ctx.ap_id), 0);
+		h = vseg_gem_create(ctx.fd, &c);
+		vseg_make_resident(ctx.fd, &h, 1);
+		vseg_gem_info(ctx.fd, h, &info);
+		igt_assert_f(info.segment_id == ctx.ap_id &&
+			     !(info.placement_flags &
+			       DRM_VSEG_INFO_APERTURE_MAPPED) &&
+			     info.gpu_address == DRM_VSEG_GPU_ADDRESS_NONE,
+			     "an unmapped aperture buffer: segment %u, flags %#x, gpu_address %#llx\n",
+			     info.segment_id, info.placement_flags,
+			     (unsigned long long)info.gpu_address);
+		vseg_gem_close(ctx.fd, h);
+	}
+}
+
+/* One byte past a listed buffer is refused; its last byte is inside. */
+static void test_one_past_end(const struct cell *cell)
+{
+	const uint64_t size = SZ_64K;
+	const struct tbuf *watch[1];
+	struct vseg_cmdbuf cb;
+	struct tbuf b;
+	uint64_t ga;
+
+	tbuf_create(&b, cell, size, AP_FLAG);
+	tbuf_cpu_pattern(&b, 0x840 + cell->seg);
+	pin(b.handle);
+	ga = vseg_phys_addr(ctx.fd, b.handle, 0);
+	watch[0] = &b;
+	vseg_cb_init(&cb);
+	vseg_cb_allocation(&cb, b.handle, DRM_VSEG_ALLOCATION_WRITE);
+	vseg_cb_copy(&cb, ga, ga + size, 1);
+	expect_submit_einval(&cb, watch, 1,
+			     "COPY of the byte just past the listed buffer");
+	vseg_cb_reset(&cb);
+	vseg_cb_allocation(&cb, b.handle, DRM_VSEG_ALLOCATION_WRITE);
+	vseg_cb_copy(&cb, ga + size, ga, 1);
+	expect_submit_einval(&cb, watch, 1,
+			     "COPY into the byte just past the listed buffer");
+	vseg_cb_reset(&cb);
+	vseg_cb_allocation(&cb, b.handle, DRM_VSEG_ALLOCATION_WRITE);
+	vseg_cb_copy(&cb, ga, ga + size - 16, 17);
+	expect_submit_einval(&cb, watch, 1,
+			     "COPY from a range one byte longer than the buffer");
+	vseg_cb_reset(&cb);
+	vseg_cb_allocation(&cb, b.handle, DRM_VSEG_ALLOCATION_WRITE);
+	vseg_cb_fill(&cb, ga, size + 4, 0x0bad0bad);
+	expect_submit_einval(&cb, watch, 1, "FILL one word past the buffer");
+
+	/* The last byte is the buffer's. */
+	vseg_cb_reset(&cb);
+	vseg_cb_allocation(&cb, b.handle, DRM_VSEG_ALLOCATION_WRITE);
+	vseg_cb_copy(&cb, ga, ga + size - 1, 1);
+	b.model[0] = b.model[size - 1];
+	vseg_cb_exec_ok(ctx.fd, COPY, &cb, "COPY of the buffer's last byte");
+	vseg_cb_fini(&cb);
+	unpin(b.handle);
+	tbuf_verify(&b, "after jobs around the buffer's end");
+	tbuf_destroy(&b);
+}
+
+/*
+ * A hostile client learns where another file's buffer is (segment and
+ * offset) and computes its address from the segment's base address, as
+ * the GPU sees it: reading it into its own listed buffer and writing it
+ * are refused, and no byte moves either way.
+ */
+static void test_hostile_client(const struct cell *cell)
+{
+	const uint64_t size = SZ_64K;
+	const struct drm_vseg_segment_info *seg;
+	struct drm_vseg_segment_info *segs;
+	struct drm_vseg_query_segments q;
+	struct drm_vseg_gem_info info;
+	int fd2 = drm_open_vseg();
+	struct vseg_cmdbuf cb;
+	struct tbuf victim;
+	uint8_t *want, *got;
+	uint64_t addr, own;
+	uint32_t h;
+	int err;
+
+	want = malloc(size);
+	got = malloc(size);
+	igt_assert(want && got);
+	tbuf_create(&victim, cell, size, AP_FLAG);
+	tbuf_cpu_pattern(&victim, 0x880 + cell->seg);
+	pin(victim.handle);
+	check_reachable(&victim, cell, &info, "the victim, pinned");
+
+	/* The hostile client's view: its own query, the leaked location. */
+	segs = vseg_query_all(fd2, &q);
+	seg = vseg_segment(&q, segs, info.segment_id);
+	addr = seg->base_address + (info.segment_id == ctx.ap_id ?
+				    info.aperture_offset : info.offset);
+	igt_assert_eq_u64(addr, info.gpu_address);
+	igt_info("the victim is at %#llx in %s\n", (unsigned long long)addr,
+		 cell_name(cell));
+
+	h = vseg_gem_create_simple(fd2, size, BIT(ctx.ap_id) | BIT(0),
+				   AP_FLAG);
+	vseg_pattern_fill(want, size, 0x8c0);
+	vseg_bo_write(fd2, h, 0, want, size);
+	vseg_make_resident(fd2, &h, 1);
+	own = vseg_phys_addr(fd2, h, 0);
+
+	/* Read: the victim's bytes into its own listed buffer. */
+	vseg_cb_init(&cb);
+	vseg_cb_allocation(&cb, h, DRM_VSEG_ALLOCATION_WRITE);
+	vseg_cb_copy(&cb, own, addr, size);
+	err = __vseg_cb_submit(fd2, COPY, &cb, NULL, 0, NULL, 0);
+	igt_assert_f(err == -EINVAL, "hostile COPY out of a victim: %s\n",
+		     vseg_errname(err));
+	/* The same, patched: the patch points at its own buffer only. */
+	vseg_cb_reset(&cb);
+	vseg_cb_copy(&cb, 0, addr + SZ_4K, SZ_4K);
+	vseg_cb_patch(&cb, 0, VSEG_CMD_DST, h, 0, true);
+	err = __vseg_cb_submit(fd2, COPY, &cb, NULL, 0, NULL, 0);
+	igt_assert_f(err == -EINVAL,
+		     "hostile patched COPY out of a victim: %s\n",
+		     vseg_errname(err));
+	/* Write: FILL, WRITE and COPY from its own buffer. */
+	vseg_cb_reset(&cb);
+	vseg_cb_allocation(&cb, h, DRM_VSEG_ALLOCATION_WRITE);
+	vseg_cb_fill(&cb, addr, size, 0x0bad0bad);
+	err = __vseg_cb_submit(fd2, COPY, &cb, NULL, 0, NULL, 0);
+	igt_assert_f(err == -EINVAL, "hostile FILL of a victim: %s\n",
+		     vseg_errname(err));
+	vseg_cb_reset(&cb);
+	vseg_cb_allocation(&cb, h, DRM_VSEG_ALLOCATION_WRITE);
+	vseg_cb_write(&cb, addr + 8, 0xbadbadbadull);
+	err = __vseg_cb_submit(fd2, COPY, &cb, NULL, 0, NULL, 0);
+	igt_assert_f(err == -EINVAL, "hostile WRITE into a victim: %s\n",
+		     vseg_errname(err));
+	vseg_cb_reset(&cb);
+	vseg_cb_allocation(&cb, h, 0);
+	vseg_cb_copy(&cb, addr, own, size);
+	err = __vseg_cb_submit(fd2, COPY, &cb, NULL, 0, NULL, 0);
+	igt_assert_f(err == -EINVAL, "hostile COPY into a victim: %s\n",
+		     vseg_errname(err));
+	vseg_cb_fini(&cb);
+
+	/* Nothing moved either way. */
+	vseg_bo_read(fd2, h, 0, got, size);
+	vseg_assert_same(got, want, size, 0,
+			 "the hostile client's buffer after refused jobs");
+	unpin(victim.handle);
+	tbuf_verify(&victim, "the victim after a hostile client's jobs");
+	vseg_gem_close(fd2, h);
+	drm_close_driver(fd2);
+	free(segs);
+	tbuf_destroy(&victim);
+	free(want);
+	free(got);
+	check_engine_alive("after a hostile client's jobs");
+}
+
+/* A table with gaps below, between and above all of its segments. */
+#define GAPPED_TABLE \
+	"memory:name=vram,size=32M,base=0x10000000,flags=cpuvisible|64kpages;" \
+	"memory:name=local,size=16M,base=0x40000000;" \
+	"aperture:size=64M,commit=32M,base=0x200000000"
+
+/* The gpu-address dynamic subtests on the table loaded now. */
+static void gpu_address_tests(void)
+{
+	struct cell cells[DRM_VSEG_MAX_SEGMENTS];
+	unsigned int n = physical_cells(cells);
+
+	for (unsigned int i = 0; i < n; i++)
+		igt_dynamic_f("gem-info-%s", cell_name(&cells[i]))
+			test_gem_info_address(&cells[i]);
+	igt_dynamic("gap")
+		test_refuse_gap();
+	for (unsigned int i = 0; i < n; i++)
+		igt_dynamic_f("one-past-end-%s", cell_name(&cells[i]))
+			test_one_past_end(&cells[i]);
+	for (unsigned int i = 0; i < n; i++)
+		igt_dynamic_f("hostile-client-%s", cell_name(&cells[i]))
+			test_hostile_client(&cells[i]);
+	vseg_ctx_finish(&ctx, "after closing every buffer");
+}
+
 /* Load @profile: one dynamic subtest per placement cell, running @test. */
 static void each_cell(const char *profile, void (*test)(const struct cell *))
 {
@@ -1804,8 +2163,9 @@ igt_main
 		igt_subtest_with_dynamic_f("raw-address-%s", profile)
 			each_cell(profile, test_raw_address);
 
-		igt_describe("Addresses outside the allocation list (segment "
-			     "0, past a segment's end, no such segment, "
+		igt_describe("Addresses outside the allocation list (system "
+			     "memory, past a segment's end, gaps between "
+			     "segments and past every segment, "
 			     "unmapped aperture pages, freed memory, unlisted "
 			     "buffers of this and of another client, ranges "
 			     "across two listed buffers) make SUBMIT fail with "
@@ -1814,14 +2174,14 @@ igt_main
 			     "keeps serving this and other clients.");
 		igt_subtest_with_dynamic_f("bad-address-%s", profile) {
 			vseg_ctx_load(&ctx, profile);
-			igt_dynamic("segment-0")
-				test_refuse_segment0();
+			igt_dynamic("system-memory")
+				test_refuse_system();
 			for (uint32_t id = 1; id <= ctx.q.num_segments; id++)
 				igt_dynamic_f("past-end-%s",
 					      vseg_ctx_seg_name(&ctx, id))
 					test_refuse_past_end(id);
-			igt_dynamic("no-such-segment")
-				test_refuse_no_segment();
+			igt_dynamic("gap")
+				test_refuse_gap();
 			igt_dynamic("aperture-unmapped")
 				test_refuse_aperture_unmapped();
 			for (uint32_t id = 1; id <= ctx.q.num_segments; id++) {
@@ -1838,6 +2198,18 @@ igt_main
 			igt_dynamic("whole-job")
 				test_refuse_whole_job();
 			vseg_ctx_finish(&ctx, "after closing every buffer");
+		}
+
+		igt_describe("GPU physical addresses are the segment's base "
+			     "address plus the offset: GEM_INFO's gpu_address "
+			     "reaches the buffer's bytes used directly; gaps "
+			     "between segments and one byte past a listed "
+			     "buffer are refused; a hostile client computing "
+			     "another file's buffer's address neither reads "
+			     "nor writes it.");
+		igt_subtest_with_dynamic_f("gpu-address-%s", profile) {
+			vseg_ctx_load(&ctx, profile);
+			gpu_address_tests();
 		}
 
 		igt_describe("A job on a buffer that cannot be made reachable "
@@ -1870,6 +2242,13 @@ igt_main
 			}
 			vseg_ctx_finish(&ctx, "after closing every buffer");
 		}
+	}
+
+	igt_describe("gpu-address on a table whose segments have distinct "
+		     "base addresses with gaps between all of them.");
+	igt_subtest_with_dynamic("gpu-address-gapped") {
+		vseg_ctx_load(&ctx, "discrete table=" GAPPED_TABLE);
+		gpu_address_tests();
 	}
 
 	igt_describe("Each way a submission can be invalid is refused with "

@@ -232,6 +232,24 @@ static struct {
 	struct drm_vseg_segment_info seg[DRM_VSEG_MAX_SEGMENTS];
 } T;
 
+/* The GPU physical address of (segment @id, @off): base address + @off. */
+static uint64_t gpu_addr(uint32_t id, uint64_t off)
+{
+	return T.seg[id - 1].base_address + off;
+}
+
+/* The address just past the segment that ends highest: not memory. */
+static uint64_t past_segments(void)
+{
+	uint64_t top = 0;
+	uint32_t id;
+
+	for (id = 1; id <= T.nseg; id++)
+		if (gpu_addr(id, T.size[id]) > top)
+			top = gpu_addr(id, T.size[id]);
+	return top;
+}
+
 /* Bad addresses, shared by every generator. */
 static void *none_page;		/* PROT_NONE */
 static void *ro_page;		/* PROT_READ */
@@ -1202,6 +1220,35 @@ static bool system_only(const struct fbo *b)
 		 (b->flags & CPU_VIS ? T.cpu_mask : T.all));
 }
 
+/*
+ * The GPU physical address GEM_INFO must report: the segment's base address
+ * + the offset when contiguous in a memory segment, the aperture's base +
+ * the aperture offset when mapped there; none otherwise.
+ */
+static uint64_t expected_gpu_address(const struct drm_vseg_gem_info *in)
+{
+	if (!in->segment_id || in->segment_id > T.nseg ||
+	    !(in->placement_flags & DRM_VSEG_INFO_CONTIGUOUS))
+		return DRM_VSEG_GPU_ADDRESS_NONE;
+	if (in->segment_id == T.ap_id)
+		return in->placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED ?
+		       gpu_addr(T.ap_id, in->aperture_offset) :
+		       DRM_VSEG_GPU_ADDRESS_NONE;
+	return gpu_addr(in->segment_id, in->offset);
+}
+
+/*
+ * A buffer of system memory the GPU used is committed to the aperture,
+ * whether or not it supports the aperture: WDDM's memory manager does so
+ * for the GPU's use of system memory (it gets no GART range there).
+ */
+static bool gpu_committed(const struct fbo *b,
+			  const struct drm_vseg_gem_info *in)
+{
+	return (b->supported & 1) && in->segment_id == T.ap_id &&
+	       !(in->placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED);
+}
+
 static void check_info(struct fz *g, const struct fbo *b,
 		       const struct drm_vseg_gem_info *in)
 {
@@ -1209,11 +1256,12 @@ static void check_info(struct fz *g, const struct fbo *b,
 
 	if (in->size != b->size || in->create_flags != b->flags ||
 	    in->segment_id > T.nseg ||
-	    (in->segment_id && !(b->supported & BIT(in->segment_id))) ||
+	    (in->segment_id && !(b->supported & BIT(in->segment_id)) &&
+	     !gpu_committed(b, in)) ||
 	    !!(in->placement_flags & DRM_VSEG_INFO_RESIDENT) !=
 	    !!in->segment_id ||
 	    in->resident_bytes != (in->segment_id ? b->size : 0) ||
-	    in->reserved[0] || in->reserved[1] || in->reserved[2])
+	    in->reserved[0] || in->reserved[1])
 		fail(g, "GEM_INFO of handle %u: size %#llx flags %#x segment %u placement %#x resident %#llx; created size %#llx flags %#x supported %#x",
 		     b->handle, (unsigned long long)in->size,
 		     in->create_flags, in->segment_id, in->placement_flags,
@@ -1225,6 +1273,13 @@ static void check_info(struct fz *g, const struct fbo *b,
 		     shown(g, b));
 	else if (pins && !in->segment_id && !system_only(b))
 		fail(g, "handle %u is pinned in system memory", b->handle);
+	else if (in->gpu_address != expected_gpu_address(in))
+		fail(g, "GEM_INFO of handle %u: segment %u offset %#llx aperture %#llx placement %#x, gpu_address %#llx",
+		     b->handle, in->segment_id,
+		     (unsigned long long)in->offset,
+		     (unsigned long long)in->aperture_offset,
+		     in->placement_flags,
+		     (unsigned long long)in->gpu_address);
 }
 
 static void op_info(struct fz *g)
@@ -1786,12 +1841,12 @@ static void submit_valid(struct fz *g, struct fclient *c, struct sub *s)
 		if (s->s.engine == DRM_VSEG_ENGINE_COPY) {
 			if (!s->nal || chance(g, 10)) {
 				/*
-				 * Outside every listed allocation (segment 0,
-				 * no such segment): SUBMIT refuses the job.
+				 * Outside every listed allocation (past every
+				 * segment, not memory): SUBMIT refuses the job.
 				 */
-				cmd->dst = DRM_VSEG_PHYS_ADDR(0, 0x1000);
+				cmd->dst = past_segments() + 0x1000;
 				cmd->src = cmd->opcode == DRM_VSEG_CMD_COPY ?
-					   DRM_VSEG_PHYS_ADDR(T.nseg + 1, 0) : 0;
+					   past_segments() : 0;
 				s->outside = true;
 				continue;
 			}
@@ -2125,18 +2180,18 @@ static void op_submit(struct fz *g)
  * patch may only write the dst of FILL, COPY and WRITE or the src of COPY.
  * op_raw() first has a NOP job place the buffers it lists (so that the
  * submission it checks moves nothing), reads where they and every other
- * buffer are, then submits commands with hand-written addresses (segment
- * 0, unknown segments, random offsets, the aperture, inside, straddling,
+ * buffer are, then submits commands with hand-written GPU physical
+ * addresses (anywhere, past every segment, random offsets in a segment,
+ * the aperture, inside, straddling,
  * before and past buffers of this file, listed or not, of the other file
  * and of a victim client) and patches into every field of a command. The
  * outcome is computed with the kernel's rule: 0, and the job succeeds, or
  * -EINVAL and nothing is queued.
  */
 
-#define OFF_MASK	((1ull << 56) - 1)
 #define CMD_BYTES	sizeof(struct drm_vseg_cmd)
 
-/** struct prange - where a buffer is, physically: [start, end) of @seg */
+/** struct prange - where a buffer is: GPU physical [start, end) in @seg */
 struct prange {
 	uint32_t seg;
 	uint64_t start;
@@ -2152,9 +2207,9 @@ static bool phys_range(int fd, uint32_t h, struct prange *r)
 	if (vioctl(fd, DRM_IOCTL_VSEG_GEM_INFO, &in) ||
 	    !vseg_phys_addr_of(&in, 0, &a))
 		return false;
-	r->seg = a >> 56;
-	r->start = a & OFF_MASK;
-	r->end = r->start + in.size;
+	r->seg = in.segment_id;
+	r->start = a;
+	r->end = a + in.size;
 	return true;
 }
 
@@ -2162,13 +2217,11 @@ static bool phys_range(int fd, uint32_t h, struct prange *r)
 static bool span_listed(const struct prange *l, unsigned int n, uint64_t addr,
 			uint64_t len)
 {
-	uint32_t seg = addr >> 56;
-	uint64_t off = addr & OFF_MASK;
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		if (l[i].seg == seg && l[i].start <= off && off < l[i].end &&
-		    len <= l[i].end - off)
+		if (l[i].start <= addr && addr < l[i].end &&
+		    len <= l[i].end - addr)
 			return true;
 	return false;
 }
@@ -2249,8 +2302,7 @@ static bool raw_predict(const struct sub *s, const struct prange *l,
 	for (i = 0; i < s->npt; i++) {
 		const struct drm_vseg_patch *p = &s->pt[i];
 		const struct prange *r = &l[p->allocation_index];
-		uint64_t v = DRM_VSEG_PHYS_ADDR(r->seg, r->start +
-						p->allocation_offset);
+		uint64_t v = r->start + p->allocation_offset;
 
 		memcpy((char *)out + p->patch_offset, &v, 8);
 	}
@@ -2313,30 +2365,26 @@ static uint64_t raw_address(struct fz *g, const struct prange *t,
 	if (tame)
 		nt = nl;
 	switch (tame ? 10 : below(g, 10)) {
-	case 0:
-		seg = 0;
-		off = interesting(g) & OFF_MASK;
+	case 0:		/* anywhere: in a segment, a gap or past them */
+		off = interesting(g);
 		break;
-	case 1:
-		seg = T.nseg + 1 + below(g, 255 - T.nseg);
-		off = below(g, 1u << 26);
+	case 1:		/* past every segment: not memory */
+		off = past_segments() + below(g, 1u << 26);
 		break;
 	case 2:
 		seg = 1 + below(g, T.nseg);
-		off = rnd64(g) % T.size[seg];
+		off = gpu_addr(seg, rnd64(g) % T.size[seg]);
 		break;
 	case 3:
 		seg = T.ap_id ? T.ap_id : 1;
-		off = SZ_4K * below(g, T.size[seg] / SZ_4K);
+		off = gpu_addr(seg, SZ_4K * below(g, T.size[seg] / SZ_4K));
 		break;
 	default:
 		if (!nt) {
-			seg = 1 + below(g, T.nseg);
-			off = 0;
+			off = gpu_addr(1 + below(g, T.nseg), 0);
 			break;
 		}
 		r = &t[below(g, nt)];
-		seg = r->seg;
 		size = r->end - r->start;
 		switch (tame ? 0 : below(g, 7)) {
 		case 0:		/* inside */
@@ -2367,7 +2415,7 @@ static uint64_t raw_address(struct fz *g, const struct prange *t,
 	}
 	if (tame || !chance(g, 10))
 		off &= ~(uint64_t)(align - 1);
-	return DRM_VSEG_PHYS_ADDR(seg, off);
+	return off;
 }
 
 /* A patch of field @field of command @cmd with byte @off of allocation @ai. */
@@ -2443,14 +2491,13 @@ static void raw_spare_marks(struct sub *s, const struct prange *l)
 
 	for (i = 0; i < s->ncmd; i++) {
 		struct drm_vseg_cmd *c = &s->cmd[i];
-		uint64_t off = c->dst & OFF_MASK, len = cmd_len(c);
+		uint64_t off = c->dst, len = cmd_len(c);
 		bool hit = false;
 
 		if (c->opcode == DRM_VSEG_CMD_NOP || !c->dst)
 			continue;
 		for (k = 0; k < s->nal; k++)
-			hit |= l[k].seg == c->dst >> 56 &&
-			       off < l[k].start + GPU_OFF &&
+			hit |= off < l[k].start + GPU_OFF &&
 			       l[k].start < off + (len ? len : 1);
 		if (!hit)
 			continue;
@@ -3532,7 +3579,7 @@ static void aperture_raw_race(void)
 		memset(cmd, 0, sizeof(cmd));
 		for (i = 0; i < ARRAY_SIZE(cmd); i++) {
 			cmd[i].opcode = DRM_VSEG_CMD_WRITE;
-			cmd[i].dst = DRM_VSEG_PHYS_ADDR(ap, lo + i * 64);
+			cmd[i].dst = gpu_addr(ap, lo + i * 64);
 			cmd[i].value = (uint64_t)jobs << 32 | i;
 		}
 		if (bad) {
@@ -3540,7 +3587,7 @@ static void aperture_raw_race(void)
 			i = jobs / 2 % ARRAY_SIZE(cmd);
 			if (other + i * 64 >= lo && other + i * 64 < lo + RACE_SIZE)
 				other = lo + RACE_SIZE;	/* just past ours */
-			cmd[i].dst = DRM_VSEG_PHYS_ADDR(ap, other + i * 64);
+			cmd[i].dst = gpu_addr(ap, other + i * 64);
 		}
 		s.engine = DRM_VSEG_ENGINE_COPY;
 		s.commands = ptr(cmd);

@@ -453,9 +453,9 @@ static void test_freed_memory(uint32_t id)
 	/* The memory handed out again starts zeroed. */
 	fresh = create_in(fd, id, SZ_256K, AP);
 	vseg_gem_info(fd, fresh, &info);
-	igt_info("new buffer at segment %u offset 0x%llx (freed: 0x%llx)\n",
-		 info.segment_id, (unsigned long long)info.offset,
-		 (unsigned long long)(v.addr & ((1ull << 56) - 1)));
+	igt_info("new buffer at GPU address 0x%llx (freed: 0x%llx)\n",
+		 (unsigned long long)info.gpu_address,
+		 (unsigned long long)v.addr);
 	assert_zero(fd, fresh, SZ_256K, "a new buffer in freed memory");
 	vseg_gem_close(fd, fresh);
 	vseg_gem_close(fd, own);
@@ -1236,12 +1236,14 @@ static void test_invalid_ranges(void)
 	own = h[0];
 	own_addr = vseg_phys_addr(ctx.fd, own, 0);
 	vseg_cb_init(&cb);
-	vseg_cb_copy(&cb, own_addr, DRM_VSEG_PHYS_ADDR(1, vr->start), SZ_4K);
+	vseg_cb_copy(&cb, own_addr, vseg_ctx_gpu_addr(&ctx, 1, vr->start),
+		     SZ_4K);
 	vseg_cb_allocation(&cb, own, DRM_VSEG_ALLOCATION_WRITE);
 	err = submit_copy(ctx.fd, &cb);
 	igt_assert_eq(err, -EINVAL);
 	vseg_cb_reset(&cb);
-	vseg_cb_fill(&cb, DRM_VSEG_PHYS_ADDR(ctx.ap_id, ar->start), SZ_4K, 1);
+	vseg_cb_fill(&cb, vseg_ctx_gpu_addr(&ctx, ctx.ap_id, ar->start), SZ_4K,
+		     1);
 	vseg_cb_allocation(&cb, own, DRM_VSEG_ALLOCATION_WRITE);
 	err = submit_copy(ctx.fd, &cb);
 	igt_assert_eq(err, -EINVAL);

@@ -8,7 +8,8 @@
  * each through mmap, evicts them all to system memory, makes them resident
  * again and checks every byte. After each step it prints GEM_INFO of every
  * buffer: segment id, offset (the physical reference when contiguous),
- * aperture range, moves.
+ * aperture range, GPU physical address (the segment's base address + the
+ * offset, when it has one), moves.
  *
  *   vseg-example [/dev/dri/cardN]
  *
@@ -129,6 +130,9 @@ static void show(struct buf *b)
 		printf(" (set of pages)              ");
 	if (i.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED)
 		printf(" aperture 0x%llx", (unsigned long long)i.aperture_offset);
+	/* Base address of the segment + offset: what the copy engine takes. */
+	if (i.gpu_address != DRM_VSEG_GPU_ADDRESS_NONE)
+		printf(" gpu 0x%llx", (unsigned long long)i.gpu_address);
 	printf(" moves %llu\n", (unsigned long long)i.moves);
 }
 

@@ -76,11 +76,18 @@ void vseg_gem_info(int fd, uint32_t handle, struct drm_vseg_gem_info *info)
 	igt_assert_f(err == 0, "GEM_INFO of handle %u failed: %d (%s)\n",
 		     handle, err, strerror(-err));
 	igt_assert_eq_u32(info->handle, handle);
-	for (unsigned int i = 0; i < 3; i++)
+	for (unsigned int i = 0; i < ARRAY_SIZE(info->reserved); i++)
 		igt_assert_f(!info->reserved[i],
 			     "GEM_INFO reserved[%u] = %#llx\n", i,
 			     (unsigned long long)info->reserved[i]);
 	igt_assert_eq_u64(info->extensions, 0);
+	/* A GPU physical address exactly when contiguous in a segment. */
+	igt_assert_f((info->gpu_address != DRM_VSEG_GPU_ADDRESS_NONE) ==
+		     (info->segment_id &&
+		      (info->placement_flags & DRM_VSEG_INFO_CONTIGUOUS)),
+		     "GEM_INFO of handle %u: segment %u, flags %#x, gpu_address %#llx\n",
+		     handle, info->segment_id, info->placement_flags,
+		     (unsigned long long)info->gpu_address);
 }
 
 int __vseg_gem_close(int fd, uint32_t handle)

@@ -198,6 +198,13 @@ vseg_ctx_seg(const struct vseg_ctx *ctx, uint32_t id)
 	return vseg_segment(&ctx->q, ctx->segs, id);
 }
 
+uint64_t vseg_ctx_gpu_addr(const struct vseg_ctx *ctx, uint32_t id,
+			   uint64_t offset)
+{
+	igt_assert_f(id, "system memory has no GPU physical address\n");
+	return vseg_ctx_seg(ctx, id)->base_address + offset;
+}
+
 bool vseg_ctx_is_memory(const struct vseg_ctx *ctx, uint32_t id)
 {
 	return id &&

@@ -126,6 +126,13 @@ void vseg_ctx_unload(struct vseg_ctx *ctx);
 /* Segment @id of @ctx's table (asserts it exists). */
 const struct drm_vseg_segment_info *
 vseg_ctx_seg(const struct vseg_ctx *ctx, uint32_t id);
+/*
+ * The GPU physical address of (segment @id, @offset): the segment's base
+ * address + @offset. @id is a segment of the table, not 0 (system memory
+ * has no GPU physical address).
+ */
+uint64_t vseg_ctx_gpu_addr(const struct vseg_ctx *ctx, uint32_t id,
+			   uint64_t offset);
 /* Is @id a memory segment (0, system memory, is not)? */
 bool vseg_ctx_is_memory(const struct vseg_ctx *ctx, uint32_t id);
 /* The name of segment @id, "system" for 0. */

@@ -432,20 +432,10 @@ uint64_t vseg_va_alloc(struct vseg_va_space *va, uint64_t size)
 bool vseg_phys_addr_of(const struct drm_vseg_gem_info *info, uint64_t offset,
 		       uint64_t *addr)
 {
-	if (info->segment_id && (info->placement_flags &
-				 DRM_VSEG_INFO_APERTURE_MAPPED)) {
-		*addr = DRM_VSEG_PHYS_ADDR(info->segment_id,
-					   info->aperture_offset + offset);
-		return true;
-	}
-	if (info->segment_id &&
-	    (info->placement_flags & DRM_VSEG_INFO_CONTIGUOUS) &&
-	    (info->placement_flags & DRM_VSEG_INFO_RESIDENT)) {
-		*addr = DRM_VSEG_PHYS_ADDR(info->segment_id,
-					   info->offset + offset);
-		return true;
-	}
-	return false;
+	if (info->gpu_address == DRM_VSEG_GPU_ADDRESS_NONE)
+		return false;
+	*addr = info->gpu_address + offset;
+	return true;
 }
 
 uint64_t vseg_phys_addr(int fd, uint32_t handle, uint64_t offset)

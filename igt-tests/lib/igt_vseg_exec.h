@@ -211,10 +211,11 @@ uint64_t vseg_va_alloc(struct vseg_va_space *va, uint64_t size);
 /* --- physical addresses --------------------------------------------------- */
 
 /*
- * The physical address of byte @offset of the buffer described by @info:
- * DRM_VSEG_PHYS_ADDR(segment, offset + @offset) when it is contiguous in a
- * memory segment, DRM_VSEG_PHYS_ADDR(aperture, aperture_offset + @offset)
- * when it is mapped into the aperture. False when it is neither.
+ * The GPU physical address of byte @offset of the buffer described by
+ * @info: its gpu_address (the segment's base address + offset when it is
+ * contiguous in a memory segment, the aperture's base address +
+ * aperture_offset when it is mapped into the aperture) + @offset. False
+ * when it has none (DRM_VSEG_GPU_ADDRESS_NONE).
  */
 bool vseg_phys_addr_of(const struct drm_vseg_gem_info *info, uint64_t offset,
 		       uint64_t *addr);

@@ -93,24 +93,23 @@ igt_main
 
 	igt_subtest("phys-addr") {
 		struct drm_vseg_gem_info info = {
-			.segment_id = 1, .offset = 0x200000,
+			.segment_id = 2, .offset = 0x200000,
 			.placement_flags = DRM_VSEG_INFO_CONTIGUOUS |
 					   DRM_VSEG_INFO_RESIDENT,
+			.gpu_address = 0x40200000,
 		};
 		uint64_t a = 0;
 
 		igt_assert(vseg_phys_addr_of(&info, 0x10, &a));
-		igt_assert_eq_u64(a, (1ull << 56) | 0x200010);
-		info.segment_id = 3;
-		info.placement_flags = DRM_VSEG_INFO_APERTURE_MAPPED |
-				       DRM_VSEG_INFO_RESIDENT;
-		info.aperture_offset = 0x5000;
+		igt_assert_eq_u64(a, 0x40200010);
+		info.gpu_address = 0x100005000ull;
 		igt_assert(vseg_phys_addr_of(&info, 8, &a));
-		igt_assert_eq_u64(a, (3ull << 56) | 0x5008);
-		info.placement_flags = DRM_VSEG_INFO_RESIDENT;
-		igt_assert(!vseg_phys_addr_of(&info, 0, &a));
-		info.segment_id = 0;
-		info.placement_flags = DRM_VSEG_INFO_CONTIGUOUS;
+		igt_assert_eq_u64(a, 0x100005008ull);
+		/* 0 is a GPU address like any other. */
+		info.gpu_address = 0;
+		igt_assert(vseg_phys_addr_of(&info, 0, &a));
+		igt_assert_eq_u64(a, 0);
+		info.gpu_address = DRM_VSEG_GPU_ADDRESS_NONE;
 		igt_assert(!vseg_phys_addr_of(&info, 0, &a));
 	}
 

@@ -18,7 +18,11 @@ extern "C" {
  *
  * vseg exposes the memory of a GPU as a WDDM segment table. Segment ids
  * start at 1; id 0 is the implicit system-memory segment and never appears
- * in the table. Physical references are (segment id, offset) pairs.
+ * in the table. Physical references are (segment id, offset) pairs; the
+ * GPU physical address of one is the segment's @base_address (&struct
+ * drm_vseg_segment_info) plus the offset. Segments never share GPU
+ * addresses. System memory has no GPU physical address: the GPU reaches it
+ * physically only through the aperture.
  *
  * Every ioctl structure uses fixed-width types, is 64-bit aligned and has
  * explicit padding and reserved fields. The kernel rejects nonzero padding,
@@ -45,6 +49,17 @@ extern "C" {
  * and so does mmap() of the dma-buf: its pages follow the buffer's moves.
  * Other devices cannot attach to a vseg dma-buf yet (-EOPNOTSUPP), and
  * vseg imports no foreign dma-buf (-EINVAL).
+ *
+ * Version history (the DRM driver version, DRM_IOCTL_VERSION):
+ *
+ * - 0.2: the UAPI of this header before 0.3.
+ * - 0.3: a physical address is the segment's base address plus the
+ *   offset, no longer (segment id << 56 | offset); DRM_VSEG_PHYS_ADDR is
+ *   gone. &struct drm_vseg_gem_info has @gpu_address (formerly reserved).
+ *   DRM_IOCTL_VSEG_EVICT takes %DRM_VSEG_RESIDENCY_DISCARD, moves run on
+ *   the paging engine (EVICT and MAKE_RESIDENT return before their copies
+ *   end), and DRM_IOCTL_VSEG_QUERY_SEGMENTS takes any element size from
+ *   %DRM_VSEG_SEGMENT_INFO_SIZE_V1 up.
  */
 
 #define DRM_VSEG_QUERY_SEGMENTS		0x00
@@ -175,7 +190,13 @@ struct drm_vseg_segment_usage {
  * @kind: one of &enum drm_vseg_segment_kind.
  * @flags: DRM_VSEG_SEGMENT_* flags (DXGK_SEGMENTFLAGS bit order).
  * @base_address: base of the segment in the GPU's physical address space;
- *	a physical reference (id, offset) is at @base_address + offset.
+ *	a physical reference (id, offset) is at @base_address + offset. No
+ *	two segments' ranges [@base_address, @base_address + @size) overlap;
+ *	there may be gaps between them, which are not memory. A multiple of
+ *	4 KiB. For an Agp
+ *	aperture (whose descriptor address WDDM ignores) this is the address
+ *	the device gave it: the table's, unless that overlaps another
+ *	segment, else the first 4 GiB boundary past every other segment.
  * @cpu_translated_address: base of the segment as the CPU sees it on the
  *	bus, where its CPU-visible part starts: nonzero and page aligned on a
  *	CPU-visible memory segment, zero on every other segment (the
@@ -316,13 +337,14 @@ struct drm_vseg_query_segments {
  * - in a memory segment, a buffer without %DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
  *   is a set of segment pages that may be scattered; with it (or with
  *   %DRM_VSEG_GEM_CREATE_PRIMARY) it is contiguous and its physical
- *   reference is (segment id, offset);
+ *   reference is (segment id, offset), at GPU physical address the
+ *   segment's base address + offset;
  * - in system memory committed to the aperture segment, an
  *   AccessedPhysically buffer is mapped into the aperture (its GART
  *   entries point at exactly its pages) whenever it is resident; other
  *   buffers are not mapped; a primary is mapped only while displayed;
  * - in plain system memory (segment 0) a buffer is never mapped and counts
- *   against no commit limit.
+ *   against no commit limit; it has no GPU physical address.
  *
  * Segment sets are bitmasks of segment ids: bit 0 is the system segment,
  * bit n is segment n of the table.
@@ -422,7 +444,7 @@ struct drm_vseg_gem_create {
 };
 
 /* Flags returned in &struct drm_vseg_gem_info.placement_flags. */
-/** @DRM_VSEG_INFO_CONTIGUOUS: one range; @offset is the physical reference. */
+/** @DRM_VSEG_INFO_CONTIGUOUS: one range; @gpu_address is its physical address. */
 #define DRM_VSEG_INFO_CONTIGUOUS	(1u << 0)
 /** @DRM_VSEG_INFO_APERTURE_MAPPED: has GART entries; see @aperture_offset. */
 #define DRM_VSEG_INFO_APERTURE_MAPPED	(1u << 1)
@@ -453,6 +475,13 @@ struct drm_vseg_gem_create {
  * @create_flags: out: the flags the buffer was created with.
  * @moves: out: how many times the buffer moved between segments.
  * @buffer_id: out: device-wide id of the buffer, as debugfs shows it.
+ * @gpu_address: out: the GPU physical address of the buffer's first byte
+ *	when it is physically addressable where it is now (contiguous in a
+ *	memory segment: the segment's base address + @offset; mapped into
+ *	the aperture: the aperture's base address + @aperture_offset), the
+ *	address the copy engine takes; %DRM_VSEG_GPU_ADDRESS_NONE otherwise
+ *	(scattered, in system memory, or in the aperture unmapped). A
+ *	snapshot: the buffer may move unless pinned. Ignored on input.
  * @reserved: must be zero; the kernel writes zero.
  */
 struct drm_vseg_gem_info {
@@ -467,8 +496,12 @@ struct drm_vseg_gem_info {
 	__u32 create_flags;
 	__u64 moves;
 	__u64 buffer_id;
-	__u64 reserved[3];
+	__u64 gpu_address;
+	__u64 reserved[2];
 };
+
+/** @DRM_VSEG_GPU_ADDRESS_NONE: &drm_vseg_gem_info.gpu_address: none. */
+#define DRM_VSEG_GPU_ADDRESS_NONE	(~0ull)
 
 /**
  * struct drm_vseg_gem_mmap_offset - DRM_IOCTL_VSEG_GEM_MMAP_OFFSET argument
@@ -589,19 +622,24 @@ struct drm_vseg_residency {
  *   included.
  *
  * A command buffer is an array of &struct drm_vseg_cmd. A physical address
- * is DRM_VSEG_PHYS_ADDR(segment id, offset): memory-segment offsets are
- * resolved directly, aperture offsets through the GART; segment 0 (system
- * memory) is never reachable physically. A command that touches an address
- * the engine cannot resolve ends the job: its fence signals with -EFAULT
- * and the rest of the command buffer is skipped.
+ * is a GPU physical address: the base address of a segment plus an offset
+ * in it (&drm_vseg_segment_info.base_address; GEM_INFO's @gpu_address
+ * gives a buffer's). The engine finds the segment whose range holds the
+ * address, then resolves memory-segment offsets directly and aperture
+ * offsets through the GART. An address between two segments or past the
+ * last one is not memory, and segment 0 (system memory) has no physical
+ * address at all. A command that touches an address the engine cannot
+ * resolve ends the job: its fence signals with -EFAULT and the rest of the
+ * command buffer is skipped.
  *
  * The copy engine's security model is WDDM's: a physically addressed
  * command buffer touches memory only through its allocation list. Every
  * byte range a FILL, COPY or WRITE reads or writes must lie inside one
  * listed allocation, where that allocation is (its memory-segment range,
  * or its aperture range). A raw address of a listed buffer is fine; one of
- * an unlisted buffer, of another client's buffer, of free memory or of an
- * invalid range never is. SUBMIT checks this once the buffers are placed
+ * an unlisted buffer, of another client's buffer, of free memory, of an
+ * invalid range, of a gap between segments or past a buffer's end never
+ * is. SUBMIT checks this once the buffers are placed
  * and patched (-EINVAL, nothing queued), and the engine checks it again
  * before each command (the fence signals -EFAULT, the rest is skipped).
  * Patches may only write an address field a command uses: @dst of FILL,
@@ -623,10 +661,6 @@ struct drm_vseg_residency {
 #define DRM_VSEG_ENGINE_COPY		0
 /** @DRM_VSEG_ENGINE_RENDER: the virtually addressed render engine. */
 #define DRM_VSEG_ENGINE_RENDER		1
-
-/** @DRM_VSEG_PHYS_ADDR: the physical address of (segment id, offset). */
-#define DRM_VSEG_PHYS_ADDR(seg, off) \
-	(((__u64)(seg) << 56) | ((__u64)(off) & ((1ull << 56) - 1)))
 
 /** @DRM_VSEG_CMD_NOP: do nothing. */
 #define DRM_VSEG_CMD_NOP		0
@@ -689,7 +723,9 @@ struct drm_vseg_allocation {
  * @pad: must be zero.
  * @allocation_offset: byte offset inside the allocation, below its size.
  * @patch_offset: byte offset in the command buffer where the kernel writes
- *	the 64-bit physical address: the offset of the @dst field of a FILL,
+ *	the 64-bit GPU physical address of the allocation's byte
+ *	@allocation_offset (its segment's base address + its offset in the
+ *	segment + @allocation_offset): the offset of the @dst field of a FILL,
  *	COPY or WRITE command, or of the @src field of a COPY command.
  */
 struct drm_vseg_patch {

@@ -17,6 +17,7 @@
 #include "vseg_engine_types.h"
 #include "vseg_exec.h"
 #include "vseg_paging_types.h"
+#include "vseg_phys.h"
 #include "vseg_placement.h"
 #include "vseg_segment.h"
 #include "vseg_vram_mgr_types.h"
@@ -77,6 +78,7 @@ struct vseg_segment {
  * @bdev: the TTM device.
  * @table: the validated segment table.
  * @layout: @table laid out on TTM memory types.
+ * @phys: the GPU physical address ranges of @table's segments.
  * @seg: runtime state, @seg[id - 1] for segment id.
  * @aperture: the aperture segment's manager and GART.
  * @system_resident: bytes of buffers resident in system memory (segment 0).
@@ -99,6 +101,7 @@ struct vseg_device {
 	struct ttm_device bdev;
 	struct vseg_segment_table table;
 	struct vseg_layout layout;
+	struct vseg_phys_map phys;
 	struct vseg_segment seg[VSEG_MAX_SEGMENTS];
 	struct vseg_aperture_mgr aperture;
 	atomic64_t system_resident;

@@ -32,6 +32,7 @@
 #include "vseg_file.h"
 #include "vseg_ioctl.h"
 #include "vseg_paging.h"
+#include "vseg_phys.h"
 #include "vseg_ttm.h"
 
 static char *profile = "discrete";
@@ -223,6 +224,9 @@ static int vseg_probe(struct platform_device *pdev)
 		return PTR_ERR(vdev);
 
 	err = probe_step(vdev, &step, vseg_build_table(&vdev->table));
+	if (err)
+		return err;
+	err = vseg_phys_map_init(vdev);
 	if (err)
 		return err;
 	err = drmm_mutex_init(&vdev->drm, &vdev->bo_lock);

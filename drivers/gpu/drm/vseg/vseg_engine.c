@@ -7,8 +7,10 @@
  *
  * A job built by submission (vseg_submit.c) first waits, outside the
  * engine, for its dependencies (vseg_job_arm()); once ready it is queued.
- * The worker then resolves every address as hardware would: memory-segment
- * offsets directly, aperture offsets through the GART, virtual addresses
+ * The worker then resolves every address as hardware would: a physical
+ * address to its segment by the segments' GPU address ranges, then
+ * memory-segment offsets directly, aperture offsets through the GART,
+ * virtual addresses
  * through the job's view of the file's address space, and checks a
  * physical job's commands against its allocation list once more. Whatever
  * it cannot resolve ends the job with -EFAULT on its fence.
@@ -30,6 +32,7 @@
 #include "vseg_engine.h"
 #include "vseg_gart.h"
 #include "vseg_job.h"
+#include "vseg_phys.h"
 #include "vseg_res_cursor.h"
 #include "vseg_vm.h"
 #include "vseg_vram_mgr.h"
@@ -73,29 +76,26 @@ static const struct dma_fence_ops vseg_fence_ops = {
 
 /*
  * Does [addr, addr + len) lie inside one listed allocation? The ranges are
- * sorted and never overlap (two buffers never share segment bytes), so
- * the candidate is the last range that starts at or below the address.
+ * sorted and never overlap (two buffers never share segment bytes, two
+ * segments never share GPU addresses), so the candidate is the last range
+ * that starts at or below the address. An address in no segment (a gap
+ * between segments, past a segment's end) is in no listed range.
  */
 static bool phys_span_listed(const struct vseg_job *job, u64 addr, u64 len)
 {
-	u32 lo = 0, hi = job->num_bos, mid, seg;
 	const struct vseg_phys_range *r = NULL;
-	u64 off;
+	u32 lo = 0, hi = job->num_bos, mid;
 
-	vseg_phys_decode(addr, &seg, &off);
 	while (lo < hi) {
-		const struct vseg_phys_range *m;
-
 		mid = lo + (hi - lo) / 2;
-		m = &job->ranges[mid];
-		if (m->seg < seg || (m->seg == seg && m->start <= off)) {
-			r = m;
+		if (job->ranges[mid].start <= addr) {
+			r = &job->ranges[mid];
 			lo = mid + 1;
 		} else {
 			hi = mid;
 		}
 	}
-	return r && r->seg == seg && off < r->end && len <= r->end - off;
+	return r && addr <= r->last && (!len || len - 1 <= r->last - addr);
 }
 
 /**
@@ -175,8 +175,7 @@ static void *resolve_phys(struct vseg_job *job, u64 addr, u64 *len,
 	u64 off;
 	u32 id;
 
-	vseg_phys_decode(addr, &id, &off);
-	if (!id || id > vdev->table.num_segments)
+	if (!vseg_phys_resolve(vdev, addr, &id, &off))
 		return NULL;
 	if (vseg_seg_is_memory(vdev, id)) {
 		mgr = vseg_vram(vdev, id);

@@ -26,6 +26,7 @@
 #include "vseg_file.h"
 #include "vseg_gem.h"
 #include "vseg_ioctl.h"
+#include "vseg_phys.h"
 #include "vseg_ttm.h"
 
 /* The segment layer's flags are DXGK_SEGMENTFLAGS, as are the UAPI's. */
@@ -337,8 +338,11 @@ int vseg_ioctl_gem_info(struct drm_device *drm, void *data,
 	args->create_flags = vbo->params.flags;
 	args->moves = st.moves;
 	args->buffer_id = vbo->id;
+	/* Contiguous: in a memory segment, or mapped into the aperture. */
+	args->gpu_address = st.seg && st.contiguous ?
+			    vseg_phys_base(vdev, st.seg) + st.offset :
+			    DRM_VSEG_GPU_ADDRESS_NONE;
 	drm_gem_object_put(&vbo->tbo.base);
-	(void)vdev;
 	return 0;
 }
 

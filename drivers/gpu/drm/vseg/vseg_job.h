@@ -8,7 +8,6 @@
 #ifndef __VSEG_JOB_H__
 #define __VSEG_JOB_H__
 
-#include <linux/bits.h>
 #include <linux/dma-fence.h>
 #include <linux/list.h>
 #include <linux/types.h>
@@ -23,16 +22,15 @@ struct vseg_vm_view;
 
 /**
  * struct vseg_phys_range - where a listed allocation is, physically
- * @seg: segment id: a memory segment, or the aperture.
- * @start: offset of its first byte in the segment.
- * @end: offset just past its last byte.
+ * @start: GPU physical address of its first byte: its segment's base
+ *	address (a memory segment's, or the aperture's) plus its offset.
+ * @last: the address of its last byte (a buffer may end at 2^64).
  *
  * The only bytes a physically addressed job may touch.
  */
 struct vseg_phys_range {
-	u32 seg;
 	u64 start;
-	u64 end;
+	u64 last;
 };
 
 /**
@@ -96,13 +94,6 @@ struct vseg_job {
 	struct vseg_vm_view *view;
 	struct ttm_resource **map_res;
 };
-
-/* Split a physical address into its segment id and offset. */
-static inline void vseg_phys_decode(u64 addr, u32 *seg, u64 *off)
-{
-	*seg = addr >> 56;
-	*off = addr & (BIT_ULL(56) - 1);
-}
 
 struct vseg_job *vseg_job_alloc(struct vseg_engine *e);
 void vseg_job_free(struct vseg_job *job);

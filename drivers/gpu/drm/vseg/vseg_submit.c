@@ -25,6 +25,7 @@
 #include "vseg_engine.h"
 #include "vseg_exec.h"
 #include "vseg_job.h"
+#include "vseg_phys.h"
 #include "vseg_vm.h"
 #include "vseg_vram_mgr.h"
 
@@ -160,24 +161,28 @@ static int range_cmp(const void *a, const void *b)
 {
 	const struct vseg_phys_range *x = a, *y = b;
 
-	if (x->seg != y->seg)
-		return x->seg < y->seg ? -1 : 1;
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
 	return 0;
 }
 
-/* Record where the listed buffers are, and check the commands against it. */
+/*
+ * Record where the listed buffers are, as GPU physical address ranges, and
+ * check the commands against them.
+ */
 static int phys_check(struct vseg_job *job, struct vseg_submit *s)
 {
-	u32 i;
+	struct vseg_device *vdev = job->engine->vdev;
+	u32 i, seg;
+	u64 off;
 
 	for (i = 0; i < job->num_bos; i++) {
 		struct vseg_phys_range *r = &job->ranges[i];
 
-		if (!vseg_bo_phys_addr(job->bos[i], &r->seg, &r->start))
+		if (!vseg_bo_phys_addr(job->bos[i], &seg, &off))
 			return -EINVAL;
-		r->end = r->start + job->bos[i]->tbo.base.size;
+		r->start = vseg_phys_base(vdev, seg) + off;
+		r->last = r->start + (job->bos[i]->tbo.base.size - 1);
 	}
 	sort(job->ranges, job->num_bos, sizeof(*job->ranges), range_cmp,
 	     NULL);
@@ -200,7 +205,8 @@ static bool patched_dst_aligned(const struct drm_vseg_cmd *c)
 	}
 }
 
-static int apply_patches(struct vseg_submit *s)
+/* Each patch location gets its segment's base address + offset. */
+static int apply_patches(struct vseg_device *vdev, struct vseg_submit *s)
 {
 	u32 i;
 
@@ -212,7 +218,7 @@ static int apply_patches(struct vseg_submit *s)
 
 		if (!vseg_bo_phys_addr(s->bos[pt->allocation_index], &seg, &off))
 			return -EINVAL;
-		*slot = DRM_VSEG_PHYS_ADDR(seg, off + pt->allocation_offset);
+		*slot = vseg_phys_base(vdev, seg) + off + pt->allocation_offset;
 		if (!patched_dst_aligned(&s->cmds[pt->patch_offset /
 						  sizeof(*s->cmds)]))
 			return -EINVAL;
@@ -262,7 +268,7 @@ static int job_lock_prepare(struct vseg_job *job, struct vseg_submit *s,
 		/* Making room may lock other buffers with the same ticket. */
 		err = prepare_bos(job);
 		if (!err)
-			err = apply_patches(s);
+			err = apply_patches(job->engine->vdev, s);
 		if (!err && !job->view)
 			err = phys_check(job, s);
 		if (!err)
