@@ -183,8 +183,12 @@ static vm_fault_t vseg_vm_fault(struct vm_fault *vmf)
 		goto out_exit;
 	ret = ttm_bo_vm_fault_reserved(vmf, vma->vm_page_prot,
 				       TTM_BO_VM_NUM_PREFAULT);
-	/* CPU use counts as use: the buffer is the last one to evict. */
-	if (!(ret & VM_FAULT_ERROR))
+	/*
+	 * CPU use counts as use: the buffer is the last one to evict. Not on
+	 * VM_FAULT_RETRY: TTM has dropped the reservation to wait for a move
+	 * (one fault_migrate() queued, say), and the fault comes again.
+	 */
+	if (!(ret & (VM_FAULT_ERROR | VM_FAULT_RETRY)))
 		ttm_bo_move_to_lru_tail_unlocked(tbo);
 	vbo->fault_since = 0;
 out_exit:
