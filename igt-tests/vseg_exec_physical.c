@@ -2066,7 +2066,7 @@ static void test_hostile_client(const struct cell *cell)
 
 /* A table with gaps below, between and above all of its segments. */
 #define GAPPED_TABLE \
-	"memory:name=vram,size=32M,base=0x10000000,flags=cpuvisible|64kpages;" \
+	"memory:name=vram,size=32M,base=0x10000000,flags=cpuvisible|64kpages,cpu=0xe0000000;" \
 	"memory:name=local,size=16M,base=0x40000000;" \
 	"aperture:size=64M,commit=32M,base=0x200000000"
 
