@@ -431,17 +431,21 @@ static bool res_fits_place(struct ttm_buffer_object *tbo,
 
 /*
  * Move a buffer to the best of @places (its resident places) that has
- * room; a buffer already in one of them moves only to a better one. A
- * pinned buffer never moves (6.12's TTM refuses with -EINVAL, 6.1's would
- * move it): it is resident where it is, or in none of @places (-ENOBUFS,
- * for good: to pin it again, its segment is not in @places).
+ * room; a buffer already in one of them moves only to a better one, with
+ * one validation of all the better places in order: a failed one may have
+ * been a ww back-off inside TTM (-EDEADLK reported as -ENOSPC), after
+ * which the transaction may lock nothing more. No room anywhere better:
+ * VSEG_BO_STAYED, resident where it was. A pinned buffer never moves
+ * (6.12's TTM refuses with -EINVAL, 6.1's would move it): it is resident
+ * where it is, or in none of @places (-ENOBUFS, for good: to pin it again,
+ * its segment is not in @places).
  */
 static int place_resident(struct vseg_bo *vbo, struct ttm_place *places,
 			  unsigned int n)
 {
 	struct ttm_operation_ctx ctx = { .interruptible = true };
 	struct ttm_placement placement = {};
-	unsigned int cur, i;
+	unsigned int cur;
 	int err;
 
 	for (cur = 0; cur < n; cur++)
@@ -449,23 +453,12 @@ static int place_resident(struct vseg_bo *vbo, struct ttm_place *places,
 			break;
 	if (vbo->tbo.pin_count)
 		return cur < n ? 0 : -ENOBUFS;
-	err = cur ? -ENOSPC : 0;
-	for (i = 0; i < cur; i++) {
-		vseg_placement_set(&placement, &places[i], 1);
-		err = space_err(ttm_bo_validate(&vbo->tbo, &placement, &ctx));
-		if (err != -ENOSPC && err != -EBUSY)
-			break;
-	}
-	/* Not resident at all: insist a little, others may hold the room. */
-	if ((err == -ENOSPC || err == -EBUSY) && cur == n) {
-		vseg_placement_set(&placement, places, n);
-		err = validate_evicting(&vbo->tbo, &placement, &ctx);
-	}
-	if (err == -EBUSY)
-		err = -ENOSPC;
-	/* No room anywhere better: it stays resident where it was. */
+	if (!cur)
+		return 0;
+	vseg_placement_set(&placement, places, cur);
+	err = validate_evicting(&vbo->tbo, &placement, &ctx);
 	if (err == -ENOSPC && cur < n)
-		err = 0;
+		return VSEG_BO_STAYED;
 	return err;
 }
 
@@ -484,9 +477,10 @@ static int place_resident(struct vseg_bo *vbo, struct ttm_place *places,
  * a resident buffer with no room in a better place stays where it is, and
  * a pinned buffer does not move at all.
  *
- * Return: 0; -ENOSPC if no resident placement has room even after
- * eviction (others may hold the room: worth trying again once out of the
- * transaction); -ENOBUFS if there is no room for good: to pin, no place in
+ * Return: 0; VSEG_BO_STAYED if it is resident (and pinned) where it was,
+ * no better place having room: the transaction must lock nothing more;
+ * -ENOSPC if no resident placement has room even after eviction (others
+ * may hold the room: worth trying again once out of the transaction); -ENOBUFS if there is no room for good: to pin, no place in
  * @pin_segments, a pinned buffer's segment not in them, or the pin count
  * at its limit; or another negative error code.
  */
@@ -510,13 +504,13 @@ int vseg_bo_make_resident_locked(struct vseg_bo *vbo, bool pin,
 	if (!n)
 		return -ENOBUFS;
 	err = place_resident(vbo, places, n);
-	if (err || !pin)
+	if (err < 0 || !pin)
 		return err;
 	/* In one of the places: in @pin_segments. */
 	*pinned_seg = vseg_mem_type_to_seg(vdev, vbo->tbo.resource->mem_type);
 	ttm_bo_pin(&vbo->tbo);
 	vbo->user_pins++;
-	return 0;
+	return err;
 }
 
 static int obj_cmp(const void *a, const void *b)
@@ -578,17 +572,23 @@ int vseg_bo_make_resident_list(struct vseg_bo **bos, u32 n,
 		err = vseg_exec_lock(&exec, ev, objs, m);
 		if (err)
 			break;
-		for (start = *done; *done < n; (*done)++) {
+		for (start = *done; *done < n;) {
 			struct vseg_bo *vbo = bos[*done];
 
 			err = fn ? fn(vbo, arg) :
 			      vseg_bo_make_resident_locked(vbo, false, 0, NULL);
-			if (err)
+			if (err < 0)
 				break;
 			/* Used now: the last buffer to evict. */
 			ttm_bo_move_to_lru_tail_unlocked(&vbo->tbo);
+			(*done)++;
+			/* TTM may have backed off: the rest in a new one. */
+			if (err == VSEG_BO_STAYED)
+				break;
 		}
 		ended = vseg_exec_fini(&exec);
+		if (err == VSEG_BO_STAYED && *done < n)
+			continue;
 		if (err != -ENOSPC)
 			break;
 		/* Each entry gets its tries, as one made resident alone. */
@@ -598,6 +598,8 @@ int vseg_bo_make_resident_list(struct vseg_bo **bos, u32 n,
 		vseg_exec_backoff(ev, ended);
 	}
 	kvfree(objs);
+	if (err == VSEG_BO_STAYED)
+		return 0;
 	return err == -ENOBUFS ? -ENOSPC : err;
 }
 

@@ -19,6 +19,11 @@ struct vseg_device;
 #define VSEG_BO_MAX_PINS		BIT(20)
 /* Tries of an evicting placement that others' reservations may block. */
 #define VSEG_EVICT_RETRIES		10
+/*
+ * vseg_bo_make_resident_locked(): resident where it was, no better place
+ * having room; a ww transaction must lock nothing more after it.
+ */
+#define VSEG_BO_STAYED			1
 
 /**
  * struct vseg_bo_state - where a buffer is, as the ioctls and debugfs see it

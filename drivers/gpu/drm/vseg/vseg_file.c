@@ -135,7 +135,7 @@ static int pin_locked(struct vseg_bo *vbo, void *arg)
 			goto out_free;
 	}
 	err = vseg_bo_make_resident_locked(vbo, true, allowed, &seg);
-	if (err) {
+	if (err < 0) {
 		if (new)
 			xa_erase(&vf->pins, vbo->id);
 		goto out_free;
