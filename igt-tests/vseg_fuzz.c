@@ -776,9 +776,10 @@ static void op_query(struct fz *g)
 			q.num_segments = T.nseg - 1;
 			what = "count one short";
 		} else if (k <= 1) {
+			/* any size from the first version's up is a stride */
 			q.segment_size = below(g, 2) ? 0 :
-					 sizeof(segs[0]) + (below(g, 2) ? 8 : -8);
-			what = "wrong segment_size";
+					 DRM_VSEG_SEGMENT_INFO_SIZE_V1 - 8;
+			what = "segment_size below the first version's";
 		} else if (k == 2) {
 			q.segments = 0;
 			what = "NULL array with a count";
