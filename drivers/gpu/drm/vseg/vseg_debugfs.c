@@ -9,8 +9,7 @@
  *		the segment backed by pages, those written since they were
  *		last freed): one line per segment of "key=value" words,
  *		segment 0 (system) first. Meant for people and for scripts.
- * pm		write "standby" or "hibernate": a whole power transition,
- *		power lost, synchronously; read: the last one's counters.
+ * pm		the last power transition's counters per segment.
  * <name>_mm	one per TTM manager (TTM's own file; our managers add the
  *		buddy or GART state).
  */
@@ -210,36 +209,12 @@ static int vseg_debugfs_pm_open(struct inode *inode, struct file *file)
 	return single_open(file, vseg_debugfs_pm_show, inode->i_private);
 }
 
-static ssize_t vseg_debugfs_pm_write(struct file *file, const char __user *ubuf,
-				     size_t len, loff_t *ppos)
-{
-	struct vseg_device *vdev = ((struct seq_file *)file->private_data)->private;
-	enum vseg_pm_kind kind;
-	char buf[16];
-	int err;
-
-	if (len >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, len))
-		return -EFAULT;
-	buf[len] = '\0';
-	if (sysfs_streq(buf, "standby"))
-		kind = VSEG_PM_STANDBY;
-	else if (sysfs_streq(buf, "hibernate"))
-		kind = VSEG_PM_HIBERNATE;
-	else
-		return -EINVAL;
-	err = vseg_pm_cycle(vdev, kind);
-	return err ?: len;
-}
-
 static const struct file_operations vseg_debugfs_pm_fops = {
 	.owner = THIS_MODULE,
 	.open = vseg_debugfs_pm_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
 	.release = single_release,
-	.write = vseg_debugfs_pm_write,
 };
 
 static const struct drm_info_list vseg_debugfs_list[] = {
@@ -263,7 +238,7 @@ void vseg_debugfs_init(struct drm_minor *minor)
 	drm_debugfs_create_files(vseg_debugfs_list,
 				 ARRAY_SIZE(vseg_debugfs_list),
 				 minor->debugfs_root, minor);
-	debugfs_create_file("pm", 0600, minor->debugfs_root, vdev,
+	debugfs_create_file("pm", 0444, minor->debugfs_root, vdev,
 			    &vseg_debugfs_pm_fops);
 
 	ttm_resource_manager_create_debugfs(ttm_manager_type(&vdev->bdev,

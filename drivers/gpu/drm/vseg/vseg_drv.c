@@ -320,6 +320,34 @@ static int vseg_pm_poweroff(struct device *dev)
 	return 0;
 }
 
+/*
+ * sysfs "pm" of the platform device, root only: write "standby" or
+ * "hibernate" for a whole transition, power lost, synchronously. Not in
+ * debugfs: a kernel in lockdown refuses to open writable debugfs files.
+ */
+static ssize_t pm_store(struct device *dev, struct device_attribute *attr,
+			const char *buf, size_t len)
+{
+	enum vseg_pm_kind kind;
+	int err;
+
+	if (sysfs_streq(buf, "standby"))
+		kind = VSEG_PM_STANDBY;
+	else if (sysfs_streq(buf, "hibernate"))
+		kind = VSEG_PM_HIBERNATE;
+	else
+		return -EINVAL;
+	err = vseg_pm_cycle(dev_get_drvdata(dev), kind);
+	return err ?: len;
+}
+static DEVICE_ATTR_WO(pm);
+
+static struct attribute *vseg_dev_attrs[] = {
+	&dev_attr_pm.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(vseg_dev);
+
 static const struct dev_pm_ops vseg_dev_pm_ops = {
 	.suspend = vseg_pm_suspend,
 	.resume = vseg_pm_resume,
@@ -335,6 +363,7 @@ static struct platform_driver vseg_platform_driver = {
 	.driver = {
 		.name = DRIVER_NAME,
 		.pm = &vseg_dev_pm_ops,
+		.dev_groups = vseg_dev_groups,
 	},
 };
 

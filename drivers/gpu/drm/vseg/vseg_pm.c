@@ -210,10 +210,11 @@ static int enter_bo(struct vseg_device *vdev, struct vseg_bo *vbo,
 	}
 	c = &vdev->pm.seg[id - 1];
 	if (tbo->pin_count) {
-		err = dma_resv_wait_timeout(tbo->base.resv,
-					    DMA_RESV_USAGE_BOOKKEEP, true,
-					    MAX_SCHEDULE_TIMEOUT);
-		err = err < 0 ? err : save_pinned(&vdev->pm, vbo, c);
+		long left = dma_resv_wait_timeout(tbo->base.resv,
+						  DMA_RESV_USAGE_BOOKKEEP,
+						  true, MAX_SCHEDULE_TIMEOUT);
+
+		err = left < 0 ? left : save_pinned(&vdev->pm, vbo, c);
 		ttm_bo_unreserve(tbo);
 		return err;
 	}
