@@ -241,12 +241,11 @@ static void populate(struct pm_set *set)
 }
 
 /*
- * After a transition: the buffers of @lost segments (bit per segment)
- * were evicted, @power_lost segments had their pinned buffer saved and
- * poisoned;
- * are in system memory, but the pinned one; in "part" with @partial only
- * the top buffer is; every other buffer did not move; every byte is
- * intact; the counters say so, and only lost memory was poisoned.
+ * After a transition: the buffers of @lost segments (bit per segment) are
+ * in system memory, but the pinned one; in "part" with @partial only the
+ * top buffer is; every other buffer did not move; every byte is intact.
+ * The counters say so, and the pinned buffers of the @power_lost
+ * segments were saved and poisoned, nothing else.
  */
 static void verify(const struct pm_set *set, unsigned int lost,
 		   unsigned int power_lost, bool partial, const char *last)
