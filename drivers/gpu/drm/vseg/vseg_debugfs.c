@@ -9,6 +9,7 @@
  *		the segment backed by pages, those written since they were
  *		last freed): one line per segment of "key=value" words,
  *		segment 0 (system) first. Meant for people and for scripts.
+ * pm		the last power transition's counters per segment.
  * <name>_mm	one per TTM manager (TTM's own file; our managers add the
  *		buddy or GART state).
  */
@@ -27,6 +28,7 @@
 #include "vseg_device_types.h"
 #include "vseg_gart.h"
 #include "vseg_paging.h"
+#include "vseg_pm.h"
 #include "vseg_ttm.h"
 #include "vseg_vram_mgr.h"
 
@@ -196,6 +198,25 @@ static int vseg_debugfs_paging(struct seq_file *m, void *unused)
 	return 0;
 }
 
+static int vseg_debugfs_pm_show(struct seq_file *m, void *unused)
+{
+	vseg_pm_show(m->private, m);
+	return 0;
+}
+
+static int vseg_debugfs_pm_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, vseg_debugfs_pm_show, inode->i_private);
+}
+
+static const struct file_operations vseg_debugfs_pm_fops = {
+	.owner = THIS_MODULE,
+	.open = vseg_debugfs_pm_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
 static const struct drm_info_list vseg_debugfs_list[] = {
 	{ "display", vseg_debugfs_display, 0 },
 	{ "paging", vseg_debugfs_paging, 0 },
@@ -217,6 +238,8 @@ void vseg_debugfs_init(struct drm_minor *minor)
 	drm_debugfs_create_files(vseg_debugfs_list,
 				 ARRAY_SIZE(vseg_debugfs_list),
 				 minor->debugfs_root, minor);
+	debugfs_create_file("pm", 0444, minor->debugfs_root, vdev,
+			    &vseg_debugfs_pm_fops);
 
 	ttm_resource_manager_create_debugfs(ttm_manager_type(&vdev->bdev,
 							     TTM_PL_SYSTEM),

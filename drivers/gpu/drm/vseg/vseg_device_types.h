@@ -19,6 +19,7 @@
 #include "vseg_paging_types.h"
 #include "vseg_phys.h"
 #include "vseg_placement.h"
+#include "vseg_pm_types.h"
 #include "vseg_segment.h"
 #include "vseg_vram_mgr_types.h"
 
@@ -92,6 +93,7 @@ struct vseg_segment {
  * @engine: the copy, render and paging engines.
  * @pager: the paging buffer and what the paging engine runs.
  * @display: the virtual display.
+ * @pm: standby and hibernate (vseg_pm.c).
  *
  * Everything is owned by the DRM device: each part's init registers the
  * drmm action that tears it down.
@@ -114,6 +116,7 @@ struct vseg_device {
 	struct vseg_engine engine[VSEG_NUM_ENGINES];
 	struct vseg_paging pager;
 	struct vseg_display display;
+	struct vseg_pm pm;
 };
 
 static inline struct vseg_device *to_vseg(struct drm_device *drm)

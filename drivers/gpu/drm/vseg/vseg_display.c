@@ -63,8 +63,11 @@ static void display_release(struct drm_device *drm, void *arg)
 	u32 i;
 
 	/* Normally off since the unplug (vseg_display_unplug()). */
-	for (i = 0; i < VSEG_NUM_HEADS; i++)
+	for (i = 0; i < VSEG_NUM_HEADS; i++) {
 		head_unpin(d->head[i]);
+		if (d->saved[i])
+			drm_gem_object_put(&d->saved[i]->tbo.base);
+	}
 }
 
 /**
@@ -157,6 +160,7 @@ void vseg_display_file_close(struct vseg_device *vdev,
 {
 	struct vseg_display *d = &vdev->display;
 	struct vseg_bo *off[VSEG_NUM_HEADS] = {};
+	struct vseg_bo *forget[VSEG_NUM_HEADS] = {};
 	u32 i;
 
 	mutex_lock(&d->lock);
@@ -166,10 +170,84 @@ void vseg_display_file_close(struct vseg_device *vdev,
 			d->head[i] = NULL;
 			d->owner[i] = NULL;
 		}
+		/* Off during a power transition: not shown again. */
+		if (d->saved[i] && d->saved_owner[i] == file) {
+			forget[i] = d->saved[i];
+			d->saved[i] = NULL;
+			d->saved_owner[i] = NULL;
+		}
+	}
+	mutex_unlock(&d->lock);
+	for (i = 0; i < VSEG_NUM_HEADS; i++) {
+		head_unpin(off[i]);
+		if (forget[i])
+			drm_gem_object_put(&forget[i]->tbo.base);
+	}
+}
+
+/**
+ * vseg_display_suspend() - turn every head off for a power transition
+ * @vdev: the device
+ *
+ * Each head's primary is remembered (with a reference) and released: its
+ * pin goes, so that the transition may evict it like any buffer.
+ * vseg_display_resume() shows it again.
+ */
+void vseg_display_suspend(struct vseg_device *vdev)
+{
+	struct vseg_display *d = &vdev->display;
+	struct vseg_bo *off[VSEG_NUM_HEADS];
+	u32 i;
+
+	mutex_lock(&d->lock);
+	for (i = 0; i < VSEG_NUM_HEADS; i++) {
+		off[i] = d->head[i];
+		d->saved[i] = d->head[i];
+		d->saved_owner[i] = d->owner[i];
+		if (off[i])
+			drm_gem_object_get(&off[i]->tbo.base);
+		d->head[i] = NULL;
+		d->owner[i] = NULL;
 	}
 	mutex_unlock(&d->lock);
 	for (i = 0; i < VSEG_NUM_HEADS; i++)
 		head_unpin(off[i]);
+}
+
+/**
+ * vseg_display_resume() - show again what vseg_display_suspend() remembered
+ * @vdev: the device
+ *
+ * Each primary is pinned where the display reaches it again (it may have
+ * been evicted). A head whose primary finds no room stays off.
+ *
+ * Return: 0, or the error of the first head that stayed off.
+ */
+int vseg_display_resume(struct vseg_device *vdev)
+{
+	struct vseg_display *d = &vdev->display;
+	int err, ret = 0;
+	u32 i;
+
+	mutex_lock(&d->lock);
+	for (i = 0; i < VSEG_NUM_HEADS; i++) {
+		struct vseg_bo *bo = d->saved[i];
+
+		if (!bo)
+			continue;
+		d->saved[i] = NULL;
+		err = head_pin(bo);
+		if (!err) {
+			d->head[i] = bo;
+			d->owner[i] = d->saved_owner[i];
+		} else if (!ret) {
+			ret = err;
+		}
+		d->saved_owner[i] = NULL;
+		drm_gem_object_put(&bo->tbo.base);
+	}
+	mutex_unlock(&d->lock);
+	return ret;
 }
 
 /**

@@ -20,6 +20,8 @@ int vseg_display_set(struct vseg_device *vdev, u32 head, struct vseg_bo *bo,
 		     const struct drm_file *file);
 void vseg_display_file_close(struct vseg_device *vdev,
 			     const struct drm_file *file);
+void vseg_display_suspend(struct vseg_device *vdev);
+int vseg_display_resume(struct vseg_device *vdev);
 void vseg_display_show(struct vseg_device *vdev, struct seq_file *m);
 
 #endif /* __VSEG_DISPLAY_H__ */

@@ -17,11 +17,16 @@ struct vseg_bo;
  * @lock: protects @head and @owner; taken before any reservation.
  * @head: the primary each head scans out, referenced, or NULL.
  * @owner: the file that set each head (compared, never dereferenced).
+ * @saved: during a power transition (vseg_pm.c): the primary each head
+ *	showed, referenced, to show again on resume; else NULL.
+ * @saved_owner: the file that set it.
  */
 struct vseg_display {
 	struct mutex lock; /* see above */
 	struct vseg_bo *head[VSEG_NUM_HEADS];
 	const struct drm_file *owner[VSEG_NUM_HEADS];
+	struct vseg_bo *saved[VSEG_NUM_HEADS];
+	const struct drm_file *saved_owner[VSEG_NUM_HEADS];
 };
 
 #endif /* __VSEG_DISPLAY_TYPES_H__ */

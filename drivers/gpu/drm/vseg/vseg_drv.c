@@ -33,6 +33,7 @@
 #include "vseg_ioctl.h"
 #include "vseg_paging.h"
 #include "vseg_phys.h"
+#include "vseg_pm.h"
 #include "vseg_ttm.h"
 
 static char *profile = "discrete";
@@ -79,6 +80,8 @@ static struct platform_device *vseg_pdev;
  * Every vseg ioctl runs inside drm_dev_enter()/drm_dev_exit(): once the
  * device is unplugged new calls fail with -ENODEV, and the unplug waits for
  * the calls already running before it stops the engines and the display.
+ * It also holds the power-management gate for read: no ioctl runs while a
+ * phase of a power transition does (vseg_pm.c).
  */
 #define VSEG_IOCTL_GUARD(func)						\
 static int func##_guarded(struct drm_device *drm, void *data,		\
@@ -88,7 +91,12 @@ static int func##_guarded(struct drm_device *drm, void *data,		\
 									\
 	if (!drm_dev_enter(drm, &idx))					\
 		return -ENODEV;						\
+	if (down_read_interruptible(&to_vseg(drm)->pm.gate)) {		\
+		drm_dev_exit(idx);					\
+		return -ERESTARTSYS;					\
+	}								\
 	ret = func(drm, data, file);					\
+	up_read(&to_vseg(drm)->pm.gate);				\
 	drm_dev_exit(idx);						\
 	return ret;							\
 }
@@ -230,6 +238,8 @@ static int vseg_probe(struct platform_device *pdev)
 	if (err)
 		return err;
 	err = drmm_mutex_init(&vdev->drm, &vdev->bo_lock);
+	if (!err)
+		err = vseg_pm_init(vdev);
 	if (err)
 		return err;
 	INIT_LIST_HEAD(&vdev->bos);
@@ -280,11 +290,80 @@ static int vseg_probe_record(struct platform_device *pdev)
 	return vseg_probe_result;
 }
 
+/*
+ * System sleep: standby is suspend/resume; hibernate is freeze (evict what
+ * the image must hold), thaw (the device kept its power: nothing is lost),
+ * poweroff (nothing more to do) and restore (power was lost).
+ */
+static int vseg_pm_suspend(struct device *dev)
+{
+	return vseg_pm_enter(dev_get_drvdata(dev), VSEG_PM_STANDBY);
+}
+
+static int vseg_pm_resume(struct device *dev)
+{
+	return vseg_pm_exit(dev_get_drvdata(dev), true);
+}
+
+static int vseg_pm_freeze(struct device *dev)
+{
+	return vseg_pm_enter(dev_get_drvdata(dev), VSEG_PM_HIBERNATE);
+}
+
+static int vseg_pm_thaw(struct device *dev)
+{
+	return vseg_pm_exit(dev_get_drvdata(dev), false);
+}
+
+static int vseg_pm_poweroff(struct device *dev)
+{
+	return 0;
+}
+
+/*
+ * sysfs "pm" of the platform device, root only: write "standby" or
+ * "hibernate" for a whole transition, power lost, synchronously. Not in
+ * debugfs: a kernel in lockdown refuses to open writable debugfs files.
+ */
+static ssize_t pm_store(struct device *dev, struct device_attribute *attr,
+			const char *buf, size_t len)
+{
+	enum vseg_pm_kind kind;
+	int err;
+
+	if (sysfs_streq(buf, "standby"))
+		kind = VSEG_PM_STANDBY;
+	else if (sysfs_streq(buf, "hibernate"))
+		kind = VSEG_PM_HIBERNATE;
+	else
+		return -EINVAL;
+	err = vseg_pm_cycle(dev_get_drvdata(dev), kind);
+	return err ?: len;
+}
+static DEVICE_ATTR_WO(pm);
+
+static struct attribute *vseg_dev_attrs[] = {
+	&dev_attr_pm.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(vseg_dev);
+
+static const struct dev_pm_ops vseg_dev_pm_ops = {
+	.suspend = vseg_pm_suspend,
+	.resume = vseg_pm_resume,
+	.freeze = vseg_pm_freeze,
+	.thaw = vseg_pm_thaw,
+	.poweroff = vseg_pm_poweroff,
+	.restore = vseg_pm_resume,
+};
+
 static struct platform_driver vseg_platform_driver = {
 	.probe = vseg_probe_record,
 	.remove_new = vseg_remove,
 	.driver = {
 		.name = DRIVER_NAME,
+		.pm = &vseg_dev_pm_ops,
+		.dev_groups = vseg_dev_groups,
 	},
 };
 

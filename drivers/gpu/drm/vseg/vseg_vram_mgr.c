@@ -546,6 +546,86 @@ bool vseg_vram_res_below(struct ttm_resource *res, u64 limit)
 }
 
 /**
+ * vseg_vram_res_size() - bytes a memory-segment placement holds
+ * @res: a placement in a memory segment
+ *
+ * Return: its size, the buffer's rounded up to the segment page.
+ */
+u64 vseg_vram_res_size(struct ttm_resource *res)
+{
+	return to_vseg_vram_res(res)->size;
+}
+
+/**
+ * vseg_vram_res_copy() - copy a placement's bytes to or from a buffer
+ * @res: a placement in a memory segment, whose content nothing changes
+ *	meanwhile (its buffer reserved and idle)
+ * @buf: vseg_vram_res_size() bytes, in buffer order
+ * @to_segment: write @buf into the placement (allocating its backing
+ *	pages) instead of reading the placement into @buf
+ *
+ * Return: 0, or -ENOMEM when a page to write cannot be allocated.
+ */
+int vseg_vram_res_copy(struct ttm_resource *res, void *buf, bool to_segment)
+{
+	struct vseg_vram_mgr *mgr = to_vram_mgr(ttm_manager_type(res->bo->bdev,
+								 res->mem_type));
+	struct drm_buddy_block *block;
+	void *kmapped, *p;
+	u64 off, end, len;
+
+	list_for_each_entry(block, &to_vseg_vram_res(res)->blocks, link) {
+		off = block_start(block);
+		end = off + drm_buddy_block_size(&mgr->mm, block);
+		while (off < end) {
+			p = vseg_vram_map(mgr, off, &len, to_segment, &kmapped);
+			if (!p)
+				return -ENOMEM;
+			len = min(len, end - off);
+			if (to_segment)
+				memcpy(p, buf, len);
+			else
+				memcpy(buf, p, len);
+			vseg_vram_unmap(kmapped);
+			buf += len;
+			off += len;
+		}
+	}
+	return 0;
+}
+
+/**
+ * vseg_vram_poison() - overwrite the backed pages of a range with a pattern
+ * @mgr: the manager
+ * @offset: segment offset, a multiple of PAGE_SIZE
+ * @size: bytes
+ * @pattern: the byte written
+ *
+ * Only pages that exist are written: absent pages stay absent and read
+ * zero, so the cost is bounded by the backed bytes, not the segment's
+ * size. The power-loss model of vseg_pm.c.
+ *
+ * Return: bytes overwritten.
+ */
+u64 vseg_vram_poison(struct vseg_vram_mgr *mgr, u64 offset, u64 size,
+		     u8 pattern)
+{
+	unsigned long idx;
+	struct page *page;
+	u64 done = 0;
+
+	if (!size)
+		return 0;
+	xa_for_each_range(&mgr->pages, idx, page, offset >> PAGE_SHIFT,
+			  (offset + size - 1) >> PAGE_SHIFT) {
+		memset_page(page, 0, pattern, PAGE_SIZE);
+		done += PAGE_SIZE;
+		cond_resched();
+	}
+	return done;
+}
+
+/**
  * vseg_vram_mgr_committed() - bytes handed out by a memory segment
  * @mgr: the manager
  *

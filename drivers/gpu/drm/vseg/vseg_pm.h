@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The vseg authors
+ */
+#ifndef __VSEG_PM_H__
+#define __VSEG_PM_H__
+
+#include "vseg_pm_types.h"
+
+struct seq_file;
+struct vseg_device;
+
+int vseg_pm_init(struct vseg_device *vdev);
+int vseg_pm_enter(struct vseg_device *vdev, enum vseg_pm_kind kind);
+int vseg_pm_exit(struct vseg_device *vdev, bool power_lost);
+int vseg_pm_cycle(struct vseg_device *vdev, enum vseg_pm_kind kind);
+void vseg_pm_show(struct vseg_device *vdev, struct seq_file *m);
+
+#endif /* __VSEG_PM_H__ */

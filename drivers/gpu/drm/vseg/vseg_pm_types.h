@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The vseg authors
+ */
+#ifndef __VSEG_PM_TYPES_H__
+#define __VSEG_PM_TYPES_H__
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/rwsem.h>
+#include <linux/types.h>
+
+#include "vseg_segment.h"
+
+/* The byte a segment's memory reads after it lost power. */
+#define VSEG_PM_POISON		0x6b
+
+/**
+ * enum vseg_pm_kind - a power transition
+ * @VSEG_PM_NONE: none (the device is on).
+ * @VSEG_PM_STANDBY: standby (S3, suspend to RAM).
+ * @VSEG_PM_HIBERNATE: hibernate (S4, suspend to disk).
+ */
+enum vseg_pm_kind {
+	VSEG_PM_NONE,
+	VSEG_PM_STANDBY,
+	VSEG_PM_HIBERNATE,
+};
+
+/**
+ * struct vseg_pm_counts - what the last power transition did to a segment
+ * @evicted: buffers evicted to system memory.
+ * @evicted_bytes: their bytes.
+ * @saved: pinned buffers whose content was saved and restored.
+ * @saved_bytes: their bytes (whole segment pages).
+ * @poisoned_bytes: bytes of backing pages overwritten by the power loss.
+ */
+struct vseg_pm_counts {
+	u64 evicted;
+	u64 evicted_bytes;
+	u64 saved;
+	u64 saved_bytes;
+	u64 poisoned_bytes;
+};
+
+/**
+ * struct vseg_pm - power management state of a device
+ * @lock: serialises transitions and protects everything below but @gate.
+ * @gate: every ioctl holds it for read; a transition's phases take it for
+ *	write, so no ioctl places or pins a buffer while one runs.
+ * @state: the transition under way between its entry and its exit.
+ * @last: the last transition entered.
+ * @last_result: its result (0 or a negative error code).
+ * @transitions: transitions entered.
+ * @saved: the pinned buffers whose content is kept aside.
+ * @seg: counters of the last transition, @seg[id - 1] for segment id.
+ */
+struct vseg_pm {
+	struct mutex lock; /* see above */
+	struct rw_semaphore gate;
+	enum vseg_pm_kind state;
+	enum vseg_pm_kind last;
+	int last_result;
+	u64 transitions;
+	struct list_head saved;
+	struct vseg_pm_counts seg[VSEG_MAX_SEGMENTS];
+};
+
+#endif /* __VSEG_PM_TYPES_H__ */
