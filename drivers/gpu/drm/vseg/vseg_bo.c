@@ -480,7 +480,8 @@ static int place_resident(struct vseg_bo *vbo, struct ttm_place *places,
  * Return: 0; VSEG_BO_STAYED if it is resident (and pinned) where it was,
  * no better place having room: the transaction must lock nothing more;
  * -ENOSPC if no resident placement has room even after eviction (others
- * may hold the room: worth trying again once out of the transaction); -ENOBUFS if there is no room for good: to pin, no place in
+ * may hold the room: worth trying again once out of the transaction);
+ * -ENOBUFS if there is no room for good: to pin, no place in
  * @pin_segments, a pinned buffer's segment not in them, or the pin count
  * at its limit; or another negative error code.
  */
