@@ -212,7 +212,9 @@ static int open_card(const char *driver)
 		fd = open(path, O_RDWR | O_CLOEXEC);
 		if (fd < 0)
 			continue;
-		if (!__get_drm_device_name(fd, name, sizeof(name)) &&
+		/* the name comes without a terminator, as upstream IGT's */
+		memset(name, 0, sizeof(name));
+		if (!__get_drm_device_name(fd, name, sizeof(name) - 1) &&
 		    !strcmp(name, driver))
 			return fd;
 		close(fd);
