@@ -202,9 +202,11 @@ static int move_prepare(struct vseg_device *vdev, struct ttm_buffer_object *bo,
 			struct ttm_resource *old, struct ttm_resource *new_mem,
 			bool *has_content)
 {
+	/* Pages only, to system memory: they come at first touch, if ever. */
+	bool lazy = res_uses_pages(old) && new_mem->mem_type == TTM_PL_SYSTEM;
 	int err;
 
-	if (bo->ttm && (res_uses_pages(new_mem) ||
+	if (bo->ttm && ((res_uses_pages(new_mem) && !lazy) ||
 			(bo->ttm->page_flags & TTM_TT_FLAG_SWAPPED))) {
 		err = vseg_tt_populate(bo, ctx);
 		if (err)
