@@ -349,7 +349,12 @@ static void test_evict_async(void)
 	load("paging:seg=0,size=1M");
 	h = create_in(ctx.fd, size, vram_id, 0);
 	igt_assert_eq(drmPrimeHandleToFD(ctx.fd, h, DRM_CLOEXEC, &dmabuf), 0);
-	for (unsigned int round = 0; round < 3; round++) {
+	/*
+	 * A busy host may run the engine's worker before the ioctl returns
+	 * to us now and then: a few rounds, until one sees it pending.
+	 */
+	for (unsigned int round = 0; round < 8 && (round < 3 || !pending);
+	     round++) {
 		make_resident(ctx.fd, h, vram_id);
 		fill(ctx.fd, h, size, 10 + round);
 		/* The placement changes at once; the bytes follow. */
@@ -362,7 +367,7 @@ static void test_evict_async(void)
 		make_resident(ctx.fd, h, vram_id);
 		check(ctx.fd, h, size, 10 + round, "after moves in a row");
 	}
-	igt_info("EVICT of %llu bytes returned before its transfer ended %u times of 3\n",
+	igt_info("EVICT of %llu bytes returned before its transfer ended %u times\n",
 		 (unsigned long long)size, pending);
 	igt_assert_f(pending > 0,
 		     "EVICT always returned after its transfer: moves are synchronous\n");
