@@ -431,35 +431,42 @@ static bool res_fits_place(struct ttm_buffer_object *tbo,
 
 /*
  * Move a buffer to the best of @places (its resident places) that has
- * room; a buffer already in one of them moves only to a better one, with
- * one validation of all the better places in order: a failed one may have
- * been a ww back-off inside TTM (-EDEADLK reported as -ENOSPC), after
- * which the transaction may lock nothing more. No room anywhere better:
- * VSEG_BO_STAYED, resident where it was. A pinned buffer never moves
- * (6.12's TTM refuses with -EINVAL, 6.1's would move it): it is resident
- * where it is, or in none of @places (-ENOBUFS, for good: to pin it again,
- * its segment is not in @places).
+ * room, each place in turn evicting as needed, from *@place on; a buffer
+ * already in one of them moves only to a better one. A validation that
+ * found no room may have been a ww back-off inside TTM (-EDEADLK reported
+ * as -ENOSPC or -EBUSY), after which the transaction may lock nothing
+ * more: with better places left, VSEG_BO_NEXT_PLACE asks the caller for a
+ * new transaction, *@place naming where to go on. No room anywhere
+ * better: VSEG_BO_STAYED, resident where it was. A pinned buffer never
+ * moves (6.12's TTM refuses with -EINVAL, 6.1's would move it): it is
+ * resident where it is, or in none of @places (-ENOBUFS, for good: to pin
+ * it again, its segment is not in @places).
  */
 static int place_resident(struct vseg_bo *vbo, struct ttm_place *places,
-			  unsigned int n)
+			  unsigned int n, unsigned int *place)
 {
 	struct ttm_operation_ctx ctx = { .interruptible = true };
 	struct ttm_placement placement = {};
-	unsigned int cur;
+	unsigned int cur, i = *place;
 	int err;
 
+	*place = 0;
 	for (cur = 0; cur < n; cur++)
 		if (res_fits_place(&vbo->tbo, &places[cur]))
 			break;
 	if (vbo->tbo.pin_count)
 		return cur < n ? 0 : -ENOBUFS;
-	if (!cur)
-		return 0;
-	vseg_placement_set(&placement, places, cur);
-	err = validate_evicting(&vbo->tbo, &placement, &ctx);
-	if (err == -ENOSPC && cur < n)
-		return VSEG_BO_STAYED;
-	return err;
+	if (i < cur) {
+		vseg_placement_set(&placement, &places[i], 1);
+		err = validate_evicting(&vbo->tbo, &placement, &ctx);
+		if (err != -ENOSPC)
+			return err;
+		if (i + 1 < cur) {
+			*place = i + 1;
+			return VSEG_BO_NEXT_PLACE;
+		}
+	}
+	return cur < n ? VSEG_BO_STAYED : -ENOSPC;
 }
 
 /**
@@ -472,13 +479,16 @@ static int place_resident(struct vseg_bo *vbo, struct ttm_place *places,
  * @pin_segments: with @pin: the segments it may be pinned in (bit 0:
  *	system memory); places elsewhere are not tried
  * @pinned_seg: with @pin: receives the segment it was pinned in
+ * @place: the place to go on from (0 at first): set for
+ *	%VSEG_BO_NEXT_PLACE, 0 otherwise
  *
  * Tries the buffer's places best first, each evicting others as needed;
  * a resident buffer with no room in a better place stays where it is, and
  * a pinned buffer does not move at all.
  *
  * Return: 0; VSEG_BO_STAYED if it is resident (and pinned) where it was,
- * no better place having room: the transaction must lock nothing more;
+ * no better place having room, or VSEG_BO_NEXT_PLACE if it is to be tried
+ * again from @place: either way the transaction must lock nothing more;
  * -ENOSPC if no resident placement has room even after eviction (others
  * may hold the room: worth trying again once out of the transaction);
  * -ENOBUFS if there is no room for good: to pin, no place in
@@ -486,7 +496,8 @@ static int place_resident(struct vseg_bo *vbo, struct ttm_place *places,
  * at its limit; or another negative error code.
  */
 int vseg_bo_make_resident_locked(struct vseg_bo *vbo, bool pin,
-				 u32 pin_segments, u32 *pinned_seg)
+				 u32 pin_segments, u32 *pinned_seg,
+				 unsigned int *place)
 {
 	struct vseg_device *vdev = bo_vdev(vbo);
 	struct ttm_place places[VSEG_BO_MAX_PLACES];
@@ -504,8 +515,8 @@ int vseg_bo_make_resident_locked(struct vseg_bo *vbo, bool pin,
 		n = vseg_place_filter(&vdev->layout, places, n, pin_segments);
 	if (!n)
 		return -ENOBUFS;
-	err = place_resident(vbo, places, n);
-	if (err < 0 || !pin)
+	err = place_resident(vbo, places, n, place);
+	if (err < 0 || err == VSEG_BO_NEXT_PLACE || !pin)
 		return err;
 	/* In one of the places: in @pin_segments. */
 	*pinned_seg = vseg_mem_type_to_seg(vdev, vbo->tbo.resource->mem_type);
@@ -528,7 +539,8 @@ static int obj_cmp(const void *a, const void *b)
  * @bos: the buffers, in list order; a buffer may be listed more than once
  * @n: number of entries
  * @fn: makes one entry resident, its buffer reserved, returning as
- *	vseg_bo_make_resident_locked() does; NULL: that function, no pin
+ *	vseg_bo_make_resident_locked() does (with its @place); NULL: that
+ *	function, no pin
  * @arg: passed to @fn
  * @done: receives the number of entries made resident, the first ones
  *
@@ -544,13 +556,14 @@ static int obj_cmp(const void *a, const void *b)
  * error code.
  */
 int vseg_bo_make_resident_list(struct vseg_bo **bos, u32 n,
-			       int (*fn)(struct vseg_bo *vbo, void *arg),
+			       int (*fn)(struct vseg_bo *vbo, void *arg,
+					 unsigned int *place),
 			       void *arg, u32 *done)
 {
 	struct vseg_exec_events *ev;
 	struct drm_gem_object **objs;
 	struct vseg_exec exec;
-	unsigned int tries = 0;
+	unsigned int tries = 0, place = 0;
 	u32 i, m = 0, start;
 	int err, ended;
 
@@ -576,9 +589,10 @@ int vseg_bo_make_resident_list(struct vseg_bo **bos, u32 n,
 		for (start = *done; *done < n;) {
 			struct vseg_bo *vbo = bos[*done];
 
-			err = fn ? fn(vbo, arg) :
-			      vseg_bo_make_resident_locked(vbo, false, 0, NULL);
-			if (err < 0)
+			err = fn ? fn(vbo, arg, &place) :
+			      vseg_bo_make_resident_locked(vbo, false, 0, NULL,
+							   &place);
+			if (err < 0 || err == VSEG_BO_NEXT_PLACE)
 				break;
 			/* Used now: the last buffer to evict. */
 			ttm_bo_move_to_lru_tail_unlocked(&vbo->tbo);
@@ -588,7 +602,9 @@ int vseg_bo_make_resident_list(struct vseg_bo **bos, u32 n,
 				break;
 		}
 		ended = vseg_exec_fini(&exec);
-		if (err == VSEG_BO_STAYED && *done < n)
+		/* Where TTM may have backed off, go on in a new transaction. */
+		if (err == VSEG_BO_NEXT_PLACE ||
+		    (err == VSEG_BO_STAYED && *done < n))
 			continue;
 		if (err != -ENOSPC)
 			break;

@@ -20,10 +20,12 @@ struct vseg_device;
 /* Tries of an evicting placement that others' reservations may block. */
 #define VSEG_EVICT_RETRIES		10
 /*
- * vseg_bo_make_resident_locked(): resident where it was, no better place
- * having room; a ww transaction must lock nothing more after it.
+ * vseg_bo_make_resident_locked(), after which a ww transaction must lock
+ * nothing more: resident where it was, no better place having room; or
+ * not yet, to go on from the next place in a new transaction.
  */
 #define VSEG_BO_STAYED			1
+#define VSEG_BO_NEXT_PLACE		2
 
 /**
  * struct vseg_bo_state - where a buffer is, as the ioctls and debugfs see it
@@ -112,9 +114,11 @@ void vseg_bo_update_state(struct vseg_bo *vbo, struct ttm_resource *res,
 			  bool evicted);
 void vseg_bo_get_state(struct vseg_bo *vbo, struct vseg_bo_state *st);
 int vseg_bo_make_resident_locked(struct vseg_bo *vbo, bool pin,
-				 u32 pin_segments, u32 *pinned_seg);
+				 u32 pin_segments, u32 *pinned_seg,
+				 unsigned int *place);
 int vseg_bo_make_resident_list(struct vseg_bo **bos, u32 n,
-			       int (*fn)(struct vseg_bo *vbo, void *arg),
+			       int (*fn)(struct vseg_bo *vbo, void *arg,
+					 unsigned int *place),
 			       void *arg, u32 *done);
 int vseg_bo_evict(struct vseg_bo *vbo, bool unpin, bool discard,
 		  bool *unpinned);

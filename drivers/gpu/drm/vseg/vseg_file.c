@@ -112,7 +112,7 @@ u64 vseg_file_pin_limit(struct vseg_device *vdev, u32 seg)
  * buffer is made resident, in a segment where the file still has room to
  * pin it, and pinned there.
  */
-static int pin_locked(struct vseg_bo *vbo, void *arg)
+static int pin_locked(struct vseg_bo *vbo, void *arg, unsigned int *place)
 {
 	struct vseg_file *vf = arg;
 	struct vseg_device *vdev = vf->vdev;
@@ -134,8 +134,8 @@ static int pin_locked(struct vseg_bo *vbo, void *arg)
 		if (err)
 			goto out_free;
 	}
-	err = vseg_bo_make_resident_locked(vbo, true, allowed, &seg);
-	if (err < 0) {
+	err = vseg_bo_make_resident_locked(vbo, true, allowed, &seg, place);
+	if (err < 0 || err == VSEG_BO_NEXT_PLACE) {
 		if (new)
 			xa_erase(&vf->pins, vbo->id);
 		goto out_free;
