@@ -393,8 +393,14 @@ static int __init vseg_init(void)
 		if (err && vseg_probe_result > 0)
 			vseg_probe_result = err;
 	}
+	/*
+	 * Probe succeeded but the device is not bound: the driver core
+	 * failed after it (no memory for the device's sysfs attributes, the
+	 * pm file), undid the probe and kept no error.
+	 */
 	if (!vseg_pdev->dev.driver) {
-		err = vseg_probe_result < 0 ? vseg_probe_result : -ENODEV;
+		err = vseg_probe_result < 0 ? vseg_probe_result :
+		      !vseg_probe_result ? -ENOMEM : -ENODEV;
 		goto err_device;
 	}
 	return 0;
