@@ -102,15 +102,13 @@
  *	of another file's buffers, which leave the aperture and are freed
  *	meanwhile, are refused at SUBMIT and never write a page; jobs writing
  *	their listed buffer by raw address run.
- *
- * SUBTEST: replay
- * Description: Run the seed given by --replay SEED (or VSEG_FUZZ_REPLAY)
- *	again, printing every step; there only with that option.
- *
- * SUBTEST: soak
- * Description: Run seeds from --seed (or VSEG_FUZZ_SEED) on, one after
- *	another, for --soak SECONDS (or VSEG_FUZZ_SOAK); there only with that
- *	option.
+ */
+/*
+ * Two more subtests exist only with their option, so they are not in the
+ * test plan: "replay" runs the seed given by --replay SEED (or
+ * VSEG_FUZZ_REPLAY) again, printing every step; "soak" runs seeds from
+ * --seed (or VSEG_FUZZ_SEED) on, one after another, for --soak SECONDS (or
+ * VSEG_FUZZ_SOAK).
  */
 #include <errno.h>
 #include <getopt.h>
