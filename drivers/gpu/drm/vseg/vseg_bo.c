@@ -788,9 +788,10 @@ int vseg_bo_make_reachable(struct vseg_bo *vbo, bool map_aperture,
  * A buffer in system memory is committed to the aperture first, charged
  * to its commit limit, as WDDM's memory manager does when the GPU uses
  * system memory (it gets a GART range only if it is AccessedPhysically:
- * the AccessedPhysically table); one in a memory segment or the aperture,
- * or pinned in system memory, stays where it is. Its pages are present
- * afterwards.
+ * the AccessedPhysically table); one that does not support system memory,
+ * only evicted there, goes back into the segments it supports instead. One
+ * in a memory segment or the aperture, or pinned in system memory, stays
+ * where it is. Its pages are present afterwards.
  *
  * Return: 0, -ENOSPC when the aperture's commit limit leaves no room even
  * after eviction, or another negative error code.
@@ -808,6 +809,22 @@ int vseg_bo_commit_for_gpu(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
 	/* Pinned in system memory (its only home): used where it is. */
 	if (vbo->tbo.resource->mem_type == TTM_PL_SYSTEM &&
 	    !vbo->tbo.pin_count) {
+		struct ttm_place places[VSEG_BO_MAX_PLACES];
+		unsigned int n;
+
+		/*
+		 * Not supported in system memory, only evicted there: back
+		 * into the segments it supports, not committed to the
+		 * aperture.
+		 */
+		if (!(vbo->params.supported & BIT(0))) {
+			n = vseg_place_home(&vdev->layout, &vbo->params,
+					    VSEG_PLACE_RESIDENT, places);
+			if (!n)
+				return -EINVAL;
+			vseg_placement_set(&placement, places, n);
+			return validate_evicting(&vbo->tbo, &placement, ctx);
+		}
 		vseg_placement_set(&placement, &tt, 1);
 		return validate_evicting(&vbo->tbo, &placement, ctx);
 	}
