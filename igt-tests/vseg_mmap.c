@@ -385,7 +385,7 @@ static void fault_move(uint32_t local, uint32_t alt_set, uint32_t flags,
 		     cpu_reachable(i1.segment_id, i1.offset, size),
 		     "after a CPU fault the buffer is in %s (supported %#x)\n",
 		     vseg_ctx_seg_name(&ctx, i1.segment_id),
-		     alt_set | BIT(local));
+		     (unsigned int)(alt_set | BIT(local)));
 	igt_assert(i1.placement_flags & DRM_VSEG_INFO_CPU_MAPPABLE);
 	igt_assert_f(i1.moves > i0.moves, "moves %llu after the fault\n",
 		     (unsigned long long)i1.moves);
