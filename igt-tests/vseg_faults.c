@@ -491,25 +491,6 @@ static struct {
 } witness[MAX_WITNESS];
 static unsigned int num_witness;
 
-static void bo_fill(uint32_t h, uint64_t size, uint32_t seed)
-{
-	void *ptr = vseg_gem_mmap(ctx.fd, h, size, RW);
-
-	vseg_pattern_fill(ptr, size, seed);
-	munmap(ptr, size);
-}
-
-static void bo_check(uint32_t h, uint64_t size, uint32_t seed,
-		     const char *what)
-{
-	void *ptr = vseg_gem_mmap(ctx.fd, h, size, PROT_READ);
-	int64_t bad = vseg_pattern_check(ptr, size, seed);
-
-	munmap(ptr, size);
-	igt_assert_f(bad < 0, "%s: buffer %u differs at %" PRId64 "\n", what,
-		     h, bad);
-}
-
 static uint32_t witness_add(uint64_t size, uint32_t supported, uint32_t flags,
 			    uint32_t pref)
 {
@@ -523,7 +504,7 @@ static uint32_t witness_add(uint64_t size, uint32_t supported, uint32_t flags,
 	witness[i].handle = vseg_gem_create(ctx.fd, &c);
 	witness[i].size = size;
 	witness[i].seed = 0x5eed0000 + i;
-	bo_fill(witness[i].handle, size, witness[i].seed);
+	vseg_bo_fill_pattern(ctx.fd, witness[i].handle, size, witness[i].seed);
 	/* a fill through mmap may have moved it where the CPU sees it */
 	vseg_make_resident(ctx.fd, &witness[i].handle, 1);
 	return witness[i].handle;
@@ -534,8 +515,8 @@ static void witness_check(const char *what)
 	uint32_t h[MAX_WITNESS];
 
 	for (unsigned int i = 0; i < num_witness; i++) {
-		bo_check(witness[i].handle, witness[i].size, witness[i].seed,
-			 what);
+		vseg_bo_check_pattern(ctx.fd, witness[i].handle,
+				      witness[i].size, witness[i].seed, what);
 		h[i] = witness[i].handle;
 	}
 	/* reading one out of a hidden segment moved it: back again */
@@ -598,9 +579,10 @@ static void create_check(int ret, bool injected)
 	if (!ret) {
 		igt_assert_eq_u32(where(create_args.handle), create_want);
 		if (create_want != local_id) {
-			bo_fill(create_args.handle, create_args.size, 1);
-			bo_check(create_args.handle, create_args.size, 1,
-				 "new buffer");
+			vseg_bo_fill_pattern(ctx.fd, create_args.handle,
+					     create_args.size, 1);
+			vseg_bo_check_pattern(ctx.fd, create_args.handle,
+					      create_args.size, 1, "new buffer");
 		}
 		vseg_gem_close(ctx.fd, create_args.handle);
 	}
@@ -634,7 +616,7 @@ static void move_prepare_resident(void)
 	vseg_create_args(&c, BO_SIZE, move_supported, move_flags);
 	vseg_create_prefer(&c, move_to, 0);
 	move_bo = vseg_gem_create(ctx.fd, &c);
-	bo_fill(move_bo, BO_SIZE, 7);
+	vseg_bo_fill_pattern(ctx.fd, move_bo, BO_SIZE, 7);
 	vseg_evict(ctx.fd, &move_bo, 1);
 	igt_assert_eq_u32(where(move_bo), move_from);
 }
@@ -649,10 +631,10 @@ static void move_prepare_evict(void)
 	if (move_from == local_id) {
 		/* not CPU-visible: filled in system memory, moved there */
 		vseg_evict(ctx.fd, &move_bo, 1);
-		bo_fill(move_bo, BO_SIZE, 7);
+		vseg_bo_fill_pattern(ctx.fd, move_bo, BO_SIZE, 7);
 		vseg_make_resident(ctx.fd, &move_bo, 1);
 	} else {
-		bo_fill(move_bo, BO_SIZE, 7);
+		vseg_bo_fill_pattern(ctx.fd, move_bo, BO_SIZE, 7);
 	}
 	igt_assert_eq_u32(where(move_bo), move_from);
 }
@@ -676,7 +658,7 @@ static void move_check(int ret, bool injected)
 		     "%s: buffer in %s, expected %s\n", vseg_errname(ret),
 		     vseg_ctx_seg_name(&ctx, now),
 		     vseg_ctx_seg_name(&ctx, ret ? move_from : move_to));
-	bo_check(move_bo, BO_SIZE, 7, "moved buffer");
+	vseg_bo_check_pattern(ctx.fd, move_bo, BO_SIZE, 7, "moved buffer");
 	witness_check("after the move");
 	vseg_gem_close(ctx.fd, move_bo);
 }
@@ -776,7 +758,7 @@ static bool sub_evicted, sub_syncs;
 
 static void submit_prepare(void)
 {
-	bo_fill(sub_bo, BO_SIZE, 9);
+	vseg_bo_fill_pattern(ctx.fd, sub_bo, BO_SIZE, 9);
 	if (sub_evicted)
 		vseg_evict(ctx.fd, &sub_bo, 1);
 	sub_out[0] = vseg_syncobj_create(ctx.fd, 0);
@@ -811,7 +793,8 @@ static void submit_check(int ret, bool injected)
 		igt_assert_f(!vseg_syncobj_has_fence(ctx.fd, sub_out[0]) &&
 			     !vseg_syncobj_has_fence(ctx.fd, sub_out[1]),
 			     "failed submission left a fence\n");
-		bo_check(sub_bo, BO_SIZE, 9, "buffer of a failed submission");
+		vseg_bo_check_pattern(ctx.fd, sub_bo, BO_SIZE, 9,
+				      "buffer of a failed submission");
 	}
 	vseg_syncobj_destroy(ctx.fd, sub_out[0]);
 	vseg_syncobj_destroy(ctx.fd, sub_out[1]);
@@ -923,7 +906,7 @@ static void fault_prepare(void)
 	if (fault_from) {
 		/* filled in system memory, then moved where it starts */
 		vseg_evict(ctx.fd, &fault_bo, 1);
-		bo_fill(fault_bo, BO_SIZE, 11);
+		vseg_bo_fill_pattern(ctx.fd, fault_bo, BO_SIZE, 11);
 		vseg_make_resident(ctx.fd, &fault_bo, 1);
 	}
 	igt_assert_eq_u32(where(fault_bo), fault_from);
@@ -989,7 +972,7 @@ static void multi_prepare(void)
 		vseg_create_args(&c, BO_SIZE, BIT(vram_id) | BIT(0), 0);
 		vseg_create_prefer(&c, vram_id, 0);
 		multi_bo[i] = vseg_gem_create(ctx.fd, &c);
-		bo_fill(multi_bo[i], BO_SIZE, 20 + i);
+		vseg_bo_fill_pattern(ctx.fd, multi_bo[i], BO_SIZE, 20 + i);
 		if (!multi_from)
 			vseg_evict(ctx.fd, &multi_bo[i], 1);
 	}
@@ -1034,7 +1017,8 @@ static void multi_check(int ret, bool injected)
 			igt_assert_eq(__vseg_evict_flags(ctx.fd, &multi_bo[i], 1,
 							 DRM_VSEG_RESIDENCY_UNPIN,
 							 NULL), 0);
-		bo_check(multi_bo[i], BO_SIZE, 20 + i, "buffer of the list");
+		vseg_bo_check_pattern(ctx.fd, multi_bo[i], BO_SIZE, 20 + i,
+				      "buffer of the list");
 		vseg_gem_close(ctx.fd, multi_bo[i]);
 	}
 	witness_check("after the list");
@@ -1068,7 +1052,7 @@ static void scanout_prepare(void)
 	vseg_create_args(&c, BO_SIZE, BIT(scan_seg) | BIT(0),
 			 DRM_VSEG_GEM_CREATE_PRIMARY);
 	scan_bo = vseg_gem_create(ctx.fd, &c);
-	bo_fill(scan_bo, BO_SIZE, 30);
+	vseg_bo_fill_pattern(ctx.fd, scan_bo, BO_SIZE, 30);
 	vseg_evict(ctx.fd, &scan_bo, 1);
 }
 
@@ -1097,7 +1081,7 @@ static void scanout_check(int ret, bool injected)
 		igt_assert_eq_u32(info.segment_id, scan_seg);
 		vseg_scanout(ctx.fd, 0, 0);
 	}
-	bo_check(scan_bo, BO_SIZE, 30, "primary");
+	vseg_bo_check_pattern(ctx.fd, scan_bo, BO_SIZE, 30, "primary");
 	vseg_gem_close(ctx.fd, scan_bo);
 	witness_check("after SCANOUT");
 }

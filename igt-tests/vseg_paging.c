@@ -126,35 +126,6 @@ static uint32_t where(int fd, uint32_t h)
 	return info.segment_id;
 }
 
-static void fill(int fd, uint32_t h, uint64_t size, uint32_t seed)
-{
-	void *p = vseg_gem_mmap(fd, h, size, RW);
-
-	vseg_pattern_fill(p, size, seed);
-	munmap(p, size);
-}
-
-static void check(int fd, uint32_t h, uint64_t size, uint32_t seed,
-		  const char *what)
-{
-	void *p = vseg_gem_mmap(fd, h, size, PROT_READ);
-	int64_t bad = vseg_pattern_check(p, size, seed);
-
-	munmap(p, size);
-	igt_assert_f(bad < 0, "%s: byte %lld of %llu differs\n", what,
-		     (long long)bad, (unsigned long long)size);
-}
-
-static void check_zero(int fd, uint32_t h, uint64_t size, const char *what)
-{
-	void *p = vseg_gem_mmap(fd, h, size, PROT_READ);
-	int64_t bad = vseg_zero_check(p, size);
-
-	munmap(p, size);
-	igt_assert_f(bad < 0, "%s: byte %lld of %llu is not zero\n", what,
-		     (long long)bad, (unsigned long long)size);
-}
-
 static void make_resident(int fd, uint32_t h, uint32_t seg)
 {
 	vseg_make_resident(fd, &h, 1);
@@ -270,13 +241,14 @@ static void move_round_trip(uint64_t size, uint32_t seed)
 
 	h = vseg_gem_create_simple(ctx.fd, size, BIT(0) | BIT(vram_id), 0);
 	evict(ctx.fd, h);
-	fill(ctx.fd, h, size, seed);
+	vseg_bo_fill_pattern(ctx.fd, h, size, seed);
 
 	e0 = engine();
 	make_resident(ctx.fd, h, vram_id);
-	check(ctx.fd, h, size, seed, "after the move into vram");
+	vseg_bo_check_pattern(ctx.fd, h, size, seed,
+			      "after the move into vram");
 	evict(ctx.fd, h);
-	check(ctx.fd, h, size, seed, "after the move back");
+	vseg_bo_check_pattern(ctx.fd, h, size, seed, "after the move back");
 	e1 = engine();
 
 	igt_info("%llu bytes there and back: %llu batches, %llu waits for room, %llu transfers\n",
@@ -356,16 +328,18 @@ static void test_evict_async(void)
 	for (unsigned int round = 0; round < 8 && (round < 3 || !pending);
 	     round++) {
 		make_resident(ctx.fd, h, vram_id);
-		fill(ctx.fd, h, size, 10 + round);
+		vseg_bo_fill_pattern(ctx.fd, h, size, 10 + round);
 		/* The placement changes at once; the bytes follow. */
 		evict(ctx.fd, h);
 		pending += fence_pending(dmabuf);
-		check(ctx.fd, h, size, 10 + round, "read right after EVICT");
+		vseg_bo_check_pattern(ctx.fd, h, size, 10 + round,
+				      "read right after EVICT");
 		/* Moves in a row: each waits for the one before. */
 		make_resident(ctx.fd, h, vram_id);
 		evict(ctx.fd, h);
 		make_resident(ctx.fd, h, vram_id);
-		check(ctx.fd, h, size, 10 + round, "after moves in a row");
+		vseg_bo_check_pattern(ctx.fd, h, size, 10 + round,
+				      "after moves in a row");
 	}
 	igt_info("EVICT of %llu bytes returned before its transfer ended %u times\n",
 		 (unsigned long long)size, pending);
@@ -385,7 +359,7 @@ static void discard_one(uint32_t h, uint64_t size, uint32_t seg,
 	vseg_debugfs_read_paging(ctx.fd, &p0);
 	igt_assert_eq(__vseg_evict_flags(ctx.fd, &h, 1, DISCARD, NULL), 0);
 	igt_assert_eq_u32(where(ctx.fd, h), 0);
-	check_zero(ctx.fd, h, size, what);
+	vseg_bo_check_zero(ctx.fd, h, size, what);
 	vseg_debugfs_read_paging(ctx.fd, &p1);
 	igt_assert_eq_u64(p1.seg[seg].discards, p0.seg[seg].discards + 1);
 	for (uint32_t id = 0; id <= ctx.q.num_segments; id++)
@@ -402,19 +376,20 @@ static void test_discard(void)
 
 	/* From a memory segment. */
 	h = create_in(ctx.fd, (2 * SZ_1M), vram_id, 0);
-	fill(ctx.fd, h, (2 * SZ_1M), 20);
+	vseg_bo_fill_pattern(ctx.fd, h, (2 * SZ_1M), 20);
 	igt_assert_eq_u32(where(ctx.fd, h), vram_id);
 	discard_one(h, (2 * SZ_1M), vram_id, "discarded from vram");
 	/* It can be used again. */
-	fill(ctx.fd, h, (2 * SZ_1M), 21);
+	vseg_bo_fill_pattern(ctx.fd, h, (2 * SZ_1M), 21);
 	make_resident(ctx.fd, h, vram_id);
-	check(ctx.fd, h, (2 * SZ_1M), 21, "refilled after a discard");
+	vseg_bo_check_pattern(ctx.fd, h, 2 * SZ_1M, 21,
+			      "refilled after a discard");
 	vseg_gem_close(ctx.fd, h);
 
 	/* From the aperture: its range goes too. */
 	h = vseg_gem_create_simple(ctx.fd, SZ_1M, BIT(ctx.ap_id) | BIT(0),
 				   AP_FLAG);
-	fill(ctx.fd, h, SZ_1M, 22);
+	vseg_bo_fill_pattern(ctx.fd, h, SZ_1M, 22);
 	igt_assert_eq_u32(where(ctx.fd, h), ctx.ap_id);
 	vseg_gem_info(ctx.fd, h, &info);
 	discard_one(h, SZ_1M, ctx.ap_id, "discarded from the aperture");
@@ -425,24 +400,25 @@ static void test_discard(void)
 
 	/* From system memory. */
 	h = vseg_gem_create_simple(ctx.fd, SZ_1M, BIT(0), 0);
-	fill(ctx.fd, h, SZ_1M, 23);
+	vseg_bo_fill_pattern(ctx.fd, h, SZ_1M, 23);
 	discard_one(h, SZ_1M, 0, "discarded in system memory");
 	vseg_gem_close(ctx.fd, h);
 
 	/* Pinned: refused, the data stays; with UNPIN it goes. */
 	h = create_in(ctx.fd, SZ_1M, vram_id, 0);
-	fill(ctx.fd, h, SZ_1M, 24);
+	vseg_bo_fill_pattern(ctx.fd, h, SZ_1M, 24);
 	igt_assert_eq(__vseg_make_resident_flags(ctx.fd, &h, 1, PIN, NULL), 0);
 	igt_assert_eq(__vseg_evict_flags(ctx.fd, &h, 1, DISCARD, NULL),
 		      -EBUSY);
 	igt_assert_eq_u32(where(ctx.fd, h), vram_id);
-	check(ctx.fd, h, SZ_1M, 24, "pinned buffer after a refused discard");
+	vseg_bo_check_pattern(ctx.fd, h, SZ_1M, 24,
+			      "pinned buffer after a refused discard");
 	igt_assert_eq(__vseg_evict_flags(ctx.fd, &h, 1, UNPIN | DISCARD, NULL),
 		      0);
-	check_zero(ctx.fd, h, SZ_1M, "discarded with UNPIN");
+	vseg_bo_check_zero(ctx.fd, h, SZ_1M, "discarded with UNPIN");
 
 	/* Unknown flags, and DISCARD on MAKE_RESIDENT: refused. */
-	fill(ctx.fd, h, SZ_1M, 25);
+	vseg_bo_fill_pattern(ctx.fd, h, SZ_1M, 25);
 	make_resident(ctx.fd, h, vram_id);
 	for (flags = DISCARD << 1; flags; flags <<= 1)
 		igt_assert_eq(__vseg_evict_flags(ctx.fd, &h, 1, flags, NULL),
@@ -450,7 +426,7 @@ static void test_discard(void)
 	igt_assert_eq(__vseg_make_resident_flags(ctx.fd, &h, 1, DISCARD,
 						 NULL), -EINVAL);
 	igt_assert_eq_u32(where(ctx.fd, h), vram_id);
-	check(ctx.fd, h, SZ_1M, 25, "after refused flags");
+	vseg_bo_check_pattern(ctx.fd, h, SZ_1M, 25, "after refused flags");
 	vseg_gem_close(ctx.fd, h);
 }
 
@@ -471,7 +447,7 @@ static void test_counters(void)
 	 */
 	h = create_in(ctx.fd, size, vram_id, 0);
 	igt_assert_eq_u32(where(ctx.fd, h), vram_id);
-	fill(ctx.fd, h, size, 30);
+	vseg_bo_fill_pattern(ctx.fd, h, size, 30);
 	vseg_debugfs_read_paging(ctx.fd, &p1);
 	igt_assert_eq_u64(p1.seg[vram_id].fills, p0.seg[vram_id].fills + 1);
 	igt_assert_eq_u64(p1.seg[vram_id].transfers, p0.seg[vram_id].transfers);
@@ -480,13 +456,13 @@ static void test_counters(void)
 
 	/* Out and in: one Transfer on each side each time. */
 	evict(ctx.fd, h);
-	check(ctx.fd, h, size, 30, "after EVICT");
+	vseg_bo_check_pattern(ctx.fd, h, size, 30, "after EVICT");
 	vseg_debugfs_read_paging(ctx.fd, &p2);
 	igt_assert_eq_u64(p2.seg[vram_id].transfers,
 			  p1.seg[vram_id].transfers + 1);
 	igt_assert_eq_u64(p2.seg[0].transfers, p1.seg[0].transfers + 1);
 	make_resident(ctx.fd, h, vram_id);
-	check(ctx.fd, h, size, 30, "after MAKE_RESIDENT");
+	vseg_bo_check_pattern(ctx.fd, h, size, 30, "after MAKE_RESIDENT");
 	vseg_debugfs_read_paging(ctx.fd, &p3);
 	igt_assert_eq_u64(p3.seg[vram_id].transfers,
 			  p2.seg[vram_id].transfers + 1);
@@ -497,7 +473,7 @@ static void test_counters(void)
 
 	/* A discard: one Discard, no Transfer. */
 	igt_assert_eq(__vseg_evict_flags(ctx.fd, &h, 1, DISCARD, NULL), 0);
-	check_zero(ctx.fd, h, size, "after DISCARD");
+	vseg_bo_check_zero(ctx.fd, h, size, "after DISCARD");
 	vseg_debugfs_read_paging(ctx.fd, &p4);
 	igt_assert_eq_u64(p4.seg[vram_id].discards,
 			  p3.seg[vram_id].discards + 1);
@@ -526,18 +502,19 @@ static void move_rounds(int fd, uint32_t seed, bool discard)
 	for (unsigned int i = 0; i < HOSTILE_BUFS; i++) {
 		h[i] = vseg_gem_create_simple(fd, SZ_1M, BIT(0) | BIT(vram_id),
 					      0);
-		fill(fd, h[i], SZ_1M, seed + i);
+		vseg_bo_fill_pattern(fd, h[i], SZ_1M, seed + i);
 	}
 	for (unsigned int r = 0; r < HOSTILE_ROUNDS; r++) {
 		vseg_make_resident(fd, h, HOSTILE_BUFS);
 		vseg_evict(fd, h, HOSTILE_BUFS);
 		for (unsigned int i = 0; i < HOSTILE_BUFS; i++)
-			check(fd, h[i], SZ_1M, seed + i, "a client's buffer");
+			vseg_bo_check_pattern(fd, h[i], SZ_1M, seed + i,
+					      "a client's buffer");
 		if (discard) {
 			igt_assert_eq(__vseg_evict_flags(fd, h, 1, DISCARD,
 							 NULL), 0);
-			check_zero(fd, h[0], SZ_1M, "discarded");
-			fill(fd, h[0], SZ_1M, seed);
+			vseg_bo_check_zero(fd, h[0], SZ_1M, "discarded");
+			vseg_bo_fill_pattern(fd, h[0], SZ_1M, seed);
 		}
 	}
 	for (unsigned int i = 0; i < HOSTILE_BUFS; i++)
@@ -550,7 +527,7 @@ static void test_hostile_client(void)
 
 	load("paging:seg=2,size=1K");
 	mine = create_in(ctx.fd, SZ_1M, vram_id, 0);
-	fill(ctx.fd, mine, SZ_1M, 40);
+	vseg_bo_fill_pattern(ctx.fd, mine, SZ_1M, 40);
 
 	igt_fork(child, 1) {
 		int fd = drm_open_vseg_render();
@@ -567,7 +544,7 @@ static void test_hostile_client(void)
 	igt_waitchildren();
 
 	igt_assert_eq_u32(where(ctx.fd, mine), vram_id);
-	check(ctx.fd, mine, SZ_1M, 40, "the victim's buffer");
+	vseg_bo_check_pattern(ctx.fd, mine, SZ_1M, 40, "the victim's buffer");
 	vseg_gem_close(ctx.fd, mine);
 	igt_assert_eq_u64(engine().failed, 0);
 }

@@ -102,40 +102,6 @@ static uint32_t create_in(int fd, uint64_t size, uint32_t seg, uint32_t flags)
 	return vseg_gem_create(fd, &c);
 }
 
-static void info(int fd, uint32_t h, struct drm_vseg_gem_info *i)
-{
-	vseg_gem_info(fd, h, i);
-}
-
-static void fill(int fd, uint32_t h, uint64_t size, uint32_t seed)
-{
-	void *p = vseg_gem_mmap(fd, h, size, RW);
-
-	vseg_pattern_fill(p, size, seed);
-	munmap(p, size);
-}
-
-static void check(int fd, uint32_t h, uint64_t size, uint32_t seed,
-		  const char *what)
-{
-	void *p = vseg_gem_mmap(fd, h, size, PROT_READ);
-	int64_t bad = vseg_pattern_check(p, size, seed);
-
-	munmap(p, size);
-	igt_assert_f(bad < 0, "%s: byte %lld of %llu differs\n", what,
-		     (long long)bad, (unsigned long long)size);
-}
-
-static void check_zero(int fd, uint32_t h, uint64_t size, const char *what)
-{
-	void *p = vseg_gem_mmap(fd, h, size, PROT_READ);
-	int64_t bad = vseg_zero_check(p, size);
-
-	munmap(p, size);
-	igt_assert_f(bad < 0, "%s: byte %lld of %llu is not zero\n", what,
-		     (long long)bad, (unsigned long long)size);
-}
-
 /* Write "standby" or "hibernate" to the device's sysfs pm: 0 or -errno. */
 static int __trigger(const char *kind)
 {
@@ -224,18 +190,19 @@ static void populate(struct pm_set *set)
 							 PIN, NULL), 0);
 		h[APHYS] = create_in(ctx.fd, SMALL, seg_id[s], AP_FLAG);
 		for (int b = 0; b < NUM_BUFS; b++) {
-			info(ctx.fd, h[b], &i);
+			vseg_gem_info(ctx.fd, h[b], &i);
 			igt_assert_eq_u32(i.segment_id, seg_id[s]);
-			fill(ctx.fd, h[b], buf_size[b], seed_of(s, b));
-			info(ctx.fd, h[b], &i);
+			vseg_bo_fill_pattern(ctx.fd, h[b], buf_size[b],
+					     seed_of(s, b));
+			vseg_gem_info(ctx.fd, h[b], &i);
 			set->moves[s][b] = i.moves;
 			set->seg[s][b] = i.segment_id;
 		}
-		info(ctx.fd, h[HI], &i);
+		vseg_gem_info(ctx.fd, h[HI], &i);
 		igt_assert_f(i.offset >= SEG_SIZE / 2,
 			     "%s: top buffer at 0x%llx\n", seg_names[s],
 			     (unsigned long long)i.offset);
-		info(ctx.fd, h[LO], &i);
+		vseg_gem_info(ctx.fd, h[LO], &i);
 		igt_assert(i.offset + BUF <= SEG_SIZE / 2);
 	}
 }
@@ -263,15 +230,15 @@ static void verify(const struct pm_set *set, unsigned int lost,
 				     (partial && s == PART && b == HI));
 			char what[64];
 
-			info(ctx.fd, set->h[s][b], &i);
+			vseg_gem_info(ctx.fd, set->h[s][b], &i);
 			snprintf(what, sizeof(what), "%s buffer %d",
 				 seg_names[s], b);
 			igt_assert_f(i.segment_id == (gone ? 0 : set->seg[s][b]),
 				     "%s in segment %u\n", what, i.segment_id);
 			igt_assert_eq_u64(i.moves,
 					  set->moves[s][b] + (gone ? 1 : 0));
-			check(ctx.fd, set->h[s][b], buf_size[b],
-			      seed_of(s, b), what);
+			vseg_bo_check_pattern(ctx.fd, set->h[s][b],
+					      buf_size[b], seed_of(s, b), what);
 			if (gone) {
 				evicted++;
 				bytes += buf_size[b];
@@ -294,7 +261,7 @@ static void check_new_zero(int fd)
 	for (int s = 0; s < NUM_SEGS; s++) {
 		uint32_t h = create_in(fd, SMALL, seg_id[s], 0);
 
-		check_zero(fd, h, SMALL, "a new buffer");
+		vseg_bo_check_zero(fd, h, SMALL, "a new buffer");
 		vseg_gem_close(fd, h);
 	}
 }
@@ -333,7 +300,7 @@ static void test_hibernate(void)
 		for (int b = 0; b < NUM_BUFS; b++) {
 			struct drm_vseg_gem_info i;
 
-			info(ctx.fd, set.h[s][b], &i);
+			vseg_gem_info(ctx.fd, set.h[s][b], &i);
 			set.moves[s][b] = i.moves;
 			set.seg[s][b] = i.segment_id;
 		}
@@ -356,7 +323,7 @@ static void test_jobs_in_flight(void)
 		vseg_cb_fill_phys(&cb, h, 0, SZ_4M, 0x5a5a0000u + r);
 	vseg_cb_submit(ctx.fd, DRM_VSEG_ENGINE_COPY, &cb, NULL, 0, NULL, 0);
 	trigger("standby");
-	info(ctx.fd, h, &i);
+	vseg_gem_info(ctx.fd, h, &i);
 	igt_assert_eq_u32(i.segment_id, 0);
 	p = vseg_gem_mmap(ctx.fd, h, SZ_4M, PROT_READ);
 	for (uint64_t k = 0; k < SZ_4M / 4; k++)
@@ -380,12 +347,13 @@ static void test_hostile_client(void)
 
 		for (int s = 0; s < NUM_SEGS; s++) {
 			h[s] = create_in(fd, BUF, seg_id[s], 0);
-			fill(fd, h[s], BUF, 7 + s);
+			vseg_bo_fill_pattern(fd, h[s], BUF, 7 + s);
 		}
 		igt_assert(write(done[1], &c, 1) == 1);
 		igt_assert(read(go[0], &c, 1) == 1);
 		for (int s = 0; s < NUM_SEGS; s++)
-			check(fd, h[s], BUF, 7 + s, "the client's buffer");
+			vseg_bo_check_pattern(fd, h[s], BUF, 7 + s,
+					      "the client's buffer");
 		/* Memory that lost power: new buffers read zero. */
 		check_new_zero(fd);
 		/* Not root: no transition. */

@@ -229,3 +229,34 @@ void vseg_evict(int fd, const uint32_t *handles, uint32_t count)
 {
 	residency_all(fd, DRM_IOCTL_VSEG_EVICT, "EVICT", handles, count);
 }
+
+void vseg_bo_fill_pattern(int fd, uint32_t handle, uint64_t size,
+			  uint32_t seed)
+{
+	void *p = vseg_gem_mmap(fd, handle, size, PROT_READ | PROT_WRITE);
+
+	vseg_pattern_fill(p, size, seed);
+	munmap(p, size);
+}
+
+void vseg_bo_check_pattern(int fd, uint32_t handle, uint64_t size,
+			   uint32_t seed, const char *what)
+{
+	void *p = vseg_gem_mmap(fd, handle, size, PROT_READ);
+	int64_t bad = vseg_pattern_check(p, size, seed);
+
+	munmap(p, size);
+	igt_assert_f(bad < 0, "%s: buffer %u differs at byte %lld of %llu\n",
+		     what, handle, (long long)bad, (unsigned long long)size);
+}
+
+void vseg_bo_check_zero(int fd, uint32_t handle, uint64_t size,
+			const char *what)
+{
+	void *p = vseg_gem_mmap(fd, handle, size, PROT_READ);
+	int64_t bad = vseg_zero_check(p, size);
+
+	munmap(p, size);
+	igt_assert_f(bad < 0, "%s: buffer %u: byte %lld of %llu is not zero\n",
+		     what, handle, (long long)bad, (unsigned long long)size);
+}

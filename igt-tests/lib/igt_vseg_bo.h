@@ -65,4 +65,14 @@ int __vseg_residency(int fd, unsigned long ioc, struct drm_vseg_residency *r);
 /* "success" for 0, else strerror(-@err). */
 const char *vseg_errname(int err);
 
+/* Fill buffer @handle with vseg_pattern_fill(@seed) through a CPU mapping. */
+void vseg_bo_fill_pattern(int fd, uint32_t handle, uint64_t size,
+			  uint32_t seed);
+/* Assert that it holds pattern @seed (@what names the moment). */
+void vseg_bo_check_pattern(int fd, uint32_t handle, uint64_t size,
+			   uint32_t seed, const char *what);
+/* Assert that it reads zero. */
+void vseg_bo_check_zero(int fd, uint32_t handle, uint64_t size,
+			const char *what);
+
 #endif /* IGT_VSEG_BO_H */
