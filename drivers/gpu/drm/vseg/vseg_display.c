@@ -89,6 +89,33 @@ int vseg_display_init(struct vseg_device *vdev)
 	return drmm_add_action_or_reset(&vdev->drm, display_release, d);
 }
 
+/*
+ * Turn every head off and release the primaries, their pins after the
+ * lock; @remember keeps each one (with a reference) and its owner for
+ * vseg_display_resume().
+ */
+static void heads_off(struct vseg_display *d, bool remember)
+{
+	struct vseg_bo *off[VSEG_NUM_HEADS];
+	u32 i;
+
+	mutex_lock(&d->lock);
+	for (i = 0; i < VSEG_NUM_HEADS; i++) {
+		off[i] = d->head[i];
+		if (remember) {
+			d->saved[i] = off[i];
+			d->saved_owner[i] = d->owner[i];
+			if (off[i])
+				drm_gem_object_get(&off[i]->tbo.base);
+		}
+		d->head[i] = NULL;
+		d->owner[i] = NULL;
+	}
+	mutex_unlock(&d->lock);
+	for (i = 0; i < VSEG_NUM_HEADS; i++)
+		head_unpin(off[i]);
+}
+
 /**
  * vseg_display_unplug() - turn every head off, for an unplugged device
  * @vdev: the device
@@ -98,19 +125,7 @@ int vseg_display_init(struct vseg_device *vdev)
  */
 void vseg_display_unplug(struct vseg_device *vdev)
 {
-	struct vseg_display *d = &vdev->display;
-	struct vseg_bo *off[VSEG_NUM_HEADS];
-	u32 i;
-
-	mutex_lock(&d->lock);
-	for (i = 0; i < VSEG_NUM_HEADS; i++) {
-		off[i] = d->head[i];
-		d->head[i] = NULL;
-		d->owner[i] = NULL;
-	}
-	mutex_unlock(&d->lock);
-	for (i = 0; i < VSEG_NUM_HEADS; i++)
-		head_unpin(off[i]);
+	heads_off(&vdev->display, false);
 }
 
 /**
@@ -195,23 +210,7 @@ void vseg_display_file_close(struct vseg_device *vdev,
  */
 void vseg_display_suspend(struct vseg_device *vdev)
 {
-	struct vseg_display *d = &vdev->display;
-	struct vseg_bo *off[VSEG_NUM_HEADS];
-	u32 i;
-
-	mutex_lock(&d->lock);
-	for (i = 0; i < VSEG_NUM_HEADS; i++) {
-		off[i] = d->head[i];
-		d->saved[i] = d->head[i];
-		d->saved_owner[i] = d->owner[i];
-		if (off[i])
-			drm_gem_object_get(&off[i]->tbo.base);
-		d->head[i] = NULL;
-		d->owner[i] = NULL;
-	}
-	mutex_unlock(&d->lock);
-	for (i = 0; i < VSEG_NUM_HEADS; i++)
-		head_unpin(off[i]);
+	heads_off(&vdev->display, true);
 }
 
 /**
