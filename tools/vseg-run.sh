@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # In-guest part of "make run": load vseg.ko with $VSEG_ARGS, print the
-# device's debugfs segment table, run tools/vseg-example (if built) and each
+# device's debugfs segment table and, next to it, what tools/vseg-info shows
+# without root (text and --json), run tools/vseg-example (if built) and each
 # command of $RUN_EXTRA (';'-separated, run by bash), unload vseg and report
 # kernel log splats. Exit status nonzero on any failure.
 #
@@ -38,6 +39,12 @@ else
 	rc=1
 fi
 
+if [ -x "$TOOLS/vseg-info" ]; then
+	say "==== tools/vseg-info (the same table through the render node, no root needed) ===="
+	"$TOOLS/vseg-info" || { echo "vseg-run: vseg-info failed ($?)"; rc=1; }
+	say "==== tools/vseg-info --json ===="
+	"$TOOLS/vseg-info" --json || { echo "vseg-run: vseg-info --json failed ($?)"; rc=1; }
+fi
 if [ -x "$TOOLS/vseg-example" ]; then
 	say "==== tools/vseg-example ===="
 	"$TOOLS/vseg-example" || { echo "vseg-run: vseg-example failed ($?)"; rc=1; }
