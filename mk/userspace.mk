@@ -25,3 +25,13 @@ override CFLAGS += -Wall -Wextra -Werror -O2 -g -std=gnu11 -D_GNU_SOURCE \
 override CPPFLAGS += -I$(VSEG_ROOT)/include/uapi/drm $(DRM_CFLAGS)
 # Header dependencies, for the Makefiles that -include the .d files.
 DEPFLAGS := -MMD -MP
+
+# Quiet recipes unless V=1: "  CC      name" instead of the command line.
+# A recipe says "@$(msg) CC $(@F)" and runs its command as "$(Q)...".
+ifeq ($(V),1)
+Q :=
+msg := @true
+else
+Q := @
+msg := @printf '  %-7s %s\n'
+endif
