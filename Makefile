@@ -42,11 +42,34 @@ SOAK_SECONDS ?= 600
 SOAK_KERNEL ?= debug
 SOAK_TESTS ?= vseg_concurrency vseg_fuzz
 
+# make install: the UAPI header, vseg.pc, vseg-info and a modprobe.d example
+# (README.md, "Installing"); DESTDIR and PREFIX as usual.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+INCLUDEDIR ?= $(PREFIX)/include
+LIBDIR ?= $(PREFIX)/lib
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+SYSCONFDIR ?= /etc
+DESTDIR ?=
+INSTALL ?= install
+# The package version (dkms.conf), the driver's major.minor.
+VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' $(REPO)/dkms.conf)
+DRIVER_VERSION := $(shell sed -n 's/^\#define DRIVER_MAJOR[[:space:]]*//p' \
+	$(REPO)/drivers/gpu/drm/vseg/vseg_drv.h).$(shell sed -n \
+	's/^\#define DRIVER_MINOR[[:space:]]*//p' $(REPO)/drivers/gpu/drm/vseg/vseg_drv.h)
+# make dkms-source: where DKMS looks for the sources
+DKMS_SRC ?= /usr/src/vseg-$(VERSION)
+
+# V=1: compiler command lines (userspace) and kbuild's (make check)
+V ?= 0
+SUBMAKE := $(MAKE) $(if $(filter 1,$(V)),,-s) V=$(V)
+
 export TESTS VM_TIMEOUT SUBTEST_TIMEOUT QEMU_ARGS DEBUG_TIER DEBUG_VM_TIMEOUT \
 	DEBUG_SUBTEST_TIMEOUT DEBUG_PARALLEL
 
 .PHONY: all modules modules_install userspace clean build-kernels check run \
-	sparse checkpatch help debug-kernel check-debug soak bench check-upstream-igt
+	sparse checkpatch help debug-kernel check-debug soak bench check-upstream-igt \
+	install uninstall dkms-source version-check
 
 all: modules userspace
 
@@ -60,11 +83,51 @@ modules_install:
 userspace: MAKEOVERRIDES :=
 userspace:
 	@if [ -f $(REPO)/igt-tests/Makefile ]; then \
-		$(MAKE) -C $(REPO)/igt-tests; \
+		$(SUBMAKE) -C $(REPO)/igt-tests; \
 	else \
 		echo "userspace: no igt-tests/Makefile yet: skipping the IGT tests"; \
 	fi
-	@if [ -f $(TOOLS)/Makefile ]; then $(MAKE) -C $(TOOLS); fi
+	@if [ -f $(TOOLS)/Makefile ]; then $(SUBMAKE) -C $(TOOLS); fi
+
+# dkms.conf's version must be the driver's major.minor.
+version-check:
+	@if [ "$(VERSION)" != "$(DRIVER_VERSION)" ]; then \
+		echo "dkms.conf says version $(VERSION), vseg_drv.h $(DRIVER_VERSION)" >&2; \
+		exit 1; \
+	fi
+
+install: MAKEOVERRIDES :=
+install: version-check
+	@$(SUBMAKE) -C $(TOOLS)
+	$(INSTALL) -d $(DESTDIR)$(INCLUDEDIR)/libdrm $(DESTDIR)$(PKGCONFIGDIR) \
+		$(DESTDIR)$(BINDIR) $(DESTDIR)$(SYSCONFDIR)/modprobe.d
+	$(INSTALL) -m 644 $(REPO)/include/uapi/drm/vseg_drm.h $(DESTDIR)$(INCLUDEDIR)/libdrm/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e 's|@VERSION@|$(VERSION)|' $(REPO)/packaging/vseg.pc.in \
+		>$(DESTDIR)$(PKGCONFIGDIR)/vseg.pc
+	$(INSTALL) -m 755 $(TOOLS)/vseg-info $(DESTDIR)$(BINDIR)/
+	@# an example, every line commented: never over a file already there
+	@f=$(DESTDIR)$(SYSCONFDIR)/modprobe.d/vseg.conf; \
+	if [ -e "$$f" ]; then echo "install: keeping $$f"; \
+	else echo "$(INSTALL) -m 644 packaging/modprobe.d/vseg.conf $$f"; \
+		$(INSTALL) -m 644 $(REPO)/packaging/modprobe.d/vseg.conf "$$f"; fi
+
+uninstall:
+	rm -f $(DESTDIR)$(INCLUDEDIR)/libdrm/vseg_drm.h $(DESTDIR)$(PKGCONFIGDIR)/vseg.pc \
+		$(DESTDIR)$(BINDIR)/vseg-info
+	@f=$(DESTDIR)$(SYSCONFDIR)/modprobe.d/vseg.conf; \
+	if cmp -s "$$f" $(REPO)/packaging/modprobe.d/vseg.conf; then rm -f "$$f"; \
+	elif [ -e "$$f" ]; then echo "uninstall: $$f was edited: kept"; fi
+
+# The module's sources and dkms.conf in $(DESTDIR)$(DKMS_SRC), for
+# "dkms install vseg/$(VERSION)" (README.md, "Installing with DKMS").
+dkms-source: version-check
+	rm -rf $(DESTDIR)$(DKMS_SRC)
+	$(INSTALL) -d $(DESTDIR)$(DKMS_SRC)
+	cd $(REPO) && tar -c --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
+		--exclude='*.mod.c' --exclude='.*.cmd' --exclude='*.a' --exclude='.*.d' \
+		--exclude=modules.order --exclude=Module.symvers \
+		dkms.conf Kbuild drivers include | tar -x -C $(DESTDIR)$(DKMS_SRC)
 
 clean:
 	@if [ -d $(KDIR) ]; then $(MAKE) -C $(KDIR) M=$(REPO) clean; fi
@@ -151,6 +214,9 @@ help:
 	@echo "  sparse           C=2 sparse build on each of KERNELS, fail on any report"
 	@echo "  checkpatch       checkpatch.pl --strict over the driver and UAPI header"
 	@echo "  clean            remove build products (build/, kbuild objects, igt-tests)"
+	@echo "  install          UAPI header (INCLUDEDIR/libdrm), vseg.pc, vseg-info, modprobe.d example"
+	@echo "  uninstall        remove what install put there (an edited modprobe.d file stays)"
+	@echo "  dkms-source      module sources + dkms.conf into DKMS_SRC=$(DKMS_SRC) for dkms install"
 	@echo "variables:"
 	@echo "  KERNELS=\"$(KERNELS)\""
 	@echo "  KVER=$(KVER)  (make run)"
@@ -162,6 +228,8 @@ help:
 	@echo "  DEBUG_PARALLEL=$(DEBUG_PARALLEL)  (1: the debug kernel runs alongside the others, output at the end)"
 	@echo "  DEBUG_VM_TIMEOUT=$(DEBUG_VM_TIMEOUT) DEBUG_SUBTEST_TIMEOUT=$(DEBUG_SUBTEST_TIMEOUT)  (the debug kernel is slower)"
 	@echo "  SOAK_SECONDS=$(SOAK_SECONDS) SOAK_KERNEL=$(SOAK_KERNEL) SOAK_TESTS=\"$(SOAK_TESTS)\"  (make soak)"
+	@echo "  V=1              print compiler command lines (userspace, and kbuild's in make check)"
+	@echo "  DESTDIR=\"$(DESTDIR)\" PREFIX=$(PREFIX)  (make install; also BINDIR INCLUDEDIR LIBDIR PKGCONFIGDIR SYSCONFDIR)"
 	@echo "  VSEG_CACHE       debug kernels and their source, outside the tree (default /var/cache/vseg)"
 	@echo "  UPSTREAM_IGT_SRC=\"$(UPSTREAM_IGT_SRC)\" UPSTREAM_IGT_BUILD=\"$(UPSTREAM_IGT_BUILD)\" UPSTREAM_VM_TIMEOUT=$(UPSTREAM_VM_TIMEOUT)  (make check-upstream-igt)"
 	@echo "logs: build/KVER/build.log, build/check/KVER/{console.log,dmesg.txt,igt-results/}"
