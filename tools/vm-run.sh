@@ -1,10 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Boot a kernel under QEMU (TCG) with the host root shared read-only over 9p
-# and run one command as root inside it, in the current directory. Exits with
+# Boot a kernel under QEMU with the host root shared read-only over 9p and
+# run one command as root inside it, in the current directory. Exits with
 # the command's exit status; 124 if the guest timed out, 125 if the guest died
 # (panic, oops: oops=panic) or failed to start the command.
+#
+# QEMU uses KVM when /dev/kvm is usable and a probe boot under KVM (the
+# same kernel running "true", at most 60 s) succeeds, else TCG: nested KVM
+# fails on some machines. VSEG_ACCEL=tcg or kvm skips the probe; with
+# VSEG_ACCEL_CACHE=FILE (make check sets it) the probe's answer is kept
+# there and reused, so a run probes once.
 #
 # usage: tools/vm-run.sh [options] -- command [args...]
 #   -k KVER          installed kernel (default: newest 6.1, see tools/kernels.sh)
@@ -27,7 +33,7 @@
 # variables; stdin is /dev/null. /proc, /sys, /sys/kernel/debug, /dev, and
 # tmpfs on /tmp, /run and /dev/shm are mounted; the rest of / is read-only.
 
-USAGE_LINES=8,28
+USAGE_LINES=15,34
 # shellcheck source=tools/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 set -e
@@ -47,6 +53,7 @@ ENVS=()
 BINDS=()
 
 
+ARGS_KIMAGE= ARGS_MODDIR=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-k) KVER=${2:?}; shift 2 ;;
@@ -68,6 +75,7 @@ while [ $# -gt 0 ]; do
 done
 [ $# -gt 0 ] || usage
 case $TIMEOUT in ''|*[!0-9]*) die "bad timeout '$TIMEOUT'" ;; esac
+ARGS_KIMAGE=$KIMAGE ARGS_MODDIR=$MODDIR
 
 # Kernel version of a bzImage, from its setup header.
 bzimage_version() {
@@ -178,8 +186,54 @@ else
 fi
 read -r -a qextra <<<"$QEMU_EXTRA"
 
+# probe_kvm: does this kernel boot under KVM and run a command? (the
+# probe is this script, with VSEG_ACCEL=kvm, a short timeout and "true")
+probe_kvm() {
+	local a=() plog=$CACHE/accel-probe.log
+	[ -n "$ARGS_KIMAGE" ] && a+=(--kernel "$ARGS_KIMAGE")
+	[ -n "$ARGS_MODDIR" ] && a+=(--modules "$ARGS_MODDIR")
+	VSEG_ACCEL=kvm VSEG_ACCEL_CACHE= BOOT_TRIES=1 "$0" -k "$KVER" "${a[@]}" \
+		--append "$APPEND" --mem 512M --smp 1 -t 60 -q \
+		-o "$CACHE/accel-probe" -- true >"$plog" 2>&1
+}
+
+# pick_accel: kvm or tcg, on stdout
+pick_accel() {
+	local cache=${VSEG_ACCEL_CACHE:-} a
+	case ${VSEG_ACCEL:-auto} in
+	kvm|tcg) echo "$VSEG_ACCEL"; return ;;
+	auto) ;;
+	*) die "VSEG_ACCEL must be kvm, tcg or auto, not '$VSEG_ACCEL'" ;;
+	esac
+	if [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then
+		echo tcg
+		return
+	fi
+	if [ -n "$cache" ]; then
+		mkdir -p "$(dirname "$cache")"
+		exec 8>>"$cache.lock"
+		flock 8
+		a=$(cat "$cache" 2>/dev/null || true)
+		case $a in kvm|tcg) exec 8>&-; echo "$a"; return ;; esac
+	fi
+	if probe_kvm; then a=kvm; else a=tcg; fi
+	log "KVM probe: $([ $a = kvm ] && echo "works: using KVM" ||
+		echo "failed: using TCG (log: $CACHE/accel-probe.log)")"
+	if [ -n "$cache" ]; then
+		echo "$a" >"$cache"
+		exec 8>&-
+	fi
+	echo "$a"
+}
+ACCEL=$(pick_accel) || exit 2
+if [ "$ACCEL" = kvm ]; then
+	accel=(-accel kvm -cpu host)
+else
+	accel=(-accel tcg -cpu max)
+fi
+
 # shellcheck disable=SC2054
-qemu=(qemu-system-x86_64 -accel tcg -cpu max -m "$MEM" -smp "$SMP"
+qemu=(qemu-system-x86_64 "${accel[@]}" -m "$MEM" -smp "$SMP"
 	-nodefaults -display none -no-reboot
 	-kernel "$KIMAGE" -initrd "$INITRD" -append "$CMDLINE"
 	"${console[@]}" -serial chardev:con
@@ -187,7 +241,7 @@ qemu=(qemu-system-x86_64 -accel tcg -cpu max -m "$MEM" -smp "$SMP"
 	-virtfs "local,path=$OUTDIR,mount_tag=vmout,security_model=none"
 	"${qextra[@]}")
 
-log "booting $KVER (timeout ${TIMEOUT}s, output in $OUTDIR)"
+log "booting $KVER ($ACCEL, timeout ${TIMEOUT}s, output in $OUTDIR)"
 # A guest that dies before the command starts (a TCG boot flake: seen here
 # as an int3 trap in sched_clock while the kernel patches its own text,
 # a few boots in a hundred), or whose kernel reported a bug while booting
