@@ -149,7 +149,7 @@ checkpatch:
 
 # Everything CI runs; the last line is "N passed, N failed, N skipped".
 check:
-	@KERNELS="$(KERNELS)" MAKE="$(MAKE)" $(TOOLS)/check.sh
+	@V=$(V) KERNELS="$(KERNELS)" MAKE="$(MAKE)" $(TOOLS)/check.sh
 
 # The debug kernel (KASAN, lockdep, kmemleak, KUnit), built once and cached
 # outside the tree; prints its directory.

@@ -4,8 +4,10 @@
 # Build vseg.ko for one or more kernels, each in its own copy of the module
 # sources (build/KVER/: Kbuild, drivers/, include/) so objects never collide,
 # with W=1. Fails if the build prints any "warning:" (the log is kept in
-# build/KVER/build.log). With -s, also runs sparse over every file (C=2) and
-# fails on any sparse warning or error (build/KVER/sparse.log).
+# build/KVER/build.log; with V=1 in the environment it also goes to the
+# terminal, with kbuild's command lines). With -s, also runs sparse over
+# every file (C=2) and fails on any sparse warning or error
+# (build/KVER/sparse.log).
 #
 # usage: tools/build-module.sh [-s] [-K KDIR] KVER...
 #   -K KDIR  build against this kernel tree instead of /lib/modules/KVER/build
@@ -62,12 +64,17 @@ for kver in "$@"; do
 	sync_tree "$dst"
 
 	say "$kver: make W=1 (log: build/$kver/build.log)"
-	if ! make -C "$kdir" M="$dst" W=1 -j"$JOBS" modules >"$dst/build.log" 2>&1; then
-		cat "$dst/build.log"
+	if [ "${V:-0}" = 1 ]; then
+		# every command line, on the terminal too
+		make -C "$kdir" M="$dst" W=1 V=1 -j"$JOBS" modules 2>&1 | tee "$dst/build.log"
+	else
+		make -C "$kdir" M="$dst" W=1 -j"$JOBS" modules >"$dst/build.log" 2>&1
+	fi || {
+		[ "${V:-0}" = 1 ] || cat "$dst/build.log"
 		log "$kver: BUILD FAILED"
 		fail=1
 		continue
-	fi
+	}
 	if grep -i 'warning:' "$dst/build.log"; then
 		# objects built with warnings would not be rebuilt (nor warn) next time
 		find "$dst" -name '*.o' -delete

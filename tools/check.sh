@@ -25,7 +25,12 @@
 #                    timeouts (default 3600 s and 3 x SUBTEST_TIMEOUT)
 #   DEBUG_PARALLEL   1 (default): with other kernels and two cores or more,
 #                    the debug kernel is built and run alongside them (its
-#                    output shown at the end); 0: after them
+#                    lines prefixed "[debug] ", its guest's results as they
+#                    come); 0: after them
+#   V=1              kbuild's command lines on the terminal too
+#   VSEG_ACCEL       kvm, tcg or auto (default: KVM if a probe boot under KVM
+#                    works, probed once per run, else TCG; tools/vm-run.sh)
+# Each kernel's IGT results appear as "[k/N] PASS|FAIL|SKIP test/subtest".
 # Output: build/check/KVER/{console.log,dmesg.txt,igt-results/}, build/check/summary
 # (the debug kernel: build/check/debug/, also igt-results/kunit/ and kmemleak.txt)
 
@@ -47,6 +52,9 @@ if ! flock -n 9; then
 	say "waiting for another make check in this tree to finish"
 	flock 9
 fi
+# One KVM probe for the whole run (tools/vm-run.sh)
+export VSEG_ACCEL_CACHE=$REPO/build/check/accel
+rm -f "$VSEG_ACCEL_CACHE"
 finish() {
 	mkdir -p build/check
 	echo "$P $F $S" >build/check/summary
@@ -128,7 +136,7 @@ done
 test_kernel() {
 	local kver=$1 kp=0 kf=0 ks=0 out dkdir= mver=$1 label=$1 build_args
 	local kmod binds igt rc res what ign hits t
-	say "==== $kver ===="
+	say "==== $kver (kernel ${LANE[$kver]}/${#kernels[@]}) ===="
 	out=$REPO/build/check/$kver
 	rm -rf "$out"
 	mkdir -p "$out"
@@ -175,9 +183,12 @@ test_kernel() {
 				-m "$kmod" "${tests[@]}"
 		fi
 		rc=$?
-		# a quiet guest's own lines: its console less the kernel's
+		# a quiet guest's own lines: its console less the kernel's, and
+		# less the passes and skips already shown as they came
 		[ -z "$dkdir" ] || [ ${#quiet[@]} -eq 0 ] ||
-			grep -v '^\[ *[0-9]*\.[0-9]*\]' "$out/console.log" 2>/dev/null
+			grep -av -e '^\[ *[0-9]*\.[0-9]*\]' \
+				-e '^\[[0-9]*/[0-9]*\] \(PASS\|SKIP\) ' \
+				"$out/console.log" 2>/dev/null
 		res=$out/igt-results/results.txt
 		if [ -f "$res" ]; then
 			kp=$(grep -c '^PASS ' "$res")
@@ -212,17 +223,38 @@ test_kernel() {
 # A QEMU TCG guest keeps about one core busy: with two or more cores the
 # debug kernel (built if needed, then its slower run) goes alongside the
 # others, its output shown when it is done.
+# follow_debug PID: while PID (the debug lane) runs, print its log and
+# its guest's IGT results as they come, each line prefixed "[debug] " (a
+# result once, though vm-run rewrites the console file at the end)
+follow_debug() {
+	local pid=$1
+	tail -q -n +1 -F --pid="$pid" build/check/debug.log 2>/dev/null |
+		grep --line-buffered -av '^\[[0-9]*/[0-9]*\] \(PASS\|SKIP\) ' |
+		sed -u 's/^/[debug] /' &
+	tail -q -n +1 -F --pid="$pid" build/check/debug/console.log 2>/dev/null |
+		awk 'match($0, /\[[0-9]+\/[0-9]+\] (PASS|FAIL|SKIP) [^ ]+ \([0-9.]+s\)/) {
+			r = substr($0, RSTART, RLENGTH); k = substr(r, 2) + 0
+			if (k > last) { last = k; print "[debug] " r; fflush() }
+		}' &
+}
+
+declare -A LANE
+for i in "${!kernels[@]}"; do
+	LANE[${kernels[$i]}]=$((i + 1))
+done
 quiet=()
 debug_pid=
 if [ "${kernels[-1]}" = debug ] && [ ${#kernels[@]} -gt 1 ] &&
 	[ "${DEBUG_PARALLEL:-1}" != 0 ] && [ "$(nproc 2>/dev/null || echo 1)" -gt 1 ]; then
 	quiet=(-q)
 	mkdir -p build/check
-	rm -f build/check/debug.log
-	test_kernel debug >build/check/debug.log 2>&1 &
+	rm -rf build/check/debug.log build/check/debug
+	: >build/check/debug.log
+	test_kernel debug >>build/check/debug.log 2>&1 &
 	debug_pid=$!
-	echo "check: the debug kernel runs alongside (log: build/check/debug.log," \
-		"guest console: build/check/debug/console.log)"
+	echo "check: the debug kernel runs alongside: its lines are prefixed [debug]" \
+		"(log: build/check/debug.log, guest console: build/check/debug/console.log)"
+	follow_debug "$debug_pid"
 fi
 for kver in "${kernels[@]}"; do
 	[ -n "$debug_pid" ] && [ "$kver" = debug ] && continue
@@ -231,7 +263,8 @@ done
 if [ -n "$debug_pid" ]; then
 	say "waiting for the debug kernel"
 	wait "$debug_pid"
-	cat build/check/debug.log
+	# the followers end within a second of it
+	wait
 fi
 
 declare -A summary label

@@ -21,6 +21,8 @@
 #       (default: build/$(uname -r)/drivers/gpu/drm/vseg in this repo)
 #   -c  kernel log checker (default tools/klog-check.sh): reads log text on
 #       stdin, prints offending lines and exits nonzero on a splat
+# Each result goes to the console as "[k/N] STATUS NAME (SECONDS s)", N being
+# the number of subtests of all the BINs (listed first).
 # Exit status: 0 if nothing failed, 1 otherwise.
 
 USAGE_LINES=14,23
@@ -134,10 +136,14 @@ else
 fi
 
 # --- results --------------------------------------------------------------
-# result STATUS NAME SECONDS [LOGFILE [SPLATS]]
+# result STATUS NAME SECONDS [LOGFILE [SPLATS]]: on the console with its
+# place, "[k/N] ", in the whole run (an extra result, a failed module
+# unload, shares the number of the subtest before it).
+DONE=0
 result() {
 	local st=$1 name=$2 t=$3 log=${4:-} splats=${5:-}
-	printf '%s %s (%ss)\n' "$st" "$name" "$t"
+	case $name in */module-unload) ;; *) DONE=$((DONE + 1)) ;; esac
+	printf '[%d/%d] %s %s (%ss)\n' "$DONE" "${TOTAL:-0}" "$st" "$name" "$t"
 	printf '%s %s (%ss)\n' "$st" "$name" "$t" >>"$RESULTS/results.txt"
 	case $st in
 	PASS) PASSED=$((PASSED + 1)) ;;
@@ -229,9 +235,32 @@ vseg_loaded && rmmod vseg 2>/dev/null
 kmsg_new
 
 say "$KVER: IGT_KMOD_PATH=$IGT_KMOD_PATH, results in $RESULTS"
+# Every binary's subtests first, so that each result can say "[k/N]".
+declare -A LRC
+TOTAL=0
 for path in "$@"; do
 	bin=$(basename "$path")
 	mkdir -p "$RESULTS/$bin"
+	list=$RESULTS/$bin/list-subtests.log
+	if [ ! -x "$path" ]; then
+		: >"$list"
+		LRC[$bin]=126
+		TOTAL=$((TOTAL + 1))
+		continue
+	fi
+	timeout -k 5 "$TMO" "$path" --list-subtests </dev/null >"$list" 2>"$list.err"
+	LRC[$bin]=$?
+	n=$(grep -cv '^[[:space:]]*$' "$list")
+	if [ "${LRC[$bin]}" = 0 ] && [ "$n" -gt 0 ]; then
+		TOTAL=$((TOTAL + n))
+	else
+		TOTAL=$((TOTAL + 1))
+	fi
+done
+say "$KVER: $TOTAL subtests in $# programs"
+
+for path in "$@"; do
+	bin=$(basename "$path")
 	if vseg_loaded; then
 		rmmod vseg 2>/dev/null || say "warning: vseg still loaded before $bin"
 	fi
@@ -243,8 +272,7 @@ for path in "$@"; do
 	fi
 
 	list=$RESULTS/$bin/list-subtests.log
-	timeout -k 5 "$TMO" "$path" --list-subtests </dev/null >"$list" 2>"$list.err"
-	lrc=$?
+	lrc=${LRC[$bin]}
 	subs=()
 	mapfile -t subs < <(grep -v '^[[:space:]]*$' "$list")
 	if [ "$lrc" = 0 ] && [ ${#subs[@]} -gt 0 ]; then
