@@ -53,7 +53,7 @@ ENVS=()
 BINDS=()
 
 
-ARGS_KIMAGE= ARGS_MODDIR=
+ARGS_KIMAGE='' ARGS_MODDIR=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	-k) KVER=${2:?}; shift 2 ;;
@@ -192,7 +192,7 @@ probe_kvm() {
 	local a=() plog=$CACHE/accel-probe.log
 	[ -n "$ARGS_KIMAGE" ] && a+=(--kernel "$ARGS_KIMAGE")
 	[ -n "$ARGS_MODDIR" ] && a+=(--modules "$ARGS_MODDIR")
-	VSEG_ACCEL=kvm VSEG_ACCEL_CACHE= BOOT_TRIES=1 "$0" -k "$KVER" "${a[@]}" \
+	VSEG_ACCEL=kvm VSEG_ACCEL_CACHE='' BOOT_TRIES=1 "$0" -k "$KVER" "${a[@]}" \
 		--append "$APPEND" --mem 512M --smp 1 -t 60 -q \
 		-o "$CACHE/accel-probe" -- true >"$plog" 2>&1
 }
