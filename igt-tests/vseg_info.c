@@ -756,7 +756,8 @@ static void test_text(void)
 				len += snprintf(flags + len, sizeof(flags) - len,
 						"%s%s", flags[len - 1] == '(' ? "" : " ",
 						vseg_flag_name(bit));
-		snprintf(flags + len, sizeof(flags) - len, ")\n");
+		snprintf(flags + len, sizeof(flags) - len, "%s)\n",
+			 s->flags ? "" : "none");
 		igt_assert_f(strstr(strstr(r.out, want), flags),
 			     "segment %u: no \"%s\" after its line\n", s->id, flags);
 	}

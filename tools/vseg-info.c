@@ -325,7 +325,7 @@ static void print_text(const struct device *d)
 				printf("%sbit%u", first ? "" : " ", bit);
 			first = false;
 		}
-		printf(")\n");
+		printf("%s)\n", first ? "none" : "");
 		printf("    address:  GPU 0x%" PRIx64 "-0x%" PRIx64,
 		       (uint64_t)s->base_address,
 		       (uint64_t)(s->base_address + s->size - 1));
@@ -397,12 +397,12 @@ static void json_usage(const char *indent, const struct drm_vseg_segment_usage *
 
 static void json_segment(const struct drm_vseg_segment_info *s)
 {
-	const char *in = "        ";
+	const char *in = "          ";
 	char name[sizeof(s->name) + 1];
 	bool first = true;
 
 	seg_name(s, name);
-	printf("      {\n%s\"id\": %u,\n%s\"name\": ", in, s->id, in);
+	printf("        {\n%s\"id\": %u,\n%s\"name\": ", in, s->id, in);
 	json_string(name);
 	printf(",\n%s\"kind\": \"%s\",\n", in, kind_name(s->kind));
 	printf("%s\"flags\": %" PRIu64 ",\n%s\"flag_names\": [", in,
@@ -437,7 +437,7 @@ static void json_segment(const struct drm_vseg_segment_info *s)
 		       (uint64_t)s->invalid_ranges[k].size);
 	printf("],\n%s\"usage\": ", in);
 	json_usage(in, &s->usage);
-	printf("\n      }");
+	printf("\n        }");
 }
 
 static void print_json(const struct device *devs, int n)
