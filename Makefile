@@ -109,14 +109,14 @@ install: version-check
 	@# an example, every line commented: never over a file already there
 	@f=$(DESTDIR)$(SYSCONFDIR)/modprobe.d/vseg.conf; \
 	if [ -e "$$f" ]; then echo "install: keeping $$f"; \
-	else echo "$(INSTALL) -m 644 packaging/modprobe.d/vseg.conf $$f"; \
-		$(INSTALL) -m 644 $(REPO)/packaging/modprobe.d/vseg.conf "$$f"; fi
+	else echo "$(INSTALL) -m 644 packaging/modprobe-vseg.conf $$f"; \
+		$(INSTALL) -m 644 $(REPO)/packaging/modprobe-vseg.conf "$$f"; fi
 
 uninstall:
 	rm -f $(DESTDIR)$(INCLUDEDIR)/libdrm/vseg_drm.h $(DESTDIR)$(PKGCONFIGDIR)/vseg.pc \
 		$(DESTDIR)$(BINDIR)/vseg-info
 	@f=$(DESTDIR)$(SYSCONFDIR)/modprobe.d/vseg.conf; \
-	if cmp -s "$$f" $(REPO)/packaging/modprobe.d/vseg.conf; then rm -f "$$f"; \
+	if cmp -s "$$f" $(REPO)/packaging/modprobe-vseg.conf; then rm -f "$$f"; \
 	elif [ -e "$$f" ]; then echo "uninstall: $$f was edited: kept"; fi
 
 # The module's sources and dkms.conf in $(DESTDIR)$(DKMS_SRC), for
