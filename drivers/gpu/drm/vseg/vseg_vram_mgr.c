@@ -24,6 +24,7 @@
 
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
+#include "vseg_page_pool.h"
 #include "vseg_vram_mgr.h"
 
 static inline struct vseg_vram_mgr *
@@ -503,24 +504,39 @@ bool vseg_vram_res_contiguous(struct ttm_resource *res)
 	return to_vseg_vram_res(res)->contiguous;
 }
 
+static int vram_populate(struct vseg_vram_mgr *mgr, u64 offset, u64 size,
+			 enum vseg_page_init init);
+
 /**
  * vseg_vram_res_populate() - back a whole placement with pages
  * @res: a placement in a memory segment
+ * @overwritten: bytes from the buffer's start that a paging Transfer
+ *	writes before anyone can read them: their pages need not be zeroed
+ *	(0: every new page is zeroed)
  *
  * Return: 0 or -ENOMEM.
  */
-int vseg_vram_res_populate(struct ttm_resource *res)
+int vseg_vram_res_populate(struct ttm_resource *res, u64 overwritten)
 {
 	struct vseg_vram_mgr *mgr = to_vram_mgr(ttm_manager_type(res->bo->bdev,
 								 res->mem_type));
 	struct drm_buddy_block *block;
+	u64 at = 0, size, ow;
 	int err;
 
 	list_for_each_entry(block, &to_vseg_vram_res(res)->blocks, link) {
-		err = vseg_vram_populate(mgr, block_start(block),
-					 drm_buddy_block_size(&mgr->mm, block));
+		size = drm_buddy_block_size(&mgr->mm, block);
+		/* Whole pages only: a page's tail may not be written. */
+		ow = overwritten > at ?
+		     round_down(min(overwritten - at, size), PAGE_SIZE) : 0;
+		err = vram_populate(mgr, block_start(block), ow,
+				    VSEG_PAGE_OVERWRITTEN);
+		if (!err)
+			err = vram_populate(mgr, block_start(block) + ow,
+					    size - ow, VSEG_PAGE_ZERO);
 		if (err)
 			return err;
+		at += size;
 	}
 	return 0;
 }
@@ -671,8 +687,12 @@ module_param_cb(backing_kb, &backing_kb_ops, NULL, 0444);
 MODULE_PARM_DESC(backing_kb,
 		 "KiB of system memory backing memory segments now (read-only)");
 
-/* The page behind segment offset @off, allocating it if @alloc. */
-static struct page *vram_page(struct vseg_vram_mgr *mgr, u64 off, bool alloc)
+/*
+ * The page behind segment offset @off; if absent and @alloc, a new one
+ * holding what @init says.
+ */
+static struct page *vram_page(struct vseg_vram_mgr *mgr, u64 off, bool alloc,
+			      enum vseg_page_init init)
 {
 	pgoff_t idx = off >> PAGE_SHIFT;
 	struct page *page, *old;
@@ -680,17 +700,28 @@ static struct page *vram_page(struct vseg_vram_mgr *mgr, u64 off, bool alloc)
 	page = xa_load(&mgr->pages, idx);
 	if (page || !alloc)
 		return page;
-	page = alloc_page(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
+	page = vseg_page_get(init);
 	if (!page)
 		return NULL;
 	old = xa_cmpxchg(&mgr->pages, idx, NULL, page, GFP_KERNEL);
 	if (old) {
-		__free_page(page);
+		vseg_page_put(page);
 		return xa_is_err(old) ? NULL : old;
 	}
 	atomic64_add(PAGE_SIZE, &mgr->backed);
 	atomic64_add(PAGE_SIZE, &vseg_backing_total);
 	return page;
+}
+
+static int vram_populate(struct vseg_vram_mgr *mgr, u64 offset, u64 size,
+			 enum vseg_page_init init)
+{
+	u64 off, end = min(offset + size, mgr->desc->size);
+
+	for (off = round_down(offset, PAGE_SIZE); off < end; off += PAGE_SIZE)
+		if (!vram_page(mgr, off, true, init))
+			return -ENOMEM;
+	return 0;
 }
 
 /**
@@ -701,18 +732,13 @@ static struct page *vram_page(struct vseg_vram_mgr *mgr, u64 off, bool alloc)
  *
  * For whoever will write the range where it cannot allocate (a job, a
  * paging operation, a CPU mapping): afterwards vseg_vram_map() for write
- * and vseg_vram_pfn() never allocate there.
+ * and vseg_vram_pfn() never allocate there. New pages read zero.
  *
  * Return: 0 or -ENOMEM (the pages already backed stay).
  */
 int vseg_vram_populate(struct vseg_vram_mgr *mgr, u64 offset, u64 size)
 {
-	u64 off, end = min(offset + size, mgr->desc->size);
-
-	for (off = round_down(offset, PAGE_SIZE); off < end; off += PAGE_SIZE)
-		if (!vram_page(mgr, off, true))
-			return -ENOMEM;
-	return 0;
+	return vram_populate(mgr, offset, size, VSEG_PAGE_ZERO);
 }
 
 /**
@@ -721,7 +747,7 @@ int vseg_vram_populate(struct vseg_vram_mgr *mgr, u64 offset, u64 size)
  * @offset: segment offset, a multiple of PAGE_SIZE
  * @size: bytes, a multiple of PAGE_SIZE
  *
- * The pages go back to the system; the range reads zero afterwards. Only
+ * The pages go back to the pool; the range reads zero afterwards. Only
  * for bytes nobody can reach any more (freed or discarded).
  */
 void vseg_vram_release(struct vseg_vram_mgr *mgr, u64 offset, u64 size)
@@ -734,7 +760,7 @@ void vseg_vram_release(struct vseg_vram_mgr *mgr, u64 offset, u64 size)
 	xa_for_each_range(&mgr->pages, idx, page, offset >> PAGE_SHIFT,
 			  (offset + size - 1) >> PAGE_SHIFT) {
 		xa_erase(&mgr->pages, idx);
-		__free_page(page);
+		vseg_page_put(page);
 		atomic64_sub(PAGE_SIZE, &mgr->backed);
 		atomic64_sub(PAGE_SIZE, &vseg_backing_total);
 	}
@@ -755,7 +781,7 @@ void vseg_vram_release(struct vseg_vram_mgr *mgr, u64 offset, u64 size)
 void *vseg_vram_map(struct vseg_vram_mgr *mgr, u64 offset, u64 *len,
 		    bool write, void **kmapped)
 {
-	struct page *page = vram_page(mgr, offset, write);
+	struct page *page = vram_page(mgr, offset, write, VSEG_PAGE_ZERO);
 	u64 in = offset & ~PAGE_MASK;
 
 	if (!page && write)
@@ -779,7 +805,7 @@ void *vseg_vram_map(struct vseg_vram_mgr *mgr, u64 offset, u64 *len,
 void *vseg_vram_map_populated(struct vseg_vram_mgr *mgr, u64 offset, u64 *len,
 			      void **kmapped)
 {
-	struct page *page = vram_page(mgr, offset, false);
+	struct page *page = vram_page(mgr, offset, false, VSEG_PAGE_ZERO);
 	u64 in = offset & ~PAGE_MASK;
 
 	if (!page)
@@ -807,7 +833,7 @@ void vseg_vram_unmap(void *kmapped)
  */
 unsigned long vseg_vram_pfn(struct vseg_vram_mgr *mgr, u64 offset)
 {
-	struct page *page = vram_page(mgr, offset, false);
+	struct page *page = vram_page(mgr, offset, false, VSEG_PAGE_ZERO);
 
 	return page ? page_to_pfn(page) : 0;
 }
