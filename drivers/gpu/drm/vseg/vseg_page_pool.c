@@ -18,8 +18,9 @@
  */
 
 #include <linux/highmem.h>
-#include <linux/list.h>
 #include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/moduleparam.h>
 #include <linux/seq_file.h>
 #include <linux/shrinker.h>
@@ -34,82 +35,121 @@ MODULE_PARM_DESC(page_pool_mb,
 		 "MiB of freed pages kept for reuse by later moves (default 64, 0 = none)");
 
 static struct {
-	spinlock_t lock;		/* protects pages and count */
-	struct list_head pages;		/* free pages, by page->lru */
+	spinlock_t lock;		/* protects stack and count */
+	struct page **stack;		/* free pages, the newest last */
 	unsigned long count;
 	unsigned long max;
 	struct shrinker *shrinker;
-	atomic64_t hits;		/* gets served from the pool */
-	atomic64_t misses;		/* gets that allocated */
-	atomic64_t overflows;		/* puts that freed: pool full */
+	atomic64_t hits;		/* pages served from the pool */
+	atomic64_t misses;		/* pages allocated */
+	atomic64_t overflows;		/* pages freed: pool full */
 	atomic64_t shrunk;		/* pages the shrinker freed */
 } pool = {
 	.lock = __SPIN_LOCK_UNLOCKED(pool.lock),
-	.pages = LIST_HEAD_INIT(pool.pages),
 };
 
-static struct page *pool_take(void)
+/* Up to @n pages from the pool into @pages; how many. */
+static unsigned long pool_take(struct page **pages, unsigned long n)
 {
-	struct page *page;
-
 	spin_lock(&pool.lock);
-	page = list_first_entry_or_null(&pool.pages, struct page, lru);
-	if (page) {
-		list_del(&page->lru);
-		pool.count--;
-	}
+	n = min(n, pool.count);
+	pool.count -= n;
+	memcpy(pages, pool.stack + pool.count, n * sizeof(*pages));
 	spin_unlock(&pool.lock);
-	return page;
+	return n;
 }
 
 /**
- * vseg_page_get() - a system page for a placement or the backing store
- * @init: what the page must hold, &enum vseg_page_init
+ * vseg_pages_get() - system pages for a placement or the backing store
+ * @pages: receives them
+ * @n: how many
+ * @init: what they must hold, &enum vseg_page_init
  *
- * Return: the page (to vseg_page_put() when done), or NULL without memory.
+ * Return: 0, or -ENOMEM with none taken.
+ */
+int vseg_pages_get(struct page **pages, unsigned long n,
+		   enum vseg_page_init init)
+{
+	unsigned long got = pool_take(pages, n), i;
+
+	atomic64_add(got, &pool.hits);
+	if (init == VSEG_PAGE_ZERO) {
+		for (i = 0; i < got; i++) {
+			clear_highpage(pages[i]);
+			if (!(i & 255))
+				cond_resched();
+		}
+	}
+	for (i = got; i < n; i++) {
+		pages[i] = alloc_page(GFP_KERNEL | __GFP_NOWARN |
+				      (init == VSEG_PAGE_ZERO ? __GFP_ZERO : 0));
+		if (!pages[i]) {
+			vseg_pages_put(pages, i);
+			return -ENOMEM;
+		}
+		if (!(i & 255))
+			cond_resched();
+	}
+	atomic64_add(n - got, &pool.misses);
+	return 0;
+}
+
+/**
+ * vseg_pages_put() - give back pages of vseg_pages_get()
+ * @pages: the pages; their bytes are nobody's any more
+ * @n: how many
+ */
+void vseg_pages_put(struct page **pages, unsigned long n)
+{
+	unsigned long kept, i;
+
+	spin_lock(&pool.lock);
+	kept = min(n, pool.max - pool.count);
+	memcpy(pool.stack + pool.count, pages, kept * sizeof(*pages));
+	pool.count += kept;
+	spin_unlock(&pool.lock);
+	if (kept == n)
+		return;
+	atomic64_add(n - kept, &pool.overflows);
+	for (i = kept; i < n; i++)
+		__free_page(pages[i]);
+}
+
+/**
+ * vseg_page_get() - one page, see vseg_pages_get()
+ * @init: what the page must hold
+ *
+ * Return: the page, or NULL without memory.
  */
 struct page *vseg_page_get(enum vseg_page_init init)
 {
-	struct page *page = pool_take();
+	struct page *page;
 
-	if (page) {
-		atomic64_inc(&pool.hits);
-		if (init == VSEG_PAGE_ZERO)
-			clear_highpage(page);
-		return page;
-	}
-	atomic64_inc(&pool.misses);
-	return alloc_page(GFP_KERNEL | __GFP_NOWARN |
-			  (init == VSEG_PAGE_ZERO ? __GFP_ZERO : 0));
+	return vseg_pages_get(&page, 1, init) ? NULL : page;
 }
 
 /**
- * vseg_page_put() - give back a page of vseg_page_get()
- * @page: the page; its bytes are nobody's any more
+ * vseg_page_put() - give back one page, see vseg_pages_put()
+ * @page: the page
  */
 void vseg_page_put(struct page *page)
 {
-	spin_lock(&pool.lock);
-	if (pool.count < pool.max) {
-		list_add(&page->lru, &pool.pages);
-		pool.count++;
-		page = NULL;
-	}
-	spin_unlock(&pool.lock);
-	if (page) {
-		atomic64_inc(&pool.overflows);
-		__free_page(page);
-	}
+	vseg_pages_put(&page, 1);
 }
 
 static unsigned long pool_free(unsigned long nr)
 {
-	unsigned long freed = 0;
-	struct page *page;
+	struct page *batch[32];
+	unsigned long freed = 0, n, i;
 
-	while (freed < nr && (page = pool_take())) {
-		__free_page(page);
-		freed++;
+	while (freed < nr) {
+		n = pool_take(batch, min_t(unsigned long, nr - freed,
+					   ARRAY_SIZE(batch)));
+		if (!n)
+			break;
+		for (i = 0; i < n; i++)
+			__free_page(batch[i]);
+		freed += n;
 	}
 	return freed;
 }
@@ -154,10 +194,20 @@ void vseg_page_pool_show(struct seq_file *m)
 int vseg_page_pool_init(void)
 {
 	pool.max = (unsigned long)page_pool_mb << (20 - PAGE_SHIFT);
+	if (pool.max) {
+		pool.stack = kvmalloc_array(pool.max, sizeof(*pool.stack),
+					    GFP_KERNEL);
+		if (!pool.stack)
+			return -ENOMEM;
+	}
 	pool.shrinker = vseg_shrinker_create("drm-vseg-page-pool",
 					     pool_shrink_count,
 					     pool_shrink_scan);
-	return pool.shrinker ? 0 : -ENOMEM;
+	if (!pool.shrinker) {
+		kvfree(pool.stack);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /**
@@ -166,6 +216,8 @@ int vseg_page_pool_init(void)
 void vseg_page_pool_fini(void)
 {
 	vseg_shrinker_destroy(pool.shrinker);
-	pool.max = 0;
 	pool_free(ULONG_MAX);
+	pool.max = 0;
+	kvfree(pool.stack);
+	pool.stack = NULL;
 }

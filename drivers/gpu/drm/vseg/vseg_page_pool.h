@@ -24,6 +24,9 @@ enum vseg_page_init {
 	VSEG_PAGE_OVERWRITTEN,
 };
 
+int vseg_pages_get(struct page **pages, unsigned long n,
+		   enum vseg_page_init init);
+void vseg_pages_put(struct page **pages, unsigned long n);
 struct page *vseg_page_get(enum vseg_page_init init);
 void vseg_page_put(struct page *page);
 void vseg_page_pool_show(struct seq_file *m);

@@ -66,41 +66,26 @@ static void vseg_ttm_tt_destroy(struct ttm_device *bdev, struct ttm_tt *tt)
 	kfree(container_of(tt, struct vseg_tt, ttm));
 }
 
-static void tt_put_pages(struct ttm_tt *tt, pgoff_t n)
-{
-	while (n--) {
-		vseg_page_put(tt->pages[n]);
-		tt->pages[n] = NULL;
-	}
-}
-
 /* The pages come from vseg's pool: see vseg_page_pool.c. */
 static int vseg_ttm_tt_populate(struct ttm_device *bdev, struct ttm_tt *tt,
 				struct ttm_operation_ctx *ctx)
 {
-	enum vseg_page_init init = container_of(tt, struct vseg_tt, ttm)->overwrite ?
-				   VSEG_PAGE_OVERWRITTEN : VSEG_PAGE_ZERO;
-	pgoff_t i;
+	bool overwrite = container_of(tt, struct vseg_tt, ttm)->overwrite;
 
 	if (tt->page_flags & TTM_TT_FLAG_EXTERNAL)
 		return 0;
-	for (i = 0; i < tt->num_pages; i++) {
-		tt->pages[i] = vseg_page_get(init);
-		if (!tt->pages[i]) {
-			tt_put_pages(tt, i);
-			return -ENOMEM;
-		}
-		if (!(i & 511))
-			cond_resched();
-	}
-	return 0;
+	return vseg_pages_get(tt->pages, tt->num_pages,
+			      overwrite ? VSEG_PAGE_OVERWRITTEN :
+					  VSEG_PAGE_ZERO);
 }
 
 static void vseg_ttm_tt_unpopulate(struct ttm_device *bdev,
 				   struct ttm_tt *tt)
 {
-	if (!(tt->page_flags & TTM_TT_FLAG_EXTERNAL))
-		tt_put_pages(tt, tt->num_pages);
+	if (tt->page_flags & TTM_TT_FLAG_EXTERNAL)
+		return;
+	vseg_pages_put(tt->pages, tt->num_pages);
+	memset(tt->pages, 0, tt->num_pages * sizeof(*tt->pages));
 }
 
 /*
