@@ -58,6 +58,12 @@
  * Description: Another process moves and discards its own buffers through
  *	the same small paging buffer while this one moves its own; it cannot
  *	reach this one's buffers (ENOENT), and no byte of either is lost.
+ *
+ * SUBTEST: recycled-pages
+ * Description: Pages another client's buffers held come back through the
+ *	page pool, unzeroed, to the destinations of later moves; this
+ *	client's new buffers read zero wherever they land and however they
+ *	move, and its content survives moves into recycled pages.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -549,6 +555,87 @@ static void test_hostile_client(void)
 	igt_assert_eq_u64(engine().failed, 0);
 }
 
+/* --- recycled pages ------------------------------------------------------ */
+
+static struct vseg_page_pool page_pool(void)
+{
+	struct vseg_paging p;
+
+	vseg_debugfs_read_paging(ctx.fd, &p);
+	return p.pool;
+}
+
+/*
+ * In another process: a buffer full of a secret moves through system
+ * memory and vram, then goes; its pages go to the pool.
+ */
+static void leave_secret(uint64_t size, uint32_t seed)
+{
+	igt_fork(child, 1) {
+		int fd = drm_open_vseg_render();
+		uint32_t h = create_in(fd, size, vram_id, 0);
+
+		vseg_bo_fill_pattern(fd, h, size, seed);
+		evict(fd, h);
+		make_resident(fd, h, vram_id);
+		evict(fd, h);
+		vseg_bo_check_pattern(fd, h, size, seed, "the secret");
+		vseg_gem_close(fd, h);
+		close(fd);
+	}
+	igt_waitchildren();
+}
+
+static void test_recycled_pages(void)
+{
+	const uint64_t size = 4 * SZ_1M;
+	struct vseg_page_pool p0, p1, p2;
+	uint32_t h[3];
+
+	load("paging:seg=2,size=64K");
+	p0 = page_pool();
+	igt_require_f(p0.max, "the page pool is off (page_pool_mb=0)\n");
+
+	leave_secret(size, 7);
+	p1 = page_pool();
+	igt_assert_f(p1.pages >= size / 4096 || p1.overflows > p0.overflows,
+		     "the secret's %llu pages did not reach the pool (%llu pages in it)\n",
+		     (unsigned long long)(size / 4096),
+		     (unsigned long long)p1.pages);
+
+	/* New buffers: in vram, in system memory, AccessedPhysically. */
+	h[0] = create_in(ctx.fd, size, vram_id, 0);
+	h[1] = create_in(ctx.fd, size, vram_id, 0);
+	evict(ctx.fd, h[1]);
+	h[2] = create_in(ctx.fd, size, vram_id, AP_FLAG);
+	for (unsigned int i = 0; i < ARRAY_SIZE(h); i++)
+		vseg_bo_check_zero(ctx.fd, h[i], size, "a new buffer");
+
+	/* Moves into recycled pages write them whole. */
+	evict(ctx.fd, h[0]);
+	vseg_bo_check_zero(ctx.fd, h[0], size, "moved to system memory");
+	make_resident(ctx.fd, h[0], vram_id);
+	vseg_bo_check_zero(ctx.fd, h[0], size, "moved back into vram");
+	evict(ctx.fd, h[2]);
+	vseg_bo_check_zero(ctx.fd, h[2], size, "AccessedPhysically, evicted");
+
+	/* And carry content: a pattern through vram and back. */
+	vseg_bo_fill_pattern(ctx.fd, h[1], size, 8);
+	make_resident(ctx.fd, h[1], vram_id);
+	vseg_bo_check_pattern(ctx.fd, h[1], size, 8, "moved into vram");
+
+	p2 = page_pool();
+	igt_info("page pool: %llu hits, %llu misses, %llu pages now\n",
+		 (unsigned long long)(p2.hits - p1.hits),
+		 (unsigned long long)(p2.misses - p1.misses),
+		 (unsigned long long)p2.pages);
+	igt_assert_f(p2.hits > p1.hits,
+		     "no move took a page from the pool\n");
+	for (unsigned int i = 0; i < ARRAY_SIZE(h); i++)
+		vseg_gem_close(ctx.fd, h[i]);
+	igt_assert_eq_u64(engine().failed, 0);
+}
+
 igt_main
 {
 	static const struct {
@@ -585,6 +672,10 @@ igt_main
 		  "Another process moves and discards its own buffers through "
 		  "the same paging buffer; it cannot reach ours, no byte of "
 		  "either is lost." },
+		{ "recycled-pages", test_recycled_pages,
+		  "Pages another client's buffers held come back through the "
+		  "page pool to later moves; new buffers read zero wherever "
+		  "they land and however they move." },
 	};
 
 	igt_fixture

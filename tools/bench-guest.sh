@@ -51,6 +51,9 @@ for bin in "$@"; do
 			perf report -i "/tmp/perf-$s.data" --stdio --children \
 				--comms "$(basename "$bin")" --percent-limit 2 -g none \
 				2>/dev/null >"$OUTDIR/perf-$s-children.txt"
+			perf report -i "/tmp/perf-$s.data" --stdio --no-children \
+				--sort comm,dso,sym --percent-limit 0.5 -g none \
+				2>/dev/null >"$OUTDIR/perf-$s-all.txt"
 			rm -f "/tmp/perf-$s.data"
 		else
 			timeout -k 10 "$TMO" "$bin" --run-subtest "$s" 2>&1 | tee -a "$LOG"

@@ -16,7 +16,8 @@
 #   VSEG_BENCH_RUNS, VSEG_BENCH_SCALE  runs per figure, buffer-count
 #                     percentage (quick tries; see benchmarks/vseg_bench.c)
 #   BENCH_PERF=1      profile each subtest (perf record -a -g in the guest):
-#                     build/bench/vm/perf-SUBTEST.txt (flat) and -graph.txt
+#                     build/bench/vm/perf-SUBTEST.txt (flat) and -graph.txt,
+#                     -all.txt: every process and kernel thread
 #   QEMU_ARGS         extra QEMU arguments
 #   SKIP_DEPS=1       do not run tools/install-deps.sh --bench
 # Output: build/bench/{bench.log,results.json,scaling.dat,scaling.png,table.txt}

@@ -115,10 +115,11 @@ void vseg_usage_wait(int fd, const struct vseg_usage_snapshot *want,
 	usage_assert_now(fd, want, what);
 }
 
-/* The paging engine's line, before the segments. */
+/* The paging engine's line (with the page pool's figures), before the segments. */
 static void parse_paging_engine(const struct vseg_debugfs_line *l,
-				struct vseg_paging_engine *e)
+				struct vseg_paging *p)
 {
+	struct vseg_paging_engine *e = &p->engine;
 	static const char * const ops[] = {
 		"transfer", "fill", "discard", "map", "unmap",
 	};
@@ -137,6 +138,12 @@ static void parse_paging_engine(const struct vseg_debugfs_line *l,
 		e->bytes = vseg_debugfs_u64(l, "bytes");
 		for (unsigned int i = 0; i < ARRAY_SIZE(ops); i++)
 			e->op[i] = vseg_debugfs_u64(l, ops[i]);
+		p->pool.pages = vseg_debugfs_u64(l, "pool_pages");
+		p->pool.max = vseg_debugfs_u64(l, "pool_max");
+		p->pool.hits = vseg_debugfs_u64(l, "pool_hits");
+		p->pool.misses = vseg_debugfs_u64(l, "pool_misses");
+		p->pool.overflows = vseg_debugfs_u64(l, "pool_overflows");
+		p->pool.shrunk = vseg_debugfs_u64(l, "pool_shrunk");
 	} else {
 		igt_assert_f(false,
 			     "unexpected line in debugfs paging: \"%s\"\n",
@@ -160,7 +167,7 @@ void vseg_debugfs_parse_paging(const char *text, struct vseg_paging *p)
 			igt_assert_f(!seen,
 				     "unexpected line in debugfs paging: \"%s\"\n",
 				     l->text);
-			parse_paging_engine(l, &p->engine);
+			parse_paging_engine(l, p);
 			continue;
 		}
 		seen = true;

@@ -102,6 +102,24 @@ struct vseg_paging_engine {
 	uint64_t op[5];
 };
 
+/**
+ * struct vseg_page_pool - the page pool's figures in debugfs "paging"
+ * @pages: freed pages kept for reuse now.
+ * @max: most it keeps (the page_pool_mb parameter).
+ * @hits: pages taken from it.
+ * @misses: pages allocated because it was empty.
+ * @overflows: pages freed because it was full.
+ * @shrunk: pages given back under memory pressure.
+ */
+struct vseg_page_pool {
+	uint64_t pages;
+	uint64_t max;
+	uint64_t hits;
+	uint64_t misses;
+	uint64_t overflows;
+	uint64_t shrunk;
+};
+
 /* Indices of struct vseg_paging_engine.op. */
 enum {
 	VSEG_PAGING_OP_TRANSFER,
@@ -114,10 +132,12 @@ enum {
 /**
  * struct vseg_paging - the parsed debugfs "paging" file
  * @engine: the paging buffer and engine.
+ * @pool: the pages recycled between moves.
  * @seg: @seg[id] is segment id (0: system memory, if listed).
  */
 struct vseg_paging {
 	struct vseg_paging_engine engine;
+	struct vseg_page_pool pool;
 	struct vseg_paging_segment seg[DRM_VSEG_MAX_SEGMENTS + 1];
 };
 

@@ -22,7 +22,8 @@ static const char paging_text[] =
 	"engine 2 name=paging buffer_segment=3 buffer_size=65536 "
 	"operations=2048 offset=0x10000 private=16 private_zero=1 batches=9 "
 	"pending=0 full=2 failed=0 bytes=8192 transfer=3 fill=1 discard=1 "
-	"map=4 unmap=5\n"
+	"map=4 unmap=5 pool_pages=12 pool_max=16384 pool_hits=40 "
+	"pool_misses=3 pool_overflows=1 pool_shrunk=2\n"
 	"segment 0 name=system transfers=4 fills=0 discards=2 map=0 unmap=0\n"
 	"segment 1 name=vram transfers=3 fills=5 discards=1 map=0 unmap=0\n"
 	"segment 2 name=local transfers=0 fills=1 discards=0 map=0 unmap=0\n"
@@ -161,6 +162,12 @@ igt_main
 		igt_assert_eq_u64(p.engine.bytes, 8192);
 		igt_assert_eq_u64(p.engine.op[VSEG_PAGING_OP_TRANSFER], 3);
 		igt_assert_eq_u64(p.engine.op[VSEG_PAGING_OP_UNMAP], 5);
+		igt_assert_eq_u64(p.pool.pages, 12);
+		igt_assert_eq_u64(p.pool.max, 16384);
+		igt_assert_eq_u64(p.pool.hits, 40);
+		igt_assert_eq_u64(p.pool.misses, 3);
+		igt_assert_eq_u64(p.pool.overflows, 1);
+		igt_assert_eq_u64(p.pool.shrunk, 2);
 	}
 
 	igt_subtest("fill32") {

@@ -11,6 +11,8 @@
 #include <linux/version.h>
 #include <linux/log2.h>
 #include <linux/dma-resv.h>
+#include <linux/shrinker.h>
+#include <linux/slab.h>
 #include <drm/drm_buddy.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_gem_ttm_helper.h>
@@ -175,6 +177,51 @@ static inline int vseg_buddy_alloc(struct drm_buddy *mm, u64 start, u64 end,
 {
 	return drm_buddy_alloc_blocks(mm, start, end, round_up(size, min_block),
 				      min_block, blocks, flags);
+}
+
+/* A registered shrinker with @count and @scan (shrinker_alloc() from 6.7 on). */
+static inline struct shrinker *
+vseg_shrinker_create(const char *name,
+		     unsigned long (*count)(struct shrinker *,
+					    struct shrink_control *),
+		     unsigned long (*scan)(struct shrinker *,
+					   struct shrink_control *))
+{
+#if VSEG_KERNEL_AT_LEAST(6, 7)
+	struct shrinker *s = shrinker_alloc(0, "%s", name);
+
+	if (!s)
+		return NULL;
+	s->count_objects = count;
+	s->scan_objects = scan;
+	shrinker_register(s);
+	return s;
+#else
+	struct shrinker *s = kzalloc(sizeof(*s), GFP_KERNEL);
+
+	if (!s)
+		return NULL;
+	s->count_objects = count;
+	s->scan_objects = scan;
+	s->seeks = DEFAULT_SEEKS;
+	if (register_shrinker(s, "%s", name)) {
+		kfree(s);
+		return NULL;
+	}
+	return s;
+#endif
+}
+
+static inline void vseg_shrinker_destroy(struct shrinker *s)
+{
+#if VSEG_KERNEL_AT_LEAST(6, 7)
+	shrinker_free(s);
+#else
+	if (s) {
+		unregister_shrinker(s);
+		kfree(s);
+	}
+#endif
 }
 
 #endif /* __VSEG_COMPAT_H__ */

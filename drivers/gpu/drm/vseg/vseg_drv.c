@@ -31,6 +31,7 @@
 #include "vseg_drv.h"
 #include "vseg_file.h"
 #include "vseg_ioctl.h"
+#include "vseg_page_pool.h"
 #include "vseg_paging.h"
 #include "vseg_phys.h"
 #include "vseg_pm.h"
@@ -371,9 +372,12 @@ static int __init vseg_init(void)
 {
 	int err;
 
-	err = platform_driver_register(&vseg_platform_driver);
+	err = vseg_page_pool_init();
 	if (err)
 		return err;
+	err = platform_driver_register(&vseg_platform_driver);
+	if (err)
+		goto err_pool;
 
 	vseg_probe_result = 1;	/* not run */
 	vseg_pdev = platform_device_register_simple(DRIVER_NAME, -1, NULL, 0);
@@ -409,6 +413,8 @@ err_device:
 	platform_device_unregister(vseg_pdev);
 err_driver:
 	platform_driver_unregister(&vseg_platform_driver);
+err_pool:
+	vseg_page_pool_fini();
 	return err;
 }
 
@@ -416,6 +422,7 @@ static void __exit vseg_exit(void)
 {
 	platform_device_unregister(vseg_pdev);
 	platform_driver_unregister(&vseg_platform_driver);
+	vseg_page_pool_fini();
 }
 
 module_init(vseg_init);

@@ -41,6 +41,7 @@
 #include "vseg_device_types.h"
 #include "vseg_engine.h"
 #include "vseg_gart.h"
+#include "vseg_page_pool.h"
 #include "vseg_paging.h"
 #include "vseg_vram_mgr.h"
 
@@ -471,6 +472,8 @@ int vseg_paging_init(struct vseg_device *vdev)
 
 /**
  * vseg_paging_show() - the paging buffer and engine, for debugfs
+ *
+ * One line; the page pool's figures (vseg_page_pool_show()) end it.
  * @pg: the paging state
  * @m: the file
  */
@@ -501,6 +504,7 @@ void vseg_paging_show(struct vseg_paging *pg, struct seq_file *m)
 	for (i = 0; i < VSEG_PAGING_NUM_OPCODES; i++)
 		seq_printf(m, " %s=%llu", names[i],
 			   (u64)atomic64_read(&pg->executed[i]));
+	vseg_page_pool_show(m);
 	seq_putc(m, '\n');
 	mutex_unlock(&pg->lock);
 }

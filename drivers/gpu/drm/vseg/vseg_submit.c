@@ -138,7 +138,7 @@ static int prepare_bo(struct vseg_job *job, struct vseg_bo *bo)
 		err = vseg_bo_commit_for_gpu(bo, &ctx);
 	if (!err && tbo->resource->mem_type != TTM_PL_SYSTEM &&
 	    tbo->resource->mem_type != TTM_PL_TT)
-		err = vseg_vram_res_populate(tbo->resource);
+		err = vseg_vram_res_populate(tbo->resource, 0);
 	if (!err)
 		err = dma_resv_reserve_fences(tbo->base.resv, 1);
 	return err;

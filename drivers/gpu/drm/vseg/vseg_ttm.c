@@ -14,6 +14,7 @@
 
 #include <linux/dma-fence.h>
 #include <linux/dma-resv.h>
+#include <linux/highmem.h>
 #include <linux/slab.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
@@ -25,32 +26,90 @@
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
 #include "vseg_gart.h"
+#include "vseg_page_pool.h"
 #include "vseg_paging.h"
 #include "vseg_res_cursor.h"
 #include "vseg_ttm.h"
 #include "vseg_vram_mgr.h"
 
+/**
+ * struct vseg_tt - a buffer's pages in system memory
+ * @ttm: TTM's part
+ * @overwrite: the populate in progress is for a move that transfers
+ *	content over every page: the pages need not be zeroed first
+ */
+struct vseg_tt {
+	struct ttm_tt ttm;
+	bool overwrite;
+};
+
 static struct ttm_tt *vseg_ttm_tt_create(struct ttm_buffer_object *bo,
 					 u32 page_flags)
 {
-	struct ttm_tt *tt;
+	struct vseg_tt *tt;
 
 	tt = kzalloc(sizeof(*tt), GFP_KERNEL);
 	if (!tt)
 		return NULL;
 	/* Buffers start zeroed wherever they first land. */
-	if (ttm_tt_init(tt, bo, page_flags | TTM_TT_FLAG_ZERO_ALLOC,
+	if (ttm_tt_init(&tt->ttm, bo, page_flags | TTM_TT_FLAG_ZERO_ALLOC,
 			ttm_cached, 0)) {
 		kfree(tt);
 		return NULL;
 	}
-	return tt;
+	return &tt->ttm;
 }
 
 static void vseg_ttm_tt_destroy(struct ttm_device *bdev, struct ttm_tt *tt)
 {
 	ttm_tt_fini(tt);
-	kfree(tt);
+	kfree(container_of(tt, struct vseg_tt, ttm));
+}
+
+/* The pages come from vseg's pool: see vseg_page_pool.c. */
+static int vseg_ttm_tt_populate(struct ttm_device *bdev, struct ttm_tt *tt,
+				struct ttm_operation_ctx *ctx)
+{
+	bool overwrite = container_of(tt, struct vseg_tt, ttm)->overwrite;
+
+	if (tt->page_flags & TTM_TT_FLAG_EXTERNAL)
+		return 0;
+	return vseg_pages_get(tt->pages, tt->num_pages,
+			      overwrite ? VSEG_PAGE_OVERWRITTEN :
+					  VSEG_PAGE_ZERO);
+}
+
+static void vseg_ttm_tt_unpopulate(struct ttm_device *bdev,
+				   struct ttm_tt *tt)
+{
+	if (tt->page_flags & TTM_TT_FLAG_EXTERNAL)
+		return;
+	vseg_pages_put(tt->pages, tt->num_pages);
+	memset(tt->pages, 0, tt->num_pages * sizeof(*tt->pages));
+}
+
+/*
+ * Populate for a move that overwrites every page (@overwrite) or not; a
+ * move that then fails zeroes the pages it did not write (tt_scrub()).
+ */
+static int tt_populate(struct ttm_buffer_object *bo,
+		       struct ttm_operation_ctx *ctx, bool overwrite)
+{
+	struct vseg_tt *tt = container_of(bo->ttm, struct vseg_tt, ttm);
+	int err;
+
+	tt->overwrite = overwrite;
+	err = vseg_tt_populate(bo, ctx);
+	tt->overwrite = false;
+	return err;
+}
+
+static void tt_scrub(struct ttm_tt *tt)
+{
+	pgoff_t i;
+
+	for (i = 0; i < tt->num_pages; i++)
+		clear_highpage(tt->pages[i]);
 }
 
 static const struct ttm_place vseg_sys_place = {
@@ -200,22 +259,31 @@ static int emit_content(struct vseg_device *vdev, struct ttm_buffer_object *bo,
 static int move_prepare(struct vseg_device *vdev, struct ttm_buffer_object *bo,
 			struct ttm_operation_ctx *ctx,
 			struct ttm_resource *old, struct ttm_resource *new_mem,
-			bool *has_content)
+			bool discard, bool *has_content, bool *overwritten)
 {
 	/* Pages only, to system memory: they come at first touch, if ever. */
 	bool lazy = res_uses_pages(old) && new_mem->mem_type == TTM_PL_SYSTEM;
+	/* Content leaving a segment is dropped, else transferred whole. */
+	bool drop = discard && !res_uses_pages(old);
 	int err;
 
+	*overwritten = false;
 	if (bo->ttm && ((res_uses_pages(new_mem) && !lazy) ||
 			(bo->ttm->page_flags & TTM_TT_FLAG_SWAPPED))) {
-		err = vseg_tt_populate(bo, ctx);
+		bool ow = !res_uses_pages(old) && !drop &&
+			  !ttm_tt_is_populated(bo->ttm) &&
+			  !(bo->ttm->page_flags & TTM_TT_FLAG_SWAPPED);
+
+		err = tt_populate(bo, ctx, ow);
 		if (err)
 			return err;
+		*overwritten = ow;
 	}
 	*has_content = !res_uses_pages(old) ||
 		       (bo->ttm && ttm_tt_is_populated(bo->ttm));
 	if (*has_content && !res_uses_pages(new_mem))
-		return vseg_vram_res_populate(new_mem);
+		return vseg_vram_res_populate(new_mem,
+					      drop ? 0 : bo->base.size);
 	return 0;
 }
 
@@ -285,7 +353,7 @@ static int vseg_ttm_move(struct ttm_buffer_object *bo, bool evict,
 	struct vseg_device *vdev = bdev_to_vseg(bo->bdev);
 	struct vseg_paging *pg = &vdev->pager;
 	struct ttm_resource *old = bo->resource;
-	bool has_content, discard;
+	bool has_content, discard, overwritten;
 	struct dma_fence *fence;
 	int err;
 
@@ -295,15 +363,19 @@ static int vseg_ttm_move(struct ttm_buffer_object *bo, bool evict,
 		if (err)
 			return err;
 	}
-	err = move_prepare(vdev, bo, ctx, old, new_mem, &has_content);
-	if (err)
-		return err;
 	discard = vseg_is_vseg_bo(bo) && to_vseg_bo(bo)->discard;
-
-	vseg_paging_begin(pg);
-	err = move_emit(vdev, bo, old, new_mem, has_content, discard);
+	err = move_prepare(vdev, bo, ctx, old, new_mem, discard, &has_content,
+			   &overwritten);
+	if (!err) {
+		vseg_paging_begin(pg);
+		err = move_emit(vdev, bo, old, new_mem, has_content, discard);
+		if (err)
+			vseg_paging_abort(pg);
+	}
 	if (err) {
-		vseg_paging_abort(pg);
+		/* The buffer stays; pages the Transfer did not write go. */
+		if (overwritten)
+			tt_scrub(bo->ttm);
 		return err;
 	}
 	fence = vseg_paging_end(pg);
@@ -419,6 +491,8 @@ static int vseg_ttm_access_memory(struct ttm_buffer_object *bo,
 static VSEG_TTM_FUNCS_CONST struct ttm_device_funcs vseg_ttm_funcs = {
 	.ttm_tt_create = vseg_ttm_tt_create,
 	.ttm_tt_destroy = vseg_ttm_tt_destroy,
+	.ttm_tt_populate = vseg_ttm_tt_populate,
+	.ttm_tt_unpopulate = vseg_ttm_tt_unpopulate,
 	.eviction_valuable = ttm_bo_eviction_valuable,
 	.evict_flags = vseg_ttm_evict_flags,
 	.move = vseg_ttm_move,

@@ -17,13 +17,13 @@
 #include <linux/moduleparam.h>
 #include <linux/sysfs.h>
 #include <linux/slab.h>
-#include <linux/xarray.h>
 #include <drm/drm_managed.h>
 #include <drm/drm_print.h>
 #include <drm/ttm/ttm_device.h>
 
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
+#include "vseg_page_pool.h"
 #include "vseg_vram_mgr.h"
 
 static inline struct vseg_vram_mgr *
@@ -408,7 +408,14 @@ int __vseg_vram_mgr_init(struct vseg_vram_mgr *mgr, struct ttm_device *bdev,
 	mgr->mem_type = mem_type;
 
 	/* The backing store starts empty: absent pages read as zero. */
-	xa_init(&mgr->pages);
+	mgr->backing_tables = DIV_ROUND_UP(desc->size >> PAGE_SHIFT,
+					   VSEG_BACKING_TABLE);
+	mgr->backing = kvcalloc(mgr->backing_tables, sizeof(*mgr->backing),
+				GFP_KERNEL);
+	if (!mgr->backing) {
+		err = -ENOMEM;
+		goto err_mutex;
+	}
 	atomic64_set(&mgr->backed, 0);
 
 	err = drm_buddy_init(&mgr->mm, round_down(desc->size, desc->page_size),
@@ -430,6 +437,8 @@ err_buddy:
 	vseg_buddy_free_list(&mgr->mm, &mgr->reserved);
 	drm_buddy_fini(&mgr->mm);
 err_mutex:
+	kvfree(mgr->backing);
+	mgr->backing = NULL;
 	mutex_destroy(&mgr->lock);
 	return err;
 }
@@ -446,6 +455,7 @@ err_mutex:
 void vseg_vram_mgr_fini(struct vseg_vram_mgr *mgr, struct ttm_device *bdev)
 {
 	struct ttm_resource_manager *man = &mgr->manager;
+	unsigned long i;
 
 	ttm_resource_manager_set_used(man, false);
 	if (ttm_resource_manager_evict_all(bdev, man))
@@ -462,7 +472,10 @@ void vseg_vram_mgr_fini(struct vseg_vram_mgr *mgr, struct ttm_device *bdev)
 	mutex_unlock(&mgr->lock);
 
 	vseg_vram_release(mgr, 0, mgr->desc->size);
-	xa_destroy(&mgr->pages);
+	for (i = 0; i < mgr->backing_tables; i++)
+		kfree(mgr->backing[i]);
+	kvfree(mgr->backing);
+	mgr->backing = NULL;
 	mutex_destroy(&mgr->lock);
 }
 
@@ -503,24 +516,39 @@ bool vseg_vram_res_contiguous(struct ttm_resource *res)
 	return to_vseg_vram_res(res)->contiguous;
 }
 
+static int vram_populate(struct vseg_vram_mgr *mgr, u64 offset, u64 size,
+			 enum vseg_page_init init);
+
 /**
  * vseg_vram_res_populate() - back a whole placement with pages
  * @res: a placement in a memory segment
+ * @overwritten: bytes from the buffer's start that a paging Transfer
+ *	writes before anyone can read them: their pages need not be zeroed
+ *	(0: every new page is zeroed)
  *
  * Return: 0 or -ENOMEM.
  */
-int vseg_vram_res_populate(struct ttm_resource *res)
+int vseg_vram_res_populate(struct ttm_resource *res, u64 overwritten)
 {
 	struct vseg_vram_mgr *mgr = to_vram_mgr(ttm_manager_type(res->bo->bdev,
 								 res->mem_type));
 	struct drm_buddy_block *block;
+	u64 at = 0, size, ow;
 	int err;
 
 	list_for_each_entry(block, &to_vseg_vram_res(res)->blocks, link) {
-		err = vseg_vram_populate(mgr, block_start(block),
-					 drm_buddy_block_size(&mgr->mm, block));
+		size = drm_buddy_block_size(&mgr->mm, block);
+		/* Whole pages only: a page's tail may not be written. */
+		ow = overwritten > at ?
+		     round_down(min(overwritten - at, size), PAGE_SIZE) : 0;
+		err = vram_populate(mgr, block_start(block), ow,
+				    VSEG_PAGE_OVERWRITTEN);
+		if (!err)
+			err = vram_populate(mgr, block_start(block) + ow,
+					    size - ow, VSEG_PAGE_ZERO);
 		if (err)
 			return err;
+		at += size;
 	}
 	return 0;
 }
@@ -595,37 +623,6 @@ int vseg_vram_res_copy(struct ttm_resource *res, void *buf, bool to_segment)
 }
 
 /**
- * vseg_vram_poison() - overwrite the backed pages of a range with a pattern
- * @mgr: the manager
- * @offset: segment offset, a multiple of PAGE_SIZE
- * @size: bytes
- * @pattern: the byte written
- *
- * Only pages that exist are written: absent pages stay absent and read
- * zero, so the cost is bounded by the backed bytes, not the segment's
- * size. The power-loss model of vseg_pm.c.
- *
- * Return: bytes overwritten.
- */
-u64 vseg_vram_poison(struct vseg_vram_mgr *mgr, u64 offset, u64 size,
-		     u8 pattern)
-{
-	unsigned long idx;
-	struct page *page;
-	u64 done = 0;
-
-	if (!size)
-		return 0;
-	xa_for_each_range(&mgr->pages, idx, page, offset >> PAGE_SHIFT,
-			  (offset + size - 1) >> PAGE_SHIFT) {
-		memset_page(page, 0, pattern, PAGE_SIZE);
-		done += PAGE_SIZE;
-		cond_resched();
-	}
-	return done;
-}
-
-/**
  * vseg_vram_mgr_committed() - bytes handed out by a memory segment
  * @mgr: the manager
  *
@@ -671,26 +668,103 @@ module_param_cb(backing_kb, &backing_kb_ops, NULL, 0444);
 MODULE_PARM_DESC(backing_kb,
 		 "KiB of system memory backing memory segments now (read-only)");
 
-/* The page behind segment offset @off, allocating it if @alloc. */
-static struct page *vram_page(struct vseg_vram_mgr *mgr, u64 off, bool alloc)
+/* The slot of the page behind segment offset @off, or NULL without table. */
+static struct page **backing_slot(struct vseg_vram_mgr *mgr, u64 off,
+				  bool alloc)
 {
 	pgoff_t idx = off >> PAGE_SHIFT;
-	struct page *page, *old;
+	struct page ***dir = &mgr->backing[idx / VSEG_BACKING_TABLE];
+	struct page **table = READ_ONCE(*dir), **old;
 
-	page = xa_load(&mgr->pages, idx);
-	if (page || !alloc)
-		return page;
-	page = alloc_page(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
-	if (!page)
-		return NULL;
-	old = xa_cmpxchg(&mgr->pages, idx, NULL, page, GFP_KERNEL);
+	if (!table && alloc) {
+		table = kzalloc(PAGE_SIZE, GFP_KERNEL | __GFP_NOWARN);
+		if (!table)
+			return NULL;
+		old = cmpxchg(dir, NULL, table);
+		if (old) {
+			kfree(table);
+			table = old;
+		}
+	}
+	return table ? &table[idx % VSEG_BACKING_TABLE] : NULL;
+}
+
+/* The segment offset of the next table's first page after @off's. */
+static u64 backing_next_table(u64 off)
+{
+	return (u64)((off >> PAGE_SHIFT) / VSEG_BACKING_TABLE + 1) *
+	       VSEG_BACKING_TABLE << PAGE_SHIFT;
+}
+
+/* Put @page in @slot unless another got there first; the page there. */
+static struct page *backing_install(struct vseg_vram_mgr *mgr,
+				    struct page **slot, struct page *page)
+{
+	struct page *old = cmpxchg(slot, NULL, page);
+
 	if (old) {
-		__free_page(page);
-		return xa_is_err(old) ? NULL : old;
+		vseg_page_put(page);
+		return old;
 	}
 	atomic64_add(PAGE_SIZE, &mgr->backed);
 	atomic64_add(PAGE_SIZE, &vseg_backing_total);
 	return page;
+}
+
+/*
+ * The page behind segment offset @off; if absent and @alloc, a new one
+ * holding what @init says.
+ */
+static struct page *vram_page(struct vseg_vram_mgr *mgr, u64 off, bool alloc,
+			      enum vseg_page_init init)
+{
+	struct page **slot = backing_slot(mgr, off, alloc);
+	struct page *page;
+
+	if (!slot)
+		return NULL;
+	page = READ_ONCE(*slot);
+	if (page || !alloc)
+		return page;
+	page = vseg_page_get(init);
+	return page ? backing_install(mgr, slot, page) : NULL;
+}
+
+/* Back the absent pages of a range, a table at a time. */
+static int vram_populate(struct vseg_vram_mgr *mgr, u64 offset, u64 size,
+			 enum vseg_page_init init)
+{
+	u64 off = round_down(offset, PAGE_SIZE);
+	u64 end = min(offset + size, mgr->desc->size);
+	struct page *batch[64], **slot;
+	unsigned int n, i;
+	u64 at;
+
+	while (off < end) {
+		/* The absent pages of up to a batch, in this table. */
+		slot = backing_slot(mgr, off, true);
+		if (!slot)
+			return -ENOMEM;
+		n = 0;
+		for (at = off; at < end && n < ARRAY_SIZE(batch) &&
+		     (at == off || (at >> PAGE_SHIFT) % VSEG_BACKING_TABLE);
+		     at += PAGE_SIZE)
+			n += !READ_ONCE(slot[(at - off) >> PAGE_SHIFT]);
+		if (n && vseg_pages_get(batch, n, init))
+			return -ENOMEM;
+		for (i = 0; off < at; off += PAGE_SIZE, slot++) {
+			if (READ_ONCE(*slot))
+				continue;
+			if (i == n)
+				break;	/* emptied meanwhile: count again */
+			backing_install(mgr, slot, batch[i++]);
+		}
+		/* Filled meanwhile by someone else: give the rest back. */
+		if (i < n)
+			vseg_pages_put(batch + i, n - i);
+		cond_resched();
+	}
+	return 0;
 }
 
 /**
@@ -701,18 +775,13 @@ static struct page *vram_page(struct vseg_vram_mgr *mgr, u64 off, bool alloc)
  *
  * For whoever will write the range where it cannot allocate (a job, a
  * paging operation, a CPU mapping): afterwards vseg_vram_map() for write
- * and vseg_vram_pfn() never allocate there.
+ * and vseg_vram_pfn() never allocate there. New pages read zero.
  *
  * Return: 0 or -ENOMEM (the pages already backed stay).
  */
 int vseg_vram_populate(struct vseg_vram_mgr *mgr, u64 offset, u64 size)
 {
-	u64 off, end = min(offset + size, mgr->desc->size);
-
-	for (off = round_down(offset, PAGE_SIZE); off < end; off += PAGE_SIZE)
-		if (!vram_page(mgr, off, true))
-			return -ENOMEM;
-	return 0;
+	return vram_populate(mgr, offset, size, VSEG_PAGE_ZERO);
 }
 
 /**
@@ -721,23 +790,73 @@ int vseg_vram_populate(struct vseg_vram_mgr *mgr, u64 offset, u64 size)
  * @offset: segment offset, a multiple of PAGE_SIZE
  * @size: bytes, a multiple of PAGE_SIZE
  *
- * The pages go back to the system; the range reads zero afterwards. Only
+ * The pages go back to the pool; the range reads zero afterwards. Only
  * for bytes nobody can reach any more (freed or discarded).
  */
 void vseg_vram_release(struct vseg_vram_mgr *mgr, u64 offset, u64 size)
 {
-	unsigned long idx;
-	struct page *page;
+	u64 off = offset, end = min(offset + size, mgr->desc->size);
+	struct page *batch[64], **slot;
+	unsigned int n = 0;
+	u64 freed = 0;
 
-	if (!size)
-		return;
-	xa_for_each_range(&mgr->pages, idx, page, offset >> PAGE_SHIFT,
-			  (offset + size - 1) >> PAGE_SHIFT) {
-		xa_erase(&mgr->pages, idx);
-		__free_page(page);
-		atomic64_sub(PAGE_SIZE, &mgr->backed);
-		atomic64_sub(PAGE_SIZE, &vseg_backing_total);
+	while (off < end) {
+		slot = backing_slot(mgr, off, false);
+		if (!slot) {
+			off = backing_next_table(off);
+			continue;
+		}
+		if (*slot) {
+			batch[n++] = *slot;
+			WRITE_ONCE(*slot, NULL);
+			if (n == ARRAY_SIZE(batch)) {
+				vseg_pages_put(batch, n);
+				freed += n;
+				n = 0;
+			}
+		}
+		off += PAGE_SIZE;
 	}
+	vseg_pages_put(batch, n);
+	freed += n;
+	atomic64_sub(freed << PAGE_SHIFT, &mgr->backed);
+	atomic64_sub(freed << PAGE_SHIFT, &vseg_backing_total);
+}
+
+/**
+ * vseg_vram_poison() - overwrite the backed pages of a range with a pattern
+ * @mgr: the manager
+ * @offset: segment offset, a multiple of PAGE_SIZE
+ * @size: bytes
+ * @pattern: the byte written
+ *
+ * Only pages that exist are written: absent pages stay absent and read
+ * zero, so the cost is bounded by the backed bytes, not the segment's
+ * size. The power-loss model of vseg_pm.c.
+ *
+ * Return: bytes overwritten.
+ */
+u64 vseg_vram_poison(struct vseg_vram_mgr *mgr, u64 offset, u64 size,
+		     u8 pattern)
+{
+	u64 off, end = min(offset + size, mgr->desc->size), done = 0;
+	struct page *page, **slot;
+
+	for (off = offset; off < end; off += PAGE_SIZE) {
+		slot = backing_slot(mgr, off, false);
+		if (!slot) {
+			/* the loop adds the page back */
+			off = backing_next_table(off) - PAGE_SIZE;
+			continue;
+		}
+		page = READ_ONCE(*slot);
+		if (!page)
+			continue;
+		memset_page(page, 0, pattern, PAGE_SIZE);
+		done += PAGE_SIZE;
+		cond_resched();
+	}
+	return done;
 }
 
 /**
@@ -755,7 +874,7 @@ void vseg_vram_release(struct vseg_vram_mgr *mgr, u64 offset, u64 size)
 void *vseg_vram_map(struct vseg_vram_mgr *mgr, u64 offset, u64 *len,
 		    bool write, void **kmapped)
 {
-	struct page *page = vram_page(mgr, offset, write);
+	struct page *page = vram_page(mgr, offset, write, VSEG_PAGE_ZERO);
 	u64 in = offset & ~PAGE_MASK;
 
 	if (!page && write)
@@ -779,7 +898,7 @@ void *vseg_vram_map(struct vseg_vram_mgr *mgr, u64 offset, u64 *len,
 void *vseg_vram_map_populated(struct vseg_vram_mgr *mgr, u64 offset, u64 *len,
 			      void **kmapped)
 {
-	struct page *page = vram_page(mgr, offset, false);
+	struct page *page = vram_page(mgr, offset, false, VSEG_PAGE_ZERO);
 	u64 in = offset & ~PAGE_MASK;
 
 	if (!page)
@@ -807,7 +926,7 @@ void vseg_vram_unmap(void *kmapped)
  */
 unsigned long vseg_vram_pfn(struct vseg_vram_mgr *mgr, u64 offset)
 {
-	struct page *page = vram_page(mgr, offset, false);
+	struct page *page = vram_page(mgr, offset, false, VSEG_PAGE_ZERO);
 
 	return page ? page_to_pfn(page) : 0;
 }

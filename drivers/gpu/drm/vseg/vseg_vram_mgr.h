@@ -35,7 +35,7 @@ unsigned long vseg_vram_pfn(struct vseg_vram_mgr *mgr, u64 offset);
 u64 vseg_vram_backed(struct vseg_vram_mgr *mgr);
 bool vseg_vram_res_contiguous(struct ttm_resource *res);
 bool vseg_vram_res_below(struct ttm_resource *res, u64 limit);
-int vseg_vram_res_populate(struct ttm_resource *res);
+int vseg_vram_res_populate(struct ttm_resource *res, u64 overwritten);
 u64 vseg_vram_res_size(struct ttm_resource *res);
 int vseg_vram_res_copy(struct ttm_resource *res, void *buf, bool to_segment);
 u64 vseg_vram_poison(struct vseg_vram_mgr *mgr, u64 offset, u64 size,

@@ -7,11 +7,14 @@
 
 #include <linux/list.h>
 #include <linux/mutex.h>
-#include <linux/xarray.h>
 #include <drm/drm_buddy.h>
 #include <drm/ttm/ttm_resource.h>
 
+struct page;
 struct vseg_segment_desc;
+
+/* Pages per table of the backing store (one page of pointers). */
+#define VSEG_BACKING_TABLE	(PAGE_SIZE / sizeof(struct page *))
 
 /**
  * struct vseg_vram_mgr - TTM resource manager of one memory segment
@@ -20,10 +23,12 @@ struct vseg_segment_desc;
  * @mm: buddy allocator over the segment, in units of its page size.
  * @lock: protects @mm, @committed, @reserved and @free_hint.
  * @desc: the segment.
- * @pages: the backing store: the system page behind each host page of the
- *	segment that was written since it was last freed; absent pages read
- *	as zero.
- * @backed: bytes of @pages.
+ * @backing: the backing store: a directory of tables of
+ *	%VSEG_BACKING_TABLE pages, allocated on first use, holding the
+ *	system page behind each host page of the segment that was written
+ *	since it was last freed; absent pages read as zero.
+ * @backing_tables: entries of @backing.
+ * @backed: bytes of pages in @backing.
  * @reserved: blocks held for the segment's invalid ranges.
  * @committed: bytes handed out (in whole segment pages).
  * @free_hint: no byte below this offset is free: range allocations start
@@ -35,7 +40,8 @@ struct vseg_vram_mgr {
 	struct drm_buddy mm;
 	struct mutex lock; /* protects mm, committed, reserved, free_hint */
 	const struct vseg_segment_desc *desc;
-	struct xarray pages;
+	struct page ***backing;
+	unsigned long backing_tables;
 	atomic64_t backed;
 	struct list_head reserved;
 	u64 committed;
