@@ -21,6 +21,7 @@
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
 #include "vseg_exec.h"
+#include "vseg_ttm.h"
 #include "vseg_vram_mgr.h"
 
 /*
@@ -440,7 +441,9 @@ static bool res_fits_place(struct ttm_buffer_object *tbo,
  * better: VSEG_BO_STAYED, resident where it was. A pinned buffer never
  * moves (6.12's TTM refuses with -EINVAL, 6.1's would move it): it is
  * resident where it is, or in none of @places (-ENOBUFS, for good: to pin
- * it again, its segment is not in @places).
+ * it again, its segment is not in @places). A place whose room is still
+ * held by the old placements of moves (freed when the paging engine is
+ * done with them) is not given up for the next: VSEG_BO_WAIT_PLACE.
  */
 static int place_resident(struct vseg_bo *vbo, struct ttm_place *places,
 			  unsigned int n, unsigned int *place)
@@ -461,6 +464,10 @@ static int place_resident(struct vseg_bo *vbo, struct ttm_place *places,
 		err = validate_evicting(&vbo->tbo, &placement, &ctx);
 		if (err != -ENOSPC)
 			return err;
+		if (vseg_ttm_frees_pending(bo_vdev(vbo), places[i].mem_type)) {
+			*place = i;
+			return VSEG_BO_WAIT_PLACE;
+		}
 		if (i + 1 < cur) {
 			*place = i + 1;
 			return VSEG_BO_NEXT_PLACE;
@@ -480,7 +487,7 @@ static int place_resident(struct vseg_bo *vbo, struct ttm_place *places,
  *	system memory); places elsewhere are not tried
  * @pinned_seg: with @pin: receives the segment it was pinned in
  * @place: the place to go on from (0 at first): set for
- *	%VSEG_BO_NEXT_PLACE, 0 otherwise
+ *	%VSEG_BO_NEXT_PLACE and %VSEG_BO_WAIT_PLACE, 0 otherwise
  *
  * Tries the buffer's places best first, each evicting others as needed;
  * a resident buffer with no room in a better place stays where it is, and
@@ -488,7 +495,8 @@ static int place_resident(struct vseg_bo *vbo, struct ttm_place *places,
  *
  * Return: 0; VSEG_BO_STAYED if it is resident (and pinned) where it was,
  * no better place having room, or VSEG_BO_NEXT_PLACE if it is to be tried
- * again from @place: either way the transaction must lock nothing more;
+ * again from @place (VSEG_BO_WAIT_PLACE: once the old placements of moves
+ * are freed): either way the transaction must lock nothing more;
  * -ENOSPC if no resident placement has room even after eviction (others
  * may hold the room: worth trying again once out of the transaction);
  * -ENOBUFS if there is no room for good: to pin, no place in
@@ -516,7 +524,8 @@ int vseg_bo_make_resident_locked(struct vseg_bo *vbo, bool pin,
 	if (!n)
 		return -ENOBUFS;
 	err = place_resident(vbo, places, n, place);
-	if (err < 0 || err == VSEG_BO_NEXT_PLACE || !pin)
+	if (err < 0 || err == VSEG_BO_NEXT_PLACE ||
+	    err == VSEG_BO_WAIT_PLACE || !pin)
 		return err;
 	/* In one of the places: in @pin_segments. */
 	*pinned_seg = vseg_mem_type_to_seg(vdev, vbo->tbo.resource->mem_type);
@@ -592,7 +601,8 @@ int vseg_bo_make_resident_list(struct vseg_bo **bos, u32 n,
 			err = fn ? fn(vbo, arg, &place) :
 			      vseg_bo_make_resident_locked(vbo, false, 0, NULL,
 							   &place);
-			if (err < 0 || err == VSEG_BO_NEXT_PLACE)
+			if (err < 0 || err == VSEG_BO_NEXT_PLACE ||
+			    err == VSEG_BO_WAIT_PLACE)
 				break;
 			/* Used now: the last buffer to evict. */
 			ttm_bo_move_to_lru_tail_unlocked(&vbo->tbo);
@@ -606,10 +616,17 @@ int vseg_bo_make_resident_list(struct vseg_bo **bos, u32 n,
 		if (err == VSEG_BO_NEXT_PLACE ||
 		    (err == VSEG_BO_STAYED && *done < n))
 			continue;
-		if (err != -ENOSPC)
+		if (err != -ENOSPC && err != VSEG_BO_WAIT_PLACE)
 			break;
 		/* Each entry gets its tries, as one made resident alone. */
 		tries = *done > start ? 1 : tries + 1;
+		if (err == VSEG_BO_WAIT_PLACE) {
+			/* At the last try, the place is given up. */
+			if (tries >= VSEG_EVICT_RETRIES)
+				place++;
+			vseg_ttm_wait_frees(bo_vdev(bos[*done]));
+			continue;
+		}
 		if (tries > VSEG_EVICT_RETRIES)
 			break;
 		vseg_exec_backoff(ev, ended);

@@ -21,11 +21,15 @@ struct vseg_device;
 #define VSEG_EVICT_RETRIES		10
 /*
  * vseg_bo_make_resident_locked(), after which a ww transaction must lock
- * nothing more: resident where it was, no better place having room; or
- * not yet, to go on from the next place in a new transaction.
+ * nothing more: resident where it was, no better place having room; not
+ * yet, to go on from the next place in a new transaction; or not yet, the
+ * place having no room while old placements of moves are still to be
+ * freed there: to try it again in a new transaction once they are
+ * (vseg_ttm_wait_frees()).
  */
 #define VSEG_BO_STAYED			1
 #define VSEG_BO_NEXT_PLACE		2
+#define VSEG_BO_WAIT_PLACE		3
 
 /**
  * struct vseg_bo_state - where a buffer is, as the ioctls and debugfs see it

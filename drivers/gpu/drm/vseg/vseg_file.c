@@ -135,7 +135,7 @@ static int pin_locked(struct vseg_bo *vbo, void *arg, unsigned int *place)
 			goto out_free;
 	}
 	err = vseg_bo_make_resident_locked(vbo, true, allowed, &seg, place);
-	if (err < 0 || err == VSEG_BO_NEXT_PLACE) {
+	if (err < 0 || err == VSEG_BO_NEXT_PLACE || err == VSEG_BO_WAIT_PLACE) {
 		if (new)
 			xa_erase(&vf->pins, vbo->id);
 		goto out_free;

@@ -347,6 +347,23 @@ void vseg_paging_abort(struct vseg_paging *pg)
 	}
 }
 
+/**
+ * vseg_paging_wait_idle() - wait for every operation written so far to run
+ * @pg: the paging state
+ */
+void vseg_paging_wait_idle(struct vseg_paging *pg)
+{
+	struct dma_fence *fence;
+
+	mutex_lock(&pg->lock);
+	fence = dma_fence_get(pg->last);
+	mutex_unlock(&pg->lock);
+	if (fence) {
+		dma_fence_wait(fence, false);
+		dma_fence_put(fence);
+	}
+}
+
 static void paging_bo_destroy(struct ttm_buffer_object *tbo)
 {
 	drm_gem_object_release(&tbo->base);

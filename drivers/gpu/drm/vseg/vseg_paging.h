@@ -28,6 +28,7 @@ int vseg_paging_emit(struct vseg_paging *pg, u32 opcode, u32 flags, u64 dst,
 		     u64 src, u64 size);
 struct dma_fence *vseg_paging_end(struct vseg_paging *pg);
 void vseg_paging_abort(struct vseg_paging *pg);
+void vseg_paging_wait_idle(struct vseg_paging *pg);
 void vseg_paging_show(struct vseg_paging *pg, struct seq_file *m);
 
 #endif /* __VSEG_PAGING_H__ */
