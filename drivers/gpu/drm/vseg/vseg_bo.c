@@ -21,6 +21,7 @@
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
 #include "vseg_exec.h"
+#include "vseg_fdinfo.h"
 #include "vseg_vram_mgr.h"
 
 /*
@@ -49,6 +50,7 @@ static void vseg_bo_destroy(struct ttm_buffer_object *tbo)
 	}
 	mutex_unlock(&vdev->bo_lock);
 	drm_gem_object_release(&tbo->base);
+	vseg_client_stats_put(vbo->stats);
 	kfree(vbo);
 }
 
@@ -133,13 +135,15 @@ int vseg_bo_locked_retry(struct vseg_bo *vbo,
 
 static struct vseg_bo *bo_alloc(struct vseg_device *vdev,
 				const struct vseg_bo_params *p,
-				const struct drm_gem_object_funcs *funcs)
+				const struct drm_gem_object_funcs *funcs,
+				struct vseg_client_stats *stats)
 {
 	struct vseg_bo *vbo = kzalloc(sizeof(*vbo), GFP_KERNEL);
 
 	if (!vbo)
 		return NULL;
 	vbo->params = *p;
+	vbo->stats = vseg_client_stats_get(stats);
 	vbo->accounted_seg = VSEG_BO_NOWHERE;
 	vbo->owner_pid = task_tgid_nr(current);
 	get_task_comm(vbo->owner_comm, current);
@@ -217,6 +221,7 @@ static int bo_place(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
  * @vdev: the device
  * @p: checked properties (vseg_bo_check_params()), size already real
  * @funcs: the GEM object functions
+ * @stats: the creating file's engine time counters, or NULL
  * @out: receives the buffer, holding one GEM reference
  *
  * Created straight into the first of its places before system memory that
@@ -228,7 +233,7 @@ static int bo_place(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
  */
 int vseg_bo_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
 		   const struct drm_gem_object_funcs *funcs,
-		   struct vseg_bo **out)
+		   struct vseg_client_stats *stats, struct vseg_bo **out)
 {
 	struct ttm_operation_ctx ctx = { .interruptible = true };
 	struct ttm_place sys = { .mem_type = TTM_PL_SYSTEM };
@@ -242,7 +247,7 @@ int vseg_bo_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
 	first = first_places(vdev, p, places, &n);
 	direct = first;
 again:
-	vbo = bo_alloc(vdev, p, funcs);
+	vbo = bo_alloc(vdev, p, funcs, stats);
 	if (!vbo)
 		return -ENOMEM;
 	if (direct)

@@ -13,6 +13,7 @@
 #include "vseg_placement.h"
 
 struct drm_gem_object_funcs;
+struct vseg_client_stats;
 struct vseg_device;
 
 /* Most pins a buffer can hold (user and display pins together). */
@@ -68,6 +69,9 @@ struct vseg_bo_state {
  *	reservation.
  * @displayed: display heads showing the buffer; protected by the BO's
  *	reservation.
+ * @stats: the engine time counters of the file that created it (a
+ *	reference), charged for the paging engine's work on it; NULL for the
+ *	kernel's own buffers.
  * @discard: the move being made drops the content instead of transferring
  *	it (EVICT with DRM_VSEG_RESIDENCY_DISCARD); under the reservation.
  */
@@ -85,6 +89,7 @@ struct vseg_bo {
 	unsigned long fault_since;
 	unsigned int user_pins;
 	unsigned int displayed;
+	struct vseg_client_stats *stats;
 	bool discard;
 };
 
@@ -107,7 +112,7 @@ int vseg_bo_check_params(struct vseg_device *vdev,
 			 const struct vseg_bo_params *p, u64 *real_size);
 int vseg_bo_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
 		   const struct drm_gem_object_funcs *funcs,
-		   struct vseg_bo **out);
+		   struct vseg_client_stats *stats, struct vseg_bo **out);
 unsigned int vseg_bo_cpu_places(struct vseg_bo *vbo, struct ttm_place *places);
 bool vseg_bo_cpu_accessible(struct vseg_bo *vbo);
 void vseg_bo_update_state(struct vseg_bo *vbo, struct ttm_resource *res,

@@ -19,6 +19,7 @@
 #include <linux/dma-fence.h>
 #include <linux/dma-resv.h>
 #include <linux/highmem.h>
+#include <linux/ktime.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -30,6 +31,7 @@
 #include "vseg_bo.h"
 #include "vseg_device_types.h"
 #include "vseg_engine.h"
+#include "vseg_fdinfo.h"
 #include "vseg_gart.h"
 #include "vseg_job.h"
 #include "vseg_phys.h"
@@ -332,6 +334,7 @@ void vseg_job_free(struct vseg_job *job)
 	kvfree(job->ranges);
 	kvfree(job->map_res);
 	vseg_vm_view_put(job->view);
+	vseg_client_stats_put(job->stats);
 	kvfree(job->cmds);
 	if (job->fence)
 		dma_fence_put(job->fence);
@@ -366,14 +369,19 @@ static int job_deps_release(struct vseg_job *job)
 static void vseg_job_run(struct work_struct *work)
 {
 	struct vseg_job *job = container_of(work, struct vseg_job, work);
+	u64 start;
 	bool cookie;
 	int err;
 
 	err = job_deps_release(job);
 	/* From here on the job only completes: the fence signalling path. */
 	cookie = dma_fence_begin_signalling();
-	if (!err)
+	if (!err) {
+		start = ktime_get_ns();
 		err = run_commands(job);
+		vseg_client_stats_add(job->stats, job->engine->id,
+				      ktime_get_ns() - start);
+	}
 	if (err) {
 		dma_fence_set_error(job->fence, err);
 		atomic64_inc(&job->engine->failed);

@@ -80,14 +80,15 @@ static const struct drm_gem_object_funcs vseg_gem_funcs = {
  * vseg_gem_create() - create and place a buffer with vseg's GEM object
  * @vdev: the device
  * @p: checked properties (vseg_bo_check_params()), size already real
+ * @vf: the creating file
  * @out: receives the buffer, holding one GEM reference
  *
  * Return: 0 or a negative error code, as vseg_bo_create().
  */
 int vseg_gem_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
-		    struct vseg_bo **out)
+		    struct vseg_file *vf, struct vseg_bo **out)
 {
-	return vseg_bo_create(vdev, p, &vseg_gem_funcs, out);
+	return vseg_bo_create(vdev, p, &vseg_gem_funcs, vf->stats, out);
 }
 
 /*

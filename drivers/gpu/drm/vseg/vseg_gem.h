@@ -8,8 +8,9 @@
 struct vseg_bo;
 struct vseg_bo_params;
 struct vseg_device;
+struct vseg_file;
 
 int vseg_gem_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
-		    struct vseg_bo **out);
+		    struct vseg_file *vf, struct vseg_bo **out);
 
 #endif /* __VSEG_GEM_H__ */

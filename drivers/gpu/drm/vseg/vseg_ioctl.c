@@ -251,7 +251,7 @@ int vseg_ioctl_gem_create(struct drm_device *drm, void *data,
 		return err;
 	p.size = real_size;
 
-	err = vseg_gem_create(vdev, &p, &vbo);
+	err = vseg_gem_create(vdev, &p, file->driver_priv, &vbo);
 	if (err)
 		return err;
 	err = drm_gem_handle_create(file, &vbo->tbo.base, &handle);
@@ -741,6 +741,7 @@ int vseg_ioctl_submit(struct drm_device *drm, void *data,
 
 	s.engine = args->engine;
 	s.vm = &vfile->vm;
+	s.stats = vfile->stats;
 	s.num_cmds = args->commands_size / sizeof(struct drm_vseg_cmd);
 	s.cmds = copy_array(args->commands, s.num_cmds, sizeof(*s.cmds), &err);
 	for (i = 0; !err && i < s.num_cmds; i++)

@@ -23,6 +23,7 @@
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
 #include "vseg_engine.h"
+#include "vseg_fdinfo.h"
 #include "vseg_exec.h"
 #include "vseg_job.h"
 #include "vseg_phys.h"
@@ -361,6 +362,7 @@ int vseg_engine_submit(struct vseg_device *vdev, struct vseg_submit *s,
 		vseg_submit_release(s);
 		return -ENOMEM;
 	}
+	job->stats = vseg_client_stats_get(s->stats);
 	if (s->engine == VSEG_ENGINE_RENDER) {
 		job->view = render_view(s);
 		if (!job->view) {

@@ -301,6 +301,8 @@ static int vseg_ttm_move(struct ttm_buffer_object *bo, bool evict,
 	discard = vseg_is_vseg_bo(bo) && to_vseg_bo(bo)->discard;
 
 	vseg_paging_begin(pg);
+	if (vseg_is_vseg_bo(bo))
+		vseg_paging_charge(pg, to_vseg_bo(bo)->stats);
 	err = move_emit(vdev, bo, old, new_mem, has_content, discard);
 	if (err) {
 		vseg_paging_abort(pg);
