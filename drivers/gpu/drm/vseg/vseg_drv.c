@@ -31,6 +31,7 @@
 #include "vseg_device_types.h"
 #include "vseg_drv.h"
 #include "vseg_file.h"
+#include "vseg_gem.h"
 #include "vseg_ioctl.h"
 #include "vseg_paging.h"
 #include "vseg_phys.h"
@@ -167,6 +168,7 @@ static const struct drm_driver vseg_drm_driver = {
 	.driver_features = DRIVER_GEM | DRIVER_RENDER | DRIVER_SYNCOBJ,
 	VSEG_DRM_DRIVER_PRIME
 	VSEG_DRM_DRIVER_FDINFO(vseg_show_fdinfo)
+	.dumb_create = vseg_gem_dumb_create,
 	.open = vseg_open,
 	.postclose = vseg_postclose,
 	.ioctls = vseg_ioctls,

@@ -5,6 +5,9 @@
 #ifndef __VSEG_GEM_H__
 #define __VSEG_GEM_H__
 
+struct drm_device;
+struct drm_file;
+struct drm_mode_create_dumb;
 struct vseg_bo;
 struct vseg_bo_params;
 struct vseg_device;
@@ -12,5 +15,7 @@ struct vseg_file;
 
 int vseg_gem_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
 		    struct vseg_file *vf, struct vseg_bo **out);
+int vseg_gem_dumb_create(struct drm_file *file, struct drm_device *drm,
+			 struct drm_mode_create_dumb *args);
 
 #endif /* __VSEG_GEM_H__ */
