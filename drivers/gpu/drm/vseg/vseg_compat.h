@@ -49,12 +49,13 @@
 /*
  * fdinfo (Documentation/gpu/drm-usage-stats.rst): from 6.5 on DRM prints
  * drm-driver and drm-client-id and calls &drm_driver.show_fdinfo for the
- * rest. 6.1 has neither: the file operations print both keys by hand, the
- * client id being the driver's own, then call the same function.
+ * rest (vseg_show_fdinfo()). 6.1 has neither: the file operations print
+ * both keys by hand, the client id being the driver's own, then call the
+ * same function.
  */
 #if VSEG_KERNEL_AT_LEAST(6, 5)
-#define VSEG_DRM_DRIVER_FDINFO(fn)	.show_fdinfo = fn,
-#define VSEG_DEFINE_FOPS(name, fn)	DEFINE_DRM_GEM_FOPS(name)
+#define VSEG_DRM_DRIVER_FDINFO	.show_fdinfo = vseg_show_fdinfo,
+#define VSEG_DEFINE_FOPS(name)	DEFINE_DRM_GEM_FOPS(name)
 
 /* DRM printed the client id already. */
 static inline void vseg_fdinfo_client_id(struct drm_printer *p,
@@ -62,11 +63,11 @@ static inline void vseg_fdinfo_client_id(struct drm_printer *p,
 {
 }
 #else
-#define VSEG_DRM_DRIVER_FDINFO(fn)
-#define VSEG_DEFINE_FOPS(name, fn)					\
+#define VSEG_DRM_DRIVER_FDINFO
+#define VSEG_DEFINE_FOPS(name)						\
 static void name##_show_fdinfo(struct seq_file *m, struct file *f)	\
 {									\
-	vseg_compat_show_fdinfo(m, f, fn);				\
+	vseg_compat_show_fdinfo(m, f, vseg_show_fdinfo);		\
 }									\
 static const struct file_operations name = {				\
 	.owner = THIS_MODULE,						\

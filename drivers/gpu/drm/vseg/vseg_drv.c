@@ -162,12 +162,12 @@ static void vseg_postclose(struct drm_device *drm, struct drm_file *file)
 	kfree(vfile);
 }
 
-VSEG_DEFINE_FOPS(vseg_fops, vseg_show_fdinfo);
+VSEG_DEFINE_FOPS(vseg_fops);
 
 static const struct drm_driver vseg_drm_driver = {
 	.driver_features = DRIVER_GEM | DRIVER_RENDER | DRIVER_SYNCOBJ,
 	VSEG_DRM_DRIVER_PRIME
-	VSEG_DRM_DRIVER_FDINFO(vseg_show_fdinfo)
+	VSEG_DRM_DRIVER_FDINFO
 	.dumb_create = vseg_gem_dumb_create,
 	.open = vseg_open,
 	.postclose = vseg_postclose,
