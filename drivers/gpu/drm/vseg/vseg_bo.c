@@ -22,6 +22,7 @@
 #include "vseg_device_types.h"
 #include "vseg_exec.h"
 #include "vseg_fdinfo.h"
+#include "vseg_trace.h"
 #include "vseg_vram_mgr.h"
 
 /*
@@ -49,6 +50,7 @@ static void vseg_bo_destroy(struct ttm_buffer_object *tbo)
 		vdev->num_bos--;
 	}
 	mutex_unlock(&vdev->bo_lock);
+	trace_vseg_bo_destroy(vbo->id, tbo->base.size);
 	drm_gem_object_release(&tbo->base);
 	vseg_client_stats_put(vbo->stats);
 	kfree(vbo);
@@ -281,6 +283,9 @@ again:
 	mutex_lock(&vdev->bo_lock);
 	vbo->state.moves = 0;
 	mutex_unlock(&vdev->bo_lock);
+	trace_vseg_bo_create(vbo->id, vbo->tbo.base.size,
+			     READ_ONCE(vbo->accounted_seg), p->flags,
+			     p->supported);
 	*out = vbo;
 	return 0;
 }
@@ -512,6 +517,7 @@ int vseg_bo_make_resident_locked(struct vseg_bo *vbo, bool pin,
 	dma_resv_assert_held(vbo->tbo.base.resv);
 	if (pin && vbo->tbo.pin_count >= VSEG_BO_MAX_PINS)
 		return -ENOBUFS;
+	vbo->move_reason = VSEG_MOVE_RESIDENCY;
 	n = vseg_place_home(&vdev->layout, &vbo->params, VSEG_PLACE_RESIDENT,
 			    places);
 	if (!n) /* Supported in system memory only: that is its home. */
@@ -685,12 +691,13 @@ static int evict_to_system(struct vseg_bo *vbo, bool discard)
  *	zero afterwards (WDDM's discard)
  * @unpinned: with @unpin: set when the pin was dropped (the move may still
  *	fail after that)
+ * @why: VSEG_MOVE_RESIDENCY or VSEG_MOVE_POWER
  *
  * Return: 0, -EBUSY if it stays pinned, -EINVAL to unpin a buffer that is
  * not pinned, or another negative error code.
  */
 int vseg_bo_evict(struct vseg_bo *vbo, bool unpin, bool discard,
-		  bool *unpinned)
+		  bool *unpinned, enum vseg_move_reason why)
 {
 	u32 from;
 	int err;
@@ -715,6 +722,7 @@ int vseg_bo_evict(struct vseg_bo *vbo, bool unpin, bool discard,
 		goto out;
 	}
 	from = vbo->accounted_seg;
+	vbo->move_reason = why;
 	err = evict_to_system(vbo, discard);
 	/* An eviction, not a mere move: it counts against @from. */
 	if (!err && from && from != VSEG_BO_NOWHERE &&

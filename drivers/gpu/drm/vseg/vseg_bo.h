@@ -25,6 +25,26 @@ struct vseg_device;
  * nothing more: resident where it was, no better place having room; or
  * not yet, to go on from the next place in a new transaction.
  */
+/**
+ * enum vseg_move_reason - why a buffer moves (the vseg_bo_move tracepoint)
+ * @VSEG_MOVE_CREATE: to its first placement.
+ * @VSEG_MOVE_EVICTION: TTM evicts it to make room for another.
+ * @VSEG_MOVE_RESIDENCY: MAKE_RESIDENT or EVICT.
+ * @VSEG_MOVE_FAULT: a CPU fault where the CPU cannot see it.
+ * @VSEG_MOVE_SUBMISSION: a job needs it where the engine reaches it.
+ * @VSEG_MOVE_SCANOUT: the display shows it.
+ * @VSEG_MOVE_POWER: standby or hibernate evicts it.
+ */
+enum vseg_move_reason {
+	VSEG_MOVE_CREATE,
+	VSEG_MOVE_EVICTION,
+	VSEG_MOVE_RESIDENCY,
+	VSEG_MOVE_FAULT,
+	VSEG_MOVE_SUBMISSION,
+	VSEG_MOVE_SCANOUT,
+	VSEG_MOVE_POWER,
+};
+
 #define VSEG_BO_STAYED			1
 #define VSEG_BO_NEXT_PLACE		2
 
@@ -72,6 +92,8 @@ struct vseg_bo_state {
  * @stats: the engine time counters of the file that created it (a
  *	reference), charged for the paging engine's work on it; NULL for the
  *	kernel's own buffers.
+ * @move_reason: &enum vseg_move_reason of the moves its reservation's
+ *	holder makes next (but TTM's evictions); under the reservation.
  * @discard: the move being made drops the content instead of transferring
  *	it (EVICT with DRM_VSEG_RESIDENCY_DISCARD); under the reservation.
  */
@@ -90,6 +112,7 @@ struct vseg_bo {
 	unsigned int user_pins;
 	unsigned int displayed;
 	struct vseg_client_stats *stats;
+	u32 move_reason;
 	bool discard;
 };
 
@@ -126,7 +149,7 @@ int vseg_bo_make_resident_list(struct vseg_bo **bos, u32 n,
 					 unsigned int *place),
 			       void *arg, u32 *done);
 int vseg_bo_evict(struct vseg_bo *vbo, bool unpin, bool discard,
-		  bool *unpinned);
+		  bool *unpinned, enum vseg_move_reason why);
 void vseg_bo_unpin(struct vseg_bo *vbo, unsigned int count);
 int vseg_bo_make_reachable(struct vseg_bo *vbo, bool map_aperture,
 			   struct ttm_operation_ctx *ctx);

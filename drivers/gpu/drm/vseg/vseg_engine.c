@@ -36,6 +36,7 @@
 #include "vseg_job.h"
 #include "vseg_phys.h"
 #include "vseg_res_cursor.h"
+#include "vseg_trace.h"
 #include "vseg_vm.h"
 #include "vseg_vram_mgr.h"
 
@@ -376,6 +377,8 @@ static void vseg_job_run(struct work_struct *work)
 	err = job_deps_release(job);
 	/* From here on the job only completes: the fence signalling path. */
 	cookie = dma_fence_begin_signalling();
+	trace_vseg_job_run(job->engine->id, job->fence->context,
+			   job->fence->seqno, err);
 	if (!err) {
 		start = ktime_get_ns();
 		err = run_commands(job);
@@ -387,6 +390,8 @@ static void vseg_job_run(struct work_struct *work)
 		atomic64_inc(&job->engine->failed);
 	}
 	dma_fence_signal(job->fence);
+	trace_vseg_job_done(job->engine->id, job->fence->context,
+			    job->fence->seqno, err);
 	dma_fence_end_signalling(cookie);
 	vseg_job_free(job);
 }

@@ -260,7 +260,8 @@ int vseg_file_unpin_evict(struct vseg_file *vf, struct vseg_bo *vbo,
 		mutex_unlock(&vf->pin_lock);
 		return -EINVAL;
 	}
-	err = vseg_bo_evict(vbo, true, discard, &unpinned);
+	err = vseg_bo_evict(vbo, true, discard, &unpinned,
+			    VSEG_MOVE_RESIDENCY);
 	if (unpinned)
 		done = drop_pin(vf, pin, 1);
 	mutex_unlock(&vf->pin_lock);

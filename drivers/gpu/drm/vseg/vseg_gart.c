@@ -19,6 +19,7 @@
 #include <drm/drm_print.h>
 
 #include "vseg_gart.h"
+#include "vseg_trace.h"
 
 /**
  * vseg_gart_init() - create an empty GART
@@ -163,6 +164,8 @@ void vseg_gart_free(struct vseg_gart *gart, struct drm_mm_node *node)
 {
 	if (!drm_mm_node_allocated(node))
 		return;
+	trace_vseg_gart_unmap(node->start << PAGE_SHIFT,
+			      node->size << PAGE_SHIFT);
 	mutex_lock(&gart->lock);
 	gart_clear(gart, node);
 	drm_mm_remove_node(node);
@@ -196,6 +199,7 @@ int vseg_gart_bind(struct vseg_gart *gart, const struct drm_mm_node *node,
 	}
 	gart->binds++;
 	mutex_unlock(&gart->lock);
+	trace_vseg_gart_map(node->start << PAGE_SHIFT, num_pages << PAGE_SHIFT);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(vseg_gart_bind);
@@ -238,6 +242,7 @@ int vseg_gart_map_run(struct vseg_gart *gart, u64 first, phys_addr_t phys,
 	if (new_range)
 		gart->binds++;
 	mutex_unlock(&gart->lock);
+	trace_vseg_gart_map(first << PAGE_SHIFT, num_pages << PAGE_SHIFT);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(vseg_gart_map_run);
@@ -259,6 +264,7 @@ int vseg_gart_unmap_run(struct vseg_gart *gart, u64 first, u64 num_pages)
 	mutex_lock(&gart->lock);
 	gart_clear_pages(gart, first, num_pages);
 	mutex_unlock(&gart->lock);
+	trace_vseg_gart_unmap(first << PAGE_SHIFT, num_pages << PAGE_SHIFT);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(vseg_gart_unmap_run);
@@ -275,6 +281,8 @@ void vseg_gart_unbind(struct vseg_gart *gart, const struct drm_mm_node *node)
 	mutex_lock(&gart->lock);
 	gart_clear(gart, node);
 	mutex_unlock(&gart->lock);
+	trace_vseg_gart_unmap(node->start << PAGE_SHIFT,
+			      node->size << PAGE_SHIFT);
 }
 EXPORT_SYMBOL_IF_KUNIT(vseg_gart_unbind);
 

@@ -168,6 +168,7 @@ static vm_fault_t fault_migrate(struct vseg_bo *vbo)
 	if (!n || vbo->tbo.pin_count)
 		return VM_FAULT_SIGBUS;
 	vseg_placement_set(&placement, places, n);
+	vbo->move_reason = VSEG_MOVE_FAULT;
 	err = ttm_bo_validate(&vbo->tbo, &placement, &ctx);
 	if (!err)
 		return 0;

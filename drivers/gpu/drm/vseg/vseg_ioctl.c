@@ -27,6 +27,7 @@
 #include "vseg_gem.h"
 #include "vseg_ioctl.h"
 #include "vseg_phys.h"
+#include "vseg_trace.h"
 #include "vseg_ttm.h"
 
 /* The segment layer's flags are DXGK_SEGMENTFLAGS, as are the UAPI's. */
@@ -420,7 +421,8 @@ static int residency_apply(struct vseg_file *vfile, struct vseg_bo **bos,
 					       &args->processed);
 	for (i = 0; i < n && !err; i++) {
 		err = unpin ? vseg_file_unpin_evict(vfile, bos[i], discard) :
-		      vseg_bo_evict(bos[i], false, discard, NULL);
+		      vseg_bo_evict(bos[i], false, discard, NULL,
+				    VSEG_MOVE_RESIDENCY);
 		if (!err)
 			args->processed++;
 	}
@@ -467,6 +469,8 @@ static int residency(struct drm_file *file, struct drm_vseg_residency *args,
 			drm_gem_object_put(&bos[n]->tbo.base);
 	kvfree(bos);
 	kvfree(handles);
+	trace_vseg_residency(!make_resident, args->count, args->flags,
+			     args->processed, err);
 	return err;
 }
 
