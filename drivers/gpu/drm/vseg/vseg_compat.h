@@ -47,7 +47,8 @@
 #endif
 
 /*
- * fdinfo (Documentation/gpu/drm-usage-stats.rst): from 6.5 on DRM prints
+ * fdinfo (Documentation/gpu/drm-usage-stats.rst): from 6.5 on DRM's
+ * drm_show_fdinfo() (named by the driver's file operations) prints
  * drm-driver and drm-client-id and calls &drm_driver.show_fdinfo for the
  * rest (vseg_show_fdinfo()). 6.1 has neither: the file operations print
  * both keys by hand, the client id being the driver's own, then call the
@@ -55,7 +56,12 @@
  */
 #if VSEG_KERNEL_AT_LEAST(6, 5)
 #define VSEG_DRM_DRIVER_FDINFO	.show_fdinfo = vseg_show_fdinfo,
-#define VSEG_DEFINE_FOPS(name)	DEFINE_DRM_GEM_FOPS(name)
+#define VSEG_DEFINE_FOPS(name)						\
+static const struct file_operations name = {				\
+	.owner = THIS_MODULE,						\
+	DRM_GEM_FOPS,							\
+	.show_fdinfo = drm_show_fdinfo,					\
+}
 
 /* DRM printed the client id already. */
 static inline void vseg_fdinfo_client_id(struct drm_printer *p,
