@@ -146,8 +146,11 @@ static void gart_clear_pages(struct vseg_gart *gart, u64 start, u64 num_pages)
 		}
 		WRITE_ONCE(gart->pte[i], 0);
 	}
-	if (was_bound)
+	if (was_bound) {
 		gart->unbinds++;
+		trace_vseg_gart_unmap(start << PAGE_SHIFT,
+				      num_pages << PAGE_SHIFT);
+	}
 }
 
 static void gart_clear(struct vseg_gart *gart, const struct drm_mm_node *node)
@@ -164,8 +167,6 @@ void vseg_gart_free(struct vseg_gart *gart, struct drm_mm_node *node)
 {
 	if (!drm_mm_node_allocated(node))
 		return;
-	trace_vseg_gart_unmap(node->start << PAGE_SHIFT,
-			      node->size << PAGE_SHIFT);
 	mutex_lock(&gart->lock);
 	gart_clear(gart, node);
 	drm_mm_remove_node(node);
@@ -264,7 +265,6 @@ int vseg_gart_unmap_run(struct vseg_gart *gart, u64 first, u64 num_pages)
 	mutex_lock(&gart->lock);
 	gart_clear_pages(gart, first, num_pages);
 	mutex_unlock(&gart->lock);
-	trace_vseg_gart_unmap(first << PAGE_SHIFT, num_pages << PAGE_SHIFT);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(vseg_gart_unmap_run);
@@ -281,8 +281,6 @@ void vseg_gart_unbind(struct vseg_gart *gart, const struct drm_mm_node *node)
 	mutex_lock(&gart->lock);
 	gart_clear(gart, node);
 	mutex_unlock(&gart->lock);
-	trace_vseg_gart_unmap(node->start << PAGE_SHIFT,
-			      node->size << PAGE_SHIFT);
 }
 EXPORT_SYMBOL_IF_KUNIT(vseg_gart_unbind);
 
