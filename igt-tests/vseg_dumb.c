@@ -35,13 +35,14 @@
  *
  * SUBTEST: destroy
  * Description: DESTROY_DUMB frees the buffer (the usage comes back);
- *	destroying or mapping the handle again gives ENOENT, and a mapping made
- *	before keeps the buffer's content until unmapped.
+ *	destroying the handle again gives EINVAL (DRM's GEM handle rule),
+ *	mapping it ENOENT, and a mapping made before keeps the buffer's
+ *	content until unmapped.
  *
  * SUBTEST: hostile-client
  * Description: A render-node client is refused all three ioctls (EACCES);
- *	another primary-node client gets ENOENT for the first client's
- *	handles and cannot destroy or map its buffer.
+ *	another primary-node client gets ENOENT mapping the first client's
+ *	handles and EINVAL destroying them, and cannot mmap its buffer.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -228,7 +229,8 @@ static void test_destroy(void)
 	p = dumb_mmap(ctx.fd, c.handle, c.size);
 	fill_check(p, c.size, 3);
 	igt_assert_eq(__dumb_destroy(ctx.fd, c.handle), 0);
-	igt_assert_eq(__dumb_destroy(ctx.fd, c.handle), -ENOENT);
+	/* DRM's GEM handle deletion: EINVAL for a handle not (or no more) ours. */
+	igt_assert_eq(__dumb_destroy(ctx.fd, c.handle), -EINVAL);
 	igt_assert_eq(__dumb_map(ctx.fd, c.handle, &offset), -ENOENT);
 	igt_assert_eq(__vseg_gem_info(ctx.fd, c.handle, &info), -ENOENT);
 	/* The mapping holds the buffer. */
@@ -237,8 +239,8 @@ static void test_destroy(void)
 	vseg_usage_wait(ctx.fd, &ctx.base_usage, VSEG_USAGE_SETTLE_MS,
 			"after the last mapping");
 	igt_assert_eq_u64(used(ctx.fd), base);
-	igt_assert_eq(__dumb_destroy(ctx.fd, 0), -ENOENT);
-	igt_assert_eq(__dumb_destroy(ctx.fd, 12345), -ENOENT);
+	igt_assert_eq(__dumb_destroy(ctx.fd, 0), -EINVAL);
+	igt_assert_eq(__dumb_destroy(ctx.fd, 12345), -EINVAL);
 }
 
 static void test_hostile_client(void)
@@ -257,11 +259,11 @@ static void test_hostile_client(void)
 	igt_assert_eq(__dumb_destroy(render, c.handle), -EACCES);
 
 	igt_assert_eq(__dumb_map(other, c.handle, &offset), -ENOENT);
-	igt_assert_eq(__dumb_destroy(other, c.handle), -ENOENT);
+	igt_assert_eq(__dumb_destroy(other, c.handle), -EINVAL);
 	/* Its own buffer, with the same handle number maybe: not ours. */
 	dumb_create(other, 512, 64, 32, &theirs);
 	igt_assert_eq(__dumb_destroy(other, theirs.handle), 0);
-	igt_assert_eq(__dumb_destroy(other, c.handle), -ENOENT);
+	igt_assert_eq(__dumb_destroy(other, c.handle), -EINVAL);
 	/* Guessing at mmap offsets of the device maps nothing of ours. */
 	igt_assert_eq(__dumb_map(ctx.fd, c.handle, &offset), 0);
 	igt_assert(mmap(NULL, c.size, PROT_READ, MAP_SHARED, other, offset) ==
