@@ -20,6 +20,7 @@
 #include "vseg_device_types.h"
 #include "vseg_fdinfo.h"
 #include "vseg_file.h"
+#include "vseg_gem.h"
 
 static atomic64_t vseg_client_ids = ATOMIC64_INIT(0);
 
@@ -101,11 +102,15 @@ static void count_buffers(struct drm_file *file, struct seg_bytes *b, u32 n)
 
 	spin_lock(&file->table_lock);
 	idr_for_each_entry(&file->object_idr, obj, handle) {
-		struct vseg_bo *vbo = gem_to_vseg_bo(obj);
-		/* Snapshots, without the locks that keep them exact. */
-		u32 seg = READ_ONCE(vbo->accounted_seg);
-		u32 from = READ_ONCE(vbo->evicted_from);
+		struct vseg_bo *vbo;
+		u32 seg, from;
 
+		if (!vseg_gem_is_vseg(obj))
+			continue;
+		vbo = gem_to_vseg_bo(obj);
+		/* Snapshots, without the locks that keep them exact. */
+		seg = READ_ONCE(vbo->accounted_seg);
+		from = READ_ONCE(vbo->evicted_from);
 		if (seg <= n) {
 			b[seg].total += obj->size;
 			if (READ_ONCE(obj->handle_count) > 1 ||

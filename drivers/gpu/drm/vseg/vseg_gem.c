@@ -78,6 +78,17 @@ static const struct drm_gem_object_funcs vseg_gem_funcs = {
 };
 
 /**
+ * vseg_gem_is_vseg() - is a GEM object one of vseg's buffers
+ * @obj: the object, of a vseg file
+ *
+ * Return: false for any other kind a file may hold a handle of.
+ */
+bool vseg_gem_is_vseg(const struct drm_gem_object *obj)
+{
+	return obj->funcs == &vseg_gem_funcs;
+}
+
+/**
  * vseg_gem_create() - create and place a buffer with vseg's GEM object
  * @vdev: the device
  * @p: checked properties (vseg_bo_check_params()), size already real
