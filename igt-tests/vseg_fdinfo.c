@@ -40,6 +40,10 @@
  *	drm-engine-render with a render-engine job and drm-engine-paging with
  *	moves of the file's buffers; the other engines' times do not.
  *
+ * SUBTEST: unprivileged
+ * Description: A process without root privileges (uid and gid 65534) reads
+ *	its own file's fdinfo and finds its buffer there.
+ *
  * SUBTEST: hostile-client
  * Description: A second file (a render node) sees none of the first
  *	file's buffers or engine time in its fdinfo, cannot change the first
@@ -54,6 +58,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <xf86drm.h>
@@ -423,6 +428,29 @@ static void test_engine_time(void)
 	vseg_gem_close(ctx.fd, phys);
 }
 
+static void test_unprivileged(void)
+{
+	igt_fork(child, 1) {
+		int fd = drm_open_vseg_render();
+		struct fdinfo fi;
+		uint32_t h;
+
+		h = create_in(fd, 1, SZ_2M, 0);
+		igt_assert_eq(setgid(65534), 0);
+		igt_assert_eq(setuid(65534), 0);
+		igt_assert_eq(geteuid(), 65534);
+		/* setuid() made /proc/self root's; what a normal start is. */
+		igt_assert_eq(prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), 0);
+		fdinfo_read(fd, &fi);
+		igt_assert_eq_u64(seg_key(&fi, "drm-total", 1), SZ_2M);
+		vseg_gem_close(fd, h);
+		fdinfo_read(fd, &fi);
+		igt_assert_eq_u64(seg_key(&fi, "drm-total", 1), 0);
+		close(fd);
+	}
+	igt_waitchildren();
+}
+
 static void test_hostile_client(void)
 {
 	uint64_t before[ENGINES], after[ENGINES], theirs[ENGINES];
@@ -517,6 +545,13 @@ igt_main
 		vseg_ctx_load(&ctx, "discrete");
 		test_engine_time();
 		vseg_ctx_finish(&ctx, "engine-time");
+	}
+
+	igt_describe("fdinfo needs no root.");
+	igt_subtest("unprivileged") {
+		vseg_ctx_load(&ctx, "discrete");
+		test_unprivileged();
+		vseg_ctx_finish(&ctx, "unprivileged");
 	}
 
 	igt_describe("Another file sees and changes nothing of ours.");
