@@ -294,6 +294,9 @@ static void test_segments(void)
 	check_segments(ctx.fd, handles, n, "every segment");
 	while (n--)
 		vseg_gem_close(ctx.fd, handles[n]);
+	/* fdinfo forgets them at once; their memory goes a little later. */
+	vseg_usage_wait(ctx.fd, &ctx.base_usage, VSEG_USAGE_SETTLE_MS,
+			"after the closes");
 	check_segments(ctx.fd, handles, 0, "closed");
 }
 
@@ -323,6 +326,9 @@ static void test_moves(void)
 		igt_assert_eq_u64(seg_key(&fi, "vseg-evicted", id), 0);
 	while (n--)
 		vseg_gem_close(ctx.fd, handles[n]);
+	/* fdinfo forgets them at once; their memory goes a little later. */
+	vseg_usage_wait(ctx.fd, &ctx.base_usage, VSEG_USAGE_SETTLE_MS,
+			"after the closes");
 	check_segments(ctx.fd, handles, 0, "closed");
 }
 
