@@ -341,11 +341,11 @@ static int vseg_ttm_move(struct ttm_buffer_object *bo, bool evict,
 		ttm_bo_move_sync_cleanup(bo, new_mem);
 	}
 	dma_fence_put(fence);
-	if (vseg_is_vseg_bo(bo))
+	if (vseg_is_vseg_bo(bo)) {
 		trace_move(vdev, to_vseg_bo(bo), from, evict && old);
-	if (vseg_is_vseg_bo(bo))
 		vseg_bo_update_state(to_vseg_bo(bo), bo->resource,
 				     evict && old);
+	}
 	return 0;
 }
 
