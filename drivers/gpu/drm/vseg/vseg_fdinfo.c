@@ -9,6 +9,7 @@
  */
 
 #include <linux/idr.h>
+#include <linux/minmax.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <drm/drm_file.h>
@@ -71,11 +72,15 @@ void vseg_client_stats_put(struct vseg_client_stats *s)
  * @s: its counters, or NULL (work of no file)
  * @engine: VSEG_ENGINE_*
  * @ns: nanoseconds the engine was busy with the work
+ *
+ * Work that ran took time, if less than the clock can tell (a coarse
+ * clocksource, in a guest without a usable TSC, reads 0 for short work):
+ * at least 1 ns is charged.
  */
 void vseg_client_stats_add(struct vseg_client_stats *s, u32 engine, u64 ns)
 {
 	if (s && engine < VSEG_NUM_ENGINES)
-		atomic64_add(ns, &s->busy_ns[engine]);
+		atomic64_add(max_t(u64, ns, 1), &s->busy_ns[engine]);
 }
 
 /**
