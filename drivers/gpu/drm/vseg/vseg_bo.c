@@ -21,6 +21,8 @@
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
 #include "vseg_exec.h"
+#include "vseg_fdinfo.h"
+#include "vseg_trace.h"
 #include "vseg_ttm.h"
 #include "vseg_vram_mgr.h"
 
@@ -49,7 +51,9 @@ static void vseg_bo_destroy(struct ttm_buffer_object *tbo)
 		vdev->num_bos--;
 	}
 	mutex_unlock(&vdev->bo_lock);
+	trace_vseg_bo_destroy(vbo->id, tbo->base.size);
 	drm_gem_object_release(&tbo->base);
+	vseg_client_stats_put(vbo->stats);
 	kfree(vbo);
 }
 
@@ -134,13 +138,15 @@ int vseg_bo_locked_retry(struct vseg_bo *vbo,
 
 static struct vseg_bo *bo_alloc(struct vseg_device *vdev,
 				const struct vseg_bo_params *p,
-				const struct drm_gem_object_funcs *funcs)
+				const struct drm_gem_object_funcs *funcs,
+				struct vseg_client_stats *stats)
 {
 	struct vseg_bo *vbo = kzalloc(sizeof(*vbo), GFP_KERNEL);
 
 	if (!vbo)
 		return NULL;
 	vbo->params = *p;
+	vbo->stats = vseg_client_stats_get(stats);
 	vbo->accounted_seg = VSEG_BO_NOWHERE;
 	vbo->owner_pid = task_tgid_nr(current);
 	get_task_comm(vbo->owner_comm, current);
@@ -218,6 +224,7 @@ static int bo_place(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
  * @vdev: the device
  * @p: checked properties (vseg_bo_check_params()), size already real
  * @funcs: the GEM object functions
+ * @stats: the creating file's engine time counters, or NULL
  * @out: receives the buffer, holding one GEM reference
  *
  * Created straight into the first of its places before system memory that
@@ -229,7 +236,7 @@ static int bo_place(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
  */
 int vseg_bo_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
 		   const struct drm_gem_object_funcs *funcs,
-		   struct vseg_bo **out)
+		   struct vseg_client_stats *stats, struct vseg_bo **out)
 {
 	struct ttm_operation_ctx ctx = { .interruptible = true };
 	struct ttm_place sys = { .mem_type = TTM_PL_SYSTEM };
@@ -243,7 +250,7 @@ int vseg_bo_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
 	first = first_places(vdev, p, places, &n);
 	direct = first;
 again:
-	vbo = bo_alloc(vdev, p, funcs);
+	vbo = bo_alloc(vdev, p, funcs, stats);
 	if (!vbo)
 		return -ENOMEM;
 	if (direct)
@@ -277,6 +284,9 @@ again:
 	mutex_lock(&vdev->bo_lock);
 	vbo->state.moves = 0;
 	mutex_unlock(&vdev->bo_lock);
+	trace_vseg_bo_create(vbo->id, vbo->tbo.base.size,
+			     READ_ONCE(vbo->accounted_seg), p->flags,
+			     p->supported);
 	*out = vbo;
 	return 0;
 }
@@ -515,6 +525,7 @@ int vseg_bo_make_resident_locked(struct vseg_bo *vbo, bool pin,
 	dma_resv_assert_held(vbo->tbo.base.resv);
 	if (pin && vbo->tbo.pin_count >= VSEG_BO_MAX_PINS)
 		return -ENOBUFS;
+	vbo->move_reason = VSEG_MOVE_RESIDENCY;
 	n = vseg_place_home(&vdev->layout, &vbo->params, VSEG_PLACE_RESIDENT,
 			    places);
 	if (!n) /* Supported in system memory only: that is its home. */
@@ -697,12 +708,13 @@ static int evict_to_system(struct vseg_bo *vbo, bool discard)
  *	zero afterwards (WDDM's discard)
  * @unpinned: with @unpin: set when the pin was dropped (the move may still
  *	fail after that)
+ * @why: VSEG_MOVE_RESIDENCY or VSEG_MOVE_POWER
  *
  * Return: 0, -EBUSY if it stays pinned, -EINVAL to unpin a buffer that is
  * not pinned, or another negative error code.
  */
 int vseg_bo_evict(struct vseg_bo *vbo, bool unpin, bool discard,
-		  bool *unpinned)
+		  bool *unpinned, enum vseg_move_reason why)
 {
 	u32 from;
 	int err;
@@ -727,6 +739,7 @@ int vseg_bo_evict(struct vseg_bo *vbo, bool unpin, bool discard,
 		goto out;
 	}
 	from = vbo->accounted_seg;
+	vbo->move_reason = why;
 	err = evict_to_system(vbo, discard);
 	/* An eviction, not a mere move: it counts against @from. */
 	if (!err && from && from != VSEG_BO_NOWHERE &&

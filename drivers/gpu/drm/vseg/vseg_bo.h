@@ -13,6 +13,7 @@
 #include "vseg_placement.h"
 
 struct drm_gem_object_funcs;
+struct vseg_client_stats;
 struct vseg_device;
 
 /* Most pins a buffer can hold (user and display pins together). */
@@ -27,6 +28,26 @@ struct vseg_device;
  * freed there: to try it again in a new transaction once they are
  * (vseg_ttm_wait_frees()).
  */
+/**
+ * enum vseg_move_reason - why a buffer moves (the vseg_bo_move tracepoint)
+ * @VSEG_MOVE_CREATE: to its first placement.
+ * @VSEG_MOVE_EVICTION: TTM evicts it to make room for another.
+ * @VSEG_MOVE_RESIDENCY: MAKE_RESIDENT or EVICT.
+ * @VSEG_MOVE_FAULT: a CPU fault where the CPU cannot see it.
+ * @VSEG_MOVE_SUBMISSION: a job needs it where the engine reaches it.
+ * @VSEG_MOVE_SCANOUT: the display shows it.
+ * @VSEG_MOVE_POWER: standby or hibernate evicts it.
+ */
+enum vseg_move_reason {
+	VSEG_MOVE_CREATE,
+	VSEG_MOVE_EVICTION,
+	VSEG_MOVE_RESIDENCY,
+	VSEG_MOVE_FAULT,
+	VSEG_MOVE_SUBMISSION,
+	VSEG_MOVE_SCANOUT,
+	VSEG_MOVE_POWER,
+};
+
 #define VSEG_BO_STAYED			1
 #define VSEG_BO_NEXT_PLACE		2
 #define VSEG_BO_WAIT_PLACE		3
@@ -72,6 +93,11 @@ struct vseg_bo_state {
  *	reservation.
  * @displayed: display heads showing the buffer; protected by the BO's
  *	reservation.
+ * @stats: the engine time counters of the file that created it (a
+ *	reference), charged for the paging engine's work on it; NULL for the
+ *	kernel's own buffers.
+ * @move_reason: &enum vseg_move_reason of the moves its reservation's
+ *	holder makes next (but TTM's evictions); under the reservation.
  * @discard: the move being made drops the content instead of transferring
  *	it (EVICT with DRM_VSEG_RESIDENCY_DISCARD); under the reservation.
  */
@@ -89,6 +115,8 @@ struct vseg_bo {
 	unsigned long fault_since;
 	unsigned int user_pins;
 	unsigned int displayed;
+	struct vseg_client_stats *stats;
+	u32 move_reason;
 	bool discard;
 };
 
@@ -111,7 +139,7 @@ int vseg_bo_check_params(struct vseg_device *vdev,
 			 const struct vseg_bo_params *p, u64 *real_size);
 int vseg_bo_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
 		   const struct drm_gem_object_funcs *funcs,
-		   struct vseg_bo **out);
+		   struct vseg_client_stats *stats, struct vseg_bo **out);
 unsigned int vseg_bo_cpu_places(struct vseg_bo *vbo, struct ttm_place *places);
 bool vseg_bo_cpu_accessible(struct vseg_bo *vbo);
 void vseg_bo_update_state(struct vseg_bo *vbo, struct ttm_resource *res,
@@ -125,7 +153,7 @@ int vseg_bo_make_resident_list(struct vseg_bo **bos, u32 n,
 					 unsigned int *place),
 			       void *arg, u32 *done);
 int vseg_bo_evict(struct vseg_bo *vbo, bool unpin, bool discard,
-		  bool *unpinned);
+		  bool *unpinned, enum vseg_move_reason why);
 void vseg_bo_unpin(struct vseg_bo *vbo, unsigned int count);
 int vseg_bo_make_reachable(struct vseg_bo *vbo, bool map_aperture,
 			   struct ttm_operation_ctx *ctx);

@@ -11,10 +11,14 @@
 #include <linux/version.h>
 #include <linux/log2.h>
 #include <linux/dma-resv.h>
+#include <linux/seq_file.h>
 #include <linux/shrinker.h>
 #include <linux/slab.h>
 #include <drm/drm_buddy.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
 #include <drm/drm_gem.h>
+#include <drm/drm_print.h>
 #include <drm/drm_gem_ttm_helper.h>
 #include <drm/ttm/ttm_placement.h>
 #include <drm/ttm/ttm_resource.h>
@@ -42,6 +46,59 @@
 	.prime_handle_to_fd = drm_gem_prime_handle_to_fd,		\
 	.prime_fd_to_handle = drm_gem_prime_fd_to_handle,		\
 	.gem_prime_mmap = drm_gem_prime_mmap,
+#endif
+
+/*
+ * fdinfo (Documentation/gpu/drm-usage-stats.rst): from 6.5 on DRM's
+ * drm_show_fdinfo() (named by the driver's file operations) prints
+ * drm-driver and drm-client-id and calls &drm_driver.show_fdinfo for the
+ * rest (vseg_show_fdinfo()). 6.1 has neither: the file operations print
+ * both keys by hand, the client id being the driver's own, then call the
+ * same function.
+ */
+#if VSEG_KERNEL_AT_LEAST(6, 5)
+#define VSEG_DRM_DRIVER_FDINFO	.show_fdinfo = vseg_show_fdinfo,
+#define VSEG_DEFINE_FOPS(name)						\
+static const struct file_operations name = {				\
+	.owner = THIS_MODULE,						\
+	DRM_GEM_FOPS,							\
+	.show_fdinfo = drm_show_fdinfo,					\
+}
+
+/* DRM printed the client id already. */
+static inline void vseg_fdinfo_client_id(struct drm_printer *p,
+					 struct drm_file *file, u64 own_id)
+{
+}
+#else
+#define VSEG_DRM_DRIVER_FDINFO
+#define VSEG_DEFINE_FOPS(name)						\
+static void name##_show_fdinfo(struct seq_file *m, struct file *f)	\
+{									\
+	vseg_compat_show_fdinfo(m, f, vseg_show_fdinfo);		\
+}									\
+static const struct file_operations name = {				\
+	.owner = THIS_MODULE,						\
+	DRM_GEM_FOPS,							\
+	.show_fdinfo = name##_show_fdinfo,				\
+}
+
+static inline void vseg_compat_show_fdinfo(struct seq_file *m, struct file *f,
+					   void (*fn)(struct drm_printer *p,
+						      struct drm_file *file))
+{
+	struct drm_file *file = f->private_data;
+	struct drm_printer p = drm_seq_file_printer(m);
+
+	drm_printf(&p, "drm-driver:\t%s\n", file->minor->dev->driver->name);
+	fn(&p, file);
+}
+
+static inline void vseg_fdinfo_client_id(struct drm_printer *p,
+					 struct drm_file *file, u64 own_id)
+{
+	drm_printf(p, "drm-client-id:\t%llu\n", own_id);
+}
 #endif
 
 /* Size of a TTM resource in bytes (6.1 counts pages). */

@@ -24,6 +24,7 @@ static int head_pin_locked(struct vseg_bo *bo, void *arg)
 	int err;
 
 	/* The display reads it physically: map it even without AP. */
+	bo->move_reason = VSEG_MOVE_SCANOUT;
 	err = vseg_bo_make_reachable(bo, true, &ctx);
 	if (!err) {
 		ttm_bo_pin(&bo->tbo);

@@ -27,9 +27,11 @@
 #include "vseg_debugfs.h"
 #include "vseg_display.h"
 #include "vseg_engine.h"
+#include "vseg_fdinfo.h"
 #include "vseg_device_types.h"
 #include "vseg_drv.h"
 #include "vseg_file.h"
+#include "vseg_gem.h"
 #include "vseg_ioctl.h"
 #include "vseg_page_pool.h"
 #include "vseg_paging.h"
@@ -138,9 +140,10 @@ static int vseg_open(struct drm_device *drm, struct drm_file *file)
 {
 	struct vseg_file *vfile = kzalloc(sizeof(*vfile), GFP_KERNEL);
 
-	if (!vfile)
+	if (!vfile || vseg_file_init(vfile, to_vseg(drm))) {
+		kfree(vfile);
 		return -ENOMEM;
-	vseg_file_init(vfile, to_vseg(drm));
+	}
 	file->driver_priv = vfile;
 	return 0;
 }
@@ -160,11 +163,13 @@ static void vseg_postclose(struct drm_device *drm, struct drm_file *file)
 	kfree(vfile);
 }
 
-DEFINE_DRM_GEM_FOPS(vseg_fops);
+VSEG_DEFINE_FOPS(vseg_fops);
 
 static const struct drm_driver vseg_drm_driver = {
 	.driver_features = DRIVER_GEM | DRIVER_RENDER | DRIVER_SYNCOBJ,
 	VSEG_DRM_DRIVER_PRIME
+	VSEG_DRM_DRIVER_FDINFO
+	.dumb_create = vseg_gem_dumb_create,
 	.open = vseg_open,
 	.postclose = vseg_postclose,
 	.ioctls = vseg_ioctls,

@@ -19,6 +19,7 @@
 #include <linux/dma-fence.h>
 #include <linux/dma-resv.h>
 #include <linux/highmem.h>
+#include <linux/ktime.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -30,10 +31,12 @@
 #include "vseg_bo.h"
 #include "vseg_device_types.h"
 #include "vseg_engine.h"
+#include "vseg_fdinfo.h"
 #include "vseg_gart.h"
 #include "vseg_job.h"
 #include "vseg_phys.h"
 #include "vseg_res_cursor.h"
+#include "vseg_trace.h"
 #include "vseg_vm.h"
 #include "vseg_vram_mgr.h"
 
@@ -332,6 +335,7 @@ void vseg_job_free(struct vseg_job *job)
 	kvfree(job->ranges);
 	kvfree(job->map_res);
 	vseg_vm_view_put(job->view);
+	vseg_client_stats_put(job->stats);
 	kvfree(job->cmds);
 	if (job->fence)
 		dma_fence_put(job->fence);
@@ -366,19 +370,28 @@ static int job_deps_release(struct vseg_job *job)
 static void vseg_job_run(struct work_struct *work)
 {
 	struct vseg_job *job = container_of(work, struct vseg_job, work);
+	u64 start;
 	bool cookie;
 	int err;
 
 	err = job_deps_release(job);
 	/* From here on the job only completes: the fence signalling path. */
 	cookie = dma_fence_begin_signalling();
-	if (!err)
+	trace_vseg_job_run(job->engine->id, job->fence->context,
+			   job->fence->seqno, err);
+	if (!err) {
+		start = ktime_get_ns();
 		err = run_commands(job);
+		vseg_client_stats_add(job->stats, job->engine->id,
+				      ktime_get_ns() - start);
+	}
 	if (err) {
 		dma_fence_set_error(job->fence, err);
 		atomic64_inc(&job->engine->failed);
 	}
 	dma_fence_signal(job->fence);
+	trace_vseg_job_done(job->engine->id, job->fence->context,
+			    job->fence->seqno, err);
 	dma_fence_end_signalling(cookie);
 	vseg_job_free(job);
 }

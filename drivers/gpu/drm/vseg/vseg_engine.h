@@ -13,6 +13,7 @@ struct dma_fence;
 struct drm_vseg_cmd;
 struct drm_vseg_patch;
 struct vseg_bo;
+struct vseg_client_stats;
 struct vseg_device;
 struct vseg_vm;
 
@@ -30,6 +31,7 @@ struct vseg_vm;
  * @after: a job to run after (the file's previous one on the engine), or
  *	NULL; a reference.
  * @vm: render engine: the submitting file's address space.
+ * @stats: the submitting file's engine time counters.
  */
 struct vseg_submit {
 	u32 engine;
@@ -43,6 +45,7 @@ struct vseg_submit {
 	u32 num_in;
 	struct dma_fence *after;
 	struct vseg_vm *vm;
+	struct vseg_client_stats *stats;
 };
 
 int vseg_engine_init(struct vseg_device *vdev);

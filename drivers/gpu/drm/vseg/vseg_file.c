@@ -25,6 +25,7 @@
 
 #include "vseg_bo.h"
 #include "vseg_device_types.h"
+#include "vseg_fdinfo.h"
 #include "vseg_file.h"
 
 static unsigned int pin_limit_percent = 50;
@@ -48,14 +49,21 @@ struct vseg_file_pin {
  * vseg_file_init() - state of a newly opened file
  * @vf: the state
  * @vdev: the device
+ *
+ * Return: 0 or -ENOMEM.
  */
-void vseg_file_init(struct vseg_file *vf, struct vseg_device *vdev)
+int vseg_file_init(struct vseg_file *vf, struct vseg_device *vdev)
 {
+	vf->stats = vseg_client_stats_alloc();
+	if (!vf->stats)
+		return -ENOMEM;
+	vf->client_id = vseg_client_id_next();
 	vf->vdev = vdev;
 	vseg_vm_init(&vf->vm);
 	mutex_init(&vf->pin_lock);
 	xa_init(&vf->pins);
 	mutex_init(&vf->submit_lock);
+	return 0;
 }
 
 /**
@@ -84,6 +92,7 @@ void vseg_file_fini(struct vseg_file *vf)
 		if (vf->last[i])
 			dma_fence_put(vf->last[i]);
 	vseg_vm_fini(&vf->vm);
+	vseg_client_stats_put(vf->stats);
 	mutex_destroy(&vf->submit_lock);
 	mutex_destroy(&vf->pin_lock);
 }
@@ -251,7 +260,8 @@ int vseg_file_unpin_evict(struct vseg_file *vf, struct vseg_bo *vbo,
 		mutex_unlock(&vf->pin_lock);
 		return -EINVAL;
 	}
-	err = vseg_bo_evict(vbo, true, discard, &unpinned);
+	err = vseg_bo_evict(vbo, true, discard, &unpinned,
+			    VSEG_MOVE_RESIDENCY);
 	if (unpinned)
 		done = drop_pin(vf, pin, 1);
 	mutex_unlock(&vf->pin_lock);

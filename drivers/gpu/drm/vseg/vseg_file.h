@@ -17,6 +17,7 @@ struct dma_fence;
 struct drm_file;
 struct drm_gem_object;
 struct vseg_bo;
+struct vseg_client_stats;
 struct vseg_device;
 
 /* Jobs one file may have queued before SUBMIT waits for the oldest. */
@@ -25,6 +26,8 @@ struct vseg_device;
 /**
  * struct vseg_file - per open file state
  * @vdev: the device.
+ * @client_id: the file's id for fdinfo where DRM has none (6.1).
+ * @stats: the time each engine spent on the file's work (fdinfo).
  * @vm: the file's GPU virtual address space.
  * @pin_lock: protects @pins and @pinned; taken before any reservation.
  * @pins: &struct vseg_file_pin of each buffer the file pinned, by buffer id.
@@ -38,6 +41,8 @@ struct vseg_device;
  */
 struct vseg_file {
 	struct vseg_device *vdev;
+	u64 client_id;
+	struct vseg_client_stats *stats;
 	struct vseg_vm vm;
 	struct mutex pin_lock; /* see above */
 	struct xarray pins;
@@ -48,7 +53,7 @@ struct vseg_file {
 	struct dma_fence *last[VSEG_NUM_USER_ENGINES];
 };
 
-void vseg_file_init(struct vseg_file *vf, struct vseg_device *vdev);
+int vseg_file_init(struct vseg_file *vf, struct vseg_device *vdev);
 void vseg_file_fini(struct vseg_file *vf);
 u64 vseg_file_pin_limit(struct vseg_device *vdev, u32 seg);
 int vseg_file_make_resident(struct vseg_file *vf, struct vseg_bo **bos,

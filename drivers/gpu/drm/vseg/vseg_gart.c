@@ -19,6 +19,7 @@
 #include <drm/drm_print.h>
 
 #include "vseg_gart.h"
+#include "vseg_trace.h"
 
 /**
  * vseg_gart_init() - create an empty GART
@@ -145,8 +146,11 @@ static void gart_clear_pages(struct vseg_gart *gart, u64 start, u64 num_pages)
 		}
 		WRITE_ONCE(gart->pte[i], 0);
 	}
-	if (was_bound)
+	if (was_bound) {
 		gart->unbinds++;
+		trace_vseg_gart_unmap(start << PAGE_SHIFT,
+				      num_pages << PAGE_SHIFT);
+	}
 }
 
 static void gart_clear(struct vseg_gart *gart, const struct drm_mm_node *node)
@@ -196,6 +200,7 @@ int vseg_gart_bind(struct vseg_gart *gart, const struct drm_mm_node *node,
 	}
 	gart->binds++;
 	mutex_unlock(&gart->lock);
+	trace_vseg_gart_map(node->start << PAGE_SHIFT, num_pages << PAGE_SHIFT);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(vseg_gart_bind);
@@ -238,6 +243,7 @@ int vseg_gart_map_run(struct vseg_gart *gart, u64 first, phys_addr_t phys,
 	if (new_range)
 		gart->binds++;
 	mutex_unlock(&gart->lock);
+	trace_vseg_gart_map(first << PAGE_SHIFT, num_pages << PAGE_SHIFT);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(vseg_gart_map_run);

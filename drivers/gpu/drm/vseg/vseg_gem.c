@@ -11,6 +11,7 @@
 #include <linux/mm.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_gem.h>
+#include <drm/drm_mode.h>
 #include <drm/drm_vma_manager.h>
 #include <drm/ttm/ttm_tt.h>
 
@@ -77,17 +78,86 @@ static const struct drm_gem_object_funcs vseg_gem_funcs = {
 };
 
 /**
+ * vseg_gem_is_vseg() - is a GEM object one of vseg's buffers
+ * @obj: the object, of a vseg file
+ *
+ * Return: false for any other kind a file may hold a handle of.
+ */
+bool vseg_gem_is_vseg(const struct drm_gem_object *obj)
+{
+	return obj->funcs == &vseg_gem_funcs;
+}
+
+/**
  * vseg_gem_create() - create and place a buffer with vseg's GEM object
  * @vdev: the device
  * @p: checked properties (vseg_bo_check_params()), size already real
+ * @vf: the creating file
  * @out: receives the buffer, holding one GEM reference
  *
  * Return: 0 or a negative error code, as vseg_bo_create().
  */
 int vseg_gem_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
-		    struct vseg_bo **out)
+		    struct vseg_file *vf, struct vseg_bo **out)
 {
-	return vseg_bo_create(vdev, p, &vseg_gem_funcs, out);
+	return vseg_bo_create(vdev, p, &vseg_gem_funcs, vf->stats, out);
+}
+
+/* Bytes a dumb buffer's rows are aligned to. */
+#define VSEG_DUMB_PITCH_ALIGN	64
+
+/**
+ * vseg_gem_dumb_create() - DRM_IOCTL_MODE_CREATE_DUMB
+ * @file: the caller (of the primary node: DRM refuses render clients)
+ * @drm: the device
+ * @args: width, height and bpp checked by DRM (nonzero, the size fits in
+ *	32 bits); receives the handle, the pitch and the size
+ *
+ * A dumb buffer is a plain buffer of the segment rules: it may live in
+ * every segment and in system memory, CPU-visible placements only, and
+ * evicts to the aperture. Its pitch is the row rounded up to
+ * VSEG_DUMB_PITCH_ALIGN bytes; its size, that of a buffer created with
+ * GEM_CREATE. Mapped with DRM_IOCTL_MODE_MAP_DUMB and mmap(), destroyed
+ * with DRM_IOCTL_MODE_DESTROY_DUMB (DRM's helpers).
+ *
+ * Return: 0, -EINVAL for a size no segment could hold or that overflows,
+ * -ENOSPC, -ENOMEM.
+ */
+int vseg_gem_dumb_create(struct drm_file *file, struct drm_device *drm,
+			 struct drm_mode_create_dumb *args)
+{
+	struct vseg_device *vdev = to_vseg(drm);
+	u32 aperture = vdev->layout.aperture_id;
+	struct vseg_bo_params p = {
+		.flags = VSEG_BO_CPU_VISIBLE,
+		.supported = GENMASK(vdev->table.num_segments, 0),
+		.eviction = aperture ? BIT(aperture) : 0,
+	};
+	struct vseg_bo *vbo;
+	u64 pitch, size;
+	u32 handle;
+	int err;
+
+	pitch = ALIGN((u64)args->width * DIV_ROUND_UP(args->bpp, 8),
+		      VSEG_DUMB_PITCH_ALIGN);
+	size = pitch * args->height;
+	if (pitch > U32_MAX || size > VSEG_BO_MAX_SIZE)
+		return -EINVAL;
+	p.size = PAGE_ALIGN(size);
+	err = vseg_bo_check_params(vdev, &p, &p.size);
+	if (err)
+		return err;
+	err = vseg_gem_create(vdev, &p, file->driver_priv, &vbo);
+	if (err)
+		return err;
+	err = drm_gem_handle_create(file, &vbo->tbo.base, &handle);
+	drm_gem_object_put(&vbo->tbo.base);
+	if (err)
+		return err;
+	args->handle = handle;
+	args->pitch = pitch;
+	args->size = p.size;
+	return 0;
 }
 
 /*
@@ -109,6 +179,7 @@ static vm_fault_t fault_migrate(struct vseg_bo *vbo)
 	if (!n || vbo->tbo.pin_count)
 		return VM_FAULT_SIGBUS;
 	vseg_placement_set(&placement, places, n);
+	vbo->move_reason = VSEG_MOVE_FAULT;
 	err = ttm_bo_validate(&vbo->tbo, &placement, &ctx);
 	if (!err)
 		return 0;

@@ -27,6 +27,7 @@
 #include "vseg_gem.h"
 #include "vseg_ioctl.h"
 #include "vseg_phys.h"
+#include "vseg_trace.h"
 #include "vseg_ttm.h"
 
 /* The segment layer's flags are DXGK_SEGMENTFLAGS, as are the UAPI's. */
@@ -251,7 +252,7 @@ int vseg_ioctl_gem_create(struct drm_device *drm, void *data,
 		return err;
 	p.size = real_size;
 
-	err = vseg_gem_create(vdev, &p, &vbo);
+	err = vseg_gem_create(vdev, &p, file->driver_priv, &vbo);
 	if (err)
 		return err;
 	err = drm_gem_handle_create(file, &vbo->tbo.base, &handle);
@@ -420,7 +421,8 @@ static int residency_apply(struct vseg_file *vfile, struct vseg_bo **bos,
 					       &args->processed);
 	for (i = 0; i < n && !err; i++) {
 		err = unpin ? vseg_file_unpin_evict(vfile, bos[i], discard) :
-		      vseg_bo_evict(bos[i], false, discard, NULL);
+		      vseg_bo_evict(bos[i], false, discard, NULL,
+				    VSEG_MOVE_RESIDENCY);
 		if (!err)
 			args->processed++;
 	}
@@ -467,6 +469,8 @@ static int residency(struct drm_file *file, struct drm_vseg_residency *args,
 			drm_gem_object_put(&bos[n]->tbo.base);
 	kvfree(bos);
 	kvfree(handles);
+	trace_vseg_residency(!make_resident, args->count, args->flags,
+			     args->processed, err);
 	return err;
 }
 
@@ -741,6 +745,7 @@ int vseg_ioctl_submit(struct drm_device *drm, void *data,
 
 	s.engine = args->engine;
 	s.vm = &vfile->vm;
+	s.stats = vfile->stats;
 	s.num_cmds = args->commands_size / sizeof(struct drm_vseg_cmd);
 	s.cmds = copy_array(args->commands, s.num_cmds, sizeof(*s.cmds), &err);
 	for (i = 0; !err && i < s.num_cmds; i++)

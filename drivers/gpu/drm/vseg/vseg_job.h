@@ -17,6 +17,7 @@ struct drm_gem_object;
 struct drm_vseg_cmd;
 struct ttm_resource;
 struct vseg_bo;
+struct vseg_client_stats;
 struct vseg_engine;
 struct vseg_vm_view;
 
@@ -73,6 +74,7 @@ struct vseg_job_dep {
  * @ranges: copy engine: the physical range of each of @bos, sorted.
  * @view: render engine: the mappings it was submitted with.
  * @map_res: render engine: the resource behind each mapping of @view.
+ * @stats: the submitting file's engine time counters, a reference.
  */
 struct vseg_job {
 	struct work_struct work;
@@ -93,6 +95,7 @@ struct vseg_job {
 	struct vseg_phys_range *ranges;
 	struct vseg_vm_view *view;
 	struct ttm_resource **map_res;
+	struct vseg_client_stats *stats;
 };
 
 struct vseg_job *vseg_job_alloc(struct vseg_engine *e);

@@ -28,6 +28,7 @@
 #include <linux/dma-fence.h>
 #include <linux/dma-mapping.h>
 #include <linux/highmem.h>
+#include <linux/ktime.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -40,6 +41,7 @@
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
 #include "vseg_engine.h"
+#include "vseg_fdinfo.h"
 #include "vseg_gart.h"
 #include "vseg_page_pool.h"
 #include "vseg_paging.h"
@@ -188,6 +190,9 @@ static void paging_run(struct work_struct *work)
 
 	cookie = dma_fence_begin_signalling();
 	for (i = 0; i < b->count; i++) {
+		struct vseg_client_stats *owner = pg->owners[idx];
+		u64 start = ktime_get_ns();
+
 		/* Read once: the buffer is write-combined memory. */
 		op = pg->ops[idx];
 		ret = paging_exec(pg, &op);
@@ -195,6 +200,10 @@ static void paging_run(struct work_struct *work)
 			atomic64_inc(&pg->failed);
 			err = err ?: ret;
 		}
+		pg->owners[idx] = NULL;
+		vseg_client_stats_add(owner, VSEG_ENGINE_PAGING,
+				      ktime_get_ns() - start);
+		vseg_client_stats_put(owner);
 		if (++idx == pg->capacity)
 			idx = 0;
 	}
@@ -265,6 +274,19 @@ void vseg_paging_begin(struct vseg_paging *pg)
 }
 
 /**
+ * vseg_paging_charge() - name the file the move's operations work for
+ * @pg: the paging state, between begin and end
+ * @owner: its counters, or NULL: the time the engine spends on the
+ *	operations written from now on to the end of the move is charged to
+ *	them (drm-engine-paging in its fdinfo)
+ */
+void vseg_paging_charge(struct vseg_paging *pg, struct vseg_client_stats *owner)
+{
+	lockdep_assert_held(&pg->lock);
+	pg->owner = owner;
+}
+
+/**
  * vseg_paging_emit() - write one operation
  * @pg: the paging state, between begin and end
  * @opcode: &enum vseg_paging_opcode
@@ -306,6 +328,7 @@ int vseg_paging_emit(struct vseg_paging *pg, u32 opcode, u32 flags, u64 dst,
 			return -ENOMEM;
 	}
 	pg->ops[pg->head % pg->capacity] = op;
+	pg->owners[pg->head % pg->capacity] = vseg_client_stats_get(pg->owner);
 	pg->head++;
 	pg->batch->count++;
 	return 0;
@@ -326,6 +349,7 @@ struct dma_fence *vseg_paging_end(struct vseg_paging *pg)
 	paging_flush(pg);
 	fence = pg->move_fence;
 	pg->move_fence = NULL;
+	pg->owner = NULL;
 	mutex_unlock(&pg->lock);
 	return fence;
 }
@@ -430,6 +454,13 @@ static void paging_release(struct drm_device *drm, void *arg)
 		dma_free_wc(drm->dev, PAGE_ALIGN(pg->size), pg->ops, pg->dma);
 	}
 	pg->ops = NULL;
+	if (pg->owners) {
+		u64 i;
+
+		for (i = 0; i < pg->capacity; i++)
+			vseg_client_stats_put(pg->owners[i]);
+		kvfree(pg->owners);
+	}
 	kvfree(pg->private);
 	mutex_destroy(&pg->lock);
 }
@@ -464,6 +495,9 @@ int vseg_paging_init(struct vseg_device *vdev)
 	if (err)
 		return err;
 
+	pg->owners = kvcalloc(pg->capacity, sizeof(*pg->owners), GFP_KERNEL);
+	if (!pg->owners)
+		return -ENOMEM;
 	if (pg->private_size) {
 		pg->private = kvzalloc(pg->private_size, GFP_KERNEL);
 		if (!pg->private)

@@ -12,6 +12,7 @@
 
 struct dma_fence;
 struct seq_file;
+struct vseg_client_stats;
 struct vseg_device;
 
 /* A paging address: segment id in the top byte, the offset below. */
@@ -24,6 +25,7 @@ static inline u64 vseg_paging_addr(u32 seg, u64 offset)
 
 int vseg_paging_init(struct vseg_device *vdev);
 void vseg_paging_begin(struct vseg_paging *pg);
+void vseg_paging_charge(struct vseg_paging *pg, struct vseg_client_stats *owner);
 int vseg_paging_emit(struct vseg_paging *pg, u32 opcode, u32 flags, u64 dst,
 		     u64 src, u64 size);
 struct dma_fence *vseg_paging_end(struct vseg_paging *pg);

@@ -15,6 +15,7 @@ struct dma_fence;
 struct ttm_buffer_object;
 struct vseg_device;
 struct vseg_engine;
+struct vseg_client_stats;
 struct vseg_paging_batch;
 
 /**
@@ -77,10 +78,13 @@ struct vseg_paging_op {
  * @capacity: operations the buffer holds.
  * @bo: in the aperture: the pinned kernel buffer behind @ops.
  * @dma: in system memory: the DMA address of @ops.
+ * @owners: for each operation slot of the buffer, the counters of the file
+ *	whose buffer the operation moves (a reference), or NULL.
+ * @owner: the counters the current move's operations are charged to.
  * @private: PagingBufferPrivateDataSize bytes, zeroed, never interpreted.
  * @private_size: bytes in @private.
  * @lock: one move writes operations at a time; protects @head, @batch,
- *	@last and @move_fence.
+ *	@last, @move_fence, @owner and the entries of @owners.
  * @ready: operations go to the engine; before the buffer exists and
  *	after teardown they run at once, on the CPU, in the caller.
  * @head: operations written so far.
@@ -104,6 +108,8 @@ struct vseg_paging {
 	u64 capacity;
 	struct ttm_buffer_object *bo;
 	dma_addr_t dma;
+	struct vseg_client_stats **owners;
+	struct vseg_client_stats *owner;
 	void *private;
 	u32 private_size;
 	struct mutex lock; /* see above */

@@ -220,7 +220,7 @@ static int enter_bo(struct vseg_device *vdev, struct vseg_bo *vbo,
 	}
 	ttm_bo_unreserve(tbo);
 	/* The normal eviction: a move written for the paging engine. */
-	err = vseg_bo_evict(vbo, false, false, NULL);
+	err = vseg_bo_evict(vbo, false, false, NULL, VSEG_MOVE_POWER);
 	if (!err) {
 		c->evicted++;
 		c->evicted_bytes += tbo->base.size;

@@ -23,7 +23,9 @@
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
 #include "vseg_engine.h"
+#include "vseg_fdinfo.h"
 #include "vseg_exec.h"
+#include "vseg_trace.h"
 #include "vseg_job.h"
 #include "vseg_phys.h"
 #include "vseg_vm.h"
@@ -132,6 +134,7 @@ static int prepare_bo(struct vseg_job *job, struct vseg_bo *bo)
 
 	if (!tbo->resource)
 		return -EINVAL;
+	bo->move_reason = VSEG_MOVE_SUBMISSION;
 	if (job->engine->id == VSEG_ENGINE_COPY)
 		err = vseg_bo_make_reachable(bo, false, &ctx);
 	else
@@ -361,6 +364,7 @@ int vseg_engine_submit(struct vseg_device *vdev, struct vseg_submit *s,
 		vseg_submit_release(s);
 		return -ENOMEM;
 	}
+	job->stats = vseg_client_stats_get(s->stats);
 	if (s->engine == VSEG_ENGINE_RENDER) {
 		job->view = render_view(s);
 		if (!job->view) {
@@ -386,6 +390,8 @@ int vseg_engine_submit(struct vseg_device *vdev, struct vseg_submit *s,
 	s->cmds = NULL;
 	vseg_submit_release(s);
 	*fence = dma_fence_get(job->fence);
+	trace_vseg_job_queue(job->engine->id, job->fence->context,
+			     job->fence->seqno, 0);
 	vseg_job_arm(job);
 	return 0;
 

@@ -29,6 +29,7 @@
 #include "vseg_page_pool.h"
 #include "vseg_paging.h"
 #include "vseg_res_cursor.h"
+#include "vseg_trace.h"
 #include "vseg_ttm.h"
 #include "vseg_vram_mgr.h"
 
@@ -339,6 +340,16 @@ static void move_pipelined(struct vseg_device *vdev,
 	}
 }
 
+/* The vseg_bo_move tracepoint of a move done (placed on @vbo's resource). */
+static void trace_move(struct vseg_device *vdev, struct vseg_bo *vbo,
+		       s32 from, bool evicted)
+{
+	u32 to = vseg_mem_type_to_seg(vdev, vbo->tbo.resource->mem_type);
+
+	trace_vseg_bo_move(vbo->id, from, to, vbo->tbo.base.size,
+			   evicted ? VSEG_MOVE_EVICTION : vbo->move_reason);
+}
+
 /*
  * A move through the paging engine: its operations are written into the
  * paging buffer and the move ends with the paging fence, TTM keeping the
@@ -353,6 +364,7 @@ static int vseg_ttm_move(struct ttm_buffer_object *bo, bool evict,
 	struct vseg_device *vdev = bdev_to_vseg(bo->bdev);
 	struct vseg_paging *pg = &vdev->pager;
 	struct ttm_resource *old = bo->resource;
+	s32 from = old ? vseg_mem_type_to_seg(vdev, old->mem_type) : -1;
 	bool has_content, discard, overwritten;
 	struct dma_fence *fence;
 	int err;
@@ -368,6 +380,8 @@ static int vseg_ttm_move(struct ttm_buffer_object *bo, bool evict,
 			   &overwritten);
 	if (!err) {
 		vseg_paging_begin(pg);
+		if (vseg_is_vseg_bo(bo))
+			vseg_paging_charge(pg, to_vseg_bo(bo)->stats);
 		err = move_emit(vdev, bo, old, new_mem, has_content, discard);
 		if (err)
 			vseg_paging_abort(pg);
@@ -399,9 +413,11 @@ static int vseg_ttm_move(struct ttm_buffer_object *bo, bool evict,
 		ttm_bo_move_sync_cleanup(bo, new_mem);
 	}
 	dma_fence_put(fence);
-	if (vseg_is_vseg_bo(bo))
+	if (vseg_is_vseg_bo(bo)) {
+		trace_move(vdev, to_vseg_bo(bo), from, evict && old);
 		vseg_bo_update_state(to_vseg_bo(bo), bo->resource,
 				     evict && old);
+	}
 	return 0;
 }
 

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The vseg authors
+ *
+ * fdinfo: what one file holds in each segment and what its work cost each
+ * engine, in the keys of Documentation/gpu/drm-usage-stats.rst, readable
+ * by the file's owner in /proc/<pid>/fdinfo/<fd> (WDDM's per-process
+ * segment usage). Only the buffers the file has handles of are counted.
+ */
+
+#include <linux/idr.h>
+#include <linux/minmax.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_print.h>
+
+#include "vseg_bo.h"
+#include "vseg_compat.h"
+#include "vseg_device_types.h"
+#include "vseg_fdinfo.h"
+#include "vseg_file.h"
+#include "vseg_gem.h"
+
+static atomic64_t vseg_client_ids = ATOMIC64_INIT(0);
+
+/**
+ * vseg_client_stats_alloc() - engine time counters of a new file
+ *
+ * Return: the counters, one reference, or NULL without memory.
+ */
+struct vseg_client_stats *vseg_client_stats_alloc(void)
+{
+	struct vseg_client_stats *s = kzalloc(sizeof(*s), GFP_KERNEL);
+
+	if (s)
+		kref_init(&s->ref);
+	return s;
+}
+
+/**
+ * vseg_client_stats_get() - take a reference
+ * @s: the counters, or NULL
+ *
+ * Return: @s.
+ */
+struct vseg_client_stats *vseg_client_stats_get(struct vseg_client_stats *s)
+{
+	if (s)
+		kref_get(&s->ref);
+	return s;
+}
+
+static void stats_release(struct kref *ref)
+{
+	kfree(container_of(ref, struct vseg_client_stats, ref));
+}
+
+/**
+ * vseg_client_stats_put() - drop a reference
+ * @s: the counters, or NULL
+ */
+void vseg_client_stats_put(struct vseg_client_stats *s)
+{
+	if (s)
+		kref_put(&s->ref, stats_release);
+}
+
+/**
+ * vseg_client_stats_add() - charge engine time to a file
+ * @s: its counters, or NULL (work of no file)
+ * @engine: VSEG_ENGINE_*
+ * @ns: nanoseconds the engine was busy with the work
+ *
+ * Work that ran took time, if less than the clock can tell (a coarse
+ * clocksource, in a guest without a usable TSC, reads 0 for short work):
+ * at least 1 ns is charged.
+ */
+void vseg_client_stats_add(struct vseg_client_stats *s, u32 engine, u64 ns)
+{
+	if (s && engine < VSEG_NUM_ENGINES)
+		atomic64_add(max_t(u64, ns, 1), &s->busy_ns[engine]);
+}
+
+/**
+ * vseg_client_id_next() - an id for a new file, unique while loaded
+ *
+ * Return: the id; printed as drm-client-id where DRM has no id of its own.
+ */
+u64 vseg_client_id_next(void)
+{
+	return atomic64_inc_return(&vseg_client_ids);
+}
+
+/* Bytes of one file's buffers in one segment. */
+struct seg_bytes {
+	u64 total;
+	u64 shared;
+	u64 evicted;
+};
+
+static void count_buffers(struct drm_file *file, struct seg_bytes *b, u32 n)
+{
+	struct drm_gem_object *obj;
+	int handle;
+
+	spin_lock(&file->table_lock);
+	idr_for_each_entry(&file->object_idr, obj, handle) {
+		struct vseg_bo *vbo;
+		u32 seg, from;
+
+		if (!vseg_gem_is_vseg(obj))
+			continue;
+		vbo = gem_to_vseg_bo(obj);
+		/* Snapshots, without the locks that keep them exact. */
+		seg = READ_ONCE(vbo->accounted_seg);
+		from = READ_ONCE(vbo->evicted_from);
+		if (seg <= n) {
+			b[seg].total += obj->size;
+			if (READ_ONCE(obj->handle_count) > 1 ||
+			    READ_ONCE(obj->dma_buf))
+				b[seg].shared += obj->size;
+		}
+		if (from && from <= n)
+			b[from].evicted += obj->size;
+	}
+	spin_unlock(&file->table_lock);
+}
+
+static const char * const engine_keys[VSEG_NUM_ENGINES] = {
+	[VSEG_ENGINE_COPY] = "copy",
+	[VSEG_ENGINE_RENDER] = "render",
+	[VSEG_ENGINE_PAGING] = "paging",
+};
+
+/**
+ * vseg_show_fdinfo() - the vseg keys of a file's fdinfo
+ * @p: where to print
+ * @file: the file
+ *
+ * Per segment (system memory as "system", the others by their names in
+ * the segment table): drm-total (bytes of the file's buffers placed
+ * there), drm-resident (the same: a placement is committed memory),
+ * drm-shared (those with handles in other files or exported), and
+ * vseg-evicted (bytes of the file's buffers evicted from there, living
+ * elsewhere). Per engine: drm-engine-<name>, the time it spent on the
+ * file's work.
+ */
+void vseg_show_fdinfo(struct drm_printer *p, struct drm_file *file)
+{
+	struct vseg_file *vf = file->driver_priv;
+	struct vseg_device *vdev = vf->vdev;
+	u32 n = vdev->table.num_segments, i;
+	struct seg_bytes b[VSEG_MAX_SEGMENTS + 1] = {};
+
+	vseg_fdinfo_client_id(p, file, vf->client_id);
+	count_buffers(file, b, n);
+	for (i = 0; i <= n; i++) {
+		const char *name = i ? vseg_seg(vdev, i)->desc->name : "system";
+
+		drm_printf(p, "drm-total-%s:\t%llu\n", name, b[i].total);
+		drm_printf(p, "drm-resident-%s:\t%llu\n", name, b[i].total);
+		drm_printf(p, "drm-shared-%s:\t%llu\n", name, b[i].shared);
+		drm_printf(p, "vseg-evicted-%s:\t%llu\n", name, b[i].evicted);
+	}
+	for (i = 0; i < VSEG_NUM_ENGINES; i++)
+		drm_printf(p, "drm-engine-%s:\t%llu ns\n", engine_keys[i],
+			   (u64)atomic64_read(&vf->stats->busy_ns[i]));
+}
