@@ -831,11 +831,11 @@ static int submit_out_syncs(struct drm_file *file,
 	for (i = 0; !err && i < args->num_out_syncs; i++) {
 		out[i].so = drm_syncobj_find(file, syncs[i].handle);
 		out[i].point = syncs[i].point;
-		if (!out[i].so)
+		if (!out[i].so) {
 			err = -ENOENT;
-		else if (out[i].point && syncobj_is_binary(out[i].so))
+		} else if (out[i].point && syncobj_is_binary(out[i].so)) {
 			err = -EINVAL;
-		else if (out[i].point) {
+		} else if (out[i].point) {
 			out[i].chain = dma_fence_chain_alloc();
 			if (!out[i].chain)
 				err = -ENOMEM;
