@@ -758,11 +758,13 @@ static int submit_in_syncs(struct drm_file *file, struct drm_vseg_submit *args,
 		err = -ENOMEM;
 	s->num_in = s->in_fences ? args->num_in_syncs : 0;
 	for (i = 0; i < s->num_in && !err; i++) {
+		struct dma_fence *f = NULL;
+
+		/* On error the core may leave @f pointing at a dropped fence. */
 		err = drm_syncobj_find_fence(file, syncs[i].handle,
-					     syncs[i].point, 0,
-					     &s->in_fences[i]);
-		if (!err && !s->in_fences[i])
-			s->in_fences[i] = dma_fence_get_stub();
+					     syncs[i].point, 0, &f);
+		if (!err)
+			s->in_fences[i] = f ? f : dma_fence_get_stub();
 	}
 	kvfree(syncs);
 	return err;
