@@ -15,6 +15,42 @@
 
 #define F(x) DRM_VSEG_SEGMENT_##x
 
+int __vseg_device_query(int fd, uint32_t query, void *data, uint32_t *size)
+{
+	struct drm_vseg_device_query q = {
+		.query = query,
+		.size = *size,
+		.data = (uintptr_t)data,
+	};
+	int err = __vseg_ioctl(fd, DRM_IOCTL_VSEG_DEVICE_QUERY, &q);
+
+	if (!err)
+		*size = q.size;
+	return err;
+}
+
+void *vseg_device_query(int fd, uint32_t query, uint32_t *size)
+{
+	uint32_t len = 0, got;
+	void *buf;
+	int err;
+
+	err = __vseg_device_query(fd, query, NULL, &len);
+	igt_assert_f(err == 0, "DEVICE_QUERY %u, size call: %d (%s)\n", query,
+		     err, strerror(-err));
+	igt_assert_f(len, "DEVICE_QUERY %u: size 0\n", query);
+	buf = malloc(len);
+	igt_assert(buf);
+	got = len;
+	err = __vseg_device_query(fd, query, buf, &got);
+	igt_assert_f(err == 0, "DEVICE_QUERY %u, fill call: %d (%s)\n", query,
+		     err, strerror(-err));
+	igt_assert_f(got == len, "DEVICE_QUERY %u: size %u, then %u\n", query,
+		     len, got);
+	*size = len;
+	return buf;
+}
+
 int __vseg_query_segments(int fd, struct drm_vseg_query_segments *q)
 {
 	return __vseg_ioctl(fd, DRM_IOCTL_VSEG_QUERY_SEGMENTS, q);

@@ -15,15 +15,34 @@
 
 #include "vseg_ext.h"
 
+/* The chain's length: -E2BIG past DRM_VSEG_MAX_EXTENSIONS links. */
+static int ext_count(u64 chain)
+{
+	struct drm_vseg_user_extension ext;
+	unsigned int n;
+
+	for (n = 0; chain; n++) {
+		if (n >= DRM_VSEG_MAX_EXTENSIONS)
+			return -E2BIG;
+		if (copy_from_user(&ext, u64_to_user_ptr(chain), sizeof(ext)))
+			return -EFAULT;
+		chain = ext.next_extension;
+	}
+	return 0;
+}
+
 /**
  * vseg_ext_walk() - check and apply a chain of extensions
  * @chain: user address of the first link, or 0 for none
  * @handlers: the extensions the ioctl takes
- * @num_handlers: entries in @handlers, at most 32
+ * @num_handlers: entries in @handlers, at most BITS_PER_LONG
  * @data: passed to each handler
  *
- * Each name may appear once. Handlers only record what they find: the
- * ioctl acts once the whole chain has been checked.
+ * The chain is measured first, so that a loop is -E2BIG whatever its
+ * links hold; then each link is checked and handed to its handler. Each
+ * name may appear once. Handlers only record what they find: the ioctl
+ * acts once the whole chain has been checked. The second pass is bounded
+ * too: a chain the caller changes meanwhile gets no further.
  *
  * Return: 0; -E2BIG for more than %DRM_VSEG_MAX_EXTENSIONS links (a loop
  * included); -EINVAL for an unknown or repeated name or a nonzero pad;
@@ -37,6 +56,9 @@ int vseg_ext_walk(u64 chain, const struct vseg_ext_handler *handlers,
 	unsigned int n, i;
 	int err;
 
+	err = ext_count(chain);
+	if (err)
+		return err;
 	for (n = 0; chain; n++) {
 		if (n >= DRM_VSEG_MAX_EXTENSIONS)
 			return -E2BIG;
