@@ -898,7 +898,11 @@ static uint64_t real_size(const struct drm_vseg_gem_create *c)
 
 #define C(f, v, w, ...) \
 	FIELD(struct drm_vseg_gem_create, f, v, w, __VA_ARGS__)
-/* The first four defects of M_RESERVED; the rest need more than a field. */
+/*
+ * The first four defects of M_RESERVED (extensions is a chain, not a
+ * must-be-zero field, but a wild chain is refused all the same); the rest
+ * need more than a field.
+ */
 static const struct field create_mbz[] = {
 	C(extensions, V_ANY, "extensions"),
 	FIELD_ARRAY(struct drm_vseg_gem_create, reserved, V_ANY, "reserved"),
@@ -938,6 +942,9 @@ static unsigned int create_mutate(struct fz *g, struct drm_vseg_gem_create *c,
 		k = below(g, 7);
 		if (k < ARRAY_SIZE(create_mbz)) {
 			*what = set_field(g, c, &create_mbz[k]);
+			/* A chain of extensions: a wild pointer faults. */
+			if (k == 0)
+				return EINV | EFLT | EBIG;
 		} else if (k == 4 && c->num_preferred < DRM_VSEG_MAX_PREFERRED) {
 			c->preferred[4].segment_id = 1;
 			*what = "unused preferred entry";
