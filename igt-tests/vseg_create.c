@@ -40,8 +40,8 @@
  * Description: Unknown create and preference flags are refused.
  *
  * SUBTEST: invalid-mbz
- * Description: Nonzero extensions, reserved fields and unused list entries
- *	are refused.
+ * Description: Wild extension chains, nonzero reserved fields and unused
+ *	list entries are refused.
  *
  * SUBTEST: invalid-segments
  * Description: Empty or unknown supported sets, unknown preferred segments
@@ -445,7 +445,7 @@ static void test_invalid_flags(void)
 
 	vseg_ctx_start(&ctx);
 	for (unsigned int bit = 0; bit < 32; bit++) {
-		if (DRM_VSEG_GEM_CREATE_FLAGS_ALL & (1u << bit))
+		if (VSEG_GEM_CREATE_FLAGS_KNOWN & (1u << bit))
 			continue;
 		vseg_create_args(&c, SZ_64K, BIT(vram_id) | BIT(0), 1u << bit);
 		snprintf(what, sizeof(what), "create flag bit %u", bit);
@@ -473,11 +473,19 @@ static void test_invalid_mbz(void)
 
 	vseg_ctx_start(&ctx);
 	vseg_create_args(&c, SZ_64K, BIT(vram_id), 0);
+	/* A chain of extensions (vseg_query tests them): a wild one fails. */
 	c.extensions = 1;
-	create_fails(&c, -EINVAL, "extensions = 1");
+	create_fails(&c, -EFAULT, "extensions = 1");
 	vseg_create_args(&c, SZ_64K, BIT(vram_id), 0);
 	c.extensions = (uintptr_t)&c;
-	create_fails(&c, -EINVAL, "extensions = a valid pointer");
+	create_fails(&c, -E2BIG, "extensions = a link to itself");
+	{
+		struct drm_vseg_user_extension ext = { .name = 0x1234 };
+
+		vseg_create_args(&c, SZ_64K, BIT(vram_id), 0);
+		c.extensions = (uintptr_t)&ext;
+		create_fails(&c, -EINVAL, "an unknown extension");
+	}
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(c.reserved); i++) {
 		vseg_create_args(&c, SZ_64K, BIT(vram_id), 0);
@@ -1018,8 +1026,8 @@ igt_main
 	igt_subtest("invalid-flags")
 		test_invalid_flags();
 
-	igt_describe("Nonzero extensions, reserved fields and unused list "
-		     "entries are refused.");
+	igt_describe("Wild extension chains, nonzero reserved fields and unused "
+		     "list entries are refused.");
 	igt_subtest("invalid-mbz")
 		test_invalid_mbz();
 

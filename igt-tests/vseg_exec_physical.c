@@ -1012,6 +1012,7 @@ struct reject_env {
 	uint32_t plain;
 	uint32_t primary;
 	uint32_t out;
+	struct drm_vseg_sync out_sync;
 	struct vseg_cmdbuf cb;
 	struct drm_vseg_submit s;
 };
@@ -1041,7 +1042,8 @@ static void reject_setup(struct reject_env *e)
 	vseg_cb_nop(&e->cb);
 	e->out = vseg_syncobj_create(ctx.fd, 0);
 	vseg_submit_args(&e->s, COPY, &e->cb);
-	e->s.out_syncs = (uintptr_t)&e->out;
+	e->out_sync.handle = e->out;
+	e->s.out_syncs = (uintptr_t)&e->out_sync;
 	e->s.num_out_syncs = 1;
 }
 
@@ -1305,29 +1307,29 @@ static void r_extensions(struct reject_env *e)
 /* Syncobjs. */
 static void r_unknown_in_sync(struct reject_env *e)
 {
-	static uint32_t in;
+	static struct drm_vseg_sync in;
 
-	in = 0x7fff0000;
+	in.handle = 0x7fff0000;
 	e->s.in_syncs = (uintptr_t)&in;
 	e->s.num_in_syncs = 1;
 }
 
 static void r_unknown_out_sync(struct reject_env *e)
 {
-	static uint32_t out[2];
+	static struct drm_vseg_sync out[2];
 
-	out[0] = e->out;
-	out[1] = 0x7fff0000;
+	out[0].handle = e->out;
+	out[1].handle = 0x7fff0000;
 	e->s.out_syncs = (uintptr_t)out;
 	e->s.num_out_syncs = 2;
 }
 
-static uint32_t many_syncs[DRM_VSEG_MAX_SYNCS + 1];
+static struct drm_vseg_sync many_syncs[DRM_VSEG_MAX_SYNCS + 1];
 
 static void make_many_syncs(uint32_t flags)
 {
 	for (unsigned int i = 0; i < DRM_VSEG_MAX_SYNCS + 1; i++)
-		many_syncs[i] = vseg_syncobj_create(ctx.fd, flags);
+		many_syncs[i].handle = vseg_syncobj_create(ctx.fd, flags);
 }
 
 static void r_too_many_in_syncs(struct reject_env *e)
@@ -1340,7 +1342,7 @@ static void r_too_many_in_syncs(struct reject_env *e)
 static void r_too_many_out_syncs(struct reject_env *e)
 {
 	make_many_syncs(0);
-	many_syncs[0] = e->out;
+	many_syncs[0].handle = e->out;
 	e->s.out_syncs = (uintptr_t)many_syncs;
 	e->s.num_out_syncs = DRM_VSEG_MAX_SYNCS + 1;
 }
@@ -1433,7 +1435,10 @@ static const struct reject_case reject_cases[] = {
 	{ "unknown-engine", -EINVAL, SUBMIT(engine, RENDER + 1) },
 	{ "unknown-engine-huge", -EINVAL, SUBMIT(engine, ~0u) },
 	{ "flags", -EINVAL, SUBMIT(flags, 1) },
-	{ "pad", -EINVAL, SUBMIT(pad, 1) },
+	{ "sync-size-short", -EINVAL,
+	  SUBMIT(sync_size, DRM_VSEG_SYNC_SIZE_V1 - 8) },
+	{ "sync-size-huge", -E2BIG,
+	  SUBMIT(sync_size, DRM_VSEG_SYNC_SIZE_MAX + 8) },
 	{ "reserved0", -EINVAL, SUBMIT(reserved[0], 1) },
 	{ "reserved1", -EINVAL, SUBMIT(reserved[1], 1ull << 63) },
 	{ "extensions", -EINVAL, .mutate = r_extensions },
@@ -1461,8 +1466,8 @@ static void test_reject(const struct reject_case *rc)
 		reject_set(&e, rc);
 	expect_rejected(&e, rc->err, rc->placed, rc->name);
 	for (unsigned int i = 0; i < DRM_VSEG_MAX_SYNCS + 1; i++)
-		if (many_syncs[i] && many_syncs[i] != e.out)
-			vseg_syncobj_destroy(ctx.fd, many_syncs[i]);
+		if (many_syncs[i].handle && many_syncs[i].handle != e.out)
+			vseg_syncobj_destroy(ctx.fd, many_syncs[i].handle);
 	reject_teardown(&e);
 }
 

@@ -898,7 +898,11 @@ static uint64_t real_size(const struct drm_vseg_gem_create *c)
 
 #define C(f, v, w, ...) \
 	FIELD(struct drm_vseg_gem_create, f, v, w, __VA_ARGS__)
-/* The first four defects of M_RESERVED; the rest need more than a field. */
+/*
+ * The first four defects of M_RESERVED (extensions is a chain, not a
+ * must-be-zero field, but a wild chain is refused all the same); the rest
+ * need more than a field.
+ */
 static const struct field create_mbz[] = {
 	C(extensions, V_ANY, "extensions"),
 	FIELD_ARRAY(struct drm_vseg_gem_create, reserved, V_ANY, "reserved"),
@@ -938,6 +942,9 @@ static unsigned int create_mutate(struct fz *g, struct drm_vseg_gem_create *c,
 		k = below(g, 7);
 		if (k < ARRAY_SIZE(create_mbz)) {
 			*what = set_field(g, c, &create_mbz[k]);
+			/* A chain of extensions: a wild pointer faults. */
+			if (k == 0)
+				return EINV | EFLT | EBIG;
 		} else if (k == 4 && c->num_preferred < DRM_VSEG_MAX_PREFERRED) {
 			c->preferred[4].segment_id = 1;
 			*what = "unused preferred entry";
@@ -1771,7 +1778,7 @@ struct sub {
 	struct drm_vseg_cmd cmd[MAX_CMDS];
 	struct drm_vseg_allocation al[4];
 	struct drm_vseg_patch pt[2 * MAX_CMDS];
-	uint32_t in[3], out[3];
+	struct drm_vseg_sync in[3], out[3];
 	uint64_t al_size[4];
 	unsigned int ncmd, nal, npt;
 	bool outside;	/* a copy command addresses no listed allocation */
@@ -1872,12 +1879,12 @@ static void submit_valid(struct fz *g, struct fclient *c, struct sub *s)
 	n = 0;
 	for (i = 0; i < c->nsync && n < 2; i++)
 		if (c->fenced[i] && chance(g, 40))
-			s->in[n++] = c->sync[i];
+			s->in[n++].handle = c->sync[i];
 	s->s.num_in_syncs = n;
 	n = 0;
 	for (i = 0; i < c->nsync && n < 2; i++)
 		if (chance(g, 40))
-			s->out[n++] = c->sync[i];
+			s->out[n++].handle = c->sync[i];
 	s->s.num_out_syncs = n;
 
 	s->s.commands = ptr(s->cmd);
@@ -1888,12 +1895,13 @@ static void submit_valid(struct fz *g, struct fclient *c, struct sub *s)
 	s->s.patches = ptr(s->pt);
 	s->s.in_syncs = ptr(s->in);
 	s->s.out_syncs = ptr(s->out);
+	s->s.sync_size = sizeof(struct drm_vseg_sync);
 }
 
 #define S(f, v, ...)	FIELD(struct drm_vseg_submit, f, v, #f, __VA_ARGS__)
 /* The first four defects of M_RESERVED. */
 static const struct field submit_mbz[] = {
-	S(extensions, V_ANY), S(flags, V_FLAG), S(pad, V_WORD),
+	S(extensions, V_ANY), S(flags, V_FLAG), S(sync_size, V_WORD),
 	FIELD_ARRAY(struct drm_vseg_submit, reserved, V_ANY, "reserved"),
 };
 static const struct field cmd_flags =
@@ -2051,7 +2059,7 @@ static unsigned int submit_mutate(struct fz *g, struct fclient *c,
 				;
 			if (i == c->nsync)
 				return submit_mutate(g, c, s, m, what, kind);
-			s->in[0] = c->sync[i];
+			s->in[0].handle = c->sync[i];
 			if (!s->s.num_in_syncs)
 				s->s.num_in_syncs = 1;
 			*what = "input syncobj without a fence";
@@ -2074,12 +2082,12 @@ static unsigned int submit_mutate(struct fz *g, struct fclient *c,
 			return ENOE;
 		}
 		if (k == 1) {
-			s->in[0] = 0x10000000 + below(g, 0x60000000);
+			s->in[0].handle = 0x10000000 + below(g, 0x60000000);
 			if (!s->s.num_in_syncs)
 				s->s.num_in_syncs = 1;
 			*what = "in syncobj";
 		} else {
-			s->out[0] = 0x10000000 + below(g, 0x60000000);
+			s->out[0].handle = 0x10000000 + below(g, 0x60000000);
 			if (!s->s.num_out_syncs)
 				s->s.num_out_syncs = 1;
 			*what = "out syncobj";
@@ -2149,7 +2157,7 @@ static void op_submit(struct fz *g)
 		what = "argument";
 		allowed = EFLT;
 	}
-	note(g, "fd%d %s %s%s%s engine %u flags %#x cmds %u bytes @%#llx [op %u/%#x dst %#llx] allocs %u [%u/%#x] patches %u [%u +%#llx @%#llx pad %u] in %u [%u] out %u [%u] ext %#llx pad %u res %#llx",
+	note(g, "fd%d %s %s%s%s engine %u flags %#x cmds %u bytes @%#llx [op %u/%#x dst %#llx] allocs %u [%u/%#x] patches %u [%u +%#llx @%#llx pad %u] in %u [%u] out %u [%u] ext %#llx sync_size %u res %#llx",
 	     c == &g->cl[1], mut_name(m), what, *kind ? " " : "", kind,
 	     s.s.engine, s.s.flags, s.s.commands_size,
 	     (unsigned long long)s.s.commands, s.cmd[0].opcode,
@@ -2158,14 +2166,15 @@ static void op_submit(struct fz *g)
 	     s.s.num_patches, s.pt[0].allocation_index,
 	     (unsigned long long)s.pt[0].allocation_offset,
 	     (unsigned long long)s.pt[0].patch_offset, s.pt[0].pad,
-	     s.s.num_in_syncs, s.in[0], s.s.num_out_syncs, s.out[0],
-	     (unsigned long long)s.s.extensions, s.s.pad,
+	     s.s.num_in_syncs, s.in[0].handle, s.s.num_out_syncs,
+	     s.out[0].handle,
+	     (unsigned long long)s.s.extensions, s.s.sync_size,
 	     (unsigned long long)(s.s.reserved[0] | s.s.reserved[1]));
 	ret = vioctl(c->fd, DRM_IOCTL_VSEG_SUBMIT, arg);
 	if (ret == 0 && arg == &s.s)
 		for (i = 0; i < s.s.num_out_syncs && i < 3; i++)
 			for (j = 0; j < c->nsync; j++)
-				if (c->sync[j] == s.out[i])
+				if (c->sync[j] == s.out[i].handle)
 					c->fenced[j] = true;
 	expect(g, ret, allowed);
 }
@@ -2616,6 +2625,7 @@ static void op_raw(struct fz *g)
 	struct drm_vseg_cmd run[MAX_CMDS];
 	unsigned int nap = 0, ap[MAX_BOS], nt = 0, i, k;
 	const char *why = "";
+	struct drm_vseg_sync raw_out = {};
 	struct sub s;
 	bool legal, tame;
 	int ret, status;
@@ -2693,8 +2703,10 @@ static void op_raw(struct fz *g)
 	s.s.commands_size = s.ncmd * CMD_BYTES;
 	s.s.patches = ptr(s.pt);
 	s.s.num_patches = s.npt;
-	s.s.out_syncs = ptr(&g->raw_sync);
+	raw_out.handle = g->raw_sync;
+	s.s.out_syncs = ptr(&raw_out);
 	s.s.num_out_syncs = 1;
+	s.s.sync_size = sizeof(raw_out);
 	legal = raw_predict(&s, l, run, &why);
 
 	note(g, "fd0%s %u commands, %u listed, %u patches: %s [op %u dst %#llx src %#llx size %#llx] [op %u dst %#llx src %#llx size %#llx] patch [%u +%#llx @%#llx]",
@@ -3548,6 +3560,7 @@ static void aperture_raw_race(void)
 	unsigned long jobs = 0, refused = 0;
 	uint64_t want[RACE_SIZE / 64] = {}, *map;
 	pthread_t tid;
+	struct drm_vseg_sync out = {};
 	uint32_t ap, so, i;
 	int ret = 0, status;
 
@@ -3558,6 +3571,7 @@ static void aperture_raw_race(void)
 	race_err = 0;
 	race_offset = 0;
 	igt_assert_eq(drmSyncobjCreate(ctx.fd, 0, &so), 0);
+	out.handle = so;
 	/* The listed buffer: only in the aperture, mapped while resident. */
 	vseg_create_args(&c, RACE_SIZE, BIT(ap), AP);
 	al.handle = vseg_gem_create(ctx.fd, &c);
@@ -3593,8 +3607,9 @@ static void aperture_raw_race(void)
 		s.commands_size = sizeof(cmd);
 		s.allocations = ptr(&al);
 		s.num_allocations = 1;
-		s.out_syncs = ptr(&so);
+		s.out_syncs = ptr(&out);
 		s.num_out_syncs = 1;
+		s.sync_size = sizeof(out);
 		ret = vioctl(ctx.fd, DRM_IOCTL_VSEG_SUBMIT, &s);
 		jobs++;
 		if (bad) {

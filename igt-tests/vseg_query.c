@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * vseg_query: DRM_IOCTL_VSEG_QUERY_SEGMENTS, the segment table query.
+ * vseg_query: DRM_IOCTL_VSEG_QUERY_SEGMENTS, the segment table query;
+ * DRM_IOCTL_VSEG_DEVICE_QUERY; extension chains (GEM_CREATE's label).
  *
  * Copyright (c) 2026 The vseg authors
  */
@@ -11,7 +12,8 @@
  * Sub-category: Memory management
  * Functionality: segment query
  * Description: Check the vseg segment table query: the two-call protocol, the
- *	table of every built-in profile, and the rejection of bad arguments.
+ *	table of every built-in profile, and the rejection of bad arguments;
+ *	the device query and extension chains.
  *
  * SUBTEST: query-count
  * Description: The count call returns the number of segments, the element
@@ -58,6 +60,56 @@
  *
  * SUBTEST: query-render-node
  * Description: The query works on the render node and returns the same table.
+ *
+ * SUBTEST: device-query-version
+ * Description: DEVICE_QUERY's version is DRM_IOCTL_VERSION's, 0.4 or later.
+ *
+ * SUBTEST: device-query-segments
+ * Description: DEVICE_QUERY's segment table is QUERY_SEGMENTS' table, with
+ *	the same paging buffer and system usage.
+ *
+ * SUBTEST: device-query-engines
+ * Description: DEVICE_QUERY lists the copy, render and paging engines with
+ *	their addressing and whether SUBMIT takes them.
+ *
+ * SUBTEST: device-query-heads
+ * Description: DEVICE_QUERY shows which heads are on, to the DRM master and
+ *	to a render-node client alike, following SCANOUT.
+ *
+ * SUBTEST: device-query-limits
+ * Description: DEVICE_QUERY's limits are the header's constants and the
+ *	module's pin limit.
+ *
+ * SUBTEST: device-query-sizes
+ * Description: For every query, the size call gives the result's size; a
+ *	shorter buffer gets a truncated result, a longer one zeroes after the
+ *	result, nothing past the buffer is written, and a size above the
+ *	limit is refused with E2BIG.
+ *
+ * SUBTEST: device-query-invalid
+ * Description: Unknown query ids and nonzero extensions, flags, padding or
+ *	reserved fields are refused with EINVAL.
+ *
+ * SUBTEST: device-query-bad-pointer
+ * Description: Unwritable result pointers give EFAULT and leave the size as
+ *	it was; the size call reads no pointer.
+ *
+ * SUBTEST: device-query-render-node
+ * Description: Every query works the same on the render node.
+ *
+ * SUBTEST: extension-label
+ * Description: GEM_CREATE's label extension names the buffer in debugfs;
+ *	without it the buffer has no label.
+ *
+ * SUBTEST: extension-invalid
+ * Description: Bad labels, unknown names, nonzero padding, a name twice,
+ *	loops and chains longer than DRM_VSEG_MAX_EXTENSIONS, and unreadable
+ *	links are refused (EINVAL, E2BIG, EFAULT) and create nothing; other
+ *	ioctls take no extension.
+ *
+ * SUBTEST: extension-hostile
+ * Description: A second client's refused and accepted chains do not touch
+ *	the first client's labelled buffer.
  *
  * SUBTEST: query-table
  * Description: The table of each built-in profile obeys the rules, has no
@@ -712,6 +764,530 @@ static void test_render_node(int fd)
 	close_fd(&render_fd);
 }
 
+/* --- DRM_IOCTL_VSEG_DEVICE_QUERY ---------------------------------------- */
+
+static const uint32_t device_queries[] = {
+	DRM_VSEG_DEVICE_QUERY_VERSION, DRM_VSEG_DEVICE_QUERY_SEGMENTS,
+	DRM_VSEG_DEVICE_QUERY_ENGINES, DRM_VSEG_DEVICE_QUERY_HEADS,
+	DRM_VSEG_DEVICE_QUERY_LIMITS,
+};
+
+static void test_dq_version(int fd)
+{
+	struct drm_vseg_query_version *v;
+	drmVersionPtr dv = drmGetVersion(fd);
+	uint32_t size;
+
+	igt_assert(dv);
+	v = vseg_device_query(fd, DRM_VSEG_DEVICE_QUERY_VERSION, &size);
+	igt_assert_eq_u32(size, sizeof(*v));
+	igt_assert_eq_u32(v->major, dv->version_major);
+	igt_assert_eq_u32(v->minor, dv->version_minor);
+	igt_assert_eq_u32(v->patchlevel, dv->version_patchlevel);
+	igt_assert_eq_u32(v->major, 0);
+	igt_assert_lte(4, v->minor);
+	igt_assert_eq_u32(v->pad, 0);
+	igt_assert(!v->reserved[0] && !v->reserved[1]);
+	drmFreeVersion(dv);
+	free(v);
+}
+
+static void test_dq_segments(int fd)
+{
+	struct drm_vseg_query_segment_table *h;
+	struct drm_vseg_query_segments q;
+	struct drm_vseg_segment_info *segs;
+	uint32_t size;
+
+	segs = vseg_query_all(fd, &q);
+	h = vseg_device_query(fd, DRM_VSEG_DEVICE_QUERY_SEGMENTS, &size);
+	igt_assert_eq_u32(h->num_segments, q.num_segments);
+	igt_assert_eq_u32(h->segment_size, INFO_SIZE);
+	igt_assert_eq_u32(size, sizeof(*h) + h->num_segments * INFO_SIZE);
+	igt_assert_eq_u32(h->paging_buffer_segment_id,
+			  q.paging_buffer_segment_id);
+	igt_assert_eq_u32(h->paging_buffer_size, q.paging_buffer_size);
+	igt_assert_eq_u32(h->paging_buffer_private_data_size,
+			  q.paging_buffer_private_data_size);
+	igt_assert(!memcmp(&h->system_usage, &q.system_usage,
+			   sizeof(q.system_usage)));
+	igt_assert_eq_u32(h->pad, 0);
+	igt_assert(!h->reserved[0] && !h->reserved[1]);
+	igt_assert_f(!memcmp(h + 1, segs, q.num_segments * INFO_SIZE),
+		     "DEVICE_QUERY's table differs from QUERY_SEGMENTS'\n");
+	free(segs);
+	free(h);
+}
+
+static void test_dq_engines(int fd)
+{
+	static const uint32_t want[] = {
+		DRM_VSEG_ENGINE_INFO_PHYSICAL | DRM_VSEG_ENGINE_INFO_SUBMIT,
+		DRM_VSEG_ENGINE_INFO_VIRTUAL | DRM_VSEG_ENGINE_INFO_SUBMIT,
+		DRM_VSEG_ENGINE_INFO_PHYSICAL,
+	};
+	struct drm_vseg_query_engines *h;
+	struct drm_vseg_engine_info *e;
+	uint32_t size;
+
+	h = vseg_device_query(fd, DRM_VSEG_DEVICE_QUERY_ENGINES, &size);
+	igt_assert_eq_u32(h->num_engines, 3);
+	igt_assert_eq_u32(h->engine_size, sizeof(*e));
+	igt_assert_eq_u32(size, sizeof(*h) + 3 * sizeof(*e));
+	igt_assert_eq_u64(h->reserved, 0);
+	e = (void *)(h + 1);
+	for (uint32_t i = 0; i < h->num_engines; i++) {
+		igt_assert_eq_u32(e[i].id, i);
+		igt_assert_eq_u32(e[i].flags, want[i]);
+		igt_assert(e[i].name[0] && memchr(e[i].name, 0,
+						  sizeof(e[i].name)));
+		igt_assert(!e[i].reserved[0] && !e[i].reserved[1]);
+		igt_info("engine %u: %s flags %#x\n", e[i].id, e[i].name,
+			 e[i].flags);
+	}
+	igt_assert_eq_u32(e[DRM_VSEG_ENGINE_PAGING].id, DRM_VSEG_ENGINE_PAGING);
+	free(h);
+}
+
+static uint32_t heads_active(int fd)
+{
+	struct drm_vseg_query_heads *h;
+	struct drm_vseg_head_info *hi;
+	uint32_t size, mask = 0;
+
+	h = vseg_device_query(fd, DRM_VSEG_DEVICE_QUERY_HEADS, &size);
+	igt_assert_eq_u32(h->num_heads, DRM_VSEG_NUM_HEADS);
+	igt_assert_eq_u32(h->head_size, sizeof(*hi));
+	igt_assert_eq_u32(size, sizeof(*h) + DRM_VSEG_NUM_HEADS * sizeof(*hi));
+	hi = (void *)(h + 1);
+	for (uint32_t i = 0; i < h->num_heads; i++) {
+		igt_assert_eq_u32(hi[i].id, i);
+		igt_assert(!(hi[i].flags & ~DRM_VSEG_HEAD_ACTIVE));
+		igt_assert(!hi[i].reserved[0] && !hi[i].reserved[1]);
+		if (hi[i].flags & DRM_VSEG_HEAD_ACTIVE)
+			mask |= 1u << i;
+	}
+	free(h);
+	return mask;
+}
+
+static void test_dq_heads(int fd)
+{
+	int rfd = drm_open_vseg_render();
+	uint32_t primary;
+
+	igt_assert_eq_u32(heads_active(fd), 0);
+	primary = vseg_gem_create_simple(fd, SZ_1M, VSEG_SEG_BIT(1) | BIT(0),
+					 DRM_VSEG_GEM_CREATE_PRIMARY);
+	vseg_scanout(fd, 1, primary);
+	igt_assert_eq_u32(heads_active(fd), 2);
+	/* Another client, on the render node, sees the same. */
+	igt_assert_eq_u32(heads_active(rfd), 2);
+	vseg_scanout(fd, 1, 0);
+	igt_assert_eq_u32(heads_active(fd), 0);
+	igt_assert_eq_u32(heads_active(rfd), 0);
+	vseg_gem_close(fd, primary);
+	close(rfd);
+}
+
+static void test_dq_limits(int fd)
+{
+	struct drm_vseg_query_limits *l;
+	uint32_t size;
+
+	l = vseg_device_query(fd, DRM_VSEG_DEVICE_QUERY_LIMITS, &size);
+	igt_assert_eq_u32(size, sizeof(*l));
+	igt_assert_eq_u32(l->max_segments, DRM_VSEG_MAX_SEGMENTS);
+	igt_assert_eq_u32(l->max_banks, DRM_VSEG_MAX_BANKS);
+	igt_assert_eq_u32(l->max_invalid_ranges, DRM_VSEG_MAX_INVALID_RANGES);
+	igt_assert_eq_u32(l->max_preferred, DRM_VSEG_MAX_PREFERRED);
+	igt_assert_eq_u32(l->max_hinted_banks, DRM_VSEG_MAX_HINTED_BANKS);
+	igt_assert_eq_u32(l->max_residency_handles,
+			  DRM_VSEG_MAX_RESIDENCY_HANDLES);
+	igt_assert_eq_u32(l->max_cmd_bytes, DRM_VSEG_MAX_CMD_BYTES);
+	igt_assert_eq_u32(l->max_allocations, DRM_VSEG_MAX_ALLOCATIONS);
+	igt_assert_eq_u32(l->max_patches, DRM_VSEG_MAX_PATCHES);
+	igt_assert_eq_u32(l->max_syncs, DRM_VSEG_MAX_SYNCS);
+	igt_assert_eq_u32(l->max_jobs_in_flight, DRM_VSEG_MAX_JOBS_IN_FLIGHT);
+	igt_assert_eq_u32(l->max_vm_mappings, DRM_VSEG_MAX_VM_MAPPINGS);
+	igt_assert_eq_u32(l->max_extensions, DRM_VSEG_MAX_EXTENSIONS);
+	igt_assert_eq_u32(l->num_heads, DRM_VSEG_NUM_HEADS);
+	/* The module's default. */
+	igt_assert_eq_u32(l->pin_limit_percent, 50);
+	igt_assert_eq_u32(l->sync_size_max, DRM_VSEG_SYNC_SIZE_MAX);
+	igt_assert_eq_u64(l->va_size, 1ull << 47);
+	igt_assert_eq_u64(l->va_alignment, SZ_64K);
+	for (unsigned int i = 0; i < ARRAY_SIZE(l->reserved); i++)
+		igt_assert_eq_u64(l->reserved[i], 0);
+	free(l);
+}
+
+#define DQ_GUARD	64
+
+/*
+ * Each query with a short, an exact and a long buffer: the kernel writes
+ * the smaller of the two sizes, zeroes the rest of the caller's, touches
+ * nothing past it, and always reports its own size.
+ */
+static void test_dq_sizes(int fd)
+{
+	for (unsigned int k = 0; k < ARRAY_SIZE(device_queries); k++) {
+		uint32_t q = device_queries[k], len, size, cuts[4];
+		uint8_t *full, *buf;
+
+		full = vseg_device_query(fd, q, &len);
+		cuts[0] = 1;
+		cuts[1] = len / 2;
+		cuts[2] = len;
+		cuts[3] = len + 40;
+		buf = malloc(len + 40 + DQ_GUARD);
+		igt_assert(buf);
+		for (unsigned int c = 0; c < ARRAY_SIZE(cuts); c++) {
+			size = cuts[c];
+			memset(buf, 0xa5, len + 40 + DQ_GUARD);
+			igt_assert_eq(__vseg_device_query(fd, q, buf, &size), 0);
+			igt_assert_eq_u32(size, len);
+			/* Usage counters may move: compare the fixed ones. */
+			if (q != DRM_VSEG_DEVICE_QUERY_SEGMENTS &&
+			    q != DRM_VSEG_DEVICE_QUERY_HEADS)
+				igt_assert(!memcmp(buf, full,
+						   cuts[c] < len ? cuts[c] : len));
+			for (uint32_t i = len; i < cuts[c]; i++)
+				igt_assert_f(buf[i] == 0,
+					     "query %u: byte %u past the result not zeroed\n",
+					     q, i);
+			for (uint32_t i = cuts[c]; i < len + 40 + DQ_GUARD; i++)
+				igt_assert_f(buf[i] == 0xa5,
+					     "query %u, size %u: byte %u written\n",
+					     q, cuts[c], i);
+		}
+		/* Too large a buffer; the size is left as it was. */
+		size = DRM_VSEG_DEVICE_QUERY_SIZE_MAX + 1;
+		igt_assert_eq(__vseg_device_query(fd, q, buf, &size), -E2BIG);
+		igt_assert_eq_u32(size, DRM_VSEG_DEVICE_QUERY_SIZE_MAX + 1);
+		/* The largest allowed size works. */
+		free(buf);
+		buf = calloc(1, DRM_VSEG_DEVICE_QUERY_SIZE_MAX);
+		igt_assert(buf);
+		size = DRM_VSEG_DEVICE_QUERY_SIZE_MAX;
+		igt_assert_eq(__vseg_device_query(fd, q, buf, &size), 0);
+		igt_assert_eq_u32(size, len);
+		free(buf);
+		free(full);
+	}
+}
+
+static int dq_raw(int fd, struct drm_vseg_device_query *q)
+{
+	return __vseg_ioctl(fd, DRM_IOCTL_VSEG_DEVICE_QUERY, q);
+}
+
+static void test_dq_invalid(int fd)
+{
+	static const uint32_t bad_ids[] = { 0, 6, 0x100, ~0u };
+	uint8_t buf[256];
+	struct drm_vseg_device_query q;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(bad_ids); i++) {
+		memset(&q, 0, sizeof(q));
+		q.query = bad_ids[i];
+		igt_assert_eq(dq_raw(fd, &q), -EINVAL);
+		igt_assert_eq_u32(q.size, 0);
+		q.size = sizeof(buf);
+		q.data = (uintptr_t)buf;
+		igt_assert_eq(dq_raw(fd, &q), -EINVAL);
+		igt_assert_eq_u32(q.size, sizeof(buf));
+	}
+	for (unsigned int f = 0; f < 5; f++) {
+		memset(&q, 0, sizeof(q));
+		q.query = DRM_VSEG_DEVICE_QUERY_VERSION;
+		switch (f) {
+		case 0:
+			q.extensions = (uintptr_t)buf;
+			break;
+		case 1:
+			q.flags = 1;
+			break;
+		case 2:
+			q.pad = 1;
+			break;
+		case 3:
+			q.reserved[0] = 1;
+			break;
+		default:
+			q.reserved[1] = 1ull << 63;
+			break;
+		}
+		igt_assert_f(dq_raw(fd, &q) == -EINVAL,
+			     "nonzero field %u accepted\n", f);
+		igt_assert_eq_u32(q.size, 0);
+	}
+}
+
+static void test_dq_bad_pointer(int fd)
+{
+	void *none = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+			  -1, 0);
+	void *ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
+			-1, 0);
+	struct drm_vseg_device_query q;
+
+	igt_assert(none != MAP_FAILED && ro != MAP_FAILED);
+	for (unsigned int k = 0; k < ARRAY_SIZE(device_queries); k++) {
+		void *ptrs[] = { NULL, none, ro, (void *)-4096l };
+
+		for (unsigned int p = 0; p < ARRAY_SIZE(ptrs); p++) {
+			memset(&q, 0, sizeof(q));
+			q.query = device_queries[k];
+			q.size = 16;
+			q.data = (uintptr_t)ptrs[p];
+			igt_assert_f(dq_raw(fd, &q) == -EFAULT,
+				     "query %u to pointer %p not refused\n",
+				     q.query, ptrs[p]);
+			igt_assert_eq_u32(q.size, 16);
+			/* The size call reads no pointer. */
+			q.size = 0;
+			igt_assert_eq(dq_raw(fd, &q), 0);
+			igt_assert(q.size > 16 ||
+				   q.query == DRM_VSEG_DEVICE_QUERY_VERSION);
+		}
+	}
+	igt_assert_eq(__vseg_ioctl(fd, DRM_IOCTL_VSEG_DEVICE_QUERY, none),
+		      -EFAULT);
+	munmap(none, 4096);
+	munmap(ro, 4096);
+}
+
+static void test_dq_render_node(int fd)
+{
+	int rfd = drm_open_vseg_render();
+
+	test_dq_version(rfd);
+	test_dq_segments(rfd);
+	test_dq_engines(rfd);
+	test_dq_limits(rfd);
+	test_dq_sizes(rfd);
+	test_dq_invalid(rfd);
+	close(rfd);
+	(void)fd;
+}
+
+/* --- extension chains: GEM_CREATE's label ------------------------------- */
+
+/* The debugfs "allocations" line of @fd's buffer @handle. */
+static char *allocation_line(int fd, uint32_t handle)
+{
+	struct drm_vseg_gem_info info;
+	char *text, *line, *end, head[64];
+
+	vseg_gem_info(fd, handle, &info);
+	text = vseg_debugfs_read_text(card_fd, "allocations");
+	igt_require_f(text, "no debugfs\n");
+	snprintf(head, sizeof(head), "\nbo %llu owner=",
+		 (unsigned long long)info.buffer_id);
+	line = strstr(text, head);
+	igt_assert_f(line, "buffer %llu not in debugfs allocations\n",
+		     (unsigned long long)info.buffer_id);
+	line = strdup(line + 1);
+	free(text);
+	igt_assert(line);
+	end = strchr(line, '\n');
+	if (end)
+		*end = 0;
+	return line;
+}
+
+static unsigned int allocation_count(int fd)
+{
+	struct vseg_allocations a;
+	unsigned int n;
+
+	vseg_debugfs_read_allocations(fd, &a);
+	n = a.count;
+	vseg_debugfs_free_allocations(&a);
+	return n;
+}
+
+static int create_ext(int fd, uint64_t chain, uint32_t *handle)
+{
+	struct drm_vseg_gem_create c;
+	int err;
+
+	vseg_create_args(&c, SZ_64K, VSEG_SEG_BIT(1) | BIT(0), 0);
+	c.extensions = chain;
+	err = __vseg_gem_create(fd, &c);
+	if (handle)
+		*handle = err ? 0 : c.handle;
+	return err;
+}
+
+static void label_ext(struct drm_vseg_gem_create_ext_label *l,
+		      const char *label)
+{
+	memset(l, 0, sizeof(*l));
+	l->base.name = DRM_VSEG_GEM_CREATE_EXT_LABEL;
+	memcpy(l->label, label, strnlen(label, sizeof(l->label)));
+}
+
+static void test_ext_label(int fd)
+{
+	struct drm_vseg_gem_create_ext_label l;
+	uint32_t a, b;
+	char *line;
+
+	label_ext(&l, "vertex-buffer#1");
+	igt_assert_eq(create_ext(fd, (uintptr_t)&l, &a), 0);
+	/* A 31-character label, the longest. */
+	label_ext(&l, "abcdefghijklmnopqrstuvwxyz01234");
+	igt_assert_eq(create_ext(fd, (uintptr_t)&l, &b), 0);
+
+	line = allocation_line(fd, a);
+	igt_assert_f(strstr(line, " label=vertex-buffer#1") &&
+		     !strstr(line, " label=vertex-buffer#1 "),
+		     "label not shown: \"%s\"\n", line);
+	free(line);
+	line = allocation_line(fd, b);
+	igt_assert_f(strstr(line, " label=abcdefghijklmnopqrstuvwxyz01234"),
+		     "label not shown: \"%s\"\n", line);
+	free(line);
+	vseg_gem_close(fd, a);
+	vseg_gem_close(fd, b);
+
+	/* No chain: no label. */
+	igt_assert_eq(create_ext(fd, 0, &a), 0);
+	line = allocation_line(fd, a);
+	igt_assert_f(!strstr(line, "label="), "unlabelled buffer: \"%s\"\n",
+		     line);
+	free(line);
+	vseg_gem_close(fd, a);
+}
+
+static void expect_create_refused(int fd, uint64_t chain, int want,
+				  const char *what)
+{
+	unsigned int before = allocation_count(card_fd);
+	uint32_t handle;
+	int err = create_ext(fd, chain, &handle);
+
+	igt_assert_f(err == want, "%s: GEM_CREATE gave %d (%s), expected %d\n",
+		     what, err, vseg_errname(err), want);
+	igt_assert_f(allocation_count(card_fd) == before,
+		     "%s: a refused create left a buffer\n", what);
+}
+
+static void test_ext_invalid(int fd)
+{
+	struct drm_vseg_gem_create_ext_label l, l2;
+	struct drm_vseg_user_extension links[DRM_VSEG_MAX_EXTENSIONS + 1];
+	void *none;
+
+	label_ext(&l, "");
+	expect_create_refused(fd, (uintptr_t)&l, -EINVAL, "empty label");
+	memset(l.label, 'x', sizeof(l.label));
+	expect_create_refused(fd, (uintptr_t)&l, -EINVAL, "no NUL");
+	label_ext(&l, "two words");
+	expect_create_refused(fd, (uintptr_t)&l, -EINVAL, "space");
+	label_ext(&l, "tab\there");
+	expect_create_refused(fd, (uintptr_t)&l, -EINVAL, "control character");
+	label_ext(&l, "caf\xc3\xa9");
+	expect_create_refused(fd, (uintptr_t)&l, -EINVAL, "not ASCII");
+	label_ext(&l, "ok");
+	l.label[10] = 'x';
+	expect_create_refused(fd, (uintptr_t)&l, -EINVAL, "bytes after NUL");
+	label_ext(&l, "ok");
+	l.base.pad = 1;
+	expect_create_refused(fd, (uintptr_t)&l, -EINVAL, "nonzero pad");
+	label_ext(&l, "ok");
+	l.base.name = 0;
+	expect_create_refused(fd, (uintptr_t)&l, -EINVAL, "name 0");
+	l.base.name = 0x7fffffff;
+	expect_create_refused(fd, (uintptr_t)&l, -EINVAL, "unknown name");
+
+	/* The same extension twice. */
+	label_ext(&l, "one");
+	label_ext(&l2, "two");
+	l.base.next_extension = (uintptr_t)&l2;
+	expect_create_refused(fd, (uintptr_t)&l, -EINVAL, "label twice");
+	/* A good first link, a bad second one: nothing is created. */
+	l2.base.name = 99;
+	expect_create_refused(fd, (uintptr_t)&l, -EINVAL,
+			      "unknown second link");
+
+	/* Loops and long chains. */
+	label_ext(&l, "loop");
+	l.base.next_extension = (uintptr_t)&l;
+	expect_create_refused(fd, (uintptr_t)&l, -E2BIG, "a link to itself");
+	l.base.next_extension = (uintptr_t)&l2;
+	label_ext(&l2, "loop2");
+	l2.base.next_extension = (uintptr_t)&l;
+	expect_create_refused(fd, (uintptr_t)&l, -E2BIG, "a loop of two");
+	memset(links, 0, sizeof(links));
+	for (unsigned int i = 0; i + 1 < ARRAY_SIZE(links); i++)
+		links[i].next_extension = (uintptr_t)&links[i + 1];
+	expect_create_refused(fd, (uintptr_t)links, -E2BIG,
+			      "a chain one link too long");
+
+	/* Pointers. */
+	none = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	igt_assert(none != MAP_FAILED);
+	expect_create_refused(fd, (uintptr_t)none, -EFAULT, "unreadable chain");
+	label_ext(&l, "ok");
+	l.base.next_extension = (uintptr_t)none;
+	expect_create_refused(fd, (uintptr_t)&l, -EFAULT,
+			      "unreadable second link");
+	munmap(none, 4096);
+	/* The header readable, the label running into a hole. */
+	{
+		char *p = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		struct drm_vseg_user_extension *h = (void *)(p + 4096 - 16);
+
+		igt_assert(p != MAP_FAILED);
+		igt_assert_eq(mprotect(p + 4096, 4096, PROT_NONE), 0);
+		h->name = DRM_VSEG_GEM_CREATE_EXT_LABEL;
+		expect_create_refused(fd, (uintptr_t)h, -EFAULT,
+				      "label in a hole");
+		munmap(p, 8192);
+	}
+	expect_create_refused(fd, 1ull << 63, -EFAULT, "kernel address");
+
+	/* Other ioctls take no extension. */
+	{
+		struct drm_vseg_gem_info info = {};
+
+		label_ext(&l, "ok");
+		info.extensions = (uintptr_t)&l;
+		igt_assert_eq(__vseg_ioctl(fd, DRM_IOCTL_VSEG_GEM_INFO, &info),
+			      -EINVAL);
+	}
+}
+
+/* Another client's chains change nothing of the first one's buffers. */
+static void test_ext_hostile(int fd)
+{
+	struct drm_vseg_gem_create_ext_label l;
+	int rfd = drm_open_vseg_render();
+	uint32_t a, b;
+	char *line;
+
+	label_ext(&l, "mine");
+	igt_assert_eq(create_ext(fd, (uintptr_t)&l, &a), 0);
+	/* The second client's refused chains, then its own label. */
+	l.base.next_extension = (uintptr_t)&l;
+	expect_create_refused(rfd, (uintptr_t)&l, -E2BIG, "render-node loop");
+	label_ext(&l, "theirs");
+	igt_assert_eq(create_ext(rfd, (uintptr_t)&l, &b), 0);
+	line = allocation_line(fd, a);
+	igt_assert_f(strstr(line, " label=mine"), "\"%s\"\n", line);
+	free(line);
+	line = allocation_line(rfd, b);
+	igt_assert_f(strstr(line, " label=theirs"), "\"%s\"\n", line);
+	free(line);
+	vseg_gem_close(rfd, b);
+	vseg_gem_close(fd, a);
+	close(rfd);
+}
+
 igt_main
 {
 	igt_fixture {
@@ -783,6 +1359,55 @@ igt_main
 	igt_describe("The table of each built-in profile obeys the rules, "
 		     "has no usage and reads the same on every query and "
 		     "node.");
+	igt_describe("DEVICE_QUERY's version is DRM_IOCTL_VERSION's.");
+	igt_subtest("device-query-version")
+		test_dq_version(card_fd);
+
+	igt_describe("DEVICE_QUERY's segment table is QUERY_SEGMENTS'.");
+	igt_subtest("device-query-segments")
+		test_dq_segments(card_fd);
+
+	igt_describe("DEVICE_QUERY lists the engines.");
+	igt_subtest("device-query-engines")
+		test_dq_engines(card_fd);
+
+	igt_describe("DEVICE_QUERY shows which heads are on.");
+	igt_subtest("device-query-heads")
+		test_dq_heads(card_fd);
+
+	igt_describe("DEVICE_QUERY's limits are the header's constants.");
+	igt_subtest("device-query-limits")
+		test_dq_limits(card_fd);
+
+	igt_describe("Short and long buffers: the smaller size is copied.");
+	igt_subtest("device-query-sizes")
+		test_dq_sizes(card_fd);
+
+	igt_describe("Unknown ids and nonzero reserved fields give EINVAL.");
+	igt_subtest("device-query-invalid")
+		test_dq_invalid(card_fd);
+
+	igt_describe("Unwritable result pointers give EFAULT.");
+	igt_subtest("device-query-bad-pointer")
+		test_dq_bad_pointer(card_fd);
+
+	igt_describe("Every query works the same on the render node.");
+	igt_subtest("device-query-render-node")
+		test_dq_render_node(card_fd);
+
+	igt_describe("GEM_CREATE's label extension names the buffer.");
+	igt_subtest("extension-label")
+		test_ext_label(card_fd);
+
+	igt_describe("Bad extension chains are refused and create nothing.");
+	igt_subtest("extension-invalid")
+		test_ext_invalid(card_fd);
+
+	igt_describe("A second client's chains do not touch the first's "
+		     "buffers.");
+	igt_subtest("extension-hostile")
+		test_ext_hostile(card_fd);
+
 	igt_subtest_with_dynamic("query-table") {
 		close_fd(&card_fd);
 		vseg_dynamic_profiles(test_query_table);

@@ -181,13 +181,16 @@ static int physical_fill(struct buf *b, uint32_t value)
 		.num_allocations = 1,
 		.patches = (uintptr_t)&patch,
 		.num_patches = 1,
+		.sync_size = sizeof(struct drm_vseg_sync),
 	};
+	struct drm_vseg_sync out = {};
 	uint32_t so;
 	int err;
 
 	if (drmSyncobjCreate(fd, 0, &so))
 		return -errno;
-	s.out_syncs = (uintptr_t)&so;
+	out.handle = so;
+	s.out_syncs = (uintptr_t)&out;
 	s.num_out_syncs = 1;
 	err = drmIoctl(fd, DRM_IOCTL_VSEG_SUBMIT, &s) ? -errno : 0;
 	if (!err && drmSyncobjWait(fd, &so, 1, INT64_MAX, 0, NULL))

@@ -39,6 +39,17 @@
 
 /* Bit of segment @id in a set of segments (bit 0: system memory). */
 #define VSEG_SEG_BIT(id)	(1u << (id))
+
+/*
+ * The flags of the UAPI this suite knows (the header has no masks: a
+ * program learns what the kernel takes from its version).
+ */
+#define VSEG_SEGMENT_FLAGS_KNOWN \
+	((DRM_VSEG_SEGMENT_NON_LOCAL_BUDGET_GROUP << 1) - 1)
+#define VSEG_GEM_CREATE_FLAGS_KNOWN \
+	(DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY | \
+	 DRM_VSEG_GEM_CREATE_PRIMARY | DRM_VSEG_GEM_CREATE_CPU_VISIBLE | \
+	 DRM_VSEG_GEM_CREATE_FROM_END_OF_SEGMENT)
 #ifndef BIT
 #define BIT(n)			(1u << (n))
 #endif

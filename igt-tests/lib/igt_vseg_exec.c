@@ -187,6 +187,7 @@ void vseg_submit_args(struct drm_vseg_submit *s, uint32_t engine,
 	s->engine = engine;
 	s->commands = (uintptr_t)cb->cmds;
 	s->commands_size = cb->num_cmds * sizeof(struct drm_vseg_cmd);
+	s->sync_size = sizeof(struct drm_vseg_sync);
 	if (cb->num_allocs) {
 		s->num_allocations = cb->num_allocs;
 		s->allocations = (uintptr_t)cb->allocs;
@@ -202,9 +203,10 @@ int __vseg_submit(int fd, struct drm_vseg_submit *s)
 	return __vseg_ioctl(fd, DRM_IOCTL_VSEG_SUBMIT, s);
 }
 
-int __vseg_cb_submit(int fd, uint32_t engine, const struct vseg_cmdbuf *cb,
-		     const uint32_t *in, uint32_t num_in, const uint32_t *out,
-		     uint32_t num_out)
+int __vseg_cb_submit_syncs(int fd, uint32_t engine,
+			   const struct vseg_cmdbuf *cb,
+			   const struct drm_vseg_sync *in, uint32_t num_in,
+			   const struct drm_vseg_sync *out, uint32_t num_out)
 {
 	struct drm_vseg_submit s;
 
@@ -214,6 +216,31 @@ int __vseg_cb_submit(int fd, uint32_t engine, const struct vseg_cmdbuf *cb,
 	s.out_syncs = (uintptr_t)out;
 	s.num_out_syncs = num_out;
 	return __vseg_submit(fd, &s);
+}
+
+struct drm_vseg_sync *vseg_binary_syncs(const uint32_t *handles, uint32_t n)
+{
+	struct drm_vseg_sync *syncs = calloc(n ? n : 1, sizeof(*syncs));
+
+	igt_assert(syncs);
+	for (uint32_t i = 0; i < n; i++)
+		syncs[i].handle = handles[i];
+	return syncs;
+}
+
+int __vseg_cb_submit(int fd, uint32_t engine, const struct vseg_cmdbuf *cb,
+		     const uint32_t *in, uint32_t num_in, const uint32_t *out,
+		     uint32_t num_out)
+{
+	struct drm_vseg_sync *si = vseg_binary_syncs(in, num_in);
+	struct drm_vseg_sync *so = vseg_binary_syncs(out, num_out);
+	int err;
+
+	err = __vseg_cb_submit_syncs(fd, engine, cb, num_in ? si : NULL,
+				     num_in, num_out ? so : NULL, num_out);
+	free(si);
+	free(so);
+	return err;
 }
 
 void vseg_cb_submit(int fd, uint32_t engine, const struct vseg_cmdbuf *cb,

@@ -121,13 +121,27 @@ uint32_t vseg_cb_write_phys(struct vseg_cmdbuf *cb, uint32_t handle,
 
 /*
  * Fill @s for submitting @cb on @engine: commands, and the allocation and
- * patch-location lists when they are not empty; no syncobjs.
+ * patch-location lists when they are not empty; no syncobjs yet, but
+ * @sync_size set to this header's struct drm_vseg_sync.
  */
 void vseg_submit_args(struct drm_vseg_submit *s, uint32_t engine,
 		      const struct vseg_cmdbuf *cb);
 /* DRM_IOCTL_VSEG_SUBMIT: 0 or -errno. */
 int __vseg_submit(int fd, struct drm_vseg_submit *s);
-/* Submit @cb on @engine waiting for @in and signalling @out: 0 or -errno. */
+/*
+ * Submit @cb on @engine waiting for the points @in and signalling the
+ * points @out (timeline or binary syncobjs): 0 or -errno.
+ */
+int __vseg_cb_submit_syncs(int fd, uint32_t engine,
+			   const struct vseg_cmdbuf *cb,
+			   const struct drm_vseg_sync *in, uint32_t num_in,
+			   const struct drm_vseg_sync *out, uint32_t num_out);
+/* @n binary sync entries (point 0) of @handles, calloc'ed: free() them. */
+struct drm_vseg_sync *vseg_binary_syncs(const uint32_t *handles, uint32_t n);
+/*
+ * Submit @cb on @engine waiting for the binary syncobjs @in and
+ * signalling the binary syncobjs @out: 0 or -errno.
+ */
 int __vseg_cb_submit(int fd, uint32_t engine, const struct vseg_cmdbuf *cb,
 		     const uint32_t *in, uint32_t num_in, const uint32_t *out,
 		     uint32_t num_out);

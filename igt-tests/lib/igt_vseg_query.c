@@ -15,6 +15,42 @@
 
 #define F(x) DRM_VSEG_SEGMENT_##x
 
+int __vseg_device_query(int fd, uint32_t query, void *data, uint32_t *size)
+{
+	struct drm_vseg_device_query q = {
+		.query = query,
+		.size = *size,
+		.data = (uintptr_t)data,
+	};
+	int err = __vseg_ioctl(fd, DRM_IOCTL_VSEG_DEVICE_QUERY, &q);
+
+	if (!err)
+		*size = q.size;
+	return err;
+}
+
+void *vseg_device_query(int fd, uint32_t query, uint32_t *size)
+{
+	uint32_t len = 0, got;
+	void *buf;
+	int err;
+
+	err = __vseg_device_query(fd, query, NULL, &len);
+	igt_assert_f(err == 0, "DEVICE_QUERY %u, size call: %d (%s)\n", query,
+		     err, strerror(-err));
+	igt_assert_f(len, "DEVICE_QUERY %u: size 0\n", query);
+	buf = malloc(len);
+	igt_assert(buf);
+	got = len;
+	err = __vseg_device_query(fd, query, buf, &got);
+	igt_assert_f(err == 0, "DEVICE_QUERY %u, fill call: %d (%s)\n", query,
+		     err, strerror(-err));
+	igt_assert_f(got == len, "DEVICE_QUERY %u: size %u, then %u\n", query,
+		     len, got);
+	*size = len;
+	return buf;
+}
+
 int __vseg_query_segments(int fd, struct drm_vseg_query_segments *q)
 {
 	return __vseg_ioctl(fd, DRM_IOCTL_VSEG_QUERY_SEGMENTS, q);
@@ -142,7 +178,7 @@ void vseg_check_table_rules(const struct drm_vseg_query_segments *q,
 			igt_assert_f(strcmp(s->name, segs[j].name),
 				     "segment %u: name \"%s\" duplicates segment %u\n",
 				     s->id, s->name, segs[j].id);
-		igt_assert_f(!(f & ~DRM_VSEG_SEGMENT_FLAGS_ALL),
+		igt_assert_f(!(f & ~VSEG_SEGMENT_FLAGS_KNOWN),
 			     "segment %u: unknown flags %#llx\n", s->id,
 			     (unsigned long long)f);
 		igt_assert_f(ap == !!(f & (F(APERTURE) | F(AGP))),

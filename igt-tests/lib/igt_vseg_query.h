@@ -13,6 +13,17 @@
 
 #include "vseg_drm.h"
 
+/*
+ * DRM_IOCTL_VSEG_DEVICE_QUERY of @query with @size bytes at @data: 0 or
+ * -errno; *@size receives the result's size on success.
+ */
+int __vseg_device_query(int fd, uint32_t query, void *data, uint32_t *size);
+/*
+ * Both calls of DEVICE_QUERY @query; asserts success and returns the
+ * result (malloc()ed, free() it), its size in *@size.
+ */
+void *vseg_device_query(int fd, uint32_t query, uint32_t *size);
+
 /* DRM_IOCTL_VSEG_QUERY_SEGMENTS: 0 or -errno. */
 int __vseg_query_segments(int fd, struct drm_vseg_query_segments *q);
 /* The count call (num_segments = 0); asserts success. */

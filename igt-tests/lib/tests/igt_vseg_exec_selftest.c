@@ -79,6 +79,8 @@ igt_main
 		igt_assert_eq_u32(s.num_allocations + s.num_patches, 0);
 		igt_assert_eq_u64(s.allocations | s.patches, 0);
 		igt_assert_eq_u32(s.engine, DRM_VSEG_ENGINE_RENDER);
+		igt_assert_eq_u32(s.sync_size, sizeof(struct drm_vseg_sync));
+		igt_assert_eq_u32(s.num_in_syncs + s.num_out_syncs, 0);
 		vseg_cb_fini(&cb);
 	}
 

@@ -26,8 +26,11 @@ extern "C" {
  *
  * Every ioctl structure uses fixed-width types, is 64-bit aligned and has
  * explicit padding and reserved fields. The kernel rejects nonzero padding,
- * nonzero reserved fields, nonzero @extensions and unknown flags with
- * -EINVAL, so that those fields can be given a meaning later.
+ * nonzero reserved fields and unknown flags with -EINVAL, so that those
+ * fields can be given a meaning later. Every structure starts with
+ * @extensions: a user pointer to a chain of &struct drm_vseg_user_extension
+ * (0 for none). An ioctl that defines no extension rejects a nonzero
+ * @extensions with -EINVAL.
  *
  * Variable-length queries use a two-call protocol: the first call passes a
  * zero count and learns the count (and the element size) it needs; the
@@ -60,7 +63,49 @@ extern "C" {
  *   the paging engine (EVICT and MAKE_RESIDENT return before their copies
  *   end), and DRM_IOCTL_VSEG_QUERY_SEGMENTS takes any element size from
  *   %DRM_VSEG_SEGMENT_INFO_SIZE_V1 up.
+ * - 0.4: DRM_IOCTL_VSEG_DEVICE_QUERY; extension chains
+ *   (&struct drm_vseg_user_extension) with
+ *   %DRM_VSEG_GEM_CREATE_EXT_LABEL on GEM_CREATE; timeline syncobjs
+ *   (DRIVER_SYNCOBJ_TIMELINE): SUBMIT's @in_syncs and @out_syncs are
+ *   arrays of &struct drm_vseg_sync of @sync_size bytes each, no longer
+ *   of __u32 handles. The *_FLAGS_ALL masks left this header: a program
+ *   learns what the kernel accepts from its version.
+ *
+ * Rule for the version: the minor grows by one whenever this header
+ * gains something a program may want to test for before it uses it (an
+ * ioctl, a query id, an extension name, a flag, a field given a meaning,
+ * an error for a case that worked before), in the same commit, with a
+ * line here. A change that breaks a program built against the previous
+ * header is avoided; while the major is 0 it may happen, and it also
+ * bumps the minor, with its line here saying what broke (0.3 and 0.4
+ * did). The major goes to 1 when the UAPI is declared stable; after that
+ * nothing breaks without a new major.
  */
+
+/**
+ * struct drm_vseg_user_extension - one link of an extension chain
+ *
+ * An extension is a structure that starts with this header; the chain
+ * starts at the @extensions field of an ioctl's argument and goes on
+ * through @next_extension. The kernel reads at most
+ * %DRM_VSEG_MAX_EXTENSIONS (16) links: a longer chain, or one that loops,
+ * gives -E2BIG. An unknown @name, a name the ioctl does not take, a name
+ * given twice or a nonzero @pad gives -EINVAL; a link that is not in user
+ * memory -EFAULT. The whole chain is checked before the ioctl does
+ * anything.
+ *
+ * @next_extension: user pointer to the next link, 0 at the end.
+ * @name: which extension this is: one of the DRM_VSEG_*_EXT_* values the
+ *	ioctl defines (%DRM_VSEG_GEM_CREATE_EXT_LABEL for GEM_CREATE).
+ * @pad: must be zero.
+ */
+struct drm_vseg_user_extension {
+	__u64 next_extension;
+	__u32 name;
+	__u32 pad;
+};
+
+#define DRM_VSEG_MAX_EXTENSIONS		16
 
 #define DRM_VSEG_QUERY_SEGMENTS		0x00
 #define DRM_VSEG_GEM_CREATE		0x01
@@ -72,6 +117,7 @@ extern "C" {
 #define DRM_VSEG_VM_UNBIND		0x07
 #define DRM_VSEG_SUBMIT			0x08
 #define DRM_VSEG_SCANOUT		0x09
+#define DRM_VSEG_DEVICE_QUERY		0x0a
 
 #define DRM_IOCTL_VSEG_QUERY_SEGMENTS \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VSEG_QUERY_SEGMENTS, \
@@ -99,12 +145,12 @@ extern "C" {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VSEG_SUBMIT, struct drm_vseg_submit)
 #define DRM_IOCTL_VSEG_SCANOUT \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VSEG_SCANOUT, struct drm_vseg_scanout)
+#define DRM_IOCTL_VSEG_DEVICE_QUERY \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VSEG_DEVICE_QUERY, \
+		 struct drm_vseg_device_query)
 
-/** @DRM_VSEG_MAX_SEGMENTS: most segments a table can hold (ids 1..7). */
 #define DRM_VSEG_MAX_SEGMENTS		7
-/** @DRM_VSEG_MAX_BANKS: most banks a memory segment can have. */
 #define DRM_VSEG_MAX_BANKS		16
-/** @DRM_VSEG_MAX_INVALID_RANGES: most invalid ranges per segment. */
 #define DRM_VSEG_MAX_INVALID_RANGES	4
 
 /**
@@ -145,7 +191,6 @@ enum drm_vseg_segment_kind {
 #define DRM_VSEG_SEGMENT_ENCRYPTED_PAGING_SUPPORTED	(1ull << 18)
 #define DRM_VSEG_SEGMENT_LOCAL_BUDGET_GROUP		(1ull << 19)
 #define DRM_VSEG_SEGMENT_NON_LOCAL_BUDGET_GROUP		(1ull << 20)
-#define DRM_VSEG_SEGMENT_FLAGS_ALL			((1ull << 21) - 1)
 
 /**
  * struct drm_vseg_range - a byte range inside a segment
@@ -186,9 +231,33 @@ struct drm_vseg_segment_usage {
  *
  * Modeled on DXGK_SEGMENTDESCRIPTOR and DXGK_SEGMENTDESCRIPTOR4.
  *
- * @id: segment id, 1-based, equal to the array index plus one.
+ * @id: segment id, 1-based, equal to the array index plus one; a table
+ *	holds at most %DRM_VSEG_MAX_SEGMENTS (7) segments.
  * @kind: one of &enum drm_vseg_segment_kind.
- * @flags: DRM_VSEG_SEGMENT_* flags (DXGK_SEGMENTFLAGS bit order).
+ * @flags: DXGK_SEGMENTFLAGS, bit for bit: %DRM_VSEG_SEGMENT_APERTURE (the
+ *	aperture segment), %DRM_VSEG_SEGMENT_AGP (an Agp-style aperture at an
+ *	address of its own), %DRM_VSEG_SEGMENT_CPU_VISIBLE (the CPU reaches
+ *	@cpu_visible_size bytes from offset 0), %DRM_VSEG_SEGMENT_USE_BANKING
+ *	(see @bank_end), %DRM_VSEG_SEGMENT_CACHE_COHERENT,
+ *	%DRM_VSEG_SEGMENT_PITCH_ALIGNMENT,
+ *	%DRM_VSEG_SEGMENT_POPULATED_FROM_SYSTEM_MEMORY (carved from system
+ *	RAM; see @system_memory_end_address),
+ *	%DRM_VSEG_SEGMENT_PRESERVED_DURING_STANDBY,
+ *	%DRM_VSEG_SEGMENT_PRESERVED_DURING_HIBERNATE,
+ *	%DRM_VSEG_SEGMENT_PARTIALLY_PRESERVED_DURING_HIBERNATE (the content
+ *	survives that power transition, wholly or up to
+ *	@system_memory_end_address), %DRM_VSEG_SEGMENT_DIRECT_FLIP,
+ *	%DRM_VSEG_SEGMENT_USE_64KB_PAGES (@page_size is 64 KiB),
+ *	%DRM_VSEG_SEGMENT_RESERVED_SYSMEM,
+ *	%DRM_VSEG_SEGMENT_SUPPORTS_CPU_HOST_APERTURE,
+ *	%DRM_VSEG_SEGMENT_SUPPORTS_CACHED_CPU_HOST_APERTURE,
+ *	%DRM_VSEG_SEGMENT_APPLICATION_TARGET, %DRM_VSEG_SEGMENT_VPR_SUPPORTED,
+ *	%DRM_VSEG_SEGMENT_VPR_PRESERVED_DURING_STANDBY,
+ *	%DRM_VSEG_SEGMENT_ENCRYPTED_PAGING_SUPPORTED,
+ *	%DRM_VSEG_SEGMENT_LOCAL_BUDGET_GROUP and
+ *	%DRM_VSEG_SEGMENT_NON_LOCAL_BUDGET_GROUP (the memory budget the
+ *	segment counts in), in that order from bit 0. Later bits may be
+ *	given a meaning: a program ignores the ones it does not know.
  * @base_address: base of the segment in the GPU's physical address space;
  *	a physical reference (id, offset) is at @base_address + offset. No
  *	two segments' ranges [@base_address, @base_address + @size) overlap;
@@ -212,10 +281,12 @@ struct drm_vseg_segment_usage {
  *	allocations ending after this offset are purged during hibernation;
  *	zero when unused.
  * @page_size: allocation granularity: 4096 or 65536.
- * @num_banks: number of banks, zero without %DRM_VSEG_SEGMENT_USE_BANKING.
+ * @num_banks: number of banks, zero without %DRM_VSEG_SEGMENT_USE_BANKING,
+ *	at most %DRM_VSEG_MAX_BANKS (16).
  * @bank_end: end offset (exclusive) of each bank; bank 0 starts at 0, bank
  *	i starts at @bank_end[i - 1], the last bank ends at @size.
- * @num_invalid_ranges: number of valid entries in @invalid_ranges.
+ * @num_invalid_ranges: number of valid entries in @invalid_ranges, at most
+ *	%DRM_VSEG_MAX_INVALID_RANGES (4).
  * @pad: must be zero; the kernel writes zero.
  * @invalid_ranges: ranges of the segment that are never allocated.
  * @usage: live usage counters.
@@ -350,29 +421,21 @@ struct drm_vseg_query_segments {
  * bit n is segment n of the table.
  */
 
-/* Flags of &struct drm_vseg_gem_create (DXGK_ALLOCATIONINFOFLAGS). */
-/** @DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY: reached by physical address. */
 #define DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY	(1u << 0)
-/** @DRM_VSEG_GEM_CREATE_PRIMARY: a displayable primary surface. */
 #define DRM_VSEG_GEM_CREATE_PRIMARY		(1u << 1)
-/** @DRM_VSEG_GEM_CREATE_CPU_VISIBLE: needs CPU access: CPU-visible placements only. */
 #define DRM_VSEG_GEM_CREATE_CPU_VISIBLE		(1u << 2)
-/** @DRM_VSEG_GEM_CREATE_FROM_END_OF_SEGMENT: allocate top-down everywhere. */
 #define DRM_VSEG_GEM_CREATE_FROM_END_OF_SEGMENT	(1u << 3)
-#define DRM_VSEG_GEM_CREATE_FLAGS_ALL		((1u << 4) - 1)
 
-/** @DRM_VSEG_MAX_PREFERRED: most entries of a preferred-segment list. */
 #define DRM_VSEG_MAX_PREFERRED		5
-/** @DRM_VSEG_MAX_HINTED_BANKS: most hinted banks. */
 #define DRM_VSEG_MAX_HINTED_BANKS	4
 
-/** @DRM_VSEG_PREF_TOP_DOWN: allocate from the end of the segment. */
 #define DRM_VSEG_PREF_TOP_DOWN		(1u << 0)
 
 /**
  * struct drm_vseg_segment_pref - one preferred segment (DXGK_SEGMENTPREFERENCE)
  * @segment_id: a segment id of the table, or 0 for system memory.
- * @flags: %DRM_VSEG_PREF_TOP_DOWN or 0 (bottom-up).
+ * @flags: %DRM_VSEG_PREF_TOP_DOWN (allocate from the end of the segment)
+ *	or 0 (bottom-up).
  */
 struct drm_vseg_segment_pref {
 	__u32 segment_id;
@@ -390,20 +453,31 @@ struct drm_vseg_segment_pref {
  * it supports it, else every place is tried again, evicting
  * least-recently-used buffers. The buffer's contents start zeroed.
  *
- * @extensions: must be zero.
+ * @extensions: a chain of &struct drm_vseg_user_extension, or 0. GEM_CREATE
+ *	takes %DRM_VSEG_GEM_CREATE_EXT_LABEL (&struct
+ *	drm_vseg_gem_create_ext_label).
  * @size: in: bytes, a nonzero multiple of 4096; out: the real size, rounded
  *	up to the largest page size of the supported memory segments.
  * @alignment: 0, or a power of two up to 1 GiB: alignment of the buffer's
  *	offset when it is contiguous (never less than the segment's page size).
- * @flags: DRM_VSEG_GEM_CREATE_*.
+ * @flags: DXGK_ALLOCATIONINFOFLAGS: %DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
+ *	(reached by physical address: contiguous in a memory segment or
+ *	mapped into the aperture when the GPU uses it),
+ *	%DRM_VSEG_GEM_CREATE_PRIMARY (a displayable primary surface, for
+ *	DRM_IOCTL_VSEG_SCANOUT), %DRM_VSEG_GEM_CREATE_CPU_VISIBLE (needs CPU
+ *	access: CPU-visible placements only),
+ *	%DRM_VSEG_GEM_CREATE_FROM_END_OF_SEGMENT (allocate top-down
+ *	everywhere), or 0.
  * @handle: in: must be zero; out: the GEM handle.
  * @supported_segments: segments the buffer may live in; nonzero; bit 0 is
  *	system memory.
  * @eviction_segments: where the buffer goes when evicted from a memory
  *	segment: the aperture's bit, or 0 for straight to system memory. The
  *	aperture must then be in @supported_segments.
- * @num_preferred: entries used in @preferred (0..5).
- * @num_hinted_banks: entries used in @hinted_banks (0..4); needs a first
+ * @num_preferred: entries used in @preferred, 0 to %DRM_VSEG_MAX_PREFERRED
+ *	(5).
+ * @num_hinted_banks: entries used in @hinted_banks, 0 to
+ *	%DRM_VSEG_MAX_HINTED_BANKS (4); needs a first
  *	preferred segment that uses banking.
  * @preferred: preferred segments, best first; each must be in
  *	@supported_segments; unused entries must be zero.
@@ -443,16 +517,31 @@ struct drm_vseg_gem_create {
 	__u64 reserved[4];
 };
 
-/* Flags returned in &struct drm_vseg_gem_info.placement_flags. */
-/** @DRM_VSEG_INFO_CONTIGUOUS: one range; @gpu_address is its physical address. */
+#define DRM_VSEG_GEM_CREATE_EXT_LABEL	1
+#define DRM_VSEG_LABEL_LEN		32
+
+/**
+ * struct drm_vseg_gem_create_ext_label - GEM_CREATE extension: a label
+ *
+ * Names the buffer, as D3D12's ID3D12Object::SetName names an
+ * allocation for tools: debugfs's allocation list shows it (label=...)
+ * beside the buffer's id, owner and placement, so that a buffer seen
+ * moving or taking up a segment can be told apart from the others.
+ *
+ * @base: @base.name is %DRM_VSEG_GEM_CREATE_EXT_LABEL.
+ * @label: 1 to %DRM_VSEG_LABEL_LEN - 1 (31) printable ASCII characters
+ *	other than space, then a NUL; every byte after the NUL must be zero.
+ *	Anything else is -EINVAL, and nothing is created.
+ */
+struct drm_vseg_gem_create_ext_label {
+	struct drm_vseg_user_extension base;
+	char label[DRM_VSEG_LABEL_LEN];
+};
+
 #define DRM_VSEG_INFO_CONTIGUOUS	(1u << 0)
-/** @DRM_VSEG_INFO_APERTURE_MAPPED: has GART entries; see @aperture_offset. */
 #define DRM_VSEG_INFO_APERTURE_MAPPED	(1u << 1)
-/** @DRM_VSEG_INFO_CPU_MAPPABLE: the CPU can map it where it is now. */
 #define DRM_VSEG_INFO_CPU_MAPPABLE	(1u << 2)
-/** @DRM_VSEG_INFO_RESIDENT: resident in a memory segment or the aperture. */
 #define DRM_VSEG_INFO_RESIDENT		(1u << 3)
-/** @DRM_VSEG_INFO_PINNED: pinned; cannot be evicted. */
 #define DRM_VSEG_INFO_PINNED		(1u << 4)
 
 /**
@@ -471,7 +560,12 @@ struct drm_vseg_gem_create {
  *	when %DRM_VSEG_INFO_APERTURE_MAPPED is set.
  * @size: out: the buffer's size.
  * @resident_bytes: out: bytes resident in a memory segment or the aperture.
- * @placement_flags: out: DRM_VSEG_INFO_*.
+ * @placement_flags: out: %DRM_VSEG_INFO_CONTIGUOUS (one range;
+ *	@gpu_address is its physical address), %DRM_VSEG_INFO_APERTURE_MAPPED
+ *	(has GART entries; see @aperture_offset), %DRM_VSEG_INFO_CPU_MAPPABLE
+ *	(the CPU can map it where it is now), %DRM_VSEG_INFO_RESIDENT
+ *	(resident in a memory segment or the aperture), %DRM_VSEG_INFO_PINNED
+ *	(pinned: cannot be evicted).
  * @create_flags: out: the flags the buffer was created with.
  * @moves: out: how many times the buffer moved between segments.
  * @buffer_id: out: device-wide id of the buffer, as debugfs shows it.
@@ -479,7 +573,7 @@ struct drm_vseg_gem_create {
  *	when it is physically addressable where it is now (contiguous in a
  *	memory segment: the segment's base address + @offset; mapped into
  *	the aperture: the aperture's base address + @aperture_offset), the
- *	address the copy engine takes; %DRM_VSEG_GPU_ADDRESS_NONE otherwise
+ *	address the copy engine takes; %DRM_VSEG_GPU_ADDRESS_NONE (all ones) otherwise
  *	(scattered, in system memory, or in the aperture unmapped). A
  *	snapshot: the buffer may move unless pinned. Ignored on input.
  * @reserved: must be zero; the kernel writes zero.
@@ -500,7 +594,6 @@ struct drm_vseg_gem_info {
 	__u64 reserved[2];
 };
 
-/** @DRM_VSEG_GPU_ADDRESS_NONE: &drm_vseg_gem_info.gpu_address: none. */
 #define DRM_VSEG_GPU_ADDRESS_NONE	(~0ull)
 
 /**
@@ -526,16 +619,9 @@ struct drm_vseg_gem_mmap_offset {
 	__u64 offset;
 };
 
-/** @DRM_VSEG_RESIDENCY_PIN: MAKE_RESIDENT: also pin each buffer where it lands. */
 #define DRM_VSEG_RESIDENCY_PIN		(1u << 0)
-/** @DRM_VSEG_RESIDENCY_UNPIN: EVICT: drop one pin of each buffer, then evict it. */
 #define DRM_VSEG_RESIDENCY_UNPIN	(1u << 1)
-/**
- * @DRM_VSEG_RESIDENCY_DISCARD: EVICT: drop each buffer's content instead
- * of transferring it; the buffer reads zero afterwards (driver minor 3).
- */
 #define DRM_VSEG_RESIDENCY_DISCARD	(1u << 2)
-/** @DRM_VSEG_MAX_RESIDENCY_HANDLES: most handles in one residency call. */
 #define DRM_VSEG_MAX_RESIDENCY_HANDLES	1024
 
 /**
@@ -584,8 +670,11 @@ struct drm_vseg_gem_mmap_offset {
  * @handles: user pointer to an array of __u32 GEM handles.
  * @count: number of handles, 1..%DRM_VSEG_MAX_RESIDENCY_HANDLES (-E2BIG
  *	above).
- * @flags: MAKE_RESIDENT: %DRM_VSEG_RESIDENCY_PIN or 0; EVICT:
- *	%DRM_VSEG_RESIDENCY_UNPIN, %DRM_VSEG_RESIDENCY_DISCARD, both or 0.
+ * @flags: MAKE_RESIDENT: %DRM_VSEG_RESIDENCY_PIN (also pin each buffer
+ *	where it lands) or 0; EVICT: %DRM_VSEG_RESIDENCY_UNPIN (drop one pin
+ *	of each buffer, then evict it), %DRM_VSEG_RESIDENCY_DISCARD (drop
+ *	each buffer's content instead of transferring it: it reads zero
+ *	afterwards; driver minor 3), both or 0.
  * @processed: out: number of buffers moved or already in place, the first
  *	@processed of the list; on an error after the arguments were
  *	checked, the buffers before the one that failed (0 if it failed
@@ -650,30 +739,30 @@ struct drm_vseg_residency {
  *
  * Completion is a dma-fence: DRM_IOCTL_VSEG_SUBMIT signals its output
  * syncobjs with it and adds it to every buffer the job may touch, so that
- * moves, eviction and CPU access wait for it. A job runs once its input
- * syncobjs have signalled (if they have not within 10 s its fence signals
+ * moves, eviction and CPU access wait for it. Sync objects may be binary
+ * or timelines (DRIVER_SYNCOBJ_TIMELINE): each entry of a sync array
+ * (&struct drm_vseg_sync) names a point, 0 for a binary syncobj. A job
+ * runs once its input syncobjs (or their points) have signalled (if they
+ * have not within 10 s its fence signals
  * -ETIMEDOUT; one that failed gives -ECANCELED), after the file's previous
  * job on the same engine, and after every job and move already using its
  * buffers. A job waiting for a fence holds up no other file's jobs.
  */
 
-/** @DRM_VSEG_ENGINE_COPY: the physically addressed copy engine. */
 #define DRM_VSEG_ENGINE_COPY		0
-/** @DRM_VSEG_ENGINE_RENDER: the virtually addressed render engine. */
 #define DRM_VSEG_ENGINE_RENDER		1
 
-/** @DRM_VSEG_CMD_NOP: do nothing. */
 #define DRM_VSEG_CMD_NOP		0
-/** @DRM_VSEG_CMD_FILL: store the 32-bit @value repeatedly over @size bytes at @dst. */
 #define DRM_VSEG_CMD_FILL		1
-/** @DRM_VSEG_CMD_COPY: copy @size bytes from @src to @dst (no overlap). */
 #define DRM_VSEG_CMD_COPY		2
-/** @DRM_VSEG_CMD_WRITE: store the 64-bit @value at @dst. */
 #define DRM_VSEG_CMD_WRITE		3
 
 /**
  * struct drm_vseg_cmd - one command of a command buffer
- * @opcode: DRM_VSEG_CMD_*.
+ * @opcode: %DRM_VSEG_CMD_NOP (do nothing), %DRM_VSEG_CMD_FILL (store the
+ *	32-bit @value repeatedly over @size bytes at @dst), %DRM_VSEG_CMD_COPY
+ *	(copy @size bytes from @src to @dst; the ranges must not overlap) or
+ *	%DRM_VSEG_CMD_WRITE (store the 64-bit @value at @dst).
  * @flags: must be zero.
  * @dst: destination address (physical or GPU virtual, by engine).
  * @src: COPY: source address; otherwise must be zero.
@@ -693,28 +782,52 @@ struct drm_vseg_cmd {
 	__u64 value;
 };
 
-/** @DRM_VSEG_MAX_CMD_BYTES: largest command buffer. */
 #define DRM_VSEG_MAX_CMD_BYTES		(64 * 1024)
-/** @DRM_VSEG_MAX_ALLOCATIONS: longest allocation list. */
 #define DRM_VSEG_MAX_ALLOCATIONS	256
-/** @DRM_VSEG_MAX_PATCHES: longest patch-location list. */
 #define DRM_VSEG_MAX_PATCHES		1024
-/** @DRM_VSEG_MAX_SYNCS: most input or output syncobjs. */
 #define DRM_VSEG_MAX_SYNCS		64
-/** @DRM_VSEG_MAX_JOBS_IN_FLIGHT: most queued jobs per file. */
 #define DRM_VSEG_MAX_JOBS_IN_FLIGHT	64
 
-/** @DRM_VSEG_ALLOCATION_WRITE: the job writes this allocation. */
 #define DRM_VSEG_ALLOCATION_WRITE	(1u << 0)
+
+#define DRM_VSEG_SYNC_SIZE_V1		16
+#define DRM_VSEG_SYNC_SIZE_MAX		256
 
 /**
  * struct drm_vseg_allocation - an allocation-list entry
  * @handle: GEM handle of an AccessedPhysically buffer.
- * @flags: %DRM_VSEG_ALLOCATION_WRITE or 0.
+ * @flags: %DRM_VSEG_ALLOCATION_WRITE (the job writes this allocation) or
+ *	0.
  */
 struct drm_vseg_allocation {
 	__u32 handle;
 	__u32 flags;
+};
+
+/**
+ * struct drm_vseg_sync - a syncobj and a point of it, for SUBMIT
+ * @handle: a syncobj handle of the calling file.
+ * @flags: must be zero.
+ * @point: 0 for a binary syncobj; else the point of a timeline syncobj.
+ *	An input entry waits for the fence of that point, which must have
+ *	been submitted already (else -EINVAL, as DRM_IOCTL_SYNCOBJ_WAIT
+ *	without WAIT_FOR_SUBMIT; a point already signalled and gone is
+ *	fine); an output entry adds the job's fence as that point, through
+ *	a dma_fence_chain. A nonzero @point on a syncobj that holds a binary
+ *	fence is -EINVAL, in and out. Points should grow: a point at or
+ *	below the timeline's last one is added all the same, but then a
+ *	query of the timeline's value may read 0 (as with
+ *	DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL).
+ *
+ * &drm_vseg_submit.sync_size is the size of one element of the caller's
+ * arrays: %DRM_VSEG_SYNC_SIZE_V1 (16) for this first version, up to
+ * %DRM_VSEG_SYNC_SIZE_MAX (256), a multiple of 8; bytes past the ones the kernel knows must
+ * be zero, so that a later field read as zero keeps today's meaning.
+ */
+struct drm_vseg_sync {
+	__u32 handle;
+	__u32 flags;
+	__u64 point;
 };
 
 /**
@@ -738,21 +851,32 @@ struct drm_vseg_patch {
 /**
  * struct drm_vseg_submit - DRM_IOCTL_VSEG_SUBMIT argument
  * @extensions: must be zero.
- * @engine: DRM_VSEG_ENGINE_*.
+ * @engine: %DRM_VSEG_ENGINE_COPY (the physically addressed copy engine)
+ *	or %DRM_VSEG_ENGINE_RENDER (the virtually addressed render engine).
  * @flags: must be zero.
  * @commands: user pointer to the command buffer.
  * @commands_size: its size: a nonzero multiple of sizeof(struct
- *	drm_vseg_cmd), at most %DRM_VSEG_MAX_CMD_BYTES.
- * @num_allocations: entries in @allocations (copy engine only).
+ *	drm_vseg_cmd), at most %DRM_VSEG_MAX_CMD_BYTES (64 KiB).
+ * @num_allocations: entries in @allocations (copy engine only), at most
+ *	%DRM_VSEG_MAX_ALLOCATIONS (256).
  * @allocations: user pointer to &struct drm_vseg_allocation entries.
  * @patches: user pointer to &struct drm_vseg_patch entries.
- * @num_patches: entries in @patches (copy engine only).
- * @num_in_syncs: entries in @in_syncs.
- * @in_syncs: user pointer to __u32 syncobj handles to wait for.
- * @out_syncs: user pointer to __u32 syncobj handles that get the job's fence.
- * @num_out_syncs: entries in @out_syncs.
- * @pad: must be zero.
+ * @num_patches: entries in @patches (copy engine only), at most
+ *	%DRM_VSEG_MAX_PATCHES (1024).
+ * @num_in_syncs: entries in @in_syncs, at most %DRM_VSEG_MAX_SYNCS (64).
+ * @in_syncs: user pointer to an array of &struct drm_vseg_sync,
+ *	@sync_size bytes apart: the syncobj points to wait for.
+ * @out_syncs: user pointer to an array of &struct drm_vseg_sync,
+ *	@sync_size bytes apart: the syncobjs (points) that get the job's
+ *	fence.
+ * @num_out_syncs: entries in @out_syncs, at most %DRM_VSEG_MAX_SYNCS.
+ * @sync_size: the size of one element of @in_syncs and @out_syncs, their
+ *	stride: a multiple of 8 from %DRM_VSEG_SYNC_SIZE_V1 up to
+ *	%DRM_VSEG_SYNC_SIZE_MAX (-E2BIG above); may be 0 when both arrays are
+ *	empty (driver minor 4; it was a zero pad before).
  * @reserved: must be zero.
+ *
+ * A file has at most %DRM_VSEG_MAX_JOBS_IN_FLIGHT (64) jobs queued.
  *
  * Errors: -EINVAL for bad arguments (unknown engine or opcode, nonzero
  * reserved fields, an allocation list on the render engine, a buffer
@@ -760,10 +884,12 @@ struct drm_vseg_patch {
  * allocation index, a patch offset that is not an address field of a
  * command, an allocation offset beyond its buffer, a copy-engine command
  * that touches bytes outside the listed allocations, an input syncobj
- * without a fence),
+ * without a fence or without the point, a bad @sync_size, nonzero sync
+ * flags or unknown sync bytes, a point on a binary syncobj),
  * -E2BIG for lists longer than their limit, -ENOENT for unknown handles or
  * syncobjs, -EFAULT for bad pointers, -ENOSPC when a listed buffer cannot
- * be made physically reachable.
+ * be made physically reachable. On any error nothing is queued and no
+ * syncobj changes.
  */
 struct drm_vseg_submit {
 	__u64 extensions;
@@ -779,7 +905,7 @@ struct drm_vseg_submit {
 	__u64 in_syncs;
 	__u64 out_syncs;
 	__u32 num_out_syncs;
-	__u32 pad;
+	__u32 sync_size;
 	__u64 reserved[2];
 };
 
@@ -790,7 +916,7 @@ struct drm_vseg_submit {
  * address space, or unmaps the mapping that starts at @gpu_va. Mappings
  * must not overlap. A job already queued keeps the mappings it was
  * submitted with. An address space holds at most
- * %DRM_VSEG_MAX_VM_MAPPINGS mappings.
+ * %DRM_VSEG_MAX_VM_MAPPINGS (4096) mappings.
  *
  * @extensions: must be zero.
  * @handle: VM_BIND: GEM handle; VM_UNBIND: must be zero.
@@ -813,10 +939,8 @@ struct drm_vseg_vm_bind {
 	__u64 reserved[2];
 };
 
-/** @DRM_VSEG_MAX_VM_MAPPINGS: most mappings of one GPU virtual address space. */
 #define DRM_VSEG_MAX_VM_MAPPINGS	4096
 
-/** @DRM_VSEG_NUM_HEADS: display heads of the virtual display. */
 #define DRM_VSEG_NUM_HEADS		2
 
 /**
@@ -836,7 +960,7 @@ struct drm_vseg_vm_bind {
  * closed file's framebuffers).
  *
  * @extensions: must be zero.
- * @head: 0 .. %DRM_VSEG_NUM_HEADS - 1.
+ * @head: 0 .. %DRM_VSEG_NUM_HEADS - 1 (the display has 2 heads).
  * @handle: a primary buffer, or 0 to turn the head off.
  * @flags: must be zero.
  * @pad: must be zero.
@@ -849,6 +973,252 @@ struct drm_vseg_scanout {
 	__u32 flags;
 	__u32 pad;
 	__u64 reserved[2];
+};
+
+#define DRM_VSEG_DEVICE_QUERY_VERSION		1
+#define DRM_VSEG_DEVICE_QUERY_SEGMENTS		2
+#define DRM_VSEG_DEVICE_QUERY_ENGINES		3
+#define DRM_VSEG_DEVICE_QUERY_HEADS		4
+#define DRM_VSEG_DEVICE_QUERY_LIMITS		5
+#define DRM_VSEG_DEVICE_QUERY_SIZE_MAX		(64 * 1024)
+
+/**
+ * struct drm_vseg_device_query - DRM_IOCTL_VSEG_DEVICE_QUERY argument
+ *
+ * One query of what the device is and has, chosen by @query, written to
+ * @data. Each result is a structure of this header, in some cases
+ * followed by an array, and may grow in later versions. Two calls:
+ *
+ * 1. @size = 0: the kernel sets @size to the size of the result and writes
+ *    nothing else (@data is not read).
+ * 2. @size > 0, @data pointing to that many bytes: the kernel writes the
+ *    first min(@size, result size) bytes of the result there, zeroes the
+ *    rest of the caller's @size bytes (fields it does not know read as
+ *    zero), and sets @size to the result's size. A @size smaller than
+ *    that gives a truncated result, not an error: a program built against
+ *    an older header gets the fields it knows; one that wants the whole
+ *    result compares @size before and after.
+ *
+ * Results can change between the two calls (usage counters, the heads'
+ * state) but not their size: the segment table, the engines and the
+ * heads are fixed while the device exists.
+ *
+ * The queries, with the structure each returns:
+ *
+ * - %DRM_VSEG_DEVICE_QUERY_VERSION: &struct drm_vseg_query_version.
+ * - %DRM_VSEG_DEVICE_QUERY_SEGMENTS: &struct drm_vseg_query_segment_table,
+ *   followed by its @num_segments &struct drm_vseg_segment_info elements
+ *   of @segment_size bytes each: the same table and usage as
+ *   DRM_IOCTL_VSEG_QUERY_SEGMENTS.
+ * - %DRM_VSEG_DEVICE_QUERY_ENGINES: &struct drm_vseg_query_engines, followed by
+ *   @num_engines &struct drm_vseg_engine_info of @engine_size bytes each.
+ * - %DRM_VSEG_DEVICE_QUERY_HEADS: &struct drm_vseg_query_heads, followed by
+ *   @num_heads &struct drm_vseg_head_info of @head_size bytes each.
+ * - %DRM_VSEG_DEVICE_QUERY_LIMITS: &struct drm_vseg_query_limits.
+ *
+ * @extensions: must be zero.
+ * @query: one of the DRM_VSEG_QUERY_* ids above; any other is -EINVAL.
+ * @size: in: bytes at @data, 0 to ask, at most %DRM_VSEG_DEVICE_QUERY_SIZE_MAX
+ *	(64 KiB; -E2BIG above); out: the size of the result.
+ * @data: user pointer to @size bytes.
+ * @flags: must be zero.
+ * @pad: must be zero.
+ * @reserved: must be zero.
+ *
+ * Errors: -EINVAL (unknown @query, nonzero @extensions, @flags, @pad or
+ * @reserved), -E2BIG (@size too large), -EFAULT (@data not writable for
+ * @size bytes; some of it may have been written, @size is left as it
+ * was), -ENOMEM. Allowed on render nodes: every query reads only what
+ * any client may know.
+ */
+struct drm_vseg_device_query {
+	__u64 extensions;
+	__u32 query;
+	__u32 size;
+	__u64 data;
+	__u32 flags;
+	__u32 pad;
+	__u64 reserved[2];
+};
+
+/**
+ * struct drm_vseg_query_version - %DRM_VSEG_DEVICE_QUERY_VERSION result
+ *
+ * The version of the UAPI the kernel implements, the same as
+ * DRM_IOCTL_VERSION's (see the version history and the rule for the
+ * minor at the top of this header).
+ *
+ * @major: the major, 0 until the UAPI is declared stable.
+ * @minor: the minor: 4 or more when DEVICE_QUERY exists.
+ * @patchlevel: the patch level.
+ * @pad: zero.
+ * @reserved: zero.
+ */
+struct drm_vseg_query_version {
+	__u32 major;
+	__u32 minor;
+	__u32 patchlevel;
+	__u32 pad;
+	__u64 reserved[2];
+};
+
+/**
+ * struct drm_vseg_query_segment_table - %DRM_VSEG_DEVICE_QUERY_SEGMENTS result
+ *
+ * The fields of &struct drm_vseg_query_segments' first call, then the
+ * table: @num_segments &struct drm_vseg_segment_info elements of
+ * @segment_size bytes each, the first one right after this header
+ * (sizeof(struct drm_vseg_query_segment_table) bytes in).
+ *
+ * @num_segments: number of segments in the table, 1 to
+ *	%DRM_VSEG_MAX_SEGMENTS.
+ * @segment_size: size of one element of the table that follows, the
+ *	kernel's &struct drm_vseg_segment_info: at least
+ *	%DRM_VSEG_SEGMENT_INFO_SIZE_V1.
+ * @paging_buffer_segment_id: segment the paging buffer comes from: the
+ *	aperture's id, or 0 for contiguous system memory.
+ * @paging_buffer_size: size of the paging buffer, bytes.
+ * @paging_buffer_private_data_size: size of the driver's
+ *	per-paging-buffer private data, bytes.
+ * @pad: zero.
+ * @system_usage: usage of the implicit system segment (id 0).
+ * @reserved: zero.
+ */
+struct drm_vseg_query_segment_table {
+	__u32 num_segments;
+	__u32 segment_size;
+	__u32 paging_buffer_segment_id;
+	__u32 paging_buffer_size;
+	__u32 paging_buffer_private_data_size;
+	__u32 pad;
+	struct drm_vseg_segment_usage system_usage;
+	__u64 reserved[2];
+};
+
+#define DRM_VSEG_ENGINE_PAGING		2
+
+#define DRM_VSEG_ENGINE_INFO_PHYSICAL	(1u << 0)
+#define DRM_VSEG_ENGINE_INFO_VIRTUAL	(1u << 1)
+#define DRM_VSEG_ENGINE_INFO_SUBMIT	(1u << 2)
+
+/**
+ * struct drm_vseg_engine_info - one engine of %DRM_VSEG_DEVICE_QUERY_ENGINES
+ *
+ * @id: %DRM_VSEG_ENGINE_COPY, %DRM_VSEG_ENGINE_RENDER, or
+ *	%DRM_VSEG_ENGINE_PAGING: the memory manager's engine (WDDM's paging
+ *	node), which runs the moves of buffers and takes no submission.
+ * @flags: %DRM_VSEG_ENGINE_INFO_PHYSICAL (addresses memory physically),
+ *	%DRM_VSEG_ENGINE_INFO_VIRTUAL (through the file's GPU virtual
+ *	address space), %DRM_VSEG_ENGINE_INFO_SUBMIT (SUBMIT's @engine
+ *	takes @id). Later bits may be given a meaning.
+ * @name: NUL-terminated name, as the engine's fences give it.
+ * @reserved: zero.
+ */
+struct drm_vseg_engine_info {
+	__u32 id;
+	__u32 flags;
+	char name[16];
+	__u64 reserved[2];
+};
+
+/**
+ * struct drm_vseg_query_engines - %DRM_VSEG_DEVICE_QUERY_ENGINES result
+ *
+ * Followed by @num_engines &struct drm_vseg_engine_info elements of
+ * @engine_size bytes each, in id order.
+ *
+ * @num_engines: number of engines.
+ * @engine_size: size of one element, the kernel's &struct
+ *	drm_vseg_engine_info.
+ * @reserved: zero.
+ */
+struct drm_vseg_query_engines {
+	__u32 num_engines;
+	__u32 engine_size;
+	__u64 reserved;
+};
+
+#define DRM_VSEG_HEAD_ACTIVE		(1u << 0)
+
+/**
+ * struct drm_vseg_head_info - one head of %DRM_VSEG_DEVICE_QUERY_HEADS
+ *
+ * @id: the head, as DRM_IOCTL_VSEG_SCANOUT's @head takes it.
+ * @flags: %DRM_VSEG_HEAD_ACTIVE when the head shows a primary now. Later
+ *	bits may be given a meaning.
+ * @reserved: zero.
+ */
+struct drm_vseg_head_info {
+	__u32 id;
+	__u32 flags;
+	__u64 reserved[2];
+};
+
+/**
+ * struct drm_vseg_query_heads - %DRM_VSEG_DEVICE_QUERY_HEADS result
+ *
+ * Followed by @num_heads &struct drm_vseg_head_info elements of
+ * @head_size bytes each, in id order.
+ *
+ * @num_heads: number of heads (%DRM_VSEG_NUM_HEADS).
+ * @head_size: size of one element, the kernel's &struct
+ *	drm_vseg_head_info.
+ * @reserved: zero.
+ */
+struct drm_vseg_query_heads {
+	__u32 num_heads;
+	__u32 head_size;
+	__u64 reserved;
+};
+
+/**
+ * struct drm_vseg_query_limits - %DRM_VSEG_DEVICE_QUERY_LIMITS result
+ *
+ * The limits this header gives as constants, as the running kernel has
+ * them, and those set at load time.
+ *
+ * @max_segments: %DRM_VSEG_MAX_SEGMENTS.
+ * @max_banks: %DRM_VSEG_MAX_BANKS.
+ * @max_invalid_ranges: %DRM_VSEG_MAX_INVALID_RANGES.
+ * @max_preferred: %DRM_VSEG_MAX_PREFERRED.
+ * @max_hinted_banks: %DRM_VSEG_MAX_HINTED_BANKS.
+ * @max_residency_handles: %DRM_VSEG_MAX_RESIDENCY_HANDLES.
+ * @max_cmd_bytes: %DRM_VSEG_MAX_CMD_BYTES.
+ * @max_allocations: %DRM_VSEG_MAX_ALLOCATIONS.
+ * @max_patches: %DRM_VSEG_MAX_PATCHES.
+ * @max_syncs: %DRM_VSEG_MAX_SYNCS.
+ * @max_jobs_in_flight: %DRM_VSEG_MAX_JOBS_IN_FLIGHT.
+ * @max_vm_mappings: %DRM_VSEG_MAX_VM_MAPPINGS.
+ * @max_extensions: %DRM_VSEG_MAX_EXTENSIONS.
+ * @num_heads: %DRM_VSEG_NUM_HEADS.
+ * @pin_limit_percent: the share of each segment one file may pin, in
+ *	percent (the module parameter of that name).
+ * @sync_size_max: %DRM_VSEG_SYNC_SIZE_MAX.
+ * @va_size: size of a GPU virtual address space: VM_BIND addresses are
+ *	below it.
+ * @va_alignment: alignment of a VM_BIND address.
+ * @reserved: zero.
+ */
+struct drm_vseg_query_limits {
+	__u32 max_segments;
+	__u32 max_banks;
+	__u32 max_invalid_ranges;
+	__u32 max_preferred;
+	__u32 max_hinted_banks;
+	__u32 max_residency_handles;
+	__u32 max_cmd_bytes;
+	__u32 max_allocations;
+	__u32 max_patches;
+	__u32 max_syncs;
+	__u32 max_jobs_in_flight;
+	__u32 max_vm_mappings;
+	__u32 max_extensions;
+	__u32 num_heads;
+	__u32 pin_limit_percent;
+	__u32 sync_size_max;
+	__u64 va_size;
+	__u64 va_alignment;
+	__u64 reserved[4];
 };
 
 #if defined(__cplusplus)

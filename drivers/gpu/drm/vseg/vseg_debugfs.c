@@ -129,8 +129,11 @@ static int vseg_debugfs_allocations(struct seq_file *m, void *unused)
 				   st->ap_size);
 		else
 			seq_puts(m, " aperture=-");
-		seq_printf(m, " moves=%llu resident=%d pinned=%d\n", st->moves,
+		seq_printf(m, " moves=%llu resident=%d pinned=%d", st->moves,
 			   st->seg != 0, READ_ONCE(vbo->tbo.pin_count) != 0);
+		if (vbo->params.label[0])
+			seq_printf(m, " label=%s", vbo->params.label);
+		seq_putc(m, '\n');
 	}
 	mutex_unlock(&vdev->bo_lock);
 	return 0;

@@ -114,6 +114,7 @@ VSEG_IOCTL_GUARD(vseg_ioctl_vm_bind)
 VSEG_IOCTL_GUARD(vseg_ioctl_vm_unbind)
 VSEG_IOCTL_GUARD(vseg_ioctl_submit)
 VSEG_IOCTL_GUARD(vseg_ioctl_scanout)
+VSEG_IOCTL_GUARD(vseg_ioctl_device_query)
 
 #define VSEG_IOCTL_DEF(ioctl, func, flags) \
 	DRM_IOCTL_DEF_DRV(ioctl, func##_guarded, flags)
@@ -134,6 +135,7 @@ static const struct drm_ioctl_desc vseg_ioctls[] = {
 	VSEG_IOCTL_DEF(VSEG_VM_UNBIND, vseg_ioctl_vm_unbind, DRM_RENDER_ALLOW),
 	VSEG_IOCTL_DEF(VSEG_SUBMIT, vseg_ioctl_submit, DRM_RENDER_ALLOW),
 	VSEG_IOCTL_DEF(VSEG_SCANOUT, vseg_ioctl_scanout, DRM_MASTER),
+	VSEG_IOCTL_DEF(VSEG_DEVICE_QUERY, vseg_ioctl_device_query, DRM_RENDER_ALLOW),
 };
 
 static int vseg_open(struct drm_device *drm, struct drm_file *file)
@@ -166,7 +168,8 @@ static void vseg_postclose(struct drm_device *drm, struct drm_file *file)
 VSEG_DEFINE_FOPS(vseg_fops);
 
 static const struct drm_driver vseg_drm_driver = {
-	.driver_features = DRIVER_GEM | DRIVER_RENDER | DRIVER_SYNCOBJ,
+	.driver_features = DRIVER_GEM | DRIVER_RENDER | DRIVER_SYNCOBJ |
+			   DRIVER_SYNCOBJ_TIMELINE,
 	VSEG_DRM_DRIVER_PRIME
 	VSEG_DRM_DRIVER_FDINFO
 	.dumb_create = vseg_gem_dumb_create,

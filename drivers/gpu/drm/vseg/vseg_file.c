@@ -98,6 +98,16 @@ void vseg_file_fini(struct vseg_file *vf)
 }
 
 /**
+ * vseg_file_pin_limit_percent() - the share of a segment a file may pin
+ *
+ * Return: the module parameter pin_limit_percent, at most 100.
+ */
+unsigned int vseg_file_pin_limit_percent(void)
+{
+	return min(pin_limit_percent, 100u);
+}
+
+/**
  * vseg_file_pin_limit() - bytes one file may pin in a segment
  * @vdev: the device
  * @seg: segment id, 0 for system memory

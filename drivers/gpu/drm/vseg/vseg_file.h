@@ -56,6 +56,7 @@ struct vseg_file {
 int vseg_file_init(struct vseg_file *vf, struct vseg_device *vdev);
 void vseg_file_fini(struct vseg_file *vf);
 u64 vseg_file_pin_limit(struct vseg_device *vdev, u32 seg);
+unsigned int vseg_file_pin_limit_percent(void);
 int vseg_file_make_resident(struct vseg_file *vf, struct vseg_bo **bos,
 			    u32 n, bool pin, u32 *done);
 int vseg_file_can_unpin(struct vseg_file *vf, struct vseg_bo *vbo,

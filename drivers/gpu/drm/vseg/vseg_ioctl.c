@@ -7,6 +7,7 @@
  */
 
 #include <linux/build_bug.h>
+#include <linux/dma-fence-chain.h>
 #include <linux/stddef.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -21,6 +22,7 @@
 #include "vseg_bo.h"
 #include "vseg_display.h"
 #include "vseg_engine.h"
+#include "vseg_ext.h"
 #include "vseg_vm.h"
 #include "vseg_device_types.h"
 #include "vseg_file.h"
@@ -36,10 +38,11 @@ static_assert(VSEG_SEGF_CPU_VISIBLE == DRM_VSEG_SEGMENT_CPU_VISIBLE);
 static_assert(VSEG_SEGF_USE_64KB_PAGES == DRM_VSEG_SEGMENT_USE_64KB_PAGES);
 static_assert(VSEG_SEGF_NON_LOCAL_BUDGET_GROUP ==
 	      DRM_VSEG_SEGMENT_NON_LOCAL_BUDGET_GROUP);
-static_assert(VSEG_SEGF_ALL == DRM_VSEG_SEGMENT_FLAGS_ALL);
+static_assert(VSEG_SEGF_ALL == (DRM_VSEG_SEGMENT_NON_LOCAL_BUDGET_GROUP << 1) - 1);
 static_assert(VSEG_MAX_SEGMENTS == DRM_VSEG_MAX_SEGMENTS);
 static_assert(VSEG_MAX_BANKS == DRM_VSEG_MAX_BANKS);
 static_assert(VSEG_MAX_INVALID_RANGES == DRM_VSEG_MAX_INVALID_RANGES);
+static_assert(sizeof(struct drm_vseg_sync) == DRM_VSEG_SYNC_SIZE_V1);
 static_assert(sizeof_field(struct drm_vseg_segment_info, name) == VSEG_NAME_LEN);
 /* The first version ends with its reserved words; later ones only grow. */
 static_assert(offsetofend(struct drm_vseg_segment_info, reserved) ==
@@ -54,8 +57,13 @@ static bool mbz(const void *p, size_t len)
 	return !memchr_inv(p, 0, len);
 }
 
-static void usage_to_uapi(const struct vseg_usage *u,
-			  struct drm_vseg_segment_usage *out)
+/**
+ * vseg_usage_to_uapi() - a segment's usage as the UAPI gives it
+ * @u: the usage
+ * @out: receives it; its reserved words are left as they are
+ */
+void vseg_usage_to_uapi(const struct vseg_usage *u,
+			struct drm_vseg_segment_usage *out)
 {
 	out->committed = u->committed;
 	out->resident = u->resident;
@@ -63,9 +71,15 @@ static void usage_to_uapi(const struct vseg_usage *u,
 	out->aperture_mapped = u->aperture_mapped;
 }
 
-static void segment_to_uapi(struct vseg_device *vdev,
-			    const struct vseg_segment_desc *d,
-			    struct drm_vseg_segment_info *out)
+/**
+ * vseg_segment_to_uapi() - one segment of the table, with its usage
+ * @vdev: the device
+ * @d: the segment
+ * @out: receives it; must be zeroed by the caller
+ */
+void vseg_segment_to_uapi(struct vseg_device *vdev,
+			  const struct vseg_segment_desc *d,
+			  struct drm_vseg_segment_info *out)
 {
 	struct vseg_usage u;
 	unsigned int i;
@@ -91,7 +105,7 @@ static void segment_to_uapi(struct vseg_device *vdev,
 	}
 	strscpy(out->name, d->name, sizeof(out->name));
 	vseg_ttm_usage(vdev, d->id, &u);
-	usage_to_uapi(&u, &out->usage);
+	vseg_usage_to_uapi(&u, &out->usage);
 }
 
 /*
@@ -117,7 +131,7 @@ static int query_copy_segments(struct vseg_device *vdev, u64 uptr, u32 stride)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		memset(&info, 0, sizeof(info));
-		segment_to_uapi(vdev, &t->seg[i], &info);
+		vseg_segment_to_uapi(vdev, &t->seg[i], &info);
 		memcpy(buf + i * stride, &info,
 		       min_t(size_t, stride, sizeof(info)));
 	}
@@ -178,7 +192,7 @@ int vseg_ioctl_query_segments(struct drm_device *drm, void *data,
 	q->paging_buffer_private_data_size = t->paging_buffer_private_data_size;
 	vseg_ttm_usage(vdev, 0, &u);
 	memset(&q->system_usage, 0, sizeof(q->system_usage));
-	usage_to_uapi(&u, &q->system_usage);
+	vseg_usage_to_uapi(&u, &q->system_usage);
 	return 0;
 }
 
@@ -189,6 +203,40 @@ static_assert(DRM_VSEG_GEM_CREATE_CPU_VISIBLE == VSEG_BO_CPU_VISIBLE);
 static_assert(DRM_VSEG_GEM_CREATE_FROM_END_OF_SEGMENT == VSEG_BO_FROM_END);
 static_assert(DRM_VSEG_MAX_PREFERRED == VSEG_BO_MAX_PREFERRED);
 static_assert(DRM_VSEG_MAX_HINTED_BANKS == VSEG_BO_MAX_BANKS);
+static_assert(DRM_VSEG_LABEL_LEN == VSEG_BO_LABEL_LEN);
+
+/* The creation flags this driver knows. */
+#define VSEG_GEM_CREATE_FLAGS_ALL \
+	(DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY | DRM_VSEG_GEM_CREATE_PRIMARY | \
+	 DRM_VSEG_GEM_CREATE_CPU_VISIBLE | \
+	 DRM_VSEG_GEM_CREATE_FROM_END_OF_SEGMENT)
+
+/*
+ * DRM_VSEG_GEM_CREATE_EXT_LABEL: printable ASCII but space, then zeros,
+ * so that the label is one word of debugfs's "key=value" lines.
+ */
+static int create_ext_label(u64 ext, void *data)
+{
+	struct drm_vseg_gem_create_ext_label l;
+	struct vseg_bo_params *p = data;
+	size_t len;
+
+	if (copy_from_user(&l, u64_to_user_ptr(ext), sizeof(l)))
+		return -EFAULT;
+	len = strnlen(l.label, sizeof(l.label));
+	if (!len || len == sizeof(l.label) ||
+	    !mbz(l.label + len, sizeof(l.label) - len))
+		return -EINVAL;
+	while (len--)
+		if (l.label[len] <= ' ' || l.label[len] > '~')
+			return -EINVAL;
+	memcpy(p->label, l.label, sizeof(p->label));
+	return 0;
+}
+
+static const struct vseg_ext_handler gem_create_exts[] = {
+	{ DRM_VSEG_GEM_CREATE_EXT_LABEL, create_ext_label },
+};
 
 /**
  * vseg_ioctl_gem_create() - DRM_IOCTL_VSEG_GEM_CREATE
@@ -210,8 +258,7 @@ int vseg_ioctl_gem_create(struct drm_device *drm, void *data,
 	unsigned int i;
 	int err;
 
-	if (args->extensions || args->handle ||
-	    (args->flags & ~DRM_VSEG_GEM_CREATE_FLAGS_ALL) ||
+	if (args->handle || (args->flags & ~VSEG_GEM_CREATE_FLAGS_ALL) ||
 	    !mbz(args->reserved, sizeof(args->reserved)))
 		return -EINVAL;
 	if (args->num_preferred > DRM_VSEG_MAX_PREFERRED ||
@@ -247,6 +294,10 @@ int vseg_ioctl_gem_create(struct drm_device *drm, void *data,
 	p.num_preferred = args->num_preferred;
 	p.num_banks = args->num_hinted_banks;
 
+	err = vseg_ext_walk(args->extensions, gem_create_exts,
+			    ARRAY_SIZE(gem_create_exts), &p);
+	if (err)
+		return err;
 	err = vseg_bo_check_params(vdev, &p, &real_size);
 	if (err)
 		return err;
@@ -651,14 +702,58 @@ static int submit_patches(struct drm_vseg_submit *args, struct vseg_submit *s)
 	return 0;
 }
 
+/*
+ * A sync array: @count elements of @stride bytes, each a struct
+ * drm_vseg_sync followed by bytes this kernel does not know, which must be
+ * zero. Returns the entries, packed.
+ */
+static struct drm_vseg_sync *copy_syncs(u64 uptr, u32 count, u32 stride,
+					int *err)
+{
+	struct drm_vseg_sync *syncs;
+	u8 *raw;
+	u32 i;
+
+	raw = copy_array(uptr, count, stride, err);
+	if (!raw)
+		return NULL;
+	syncs = kvmalloc_array(count, sizeof(*syncs), GFP_KERNEL);
+	if (!syncs) {
+		*err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < count; i++) {
+		const u8 *e = raw + (size_t)i * stride;
+
+		memcpy(&syncs[i], e, sizeof(*syncs));
+		if (syncs[i].flags ||
+		    !mbz(e + sizeof(*syncs), stride - sizeof(*syncs))) {
+			*err = -EINVAL;
+			kvfree(syncs);
+			syncs = NULL;
+			break;
+		}
+	}
+out:
+	kvfree(raw);
+	return syncs;
+}
+
+/*
+ * The fence of each input point. The DRM core refuses (-EINVAL) a point
+ * on a syncobj that holds no timeline, and a point not submitted yet; a
+ * point already signalled may come back as no fence: it is waited for as
+ * one that has signalled.
+ */
 static int submit_in_syncs(struct drm_file *file, struct drm_vseg_submit *args,
 			   struct vseg_submit *s)
 {
-	u32 *handles, i;
+	struct drm_vseg_sync *syncs;
+	u32 i;
 	int err;
 
-	handles = copy_array(args->in_syncs, args->num_in_syncs,
-			     sizeof(*handles), &err);
+	syncs = copy_syncs(args->in_syncs, args->num_in_syncs,
+			   args->sync_size, &err);
 	if (err)
 		return err;
 	s->in_fences = kvcalloc(args->num_in_syncs, sizeof(*s->in_fences),
@@ -666,46 +761,111 @@ static int submit_in_syncs(struct drm_file *file, struct drm_vseg_submit *args,
 	if (args->num_in_syncs && !s->in_fences)
 		err = -ENOMEM;
 	s->num_in = s->in_fences ? args->num_in_syncs : 0;
-	for (i = 0; i < s->num_in && !err; i++)
-		err = drm_syncobj_find_fence(file, handles[i], 0, 0,
-					     &s->in_fences[i]);
-	kvfree(handles);
+	for (i = 0; i < s->num_in && !err; i++) {
+		struct dma_fence *f = NULL;
+
+		/* On error the core may leave @f pointing at a dropped fence. */
+		err = drm_syncobj_find_fence(file, syncs[i].handle,
+					     syncs[i].point, 0, &f);
+		if (!err)
+			s->in_fences[i] = f ? f : dma_fence_get_stub();
+	}
+	kvfree(syncs);
 	return err;
 }
 
-static void put_syncobjs(struct drm_syncobj **so, u32 n)
+/**
+ * struct vseg_out_sync - an output syncobj, looked up before the job exists
+ * @so: the syncobj (a reference).
+ * @chain: for a timeline point, the chain link that will hold the job's
+ *	fence; NULL for a binary syncobj.
+ * @point: the timeline point, or 0.
+ */
+struct vseg_out_sync {
+	struct drm_syncobj *so;
+	struct dma_fence_chain *chain;
+	u64 point;
+};
+
+static void put_out_syncs(struct vseg_out_sync *out, u32 n)
 {
 	u32 i;
 
-	for (i = 0; i < n; i++)
-		if (so[i])
-			drm_syncobj_put(so[i]);
-	kvfree(so);
+	if (!out)
+		return;
+	for (i = 0; i < n; i++) {
+		if (out[i].so)
+			drm_syncobj_put(out[i].so);
+		dma_fence_chain_free(out[i].chain);
+	}
+	kvfree(out);
 }
 
-/* The output syncobjs, looked up before anything is queued. */
+/* True if the syncobj holds a fence that is not a timeline's. */
+static bool syncobj_is_binary(struct drm_syncobj *so)
+{
+	struct dma_fence *f = drm_syncobj_fence_get(so);
+	bool binary = f && !to_dma_fence_chain(f);
+
+	dma_fence_put(f);
+	return binary;
+}
+
+/*
+ * The output syncobjs, looked up, and the chain links of their points
+ * allocated, before anything is queued: once the job is, signalling them
+ * cannot fail.
+ */
 static int submit_out_syncs(struct drm_file *file,
 			    struct drm_vseg_submit *args,
-			    struct drm_syncobj ***out)
+			    struct vseg_out_sync **outp)
 {
-	u32 *handles, i;
+	struct drm_vseg_sync *syncs;
+	struct vseg_out_sync *out;
+	u32 i;
 	int err;
 
-	*out = NULL;
-	handles = copy_array(args->out_syncs, args->num_out_syncs,
-			     sizeof(*handles), &err);
+	*outp = NULL;
+	syncs = copy_syncs(args->out_syncs, args->num_out_syncs,
+			   args->sync_size, &err);
 	if (err)
 		return err;
-	*out = kvcalloc(args->num_out_syncs, sizeof(**out), GFP_KERNEL);
-	if (args->num_out_syncs && !*out)
+	out = kvcalloc(args->num_out_syncs, sizeof(*out), GFP_KERNEL);
+	if (args->num_out_syncs && !out)
 		err = -ENOMEM;
+	*outp = out;
 	for (i = 0; !err && i < args->num_out_syncs; i++) {
-		(*out)[i] = drm_syncobj_find(file, handles[i]);
-		if (!(*out)[i])
+		out[i].so = drm_syncobj_find(file, syncs[i].handle);
+		out[i].point = syncs[i].point;
+		if (!out[i].so) {
 			err = -ENOENT;
+		} else if (out[i].point && syncobj_is_binary(out[i].so)) {
+			err = -EINVAL;
+		} else if (out[i].point) {
+			out[i].chain = dma_fence_chain_alloc();
+			if (!out[i].chain)
+				err = -ENOMEM;
+		}
 	}
-	kvfree(handles);
+	kvfree(syncs);
 	return err;
+}
+
+/* Cannot fail: every syncobj and chain link was gotten beforehand. */
+static void signal_out_syncs(struct vseg_out_sync *out, u32 n,
+			     struct dma_fence *fence)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		if (out[i].chain) {
+			drm_syncobj_add_point(out[i].so, out[i].chain, fence,
+					      out[i].point);
+			out[i].chain = NULL;
+		} else {
+			drm_syncobj_replace_fence(out[i].so, fence);
+		}
+	}
 }
 
 /**
@@ -721,17 +881,24 @@ int vseg_ioctl_submit(struct drm_device *drm, void *data,
 {
 	struct vseg_file *vfile = file->driver_priv;
 	struct drm_vseg_submit *args = data;
-	struct drm_syncobj **out = NULL;
+	struct vseg_out_sync *out = NULL;
 	struct vseg_submit s = {};
 	struct dma_fence *fence;
 	u32 i;
 	int err;
 
-	if (args->extensions || args->flags || args->pad ||
+	if (args->extensions || args->flags ||
 	    !mbz(args->reserved, sizeof(args->reserved)) ||
 	    args->engine > DRM_VSEG_ENGINE_RENDER || !args->commands_size ||
 	    args->commands_size % sizeof(struct drm_vseg_cmd))
 		return -EINVAL;
+	/* The sync arrays' stride: 0 only when there is no array. */
+	if ((args->sync_size || args->num_in_syncs || args->num_out_syncs) &&
+	    (args->sync_size < DRM_VSEG_SYNC_SIZE_V1 ||
+	     !IS_ALIGNED(args->sync_size, 8)))
+		return -EINVAL;
+	if (args->sync_size > DRM_VSEG_SYNC_SIZE_MAX)
+		return -E2BIG;
 	if (args->commands_size > DRM_VSEG_MAX_CMD_BYTES ||
 	    args->num_allocations > DRM_VSEG_MAX_ALLOCATIONS ||
 	    args->num_patches > DRM_VSEG_MAX_PATCHES ||
@@ -771,17 +938,15 @@ int vseg_ioctl_submit(struct drm_device *drm, void *data,
 	vseg_file_unthrottle(vfile, args->engine, err ? NULL : fence);
 	if (err)
 		goto err_out;
-	for (i = 0; i < args->num_out_syncs; i++)
-		drm_syncobj_replace_fence(out[i], fence);
+	signal_out_syncs(out, args->num_out_syncs, fence);
 	dma_fence_put(fence);
-	put_syncobjs(out, args->num_out_syncs);
+	put_out_syncs(out, args->num_out_syncs);
 	return 0;
 
 err_release:
 	vseg_submit_release(&s);
 err_out:
-	if (out)
-		put_syncobjs(out, args->num_out_syncs);
+	put_out_syncs(out, args->num_out_syncs);
 	return err;
 }
 

@@ -7,6 +7,17 @@
 
 struct drm_device;
 struct drm_file;
+struct drm_vseg_segment_info;
+struct drm_vseg_segment_usage;
+struct vseg_device;
+struct vseg_segment_desc;
+struct vseg_usage;
+
+void vseg_usage_to_uapi(const struct vseg_usage *u,
+			struct drm_vseg_segment_usage *out);
+void vseg_segment_to_uapi(struct vseg_device *vdev,
+			  const struct vseg_segment_desc *d,
+			  struct drm_vseg_segment_info *out);
 
 int vseg_ioctl_query_segments(struct drm_device *drm, void *data,
 			      struct drm_file *file);
@@ -29,5 +40,7 @@ int vseg_ioctl_submit(struct drm_device *drm, void *data,
 		      struct drm_file *file);
 int vseg_ioctl_scanout(struct drm_device *drm, void *data,
 		       struct drm_file *file);
+int vseg_ioctl_device_query(struct drm_device *drm, void *data,
+			    struct drm_file *file);
 
 #endif /* __VSEG_IOCTL_H__ */

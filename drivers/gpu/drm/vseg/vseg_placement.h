@@ -22,6 +22,8 @@
 #define VSEG_BO_MAX_PREFERRED		5
 #define VSEG_BO_MAX_BANKS		4
 #define VSEG_BO_MAX_ALIGNMENT		SZ_1G
+/* Longest buffer label, its NUL included. */
+#define VSEG_BO_LABEL_LEN		32
 /* Largest size a create may ask for, before any segment is consulted. */
 #define VSEG_BO_MAX_SIZE		BIT_ULL(48)
 /* Preferred + banks + every segment + system, with room to spare. */
@@ -41,6 +43,7 @@
  * @pref_topdown: allocate the matching preferred segment top-down.
  * @num_banks: entries in @banks.
  * @banks: hinted bank indices of the first preferred segment.
+ * @label: the user's name for the buffer, NUL-terminated; empty if none.
  */
 struct vseg_bo_params {
 	u64 size;
@@ -53,6 +56,7 @@ struct vseg_bo_params {
 	bool pref_topdown[VSEG_BO_MAX_PREFERRED];
 	u32 num_banks;
 	u32 banks[VSEG_BO_MAX_BANKS];
+	char label[VSEG_BO_LABEL_LEN];
 };
 
 /**
