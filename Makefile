@@ -62,7 +62,7 @@ DKMS_SRC ?= /usr/src/vseg-$(VERSION)
 
 # V=1: compiler command lines (userspace) and kbuild's (make check)
 V ?= 0
-SUBMAKE := $(MAKE) $(if $(filter 1,$(V)),,-s) V=$(V)
+SUBMAKE_FLAGS := $(if $(filter 1,$(V)),,-s) V=$(V)
 
 export TESTS VM_TIMEOUT SUBTEST_TIMEOUT QEMU_ARGS DEBUG_TIER DEBUG_VM_TIMEOUT \
 	DEBUG_SUBTEST_TIMEOUT DEBUG_PARALLEL
@@ -83,11 +83,11 @@ modules_install:
 userspace: MAKEOVERRIDES :=
 userspace:
 	@if [ -f $(REPO)/igt-tests/Makefile ]; then \
-		$(SUBMAKE) -C $(REPO)/igt-tests; \
+		$(MAKE) $(SUBMAKE_FLAGS) -C $(REPO)/igt-tests; \
 	else \
 		echo "userspace: no igt-tests/Makefile yet: skipping the IGT tests"; \
 	fi
-	@if [ -f $(TOOLS)/Makefile ]; then $(SUBMAKE) -C $(TOOLS); fi
+	@if [ -f $(TOOLS)/Makefile ]; then $(MAKE) $(SUBMAKE_FLAGS) -C $(TOOLS); fi
 
 # dkms.conf's version must be the driver's major.minor.
 version-check:
@@ -98,7 +98,7 @@ version-check:
 
 install: MAKEOVERRIDES :=
 install: version-check
-	@$(SUBMAKE) -C $(TOOLS)
+	@$(MAKE) $(SUBMAKE_FLAGS) -C $(TOOLS)
 	$(INSTALL) -d $(DESTDIR)$(INCLUDEDIR)/libdrm $(DESTDIR)$(PKGCONFIGDIR) \
 		$(DESTDIR)$(BINDIR) $(DESTDIR)$(SYSCONFDIR)/modprobe.d
 	$(INSTALL) -m 644 $(REPO)/include/uapi/drm/vseg_drm.h $(DESTDIR)$(INCLUDEDIR)/libdrm/
