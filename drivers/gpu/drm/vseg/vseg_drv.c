@@ -10,6 +10,7 @@
  * memory segments are backed by system RAM reserved at probe.
  */
 
+#include <linux/dma-mapping.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
@@ -34,6 +35,7 @@
 #include "vseg_paging.h"
 #include "vseg_phys.h"
 #include "vseg_pm.h"
+#include "vseg_prime.h"
 #include "vseg_ttm.h"
 
 static char *profile = "discrete";
@@ -164,6 +166,7 @@ DEFINE_DRM_GEM_FOPS(vseg_fops);
 static const struct drm_driver vseg_drm_driver = {
 	.driver_features = DRIVER_GEM | DRIVER_RENDER | DRIVER_SYNCOBJ,
 	VSEG_DRM_DRIVER_PRIME
+	.gem_prime_import_sg_table = vseg_prime_import_sg_table,
 	.open = vseg_open,
 	.postclose = vseg_postclose,
 	.ioctls = vseg_ioctls,
@@ -230,6 +233,10 @@ static int vseg_probe(struct platform_device *pdev)
 				  struct vseg_device, drm);
 	if (IS_ERR(vdev))
 		return PTR_ERR(vdev);
+	/* Imported pages are used where they are, wherever they are. */
+	err = dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (err)
+		return err;
 
 	err = probe_step(vdev, &step, vseg_build_table(&vdev->table));
 	if (err)

@@ -3,8 +3,8 @@
  * Copyright (c) 2026 The vseg authors
  *
  * The GEM object of a vseg buffer: its functions (free, per-file close,
- * PRIME attach refusal, mmap) and the CPU fault, which moves a buffer
- * where the CPU can see it before mapping it.
+ * mmap, and PRIME's, in vseg_prime.c) and the CPU fault, which moves a
+ * buffer where the CPU can see it before mapping it.
  */
 
 #include <linux/dma-resv.h>
@@ -19,6 +19,7 @@
 #include "vseg_device_types.h"
 #include "vseg_file.h"
 #include "vseg_gem.h"
+#include "vseg_prime.h"
 #include "vseg_res_cursor.h"
 
 /* How long CPU faults may find the CPU-visible room taken before SIGBUS. */
@@ -39,25 +40,14 @@ static void vseg_gem_free(struct drm_gem_object *gem)
 	ttm_bo_put(drm_gem_ttm_of_gem(gem));
 }
 
-/*
- * Other devices cannot import vseg buffers yet: refuse the attachment
- * (the same way on every kernel) rather than hand out pages.
- */
-static int vseg_gem_pin(struct drm_gem_object *gem)
-{
-	return -EOPNOTSUPP;
-}
-
-static struct sg_table *vseg_gem_get_sg_table(struct drm_gem_object *gem)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
 static int vseg_gem_mmap(struct drm_gem_object *gem, struct vm_area_struct *vma)
 {
 	struct ttm_buffer_object *tbo = drm_gem_ttm_of_gem(gem);
 	int err;
 
+	/* An imported buffer's pages are mapped by its exporter only. */
+	if (vseg_bo_is_imported(gem_to_vseg_bo(gem)))
+		return -EINVAL;
 	vma->vm_ops = &vseg_vm_ops;
 	err = ttm_bo_mmap_obj(vma, tbo);
 	if (err)
@@ -70,8 +60,11 @@ static int vseg_gem_mmap(struct drm_gem_object *gem, struct vm_area_struct *vma)
 static const struct drm_gem_object_funcs vseg_gem_funcs = {
 	.free = vseg_gem_free,
 	.close = vseg_file_gem_close,
-	.pin = vseg_gem_pin,
-	.get_sg_table = vseg_gem_get_sg_table,
+	.pin = vseg_prime_pin,
+	.unpin = vseg_prime_unpin,
+	.get_sg_table = vseg_prime_get_sg_table,
+	.vmap = vseg_prime_vmap,
+	.vunmap = vseg_prime_vunmap,
 	.mmap = vseg_gem_mmap,
 	.print_info = drm_gem_ttm_print_info,
 };
@@ -88,6 +81,26 @@ int vseg_gem_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
 		    struct vseg_bo **out)
 {
 	return vseg_bo_create(vdev, p, &vseg_gem_funcs, out);
+}
+
+/**
+ * vseg_gem_create_imported() - create the buffer of a foreign dma-buf with
+ * vseg's GEM object
+ * @vdev: the device
+ * @p: its properties
+ * @sgt: the exporter's pages
+ * @resv: the dma-buf's reservation object
+ * @out: receives the buffer, holding one GEM reference
+ *
+ * Return: 0 or a negative error code, as vseg_bo_create_imported().
+ */
+int vseg_gem_create_imported(struct vseg_device *vdev,
+			     const struct vseg_bo_params *p,
+			     struct sg_table *sgt, struct dma_resv *resv,
+			     struct vseg_bo **out)
+{
+	return vseg_bo_create_imported(vdev, p, &vseg_gem_funcs, sgt, resv,
+				       out);
 }
 
 /*

@@ -367,8 +367,12 @@ int vseg_ioctl_gem_mmap_offset(struct drm_device *drm, void *data,
 	vbo = lookup_bo(file, args->handle);
 	if (!vbo)
 		return -ENOENT;
-	/* No CPU-reachable place: every fault would fail; say so now. */
-	err = vseg_bo_cpu_places(vbo, places) ? 0 : -EINVAL;
+	/*
+	 * No CPU-reachable place: every fault would fail; say so now. An
+	 * imported buffer is mapped through its dma-buf, by its exporter.
+	 */
+	err = vseg_bo_cpu_places(vbo, places) && !vseg_bo_is_imported(vbo) ?
+	      0 : -EINVAL;
 	if (!err)
 		err = drm_gem_create_mmap_offset(&vbo->tbo.base);
 	if (!err)

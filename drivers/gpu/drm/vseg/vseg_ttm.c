@@ -18,6 +18,8 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_managed.h>
+#include <drm/drm_prime.h>
+#include <drm/ttm/ttm_pool.h>
 #include <drm/ttm/ttm_tt.h>
 
 #include "vseg_aperture_mgr.h"
@@ -51,6 +53,27 @@ static void vseg_ttm_tt_destroy(struct ttm_device *bdev, struct ttm_tt *tt)
 {
 	ttm_tt_fini(tt);
 	kfree(tt);
+}
+
+/*
+ * An imported buffer's pages are the exporter's, listed in the scatter
+ * table it gave: they are only looked up, never allocated or freed here.
+ */
+static int vseg_ttm_tt_populate(struct ttm_device *bdev, struct ttm_tt *tt,
+				struct ttm_operation_ctx *ctx)
+{
+	if (tt->page_flags & TTM_TT_FLAG_EXTERNAL)
+		return tt->sg ? drm_prime_sg_to_page_array(tt->sg, tt->pages,
+							   tt->num_pages) :
+				-EINVAL;
+	return ttm_pool_alloc(&bdev->pool, tt, ctx);
+}
+
+static void vseg_ttm_tt_unpopulate(struct ttm_device *bdev, struct ttm_tt *tt)
+{
+	if (tt->page_flags & TTM_TT_FLAG_EXTERNAL)
+		return;
+	ttm_pool_free(&bdev->pool, tt);
 }
 
 static const struct ttm_place vseg_sys_place = {
@@ -418,6 +441,8 @@ static int vseg_ttm_access_memory(struct ttm_buffer_object *bo,
 
 static VSEG_TTM_FUNCS_CONST struct ttm_device_funcs vseg_ttm_funcs = {
 	.ttm_tt_create = vseg_ttm_tt_create,
+	.ttm_tt_populate = vseg_ttm_tt_populate,
+	.ttm_tt_unpopulate = vseg_ttm_tt_unpopulate,
 	.ttm_tt_destroy = vseg_ttm_tt_destroy,
 	.eviction_valuable = ttm_bo_eviction_valuable,
 	.evict_flags = vseg_ttm_evict_flags,
