@@ -558,7 +558,8 @@ static int place_resident(struct vseg_bo *vbo, struct ttm_place *places,
  *
  * Tries the buffer's places best first, each evicting others as needed;
  * a resident buffer with no room in a better place stays where it is, and
- * a pinned buffer does not move at all.
+ * a pinned buffer does not move at all. One attached by another device
+ * (vseg_bo_pin_shared()) is resident where it is, system memory included.
  *
  * Return: 0; VSEG_BO_STAYED if it is resident (and pinned) where it was,
  * no better place having room, or VSEG_BO_NEXT_PLACE if it is to be tried
@@ -581,6 +582,9 @@ int vseg_bo_make_resident_locked(struct vseg_bo *vbo, bool pin,
 	dma_resv_assert_held(vbo->tbo.base.resv);
 	if (pin && vbo->tbo.pin_count >= VSEG_BO_MAX_PINS)
 		return -ENOBUFS;
+	/* Attached by another device: used where the attachment put it. */
+	if (vbo->shared_pins && !pin)
+		return VSEG_BO_STAYED;
 	n = vseg_place_home(&vdev->layout, &vbo->params, VSEG_PLACE_RESIDENT,
 			    places);
 	if (!n) /* Supported in system memory only: that is its home. */
