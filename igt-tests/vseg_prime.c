@@ -54,7 +54,9 @@
  * Description: Importing a file that is not a dma-buf (EINVAL) or a closed
  *	descriptor (EBADF) fails and leaves nothing behind; another process
  *	without the dma-buf cannot reach the buffer by handle; a process given
- *	the dma-buf cannot unpin or evict a buffer vgem holds.
+ *	the dma-buf cannot unpin or evict a buffer vgem holds; a buffer pinned
+ *	in vram cannot be attached (EBUSY); a copy job cannot move an attached
+ *	buffer (EBUSY).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -602,10 +604,50 @@ static void test_hostile(void)
 			      "the attached buffer after the attempts");
 
 	vseg_gem_close(vgem, vh);
-	close(vgem);
 	close(dmabuf);
 	vseg_evict(ctx.fd, &h, 1);
 	vseg_gem_close(ctx.fd, h);
+
+	/* Pinned in vram: no other device may attach, nothing changes. */
+	h = create_in(ctx.fd, VRAM, size);
+	vseg_bo_fill_pattern(ctx.fd, h, size, SEED + 2);
+	igt_assert_eq(__vseg_make_resident_flags(ctx.fd, &h, 1,
+						 DRM_VSEG_RESIDENCY_PIN, NULL),
+		      0);
+	assert_seg(ctx.fd, h, VRAM, "pinned");
+	dmabuf = export(ctx.fd, h);
+	igt_assert_neq(drmPrimeFDToHandle(vgem, dmabuf, &vh), 0);
+	igt_assert_eq(errno, EBUSY);
+	assert_seg(ctx.fd, h, VRAM, "pinned, after vgem's attempt");
+	vseg_bo_check_pattern(ctx.fd, h, size, SEED + 2,
+			      "pinned buffer after vgem's attempt");
+	igt_assert_eq(__vseg_evict_flags(ctx.fd, &h, 1,
+					 DRM_VSEG_RESIDENCY_UNPIN, NULL), 0);
+	close(dmabuf);
+	vseg_gem_close(ctx.fd, h);
+
+	/* Attached: the copy engine cannot have it moved into vram. */
+	{
+		struct drm_vseg_gem_create c;
+		struct vseg_cmdbuf cb;
+
+		vseg_create_args(&c, size, BIT(VRAM) | BIT(0),
+				 DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY);
+		h = vseg_gem_create(ctx.fd, &c);
+		vseg_evict(ctx.fd, &h, 1);
+		dmabuf = export(ctx.fd, h);
+		igt_assert_eq(drmPrimeFDToHandle(vgem, dmabuf, &vh), 0);
+		vseg_cb_init(&cb);
+		vseg_cb_fill_phys(&cb, h, 0, SZ_4K, 0xbad);
+		igt_assert_eq(__vseg_cb_submit(ctx.fd, DRM_VSEG_ENGINE_COPY,
+					       &cb, NULL, 0, NULL, 0), -EBUSY);
+		vseg_cb_fini(&cb);
+		assert_seg(ctx.fd, h, 0, "attached, after a copy job");
+		vseg_gem_close(vgem, vh);
+		close(dmabuf);
+		vseg_gem_close(ctx.fd, h);
+	}
+	close(vgem);
 }
 
 igt_main
