@@ -44,11 +44,17 @@ extern "C" {
  * the primary node and DRM master. Documentation/gpu/vseg.rst has the
  * whole security model and every limit.
  *
- * PRIME export (DRM_IOCTL_PRIME_HANDLE_TO_FD) and import of vseg's own
- * buffers (DRM_IOCTL_PRIME_FD_TO_HANDLE) work on every supported kernel,
- * and so does mmap() of the dma-buf: its pages follow the buffer's moves.
- * Other devices cannot attach to a vseg dma-buf yet (-EOPNOTSUPP), and
- * vseg imports no foreign dma-buf (-EINVAL).
+ * PRIME (DRM_IOCTL_PRIME_HANDLE_TO_FD / FD_TO_HANDLE) works the same on
+ * every supported kernel. Any buffer can be exported; vseg importing its
+ * own dma-buf gets the same buffer. Another device's attachment moves the
+ * buffer to system pages and pins it there until it detaches (EVICT:
+ * -EBUSY; MAKE_RESIDENT leaves it there); mmap() of the dma-buf follows
+ * the buffer's moves. A foreign dma-buf is imported as a buffer supported
+ * in system memory and the aperture only, with no creation flags, that
+ * vseg does not map for the CPU (GEM_MMAP_OFFSET: -EINVAL) and whose
+ * content EVICT's DISCARD keeps. Jobs wait for the fences on a shared
+ * buffer's dma-buf and add theirs to it. Importing a file that is not a
+ * dma-buf is -EINVAL.
  *
  * Version history (the DRM driver version, DRM_IOCTL_VERSION):
  *
@@ -515,9 +521,11 @@ struct drm_vseg_gem_info {
  * buffer being pinned elsewhere). After the device is unplugged, the
  * mapping shows a zeroed dummy page.
  *
- * Errors: -EINVAL for nonzero @extensions or @flags, and for a buffer
- * with no CPU-reachable place at all (supported only in segments the CPU
- * cannot see); -ENOENT for an unknown handle.
+ * Errors: -EINVAL for nonzero @extensions or @flags, for a buffer with
+ * no CPU-reachable place at all (supported only in segments the CPU
+ * cannot see), and for a buffer imported from another device's dma-buf
+ * (mapped by its exporter, or through the dma-buf); -ENOENT for an unknown
+ * handle.
  */
 struct drm_vseg_gem_mmap_offset {
 	__u64 extensions;
@@ -763,7 +771,8 @@ struct drm_vseg_patch {
  * without a fence),
  * -E2BIG for lists longer than their limit, -ENOENT for unknown handles or
  * syncobjs, -EFAULT for bad pointers, -ENOSPC when a listed buffer cannot
- * be made physically reachable.
+ * be made physically reachable, -EBUSY when it is pinned where the copy
+ * engine cannot reach it (attached by another device through PRIME).
  */
 struct drm_vseg_submit {
 	__u64 extensions;
