@@ -324,7 +324,7 @@ int vseg_ioctl_gem_info(struct drm_device *drm, void *data,
 	if (READ_ONCE(vbo->tbo.pin_count))
 		flags |= DRM_VSEG_INFO_PINNED;
 	if (!dma_resv_lock_interruptible(vbo->tbo.base.resv, NULL)) {
-		if (vseg_bo_cpu_accessible(vbo))
+		if (vseg_bo_cpu_accessible(vbo) && !vseg_bo_is_imported(vbo))
 			flags |= DRM_VSEG_INFO_CPU_MAPPABLE;
 		dma_resv_unlock(vbo->tbo.base.resv);
 	}
