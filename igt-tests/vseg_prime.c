@@ -25,13 +25,14 @@
  *
  * SUBTEST: export-vgem
  * Description: vgem attaches to a vseg buffer in vram: the buffer moves to
- *	system memory and stays there, pinned (EVICT: EBUSY), its bytes
+ *	system memory and stays there, pinned (GEM_INFO; EVICT: EBUSY), its bytes
  *	intact; after vgem lets go it moves again. Closing vseg's handle while
  *	attached keeps the buffer alive for the dma-buf.
  *
  * SUBTEST: import-vgem
  * Description: A vgem buffer imported by vseg is a system-memory buffer
- *	(GEM_INFO), not mappable through vseg (EINVAL); a render job writes it
+ *	(GEM_INFO), not mappable through vseg (EINVAL, not CPU_MAPPABLE); a
+ *	render job writes it
  *	through the aperture, where it is committed, and vgem's mapping reads
  *	the job's bytes; EVICT and DISCARD keep its content.
  *
@@ -274,6 +275,7 @@ static void test_self_import(void)
 static void test_export_vgem(void)
 {
 	const uint64_t size = SZ_1M;
+	struct drm_vseg_gem_info info;
 	uint32_t h, vh, again;
 	int vgem, dmabuf;
 	void *map;
@@ -289,6 +291,9 @@ static void test_export_vgem(void)
 	/* vgem attaches: the buffer goes to system memory, pinned. */
 	igt_assert_eq(drmPrimeFDToHandle(vgem, dmabuf, &vh), 0);
 	assert_seg(ctx.fd, h, 0, "attached by vgem");
+	vseg_gem_info(ctx.fd, h, &info);
+	igt_assert(info.placement_flags & DRM_VSEG_INFO_PINNED);
+	igt_assert(info.placement_flags & DRM_VSEG_INFO_CPU_MAPPABLE);
 	igt_assert_eq(__vseg_evict(ctx.fd, &h, 1, NULL), -EBUSY);
 	vseg_make_resident(ctx.fd, &h, 1);
 	assert_seg(ctx.fd, h, 0, "MAKE_RESIDENT while attached");
@@ -307,6 +312,8 @@ static void test_export_vgem(void)
 
 	/* vgem lets go: it may move again. */
 	vseg_gem_close(vgem, vh);
+	vseg_gem_info(ctx.fd, again, &info);
+	igt_assert(!(info.placement_flags & DRM_VSEG_INFO_PINNED));
 	vseg_make_resident(ctx.fd, &again, 1);
 	assert_seg(ctx.fd, again, VRAM, "made resident after vgem let go");
 	check_map(map, size, SEED + 1, "dma-buf mapping after the move");
@@ -340,6 +347,9 @@ static void test_import_vgem(void)
 	vseg_gem_info(ctx.fd, h, &info);
 	igt_assert_eq(info.segment_id, 0);
 	igt_assert_eq_u64(info.size, size);
+	igt_assert_eq(info.create_flags, 0);
+	igt_assert(!(info.placement_flags & (DRM_VSEG_INFO_CPU_MAPPABLE |
+					     DRM_VSEG_INFO_PINNED)));
 	igt_assert_eq(__vseg_gem_mmap_offset(ctx.fd, h, &offset), -EINVAL);
 
 	/* A job writes it through the aperture; vgem reads the bytes. */
