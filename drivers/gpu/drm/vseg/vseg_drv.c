@@ -31,11 +31,11 @@
 #include "vseg_device_types.h"
 #include "vseg_drv.h"
 #include "vseg_file.h"
+#include "vseg_gem.h"
 #include "vseg_ioctl.h"
 #include "vseg_paging.h"
 #include "vseg_phys.h"
 #include "vseg_pm.h"
-#include "vseg_prime.h"
 #include "vseg_ttm.h"
 
 static char *profile = "discrete";
@@ -166,7 +166,7 @@ DEFINE_DRM_GEM_FOPS(vseg_fops);
 static const struct drm_driver vseg_drm_driver = {
 	.driver_features = DRIVER_GEM | DRIVER_RENDER | DRIVER_SYNCOBJ,
 	VSEG_DRM_DRIVER_PRIME
-	.gem_prime_import_sg_table = vseg_prime_import_sg_table,
+	.gem_prime_import_sg_table = vseg_gem_prime_import_sg_table,
 	.open = vseg_open,
 	.postclose = vseg_postclose,
 	.ioctls = vseg_ioctls,

@@ -7,6 +7,7 @@
  * buffer where the CPU can see it before mapping it.
  */
 
+#include <linux/dma-buf.h>
 #include <linux/dma-resv.h>
 #include <linux/mm.h>
 #include <drm/drm_drv.h>
@@ -84,23 +85,31 @@ int vseg_gem_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
 }
 
 /**
- * vseg_gem_create_imported() - create the buffer of a foreign dma-buf with
- * vseg's GEM object
- * @vdev: the device
- * @p: its properties
- * @sgt: the exporter's pages
- * @resv: the dma-buf's reservation object
- * @out: receives the buffer, holding one GEM reference
+ * vseg_gem_prime_import_sg_table() - &drm_driver.gem_prime_import_sg_table
+ * @drm: the device
+ * @attach: vseg's attachment to a foreign dma-buf
+ * @sgt: its pages, mapped for vseg
  *
- * Return: 0 or a negative error code, as vseg_bo_create_imported().
+ * The buffer shares the dma-buf's reservation object (vseg_prime.c).
+ *
+ * Return: the new buffer's GEM object, or an ERR_PTR(): -EINVAL for a
+ * dma-buf whose size is not a whole number of pages, -ENOMEM.
  */
-int vseg_gem_create_imported(struct vseg_device *vdev,
-			     const struct vseg_bo_params *p,
-			     struct sg_table *sgt, struct dma_resv *resv,
-			     struct vseg_bo **out)
+struct drm_gem_object *
+vseg_gem_prime_import_sg_table(struct drm_device *drm,
+			       struct dma_buf_attachment *attach,
+			       struct sg_table *sgt)
 {
-	return vseg_bo_create_imported(vdev, p, &vseg_gem_funcs, sgt, resv,
-				       out);
+	struct vseg_device *vdev = to_vseg(drm);
+	struct vseg_bo_params p;
+	struct vseg_bo *vbo;
+	int err;
+
+	err = vseg_prime_import_params(vdev, attach->dmabuf, &p);
+	if (!err)
+		err = vseg_bo_create_imported(vdev, &p, &vseg_gem_funcs, sgt,
+					      attach->dmabuf->resv, &vbo);
+	return err ? ERR_PTR(err) : &vbo->tbo.base;
 }
 
 /*

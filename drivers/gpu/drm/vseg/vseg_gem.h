@@ -5,7 +5,9 @@
 #ifndef __VSEG_GEM_H__
 #define __VSEG_GEM_H__
 
-struct dma_resv;
+struct dma_buf_attachment;
+struct drm_device;
+struct drm_gem_object;
 struct sg_table;
 struct vseg_bo;
 struct vseg_bo_params;
@@ -13,9 +15,9 @@ struct vseg_device;
 
 int vseg_gem_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
 		    struct vseg_bo **out);
-int vseg_gem_create_imported(struct vseg_device *vdev,
-			     const struct vseg_bo_params *p,
-			     struct sg_table *sgt, struct dma_resv *resv,
-			     struct vseg_bo **out);
+struct drm_gem_object *
+vseg_gem_prime_import_sg_table(struct drm_device *drm,
+			       struct dma_buf_attachment *attach,
+			       struct sg_table *sgt);
 
 #endif /* __VSEG_GEM_H__ */

@@ -12,7 +12,8 @@
  * faulted wherever the buffer is now; a kernel mapping (vmap) pins it like
  * an attachment.
  *
- * Import: a foreign dma-buf becomes a buffer supported in system memory
+ * Import (vseg_gem_prime_import_sg_table(), with the properties given
+ * here): a foreign dma-buf becomes a buffer supported in system memory
  * and the aperture only, whose pages are the exporter's. A job commits it
  * to the aperture like any buffer in system memory. It shares the
  * dma-buf's reservation object: jobs wait for the exporter's fences and
@@ -22,7 +23,7 @@
 #include <linux/dma-buf.h>
 #include <linux/dma-resv.h>
 #include <linux/iosys-map.h>
-#include <drm/drm_device.h>
+#include <linux/string.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_prime.h>
 #include <drm/ttm/ttm_tt.h>
@@ -30,7 +31,6 @@
 #include "vseg_bo.h"
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
-#include "vseg_gem.h"
 #include "vseg_prime.h"
 
 /**
@@ -121,30 +121,24 @@ void vseg_prime_vunmap(struct drm_gem_object *gem, struct iosys_map *map)
 }
 
 /**
- * vseg_prime_import_sg_table() - &drm_driver.gem_prime_import_sg_table
- * @drm: the device
- * @attach: vseg's attachment to the foreign dma-buf
- * @sgt: its pages, mapped for vseg
+ * vseg_prime_import_params() - the properties of a foreign dma-buf's buffer
+ * @vdev: the device
+ * @dmabuf: the dma-buf
+ * @p: receives them: its size, supported in system memory and the
+ *	aperture only (the pages are the exporter's: they never move into a
+ *	memory segment), no creation flag
  *
- * Return: the new buffer's GEM object, or an ERR_PTR(): -EINVAL for a
- * dma-buf whose size is not a whole number of pages, -ENOMEM.
+ * Return: 0, or -EINVAL for a dma-buf whose size is not a whole number of
+ * pages.
  */
-struct drm_gem_object *
-vseg_prime_import_sg_table(struct drm_device *drm,
-			   struct dma_buf_attachment *attach,
-			   struct sg_table *sgt)
+int vseg_prime_import_params(struct vseg_device *vdev,
+			     const struct dma_buf *dmabuf,
+			     struct vseg_bo_params *p)
 {
-	struct vseg_device *vdev = to_vseg(drm);
-	struct dma_buf *dmabuf = attach->dmabuf;
-	struct vseg_bo_params p = {
-		.size = dmabuf->size,
-		.supported = BIT(0) | BIT(vdev->layout.aperture_id),
-	};
-	struct vseg_bo *vbo;
-	int err;
-
-	if (!p.size || !PAGE_ALIGNED(p.size))
-		return ERR_PTR(-EINVAL);
-	err = vseg_gem_create_imported(vdev, &p, sgt, dmabuf->resv, &vbo);
-	return err ? ERR_PTR(err) : &vbo->tbo.base;
+	memset(p, 0, sizeof(*p));
+	if (!dmabuf->size || !PAGE_ALIGNED(dmabuf->size))
+		return -EINVAL;
+	p->size = dmabuf->size;
+	p->supported = BIT(0) | BIT(vdev->layout.aperture_id);
+	return 0;
 }
