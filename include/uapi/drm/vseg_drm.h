@@ -454,17 +454,11 @@ struct drm_vseg_gem_create {
 #define DRM_VSEG_INFO_CONTIGUOUS	(1u << 0)
 /** @DRM_VSEG_INFO_APERTURE_MAPPED: has GART entries; see @aperture_offset. */
 #define DRM_VSEG_INFO_APERTURE_MAPPED	(1u << 1)
-/**
- * @DRM_VSEG_INFO_CPU_MAPPABLE: the CPU can map it through vseg where it is
- * now (never an imported buffer).
- */
+/** @DRM_VSEG_INFO_CPU_MAPPABLE: vseg can map it for the CPU where it is now (not if imported). */
 #define DRM_VSEG_INFO_CPU_MAPPABLE	(1u << 2)
 /** @DRM_VSEG_INFO_RESIDENT: resident in a memory segment or the aperture. */
 #define DRM_VSEG_INFO_RESIDENT		(1u << 3)
-/**
- * @DRM_VSEG_INFO_PINNED: pinned (by MAKE_RESIDENT, the display, or another
- * device's attachment); cannot be evicted.
- */
+/** @DRM_VSEG_INFO_PINNED: pinned (a user, the display, a PRIME attachment); cannot be evicted. */
 #define DRM_VSEG_INFO_PINNED		(1u << 4)
 
 /**
