@@ -76,10 +76,6 @@
  * Description: A CPU mapping made through a dma-buf follows its buffer:
  *	after an eviction it never shows the bytes of whoever got the memory.
  *
- * SUBTEST: prime-foreign
- * Description: Another device cannot attach to a vseg dma-buf, and vseg
- *	refuses foreign dma-bufs, cleanly.
- *
  * SUBTEST: create-honest
  * Description: GEM_CREATE places the buffer where its properties allow or
  *	fails: -EINVAL for a buffer that can never fit.
@@ -995,39 +991,6 @@ static void test_prime_mmap_evict(void)
 	vseg_ctx_finish(&ctx, "PRIME mapping across an eviction");
 }
 
-static void test_prime_foreign(void)
-{
-	struct drm_mode_create_dumb dumb = { .width = 64, .height = 64, .bpp = 32 };
-	uint32_t v, h;
-	int vgem, dmabuf, err;
-
-	vseg_ctx_start(&ctx);
-	igt_require(igt_kmod_load("vgem", NULL) == 0);
-	vgem = drm_open_driver(DRIVER_VGEM);
-
-	/* vgem cannot attach to a vseg buffer. */
-	v = create_in(ctx.fd, 1, SZ_64K, 0);
-	write_pattern(ctx.fd, v, SZ_64K, VICTIM_SEED);
-	igt_assert_eq(drmPrimeHandleToFD(ctx.fd, v, DRM_CLOEXEC, &dmabuf), 0);
-	err = drmPrimeFDToHandle(vgem, dmabuf, &h);
-	igt_assert_f(err != 0, "vgem imported a vseg dma-buf\n");
-	igt_info("vgem import of a vseg dma-buf: %s\n", strerror(errno));
-	close(dmabuf);
-	assert_pattern(ctx.fd, v, SZ_64K, VICTIM_SEED, "the exported buffer");
-
-	/* vseg does not import vgem's buffers. */
-	do_ioctl(vgem, DRM_IOCTL_MODE_CREATE_DUMB, &dumb);
-	igt_assert_eq(drmPrimeHandleToFD(vgem, dumb.handle, DRM_CLOEXEC,
-					 &dmabuf), 0);
-	err = drmPrimeFDToHandle(ctx.fd, dmabuf, &h);
-	igt_assert(err != 0);
-	igt_assert_eq(errno, EINVAL);
-	close(dmabuf);
-	close(vgem);
-	vseg_gem_close(ctx.fd, v);
-	vseg_ctx_finish(&ctx, "foreign PRIME");
-}
-
 /* --- creation ---------------------------------------------------------------------- */
 
 static void expect_create(int fd, struct drm_vseg_gem_create *c, int want,
@@ -1326,10 +1289,6 @@ igt_main
 	igt_describe("A dma-buf mapping follows its buffer across evictions.");
 	igt_subtest("prime-mmap-evict")
 		test_prime_mmap_evict();
-
-	igt_describe("Foreign dma-buf attachments are refused cleanly.");
-	igt_subtest("prime-foreign")
-		test_prime_foreign();
 
 	igt_describe("GEM_CREATE never creates a buffer that cannot live.");
 	igt_subtest("create-honest")

@@ -47,11 +47,17 @@ extern "C" {
  * the primary node and DRM master. Documentation/gpu/vseg.rst has the
  * whole security model and every limit.
  *
- * PRIME export (DRM_IOCTL_PRIME_HANDLE_TO_FD) and import of vseg's own
- * buffers (DRM_IOCTL_PRIME_FD_TO_HANDLE) work on every supported kernel,
- * and so does mmap() of the dma-buf: its pages follow the buffer's moves.
- * Other devices cannot attach to a vseg dma-buf yet (-EOPNOTSUPP), and
- * vseg imports no foreign dma-buf (-EINVAL).
+ * PRIME (DRM_IOCTL_PRIME_HANDLE_TO_FD / FD_TO_HANDLE) works the same on
+ * every supported kernel. Any buffer can be exported; vseg importing its
+ * own dma-buf gets the same buffer. Another device's attachment moves the
+ * buffer to system pages and pins it there until it detaches (EVICT:
+ * -EBUSY; MAKE_RESIDENT leaves it there); mmap() of the dma-buf follows
+ * the buffer's moves. A foreign dma-buf is imported as a buffer supported
+ * in system memory and the aperture only, with no creation flags, that
+ * vseg does not map for the CPU (GEM_MMAP_OFFSET: -EINVAL) and whose
+ * content EVICT's DISCARD keeps. Jobs wait for the fences on a shared
+ * buffer's dma-buf and add theirs to it. Importing a file that is not a
+ * dma-buf is -EINVAL.
  *
  * Version history (the DRM driver version, DRM_IOCTL_VERSION):
  *
@@ -563,9 +569,10 @@ struct drm_vseg_gem_create_ext_label {
  * @placement_flags: out: %DRM_VSEG_INFO_CONTIGUOUS (one range;
  *	@gpu_address is its physical address), %DRM_VSEG_INFO_APERTURE_MAPPED
  *	(has GART entries; see @aperture_offset), %DRM_VSEG_INFO_CPU_MAPPABLE
- *	(the CPU can map it where it is now), %DRM_VSEG_INFO_RESIDENT
- *	(resident in a memory segment or the aperture), %DRM_VSEG_INFO_PINNED
- *	(pinned: cannot be evicted).
+ *	(vseg can map it for the CPU where it is now; never an imported
+ *	buffer), %DRM_VSEG_INFO_RESIDENT (resident in a memory segment or
+ *	the aperture), %DRM_VSEG_INFO_PINNED (pinned by a user, the display
+ *	or another device's PRIME attachment: cannot be evicted).
  * @create_flags: out: the flags the buffer was created with.
  * @moves: out: how many times the buffer moved between segments.
  * @buffer_id: out: device-wide id of the buffer, as debugfs shows it.
@@ -608,9 +615,11 @@ struct drm_vseg_gem_info {
  * buffer being pinned elsewhere). After the device is unplugged, the
  * mapping shows a zeroed dummy page.
  *
- * Errors: -EINVAL for nonzero @extensions or @flags, and for a buffer
- * with no CPU-reachable place at all (supported only in segments the CPU
- * cannot see); -ENOENT for an unknown handle.
+ * Errors: -EINVAL for nonzero @extensions or @flags, for a buffer with
+ * no CPU-reachable place at all (supported only in segments the CPU
+ * cannot see), and for a buffer imported from another device's dma-buf
+ * (mapped by its exporter, or through the dma-buf); -ENOENT for an unknown
+ * handle.
  */
 struct drm_vseg_gem_mmap_offset {
 	__u64 extensions;
@@ -888,8 +897,9 @@ struct drm_vseg_patch {
  * flags or unknown sync bytes, a point on a binary syncobj),
  * -E2BIG for lists longer than their limit, -ENOENT for unknown handles or
  * syncobjs, -EFAULT for bad pointers, -ENOSPC when a listed buffer cannot
- * be made physically reachable. On any error nothing is queued and no
- * syncobj changes.
+ * be made physically reachable, -EBUSY when it is pinned where the copy
+ * engine cannot reach it (attached by another device through PRIME). On
+ * any error nothing is queued and no syncobj changes.
  */
 struct drm_vseg_submit {
 	__u64 extensions;

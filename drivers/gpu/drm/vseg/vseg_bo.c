@@ -14,6 +14,7 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <drm/drm_gem.h>
+#include <drm/drm_prime.h>
 #include <drm/ttm/ttm_tt.h>
 
 #include "vseg_aperture_mgr.h"
@@ -51,6 +52,9 @@ static void vseg_bo_destroy(struct ttm_buffer_object *tbo)
 		vdev->num_bos--;
 	}
 	mutex_unlock(&vdev->bo_lock);
+	/* Imported: give the exporter its attachment back. */
+	if (tbo->base.import_attach)
+		drm_prime_gem_destroy(&tbo->base, tbo->sg);
 	trace_vseg_bo_destroy(vbo->id, tbo->base.size);
 	drm_gem_object_release(&tbo->base);
 	vseg_client_stats_put(vbo->stats);
@@ -292,6 +296,76 @@ again:
 }
 
 /**
+ * vseg_bo_create_imported() - create the buffer of a foreign dma-buf
+ * @vdev: the device
+ * @p: properties: the dma-buf's size (page aligned), supported in system
+ *	memory and the aperture only (its pages are the exporter's: they never
+ *	move into a memory segment)
+ * @funcs: the GEM object functions
+ * @sgt: the exporter's pages, mapped for vseg
+ * @resv: the dma-buf's reservation object, which the buffer shares, so
+ *	that jobs and the exporter see each other's fences
+ * @out: receives the buffer, holding one GEM reference
+ *
+ * Born in system memory; its pages come from @sgt when it is populated.
+ *
+ * Return: 0, -EINVAL for properties no place could hold, or -ENOMEM.
+ */
+int vseg_bo_create_imported(struct vseg_device *vdev,
+			    const struct vseg_bo_params *p,
+			    const struct drm_gem_object_funcs *funcs,
+			    struct sg_table *sgt, struct dma_resv *resv,
+			    struct vseg_bo **out)
+{
+	struct ttm_operation_ctx ctx = { .interruptible = true };
+	struct ttm_place sys = { .mem_type = TTM_PL_SYSTEM };
+	struct ttm_placement placement = {};
+	struct vseg_bo *vbo;
+	u64 real_size;
+	int err;
+
+	err = vseg_bo_check_params(vdev, p, &real_size);
+	if (err)
+		return err;
+	if (real_size != p->size)
+		return -EINVAL;
+	err = dma_resv_lock_interruptible(resv, NULL);
+	if (err)
+		return err;
+	vbo = bo_alloc(vdev, p, funcs, NULL);
+	if (!vbo) {
+		dma_resv_unlock(resv);
+		return -ENOMEM;
+	}
+	vseg_placement_set(&placement, &sys, 1);
+	/* On failure TTM calls vseg_bo_destroy() itself. */
+	err = ttm_bo_init_reserved(&vdev->bdev, &vbo->tbo, ttm_bo_type_sg,
+				   &placement, 0, &ctx, sgt, resv,
+				   vseg_bo_destroy);
+	if (!err && vbo->accounted_seg == VSEG_BO_NOWHERE)
+		vseg_bo_update_state(vbo, vbo->tbo.resource, false);
+	dma_resv_unlock(resv);
+	if (err)
+		return space_err(err);
+	mutex_lock(&vdev->bo_lock);
+	vbo->state.moves = 0;
+	mutex_unlock(&vdev->bo_lock);
+	*out = vbo;
+	return 0;
+}
+
+/**
+ * vseg_bo_is_imported() - are a buffer's pages another device's
+ * @vbo: the buffer
+ *
+ * Return: true for a buffer made from a foreign dma-buf.
+ */
+bool vseg_bo_is_imported(struct vseg_bo *vbo)
+{
+	return vbo->tbo.type == ttm_bo_type_sg;
+}
+
+/**
  * vseg_bo_cpu_places() - CPU-visible places a buffer supports
  * @vbo: the buffer
  * @places: receives them, best first
@@ -501,7 +575,8 @@ static int place_resident(struct vseg_bo *vbo, struct ttm_place *places,
  *
  * Tries the buffer's places best first, each evicting others as needed;
  * a resident buffer with no room in a better place stays where it is, and
- * a pinned buffer does not move at all.
+ * a pinned buffer does not move at all. One attached by another device
+ * (vseg_bo_pin_shared()) is resident where it is, system memory included.
  *
  * Return: 0; VSEG_BO_STAYED if it is resident (and pinned) where it was,
  * no better place having room, or VSEG_BO_NEXT_PLACE if it is to be tried
@@ -526,6 +601,9 @@ int vseg_bo_make_resident_locked(struct vseg_bo *vbo, bool pin,
 	if (pin && vbo->tbo.pin_count >= VSEG_BO_MAX_PINS)
 		return -ENOBUFS;
 	vbo->move_reason = VSEG_MOVE_RESIDENCY;
+	/* Attached by another device: used where the attachment put it. */
+	if (vbo->shared_pins && !pin)
+		return VSEG_BO_STAYED;
 	n = vseg_place_home(&vdev->layout, &vbo->params, VSEG_PLACE_RESIDENT,
 			    places);
 	if (!n) /* Supported in system memory only: that is its home. */
@@ -685,6 +763,9 @@ static int evict_to_system(struct vseg_bo *vbo, bool discard)
 	struct ttm_resource *res = vbo->tbo.resource;
 	int err;
 
+	/* The content of an imported buffer is the exporter's to drop. */
+	if (vseg_bo_is_imported(vbo))
+		discard = false;
 	if (discard && (res->mem_type == TTM_PL_SYSTEM ||
 			res->mem_type == TTM_PL_TT)) {
 		err = discard_pages(vbo, &ctx);
@@ -805,6 +886,9 @@ int vseg_bo_make_reachable(struct vseg_bo *vbo, bool map_aperture,
 	for (i = 0; i < n; i++)
 		if (res_fits_place(&vbo->tbo, &places[i]))
 			return 0;
+	/* Pinned elsewhere (attached by another device, say): it stays. */
+	if (vbo->tbo.pin_count)
+		return -EBUSY;
 	vseg_placement_set(&placement, places, n);
 	return validate_evicting(&vbo->tbo, &placement, ctx);
 }
@@ -913,4 +997,64 @@ bool vseg_bo_phys_addr(struct vseg_bo *vbo, u32 *seg, u64 *offset)
 	*seg = id;
 	*offset = (u64)res->start << PAGE_SHIFT;
 	return true;
+}
+
+/**
+ * vseg_bo_pin_shared() - pin a buffer where another device can reach it
+ * @vbo: the buffer, reserved
+ *
+ * For a dma-buf attachment: a buffer in a memory segment moves to system
+ * memory first (one in system memory or the aperture stays, its pages being
+ * system pages already); its pages are present and its moves done when
+ * this returns, and it does not move again until the last such pin goes.
+ *
+ * Return: 0; -EBUSY if it is pinned in a memory segment (MAKE_RESIDENT's
+ * pin, the display); -ENOSPC at the pin limit; -ENOMEM, -EINTR or
+ * -ERESTARTSYS.
+ */
+int vseg_bo_pin_shared(struct vseg_bo *vbo)
+{
+	struct ttm_operation_ctx ctx = { .interruptible = true };
+	struct ttm_place sys = { .mem_type = TTM_PL_SYSTEM };
+	struct ttm_buffer_object *tbo = &vbo->tbo;
+	struct ttm_placement placement = {};
+	long wait;
+	int err;
+
+	dma_resv_assert_held(tbo->base.resv);
+	if (tbo->pin_count >= VSEG_BO_MAX_PINS)
+		return -ENOSPC;
+	if (!tbo->resource || (tbo->resource->mem_type != TTM_PL_SYSTEM &&
+			       tbo->resource->mem_type != TTM_PL_TT)) {
+		if (tbo->pin_count)
+			return -EBUSY;
+		vseg_placement_set(&placement, &sys, 1);
+		err = ttm_bo_validate(tbo, &placement, &ctx);
+		if (err)
+			return err;
+	}
+	err = vseg_tt_populate(tbo, &ctx);
+	if (err)
+		return err;
+	/* The pages the other device gets hold the content already. */
+	wait = dma_resv_wait_timeout(tbo->base.resv, DMA_RESV_USAGE_KERNEL,
+				     true, MAX_SCHEDULE_TIMEOUT);
+	if (wait < 0)
+		return wait;
+	ttm_bo_pin(tbo);
+	vbo->shared_pins++;
+	return 0;
+}
+
+/**
+ * vseg_bo_unpin_shared() - drop a pin of vseg_bo_pin_shared()
+ * @vbo: the buffer, reserved
+ */
+void vseg_bo_unpin_shared(struct vseg_bo *vbo)
+{
+	dma_resv_assert_held(vbo->tbo.base.resv);
+	if (WARN_ON(!vbo->shared_pins))
+		return;
+	vbo->shared_pins--;
+	ttm_bo_unpin(&vbo->tbo);
 }

@@ -12,7 +12,9 @@
 
 #include "vseg_placement.h"
 
+struct dma_resv;
 struct drm_gem_object_funcs;
+struct sg_table;
 struct vseg_client_stats;
 struct vseg_device;
 
@@ -100,6 +102,8 @@ struct vseg_bo_state {
  *	holder makes next (but TTM's evictions); under the reservation.
  * @discard: the move being made drops the content instead of transferring
  *	it (EVICT with DRM_VSEG_RESIDENCY_DISCARD); under the reservation.
+ * @shared_pins: pins held for other devices' dma-buf attachments and for
+ *	kernel mappings of the dma-buf (vseg_prime.c); under the reservation.
  */
 struct vseg_bo {
 	struct ttm_buffer_object tbo;
@@ -118,6 +122,7 @@ struct vseg_bo {
 	struct vseg_client_stats *stats;
 	u32 move_reason;
 	bool discard;
+	unsigned int shared_pins;
 };
 
 #define VSEG_BO_NOWHERE		U32_MAX
@@ -140,6 +145,12 @@ int vseg_bo_check_params(struct vseg_device *vdev,
 int vseg_bo_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
 		   const struct drm_gem_object_funcs *funcs,
 		   struct vseg_client_stats *stats, struct vseg_bo **out);
+int vseg_bo_create_imported(struct vseg_device *vdev,
+			    const struct vseg_bo_params *p,
+			    const struct drm_gem_object_funcs *funcs,
+			    struct sg_table *sgt, struct dma_resv *resv,
+			    struct vseg_bo **out);
+bool vseg_bo_is_imported(struct vseg_bo *vbo);
 unsigned int vseg_bo_cpu_places(struct vseg_bo *vbo, struct ttm_place *places);
 bool vseg_bo_cpu_accessible(struct vseg_bo *vbo);
 void vseg_bo_update_state(struct vseg_bo *vbo, struct ttm_resource *res,
@@ -160,5 +171,7 @@ int vseg_bo_make_reachable(struct vseg_bo *vbo, bool map_aperture,
 int vseg_bo_commit_for_gpu(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx);
 void vseg_bo_unmap_aperture(struct vseg_bo *vbo);
 bool vseg_bo_phys_addr(struct vseg_bo *vbo, u32 *seg, u64 *offset);
+int vseg_bo_pin_shared(struct vseg_bo *vbo);
+void vseg_bo_unpin_shared(struct vseg_bo *vbo);
 
 #endif /* __VSEG_BO_H__ */

@@ -101,6 +101,33 @@ static inline void vseg_fdinfo_client_id(struct drm_printer *p,
 }
 #endif
 
+/*
+ * DRM calls a GEM object's pin, unpin, vmap and vunmap with its reservation
+ * held on 6.12 (drm_gem_pin(), dma_buf_vmap()); on 6.1 it calls them
+ * without, and they take it themselves. These take it only where DRM does
+ * not (the two kernels supported; the change came between them).
+ */
+#define VSEG_GEM_CALLBACKS_LOCKED	VSEG_KERNEL_AT_LEAST(6, 9)
+
+static inline int vseg_gem_callback_lock(struct drm_gem_object *obj)
+{
+	if (VSEG_GEM_CALLBACKS_LOCKED)
+		return 0;
+	return dma_resv_lock_interruptible(obj->resv, NULL);
+}
+
+static inline void vseg_gem_callback_lock_uninterruptible(struct drm_gem_object *obj)
+{
+	if (!VSEG_GEM_CALLBACKS_LOCKED)
+		dma_resv_lock(obj->resv, NULL);
+}
+
+static inline void vseg_gem_callback_unlock(struct drm_gem_object *obj)
+{
+	if (!VSEG_GEM_CALLBACKS_LOCKED)
+		dma_resv_unlock(obj->resv);
+}
+
 /* Size of a TTM resource in bytes (6.1 counts pages). */
 static inline u64 vseg_res_size(const struct ttm_resource *res)
 {

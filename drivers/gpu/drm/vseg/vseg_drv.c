@@ -10,6 +10,7 @@
  * memory segments are backed by system RAM reserved at probe.
  */
 
+#include <linux/dma-mapping.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
@@ -173,6 +174,7 @@ static const struct drm_driver vseg_drm_driver = {
 	VSEG_DRM_DRIVER_PRIME
 	VSEG_DRM_DRIVER_FDINFO
 	.dumb_create = vseg_gem_dumb_create,
+	.gem_prime_import_sg_table = vseg_gem_prime_import_sg_table,
 	.open = vseg_open,
 	.postclose = vseg_postclose,
 	.ioctls = vseg_ioctls,
@@ -239,6 +241,10 @@ static int vseg_probe(struct platform_device *pdev)
 				  struct vseg_device, drm);
 	if (IS_ERR(vdev))
 		return PTR_ERR(vdev);
+	/* Imported pages are used where they are, wherever they are. */
+	err = dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (err)
+		return err;
 
 	err = probe_step(vdev, &step, vseg_build_table(&vdev->table));
 	if (err)

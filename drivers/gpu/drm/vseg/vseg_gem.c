@@ -3,10 +3,11 @@
  * Copyright (c) 2026 The vseg authors
  *
  * The GEM object of a vseg buffer: its functions (free, per-file close,
- * PRIME attach refusal, mmap) and the CPU fault, which moves a buffer
- * where the CPU can see it before mapping it.
+ * mmap, and PRIME's, in vseg_prime.c) and the CPU fault, which moves a
+ * buffer where the CPU can see it before mapping it.
  */
 
+#include <linux/dma-buf.h>
 #include <linux/dma-resv.h>
 #include <linux/mm.h>
 #include <drm/drm_drv.h>
@@ -20,6 +21,7 @@
 #include "vseg_device_types.h"
 #include "vseg_file.h"
 #include "vseg_gem.h"
+#include "vseg_prime.h"
 #include "vseg_res_cursor.h"
 
 /* How long CPU faults may find the CPU-visible room taken before SIGBUS. */
@@ -40,25 +42,14 @@ static void vseg_gem_free(struct drm_gem_object *gem)
 	ttm_bo_put(drm_gem_ttm_of_gem(gem));
 }
 
-/*
- * Other devices cannot import vseg buffers yet: refuse the attachment
- * (the same way on every kernel) rather than hand out pages.
- */
-static int vseg_gem_pin(struct drm_gem_object *gem)
-{
-	return -EOPNOTSUPP;
-}
-
-static struct sg_table *vseg_gem_get_sg_table(struct drm_gem_object *gem)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
 static int vseg_gem_mmap(struct drm_gem_object *gem, struct vm_area_struct *vma)
 {
 	struct ttm_buffer_object *tbo = drm_gem_ttm_of_gem(gem);
 	int err;
 
+	/* An imported buffer's pages are mapped by its exporter only. */
+	if (vseg_bo_is_imported(gem_to_vseg_bo(gem)))
+		return -EINVAL;
 	vma->vm_ops = &vseg_vm_ops;
 	err = ttm_bo_mmap_obj(vma, tbo);
 	if (err)
@@ -71,8 +62,11 @@ static int vseg_gem_mmap(struct drm_gem_object *gem, struct vm_area_struct *vma)
 static const struct drm_gem_object_funcs vseg_gem_funcs = {
 	.free = vseg_gem_free,
 	.close = vseg_file_gem_close,
-	.pin = vseg_gem_pin,
-	.get_sg_table = vseg_gem_get_sg_table,
+	.pin = vseg_prime_pin,
+	.unpin = vseg_prime_unpin,
+	.get_sg_table = vseg_prime_get_sg_table,
+	.vmap = vseg_prime_vmap,
+	.vunmap = vseg_prime_vunmap,
 	.mmap = vseg_gem_mmap,
 	.print_info = drm_gem_ttm_print_info,
 };
@@ -158,6 +152,34 @@ int vseg_gem_dumb_create(struct drm_file *file, struct drm_device *drm,
 	args->pitch = pitch;
 	args->size = p.size;
 	return 0;
+}
+
+/**
+ * vseg_gem_prime_import_sg_table() - &drm_driver.gem_prime_import_sg_table
+ * @drm: the device
+ * @attach: vseg's attachment to a foreign dma-buf
+ * @sgt: its pages, mapped for vseg
+ *
+ * The buffer shares the dma-buf's reservation object (vseg_prime.c).
+ *
+ * Return: the new buffer's GEM object, or an ERR_PTR(): -EINVAL for a
+ * dma-buf whose size is not a whole number of pages, -ENOMEM.
+ */
+struct drm_gem_object *
+vseg_gem_prime_import_sg_table(struct drm_device *drm,
+			       struct dma_buf_attachment *attach,
+			       struct sg_table *sgt)
+{
+	struct vseg_device *vdev = to_vseg(drm);
+	struct vseg_bo_params p;
+	struct vseg_bo *vbo;
+	int err;
+
+	err = vseg_prime_import_params(vdev, attach->dmabuf, &p);
+	if (!err)
+		err = vseg_bo_create_imported(vdev, &p, &vseg_gem_funcs, sgt,
+					      attach->dmabuf->resv, &vbo);
+	return err ? ERR_PTR(err) : &vbo->tbo.base;
 }
 
 /*

@@ -376,7 +376,7 @@ int vseg_ioctl_gem_info(struct drm_device *drm, void *data,
 	if (READ_ONCE(vbo->tbo.pin_count))
 		flags |= DRM_VSEG_INFO_PINNED;
 	if (!dma_resv_lock_interruptible(vbo->tbo.base.resv, NULL)) {
-		if (vseg_bo_cpu_accessible(vbo))
+		if (vseg_bo_cpu_accessible(vbo) && !vseg_bo_is_imported(vbo))
 			flags |= DRM_VSEG_INFO_CPU_MAPPABLE;
 		dma_resv_unlock(vbo->tbo.base.resv);
 	}
@@ -419,8 +419,12 @@ int vseg_ioctl_gem_mmap_offset(struct drm_device *drm, void *data,
 	vbo = lookup_bo(file, args->handle);
 	if (!vbo)
 		return -ENOENT;
-	/* No CPU-reachable place: every fault would fail; say so now. */
-	err = vseg_bo_cpu_places(vbo, places) ? 0 : -EINVAL;
+	/*
+	 * No CPU-reachable place: every fault would fail; say so now. An
+	 * imported buffer is mapped through its dma-buf, by its exporter.
+	 */
+	err = vseg_bo_cpu_places(vbo, places) && !vseg_bo_is_imported(vbo) ?
+	      0 : -EINVAL;
 	if (!err)
 		err = drm_gem_create_mmap_offset(&vbo->tbo.base);
 	if (!err)

@@ -19,6 +19,8 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_managed.h>
+#include <drm/drm_prime.h>
+#include <drm/ttm/ttm_pool.h>
 #include <drm/ttm/ttm_tt.h>
 
 #include "vseg_aperture_mgr.h"
@@ -67,14 +69,20 @@ static void vseg_ttm_tt_destroy(struct ttm_device *bdev, struct ttm_tt *tt)
 	kfree(container_of(tt, struct vseg_tt, ttm));
 }
 
-/* The pages come from vseg's pool: see vseg_page_pool.c. */
+/*
+ * The pages come from vseg's pool (see vseg_page_pool.c); an imported
+ * buffer's are the exporter's, listed in the scatter table it gave: they
+ * are only looked up, never allocated or freed here.
+ */
 static int vseg_ttm_tt_populate(struct ttm_device *bdev, struct ttm_tt *tt,
 				struct ttm_operation_ctx *ctx)
 {
 	bool overwrite = container_of(tt, struct vseg_tt, ttm)->overwrite;
 
 	if (tt->page_flags & TTM_TT_FLAG_EXTERNAL)
-		return 0;
+		return tt->sg ? drm_prime_sg_to_page_array(tt->sg, tt->pages,
+							   tt->num_pages) :
+				-EINVAL;
 	return vseg_pages_get(tt->pages, tt->num_pages,
 			      overwrite ? VSEG_PAGE_OVERWRITTEN :
 					  VSEG_PAGE_ZERO);
@@ -506,9 +514,9 @@ static int vseg_ttm_access_memory(struct ttm_buffer_object *bo,
 
 static VSEG_TTM_FUNCS_CONST struct ttm_device_funcs vseg_ttm_funcs = {
 	.ttm_tt_create = vseg_ttm_tt_create,
-	.ttm_tt_destroy = vseg_ttm_tt_destroy,
 	.ttm_tt_populate = vseg_ttm_tt_populate,
 	.ttm_tt_unpopulate = vseg_ttm_tt_unpopulate,
+	.ttm_tt_destroy = vseg_ttm_tt_destroy,
 	.eviction_valuable = ttm_bo_eviction_valuable,
 	.evict_flags = vseg_ttm_evict_flags,
 	.move = vseg_ttm_move,
