@@ -227,6 +227,31 @@ static uint64_t field(unsigned int i, const char *key)
 	return strtoull(p + strlen(pat), NULL, 0);
 }
 
+/*
+ * The GART map of a range of @bytes from event @from on: the paging engine
+ * maps a buffer one run of physically contiguous pages at a time, one
+ * event each, the runs following each other in the aperture. The index
+ * of the range's first event.
+ */
+static unsigned int expect_gart_map(unsigned int from, uint64_t bytes)
+{
+	unsigned int first = expect(from, "vseg_gart_map", "%s", ""), i;
+	uint64_t at = field(first, "offset"), done = 0;
+
+	for (i = first; i < tr.n && done < bytes; i++) {
+		if (strcmp(tr.name[i], "vseg_gart_map"))
+			continue;
+		igt_assert_f(field(i, "offset") == at + done,
+			     "GART run at %#" PRIx64 ", expected %#" PRIx64 "\n",
+			     field(i, "offset"), at + done);
+		done += field(i, "bytes");
+	}
+	igt_assert_f(done == bytes,
+		     "GART runs from %#" PRIx64 " map %" PRIu64 " bytes, expected %" PRIu64 "\n",
+		     at, done, bytes);
+	return first;
+}
+
 static uint64_t buffer_id(uint32_t handle)
 {
 	struct drm_vseg_gem_info info;
@@ -358,8 +383,9 @@ static void test_sequence(void)
 	 * create event; unmapped once, before it is destroyed.
 	 */
 	j = expect(i, "vseg_bo_create", "bo=%" PRIu64 " seg=%u", gart_id, ap);
-	m = expect(i, "vseg_gart_map", "bytes=%u", SZ_256K);
-	m = expect(m, "vseg_gart_unmap", "bytes=%u", SZ_256K);
+	m = expect_gart_map(i, SZ_256K);
+	m = expect(m, "vseg_gart_unmap", "offset=%#" PRIx64 " bytes=%u",
+		   field(m, "offset"), SZ_256K);
 	igt_assert(expect(m, "vseg_bo_destroy", "bo=%" PRIu64, gart_id) > j);
 	for (m++; m < tr.n; m++)
 		igt_assert_f(strcmp(tr.name[m], "vseg_gart_unmap"),
