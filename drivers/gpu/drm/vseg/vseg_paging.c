@@ -335,6 +335,37 @@ int vseg_paging_emit(struct vseg_paging *pg, u32 opcode, u32 flags, u64 dst,
 }
 
 /**
+ * vseg_paging_run() - run one operation at once, on the CPU
+ * @pg: the paging state, between begin and end
+ * @opcode: &enum vseg_paging_opcode
+ * @flags: VSEG_PAGING_F_*
+ * @dst: destination, see &struct vseg_paging_op
+ * @src: source, pattern or physical address, see &struct vseg_paging_op
+ * @size: bytes, as for vseg_paging_emit()
+ *
+ * For an operation that waits for nothing and has nothing to do that
+ * would be worth a trip to the engine: a Fill of zero over segment memory
+ * that no page backs (it reads zero already). Counted as the engine
+ * counts what it runs.
+ *
+ * Return: 0 or the operation's error.
+ */
+int vseg_paging_run(struct vseg_paging *pg, u32 opcode, u32 flags, u64 dst,
+		    u64 src, u64 size)
+{
+	struct vseg_paging_op op = {
+		.opcode = opcode,
+		.flags = flags,
+		.dst = dst,
+		.src = src,
+		.size = size,
+	};
+
+	lockdep_assert_held(&pg->lock);
+	return paging_exec(pg, &op);
+}
+
+/**
  * vseg_paging_end() - hand the move's operations to the engine
  * @pg: the paging state, between begin and end
  *

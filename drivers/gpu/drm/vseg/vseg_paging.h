@@ -28,6 +28,8 @@ void vseg_paging_begin(struct vseg_paging *pg);
 void vseg_paging_charge(struct vseg_paging *pg, struct vseg_client_stats *owner);
 int vseg_paging_emit(struct vseg_paging *pg, u32 opcode, u32 flags, u64 dst,
 		     u64 src, u64 size);
+int vseg_paging_run(struct vseg_paging *pg, u32 opcode, u32 flags, u64 dst,
+		    u64 src, u64 size);
 struct dma_fence *vseg_paging_end(struct vseg_paging *pg);
 void vseg_paging_abort(struct vseg_paging *pg);
 void vseg_paging_wait_idle(struct vseg_paging *pg);

@@ -170,7 +170,7 @@ static u64 span(struct vseg_cursor *c, u64 off, u64 max, u64 *addr)
  */
 static int emit_runs(struct vseg_paging *pg, u32 opcode,
 		     struct vseg_cursor *dst, struct vseg_cursor *src,
-		     u64 size)
+		     u64 size, bool now)
 {
 	u64 off = 0, len, daddr, saddr = 0;
 	int err;
@@ -179,7 +179,11 @@ static int emit_runs(struct vseg_paging *pg, u32 opcode,
 		len = span(dst, off, size - off, &daddr);
 		if (src)
 			len = span(src, off, len, &saddr);
-		err = vseg_paging_emit(pg, opcode, 0, daddr, saddr, len);
+		if (now)
+			err = vseg_paging_run(pg, opcode, 0, daddr, saddr, len);
+		else
+			err = vseg_paging_emit(pg, opcode, 0, daddr, saddr,
+					       len);
 		if (err)
 			return err;
 		off += len;
@@ -241,19 +245,23 @@ static int emit_content(struct vseg_device *vdev, struct ttm_buffer_object *bo,
 	vseg_cursor_init(&src, vdev, bo->ttm, old);
 	if (discard && !res_uses_pages(old)) {
 		err = emit_runs(pg, VSEG_PAGING_OP_DISCARD, &src, NULL,
-				bo->base.size);
+				bo->base.size, false);
 		if (!err)
 			vseg_count(vdev, old, VSEG_PAGING_DISCARDS);
 	} else if (has_content) {
 		err = emit_runs(pg, VSEG_PAGING_OP_TRANSFER, &dst, &src,
-				bo->base.size);
+				bo->base.size, false);
 		if (!err) {
 			vseg_count(vdev, old, VSEG_PAGING_TRANSFERS);
 			vseg_count(vdev, new_mem, VSEG_PAGING_TRANSFERS);
 		}
 	} else if (!res_uses_pages(new_mem)) {
+		/*
+		 * New segment memory that no page backs reads zero already:
+		 * its Fill has nothing to wait for or write, and runs now.
+		 */
 		err = emit_runs(pg, VSEG_PAGING_OP_FILL, &dst, NULL,
-				bo->base.size);
+				bo->base.size, !vseg_vram_res_backed(new_mem));
 		if (!err)
 			vseg_count(vdev, new_mem, VSEG_PAGING_FILLS);
 	}

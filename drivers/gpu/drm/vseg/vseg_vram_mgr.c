@@ -516,6 +516,10 @@ bool vseg_vram_res_contiguous(struct ttm_resource *res)
 	return to_vseg_vram_res(res)->contiguous;
 }
 
+/* The backing store, further down. */
+static struct page **backing_slot(struct vseg_vram_mgr *mgr, u64 off,
+				  bool alloc);
+static u64 backing_next_table(u64 off);
 static int vram_populate(struct vseg_vram_mgr *mgr, u64 offset, u64 size,
 			 enum vseg_page_init init);
 
@@ -551,6 +555,34 @@ int vseg_vram_res_populate(struct ttm_resource *res, u64 overwritten)
 		at += size;
 	}
 	return 0;
+}
+
+/**
+ * vseg_vram_res_backed() - does any page back a placement
+ * @res: a placement in a memory segment
+ *
+ * Return: true if a page of the backing store holds some of its bytes
+ * (they may be nonzero); false if it all reads zero.
+ */
+bool vseg_vram_res_backed(struct ttm_resource *res)
+{
+	struct vseg_vram_mgr *mgr = to_vram_mgr(ttm_manager_type(res->bo->bdev,
+								 res->mem_type));
+	struct drm_buddy_block *block;
+	struct page **slot;
+	u64 off, end;
+
+	list_for_each_entry(block, &to_vseg_vram_res(res)->blocks, link) {
+		end = block_start(block) + drm_buddy_block_size(&mgr->mm, block);
+		for (off = block_start(block); off < end; off += PAGE_SIZE) {
+			slot = backing_slot(mgr, off, false);
+			if (!slot)
+				off = backing_next_table(off) - PAGE_SIZE;
+			else if (READ_ONCE(*slot))
+				return true;
+		}
+	}
+	return false;
 }
 
 /**

@@ -34,6 +34,7 @@ void vseg_vram_unmap(void *kmapped);
 unsigned long vseg_vram_pfn(struct vseg_vram_mgr *mgr, u64 offset);
 u64 vseg_vram_backed(struct vseg_vram_mgr *mgr);
 bool vseg_vram_res_contiguous(struct ttm_resource *res);
+bool vseg_vram_res_backed(struct ttm_resource *res);
 bool vseg_vram_res_below(struct ttm_resource *res, u64 limit);
 int vseg_vram_res_populate(struct ttm_resource *res, u64 overwritten);
 u64 vseg_vram_res_size(struct ttm_resource *res);
