@@ -772,7 +772,7 @@ static void test_jobs_in_flight(void)
 	"memory:name=sb,size=8M,visible=1M,flags=cpuvisible|standby|hibernate,cpu=0xe0000000;" \
 	"memory:name=none,size=8M,flags=cpuvisible,cpu=0xe1000000;" \
 	"aperture:name=gart,size=16M,commit=8M"
-#define RACE_CYCLES	12
+#define RACE_CYCLES	24
 
 static bool can_system_sleep(const char *state)
 {
@@ -788,12 +788,17 @@ static bool can_system_sleep(const char *state)
 /*
  * The child, a render-node client: the CPU-visible MiB of "sb" is taken by
  * a pinned buffer, so a new buffer placed at the top of "sb" moves into
- * "none" when the CPU first touches it. It does that in a loop, writing
- * and reading back each buffer through its mapping, and rewrites and
- * checks a buffer of "none" it keeps mapped, until *@stop.
+ * "none" when the CPU first touches it. Each round creates and maps
+ * RACE_BUFS such buffers (ioctls, which a transition holds off), then
+ * faults them in one by one by writing them (no ioctl: these faults race
+ * the transitions), reads them all back, and rewrites and checks a buffer
+ * of "none" it keeps mapped; until *@stop.
  */
+#define RACE_BUFS	8
+#define RACE_SIZE	(64 * SZ_1K)
+
 static void race_child(uint32_t sb, uint32_t none, volatile uint32_t *stop,
-		       volatile uint32_t *iterations, int ready)
+		       volatile uint32_t *rounds, int ready)
 {
 	int fd = drm_open_vseg_render();
 	uint32_t pin, keep, *kp;
@@ -805,37 +810,40 @@ static void race_child(uint32_t sb, uint32_t none, volatile uint32_t *stop,
 	kp = vseg_gem_mmap(fd, keep, SMALL, RW);
 	igt_assert(write(ready, &c, 1) == 1);
 	for (uint32_t k = 0; !*stop; k++) {
-		struct drm_vseg_gem_create cr;
-		struct drm_vseg_gem_info i;
+		uint32_t h[RACE_BUFS];
+		void *p[RACE_BUFS];
 		int64_t bad;
-		uint32_t h;
-		void *p;
 
-		vseg_create_args(&cr, SMALL, BIT(sb) | BIT(none), TOP_FLAG);
-		vseg_create_prefer(&cr, sb, 0);
-		h = vseg_gem_create(fd, &cr);
-		vseg_gem_info(fd, h, &i);
-		igt_assert_f(i.segment_id == sb && i.offset >= SZ_1M,
-			     "a new buffer is at %u:0x%llx, not in the top of sb\n",
-			     i.segment_id, (unsigned long long)i.offset);
-		p = vseg_gem_mmap(fd, h, SMALL, RW);
-		vseg_pattern_fill(p, SMALL, 1000 + k);
-		bad = vseg_pattern_check(p, SMALL, 1000 + k);
-		igt_assert_f(bad < 0, "iteration %u: byte %lld of a faulted-in buffer lost\n",
-			     k, (long long)bad);
-		munmap(p, SMALL);
-		vseg_gem_info(fd, h, &i);
-		igt_assert_f(i.moves >= 1,
-			     "iteration %u: the buffer never moved for the CPU\n", k);
-		vseg_bo_check_pattern(fd, h, SMALL, 1000 + k,
-				      "a faulted-in buffer, mapped again");
-		vseg_gem_close(fd, h);
+		for (int b = 0; b < RACE_BUFS; b++) {
+			struct drm_vseg_gem_create cr;
+			struct drm_vseg_gem_info i;
+
+			vseg_create_args(&cr, RACE_SIZE, BIT(sb) | BIT(none),
+					 TOP_FLAG);
+			vseg_create_prefer(&cr, sb, 0);
+			h[b] = vseg_gem_create(fd, &cr);
+			vseg_gem_info(fd, h[b], &i);
+			igt_assert_f(i.segment_id == sb && i.offset >= SZ_1M,
+				     "a new buffer is at %u:0x%llx, not in the top of sb\n",
+				     i.segment_id, (unsigned long long)i.offset);
+			p[b] = vseg_gem_mmap(fd, h[b], RACE_SIZE, RW);
+		}
+		for (int b = 0; b < RACE_BUFS; b++)
+			vseg_pattern_fill(p[b], RACE_SIZE, k * RACE_BUFS + b);
+		for (int b = 0; b < RACE_BUFS; b++) {
+			bad = vseg_pattern_check(p[b], RACE_SIZE,
+						 k * RACE_BUFS + b);
+			igt_assert_f(bad < 0, "round %u: byte %lld of faulted-in buffer %d lost\n",
+				     k, (long long)bad, b);
+			munmap(p[b], RACE_SIZE);
+			vseg_gem_close(fd, h[b]);
+		}
 
 		vseg_pattern_fill(kp, SMALL, 5000 + k);
 		bad = vseg_pattern_check(kp, SMALL, 5000 + k);
-		igt_assert_f(bad < 0, "iteration %u: byte %lld of the kept buffer lost\n",
+		igt_assert_f(bad < 0, "round %u: byte %lld of the kept buffer lost\n",
 			     k, (long long)bad);
-		*iterations = k + 1;
+		*rounds = k + 1;
 	}
 	munmap(kp, SMALL);
 	close(fd);
@@ -876,7 +884,7 @@ static void test_fault_race(void)
 		system_sleep("freeze");
 	shared[0] = 1;
 	igt_waitchildren();
-	igt_info("the child ran %u iterations, %u of them during the transitions\n",
+	igt_info("the child ran %u rounds, %u of them during the transitions\n",
 		 shared[1], shared[1] - done_before);
 	igt_assert(shared[1] > done_before);
 	close(ready[0]);
