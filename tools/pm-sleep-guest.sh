@@ -6,7 +6,8 @@
 # root is virtio-9p, whose driver has no freeze/restore: after system
 # sleep every access to it hangs. So the test binary, its libraries and
 # vseg.ko are copied to tmpfs first, the subtest runs from there, prints
-# its result to the console as "pm-sleep-guest: RESULT <subtest> rc=<n>"
+# its result to the console (and the kernel log, whose console output is
+# flushed before the reboot) as "pm-sleep-guest: RESULT <subtest> rc=<n>"
 # and the guest reboots through sysrq, touching no file again.
 #
 # usage: tools/pm-sleep-guest.sh KMODDIR TESTBIN SUBTEST
@@ -28,6 +29,8 @@ cd $X || exit 1
 # From here on only tmpfs: a hibernate may drop the page cache of the root.
 exec "$LD" --library-path $X $X/sh -c "IGT_KMOD_PATH=$X VSEG_PM_SYSTEM_SLEEP=1 $LD --library-path $X \
 	$X/$(basename "$BIN") --run-subtest $SUB >/dev/console 2>&1
-	echo \"pm-sleep-guest: RESULT $SUB rc=\$?\" >/dev/console
+	r=\$?
+	echo \"pm-sleep-guest: RESULT $SUB rc=\$r\" >/dev/console
+	echo \"<4>pm-sleep-guest: RESULT $SUB rc=\$r\" >/dev/kmsg
 	echo 1 >/proc/sys/kernel/sysrq
 	echo b >/proc/sysrq-trigger"
