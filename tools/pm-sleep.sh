@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# vseg_pm's system-sleep subtests (system-standby, system-hibernate):
-# real transitions through the PM core (/sys/power/state with pm_test at
+# vseg_pm's system-sleep subtests (system-standby, system-hibernate, and
+# fault-race, which ends with a suspend to idle when it can): real
+# transitions through the PM core (/sys/power/state with pm_test at
 # "devices"), which make check skips because the guest's 9p root does not
 # survive them. One guest boot per subtest, run from tmpfs by
 # tools/pm-sleep-guest.sh; the result comes back on the console, and the
@@ -12,11 +13,11 @@
 # Needs vseg built for each kernel (tools/build-module.sh; -K for debug)
 # and the tests (make userspace). Exit status 1 if any subtest failed.
 
-USAGE_LINES=11,13
+USAGE_LINES=12,14
 # shellcheck source=tools/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-SUBTESTS=(system-standby system-hibernate)
+SUBTESTS=(system-standby system-hibernate fault-race)
 BIN=$REPO/igt-tests/build/vseg_pm
 [ -x "$BIN" ] || die "no $BIN (make userspace)"
 case ${1:-} in -h|--help) usage ;; esac
