@@ -12,12 +12,13 @@
 # usage: tools/pm-sleep.sh [KVER|debug]... (default: every supported kernel)
 # Needs vseg built for each kernel (tools/build-module.sh; -K for debug)
 # and the tests (make userspace). Exit status 1 if any subtest failed.
+# PM_SLEEP_SUBTESTS: the subtests to run (default: all three).
 
-USAGE_LINES=12,14
+USAGE_LINES=12,15
 # shellcheck source=tools/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-SUBTESTS=(system-standby system-hibernate fault-race)
+read -r -a SUBTESTS <<<"${PM_SLEEP_SUBTESTS:-system-standby system-hibernate fault-race}"
 BIN=$REPO/igt-tests/build/vseg_pm
 [ -x "$BIN" ] || die "no $BIN (make userspace)"
 case ${1:-} in -h|--help) usage ;; esac
