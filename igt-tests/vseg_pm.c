@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * vseg_pm: standby and hibernate through sysfs "pm". Four memory
- * segments, one per combination of the Preserved flags, hold buffers
- * below and above SystemMemoryEndAddress, pinned and AccessedPhysically
- * ones; each transition moves exactly the buffers the flags say, keeps
- * every byte, and poisons only the memory that lost power.
+ * vseg_pm: standby and hibernate, through the PM core (/sys/power/state
+ * with /sys/power/pm_test at "devices") and through sysfs "pm". Four
+ * memory segments, one per combination of the Preserved flags, hold
+ * buffers below and above SystemMemoryEndAddress, pinned and
+ * AccessedPhysically ones, and a displayed primary; the aperture holds a
+ * GART-mapped one. Each transition moves exactly the buffers the flags
+ * say, keeps every byte, poisons only the memory that lost power, says so
+ * in debugfs and QUERY_SEGMENTS, and leaves the heads and the aperture
+ * working.
  *
  * Copyright (c) 2026 The vseg authors
  */
@@ -14,9 +18,38 @@
  * Mega feature: General Core features
  * Sub-category: Memory management
  * Functionality: power management
- * Description: Standby and hibernate (sysfs "pm"), driven by the
- *	segments' PreservedDuringStandby, PreservedDuringHibernate and
- *	PartiallyPreservedDuringHibernate flags and SystemMemoryEndAddress.
+ * Description: Standby and hibernate (system sleep and sysfs "pm"),
+ *	driven by the segments' PreservedDuringStandby,
+ *	PreservedDuringHibernate and PartiallyPreservedDuringHibernate flags
+ *	and SystemMemoryEndAddress.
+ *
+ * SUBTEST: system-standby
+ * Description: A real system standby: suspend to idle through
+ *	/sys/power/state with /sys/power/pm_test at "devices", so the PM core
+ *	freezes the tasks and calls the driver's suspend and resume. The
+ *	buffers move and keep their bytes as with sysfs standby; the
+ *	displayed primary is shown again, the aperture works.
+ *
+ * SUBTEST: system-hibernate
+ * Description: A real hibernate through /sys/power/state ("disk") with
+ *	pm_test at "devices": the PM core calls freeze, then restore (power
+ *	lost). The buffers move and keep their bytes as with sysfs
+ *	hibernate.
+ *
+ * SUBTEST: thaw
+ * Description: A hibernate that thaws (sysfs "thaw"): the buffers are
+ *	evicted as for hibernate, nothing is poisoned, every byte is intact.
+ *
+ * SUBTEST: query-counters
+ * Description: QUERY_SEGMENTS reports the last transition's counters per
+ *	segment, as debugfs does; a caller with the first version's element
+ *	size gets the same bytes without them, a larger element is zeroed
+ *	past them.
+ *
+ * SUBTEST: fault-race
+ * Description: Another process keeps CPU-faulting buffers that move into
+ *	the unpreserved segment while transitions run: every fault waits
+ *	for the transition, no byte it wrote is lost or poisoned.
  *
  * SUBTEST: standby
  * Description: Standby evicts every unpinned buffer of the segment without
@@ -61,6 +94,9 @@ IGT_TEST_DESCRIPTION("Standby and hibernate through sysfs pm: the "
 #define SEG_SIZE	SZ_8M
 #define BUF		SZ_1M
 #define SMALL		(256 * SZ_1K)
+#define PRIM_SIZE	SZ_1M
+#define V1_SIZE		DRM_VSEG_SEGMENT_INFO_SIZE_V1
+#define INFO_SIZE	sizeof(struct drm_vseg_segment_info)
 
 /* One memory segment per combination of the flags, all CPU-visible. */
 #define SEGMENTS \
@@ -84,6 +120,9 @@ struct pm_set {
 	uint32_t h[NUM_SEGS][NUM_BUFS];
 	uint64_t moves[NUM_SEGS][NUM_BUFS];
 	uint32_t seg[NUM_SEGS][NUM_BUFS];
+	/* optional (0: none): a primary of "none" on head 0, an aperture buffer */
+	uint32_t primary, ap;
+	struct drm_vseg_gem_info ap_info;
 };
 
 static void load(void)
@@ -208,21 +247,116 @@ static void populate(struct pm_set *set)
 }
 
 /*
- * After a transition: the buffers of @lost segments (bit per segment) are
- * in system memory, but the pinned one; in "part" with @partial only the
- * top buffer is; every other buffer did not move; every byte is intact.
- * The counters say so, and the pinned buffers of the @power_lost
- * segments were saved and poisoned, nothing else.
+ * The counters of QUERY_SEGMENTS, which must match debugfs: fetched with
+ * the kernel's element size; the first version's element size gets the
+ * same bytes up to its end, and a larger element is zeroed past ours.
+ */
+static void query_counts(struct pm_counts c[NUM_SEGS], uint32_t transition)
+{
+	struct drm_vseg_query_segments q = {};
+	unsigned int n;
+	uint8_t *cur, *old, *big;
+	const size_t big_size = INFO_SIZE + 64;
+
+	vseg_query_count(ctx.fd, &q);
+	igt_assert_eq_u32(q.segment_size, INFO_SIZE);
+	igt_assert_eq_u32(INFO_SIZE, DRM_VSEG_SEGMENT_INFO_SIZE_V2);
+	n = q.num_segments;
+	cur = calloc(n, INFO_SIZE);
+	old = calloc(n, V1_SIZE);
+	big = malloc(n * big_size);
+	igt_assert(cur && old && big);
+	memset(big, 0xa5, n * big_size);
+
+	q.segments = (uintptr_t)cur;
+	q.segment_size = INFO_SIZE;
+	igt_assert_eq(__vseg_query_segments(ctx.fd, &q), 0);
+	q.num_segments = n;
+	q.segments = (uintptr_t)old;
+	q.segment_size = V1_SIZE;
+	igt_assert_eq(__vseg_query_segments(ctx.fd, &q), 0);
+	q.num_segments = n;
+	q.segments = (uintptr_t)big;
+	q.segment_size = big_size;
+	igt_assert_eq(__vseg_query_segments(ctx.fd, &q), 0);
+
+	for (unsigned int i = 0; i < n; i++) {
+		const struct drm_vseg_segment_info *si =
+			(const void *)(cur + i * INFO_SIZE);
+		const struct drm_vseg_segment_power *pw = &si->power;
+		const uint8_t *b = big + i * big_size;
+
+		/* Nothing moved between the calls: the same bytes. */
+		igt_assert_f(!memcmp(old + i * V1_SIZE, si, V1_SIZE),
+			     "segment %u: the first version's element differs\n",
+			     si->id);
+		igt_assert_f(!memcmp(b, si, INFO_SIZE),
+			     "segment %u: a larger element differs\n", si->id);
+		for (size_t k = INFO_SIZE; k < big_size; k++)
+			igt_assert_f(!b[k], "segment %u: byte %zu past ours is 0x%02x\n",
+				     si->id, k, b[k]);
+		igt_assert_eq_u32(pw->transition, transition);
+		igt_assert_eq_u32(pw->pad, 0);
+		igt_assert_eq_u64(pw->reserved[0], 0);
+		igt_assert_eq_u64(pw->reserved[1], 0);
+		if (si->kind == DRM_VSEG_SEGMENT_KIND_APERTURE) {
+			igt_assert_eq_u64(pw->evicted + pw->evicted_bytes +
+					  pw->saved + pw->saved_bytes +
+					  pw->poisoned_bytes, 0);
+			continue;
+		}
+		for (int s = 0; s < NUM_SEGS; s++) {
+			if (si->id != seg_id[s])
+				continue;
+			c[s].evicted = pw->evicted;
+			c[s].evicted_bytes = pw->evicted_bytes;
+			c[s].saved = pw->saved;
+			c[s].saved_bytes = pw->saved_bytes;
+			c[s].poisoned = pw->poisoned_bytes;
+		}
+	}
+	free(cur);
+	free(old);
+	free(big);
+}
+
+static bool has_engine(void)
+{
+	uint64_t cap = 0;
+
+	return drmGetCap(ctx.fd, DRM_CAP_SYNCOBJ, &cap) == 0 && cap;
+}
+
+/* Where @h is and how often it moved: its GEM_INFO. */
+static void info_of(uint32_t h, struct drm_vseg_gem_info *i)
+{
+	vseg_gem_info(ctx.fd, h, i);
+}
+
+/*
+ * After a transition: the unpinned buffers of the @lost segments (bit per
+ * segment) are in system memory; in "part" with @partial only the top
+ * buffer is; every other buffer did not move; every byte is intact. The
+ * pinned buffers of the @entered segments (those that were to lose power)
+ * were saved; their pages and nothing else were poisoned unless the
+ * device kept its power (@thaw). A displayed primary of "none" leaves with
+ * its head when "none" loses power. debugfs and QUERY_SEGMENTS agree.
  */
 static void verify(const struct pm_set *set, unsigned int lost,
-		   unsigned int power_lost, bool partial, const char *last)
+		   unsigned int entered, bool partial, bool thaw,
+		   const char *last)
 {
-	struct pm_counts c[NUM_SEGS] = {};
+	struct pm_counts c[NUM_SEGS] = {}, qc[NUM_SEGS] = {};
 	struct drm_vseg_gem_info i;
 
 	read_counts(c, last);
+	query_counts(qc, !strcmp(last, "standby") ? DRM_VSEG_POWER_STANDBY :
+			 DRM_VSEG_POWER_HIBERNATE);
+	igt_assert_f(!memcmp(c, qc, sizeof(c)),
+		     "QUERY_SEGMENTS and debugfs pm disagree\n");
 	for (int s = 0; s < NUM_SEGS; s++) {
 		uint64_t evicted = 0, bytes = 0;
+		bool cut = entered & BIT(s);
 
 		for (int b = 0; b < NUM_BUFS; b++) {
 			bool gone = b != PINNED &&
@@ -230,7 +364,7 @@ static void verify(const struct pm_set *set, unsigned int lost,
 				     (partial && s == PART && b == HI));
 			char what[64];
 
-			vseg_gem_info(ctx.fd, set->h[s][b], &i);
+			info_of(set->h[s][b], &i);
 			snprintf(what, sizeof(what), "%s buffer %d",
 				 seg_names[s], b);
 			igt_assert_f(i.segment_id == (gone ? 0 : set->seg[s][b]),
@@ -244,14 +378,94 @@ static void verify(const struct pm_set *set, unsigned int lost,
 				bytes += buf_size[b];
 			}
 		}
+		if (set->primary && s == NONE && cut) {
+			evicted++;
+			bytes += PRIM_SIZE;
+		}
 		igt_assert_eq_u64(c[s].evicted, evicted);
 		igt_assert_eq_u64(c[s].evicted_bytes, bytes);
 		/* The pinned buffer's pages: all that is backed there now. */
-		igt_assert_eq_u64(c[s].saved, (power_lost & BIT(s)) ? 1 : 0);
-		igt_assert_eq_u64(c[s].saved_bytes,
-				  (power_lost & BIT(s)) ? SMALL : 0);
-		igt_assert_eq_u64(c[s].poisoned,
-				  (power_lost & BIT(s)) ? SMALL : 0);
+		igt_assert_eq_u64(c[s].saved, cut ? 1 : 0);
+		igt_assert_eq_u64(c[s].saved_bytes, cut ? SMALL : 0);
+		igt_assert_eq_u64(c[s].poisoned, cut && !thaw ? SMALL : 0);
+	}
+}
+
+/* Record where every buffer of @set is now, for the next verify(). */
+static void remember(struct pm_set *set)
+{
+	struct drm_vseg_gem_info i;
+
+	for (int s = 0; s < NUM_SEGS; s++)
+		for (int b = 0; b < NUM_BUFS; b++) {
+			info_of(set->h[s][b], &i);
+			set->moves[s][b] = i.moves;
+			set->seg[s][b] = i.segment_id;
+		}
+}
+
+/*
+ * The display and the aperture: a primary of "none" shown on head 0, and
+ * an AccessedPhysically buffer of the aperture (GART-mapped), each filled.
+ */
+static void populate_extras(struct pm_set *set)
+{
+	struct drm_vseg_gem_create c;
+
+	vseg_create_args(&c, PRIM_SIZE, BIT(seg_id[NONE]) | BIT(0),
+			 DRM_VSEG_GEM_CREATE_PRIMARY);
+	vseg_create_prefer(&c, seg_id[NONE], 0);
+	set->primary = vseg_gem_create(ctx.fd, &c);
+	vseg_bo_fill_pattern(ctx.fd, set->primary, PRIM_SIZE, 77);
+	vseg_scanout(ctx.fd, 0, set->primary);
+
+	set->ap = create_in(ctx.fd, SMALL, ctx.ap_id, AP_FLAG);
+	vseg_bo_fill_pattern(ctx.fd, set->ap, SMALL, 78);
+	info_of(set->ap, &set->ap_info);
+	igt_assert_eq_u32(set->ap_info.segment_id, ctx.ap_id);
+}
+
+/*
+ * After the exit: head 0 shows the primary again, the aperture buffer
+ * stayed where it was with its bytes, and the GART works: a copy-engine
+ * FILL through the buffer's physical address lands in its pages.
+ */
+static void check_extras(const struct pm_set *set)
+{
+	struct drm_vseg_gem_info i, p;
+	struct vseg_display d;
+
+	vseg_debugfs_read_display(ctx.fd, &d);
+	info_of(set->primary, &p);
+	igt_assert_f(d.head[0].on && d.head[0].buffer_id == p.buffer_id,
+		     "head 0 does not show its primary again\n");
+	igt_assert_f(p.segment_id != 0,
+		     "the displayed primary stayed in system memory\n");
+	vseg_bo_check_pattern(ctx.fd, set->primary, PRIM_SIZE, 77,
+			      "the displayed primary");
+
+	info_of(set->ap, &i);
+	igt_assert_eq_u32(i.segment_id, ctx.ap_id);
+	igt_assert_eq_u64(i.moves, set->ap_info.moves);
+	igt_assert_eq_u64(i.aperture_offset, set->ap_info.aperture_offset);
+	vseg_bo_check_pattern(ctx.fd, set->ap, SMALL, 78, "the aperture buffer");
+	if (has_engine()) {
+		struct vseg_cmdbuf cb;
+		uint32_t *w;
+
+		vseg_cb_init(&cb);
+		vseg_cb_fill_phys(&cb, set->ap, 0, SMALL, 0xc0ffee00u);
+		vseg_cb_exec_ok(ctx.fd, DRM_VSEG_ENGINE_COPY, &cb,
+				"a FILL of the aperture buffer");
+		vseg_cb_fini(&cb);
+		w = vseg_gem_mmap(ctx.fd, set->ap, SMALL, PROT_READ);
+		for (uint64_t k = 0; k < SMALL / 4; k++)
+			igt_assert_f(w[k] == 0xc0ffee00u,
+				     "aperture word %llu is 0x%x after a FILL\n",
+				     (unsigned long long)k, w[k]);
+		munmap(w, SMALL);
+		/* Its pattern again, for the next check. */
+		vseg_bo_fill_pattern(ctx.fd, set->ap, SMALL, 78);
 	}
 }
 
@@ -271,41 +485,257 @@ static void close_set(struct pm_set *set)
 	for (int s = 0; s < NUM_SEGS; s++)
 		for (int b = 0; b < NUM_BUFS; b++)
 			vseg_gem_close(ctx.fd, set->h[s][b]);
+	if (set->primary) {
+		vseg_scanout(ctx.fd, 0, 0);
+		vseg_gem_close(ctx.fd, set->primary);
+	}
+	if (set->ap)
+		vseg_gem_close(ctx.fd, set->ap);
 }
 
-static void test_standby(void)
+/* --- system sleep through the PM core ------------------------------------ */
+
+/* Read a small sysfs file into @buf (NUL-terminated): 0 or -errno. */
+static int read_file(const char *path, char *buf, size_t len)
 {
-	struct pm_set set;
+	int f = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (f < 0)
+		return -errno;
+	n = read(f, buf, len - 1);
+	close(f);
+	if (n < 0)
+		return -errno;
+	buf[n] = 0;
+	while (n && buf[n - 1] == '\n')
+		buf[--n] = 0;
+	return 0;
+}
+
+/* Write @val to a sysfs file: 0 or -errno. */
+static int write_file(const char *path, const char *val)
+{
+	int f = open(path, O_WRONLY | O_CLOEXEC);
+	int ret = 0;
+
+	if (f < 0)
+		return -errno;
+	if (write(f, val, strlen(val)) != (ssize_t)strlen(val))
+		ret = -errno;
+	close(f);
+	return ret;
+}
+
+static bool has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; (p = strstr(p, word)); p += n)
+		if ((p == list || p[-1] == ' ') && (!p[n] || p[n] == ' '))
+			return true;
+	return false;
+}
+
+#define PM_STATE	"/sys/power/state"
+#define PM_TEST		"/sys/power/pm_test"
+#define PM_TEST_DELAY	"/sys/module/suspend/parameters/pm_test_delay"
+
+/*
+ * A mounted virtio-9p file system: @where receives its mount point. Its
+ * driver has no freeze or restore: system sleep resets the virtio device
+ * under it, its queues are gone, and every later access hangs.
+ */
+static bool mounted_9p(char *where, size_t len)
+{
+	char dev[256], dir[256], type[64];
+	bool found = false;
+	FILE *f = fopen("/proc/mounts", "re");
+
+	if (!f)
+		return false;
+	while (!found && fscanf(f, "%255s %255s %63s %*[^\n]", dev, dir, type) == 3)
+		if (!strcmp(type, "9p")) {
+			snprintf(where, len, "%s", dir);
+			found = true;
+		}
+	fclose(f);
+	return found;
+}
+
+/*
+ * Skip unless the kernel can enter @state ("freeze": suspend to idle, the
+ * standby a guest without ACPI S3 has; "disk": hibernate) with pm_test,
+ * and the machine survives it. VSEG_PM_SYSTEM_SLEEP=1 in the environment
+ * runs it even with a 9p file system mounted (the test then must not
+ * touch it: run from tmpfs).
+ */
+static void require_system_sleep(const char *state)
+{
+	const char *force = getenv("VSEG_PM_SYSTEM_SLEEP");
+	char buf[256];
+
+	igt_require_f(read_file(PM_STATE, buf, sizeof(buf)) == 0,
+		      "no " PM_STATE ": the kernel has no system sleep (CONFIG_PM_SLEEP)\n");
+	igt_require_f(has_word(buf, state),
+		      PM_STATE " offers \"%s\", not \"%s\": the kernel has no %s\n",
+		      buf, state, !strcmp(state, "disk") ?
+		      "hibernation (CONFIG_HIBERNATION)" :
+		      "suspend to idle (CONFIG_SUSPEND)");
+	igt_require_f(access(PM_TEST, W_OK) == 0,
+		      "no " PM_TEST ": the kernel has no CONFIG_PM_DEBUG\n");
+	igt_require_f((force && !strcmp(force, "1")) ||
+		      !mounted_9p(buf, sizeof(buf)),
+		      "%s is virtio-9p, which does not survive system sleep (no freeze/restore: its queues are reset and every later access hangs); run with no 9p mounted, or VSEG_PM_SYSTEM_SLEEP=1 from tmpfs\n",
+		      buf);
+}
+
+static uint64_t pm_transitions(void)
+{
+	struct vseg_debugfs_file f;
+	uint64_t n;
+
+	vseg_debugfs_read(ctx.fd, "pm", NULL, &f);
+	igt_assert(f.num_lines >= 1);
+	n = vseg_debugfs_u64(&f.line[0], "transitions");
+	vseg_debugfs_free(&f);
+	return n;
+}
+
+/*
+ * A system transition through the PM core with pm_test at "devices": it
+ * freezes the tasks, calls every device's suspend ("freeze") or freeze
+ * ("disk"), then resume or restore, and thaws the tasks; only the
+ * platform's own sleep step is left out (there is no real hardware to
+ * power down). Skips when the kernel refuses before it reached the
+ * devices (vseg saw no transition).
+ */
+static void system_sleep(const char *state)
+{
+	char delay[32] = "";
+	uint64_t before = pm_transitions();
+	int err;
+
+	require_system_sleep(state);
+	if (read_file(PM_TEST_DELAY, delay, sizeof(delay)) == 0)
+		igt_assert_eq(write_file(PM_TEST_DELAY, "0"), 0);
+	igt_assert_eq(write_file(PM_TEST, "devices"), 0);
+	err = write_file(PM_STATE, state);
+	igt_assert_eq(write_file(PM_TEST, "none"), 0);
+	if (delay[0])
+		igt_assert_eq(write_file(PM_TEST_DELAY, delay), 0);
+	if (err && pm_transitions() == before)
+		igt_skip("the kernel refused \"%s\" before the devices: %s\n",
+			 state, vseg_errname(err));
+	igt_assert_f(!err, "%s: %s\n", state, vseg_errname(err));
+	igt_assert_eq_u64(pm_transitions(), before + 1);
+}
+
+/* --- the transitions -------------------------------------------------------- */
+
+static void do_standby(bool system, bool extras)
+{
+	struct pm_set set = {};
 
 	load();
+	if (system)
+		require_system_sleep("freeze");
 	populate(&set);
-	trigger("standby");
-	verify(&set, BIT(NONE), BIT(NONE), false, "standby");
+	if (extras)
+		populate_extras(&set);
+	if (system)
+		system_sleep("freeze");
+	else
+		trigger("standby");
+	verify(&set, BIT(NONE), BIT(NONE), false, false, "standby");
+	if (extras)
+		check_extras(&set);
 	check_new_zero(ctx.fd);
 	close_set(&set);
 }
 
+static void do_hibernate(bool system)
+{
+	struct pm_set set = {};
+
+	load();
+	if (system)
+		require_system_sleep("disk");
+	populate(&set);
+	populate_extras(&set);
+	if (system)
+		system_sleep("disk");
+	else
+		trigger("hibernate");
+	verify(&set, BIT(NONE) | BIT(STBY), BIT(NONE) | BIT(STBY), true,
+	       false, "hibernate");
+	check_extras(&set);
+	check_new_zero(ctx.fd);
+	/*
+	 * And once more: the unpinned buffers are in system memory, nothing
+	 * is left to evict but the primary, which the display took back.
+	 */
+	remember(&set);
+	trigger("hibernate");
+	verify(&set, 0, BIT(NONE) | BIT(STBY), false, false, "hibernate");
+	check_extras(&set);
+	close_set(&set);
+}
+
+static void test_standby(void)
+{
+	do_standby(false, true);
+}
+
 static void test_hibernate(void)
 {
-	struct pm_set set;
+	do_hibernate(false);
+}
+
+static void test_system_standby(void)
+{
+	do_standby(true, true);
+}
+
+static void test_system_hibernate(void)
+{
+	do_hibernate(true);
+}
+
+static void test_thaw(void)
+{
+	struct pm_set set = {};
 
 	load();
 	populate(&set);
-	trigger("hibernate");
-	verify(&set, BIT(NONE) | BIT(STBY), BIT(NONE) | BIT(STBY), true,
+	populate_extras(&set);
+	trigger("thaw");
+	verify(&set, BIT(NONE) | BIT(STBY), BIT(NONE) | BIT(STBY), true, true,
 	       "hibernate");
-	check_new_zero(ctx.fd);
-	/* And once more: nothing is left to evict, everything stays. */
-	for (int s = 0; s < NUM_SEGS; s++)
-		for (int b = 0; b < NUM_BUFS; b++) {
-			struct drm_vseg_gem_info i;
+	check_extras(&set);
+	close_set(&set);
+}
 
-			vseg_gem_info(ctx.fd, set.h[s][b], &i);
-			set.moves[s][b] = i.moves;
-			set.seg[s][b] = i.segment_id;
-		}
+static void test_query_counters(void)
+{
+	struct pm_counts c[NUM_SEGS];
+	struct pm_set set = {};
+
+	load();
+	/* Before any transition: all zero, transition none. */
+	query_counts(c, DRM_VSEG_POWER_NONE);
+	for (int s = 0; s < NUM_SEGS; s++)
+		igt_assert_eq_u64(c[s].evicted + c[s].evicted_bytes +
+				  c[s].saved + c[s].saved_bytes +
+				  c[s].poisoned, 0);
+	populate(&set);
+	trigger("standby");
+	/* verify() checks QUERY against debugfs and the expected counts. */
+	verify(&set, BIT(NONE), BIT(NONE), false, false, "standby");
+	remember(&set);
 	trigger("hibernate");
-	verify(&set, 0, BIT(NONE) | BIT(STBY), false, "hibernate");
+	verify(&set, BIT(STBY), BIT(NONE) | BIT(STBY), true, false,
+	       "hibernate");
 	close_set(&set);
 }
 
@@ -332,6 +762,134 @@ static void test_jobs_in_flight(void)
 	munmap(p, SZ_4M);
 	vseg_cb_fini(&cb);
 	vseg_gem_close(ctx.fd, h);
+}
+
+/*
+ * A table for the fault race: "sb" is preserved in both transitions but
+ * only its first MiB is CPU-visible; "none" loses everything.
+ */
+#define RACE_SEGMENTS \
+	"memory:name=sb,size=8M,visible=1M,flags=cpuvisible|standby|hibernate,cpu=0xe0000000;" \
+	"memory:name=none,size=8M,flags=cpuvisible,cpu=0xe1000000;" \
+	"aperture:name=gart,size=16M,commit=8M"
+#define RACE_CYCLES	24
+
+static bool can_system_sleep(const char *state)
+{
+	const char *force = getenv("VSEG_PM_SYSTEM_SLEEP");
+	char buf[256];
+
+	return read_file(PM_STATE, buf, sizeof(buf)) == 0 &&
+	       has_word(buf, state) && access(PM_TEST, W_OK) == 0 &&
+	       ((force && !strcmp(force, "1")) ||
+		!mounted_9p(buf, sizeof(buf)));
+}
+
+/*
+ * The child, a render-node client: the CPU-visible MiB of "sb" is taken by
+ * a pinned buffer, so a new buffer placed at the top of "sb" moves into
+ * "none" when the CPU first touches it. Each round creates and maps
+ * RACE_BUFS such buffers (ioctls, which a transition holds off), then
+ * faults them in one by one by writing them (no ioctl: these faults race
+ * the transitions), reads them all back, and rewrites and checks a buffer
+ * of "none" it keeps mapped; until *@stop.
+ */
+#define RACE_BUFS	8
+#define RACE_SIZE	(64 * SZ_1K)
+
+static void race_child(uint32_t sb, uint32_t none, volatile uint32_t *stop,
+		       volatile uint32_t *rounds, int ready)
+{
+	int fd = drm_open_vseg_render();
+	uint32_t pin, keep, *kp;
+	char c = 0;
+
+	pin = create_in(fd, SZ_1M, sb, 0);
+	igt_assert_eq(__vseg_make_resident_flags(fd, &pin, 1, PIN, NULL), 0);
+	keep = create_in(fd, SMALL, none, 0);
+	kp = vseg_gem_mmap(fd, keep, SMALL, RW);
+	igt_assert(write(ready, &c, 1) == 1);
+	for (uint32_t k = 0; !*stop; k++) {
+		uint32_t h[RACE_BUFS];
+		void *p[RACE_BUFS];
+		int64_t bad;
+
+		for (int b = 0; b < RACE_BUFS; b++) {
+			struct drm_vseg_gem_create cr;
+			struct drm_vseg_gem_info i;
+
+			vseg_create_args(&cr, RACE_SIZE, BIT(sb) | BIT(none),
+					 TOP_FLAG);
+			vseg_create_prefer(&cr, sb, 0);
+			h[b] = vseg_gem_create(fd, &cr);
+			vseg_gem_info(fd, h[b], &i);
+			igt_assert_f(i.segment_id == sb && i.offset >= SZ_1M,
+				     "a new buffer is at %u:0x%llx, not in the top of sb\n",
+				     i.segment_id, (unsigned long long)i.offset);
+			p[b] = vseg_gem_mmap(fd, h[b], RACE_SIZE, RW);
+		}
+		for (int b = 0; b < RACE_BUFS; b++)
+			vseg_pattern_fill(p[b], RACE_SIZE, k * RACE_BUFS + b);
+		for (int b = 0; b < RACE_BUFS; b++) {
+			bad = vseg_pattern_check(p[b], RACE_SIZE,
+						 k * RACE_BUFS + b);
+			igt_assert_f(bad < 0, "round %u: byte %lld of faulted-in buffer %d lost\n",
+				     k, (long long)bad, b);
+			munmap(p[b], RACE_SIZE);
+			vseg_gem_close(fd, h[b]);
+		}
+
+		vseg_pattern_fill(kp, SMALL, 5000 + k);
+		bad = vseg_pattern_check(kp, SMALL, 5000 + k);
+		igt_assert_f(bad < 0, "round %u: byte %lld of the kept buffer lost\n",
+			     k, (long long)bad);
+		*rounds = k + 1;
+	}
+	munmap(kp, SMALL);
+	close(fd);
+}
+
+static void test_fault_race(void)
+{
+	volatile uint32_t *shared;
+	uint32_t sb, none, done_before;
+	int ready[2];
+	char c;
+
+	vseg_ctx_load_f(&ctx, "discrete table=%s", RACE_SEGMENTS);
+	sb = vseg_segment_by_name(&ctx.q, ctx.segs, "sb");
+	none = vseg_segment_by_name(&ctx.q, ctx.segs, "none");
+	shared = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	igt_assert(shared != MAP_FAILED);
+	shared[0] = 0;
+	shared[1] = 0;
+	igt_assert(pipe(ready) == 0);
+	igt_fork(child, 1)
+		race_child(sb, none, &shared[0], &shared[1], ready[1]);
+	igt_assert(read(ready[0], &c, 1) == 1);
+	while (!shared[1])
+		usleep(1000);
+	done_before = shared[1];
+	for (int r = 0; r < RACE_CYCLES; r++) {
+		static const char * const kinds[] = {
+			"standby", "hibernate", "thaw"
+		};
+
+		trigger(kinds[r % 3]);
+		/* Let the child fault a little between transitions. */
+		usleep(20000);
+	}
+	if (can_system_sleep("freeze"))
+		system_sleep("freeze");
+	shared[0] = 1;
+	igt_waitchildren();
+	igt_info("the child ran %u rounds, %u of them during the transitions\n",
+		 shared[1], shared[1] - done_before);
+	igt_assert(shared[1] > done_before);
+	close(ready[0]);
+	close(ready[1]);
+	munmap((void *)shared, 4096);
 }
 
 static void test_hostile_client(void)
@@ -387,6 +945,23 @@ igt_main
 		  "Hibernate evicts the buffers of the segments without a "
 		  "hibernate flag and the partially preserved segment's "
 		  "buffer ending after SystemMemoryEndAddress." },
+		{ "system-standby", test_system_standby,
+		  "A real suspend to idle through /sys/power/state with "
+		  "pm_test at devices: the PM core calls suspend and resume; "
+		  "buffers, primary and aperture as with sysfs standby." },
+		{ "system-hibernate", test_system_hibernate,
+		  "A real hibernate through /sys/power/state with pm_test at "
+		  "devices: the PM core calls freeze and restore; buffers as "
+		  "with sysfs hibernate." },
+		{ "thaw", test_thaw,
+		  "A hibernate that thaws evicts as hibernate does, poisons "
+		  "nothing and keeps every byte." },
+		{ "query-counters", test_query_counters,
+		  "QUERY_SEGMENTS reports the last transition's counters "
+		  "per segment, for old and new element sizes." },
+		{ "fault-race", test_fault_race,
+		  "CPU faults of another process wait for the transitions "
+		  "they race; no byte is lost or poisoned." },
 		{ "jobs-in-flight", test_jobs_in_flight,
 		  "A queued copy-engine FILL ends before its buffer is "
 		  "evicted by standby." },

@@ -76,6 +76,9 @@ extern "C" {
  *   arrays of &struct drm_vseg_sync of @sync_size bytes each, no longer
  *   of __u32 handles. The *_FLAGS_ALL masks left this header: a program
  *   learns what the kernel accepts from its version.
+ *   &struct drm_vseg_segment_info ends with @power, the counters of the
+ *   last standby or hibernate (%DRM_VSEG_SEGMENT_INFO_SIZE_V2 bytes).
+ *   PRIME imports foreign dma-bufs (system memory and the aperture only).
  *
  * Rule for the version: the minor grows by one whenever this header
  * gains something a program may want to test for before it uses it (an
@@ -233,6 +236,51 @@ struct drm_vseg_segment_usage {
 };
 
 /**
+ * enum drm_vseg_power_transition - a system power transition
+ * @DRM_VSEG_POWER_NONE: none since the device was created.
+ * @DRM_VSEG_POWER_STANDBY: standby (suspend to RAM or to idle).
+ * @DRM_VSEG_POWER_HIBERNATE: hibernate (suspend to disk).
+ */
+enum drm_vseg_power_transition {
+	DRM_VSEG_POWER_NONE = 0,
+	DRM_VSEG_POWER_STANDBY = 1,
+	DRM_VSEG_POWER_HIBERNATE = 2,
+};
+
+/**
+ * struct drm_vseg_segment_power - what the last power transition did to a
+ * segment
+ *
+ * Counters of the last standby or hibernate the device went through, set
+ * when it entered the transition (see "Power management" in
+ * Documentation/gpu/vseg.rst). All zero on the aperture and on a memory
+ * segment the transition left powered.
+ *
+ * @transition: the last transition, one of &enum drm_vseg_power_transition;
+ *	the same in every segment.
+ * @pad: the kernel writes zero.
+ * @evicted: buffers evicted from the segment to system memory.
+ * @evicted_bytes: their sizes, in bytes.
+ * @saved: pinned buffers whose content was kept aside and written back at
+ *	the same offset.
+ * @saved_bytes: their backed bytes.
+ * @poisoned_bytes: bytes of the segment's memory that lost power and read
+ *	the poison pattern afterwards (before a buffer's content was written
+ *	back over them).
+ * @reserved: the kernel writes zero.
+ */
+struct drm_vseg_segment_power {
+	__u32 transition;
+	__u32 pad;
+	__u64 evicted;
+	__u64 evicted_bytes;
+	__u64 saved;
+	__u64 saved_bytes;
+	__u64 poisoned_bytes;
+	__u64 reserved[2];
+};
+
+/**
  * struct drm_vseg_segment_info - one segment of the table
  *
  * Modeled on DXGK_SEGMENTDESCRIPTOR and DXGK_SEGMENTDESCRIPTOR4.
@@ -298,10 +346,13 @@ struct drm_vseg_segment_usage {
  * @usage: live usage counters.
  * @name: NUL-terminated human-readable name ("vram", "aperture", ...).
  * @reserved: must be zero; the kernel writes zero.
+ * @power: since 0.4: what the last power transition did to the segment.
  *
- * This is the first version (%DRM_VSEG_SEGMENT_INFO_SIZE_V1 bytes). Later
- * versions only add fields at the end; QUERY_SEGMENTS takes the caller's
- * element size and fills the fields both sides know.
+ * The first version ended with @reserved
+ * (%DRM_VSEG_SEGMENT_INFO_SIZE_V1 bytes); the second adds @power
+ * (%DRM_VSEG_SEGMENT_INFO_SIZE_V2 bytes). Later versions only add fields
+ * at the end; QUERY_SEGMENTS takes the caller's element size and fills
+ * the fields both sides know.
  */
 struct drm_vseg_segment_info {
 	__u32 id;
@@ -322,6 +373,7 @@ struct drm_vseg_segment_info {
 	struct drm_vseg_segment_usage usage;
 	char name[16];
 	__u64 reserved[4];
+	struct drm_vseg_segment_power power;
 };
 
 /**
@@ -330,6 +382,12 @@ struct drm_vseg_segment_info {
  * smallest element size QUERY_SEGMENTS accepts.
  */
 #define DRM_VSEG_SEGMENT_INFO_SIZE_V1	384
+/**
+ * DRM_VSEG_SEGMENT_INFO_SIZE_V2 - size of the second version of
+ * &struct drm_vseg_segment_info (up to and including its @power), since
+ * driver version 0.4.
+ */
+#define DRM_VSEG_SEGMENT_INFO_SIZE_V2	448
 /**
  * DRM_VSEG_SEGMENT_INFO_SIZE_MAX - the largest element size QUERY_SEGMENTS
  * accepts (-E2BIG beyond it).

@@ -337,22 +337,25 @@ static int vseg_pm_poweroff(struct device *dev)
 
 /*
  * sysfs "pm" of the platform device, root only: write "standby" or
- * "hibernate" for a whole transition, power lost, synchronously. Not in
- * debugfs: a kernel in lockdown refuses to open writable debugfs files.
+ * "hibernate" for a whole transition, power lost, synchronously; "thaw"
+ * for a hibernate whose image was not written (freeze, then thaw: the
+ * device kept its power). Not in debugfs: a kernel in lockdown refuses to
+ * open writable debugfs files.
  */
 static ssize_t pm_store(struct device *dev, struct device_attribute *attr,
 			const char *buf, size_t len)
 {
-	enum vseg_pm_kind kind;
+	enum vseg_pm_kind kind = VSEG_PM_HIBERNATE;
+	bool power_lost = true;
 	int err;
 
 	if (sysfs_streq(buf, "standby"))
 		kind = VSEG_PM_STANDBY;
-	else if (sysfs_streq(buf, "hibernate"))
-		kind = VSEG_PM_HIBERNATE;
-	else
+	else if (sysfs_streq(buf, "thaw"))
+		power_lost = false;
+	else if (!sysfs_streq(buf, "hibernate"))
 		return -EINVAL;
-	err = vseg_pm_cycle(dev_get_drvdata(dev), kind);
+	err = vseg_pm_cycle(dev_get_drvdata(dev), kind, power_lost);
 	return err ?: len;
 }
 static DEVICE_ATTR_WO(pm);

@@ -22,6 +22,7 @@
 #include "vseg_file.h"
 #include "vseg_gem.h"
 #include "vseg_prime.h"
+#include "vseg_pm.h"
 #include "vseg_res_cursor.h"
 
 /* How long CPU faults may find the CPU-visible room taken before SIGBUS. */
@@ -239,7 +240,7 @@ static vm_fault_t fault_populate(struct vseg_bo *vbo, struct vm_fault *vmf)
 
 /*
  * CPU faults: move the buffer where the CPU can see it, or SIGBUS; after an
- * unplug, a dummy page.
+ * unplug, a dummy page; during a power transition, wait for its end.
  */
 static vm_fault_t vseg_vm_fault(struct vm_fault *vmf)
 {
@@ -259,6 +260,15 @@ static vm_fault_t vseg_vm_fault(struct vm_fault *vmf)
 	if (!drm_dev_enter(tbo->base.dev, &idx)) {
 		ret = ttm_bo_vm_dummy_page(vmf, vma->vm_page_prot);
 		goto out_unlock;
+	}
+	/*
+	 * Standby or hibernate is under way: nothing moves into, or is
+	 * backed in, memory that is losing its power; wait for the exit.
+	 */
+	if (vseg_pm_busy(bdev_to_vseg(tbo->bdev))) {
+		drm_dev_exit(idx);
+		dma_resv_unlock(tbo->base.resv);
+		return vseg_pm_fault_wait(bdev_to_vseg(tbo->bdev), vmf);
 	}
 	/* Jobs that use the buffer finish before the CPU sees it. */
 	if (dma_resv_wait_timeout(tbo->base.resv, DMA_RESV_USAGE_WRITE, true,

@@ -29,6 +29,7 @@
 #include "vseg_gem.h"
 #include "vseg_ioctl.h"
 #include "vseg_phys.h"
+#include "vseg_pm.h"
 #include "vseg_trace.h"
 #include "vseg_ttm.h"
 
@@ -47,8 +48,10 @@ static_assert(sizeof_field(struct drm_vseg_segment_info, name) == VSEG_NAME_LEN)
 /* The first version ends with its reserved words; later ones only grow. */
 static_assert(offsetofend(struct drm_vseg_segment_info, reserved) ==
 	      DRM_VSEG_SEGMENT_INFO_SIZE_V1);
+static_assert(offsetofend(struct drm_vseg_segment_info, power) ==
+	      DRM_VSEG_SEGMENT_INFO_SIZE_V2);
 static_assert(sizeof(struct drm_vseg_segment_info) >=
-	      DRM_VSEG_SEGMENT_INFO_SIZE_V1);
+	      DRM_VSEG_SEGMENT_INFO_SIZE_V2);
 static_assert(sizeof(struct drm_vseg_segment_info) <=
 	      DRM_VSEG_SEGMENT_INFO_SIZE_MAX);
 
@@ -69,6 +72,23 @@ void vseg_usage_to_uapi(const struct vseg_usage *u,
 	out->resident = u->resident;
 	out->evicted = u->evicted;
 	out->aperture_mapped = u->aperture_mapped;
+}
+
+static void power_to_uapi(struct vseg_device *vdev, u32 id,
+			  struct drm_vseg_segment_power *out)
+{
+	struct vseg_pm_counts c;
+	enum vseg_pm_kind last;
+
+	vseg_pm_counts_get(vdev, id, &c, &last);
+	out->transition = last == VSEG_PM_STANDBY ? DRM_VSEG_POWER_STANDBY :
+			  last == VSEG_PM_HIBERNATE ? DRM_VSEG_POWER_HIBERNATE :
+			  DRM_VSEG_POWER_NONE;
+	out->evicted = c.evicted;
+	out->evicted_bytes = c.evicted_bytes;
+	out->saved = c.saved;
+	out->saved_bytes = c.saved_bytes;
+	out->poisoned_bytes = c.poisoned_bytes;
 }
 
 /**
@@ -106,6 +126,7 @@ void vseg_segment_to_uapi(struct vseg_device *vdev,
 	strscpy(out->name, d->name, sizeof(out->name));
 	vseg_ttm_usage(vdev, d->id, &u);
 	vseg_usage_to_uapi(&u, &out->usage);
+	power_to_uapi(vdev, d->id, &out->power);
 }
 
 /*

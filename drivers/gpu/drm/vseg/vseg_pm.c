@@ -17,9 +17,17 @@
  *
  * The aperture is system memory: its pages and GART survive both
  * transitions untouched.
+ *
+ * CPU faults: from the entry to the exit, a fault on a buffer of the
+ * device waits for the exit (vseg_pm_fault_wait()) rather than move or
+ * back a buffer in memory that is losing its power. The entry sets the
+ * state before it reserves any buffer, and the fault reads it under the
+ * buffer's reservation, so a fault either ends before the entry visits its
+ * buffer or sees the transition.
  */
 
 #include <linux/dma-resv.h>
+#include <linux/mm.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
@@ -105,6 +113,7 @@ int vseg_pm_init(struct vseg_device *vdev)
 	if (err)
 		return err;
 	init_rwsem(&pm->gate);
+	init_waitqueue_head(&pm->exited);
 	INIT_LIST_HEAD(&pm->saved);
 	return drmm_add_action_or_reset(&vdev->drm, pm_release, pm);
 }
@@ -175,6 +184,8 @@ static int save_pinned(struct vseg_pm *pm, struct vseg_bo *vbo,
 		kfree(s);
 		return err;
 	}
+	/* A CPU access until the exit faults, and waits for it. */
+	ttm_bo_unmap_virtual(&vbo->tbo);
 	drm_gem_object_get(&vbo->tbo.base);
 	s->bo = vbo;
 	list_add_tail(&s->link, &pm->saved);
@@ -281,7 +292,8 @@ static int __pm_exit(struct vseg_device *vdev, bool power_lost)
 		saved_free(pm);
 	}
 	derr = vseg_display_resume(vdev);
-	pm->state = VSEG_PM_NONE;
+	WRITE_ONCE(pm->state, VSEG_PM_NONE);
+	wake_up_all(&pm->exited);
 	return err ?: derr;
 }
 
@@ -294,7 +306,7 @@ static int __pm_enter(struct vseg_device *vdev, enum vseg_pm_kind kind)
 
 	if (pm->state != VSEG_PM_NONE)
 		return -EBUSY;
-	pm->state = kind;
+	WRITE_ONCE(pm->state, kind);
 	pm->last = kind;
 	pm->transitions++;
 	memset(pm->seg, 0, sizeof(pm->seg));
@@ -375,16 +387,18 @@ int vseg_pm_exit(struct vseg_device *vdev, bool power_lost)
 }
 
 /**
- * vseg_pm_cycle() - a whole transition, power lost, synchronously
+ * vseg_pm_cycle() - a whole transition, synchronously
  * @vdev: the device
  * @kind: %VSEG_PM_STANDBY or %VSEG_PM_HIBERNATE
+ * @power_lost: as for vseg_pm_exit(): false for a hibernate that thaws
  *
- * vseg_pm_enter() and vseg_pm_exit() with no ioctl in between (debugfs
+ * vseg_pm_enter() and vseg_pm_exit() with no ioctl in between (sysfs
  * ``pm``).
  *
  * Return: 0 or the first error.
  */
-int vseg_pm_cycle(struct vseg_device *vdev, enum vseg_pm_kind kind)
+int vseg_pm_cycle(struct vseg_device *vdev, enum vseg_pm_kind kind,
+		  bool power_lost)
 {
 	struct vseg_pm *pm = &vdev->pm;
 	int err;
@@ -393,11 +407,71 @@ int vseg_pm_cycle(struct vseg_device *vdev, enum vseg_pm_kind kind)
 	down_write(&pm->gate);
 	err = __pm_enter(vdev, kind);
 	if (!err)
-		err = __pm_exit(vdev, true);
+		err = __pm_exit(vdev, power_lost);
 	pm->last_result = err;
 	up_write(&pm->gate);
 	mutex_unlock(&pm->lock);
 	return err;
+}
+
+/**
+ * vseg_pm_busy() - is a power transition under way
+ * @vdev: the device
+ *
+ * Call with a buffer of @vdev reserved, or &vseg_pm.gate held: the answer
+ * then holds until it is released (see the top of vseg_pm.c).
+ *
+ * Return: true from the entry of a transition to its exit.
+ */
+bool vseg_pm_busy(struct vseg_device *vdev)
+{
+	return READ_ONCE(vdev->pm.state) != VSEG_PM_NONE;
+}
+
+/**
+ * vseg_pm_fault_wait() - a CPU fault met a power transition
+ * @vdev: the device
+ * @vmf: the fault, its buffer no longer reserved
+ *
+ * Waits for the transition's exit, without the mmap lock when the fault
+ * may be retried. A signal (the freezer's included) ends the wait early:
+ * the access then faults again.
+ *
+ * Return: %VM_FAULT_RETRY once the mmap lock is dropped (or may be, with
+ * %FAULT_FLAG_RETRY_NOWAIT), else %VM_FAULT_NOPAGE.
+ */
+vm_fault_t vseg_pm_fault_wait(struct vseg_device *vdev, struct vm_fault *vmf)
+{
+	struct vseg_pm *pm = &vdev->pm;
+
+	if (fault_flag_allow_retry_first(vmf->flags)) {
+		if (vmf->flags & FAULT_FLAG_RETRY_NOWAIT)
+			return VM_FAULT_RETRY;
+		mmap_read_unlock(vmf->vma->vm_mm);
+		wait_event_interruptible(pm->exited, !vseg_pm_busy(vdev));
+		return VM_FAULT_RETRY;
+	}
+	/* The mmap lock stays: the transition never takes it. */
+	wait_event_interruptible(pm->exited, !vseg_pm_busy(vdev));
+	return VM_FAULT_NOPAGE;
+}
+
+/**
+ * vseg_pm_counts_get() - what the last transition did to a segment
+ * @vdev: the device
+ * @id: a segment id of its table
+ * @c: receives the counters
+ * @last: receives the last transition entered
+ *
+ * Call with &vseg_pm.gate held for read (an ioctl): no transition phase
+ * changes them meanwhile.
+ */
+void vseg_pm_counts_get(struct vseg_device *vdev, u32 id,
+			struct vseg_pm_counts *c, enum vseg_pm_kind *last)
+{
+	lockdep_assert_held(&vdev->pm.gate);
+	*c = vdev->pm.seg[id - 1];
+	*last = vdev->pm.last;
 }
 
 /**

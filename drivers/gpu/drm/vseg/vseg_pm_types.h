@@ -9,6 +9,7 @@
 #include <linux/mutex.h>
 #include <linux/rwsem.h>
 #include <linux/types.h>
+#include <linux/wait.h>
 
 #include "vseg_segment.h"
 
@@ -48,7 +49,11 @@ struct vseg_pm_counts {
  * @lock: serialises transitions and protects everything below but @gate.
  * @gate: every ioctl holds it for read; a transition's phases take it for
  *	write, so no ioctl places or pins a buffer while one runs.
- * @state: the transition under way between its entry and its exit.
+ * @exited: woken when @state goes back to %VSEG_PM_NONE; CPU faults wait
+ *	there (vseg_pm_fault_wait()).
+ * @state: the transition under way between its entry and its exit. Written
+ *	under @lock, @gate and the reservation of every buffer the entry
+ *	visits: read under a buffer's reservation (the CPU fault) or @gate.
  * @last: the last transition entered.
  * @last_result: its result (0 or a negative error code).
  * @transitions: transitions entered.
@@ -58,6 +63,7 @@ struct vseg_pm_counts {
 struct vseg_pm {
 	struct mutex lock; /* see above */
 	struct rw_semaphore gate;
+	wait_queue_head_t exited;
 	enum vseg_pm_kind state;
 	enum vseg_pm_kind last;
 	int last_result;
