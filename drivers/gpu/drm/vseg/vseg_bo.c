@@ -19,12 +19,12 @@
 
 #include "vseg_aperture_mgr.h"
 #include "vseg_bo.h"
+#include "vseg_client_stats.h"
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
 #include "vseg_exec.h"
-#include "vseg_fdinfo.h"
+#include "vseg_paging.h"
 #include "vseg_trace.h"
-#include "vseg_ttm.h"
 #include "vseg_vram_mgr.h"
 
 /*
@@ -515,6 +515,25 @@ static bool res_fits_place(struct ttm_buffer_object *tbo,
 }
 
 /*
+ * Is a place's room held by moves going on: old placements in @mem_type
+ * still to be freed (TTM's ghosts of pipelined moves, freed once the
+ * paging engine is done with them)?
+ */
+static bool frees_pending(struct vseg_device *vdev, u32 mem_type)
+{
+	u32 id = vseg_mem_type_to_seg(vdev, mem_type);
+
+	return id && atomic64_read(&vseg_seg(vdev, id)->in_flight);
+}
+
+/* Wait until the old placements of the moves queued so far are freed. */
+static void wait_frees(struct vseg_device *vdev)
+{
+	vseg_paging_wait_idle(&vdev->pager);
+	vseg_ttm_flush_deferred(&vdev->bdev);
+}
+
+/*
  * Move a buffer to the best of @places (its resident places) that has
  * room, each place in turn evicting as needed, from *@place on; a buffer
  * already in one of them moves only to a better one. A validation that
@@ -548,7 +567,7 @@ static int place_resident(struct vseg_bo *vbo, struct ttm_place *places,
 		err = validate_evicting(&vbo->tbo, &placement, &ctx);
 		if (err != -ENOSPC)
 			return err;
-		if (vseg_ttm_frees_pending(bo_vdev(vbo), places[i].mem_type)) {
+		if (frees_pending(bo_vdev(vbo), places[i].mem_type)) {
 			*place = i;
 			return VSEG_BO_WAIT_PLACE;
 		}
@@ -713,7 +732,7 @@ int vseg_bo_make_resident_list(struct vseg_bo **bos, u32 n,
 			/* At the last try, the place is given up. */
 			if (tries >= VSEG_EVICT_RETRIES)
 				place++;
-			vseg_ttm_wait_frees(bo_vdev(bos[*done]));
+			wait_frees(bo_vdev(bos[*done]));
 			continue;
 		}
 		if (tries > VSEG_EVICT_RETRIES)

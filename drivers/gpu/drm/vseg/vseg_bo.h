@@ -28,7 +28,7 @@ struct vseg_device;
  * yet, to go on from the next place in a new transaction; or not yet, the
  * place having no room while old placements of moves are still to be
  * freed there: to try it again in a new transaction once they are
- * (vseg_ttm_wait_frees()).
+ * (the paging engine done with them).
  */
 /**
  * enum vseg_move_reason - why a buffer moves (the vseg_bo_move tracepoint)

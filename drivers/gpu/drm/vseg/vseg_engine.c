@@ -29,9 +29,9 @@
 #include <uapi/drm/vseg_drm.h>
 
 #include "vseg_bo.h"
+#include "vseg_client_stats.h"
 #include "vseg_device_types.h"
 #include "vseg_engine.h"
-#include "vseg_fdinfo.h"
 #include "vseg_gart.h"
 #include "vseg_job.h"
 #include "vseg_phys.h"

@@ -24,8 +24,8 @@
 #include <drm/drm_gem.h>
 
 #include "vseg_bo.h"
+#include "vseg_client_stats.h"
 #include "vseg_device_types.h"
-#include "vseg_fdinfo.h"
 #include "vseg_file.h"
 
 static unsigned int pin_limit_percent = 50;

@@ -38,10 +38,10 @@
 #include <drm/drm_managed.h>
 #include <drm/ttm/ttm_tt.h>
 
+#include "vseg_client_stats.h"
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
 #include "vseg_engine.h"
-#include "vseg_fdinfo.h"
 #include "vseg_gart.h"
 #include "vseg_page_pool.h"
 #include "vseg_paging.h"

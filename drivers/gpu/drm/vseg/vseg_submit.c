@@ -20,14 +20,14 @@
 #include <uapi/drm/vseg_drm.h>
 
 #include "vseg_bo.h"
+#include "vseg_client_stats.h"
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
 #include "vseg_engine.h"
-#include "vseg_fdinfo.h"
 #include "vseg_exec.h"
-#include "vseg_trace.h"
 #include "vseg_job.h"
 #include "vseg_phys.h"
+#include "vseg_trace.h"
 #include "vseg_vm.h"
 #include "vseg_vram_mgr.h"
 

@@ -535,33 +535,6 @@ static VSEG_TTM_FUNCS_CONST struct ttm_device_funcs vseg_ttm_funcs = {
 };
 
 /**
- * vseg_ttm_frees_pending() - is a place's room held by moves going on
- * @vdev: the device
- * @mem_type: the place's TTM memory type
- *
- * Return: true if old placements of moves in @mem_type are still to be
- * freed (TTM's ghosts of pipelined moves, freed once the paging engine is
- * done with them).
- */
-bool vseg_ttm_frees_pending(struct vseg_device *vdev, u32 mem_type)
-{
-	u32 id = vseg_mem_type_to_seg(vdev, mem_type);
-
-	return id && atomic64_read(&vseg_seg(vdev, id)->in_flight);
-}
-
-/**
- * vseg_ttm_wait_frees() - wait until the old placements of moves queued so
- * far are freed
- * @vdev: the device
- */
-void vseg_ttm_wait_frees(struct vseg_device *vdev)
-{
-	vseg_paging_wait_idle(&vdev->pager);
-	vseg_ttm_flush_deferred(&vdev->bdev);
-}
-
-/**
  * vseg_ttm_mem_type_name() - name of a TTM memory type, for dumps
  * @mem_type: TTM_PL_*
  *

@@ -14,7 +14,5 @@ struct ttm_resource;
 int vseg_ttm_init(struct vseg_device *vdev);
 void vseg_ttm_usage(struct vseg_device *vdev, u32 id, struct vseg_usage *u);
 const char *vseg_ttm_mem_type_name(u32 mem_type);
-bool vseg_ttm_frees_pending(struct vseg_device *vdev, u32 mem_type);
-void vseg_ttm_wait_frees(struct vseg_device *vdev);
 
 #endif /* __VSEG_TTM_H__ */
