@@ -514,18 +514,6 @@ static bool res_fits_place(struct ttm_buffer_object *tbo,
 	       man->func->compatible(man, res, place, tbo->base.size);
 }
 
-/*
- * Is a place's room held by moves going on: old placements in @mem_type
- * still to be freed (TTM's ghosts of pipelined moves, freed once the
- * paging engine is done with them)?
- */
-static bool frees_pending(struct vseg_device *vdev, u32 mem_type)
-{
-	u32 id = vseg_mem_type_to_seg(vdev, mem_type);
-
-	return id && atomic64_read(&vseg_seg(vdev, id)->in_flight);
-}
-
 /* Wait until the old placements of the moves queued so far are freed. */
 static void wait_frees(struct vseg_device *vdev)
 {
@@ -544,16 +532,19 @@ static void wait_frees(struct vseg_device *vdev)
  * better: VSEG_BO_STAYED, resident where it was. A pinned buffer never
  * moves (6.12's TTM refuses with -EINVAL, 6.1's would move it): it is
  * resident where it is, or in none of @places (-ENOBUFS, for good: to pin
- * it again, its segment is not in @places). A place whose room is still
- * held by the old placements of moves (freed when the paging engine is
- * done with them) is not given up for the next: VSEG_BO_WAIT_PLACE.
+ * it again, its segment is not in @places). A place without room is not
+ * given up for the next before it was tried again once the old placements
+ * of the moves queued so far are freed (TTM frees them once the paging
+ * engine is done with them): VSEG_BO_WAIT_PLACE, then *@place with
+ * VSEG_BO_PLACE_WAITED.
  */
 static int place_resident(struct vseg_bo *vbo, struct ttm_place *places,
 			  unsigned int n, unsigned int *place)
 {
 	struct ttm_operation_ctx ctx = { .interruptible = true };
 	struct ttm_placement placement = {};
-	unsigned int cur, i = *place;
+	unsigned int cur, i = *place & ~VSEG_BO_PLACE_WAITED;
+	bool waited = *place & VSEG_BO_PLACE_WAITED;
 	int err;
 
 	*place = 0;
@@ -567,7 +558,7 @@ static int place_resident(struct vseg_bo *vbo, struct ttm_place *places,
 		err = validate_evicting(&vbo->tbo, &placement, &ctx);
 		if (err != -ENOSPC)
 			return err;
-		if (frees_pending(bo_vdev(vbo), places[i].mem_type)) {
+		if (!waited) {
 			*place = i;
 			return VSEG_BO_WAIT_PLACE;
 		}
@@ -724,17 +715,16 @@ int vseg_bo_make_resident_list(struct vseg_bo **bos, u32 n,
 		if (err == VSEG_BO_NEXT_PLACE ||
 		    (err == VSEG_BO_STAYED && *done < n))
 			continue;
-		if (err != -ENOSPC && err != VSEG_BO_WAIT_PLACE)
+		if (err == VSEG_BO_WAIT_PLACE) {
+			/* Once per place: then it is given up if still full. */
+			wait_frees(bo_vdev(bos[*done]));
+			place |= VSEG_BO_PLACE_WAITED;
+			continue;
+		}
+		if (err != -ENOSPC)
 			break;
 		/* Each entry gets its tries, as one made resident alone. */
 		tries = *done > start ? 1 : tries + 1;
-		if (err == VSEG_BO_WAIT_PLACE) {
-			/* At the last try, the place is given up. */
-			if (tries >= VSEG_EVICT_RETRIES)
-				place++;
-			wait_frees(bo_vdev(bos[*done]));
-			continue;
-		}
 		if (tries > VSEG_EVICT_RETRIES)
 			break;
 		vseg_exec_backoff(ev, ended);

@@ -26,9 +26,9 @@ struct vseg_device;
  * vseg_bo_make_resident_locked(), after which a ww transaction must lock
  * nothing more: resident where it was, no better place having room; not
  * yet, to go on from the next place in a new transaction; or not yet, the
- * place having no room while old placements of moves are still to be
- * freed there: to try it again in a new transaction once they are
- * (the paging engine done with them).
+ * place having no room: to try it again in a new transaction once the old
+ * placements of the moves queued so far are freed (their room may be
+ * what it lacked).
  */
 /**
  * enum vseg_move_reason - why a buffer moves (the vseg_bo_move tracepoint)
@@ -53,6 +53,8 @@ enum vseg_move_reason {
 #define VSEG_BO_STAYED			1
 #define VSEG_BO_NEXT_PLACE		2
 #define VSEG_BO_WAIT_PLACE		3
+/* In @place: the place was tried again after the wait VSEG_BO_WAIT_PLACE asked for. */
+#define VSEG_BO_PLACE_WAITED		0x80000000u
 
 /**
  * struct vseg_bo_state - where a buffer is, as the ioctls and debugfs see it
