@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * vseg_info: tools/vseg-info, run as a user would, checked against
- * DRM_IOCTL_VSEG_QUERY_SEGMENTS.
+ * DRM_IOCTL_VSEG_QUERY_SEGMENTS and DRM_IOCTL_VSEG_DEVICE_QUERY.
  *
  * Copyright (c) 2026 The vseg authors
  */
@@ -13,14 +13,16 @@
  * Functionality: segment query tool
  * Description: Run the vseg-info tool (found through $VSEG_INFO, beside the
  *	tests in the vseg tree, or in $PATH; the test skips without it) and
- *	check what it prints against the segment query.
+ *	check what it prints against the segment query and the device query.
  *
  * SUBTEST: info-json
- * Description: With buffers resident in every segment, vseg-info --json on
- *	the render node is well-formed JSON whose every field (paging buffer,
- *	system usage, each segment's kind, flags and flag names, addresses,
- *	sizes, banks, invalid ranges and usage, engines, heads) equals the
- *	query's; without --device it finds the same device by itself.
+ * Description: With buffers resident in every segment and a head on,
+ *	vseg-info --json on the render node is well-formed JSON whose every
+ *	field (paging buffer, system usage, each segment's kind, flags and
+ *	flag names, addresses, sizes, banks, invalid ranges and usage) equals
+ *	the segment query's, and whose UAPI version, engines, heads (which
+ *	are on) and limits equal DEVICE_QUERY's; without --device it finds the
+ *	same device by itself.
  *
  * SUBTEST: info-json-profiles
  * Description: The JSON of each built-in profile's table equals the query.
@@ -29,7 +31,17 @@
  * SUBTEST: info-text
  * Description: The text output names every segment with its id, kind and
  *	flags (the hex value and the WDDM name of each set bit) as the query
- *	returns them.
+ *	returns them, and the UAPI version, every engine and the number of
+ *	heads as DEVICE_QUERY returns them.
+ *
+ * SUBTEST: info-no-device-query
+ * Description: With DRM_IOCTL_VSEG_DEVICE_QUERY failing as on a vseg
+ *	before it (-EINVAL, then -ENOTTY, by a seccomp filter on the tool),
+ *	vseg-info still exits 0 with the segment table equal to the query,
+ *	says on stderr that the kernel has no DEVICE_QUERY, prints
+ *	"device_query": false and null engines, heads, limits and UAPI
+ *	version in JSON and a "not reported" line in text. Skips without
+ *	seccomp in the guest kernel.
  *
  * SUBTEST: info-watch
  * Description: --json --watch 1 --count 2 prints exactly two well-formed
@@ -50,11 +62,17 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 
 #include <xf86drm.h>
 
@@ -174,11 +192,44 @@ static char *slurp(int fd)
 	return buf;
 }
 
+/* Exit status of the child when it could not install its seccomp filter. */
+#define NO_FILTER 125
+
 /*
- * Run the tool with @args (NULL-terminated), stdout and stderr captured.
- * stderr goes to a temporary file so that neither pipe can fill up.
+ * Make every ioctl DRM_IOCTL_VSEG_DEVICE_QUERY of this process and its
+ * program fail with @err, as on a vseg without it. The tool is of this
+ * process's architecture, so the syscall number alone names ioctl.
  */
-static void run_tool(struct run *r, const char * const *args)
+static int deny_device_query(int err)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_ioctl, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, args[1])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+			 (uint32_t)DRM_IOCTL_VSEG_DEVICE_QUERY, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K,
+			 SECCOMP_RET_ERRNO | (err & SECCOMP_RET_DATA)),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = {
+		.len = sizeof(f) / sizeof(f[0]),
+		.filter = f,
+	};
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -1;
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+}
+
+/*
+ * Run the tool with @args (NULL-terminated), stdout and stderr captured,
+ * DEVICE_QUERY failing with @dq_err if it is not 0. stderr goes to a
+ * temporary file so that neither pipe can fill up.
+ */
+static void run_tool_dq(struct run *r, const char * const *args, int dq_err)
 {
 	const char *argv[16];
 	int out[2], errfd, st;
@@ -203,6 +254,8 @@ static void run_tool(struct run *r, const char * const *args)
 		dup2(out[1], STDOUT_FILENO);
 		dup2(errfd, STDERR_FILENO);
 		close(out[0]);
+		if (dq_err && deny_device_query(dq_err))
+			_exit(NO_FILTER);
 		execv(tool, (char * const *)argv);
 		_exit(127);
 	}
@@ -214,6 +267,11 @@ static void run_tool(struct run *r, const char * const *args)
 	lseek(errfd, 0, SEEK_SET);
 	r->err = slurp(errfd);
 	close(errfd);
+}
+
+static void run_tool(struct run *r, const char * const *args)
+{
+	run_tool_dq(r, args, 0);
 }
 
 static void run_free(struct run *r)
@@ -502,6 +560,14 @@ static const char *jstr(const struct jval *obj, const char *key)
 	return v->str;
 }
 
+static bool jbool(const struct jval *obj, const char *key)
+{
+	const struct jval *v = jget(obj, key);
+
+	igt_assert_f(v->type == J_BOOL, "\"%s\" is not true or false\n", key);
+	return v->num;
+}
+
 static const struct jval *jarr(const struct jval *obj, const char *key)
 {
 	const struct jval *v = jget(obj, key);
@@ -585,12 +651,121 @@ static void check_segment(const struct jval *js,
 		check_usage(where, jget(js, "usage"), &s->usage);
 }
 
+/* "addressing" as vseg-info names an engine's DRM_VSEG_ENGINE_INFO_* bits */
+static const char *addressing(uint32_t flags)
+{
+	if (flags & DRM_VSEG_ENGINE_INFO_VIRTUAL)
+		return flags & DRM_VSEG_ENGINE_INFO_PHYSICAL ? "both" : "virtual";
+	return flags & DRM_VSEG_ENGINE_INFO_PHYSICAL ? "physical" : "none";
+}
+
+/* A device object's version, engines, heads and limits against DEVICE_QUERY. */
+static void check_device_query(const struct jval *d, int fd, const char *where)
+{
+	struct drm_vseg_query_version *v;
+	struct drm_vseg_query_engines *eh;
+	struct drm_vseg_engine_info *e;
+	struct drm_vseg_query_heads *hh;
+	struct drm_vseg_head_info *hi;
+	struct drm_vseg_query_limits *l;
+	const struct jval *a, *o;
+	uint32_t size, nheads;
+	char version[64];
+
+	igt_assert_f(jbool(d, "device_query"), "%s: device_query is false\n",
+		     where);
+
+	v = vseg_device_query(fd, DRM_VSEG_DEVICE_QUERY_VERSION, &size);
+	o = jget(d, "uapi_version");
+	check_num(o, "major", v->major);
+	check_num(o, "minor", v->minor);
+	check_num(o, "patchlevel", v->patchlevel);
+	/* the same version as DRM_IOCTL_VERSION's */
+	snprintf(version, sizeof(version), "%u.%u.%u", v->major, v->minor,
+		 v->patchlevel);
+	igt_assert_f(!strcmp(jstr(d, "version"), version),
+		     "%s: version %s, DEVICE_QUERY's %s\n", where,
+		     jstr(d, "version"), version);
+	free(v);
+
+	eh = vseg_device_query(fd, DRM_VSEG_DEVICE_QUERY_ENGINES, &size);
+	igt_assert_lte_u64(sizeof(*e), eh->engine_size);
+	e = (void *)(eh + 1);
+	a = jarr(d, "engines");
+	igt_assert_f(a->count == eh->num_engines, "%s: %u engines, not %u\n",
+		     where, a->count, eh->num_engines);
+	/* copy, render and paging, at least */
+	igt_assert_lte(3, a->count);
+	for (unsigned int i = 0; i < eh->num_engines; i++) {
+		const struct drm_vseg_engine_info *ei =
+			(const void *)((const char *)e + i * eh->engine_size);
+		const struct jval *je = a->items[i];
+		char name[sizeof(ei->name) + 1];
+
+		memcpy(name, ei->name, sizeof(ei->name));
+		name[sizeof(ei->name)] = '\0';
+		check_num(je, "id", ei->id);
+		igt_assert_f(!strcmp(jstr(je, "name"), name),
+			     "%s: engine %u is \"%s\", not \"%s\"\n", where,
+			     ei->id, jstr(je, "name"), name);
+		check_num(je, "flags", ei->flags);
+		igt_assert_f(!strcmp(jstr(je, "addressing"), addressing(ei->flags)),
+			     "%s: engine %u addressing \"%s\"\n", where, ei->id,
+			     jstr(je, "addressing"));
+		igt_assert_eq(jbool(je, "submit"),
+			      !!(ei->flags & DRM_VSEG_ENGINE_INFO_SUBMIT));
+	}
+	free(eh);
+
+	hh = vseg_device_query(fd, DRM_VSEG_DEVICE_QUERY_HEADS, &size);
+	igt_assert_lte_u64(sizeof(*hi), hh->head_size);
+	hi = (void *)(hh + 1);
+	a = jarr(d, "heads");
+	igt_assert_f(a->count == hh->num_heads, "%s: %u heads, not %u\n",
+		     where, a->count, hh->num_heads);
+	nheads = hh->num_heads;
+	for (unsigned int i = 0; i < hh->num_heads; i++) {
+		const struct drm_vseg_head_info *h =
+			(const void *)((const char *)hi + i * hh->head_size);
+
+		check_num(a->items[i], "id", h->id);
+		check_num(a->items[i], "flags", h->flags);
+		igt_assert_eq(jbool(a->items[i], "active"),
+			      !!(h->flags & DRM_VSEG_HEAD_ACTIVE));
+	}
+	free(hh);
+
+	l = vseg_device_query(fd, DRM_VSEG_DEVICE_QUERY_LIMITS, &size);
+	o = jget(d, "limits");
+	check_num(o, "max_segments", l->max_segments);
+	check_num(o, "max_banks", l->max_banks);
+	check_num(o, "max_invalid_ranges", l->max_invalid_ranges);
+	check_num(o, "max_preferred", l->max_preferred);
+	check_num(o, "max_hinted_banks", l->max_hinted_banks);
+	check_num(o, "max_residency_handles", l->max_residency_handles);
+	check_num(o, "max_cmd_bytes", l->max_cmd_bytes);
+	check_num(o, "max_allocations", l->max_allocations);
+	check_num(o, "max_patches", l->max_patches);
+	check_num(o, "max_syncs", l->max_syncs);
+	check_num(o, "max_jobs_in_flight", l->max_jobs_in_flight);
+	check_num(o, "max_vm_mappings", l->max_vm_mappings);
+	check_num(o, "max_extensions", l->max_extensions);
+	check_num(o, "num_heads", l->num_heads);
+	check_num(o, "pin_limit_percent", l->pin_limit_percent);
+	check_num(o, "sync_size_max", l->sync_size_max);
+	check_num(o, "va_size", l->va_size);
+	check_num(o, "va_alignment", l->va_alignment);
+	igt_assert_eq_u32(l->num_heads, nheads);
+	free(l);
+}
+
 /*
  * The device object of @doc for @node (asserting it is there), checked
- * against a query of @fd made now; @usage: compare the usage counters too.
+ * against a query of @fd made now; @usage: compare the usage counters too;
+ * @dq: whether the tool could use DEVICE_QUERY.
  */
-static void check_device(const struct jval *doc, const char *node, int fd,
-			 bool usage)
+static void check_device_dq(const struct jval *doc, const char *node, int fd,
+			    bool usage, bool dq)
 {
 	const char *where = node;
 	const struct jval *devs = jarr(doc, "devices"), *d = NULL, *a;
@@ -627,13 +802,24 @@ static void check_device(const struct jval *doc, const char *node, int fd,
 		check_segment(a->items[i], &segs[i], usage);
 	free(segs);
 
-	a = jarr(d, "engines");
-	igt_assert_eq(a->count, 2);
-	igt_assert_eq_u64(jnum(a->items[0], "id"), DRM_VSEG_ENGINE_COPY);
-	igt_assert(!strcmp(jstr(a->items[0], "name"), "copy"));
-	igt_assert_eq_u64(jnum(a->items[1], "id"), DRM_VSEG_ENGINE_RENDER);
-	igt_assert(!strcmp(jstr(a->items[1], "name"), "render"));
-	igt_assert_eq_u64(jnum(d, "heads"), DRM_VSEG_NUM_HEADS);
+	if (dq) {
+		check_device_query(d, fd, where);
+	} else {
+		static const char * const keys[] = {
+			"uapi_version", "engines", "heads", "limits",
+		};
+
+		igt_assert(!jbool(d, "device_query"));
+		for (unsigned int i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			igt_assert_f(jget(d, keys[i])->type == J_NULL,
+				     "%s: \"%s\" is not null\n", where, keys[i]);
+	}
+}
+
+static void check_device(const struct jval *doc, const char *node, int fd,
+			 bool usage)
+{
+	check_device_dq(doc, node, fd, usage, true);
 }
 
 static struct jval *run_json(const char * const *args)
@@ -687,9 +873,15 @@ static void test_json(void)
 	struct drm_vseg_query_segments q;
 	struct drm_vseg_segment_info *segs;
 	unsigned int n, nonzero = 0;
+	const struct jval *heads;
 	struct jval *doc;
+	uint32_t primary;
 
 	place_buffers(card_fd, handles, &n);
+	/* head 1 on, head 0 off: the JSON says which */
+	primary = vseg_gem_create_simple(card_fd, BO_SIZE, VSEG_SEG_BIT(1) | 1u,
+					 DRM_VSEG_GEM_CREATE_PRIMARY);
+	vseg_scanout(card_fd, 1, primary);
 	segs = vseg_query_all(card_fd, &q);
 	for (unsigned int i = 0; i < q.num_segments; i++)
 		nonzero += segs[i].usage.committed || segs[i].usage.resident;
@@ -700,12 +892,25 @@ static void test_json(void)
 	doc = run_json(args_dev);
 	igt_assert_eq(jarr(doc, "devices")->count, 1);
 	check_device(doc, render_path, render_fd, true);
+	heads = jarr(jarr(doc, "devices")->items[0], "heads");
+	igt_assert_eq(heads->count, DRM_VSEG_NUM_HEADS);
+	igt_assert(!jbool(heads->items[0], "active"));
+	igt_assert(jbool(heads->items[1], "active"));
 	jfree(doc);
 
 	doc = run_json(args_find);
 	check_device(doc, render_path, render_fd, true);
 	jfree(doc);
 
+	/* head 1 off again: the report follows */
+	vseg_scanout(card_fd, 1, 0);
+	doc = run_json(args_dev);
+	check_device(doc, render_path, render_fd, true);
+	heads = jarr(jarr(doc, "devices")->items[0], "heads");
+	igt_assert(!jbool(heads->items[1], "active"));
+	jfree(doc);
+
+	vseg_gem_close(card_fd, primary);
 	for (unsigned int i = 0; i < n; i++)
 		vseg_gem_close(card_fd, handles[i]);
 }
@@ -727,6 +932,41 @@ static void test_json_profile(const char *profile)
 	doc = run_json(args);
 	check_device(doc, render_path, render_fd, true);
 	jfree(doc);
+}
+
+/* The text's UAPI version, engines and heads against DEVICE_QUERY. */
+static void check_text_device_query(const char *out)
+{
+	struct drm_vseg_query_version *v;
+	struct drm_vseg_query_engines *eh;
+	struct drm_vseg_query_heads *hh;
+	char want[128];
+	uint32_t size;
+
+	v = vseg_device_query(render_fd, DRM_VSEG_DEVICE_QUERY_VERSION, &size);
+	snprintf(want, sizeof(want), "  UAPI version: %u.%u.%u\n", v->major,
+		 v->minor, v->patchlevel);
+	igt_assert_f(strstr(out, want), "no \"%s\" in:\n%s\n", want, out);
+	free(v);
+
+	eh = vseg_device_query(render_fd, DRM_VSEG_DEVICE_QUERY_ENGINES, &size);
+	for (unsigned int i = 0; i < eh->num_engines; i++) {
+		const struct drm_vseg_engine_info *e =
+			(const void *)((const char *)(eh + 1) + i * eh->engine_size);
+
+		snprintf(want, sizeof(want), "    engine %u \"%.16s\": %s addressing, %s",
+			 e->id, e->name, addressing(e->flags),
+			 e->flags & DRM_VSEG_ENGINE_INFO_SUBMIT ?
+			 "takes SUBMIT" : "kernel only");
+		igt_assert_f(strstr(out, want), "no \"%s\" in:\n%s\n", want, out);
+	}
+	free(eh);
+
+	hh = vseg_device_query(render_fd, DRM_VSEG_DEVICE_QUERY_HEADS, &size);
+	snprintf(want, sizeof(want), "  display heads: %u,", hh->num_heads);
+	igt_assert_f(strstr(out, want), "no \"%s\" in:\n%s\n", want, out);
+	free(hh);
+	igt_assert(strstr(out, "  limits:   "));
 }
 
 static void test_text(void)
@@ -763,7 +1003,50 @@ static void test_text(void)
 	}
 	igt_assert(strstr(r.out, "segment 0 \"system\""));
 	free(segs);
+	check_text_device_query(r.out);
 	run_free(&r);
+}
+
+/* vseg-info with DEVICE_QUERY failing with @err, as before vseg 0.4. */
+static void no_device_query(int err)
+{
+	const char *args_json[] = { "--json", "--device", render_path, NULL };
+	const char *args_text[] = { "--device", render_path, NULL };
+	const char *p;
+	struct jval *doc;
+	struct run r;
+
+	igt_info("DEVICE_QUERY failing with %s\n", strerror(err));
+	run_tool_dq(&r, args_json, err);
+	igt_assert_f(r.status != NO_FILTER, "no seccomp filter in the child\n");
+	igt_assert_f(r.status == 0, "vseg-info exited %d:\n%s\n", r.status, r.err);
+	igt_assert_f(strstr(r.err, "has no DRM_IOCTL_VSEG_DEVICE_QUERY"),
+		     "stderr does not say DEVICE_QUERY is missing:\n%s\n", r.err);
+	p = r.out;
+	doc = jparse(&p);
+	igt_assert_f(!*p, "vseg-info printed more than one document\n");
+	/* the segment table all the same, DEVICE_QUERY's part null */
+	check_device_dq(doc, render_path, render_fd, true, false);
+	jfree(doc);
+	run_free(&r);
+
+	run_tool_dq(&r, args_text, err);
+	igt_assert_f(r.status == 0, "vseg-info exited %d:\n%s\n", r.status, r.err);
+	igt_assert(strstr(r.err, "has no DRM_IOCTL_VSEG_DEVICE_QUERY"));
+	igt_assert(strstr(r.out, "segment 0 \"system\""));
+	igt_assert_f(strstr(r.out, "  engines, heads, limits: not reported"),
+		     "no \"not reported\" line in:\n%s\n", r.out);
+	igt_assert(!strstr(r.out, "UAPI version"));
+	run_free(&r);
+}
+
+static void test_no_device_query(void)
+{
+	/* CONFIG_SECCOMP_FILTER: the debug kernel has none */
+	igt_require_f(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0,
+		      "no seccomp in this kernel\n");
+	no_device_query(EINVAL);
+	no_device_query(ENOTTY);
 }
 
 static void test_watch(void)
@@ -933,6 +1216,12 @@ igt_main
 		     "and flags as the query returns them.");
 	igt_subtest("info-text")
 		test_text();
+
+	igt_describe("Without DEVICE_QUERY (-EINVAL or -ENOTTY, as before "
+		     "vseg 0.4), vseg-info prints the segment table, a note and "
+		     "null engines, heads and limits, and exits 0.");
+	igt_subtest("info-no-device-query")
+		test_no_device_query();
 
 	igt_describe("--json --watch 1 --count 2 prints two documents, each "
 		     "equal to the query.");

@@ -9,15 +9,21 @@
 # the debug kernel has none). Then vseg is loaded and unloaded once (the
 # kernel's one-time "loading out-of-tree module taints kernel" warning
 # belongs to no test) and upstream's igt_runner runs on TEST_ROOT (a
-# directory with the binaries and test-list.txt).
+# directory with the binaries and test-list.txt). With -g, igt_runner then
+# runs a second time, on GENERIC_ROOT (upstream's own generic tests, such
+# as dumb_buffer), with IGT_FORCE_DRIVER=vseg: their drm_open_driver(
+# DRIVER_ANY) loads vseg by name and opens vseg's node, no other driver's.
 #
 # usage: tools/upstream-igt-guest.sh -l LAYER -r IGT_RUNNER -o RESULTS_DIR
-#                                    [-t SUBTEST_TIMEOUT] TEST_ROOT
-# igt_runner's output goes to $OUTDIR/runner.log; its results.json to
-# RESULTS_DIR. Exit status: igt_runner's, 3 if the modules could not be
-# set up.
+#                                    [-t SUBTEST_TIMEOUT]
+#                                    [-g GENERIC_ROOT -G GENERIC_RESULTS_DIR]
+#                                    TEST_ROOT
+# igt_runner's output goes to $OUTDIR/runner.log (the second run's to
+# $OUTDIR/runner-generic.log); its results.json to RESULTS_DIR (and
+# GENERIC_RESULTS_DIR). Exit status: 0 when every igt_runner run exited 0,
+# else the first nonzero one's; 3 if the modules could not be set up.
 
-USAGE_LINES=14,18
+USAGE_LINES=17,24
 # shellcheck source=tools/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -25,17 +31,22 @@ LAYER=
 RUNNER=
 RESULTS=
 TMO=120
-while getopts l:r:o:t:h opt; do
+GENERIC=
+GRESULTS=
+while getopts l:r:o:t:g:G:h opt; do
 	case $opt in
 	l) LAYER=$OPTARG ;;
 	r) RUNNER=$OPTARG ;;
 	o) RESULTS=$OPTARG ;;
 	t) TMO=$OPTARG ;;
+	g) GENERIC=$OPTARG ;;
+	G) GRESULTS=$OPTARG ;;
 	*) usage ;;
 	esac
 done
 shift $((OPTIND - 1))
-if [ $# -ne 1 ] || [ -z "$LAYER" ] || [ -z "$RUNNER" ] || [ -z "$RESULTS" ]; then
+if [ $# -ne 1 ] || [ -z "$LAYER" ] || [ -z "$RUNNER" ] || [ -z "$RESULTS" ] ||
+	{ [ -n "$GENERIC" ] && [ -z "$GRESULTS" ]; }; then
 	usage
 fi
 ROOT=$1
@@ -73,4 +84,15 @@ log "$KVER: igt_runner on $ROOT"
 	"$ROOT" "$RESULTS" >"$LOG" 2>&1
 rc=$?
 tail -n 3 "$LOG"
+
+if [ -n "$GENERIC" ]; then
+	# vseg's programs leave vseg unloaded; these load it themselves
+	log "$KVER: igt_runner on $GENERIC (IGT_FORCE_DRIVER=vseg)"
+	IGT_FORCE_DRIVER=vseg "$RUNNER" --per-test-timeout "$TMO" \
+		--prune-mode keep-subtests -o "$GENERIC" "$GRESULTS" \
+		>"${OUTDIR:-.}/runner-generic.log" 2>&1
+	grc=$?
+	tail -n 3 "${OUTDIR:-.}/runner-generic.log"
+	[ "$rc" != 0 ] || rc=$grc
+fi
 exit "$rc"

@@ -22,7 +22,10 @@
 #     (igt-tests/lib/igt_vseg*.c, copied apart from the stand-in's headers)
 #     compiled with the flags upstream compiles its own tests with, into
 #     build/upstream-igt/tests/ with a test-list.txt. A test that does not
-#     build is one failed result, "BIN/build". Their TEST/SUBTEST
+#     build is one failed result, "BIN/build". Upstream's own generic tests
+#     of UPSTREAM_GENERIC_TESTS (default "dumb_buffer syncobj_timeline"; set
+#     it empty for none) built in $UPSTREAM_IGT_BUILD; one that does not
+#     build is one failed result, "NAME/build". Their TEST/SUBTEST
 #     documentation checked against what they list by upstream's
 #     scripts/igt_doc.py --check-testlist (igt-tests/vseg_test_config.json):
 #     one result, "testplan".
@@ -30,24 +33,28 @@
 #     depmod's files, build/upstream-igt/modules/KVER) that the guest binds
 #     over /lib/modules/KVER, and tools/upstream-igt-guest.sh in
 #     tools/vm-run.sh: igt_runner --per-test-timeout SUBTEST_TIMEOUT
-#     --prune-mode keep-subtests. Results: igt_runner's results.json. pass
+#     --prune-mode keep-subtests; then, in the same guest, igt_runner once
+#     more on upstream's generic tests with IGT_FORCE_DRIVER=vseg (they
+#     open vseg's node through drm_open_driver(DRIVER_ANY)).
+#     Results: igt_runner's results.json. pass
 #     is passed, skip and notrun skipped, anything else (fail, dmesg-warn,
 #     dmesg-fail, warn, crash, timeout, abort, incomplete) failed. A splat
 #     in the guest's whole kernel log (tools/klog-check.sh), a failed module
 #     build or a dead guest each count as one more failure.
 #
 # Environment (the Makefile passes these): UPSTREAM_IGT_SRC, UPSTREAM_IGT_BUILD,
-# UPSTREAM_IGT_GIT, UPSTREAM_IGT_REF, KERNELS (default tools/kernels.sh; the
+# UPSTREAM_IGT_GIT, UPSTREAM_IGT_REF, UPSTREAM_GENERIC_TESTS, KERNELS (default tools/kernels.sh; the
 # name "debug" is the debug kernel of tools/debug-kernel/, built if needed,
 # with DEBUG_SUBTEST_TIMEOUT and DEBUG_VM_TIMEOUT), TESTS, VM_TIMEOUT (3600 s
 # per kernel), SUBTEST_TIMEOUT (120 s), QEMU_ARGS, SKIP_DEPS=1, VSEG_CACHE
 # (/var/cache/vseg).
 # Output: build/check-upstream-igt/KVER/{console.log,dmesg.txt,results/,
-# runner.log,results.txt}, build/check-upstream-igt/summary.
+# results-generic/,runner.log,runner-generic.log,results.txt},
+# build/check-upstream-igt/summary.
 #
 # usage: tools/upstream-igt.sh [--build-only]
 
-USAGE_LINES=3,48
+USAGE_LINES=3,56
 PROG=check-upstream-igt
 # shellcheck source=tools/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -187,6 +194,20 @@ for a in args:
         continue
     out.append(a)
 print(shlex.join(out))')
+
+# Upstream's generic tests, run against vseg after vseg's own programs
+read -r -a generic_req <<<"${UPSTREAM_GENERIC_TESTS-dumb_buffer syncobj_timeline}"
+generic=()
+for n in "${generic_req[@]}"; do
+	if ninja -C "$BLD" "tests/$n" >>"$BLD.ninja.log" 2>&1 &&
+		[ -x "$BLD/tests/$n" ]; then
+		generic+=("$n")
+	else
+		say "FAIL $n/build: upstream's tests/$n does not build (log: $BLD.ninja.log)"
+		F=$((F + 1))
+	fi
+done
+
 if [ -z "$CFLAGS_UP" ] || [ -z "$LDFLAGS_UP" ]; then
 	fatal "cannot find how upstream builds $ref in $BLD"
 fi
@@ -209,8 +230,20 @@ cc_up() {
 }
 
 # The helpers, apart from the stand-in's igt.h, igt_core.h...
-rm -rf "$UB/src" "$UB/obj" "$UB/tests" "$UB/lib-tests"
+rm -rf "$UB/src" "$UB/obj" "$UB/tests" "$UB/lib-tests" "$UB/generic"
 mkdir -p "$UB/src" "$UB/tests" "$UB/lib-tests"
+# upstream's binaries find libigt.so through their $ORIGIN, links or not
+if [ ${#generic[@]} -gt 0 ]; then
+	mkdir -p "$UB/generic"
+	for n in "${generic[@]}"; do
+		ln -s "$BLD/tests/$n" "$UB/generic/$n"
+	done
+	{
+		echo TESTLIST
+		printf '%s\n' "${generic[@]}" | tr '\n' ' '
+		printf '\nEND TESTLIST\n'
+	} >"$UB/generic/test-list.txt"
+fi
 cp igt-tests/lib/igt_vseg*.[ch] "$UB/src/"
 helpers=()
 for h in "$UB"/src/igt_vseg*.c; do
@@ -300,7 +333,7 @@ fi
 if [ "$BUILD_ONLY" = 1 ]; then
 	finish
 fi
-[ ${#built[@]} -gt 0 ] || finish
+[ ${#built[@]} -gt 0 ] || [ ${#generic[@]} -gt 0 ] || finish
 
 # --- 5. per kernel: module layer, guest run, results -----------------------
 # Kernel warnings that say the emulated machine was slow, not that the test
@@ -377,16 +410,29 @@ for kver in "${kernels[@]}"; do
 		F=$((F + 1))
 		continue
 	fi
+	gargs=()
+	[ ${#generic[@]} -eq 0 ] ||
+		gargs=(-g "$UB/generic" -G "$out/results-generic")
 	"$TOOLS/vm-run.sh" "${vm_args[@]}" -o "$out" -q \
 		--qemu-args "${QEMU_ARGS:-}" -- \
 		"$TOOLS/upstream-igt-guest.sh" -l "$layer" -r "$BLD/runner/igt_runner" \
-		-t "$tmo" -o "$out/results" "$UB/tests"
+		-t "$tmo" -o "$out/results" "${gargs[@]}" "$UB/tests"
 	rc=$?
-	if [ -f "$out/results/results.json" ]; then
-		python3 - "$out/results/results.json" "$NOISE" >"$out/results.txt" <<'EOF'
+	# vseg's programs (none built: no results of theirs wanted), then
+	# upstream's generic tests
+	jsons=() missing=()
+	[ ${#built[@]} -eq 0 ] || jsons+=("$out/results/results.json")
+	[ ${#generic[@]} -eq 0 ] || jsons+=("$out/results-generic/results.json")
+	for j in "${jsons[@]}"; do
+		[ -f "$j" ] || missing+=("$j")
+	done
+	if [ ${#missing[@]} -eq 0 ]; then
+		python3 - "$NOISE" "${jsons[@]}" >"$out/results.txt" <<'EOF'
 import json, re, sys
-res = json.load(open(sys.argv[1]))
-noise = re.compile(sys.argv[2])
+noise = re.compile(sys.argv[1])
+res = {"tests": {}}
+for path in sys.argv[2:]:
+    res["tests"].update(json.load(open(path))["tests"])
 for name in sorted(res["tests"]):
     t = res["tests"][name]
     r = t.get("result", "?")
@@ -412,9 +458,19 @@ EOF
 		ks=$(grep -c '^SKIP ' "$out/results.txt")
 		grep -v '^PASS \|^SKIP \|^NOTE ' "$out/results.txt" | head -n 400
 		grep '^NOTE ' "$out/results.txt" | sed 's/^/check-upstream-igt: /' 
+		# upstream's generic tests on their own, skips named
+		if [ ${#generic[@]} -gt 0 ]; then
+			re=$(printf '%s|' "${generic[@]}")
+			re="^(PASS|FAIL|SKIP) igt@(${re%|})@"
+			say "$kver: upstream's ${generic[*]}:" \
+				"$(grep -cE "$re" "$out/results.txt") results," \
+				"$(grep -E "$re" "$out/results.txt" | grep -c '^PASS ') passed," \
+				"$(grep -E "$re" "$out/results.txt" | grep -c '^FAIL ') failed," \
+				"$(grep -E "$re" "$out/results.txt" | grep -c '^SKIP ') skipped"
+		fi
 	else
-		say "$kver: FAIL: igt_runner left no results.json (exit $rc; see $out/console.log, $out/runner.log)"
-		tail -n 30 "$out/runner.log" 2>/dev/null
+		say "$kver: FAIL: igt_runner left no ${missing[*]} (exit $rc; see $out/console.log, $out/runner.log, $out/runner-generic.log)"
+		tail -n 30 "$out/runner.log" "$out/runner-generic.log" 2>/dev/null
 		kf=$((kf + 1))
 	fi
 	if [ "$rc" != 0 ]; then

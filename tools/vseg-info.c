@@ -11,8 +11,13 @@
  * each device it prints what DRM_IOCTL_VSEG_QUERY_SEGMENTS returns: the
  * paging buffer, the implicit system segment's usage, and each segment with
  * its kind, flag names (WDDM's DXGK_SEGMENTFLAGS names), addresses, sizes,
- * banks, invalid ranges and usage; then the engines and display heads the
- * UAPI header defines. --json prints the same as one JSON document (numbers
+ * banks, invalid ranges and usage; then what DRM_IOCTL_VSEG_DEVICE_QUERY
+ * returns: the UAPI version, the engines (id, name, addressing, whether
+ * SUBMIT takes them), the display heads (which are on) and the limits. On
+ * a vseg without DEVICE_QUERY (before 0.4: -EINVAL or -ENOTTY) a note on
+ * stderr says so and the rest is printed without them (in JSON:
+ * "device_query": false and null in their place). --json prints the same
+ * as one JSON document (numbers
  * as JSON numbers, every byte count in bytes), for scripts; --watch prints a
  * report every SECONDS seconds (--count N: N reports, then exit).
  *
@@ -58,21 +63,19 @@ static const char * const flag_names[] = {
 };
 #define NUM_FLAG_NAMES (sizeof(flag_names) / sizeof(flag_names[0]))
 
-/* The engines of the UAPI header (DRM_VSEG_ENGINE_*). */
-static const struct {
-	unsigned int id;
-	const char *name;
-	const char *addressing;
-} engines[] = {
-	{ DRM_VSEG_ENGINE_COPY, "copy", "physical" },
-	{ DRM_VSEG_ENGINE_RENDER, "render", "virtual" },
-};
-
 struct device {
 	char path[PATH_MAX];
 	char version[64];
 	struct drm_vseg_query_segments q;
 	struct drm_vseg_segment_info *segs;
+	/* DRM_IOCTL_VSEG_DEVICE_QUERY's answers, if the kernel has it */
+	bool have_dq;
+	struct drm_vseg_query_version uapi;
+	unsigned int num_engines;
+	struct drm_vseg_engine_info *engines;
+	unsigned int num_heads;
+	struct drm_vseg_head_info *heads;
+	struct drm_vseg_query_limits limits;
 };
 
 static bool json;
@@ -181,6 +184,130 @@ static int query(int fd, struct device *d)
 	return 0;
 }
 
+/*
+ * Both calls of DEVICE_QUERY @id: the result, malloc'ed, zero-filled up to
+ * at least @min bytes, its size in *@len; NULL with -errno in *@err.
+ */
+static void *device_query(int fd, uint32_t id, size_t min, uint32_t *len,
+			  int *err)
+{
+	for (int tries = 0; tries < 4; tries++) {
+		struct drm_vseg_device_query q = { .query = id };
+		uint32_t size;
+		void *buf;
+
+		if (drmIoctl(fd, DRM_IOCTL_VSEG_DEVICE_QUERY, &q)) {
+			*err = -errno;
+			return NULL;
+		}
+		size = q.size;
+		if (!size || size > DRM_VSEG_DEVICE_QUERY_SIZE_MAX) {
+			*err = -EPROTO;
+			return NULL;
+		}
+		buf = calloc(1, size > min ? size : min);
+		if (!buf) {
+			*err = -ENOMEM;
+			return NULL;
+		}
+		q.size = size;
+		q.data = (uintptr_t)buf;
+		if (drmIoctl(fd, DRM_IOCTL_VSEG_DEVICE_QUERY, &q)) {
+			*err = -errno;
+			free(buf);
+			return NULL;
+		}
+		/* sizes are fixed while the device exists: never trust that */
+		if (q.size == size) {
+			*len = size;
+			return buf;
+		}
+		free(buf);
+	}
+	*err = -EPROTO;
+	return NULL;
+}
+
+/*
+ * The @count elements of @elem_size bytes that follow a @hdr_size header in
+ * @buf (@len bytes, at least @hdr_size), into a new array of @count
+ * elements of @mine bytes: the smaller size of each copied, the rest zero.
+ * NULL if @buf is short.
+ */
+static void *elements(const void *buf, uint32_t len, size_t hdr_size,
+		      uint32_t count, uint32_t elem_size, size_t mine)
+{
+	const char *src = (const char *)buf + hdr_size;
+	char *out;
+
+	if (!elem_size || count > (len - hdr_size) / elem_size)
+		return NULL;
+	out = calloc(count ? count : 1, mine);
+	if (!out)
+		return NULL;
+	for (uint32_t i = 0; i < count; i++)
+		memcpy(out + i * mine, src + (size_t)i * elem_size,
+		       elem_size < mine ? elem_size : mine);
+	return out;
+}
+
+/* DEVICE_QUERY's version, engines, heads and limits into @d: 0 or -errno. */
+static int device_queries(int fd, struct device *d)
+{
+	struct drm_vseg_query_engines *eh = NULL;
+	struct drm_vseg_query_heads *hh = NULL;
+	void *v = NULL, *l = NULL;
+	uint32_t len;
+	int err = 0;
+
+	free(d->engines);
+	free(d->heads);
+	d->engines = NULL;
+	d->heads = NULL;
+	d->num_engines = d->num_heads = 0;
+	d->have_dq = false;
+
+	v = device_query(fd, DRM_VSEG_DEVICE_QUERY_VERSION, sizeof(d->uapi),
+			 &len, &err);
+	if (!v)
+		return err;
+	eh = device_query(fd, DRM_VSEG_DEVICE_QUERY_ENGINES, sizeof(*eh), &len, &err);
+	if (!eh)
+		goto out;
+	if (len >= sizeof(*eh))
+		d->engines = elements(eh, len, sizeof(*eh), eh->num_engines,
+				      eh->engine_size, sizeof(*d->engines));
+	if (!d->engines) {
+		err = -EPROTO;
+		goto out;
+	}
+	d->num_engines = eh->num_engines;
+	hh = device_query(fd, DRM_VSEG_DEVICE_QUERY_HEADS, sizeof(*hh), &len, &err);
+	if (!hh)
+		goto out;
+	if (len >= sizeof(*hh))
+		d->heads = elements(hh, len, sizeof(*hh), hh->num_heads,
+				    hh->head_size, sizeof(*d->heads));
+	if (!d->heads) {
+		err = -EPROTO;
+		goto out;
+	}
+	d->num_heads = hh->num_heads;
+	l = device_query(fd, DRM_VSEG_DEVICE_QUERY_LIMITS, sizeof(d->limits),
+			 &len, &err);
+	if (!l)
+		goto out;
+	memcpy(&d->uapi, v, sizeof(d->uapi));
+	memcpy(&d->limits, l, sizeof(d->limits));
+	d->have_dq = true;
+out:
+	free(v);
+	free(eh);
+	free(hh);
+	free(l);
+	return err;
+}
+
 /* Copy a node path into a PATH_MAX buffer: 0, or -1 if it does not fit. */
 static int copy_path(char *dst, const char *src)
 {
@@ -208,9 +335,23 @@ static int read_device(const char *path, struct device *d, bool quiet)
 	}
 	copy_path(d->path, path);
 	ret = query(fd, d);
-	if (ret)
+	if (ret) {
 		error("%s: DRM_IOCTL_VSEG_QUERY_SEGMENTS: %s", path,
 		      strerror(-ret));
+		goto out;
+	}
+	ret = device_queries(fd, d);
+	if (ret == -EINVAL || ret == -ENOTTY) {
+		/* a vseg before 0.4: the segment table is all there is */
+		error("%s: vseg %s has no DRM_IOCTL_VSEG_DEVICE_QUERY (%s): "
+		      "no UAPI version, engines, heads or limits", path,
+		      d->version, strerror(-ret));
+		ret = 0;
+	} else if (ret) {
+		error("%s: DRM_IOCTL_VSEG_DEVICE_QUERY: %s", path,
+		      strerror(-ret));
+	}
+out:
 	close(fd);
 	return ret;
 }
@@ -293,6 +434,70 @@ static void text_usage_line(const char *what, const struct drm_vseg_segment_usag
 	printf("\n");
 }
 
+/* The name of an engine as NUL-terminated string (the kernel's may fill all). */
+static void engine_name(const struct drm_vseg_engine_info *e, char *buf)
+{
+	memcpy(buf, e->name, sizeof(e->name));
+	buf[sizeof(e->name)] = '\0';
+}
+
+static const char *addressing(uint32_t flags)
+{
+	if (flags & DRM_VSEG_ENGINE_INFO_VIRTUAL)
+		return flags & DRM_VSEG_ENGINE_INFO_PHYSICAL ? "both" : "virtual";
+	return flags & DRM_VSEG_ENGINE_INFO_PHYSICAL ? "physical" : "none";
+}
+
+#define LIMITS(X) \
+	X(max_segments) X(max_banks) X(max_invalid_ranges) X(max_preferred) \
+	X(max_hinted_banks) X(max_residency_handles) X(max_cmd_bytes) \
+	X(max_allocations) X(max_patches) X(max_syncs) X(max_jobs_in_flight) \
+	X(max_vm_mappings) X(max_extensions) X(num_heads) \
+	X(pin_limit_percent) X(sync_size_max) X(va_size) X(va_alignment)
+
+static void print_text_dq(const struct device *d)
+{
+	const struct drm_vseg_query_limits *l = &d->limits;
+	char name[sizeof(d->engines->name) + 1], a[32], b[32];
+	unsigned int on = 0;
+
+	printf("  UAPI version: %u.%u.%u\n", d->uapi.major, d->uapi.minor,
+	       d->uapi.patchlevel);
+	printf("  engines:\n");
+	for (unsigned int i = 0; i < d->num_engines; i++) {
+		const struct drm_vseg_engine_info *e = &d->engines[i];
+
+		engine_name(e, name);
+		printf("    engine %u \"%s\": %s addressing, %s (flags 0x%x)\n",
+		       e->id, name, addressing(e->flags),
+		       e->flags & DRM_VSEG_ENGINE_INFO_SUBMIT ?
+		       "takes SUBMIT" : "kernel only", e->flags);
+	}
+	printf("  display heads: %u,", d->num_heads);
+	for (unsigned int i = 0; i < d->num_heads; i++) {
+		if (!(d->heads[i].flags & DRM_VSEG_HEAD_ACTIVE))
+			continue;
+		printf(" %s%u", on ? "" : "on: ", d->heads[i].id);
+		on++;
+	}
+	printf("%s (which buffer each shows is in debugfs)\n",
+	       on ? "" : " none on");
+	printf("  limits:   %u segments, %u banks, %u invalid ranges, %u preferred, "
+	       "%u hinted banks\n", l->max_segments, l->max_banks,
+	       l->max_invalid_ranges, l->max_preferred, l->max_hinted_banks);
+	printf("            SUBMIT: %s commands, %u allocations, %u patches, "
+	       "%u syncs (%u B each at most), %u jobs in flight\n",
+	       human(l->max_cmd_bytes, a, sizeof(a)), l->max_allocations,
+	       l->max_patches, l->max_syncs, l->sync_size_max,
+	       l->max_jobs_in_flight);
+	printf("            %u residency handles, %u extensions, pin limit %u%% "
+	       "of a segment per file\n", l->max_residency_handles,
+	       l->max_extensions, l->pin_limit_percent);
+	printf("            GPU VA: %s, %u mappings, alignment %s\n",
+	       human(l->va_size, a, sizeof(a)), l->max_vm_mappings,
+	       human(l->va_alignment, b, sizeof(b)));
+}
+
 static void print_text(const struct device *d)
 {
 	const struct drm_vseg_query_segments *q = &d->q;
@@ -359,13 +564,11 @@ static void print_text(const struct device *d)
 		text_usage_line("usage:", &s->usage,
 				s->kind == DRM_VSEG_SEGMENT_KIND_APERTURE);
 	}
-	printf("  engines: ");
-	for (unsigned int i = 0; i < sizeof(engines) / sizeof(engines[0]); i++)
-		printf("%s%u %s (%s addressing)", i ? ", " : "", engines[i].id,
-		       engines[i].name, engines[i].addressing);
-	printf("; paging (kernel only)\n");
-	printf("  display heads: %u (SCANOUT; which buffer each shows is in debugfs)\n",
-	       DRM_VSEG_NUM_HEADS);
+	if (!d->have_dq) {
+		printf("  engines, heads, limits: not reported (no DRM_IOCTL_VSEG_DEVICE_QUERY)\n");
+		return;
+	}
+	print_text_dq(d);
 }
 
 /* ---- JSON ---------------------------------------------------------------- */
@@ -440,6 +643,47 @@ static void json_segment(const struct drm_vseg_segment_info *s)
 	printf("\n        }");
 }
 
+/* DEVICE_QUERY's part of a device object, without the last newline. */
+static void json_dq(const struct device *d)
+{
+	const struct drm_vseg_query_limits *l = &d->limits;
+	const char *sep = "";
+
+	printf("      \"device_query\": %s,\n", d->have_dq ? "true" : "false");
+	if (!d->have_dq) {
+		printf("      \"uapi_version\": null,\n      \"engines\": null,\n"
+		       "      \"heads\": null,\n      \"limits\": null");
+		return;
+	}
+	printf("      \"uapi_version\": {\"major\": %u, \"minor\": %u, "
+	       "\"patchlevel\": %u},\n", d->uapi.major, d->uapi.minor,
+	       d->uapi.patchlevel);
+	printf("      \"engines\": [");
+	for (unsigned int i = 0; i < d->num_engines; i++) {
+		const struct drm_vseg_engine_info *e = &d->engines[i];
+		char name[sizeof(e->name) + 1];
+
+		engine_name(e, name);
+		printf("%s\n        {\"id\": %u, \"name\": ", i ? "," : "", e->id);
+		json_string(name);
+		printf(", \"flags\": %u, \"addressing\": \"%s\", \"submit\": %s}",
+		       e->flags, addressing(e->flags),
+		       e->flags & DRM_VSEG_ENGINE_INFO_SUBMIT ? "true" : "false");
+	}
+	printf("\n      ],\n      \"heads\": [");
+	for (unsigned int i = 0; i < d->num_heads; i++)
+		printf("%s\n        {\"id\": %u, \"flags\": %u, \"active\": %s}",
+		       i ? "," : "", d->heads[i].id, d->heads[i].flags,
+		       d->heads[i].flags & DRM_VSEG_HEAD_ACTIVE ? "true" : "false");
+	printf("\n      ],\n      \"limits\": {");
+#define JSON_LIMIT(f) \
+	printf("%s\n        \"" #f "\": %" PRIu64, sep, (uint64_t)l->f); \
+	sep = ",";
+	LIMITS(JSON_LIMIT)
+#undef JSON_LIMIT
+	printf("\n      }");
+}
+
 static void print_json(const struct device *devs, int n)
 {
 	printf("{\n  \"devices\": [");
@@ -462,12 +706,9 @@ static void print_json(const struct device *devs, int n)
 			printf("%s\n", k ? "," : "");
 			json_segment(&d->segs[k]);
 		}
-		printf("\n      ],\n      \"engines\": [");
-		for (unsigned int k = 0; k < sizeof(engines) / sizeof(engines[0]); k++)
-			printf("%s{\"id\": %u, \"name\": \"%s\", \"addressing\": \"%s\"}",
-			       k ? ", " : "", engines[k].id, engines[k].name,
-			       engines[k].addressing);
-		printf("],\n      \"heads\": %u\n    }", DRM_VSEG_NUM_HEADS);
+		printf("\n      ],\n");
+		json_dq(d);
+		printf("\n    }");
 	}
 	printf("%s]\n}\n", n ? "\n  " : "");
 }
