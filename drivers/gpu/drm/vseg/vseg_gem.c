@@ -84,18 +84,30 @@ bool vseg_gem_is_vseg(const struct drm_gem_object *obj)
 }
 
 /**
- * vseg_gem_create() - create and place a buffer with vseg's GEM object
+ * vseg_gem_create() - create and place a buffer with vseg's GEM object, and
+ * a handle of it
  * @vdev: the device
  * @p: checked properties (vseg_bo_check_params()), size already real
- * @vf: the creating file
- * @out: receives the buffer, holding one GEM reference
+ * @file: the creating file, which gets the handle
+ * @handle: receives the handle
  *
- * Return: 0 or a negative error code, as vseg_bo_create().
+ * Return: 0 or a negative error code, as vseg_bo_create() and
+ * drm_gem_handle_create().
  */
 int vseg_gem_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
-		    struct vseg_file *vf, struct vseg_bo **out)
+		    struct drm_file *file, u32 *handle)
 {
-	return vseg_bo_create(vdev, p, &vseg_gem_funcs, vf->stats, out);
+	struct vseg_file *vf = file->driver_priv;
+	struct vseg_bo *vbo;
+	int err;
+
+	err = vseg_bo_create(vdev, p, &vseg_gem_funcs, vf->stats, &vbo);
+	if (err)
+		return err;
+	/* The handle holds the buffer from now on. */
+	err = drm_gem_handle_create(file, &vbo->tbo.base, handle);
+	drm_gem_object_put(&vbo->tbo.base);
+	return err;
 }
 
 /* Bytes a dumb buffer's rows are aligned to. */
@@ -128,7 +140,6 @@ int vseg_gem_dumb_create(struct drm_file *file, struct drm_device *drm,
 		.supported = GENMASK(vdev->table.num_segments, 0),
 		.eviction = aperture ? BIT(aperture) : 0,
 	};
-	struct vseg_bo *vbo;
 	u64 pitch, size;
 	u32 handle;
 	int err;
@@ -142,11 +153,7 @@ int vseg_gem_dumb_create(struct drm_file *file, struct drm_device *drm,
 	err = vseg_bo_check_params(vdev, &p, &p.size);
 	if (err)
 		return err;
-	err = vseg_gem_create(vdev, &p, file->driver_priv, &vbo);
-	if (err)
-		return err;
-	err = drm_gem_handle_create(file, &vbo->tbo.base, &handle);
-	drm_gem_object_put(&vbo->tbo.base);
+	err = vseg_gem_create(vdev, &p, file, &handle);
 	if (err)
 		return err;
 	args->handle = handle;

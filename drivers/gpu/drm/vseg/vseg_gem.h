@@ -11,13 +11,11 @@ struct drm_file;
 struct drm_gem_object;
 struct drm_mode_create_dumb;
 struct sg_table;
-struct vseg_bo;
 struct vseg_bo_params;
 struct vseg_device;
-struct vseg_file;
 
 int vseg_gem_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
-		    struct vseg_file *vf, struct vseg_bo **out);
+		    struct drm_file *file, u32 *handle);
 bool vseg_gem_is_vseg(const struct drm_gem_object *obj);
 int vseg_gem_dumb_create(struct drm_file *file, struct drm_device *drm,
 			 struct drm_mode_create_dumb *args);

@@ -273,7 +273,6 @@ int vseg_ioctl_gem_create(struct drm_device *drm, void *data,
 	struct vseg_device *vdev = to_vseg(drm);
 	struct drm_vseg_gem_create *args = data;
 	struct vseg_bo_params p = {};
-	struct vseg_bo *vbo;
 	u64 real_size;
 	u32 handle;
 	unsigned int i;
@@ -324,11 +323,7 @@ int vseg_ioctl_gem_create(struct drm_device *drm, void *data,
 		return err;
 	p.size = real_size;
 
-	err = vseg_gem_create(vdev, &p, file->driver_priv, &vbo);
-	if (err)
-		return err;
-	err = drm_gem_handle_create(file, &vbo->tbo.base, &handle);
-	drm_gem_object_put(&vbo->tbo.base);
+	err = vseg_gem_create(vdev, &p, file, &handle);
 	if (err)
 		return err;
 
