@@ -261,6 +261,18 @@ static struct vseg_paging_batch *paging_batch_new(struct vseg_paging *pg)
 	return b;
 }
 
+static struct vseg_paging_op paging_op(u32 opcode, u32 flags, u64 dst,
+				       u64 src, u64 size)
+{
+	return (struct vseg_paging_op){
+		.opcode = opcode,
+		.flags = flags,
+		.dst = dst,
+		.src = src,
+		.size = size,
+	};
+}
+
 /**
  * vseg_paging_begin() - start writing the operations of one move
  * @pg: the paging state
@@ -306,13 +318,7 @@ void vseg_paging_charge(struct vseg_paging *pg, struct vseg_client_stats *owner)
 int vseg_paging_emit(struct vseg_paging *pg, u32 opcode, u32 flags, u64 dst,
 		     u64 src, u64 size)
 {
-	struct vseg_paging_op op = {
-		.opcode = opcode,
-		.flags = flags,
-		.dst = dst,
-		.src = src,
-		.size = size,
-	};
+	struct vseg_paging_op op = paging_op(opcode, flags, dst, src, size);
 
 	lockdep_assert_held(&pg->lock);
 	if (!pg->ready)
@@ -353,13 +359,7 @@ int vseg_paging_emit(struct vseg_paging *pg, u32 opcode, u32 flags, u64 dst,
 int vseg_paging_run(struct vseg_paging *pg, u32 opcode, u32 flags, u64 dst,
 		    u64 src, u64 size)
 {
-	struct vseg_paging_op op = {
-		.opcode = opcode,
-		.flags = flags,
-		.dst = dst,
-		.src = src,
-		.size = size,
-	};
+	struct vseg_paging_op op = paging_op(opcode, flags, dst, src, size);
 
 	lockdep_assert_held(&pg->lock);
 	return paging_exec(pg, &op);
