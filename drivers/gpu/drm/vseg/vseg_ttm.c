@@ -94,7 +94,6 @@ static void vseg_ttm_tt_unpopulate(struct ttm_device *bdev,
 	if (tt->page_flags & TTM_TT_FLAG_EXTERNAL)
 		return;
 	vseg_pages_put(tt->pages, tt->num_pages);
-	memset(tt->pages, 0, tt->num_pages * sizeof(*tt->pages));
 }
 
 /*
