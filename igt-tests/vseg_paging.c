@@ -115,33 +115,16 @@ static struct vseg_paging_engine engine(void)
 	return p.engine;
 }
 
-static uint32_t create_in(int fd, uint64_t size, uint32_t seg, uint32_t flags)
-{
-	struct drm_vseg_gem_create c;
-
-	vseg_create_args(&c, size, BIT(seg) | BIT(0), flags);
-	vseg_create_prefer(&c, seg, 0);
-	return vseg_gem_create(fd, &c);
-}
-
-static uint32_t where(int fd, uint32_t h)
-{
-	struct drm_vseg_gem_info info;
-
-	vseg_gem_info(fd, h, &info);
-	return info.segment_id;
-}
-
 static void make_resident(int fd, uint32_t h, uint32_t seg)
 {
 	vseg_make_resident(fd, &h, 1);
-	igt_assert_eq_u32(where(fd, h), seg);
+	igt_assert_eq_u32(vseg_gem_segment(fd, h), seg);
 }
 
 static void evict(int fd, uint32_t h)
 {
 	vseg_evict(fd, &h, 1);
-	igt_assert_eq_u32(where(fd, h), 0);
+	igt_assert_eq_u32(vseg_gem_segment(fd, h), 0);
 }
 
 /* --- where the buffer lives --------------------------------------------- */
@@ -220,7 +203,7 @@ static unsigned int fragment_vram(uint32_t *keep, unsigned int max)
 	for (uint64_t i = 0; i < n; i++)
 		h[i] = vseg_gem_create_simple(ctx.fd, HOLE, BIT(vram_id), 0);
 	for (uint64_t i = 0; i < n; i++) {
-		igt_assert_eq_u32(where(ctx.fd, h[i]), vram_id);
+		igt_assert_eq_u32(vseg_gem_segment(ctx.fd, h[i]), vram_id);
 		if (i % 2)
 			vseg_gem_close(ctx.fd, h[i]);
 		else
@@ -325,7 +308,7 @@ static void test_evict_async(void)
 
 	/* Room for every operation: EVICT never waits for the engine. */
 	load("paging:seg=0,size=1M");
-	h = create_in(ctx.fd, size, vram_id, 0);
+	h = vseg_gem_create_in(ctx.fd, size, vram_id, 0);
 	igt_assert_eq(drmPrimeHandleToFD(ctx.fd, h, DRM_CLOEXEC, &dmabuf), 0);
 	/*
 	 * A busy host may run the engine's worker before the ioctl returns
@@ -364,7 +347,7 @@ static void discard_one(uint32_t h, uint64_t size, uint32_t seg,
 
 	vseg_debugfs_read_paging(ctx.fd, &p0);
 	igt_assert_eq(__vseg_evict_flags(ctx.fd, &h, 1, DISCARD, NULL), 0);
-	igt_assert_eq_u32(where(ctx.fd, h), 0);
+	igt_assert_eq_u32(vseg_gem_segment(ctx.fd, h), 0);
 	vseg_bo_check_zero(ctx.fd, h, size, what);
 	vseg_debugfs_read_paging(ctx.fd, &p1);
 	igt_assert_eq_u64(p1.seg[seg].discards, p0.seg[seg].discards + 1);
@@ -381,9 +364,9 @@ static void test_discard(void)
 	load("paging:seg=2,size=64K");
 
 	/* From a memory segment. */
-	h = create_in(ctx.fd, (2 * SZ_1M), vram_id, 0);
+	h = vseg_gem_create_in(ctx.fd, (2 * SZ_1M), vram_id, 0);
 	vseg_bo_fill_pattern(ctx.fd, h, (2 * SZ_1M), 20);
-	igt_assert_eq_u32(where(ctx.fd, h), vram_id);
+	igt_assert_eq_u32(vseg_gem_segment(ctx.fd, h), vram_id);
 	discard_one(h, (2 * SZ_1M), vram_id, "discarded from vram");
 	/* It can be used again. */
 	vseg_bo_fill_pattern(ctx.fd, h, (2 * SZ_1M), 21);
@@ -396,7 +379,7 @@ static void test_discard(void)
 	h = vseg_gem_create_simple(ctx.fd, SZ_1M, BIT(ctx.ap_id) | BIT(0),
 				   AP_FLAG);
 	vseg_bo_fill_pattern(ctx.fd, h, SZ_1M, 22);
-	igt_assert_eq_u32(where(ctx.fd, h), ctx.ap_id);
+	igt_assert_eq_u32(vseg_gem_segment(ctx.fd, h), ctx.ap_id);
 	vseg_gem_info(ctx.fd, h, &info);
 	discard_one(h, SZ_1M, ctx.ap_id, "discarded from the aperture");
 	vseg_debugfs_read_aperture(ctx.fd, &ap);
@@ -411,12 +394,12 @@ static void test_discard(void)
 	vseg_gem_close(ctx.fd, h);
 
 	/* Pinned: refused, the data stays; with UNPIN it goes. */
-	h = create_in(ctx.fd, SZ_1M, vram_id, 0);
+	h = vseg_gem_create_in(ctx.fd, SZ_1M, vram_id, 0);
 	vseg_bo_fill_pattern(ctx.fd, h, SZ_1M, 24);
 	igt_assert_eq(__vseg_make_resident_flags(ctx.fd, &h, 1, PIN, NULL), 0);
 	igt_assert_eq(__vseg_evict_flags(ctx.fd, &h, 1, DISCARD, NULL),
 		      -EBUSY);
-	igt_assert_eq_u32(where(ctx.fd, h), vram_id);
+	igt_assert_eq_u32(vseg_gem_segment(ctx.fd, h), vram_id);
 	vseg_bo_check_pattern(ctx.fd, h, SZ_1M, 24,
 			      "pinned buffer after a refused discard");
 	igt_assert_eq(__vseg_evict_flags(ctx.fd, &h, 1, UNPIN | DISCARD, NULL),
@@ -431,7 +414,7 @@ static void test_discard(void)
 			      -EINVAL);
 	igt_assert_eq(__vseg_make_resident_flags(ctx.fd, &h, 1, DISCARD,
 						 NULL), -EINVAL);
-	igt_assert_eq_u32(where(ctx.fd, h), vram_id);
+	igt_assert_eq_u32(vseg_gem_segment(ctx.fd, h), vram_id);
 	vseg_bo_check_pattern(ctx.fd, h, SZ_1M, 25, "after refused flags");
 	vseg_gem_close(ctx.fd, h);
 }
@@ -451,8 +434,8 @@ static void test_counters(void)
 	 * Born in vram, with no content yet: one Fill. The engine's counters
 	 * move when it has run the operations: a CPU access waits for that.
 	 */
-	h = create_in(ctx.fd, size, vram_id, 0);
-	igt_assert_eq_u32(where(ctx.fd, h), vram_id);
+	h = vseg_gem_create_in(ctx.fd, size, vram_id, 0);
+	igt_assert_eq_u32(vseg_gem_segment(ctx.fd, h), vram_id);
 	vseg_bo_fill_pattern(ctx.fd, h, size, 30);
 	vseg_debugfs_read_paging(ctx.fd, &p1);
 	igt_assert_eq_u64(p1.seg[vram_id].fills, p0.seg[vram_id].fills + 1);
@@ -532,7 +515,7 @@ static void test_hostile_client(void)
 	uint32_t mine;
 
 	load("paging:seg=2,size=1K");
-	mine = create_in(ctx.fd, SZ_1M, vram_id, 0);
+	mine = vseg_gem_create_in(ctx.fd, SZ_1M, vram_id, 0);
 	vseg_bo_fill_pattern(ctx.fd, mine, SZ_1M, 40);
 
 	igt_fork(child, 1) {
@@ -549,7 +532,7 @@ static void test_hostile_client(void)
 	move_rounds(ctx.fd, 2000, false);
 	igt_waitchildren();
 
-	igt_assert_eq_u32(where(ctx.fd, mine), vram_id);
+	igt_assert_eq_u32(vseg_gem_segment(ctx.fd, mine), vram_id);
 	vseg_bo_check_pattern(ctx.fd, mine, SZ_1M, 40, "the victim's buffer");
 	vseg_gem_close(ctx.fd, mine);
 	igt_assert_eq_u64(engine().failed, 0);
@@ -573,7 +556,7 @@ static void leave_secret(uint64_t size, uint32_t seed)
 {
 	igt_fork(child, 1) {
 		int fd = drm_open_vseg_render();
-		uint32_t h = create_in(fd, size, vram_id, 0);
+		uint32_t h = vseg_gem_create_in(fd, size, vram_id, 0);
 
 		vseg_bo_fill_pattern(fd, h, size, seed);
 		evict(fd, h);
@@ -604,10 +587,10 @@ static void test_recycled_pages(void)
 		     (unsigned long long)p1.pages);
 
 	/* New buffers: in vram, in system memory, AccessedPhysically. */
-	h[0] = create_in(ctx.fd, size, vram_id, 0);
-	h[1] = create_in(ctx.fd, size, vram_id, 0);
+	h[0] = vseg_gem_create_in(ctx.fd, size, vram_id, 0);
+	h[1] = vseg_gem_create_in(ctx.fd, size, vram_id, 0);
 	evict(ctx.fd, h[1]);
-	h[2] = create_in(ctx.fd, size, vram_id, AP_FLAG);
+	h[2] = vseg_gem_create_in(ctx.fd, size, vram_id, AP_FLAG);
 	for (unsigned int i = 0; i < ARRAY_SIZE(h); i++)
 		vseg_bo_check_zero(ctx.fd, h[i], size, "a new buffer");
 

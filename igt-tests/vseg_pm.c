@@ -132,15 +132,6 @@ static void load(void)
 		seg_id[s] = vseg_segment_by_name(&ctx.q, ctx.segs, seg_names[s]);
 }
 
-static uint32_t create_in(int fd, uint64_t size, uint32_t seg, uint32_t flags)
-{
-	struct drm_vseg_gem_create c;
-
-	vseg_create_args(&c, size, BIT(seg) | BIT(0), flags);
-	vseg_create_prefer(&c, seg, 0);
-	return vseg_gem_create(fd, &c);
-}
-
 /* Write "standby" or "hibernate" to the device's sysfs pm: 0 or -errno. */
 static int __trigger(const char *kind)
 {
@@ -222,12 +213,12 @@ static void populate(struct pm_set *set)
 	for (int s = 0; s < NUM_SEGS; s++) {
 		uint32_t *h = set->h[s];
 
-		h[LO] = create_in(ctx.fd, BUF, seg_id[s], 0);
-		h[HI] = create_in(ctx.fd, BUF, seg_id[s], TOP_FLAG);
-		h[PINNED] = create_in(ctx.fd, SMALL, seg_id[s], 0);
+		h[LO] = vseg_gem_create_in(ctx.fd, BUF, seg_id[s], 0);
+		h[HI] = vseg_gem_create_in(ctx.fd, BUF, seg_id[s], TOP_FLAG);
+		h[PINNED] = vseg_gem_create_in(ctx.fd, SMALL, seg_id[s], 0);
 		igt_assert_eq(__vseg_make_resident_flags(ctx.fd, &h[PINNED], 1,
 							 PIN, NULL), 0);
-		h[APHYS] = create_in(ctx.fd, SMALL, seg_id[s], AP_FLAG);
+		h[APHYS] = vseg_gem_create_in(ctx.fd, SMALL, seg_id[s], AP_FLAG);
 		for (int b = 0; b < NUM_BUFS; b++) {
 			vseg_gem_info(ctx.fd, h[b], &i);
 			igt_assert_eq_u32(i.segment_id, seg_id[s]);
@@ -419,7 +410,7 @@ static void populate_extras(struct pm_set *set)
 	vseg_bo_fill_pattern(ctx.fd, set->primary, PRIM_SIZE, 77);
 	vseg_scanout(ctx.fd, 0, set->primary);
 
-	set->ap = create_in(ctx.fd, SMALL, ctx.ap_id, AP_FLAG);
+	set->ap = vseg_gem_create_in(ctx.fd, SMALL, ctx.ap_id, AP_FLAG);
 	vseg_bo_fill_pattern(ctx.fd, set->ap, SMALL, 78);
 	info_of(set->ap, &set->ap_info);
 	igt_assert_eq_u32(set->ap_info.segment_id, ctx.ap_id);
@@ -473,7 +464,7 @@ static void check_extras(const struct pm_set *set)
 static void check_new_zero(int fd)
 {
 	for (int s = 0; s < NUM_SEGS; s++) {
-		uint32_t h = create_in(fd, SMALL, seg_id[s], 0);
+		uint32_t h = vseg_gem_create_in(fd, SMALL, seg_id[s], 0);
 
 		vseg_bo_check_zero(fd, h, SMALL, "a new buffer");
 		vseg_gem_close(fd, h);
@@ -747,7 +738,7 @@ static void test_jobs_in_flight(void)
 
 	load();
 	vseg_require_engine(ctx.fd);
-	h = create_in(ctx.fd, SZ_4M, seg_id[NONE], AP_FLAG);
+	h = vseg_gem_create_in(ctx.fd, SZ_4M, seg_id[NONE], AP_FLAG);
 	vseg_cb_init(&cb);
 	for (int r = 0; r < 16; r++)
 		vseg_cb_fill_phys(&cb, h, 0, SZ_4M, 0x5a5a0000u + r);
@@ -804,9 +795,9 @@ static void race_child(uint32_t sb, uint32_t none, volatile uint32_t *stop,
 	uint32_t pin, keep, *kp;
 	char c = 0;
 
-	pin = create_in(fd, SZ_1M, sb, 0);
+	pin = vseg_gem_create_in(fd, SZ_1M, sb, 0);
 	igt_assert_eq(__vseg_make_resident_flags(fd, &pin, 1, PIN, NULL), 0);
-	keep = create_in(fd, SMALL, none, 0);
+	keep = vseg_gem_create_in(fd, SMALL, none, 0);
 	kp = vseg_gem_mmap(fd, keep, SMALL, RW);
 	igt_assert(write(ready, &c, 1) == 1);
 	for (uint32_t k = 0; !*stop; k++) {
@@ -904,7 +895,7 @@ static void test_hostile_client(void)
 		uint32_t h[NUM_SEGS];
 
 		for (int s = 0; s < NUM_SEGS; s++) {
-			h[s] = create_in(fd, BUF, seg_id[s], 0);
+			h[s] = vseg_gem_create_in(fd, BUF, seg_id[s], 0);
 			vseg_bo_fill_pattern(fd, h[s], BUF, 7 + s);
 		}
 		igt_assert(write(done[1], &c, 1) == 1);

@@ -90,27 +90,9 @@ IGT_TEST_DESCRIPTION("PRIME: export and import of vseg buffers through "
 
 static struct vseg_ctx ctx = VSEG_CTX_INIT(VSEG_LEFTOVERS_NONE);
 
-/* A buffer preferring @seg, supported there and in system memory. */
-static uint32_t create_in(int fd, uint32_t seg, uint64_t size)
-{
-	struct drm_vseg_gem_create c;
-
-	vseg_create_args(&c, size, BIT(seg) | BIT(0), 0);
-	vseg_create_prefer(&c, seg, 0);
-	return vseg_gem_create(fd, &c);
-}
-
-static uint32_t seg_of(int fd, uint32_t handle)
-{
-	struct drm_vseg_gem_info info;
-
-	vseg_gem_info(fd, handle, &info);
-	return info.segment_id;
-}
-
 static void assert_seg(int fd, uint32_t handle, uint32_t seg, const char *what)
 {
-	uint32_t got = seg_of(fd, handle);
+	uint32_t got = vseg_gem_segment(fd, handle);
 
 	igt_assert_f(got == seg, "%s: buffer in %s, expected %s\n", what,
 		     vseg_ctx_seg_name(&ctx, got), vseg_ctx_seg_name(&ctx, seg));
@@ -240,7 +222,7 @@ static void test_self_import(void)
 	int dmabuf, fd;
 
 	vseg_ctx_start(&ctx);
-	h = create_in(ctx.fd, VRAM, size);
+	h = vseg_gem_create_in(ctx.fd, size, VRAM, 0);
 	vseg_bo_fill_pattern(ctx.fd, h, size, SEED);
 	vseg_make_resident(ctx.fd, &h, 1);
 	assert_seg(ctx.fd, h, VRAM, "made resident");
@@ -282,7 +264,7 @@ static void test_export_vgem(void)
 
 	vseg_ctx_start(&ctx);
 	vgem = open_vgem();
-	h = create_in(ctx.fd, VRAM, size);
+	h = vseg_gem_create_in(ctx.fd, size, VRAM, 0);
 	vseg_bo_fill_pattern(ctx.fd, h, size, SEED);
 	vseg_make_resident(ctx.fd, &h, 1);
 	assert_seg(ctx.fd, h, VRAM, "made resident");
@@ -399,7 +381,7 @@ static void test_mmap_evict(void)
 	void *map;
 
 	vseg_ctx_start(&ctx);
-	h = create_in(ctx.fd, VRAM, size);
+	h = vseg_gem_create_in(ctx.fd, size, VRAM, 0);
 	dmabuf = export(ctx.fd, h);
 	map = mmap(NULL, size, RW, MAP_SHARED, dmabuf, 0);
 	igt_assert(map != MAP_FAILED);
@@ -447,7 +429,7 @@ static void test_fence_export(void)
 
 	vseg_ctx_start(&ctx);
 	vgem = open_vgem();
-	h = create_in(ctx.fd, VRAM, size);
+	h = vseg_gem_create_in(ctx.fd, size, VRAM, 0);
 	vseg_bo_fill_pattern(ctx.fd, h, size, SEED);
 	dmabuf = export(ctx.fd, h);
 	igt_assert_eq(drmPrimeFDToHandle(vgem, dmabuf, &vh), 0);
@@ -556,7 +538,7 @@ static void test_hostile(void)
 
 	vseg_ctx_start(&ctx);
 	vgem = open_vgem();
-	h = create_in(ctx.fd, VRAM, size);
+	h = vseg_gem_create_in(ctx.fd, size, VRAM, 0);
 	vseg_bo_fill_pattern(ctx.fd, h, size, SEED);
 
 	/* Not a dma-buf, or no file at all. */
@@ -619,7 +601,7 @@ static void test_hostile(void)
 	vseg_gem_close(ctx.fd, h);
 
 	/* Pinned in vram: no other device may attach, nothing changes. */
-	h = create_in(ctx.fd, VRAM, size);
+	h = vseg_gem_create_in(ctx.fd, size, VRAM, 0);
 	vseg_bo_fill_pattern(ctx.fd, h, size, SEED + 2);
 	igt_assert_eq(__vseg_make_resident_flags(ctx.fd, &h, 1,
 						 DRM_VSEG_RESIDENCY_PIN, NULL),

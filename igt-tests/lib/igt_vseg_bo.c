@@ -62,6 +62,16 @@ uint32_t vseg_gem_create_simple(int fd, uint64_t size, uint32_t supported,
 	return vseg_gem_create(fd, &c);
 }
 
+uint32_t vseg_gem_create_in(int fd, uint64_t size, uint32_t seg,
+			    uint32_t flags)
+{
+	struct drm_vseg_gem_create c;
+
+	vseg_create_args(&c, size, BIT(seg) | BIT(0), flags);
+	vseg_create_prefer(&c, seg, 0);
+	return vseg_gem_create(fd, &c);
+}
+
 int __vseg_gem_info(int fd, uint32_t handle, struct drm_vseg_gem_info *info)
 {
 	memset(info, 0, sizeof(*info));
@@ -88,6 +98,14 @@ void vseg_gem_info(int fd, uint32_t handle, struct drm_vseg_gem_info *info)
 		     "GEM_INFO of handle %u: segment %u, flags %#x, gpu_address %#llx\n",
 		     handle, info->segment_id, info->placement_flags,
 		     (unsigned long long)info->gpu_address);
+}
+
+uint32_t vseg_gem_segment(int fd, uint32_t handle)
+{
+	struct drm_vseg_gem_info info;
+
+	vseg_gem_info(fd, handle, &info);
+	return info.segment_id;
 }
 
 int __vseg_gem_close(int fd, uint32_t handle)

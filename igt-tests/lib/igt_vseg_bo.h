@@ -28,9 +28,17 @@ uint32_t vseg_gem_create(int fd, struct drm_vseg_gem_create *c);
 /* A buffer of @size in @supported with @flags; returns the handle. */
 uint32_t vseg_gem_create_simple(int fd, uint64_t size, uint32_t supported,
 				uint32_t flags);
+/*
+ * A buffer of @size with @flags, supported in segment @seg and system
+ * memory, preferring @seg; returns the handle.
+ */
+uint32_t vseg_gem_create_in(int fd, uint64_t size, uint32_t seg,
+			    uint32_t flags);
 /* DRM_IOCTL_VSEG_GEM_INFO on @handle: 0 or -errno. */
 int __vseg_gem_info(int fd, uint32_t handle, struct drm_vseg_gem_info *info);
 void vseg_gem_info(int fd, uint32_t handle, struct drm_vseg_gem_info *info);
+/* The segment the buffer is in now (0: system memory). */
+uint32_t vseg_gem_segment(int fd, uint32_t handle);
 /* DRM_IOCTL_GEM_CLOSE: 0 or -errno. */
 int __vseg_gem_close(int fd, uint32_t handle);
 void vseg_gem_close(int fd, uint32_t handle);
