@@ -251,7 +251,7 @@ static void query_counts(struct pm_counts c[NUM_SEGS], uint32_t transition)
 
 	vseg_query_count(ctx.fd, &q);
 	igt_assert_eq_u32(q.segment_size, INFO_SIZE);
-	igt_assert_eq_u32(INFO_SIZE, DRM_VSEG_SEGMENT_INFO_SIZE_V2);
+	igt_assert_eq_u32(INFO_SIZE, DRM_VSEG_SEGMENT_INFO_SIZE_V3);
 	n = q.num_segments;
 	cur = calloc(n, INFO_SIZE);
 	old = calloc(n, V1_SIZE);

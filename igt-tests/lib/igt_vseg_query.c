@@ -364,6 +364,7 @@ static const char * const flag_names[] = {
 	"SupportsCachedCpuHostAperture", "ApplicationTarget", "VprSupported",
 	"VprPreservedDuringStandby", "EncryptedPagingSupported",
 	"LocalBudgetGroup", "NonLocalBudgetGroup",
+	"PopulatedByReservedDDRByFirmware",
 };
 
 const char *vseg_flag_name(unsigned int bit)

@@ -79,6 +79,11 @@ extern "C" {
  *   &struct drm_vseg_segment_info ends with @power, the counters of the
  *   last standby or hibernate (%DRM_VSEG_SEGMENT_INFO_SIZE_V2 bytes).
  *   PRIME imports foreign dma-bufs (system memory and the aperture only).
+ * - 0.5: &struct drm_vseg_segment_info carries the rest of
+ *   DXGK_SEGMENTDESCRIPTOR4 (%DRM_VSEG_SEGMENT_INFO_SIZE_V3 bytes): the
+ *   CPU host aperture, the video protected region and the UEFI frame
+ *   buffer ranges; flag bit 21
+ *   (%DRM_VSEG_SEGMENT_POPULATED_BY_RESERVED_DDR_BY_FIRMWARE) is accepted.
  *
  * Rule for the version: the minor grows by one whenever this header
  * gains something a program may want to test for before it uses it (an
@@ -161,6 +166,7 @@ struct drm_vseg_user_extension {
 #define DRM_VSEG_MAX_SEGMENTS		7
 #define DRM_VSEG_MAX_BANKS		16
 #define DRM_VSEG_MAX_INVALID_RANGES	4
+#define DRM_VSEG_MAX_UEFI_RANGES	4
 
 /**
  * enum drm_vseg_segment_kind - what a segment is
@@ -200,6 +206,7 @@ enum drm_vseg_segment_kind {
 #define DRM_VSEG_SEGMENT_ENCRYPTED_PAGING_SUPPORTED	(1ull << 18)
 #define DRM_VSEG_SEGMENT_LOCAL_BUDGET_GROUP		(1ull << 19)
 #define DRM_VSEG_SEGMENT_NON_LOCAL_BUDGET_GROUP		(1ull << 20)
+#define DRM_VSEG_SEGMENT_POPULATED_BY_RESERVED_DDR_BY_FIRMWARE (1ull << 21)
 
 /**
  * struct drm_vseg_range - a byte range inside a segment
@@ -310,8 +317,10 @@ struct drm_vseg_segment_power {
  *	%DRM_VSEG_SEGMENT_ENCRYPTED_PAGING_SUPPORTED,
  *	%DRM_VSEG_SEGMENT_LOCAL_BUDGET_GROUP and
  *	%DRM_VSEG_SEGMENT_NON_LOCAL_BUDGET_GROUP (the memory budget the
- *	segment counts in), in that order from bit 0. Later bits may be
- *	given a meaning: a program ignores the ones it does not know.
+ *	segment counts in), %DRM_VSEG_SEGMENT_POPULATED_BY_RESERVED_DDR_BY_FIRMWARE
+ *	(since 0.5: the segment is system memory the firmware set aside),
+ *	in that order from bit 0. Later bits may be given a meaning: a
+ *	program ignores the ones it does not know.
  * @base_address: base of the segment in the GPU's physical address space;
  *	a physical reference (id, offset) is at @base_address + offset. No
  *	two segments' ranges [@base_address, @base_address + @size) overlap;
@@ -347,10 +356,35 @@ struct drm_vseg_segment_power {
  * @name: NUL-terminated human-readable name ("vram", "aperture", ...).
  * @reserved: must be zero; the kernel writes zero.
  * @power: since 0.4: what the last power transition did to the segment.
+ * @cpu_host_aperture_address: since 0.5, with
+ *	%DRM_VSEG_SEGMENT_SUPPORTS_CPU_HOST_APERTURE: the CPU address of the
+ *	segment's CPU host aperture (DXGK_CPUHOSTAPERTURE), a window through
+ *	which the CPU reaches a segment that is not CPU-visible; zero
+ *	otherwise.
+ * @cpu_host_aperture_size: since 0.5: the size of that window in bytes, a
+ *	multiple of the host page size, at most @size; zero without one.
+ * @vpr_range_start_offset: since 0.5, with %DRM_VSEG_SEGMENT_VPR_SUPPORTED:
+ *	offset of the video protected region (VprRangeStartOffset).
+ * @vpr_range_size: since 0.5: its size in bytes (VprRangeSize); zero
+ *	without a VPR.
+ * @vpr_alignment: since 0.5: alignment of the VPR's start and size
+ *	(VprAlignment), a power of two at least @page_size.
+ * @num_vpr_supported: since 0.5: most disjoint protected extents the VPR
+ *	holds at once (NumVprSupported); zero means no limit.
+ * @vpr_reserve_size: since 0.5: bytes at the start of the VPR kept for the
+ *	device (VprReserveSize), never given to a buffer.
+ * @num_uefi_frame_buffer_ranges: since 0.5: number of valid entries in
+ *	@uefi_frame_buffer_ranges, at most %DRM_VSEG_MAX_UEFI_RANGES (4)
+ *	(NumUEFIFrameBufferRanges).
+ * @uefi_frame_buffer_ranges: since 0.5: the ranges the firmware scans out
+ *	from at load.
+ * @reserved2: must be zero; the kernel writes zero.
  *
  * The first version ended with @reserved
  * (%DRM_VSEG_SEGMENT_INFO_SIZE_V1 bytes); the second adds @power
- * (%DRM_VSEG_SEGMENT_INFO_SIZE_V2 bytes). Later versions only add fields
+ * (%DRM_VSEG_SEGMENT_INFO_SIZE_V2 bytes); the third adds the rest of
+ * DXGK_SEGMENTDESCRIPTOR4, from @cpu_host_aperture_address to @reserved2
+ * (%DRM_VSEG_SEGMENT_INFO_SIZE_V3 bytes). Later versions only add fields
  * at the end; QUERY_SEGMENTS takes the caller's element size and fills
  * the fields both sides know.
  */
@@ -374,6 +408,16 @@ struct drm_vseg_segment_info {
 	char name[16];
 	__u64 reserved[4];
 	struct drm_vseg_segment_power power;
+	__u64 cpu_host_aperture_address;
+	__u64 cpu_host_aperture_size;
+	__u64 vpr_range_start_offset;
+	__u64 vpr_range_size;
+	__u32 vpr_alignment;
+	__u32 num_vpr_supported;
+	__u32 vpr_reserve_size;
+	__u32 num_uefi_frame_buffer_ranges;
+	struct drm_vseg_range uefi_frame_buffer_ranges[DRM_VSEG_MAX_UEFI_RANGES];
+	__u64 reserved2[4];
 };
 
 /**
@@ -388,6 +432,12 @@ struct drm_vseg_segment_info {
  * driver version 0.4.
  */
 #define DRM_VSEG_SEGMENT_INFO_SIZE_V2	448
+/**
+ * DRM_VSEG_SEGMENT_INFO_SIZE_V3 - size of the third version of
+ * &struct drm_vseg_segment_info (up to and including its @reserved2),
+ * since driver version 0.5.
+ */
+#define DRM_VSEG_SEGMENT_INFO_SIZE_V3	592
 /**
  * DRM_VSEG_SEGMENT_INFO_SIZE_MAX - the largest element size QUERY_SEGMENTS
  * accepts (-E2BIG beyond it).

@@ -12,6 +12,6 @@
 #define DRIVER_DESC	"WDDM GPU segment memory model on TTM"
 #define DRIVER_DATE	"20261124"
 #define DRIVER_MAJOR	0
-#define DRIVER_MINOR	4
+#define DRIVER_MINOR	5
 
 #endif /* __VSEG_DRV_H__ */

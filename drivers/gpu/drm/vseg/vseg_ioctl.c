@@ -39,7 +39,8 @@ static_assert(VSEG_SEGF_CPU_VISIBLE == DRM_VSEG_SEGMENT_CPU_VISIBLE);
 static_assert(VSEG_SEGF_USE_64KB_PAGES == DRM_VSEG_SEGMENT_USE_64KB_PAGES);
 static_assert(VSEG_SEGF_NON_LOCAL_BUDGET_GROUP ==
 	      DRM_VSEG_SEGMENT_NON_LOCAL_BUDGET_GROUP);
-static_assert(VSEG_SEGF_ALL == (DRM_VSEG_SEGMENT_NON_LOCAL_BUDGET_GROUP << 1) - 1);
+static_assert(VSEG_SEGF_ALL ==
+	      (DRM_VSEG_SEGMENT_POPULATED_BY_RESERVED_DDR_BY_FIRMWARE << 1) - 1);
 static_assert(VSEG_MAX_SEGMENTS == DRM_VSEG_MAX_SEGMENTS);
 static_assert(VSEG_MAX_BANKS == DRM_VSEG_MAX_BANKS);
 static_assert(VSEG_MAX_INVALID_RANGES == DRM_VSEG_MAX_INVALID_RANGES);
@@ -50,8 +51,11 @@ static_assert(offsetofend(struct drm_vseg_segment_info, reserved) ==
 	      DRM_VSEG_SEGMENT_INFO_SIZE_V1);
 static_assert(offsetofend(struct drm_vseg_segment_info, power) ==
 	      DRM_VSEG_SEGMENT_INFO_SIZE_V2);
+static_assert(offsetofend(struct drm_vseg_segment_info, reserved2) ==
+	      DRM_VSEG_SEGMENT_INFO_SIZE_V3);
 static_assert(sizeof(struct drm_vseg_segment_info) >=
-	      DRM_VSEG_SEGMENT_INFO_SIZE_V2);
+	      DRM_VSEG_SEGMENT_INFO_SIZE_V3);
+static_assert(VSEG_MAX_UEFI_RANGES == DRM_VSEG_MAX_UEFI_RANGES);
 static_assert(sizeof(struct drm_vseg_segment_info) <=
 	      DRM_VSEG_SEGMENT_INFO_SIZE_MAX);
 
@@ -122,6 +126,18 @@ void vseg_segment_to_uapi(struct vseg_device *vdev,
 	for (i = 0; i < d->num_invalid; i++) {
 		out->invalid_ranges[i].start = d->invalid[i].start;
 		out->invalid_ranges[i].size = d->invalid[i].size;
+	}
+	out->cpu_host_aperture_address = d->host_aperture_address;
+	out->cpu_host_aperture_size = d->host_aperture_size;
+	out->vpr_range_start_offset = d->vpr_start;
+	out->vpr_range_size = d->vpr_size;
+	out->vpr_alignment = d->vpr_alignment;
+	out->num_vpr_supported = d->num_vpr_supported;
+	out->vpr_reserve_size = d->vpr_reserve_size;
+	out->num_uefi_frame_buffer_ranges = d->num_uefi;
+	for (i = 0; i < d->num_uefi; i++) {
+		out->uefi_frame_buffer_ranges[i].start = d->uefi[i].start;
+		out->uefi_frame_buffer_ranges[i].size = d->uefi[i].size;
 	}
 	strscpy(out->name, d->name, sizeof(out->name));
 	vseg_ttm_usage(vdev, d->id, &u);

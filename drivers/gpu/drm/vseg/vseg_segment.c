@@ -53,6 +53,7 @@ static const char * const vseg_segf_names[] = {
 	"EncryptedPagingSupported",
 	"LocalBudgetGroup",
 	"NonLocalBudgetGroup",
+	"PopulatedByReservedDDRByFirmware",
 };
 
 static_assert(ARRAY_SIZE(vseg_segf_names) == VSEG_SEGF_NUM);
@@ -80,6 +81,7 @@ static const char * const vseg_segf_keys[] = {
 	"encryptedpaging",
 	"localbudget",
 	"nonlocalbudget",
+	"reservedddr",
 };
 
 static_assert(ARRAY_SIZE(vseg_segf_keys) == VSEG_SEGF_NUM);
@@ -486,6 +488,14 @@ enum vseg_seg_key {
 	VSEG_KEY_BANKS,
 	VSEG_KEY_INVALID,
 	VSEG_KEY_FLAGS,
+	VSEG_KEY_HOST_APERTURE,
+	VSEG_KEY_HOST_ADDRESS,
+	VSEG_KEY_VPR_START,
+	VSEG_KEY_VPR_SIZE,
+	VSEG_KEY_VPR_ALIGN,
+	VSEG_KEY_VPR_COUNT,
+	VSEG_KEY_VPR_RESERVE,
+	VSEG_KEY_UEFI,
 };
 
 static const char * const vseg_seg_keys[] = {
@@ -500,6 +510,14 @@ static const char * const vseg_seg_keys[] = {
 	[VSEG_KEY_BANKS] = "banks",
 	[VSEG_KEY_INVALID] = "invalid",
 	[VSEG_KEY_FLAGS] = "flags",
+	[VSEG_KEY_HOST_APERTURE] = "hostaperture",
+	[VSEG_KEY_HOST_ADDRESS] = "hostaddr",
+	[VSEG_KEY_VPR_START] = "vprstart",
+	[VSEG_KEY_VPR_SIZE] = "vprsize",
+	[VSEG_KEY_VPR_ALIGN] = "vpralign",
+	[VSEG_KEY_VPR_COUNT] = "vprcount",
+	[VSEG_KEY_VPR_RESERVE] = "vprreserve",
+	[VSEG_KEY_UEFI] = "uefi",
 };
 
 enum vseg_paging_key {
@@ -609,28 +627,32 @@ static int vseg_parse_banks(struct vseg_segment_desc *s, char *val)
 	return 0;
 }
 
-/* invalid=S+L/S+L/... */
-static int vseg_parse_invalid(struct vseg_segment_desc *s, char *val)
+/* invalid=S+L/S+L/... and uefi=S+L/...: at most @max ranges. */
+static int vseg_parse_ranges(struct vseg_range *ranges, u32 *num,
+			     unsigned int max, const char *what, char *val)
 {
 	struct vseg_range *r;
 	char *tok, *len;
 	int ret;
 
 	while ((tok = strsep(&val, "/"))) {
-		if (s->num_invalid >= VSEG_MAX_INVALID_RANGES)
-			return vseg_parse_error(tok, "too many invalid ranges");
+		if (*num >= max) {
+			pr_err("cannot parse segment table at \"%s\": too many %s ranges\n",
+			       tok, what);
+			return -EINVAL;
+		}
 		len = tok;
 		tok = strsep(&len, "+");
 		if (!len)
 			return vseg_parse_error(tok, "expected start+length");
-		r = &s->invalid[s->num_invalid];
+		r = &ranges[*num];
 		ret = vseg_parse_u64(tok, &r->start);
 		if (ret)
 			return ret;
 		ret = vseg_parse_u64(len, &r->size);
 		if (ret)
 			return ret;
-		s->num_invalid++;
+		(*num)++;
 	}
 	return 0;
 }
@@ -679,9 +701,27 @@ static int vseg_parse_segment_value(struct vseg_segment_desc *s,
 	case VSEG_KEY_BANKS:
 		return vseg_parse_banks(s, val);
 	case VSEG_KEY_INVALID:
-		return vseg_parse_invalid(s, val);
+		return vseg_parse_ranges(s->invalid, &s->num_invalid,
+					 VSEG_MAX_INVALID_RANGES, "invalid", val);
 	case VSEG_KEY_FLAGS:
 		return vseg_parse_flags(s, val);
+	case VSEG_KEY_HOST_APERTURE:
+		return vseg_parse_u64(val, &s->host_aperture_size);
+	case VSEG_KEY_HOST_ADDRESS:
+		return vseg_parse_u64(val, &s->host_aperture_address);
+	case VSEG_KEY_VPR_START:
+		return vseg_parse_u64(val, &s->vpr_start);
+	case VSEG_KEY_VPR_SIZE:
+		return vseg_parse_u64(val, &s->vpr_size);
+	case VSEG_KEY_VPR_ALIGN:
+		return vseg_parse_u32(val, &s->vpr_alignment);
+	case VSEG_KEY_VPR_COUNT:
+		return vseg_parse_u32(val, &s->num_vpr_supported);
+	case VSEG_KEY_VPR_RESERVE:
+		return vseg_parse_u32(val, &s->vpr_reserve_size);
+	case VSEG_KEY_UEFI:
+		return vseg_parse_ranges(s->uefi, &s->num_uefi,
+					 VSEG_MAX_UEFI_RANGES, "uefi", val);
 	}
 	return vseg_parse_error(val, "internal error");
 }

@@ -22,6 +22,7 @@
 #define VSEG_MAX_MEMORY_SEGMENTS	6	/* TTM_PL_VRAM + 5 private types */
 #define VSEG_MAX_BANKS			16
 #define VSEG_MAX_INVALID_RANGES		4
+#define VSEG_MAX_UEFI_RANGES		4
 #define VSEG_NAME_LEN			16
 
 /*
@@ -66,7 +67,8 @@
 #define VSEG_SEGF_ENCRYPTED_PAGING		BIT_ULL(18)
 #define VSEG_SEGF_LOCAL_BUDGET_GROUP		BIT_ULL(19)
 #define VSEG_SEGF_NON_LOCAL_BUDGET_GROUP	BIT_ULL(20)
-#define VSEG_SEGF_NUM				21
+#define VSEG_SEGF_RESERVED_DDR_BY_FIRMWARE	BIT_ULL(21)
+#define VSEG_SEGF_NUM				22
 #define VSEG_SEGF_ALL				(BIT_ULL(VSEG_SEGF_NUM) - 1)
 
 enum vseg_segment_kind {
@@ -96,6 +98,16 @@ struct vseg_range {
  * @bank_end: end offset (exclusive) of each bank; last == @size.
  * @num_invalid: number of invalid ranges.
  * @invalid: ranges never handed out.
+ * @host_aperture_address: CPU address of the CPU host aperture
+ *	(DXGK_CPUHOSTAPERTURE), SupportsCpuHostAperture segments only.
+ * @host_aperture_size: size of the CPU host aperture, 0 without one.
+ * @vpr_start: VprRangeStartOffset.
+ * @vpr_size: VprRangeSize, 0 without a video protected region.
+ * @vpr_alignment: VprAlignment.
+ * @num_vpr_supported: NumVprSupported (0: no limit).
+ * @vpr_reserve_size: VprReserveSize.
+ * @num_uefi: NumUEFIFrameBufferRanges.
+ * @uefi: the UEFI frame-buffer ranges.
  * @name: short name, used in logs and debugfs file names.
  */
 struct vseg_segment_desc {
@@ -113,6 +125,15 @@ struct vseg_segment_desc {
 	u64 bank_end[VSEG_MAX_BANKS];
 	u32 num_invalid;
 	struct vseg_range invalid[VSEG_MAX_INVALID_RANGES];
+	u64 host_aperture_address;
+	u64 host_aperture_size;
+	u64 vpr_start;
+	u64 vpr_size;
+	u32 vpr_alignment;
+	u32 num_vpr_supported;
+	u32 vpr_reserve_size;
+	u32 num_uefi;
+	struct vseg_range uefi[VSEG_MAX_UEFI_RANGES];
 	char name[VSEG_NAME_LEN];
 };
 

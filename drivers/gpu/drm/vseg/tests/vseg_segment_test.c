@@ -116,7 +116,7 @@ static void segment_flag_and_kind_names(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, vseg_segment_flag_name(2), "CpuVisible");
 	KUNIT_EXPECT_STREQ(test, vseg_segment_flag_name(11), "Use64KBPages");
 	KUNIT_EXPECT_STREQ(test, vseg_segment_flag_name(VSEG_SEGF_NUM - 1),
-			   "NonLocalBudgetGroup");
+			   "PopulatedByReservedDDRByFirmware");
 	KUNIT_EXPECT_NULL(test, vseg_segment_flag_name(VSEG_SEGF_NUM));
 	KUNIT_EXPECT_NULL(test, vseg_segment_flag_name(~0u));
 
@@ -1366,7 +1366,7 @@ static const struct struct_case struct_cases[] = {
 	{ "unknown-kind", edit_kind,
 	  1, VSEG_RULE_KIND, "unknown kind 7" },
 	{ "unknown-flags", edit_unknown_flags,
-	  1, VSEG_RULE_UNKNOWN_FLAGS, "unknown flags 0x8000000000200000" },
+	  1, VSEG_RULE_UNKNOWN_FLAGS, "unknown flags 0x8000000000400000" },
 	{ "too-many-banks", edit_too_many_banks,
 	  1, VSEG_RULE_TOO_MANY_BANKS, "too many banks: 17" },
 	{ "too-many-invalid-ranges", edit_too_many_invalid,
