@@ -1029,7 +1029,27 @@ static const struct {
 	  INV "paging buffer of 16 bytes has no room for one operation (32 bytes)" },
 	/* syntax */
 	{ "parse-unknown-key", M16 ",colour=red" AP,
-	  "vseg: cannot parse segment table at \"colour\": *" },
+	  "vseg: cannot parse segment table at \"colour\": *" },	/* the video protected region */
+	{ "vpr-on-aperture", M16 AP ",flags=vpr",
+	  INV "segment 2 \"aperture\": VprSupported is only valid on a memory segment" },
+	{ "encrypted-paging-without-vpr", M16 ",flags=encryptedpaging" AP,
+	  SEG1 "EncryptedPagingSupported needs VprSupported" },
+	{ "vpr-size-without-flag", M16 ",vprsize=1M" AP,
+	  SEG1 "video protected region without VprSupported" },
+	{ "vpr-without-size", M16 ",flags=vpr,vpralign=4K" AP,
+	  SEG1 "VprSupported without a VPR size" },
+	{ "vpr-align-not-power-of-two", M16 ",flags=vpr,vprsize=3M,vpralign=0x3000" AP,
+	  SEG1 "VPR alignment 0x3000 is not a power of two of at least the page size" },
+	{ "vpr-past-end", M16 ",flags=vpr,vprstart=15M,vprsize=2M,vpralign=1M" AP,
+	  SEG1 "VPR [0xf00000, +0x200000) is unaligned or outside the segment" },
+	{ "vpr-over-invalid",
+	  M16 ",flags=vpr,invalid=2M+4K,vprstart=1M,vprsize=2M,vpralign=1M" AP,
+	  SEG1 "VPR overlaps invalid range 0" },
+	{ "vpr-over-uefi", M16 ",flags=vpr,uefi=1M+4K,vprstart=1M,vprsize=1M,vpralign=1M" AP,
+	  SEG1 "VPR overlaps UEFI frame-buffer range 0" },
+	{ "vpr-reserve-above-size",
+	  M16 ",flags=vpr,vprsize=1M,vpralign=1M,vprreserve=0x101000" AP,
+	  SEG1 "VPR reserve 0x101000 is above the VPR size or not a multiple of the page size" },
 };
 
 static const struct {

@@ -14,6 +14,7 @@
 #include <linux/errno.h>
 #include <linux/export.h>
 #include <linux/kernel.h>
+#include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
@@ -1292,6 +1293,68 @@ static int vseg_validate_invalid(const struct vseg_segment_desc *s,
 	return 0;
 }
 
+/*
+ * The video protected region: only on a memory segment with VprSupported,
+ * which needs one; aligned, inside the segment, clear of the invalid and
+ * UEFI frame-buffer ranges; its reserve within it.
+ */
+static int vseg_validate_vpr(const struct vseg_segment_desc *s,
+			     struct vseg_table_error *err)
+{
+	bool vpr = s->flags & VSEG_SEGF_VPR_SUPPORTED;
+	u64 align = s->vpr_alignment;
+	unsigned int i;
+	u32 id = s->id;
+
+	if (vpr && s->kind == VSEG_SEGMENT_APERTURE)
+		return vseg_table_fail(err, id, VSEG_RULE_VPR_APERTURE,
+				       "VprSupported is only valid on a memory segment");
+	if ((s->flags & VSEG_SEGF_ENCRYPTED_PAGING) && !vpr)
+		return vseg_table_fail(err, id, VSEG_RULE_ENCRYPTED_PAGING,
+				       "EncryptedPagingSupported needs VprSupported");
+	if (!vpr) {
+		if (s->vpr_start || s->vpr_size || s->vpr_alignment ||
+		    s->num_vpr_supported || s->vpr_reserve_size)
+			return vseg_table_fail(err, id,
+					       VSEG_RULE_VPR_WITHOUT_FLAG,
+					       "video protected region without VprSupported");
+		return 0;
+	}
+	if (!s->vpr_size)
+		return vseg_table_fail(err, id, VSEG_RULE_VPR_SIZE_ZERO,
+				       "VprSupported without a VPR size");
+	if (!is_power_of_2(align) || align < s->page_size)
+		return vseg_table_fail(err, id, VSEG_RULE_VPR_ALIGNMENT,
+				       "VPR alignment 0x%llx is not a power of two of at least the page size",
+				       align);
+	if (!IS_ALIGNED(s->vpr_start, align) ||
+	    !IS_ALIGNED(s->vpr_size, align) || s->vpr_start > s->size ||
+	    s->vpr_size > s->size - s->vpr_start)
+		return vseg_table_fail(err, id, VSEG_RULE_VPR_RANGE,
+				       "VPR [0x%llx, +0x%llx) is unaligned or outside the segment",
+				       s->vpr_start, s->vpr_size);
+	for (i = 0; i < min_t(u32, s->num_invalid, VSEG_MAX_INVALID_RANGES); i++)
+		if (vseg_ranges_overlap(s->vpr_start, s->vpr_size,
+					s->invalid[i].start,
+					s->invalid[i].size))
+			return vseg_table_fail(err, id,
+					       VSEG_RULE_VPR_INVALID_OVERLAP,
+					       "VPR overlaps invalid range %u", i);
+	for (i = 0; i < min_t(u32, s->num_uefi, VSEG_MAX_UEFI_RANGES); i++)
+		if (vseg_ranges_overlap(s->vpr_start, s->vpr_size,
+					s->uefi[i].start, s->uefi[i].size))
+			return vseg_table_fail(err, id,
+					       VSEG_RULE_VPR_UEFI_OVERLAP,
+					       "VPR overlaps UEFI frame-buffer range %u",
+					       i);
+	if (s->vpr_reserve_size > s->vpr_size ||
+	    !IS_ALIGNED(s->vpr_reserve_size, s->page_size))
+		return vseg_table_fail(err, id, VSEG_RULE_VPR_RESERVE,
+				       "VPR reserve 0x%x is above the VPR size or not a multiple of the page size",
+				       s->vpr_reserve_size);
+	return 0;
+}
+
 static int vseg_validate_segment(const struct vseg_segment_table *t,
 				 const struct vseg_segment_desc *s,
 				 struct vseg_table_error *err)
@@ -1329,7 +1392,10 @@ static int vseg_validate_segment(const struct vseg_segment_table *t,
 	ret = vseg_validate_visible(s, err);
 	if (ret)
 		return ret;
-	return vseg_validate_invalid(s, err);
+	ret = vseg_validate_invalid(s, err);
+	if (ret)
+		return ret;
+	return vseg_validate_vpr(s, err);
 }
 
 /* The paging buffer fits where it is allocated; its private data is bounded. */
@@ -1369,7 +1435,8 @@ static int vseg_validate_paging(const struct vseg_segment_table *t,
  * VSEG_MAX_MEMORY_SEGMENTS memory segments, exactly one aperture, the
  * paging buffer segment), then each segment in table order (name, kind,
  * flags, size, page size and commit limit, banks, CPU-visible size,
- * CPU-translated address and system memory end, invalid ranges), then
+ * CPU-translated address and system memory end, invalid ranges, video
+ * protected region), then
  * that the GPU address ranges of the memory segments and of the aperture
  * do not overlap (an Agp aperture has no GPU base of its own and is left
  * out), then the paging buffer's size against its segment. Logs nothing.

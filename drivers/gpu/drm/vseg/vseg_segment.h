@@ -256,6 +256,20 @@ struct vseg_profile_overrides {
  *	or, in the aperture, above its commit limit.
  * @VSEG_RULE_PAGING_PRIVATE_SIZE: the paging buffer's private data is
  *	above %VSEG_PAGING_PRIVATE_MAX.
+ * @VSEG_RULE_VPR_APERTURE: VprSupported on the aperture.
+ * @VSEG_RULE_ENCRYPTED_PAGING: EncryptedPagingSupported without
+ *	VprSupported.
+ * @VSEG_RULE_VPR_WITHOUT_FLAG: a video protected region field (start,
+ *	size, alignment, count, reserve) is set without VprSupported.
+ * @VSEG_RULE_VPR_SIZE_ZERO: VprSupported without a VPR size.
+ * @VSEG_RULE_VPR_ALIGNMENT: the VPR alignment is not a power of two at
+ *	least the page size.
+ * @VSEG_RULE_VPR_RANGE: the VPR start or size is not a multiple of the
+ *	VPR alignment, or the VPR is not inside the segment.
+ * @VSEG_RULE_VPR_INVALID_OVERLAP: the VPR overlaps an invalid range.
+ * @VSEG_RULE_VPR_UEFI_OVERLAP: the VPR overlaps a UEFI frame-buffer range.
+ * @VSEG_RULE_VPR_RESERVE: the VPR reserve is above the VPR size or not a
+ *	multiple of the page size.
  * @VSEG_RULE_COUNT: number of values; not a rule.
  *
  * The rules in the order they are checked: the table as a whole, then each
@@ -329,6 +343,16 @@ enum vseg_table_rule {
 	/* the paging buffer */
 	VSEG_RULE_PAGING_SIZE,
 	VSEG_RULE_PAGING_PRIVATE_SIZE,
+	/* the video protected region (checked after the invalid ranges) */
+	VSEG_RULE_VPR_APERTURE,
+	VSEG_RULE_ENCRYPTED_PAGING,
+	VSEG_RULE_VPR_WITHOUT_FLAG,
+	VSEG_RULE_VPR_SIZE_ZERO,
+	VSEG_RULE_VPR_ALIGNMENT,
+	VSEG_RULE_VPR_RANGE,
+	VSEG_RULE_VPR_INVALID_OVERLAP,
+	VSEG_RULE_VPR_UEFI_OVERLAP,
+	VSEG_RULE_VPR_RESERVE,
 	VSEG_RULE_COUNT
 };
 
