@@ -251,6 +251,11 @@ static void test_segments(const char *profile)
 		check_u64(l, "sysend", s->system_memory_end_address);
 		check_banks(l, s);
 		check_invalid_ranges(l, s);
+		check_u64(l, "vpr_start", s->vpr_range_start_offset);
+		check_u64(l, "vpr_size", s->vpr_range_size);
+		check_u64(l, "vpr_align", s->vpr_alignment);
+		check_u64(l, "vpr_count", s->num_vpr_supported);
+		check_u64(l, "vpr_reserve", s->vpr_reserve_size);
 		check_usage(l, &s->usage);
 	}
 

@@ -84,6 +84,8 @@ extern "C" {
  *   CPU host aperture, the video protected region and the UEFI frame
  *   buffer ranges; flag bit 21
  *   (%DRM_VSEG_SEGMENT_POPULATED_BY_RESERVED_DDR_BY_FIRMWARE) is accepted.
+ *   Protected buffers (%DRM_VSEG_GEM_CREATE_PROTECTED) in the video
+ *   protected region; GEM_INFO's %DRM_VSEG_INFO_CONTENT_LOST.
  *
  * Rule for the version: the minor grows by one whenever this header
  * gains something a program may want to test for before it uses it (an
@@ -539,6 +541,14 @@ struct drm_vseg_query_segments {
 #define DRM_VSEG_GEM_CREATE_PRIMARY		(1u << 1)
 #define DRM_VSEG_GEM_CREATE_CPU_VISIBLE		(1u << 2)
 #define DRM_VSEG_GEM_CREATE_FROM_END_OF_SEGMENT	(1u << 3)
+/*
+ * DRM_VSEG_GEM_CREATE_PROTECTED - since 0.5: a protected buffer (D3D's
+ * hardware-protected resource): contiguous inside the video protected
+ * region of a VprSupported memory segment, never reachable by the CPU,
+ * never copied by an engine into memory that is not protected. See
+ * &struct drm_vseg_gem_create.
+ */
+#define DRM_VSEG_GEM_CREATE_PROTECTED		(1u << 4)
 
 #define DRM_VSEG_MAX_PREFERRED		5
 #define DRM_VSEG_MAX_HINTED_BANKS	4
@@ -581,7 +591,7 @@ struct drm_vseg_segment_pref {
  *	DRM_IOCTL_VSEG_SCANOUT), %DRM_VSEG_GEM_CREATE_CPU_VISIBLE (needs CPU
  *	access: CPU-visible placements only),
  *	%DRM_VSEG_GEM_CREATE_FROM_END_OF_SEGMENT (allocate top-down
- *	everywhere), or 0.
+ *	everywhere), %DRM_VSEG_GEM_CREATE_PROTECTED (since 0.5, below), or 0.
  * @handle: in: must be zero; out: the GEM handle.
  * @supported_segments: segments the buffer may live in; nonzero; bit 0 is
  *	system memory.
@@ -602,6 +612,27 @@ struct drm_vseg_segment_pref {
  *
  * Every property is checked against the real size: the buffer is placed
  * in a supported segment, or the call fails and nothing is created.
+ *
+ * A protected buffer (%DRM_VSEG_GEM_CREATE_PROTECTED) lives only in the
+ * video protected region (VPR) of a supported memory segment with
+ * %DRM_VSEG_SEGMENT_VPR_SUPPORTED: contiguous, between
+ * @vpr_range_start_offset + @vpr_reserve_size and the end of the VPR
+ * (&struct drm_vseg_segment_info); the other supported segments are not
+ * places for it. It is never mapped for the CPU (GEM_MMAP_OFFSET: -EPERM;
+ * PRIME export: -EPERM); an engine command copying from it into memory
+ * that is not a protected buffer fails the job's fence with -EFAULT
+ * before it writes a byte (copies into protected buffers are allowed). It
+ * leaves its segment only if the segment has
+ * %DRM_VSEG_SEGMENT_ENCRYPTED_PAGING_SUPPORTED, the system-memory copy
+ * then being encrypted with a key of the device; otherwise EVICT is
+ * -EBUSY and memory pressure never evicts it. Protected buffers that touch
+ * one another form one extent; a create that would add an extent beyond
+ * the segment's @num_vpr_supported (0: no limit) is -ENOSPC. Without
+ * %DRM_VSEG_SEGMENT_VPR_PRESERVED_DURING_STANDBY its content is lost in
+ * a standby (it reads zero after) and GEM_INFO reports
+ * %DRM_VSEG_INFO_CONTENT_LOST. PROTECTED with CPU_VISIBLE, with hinted
+ * banks, with @eviction_segments, or with no supported VprSupported
+ * segment is -EINVAL.
  *
  * Errors: -EINVAL for bad arguments (zero or unaligned size, alignment not a
  * power of two, unknown flags, nonzero reserved fields, unknown segment ids,
@@ -657,6 +688,7 @@ struct drm_vseg_gem_create_ext_label {
 #define DRM_VSEG_INFO_CPU_MAPPABLE	(1u << 2)
 #define DRM_VSEG_INFO_RESIDENT		(1u << 3)
 #define DRM_VSEG_INFO_PINNED		(1u << 4)
+#define DRM_VSEG_INFO_CONTENT_LOST	(1u << 5)
 
 /**
  * struct drm_vseg_gem_info - DRM_IOCTL_VSEG_GEM_INFO argument
@@ -680,7 +712,11 @@ struct drm_vseg_gem_create_ext_label {
  *	(vseg can map it for the CPU where it is now; never an imported
  *	buffer), %DRM_VSEG_INFO_RESIDENT (resident in a memory segment or
  *	the aperture), %DRM_VSEG_INFO_PINNED (pinned by a user, the display
- *	or another device's PRIME attachment: cannot be evicted).
+ *	or another device's PRIME attachment: cannot be evicted),
+ *	%DRM_VSEG_INFO_CONTENT_LOST (since 0.5: a protected buffer whose
+ *	segment lacks VprPreservedDuringStandby went through a standby and
+ *	lost its content, which now reads zero; stays set for the buffer's
+ *	life).
  * @create_flags: out: the flags the buffer was created with.
  * @moves: out: how many times the buffer moved between segments.
  * @buffer_id: out: device-wide id of the buffer, as debugfs shows it.
@@ -727,7 +763,8 @@ struct drm_vseg_gem_info {
  * no CPU-reachable place at all (supported only in segments the CPU
  * cannot see), and for a buffer imported from another device's dma-buf
  * (mapped by its exporter, or through the dma-buf); -ENOENT for an unknown
- * handle.
+ * handle; -EPERM (since 0.5) for a protected buffer
+ * (%DRM_VSEG_GEM_CREATE_PROTECTED).
  */
 struct drm_vseg_gem_mmap_offset {
 	__u64 extensions;

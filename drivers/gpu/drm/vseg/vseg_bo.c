@@ -25,6 +25,7 @@
 #include "vseg_exec.h"
 #include "vseg_paging.h"
 #include "vseg_trace.h"
+#include "vseg_vpr.h"
 #include "vseg_vram_mgr.h"
 
 /*
@@ -392,7 +393,7 @@ bool vseg_bo_cpu_accessible(struct vseg_bo *vbo)
 	u32 id;
 
 	dma_resv_assert_held(vbo->tbo.base.resv);
-	if (!res)
+	if (!res || vseg_bo_is_protected(vbo))
 		return false;
 	id = vseg_mem_type_to_seg(vdev, res->mem_type);
 	if (!vseg_seg_is_memory(vdev, id))
@@ -824,7 +825,8 @@ int vseg_bo_evict(struct vseg_bo *vbo, bool unpin, bool discard,
 		if (vbo->tbo.pin_count && vbo->user_pins)
 			goto out;
 	}
-	if (vbo->tbo.pin_count) {
+	/* Pinned, or protected where it may not leave its segment. */
+	if (vbo->tbo.pin_count || !vseg_vpr_evictable(bo_vdev(vbo), vbo)) {
 		err = -EBUSY;
 		goto out;
 	}
@@ -994,7 +996,7 @@ bool vseg_bo_phys_addr(struct vseg_bo *vbo, u32 *seg, u64 *offset)
 	u32 id;
 
 	dma_resv_assert_held(vbo->tbo.base.resv);
-	if (!res)
+	if (!res || vseg_bo_is_protected(vbo))
 		return false;
 	id = vseg_mem_type_to_seg(vdev, res->mem_type);
 	if (vseg_seg_is_memory(vdev, id)) {

@@ -106,6 +106,11 @@ struct vseg_bo_state {
  *	it (EVICT with DRM_VSEG_RESIDENCY_DISCARD); under the reservation.
  * @shared_pins: pins held for other devices' dma-buf attachments and for
  *	kernel mappings of the dma-buf (vseg_prime.c); under the reservation.
+ * @crypt_nonce: a protected buffer in system memory: the nonce its
+ *	content was encrypted with (vseg_vpr.c), 0 while it is in its
+ *	segment; under the reservation.
+ * @content_lost: a protected buffer lost its content in a standby
+ *	(GEM_INFO's CONTENT_LOST); set under the reservation, never cleared.
  */
 struct vseg_bo {
 	struct ttm_buffer_object tbo;
@@ -125,6 +130,8 @@ struct vseg_bo {
 	u32 move_reason;
 	bool discard;
 	unsigned int shared_pins;
+	u64 crypt_nonce;
+	bool content_lost;
 };
 
 #define VSEG_BO_NOWHERE		U32_MAX
@@ -155,6 +162,11 @@ int vseg_bo_create_imported(struct vseg_device *vdev,
 bool vseg_bo_is_imported(struct vseg_bo *vbo);
 unsigned int vseg_bo_cpu_places(struct vseg_bo *vbo, struct ttm_place *places);
 bool vseg_bo_cpu_accessible(struct vseg_bo *vbo);
+
+static inline bool vseg_bo_is_protected(const struct vseg_bo *vbo)
+{
+	return vbo->params.flags & VSEG_BO_PROTECTED;
+}
 void vseg_bo_update_state(struct vseg_bo *vbo, struct ttm_resource *res,
 			  bool evicted);
 void vseg_bo_get_state(struct vseg_bo *vbo, struct vseg_bo_state *st);

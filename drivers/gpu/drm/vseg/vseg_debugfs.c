@@ -30,6 +30,7 @@
 #include "vseg_paging.h"
 #include "vseg_pm.h"
 #include "vseg_ttm.h"
+#include "vseg_vpr.h"
 #include "vseg_vram_mgr.h"
 
 static void print_usage(struct seq_file *m, const struct vseg_usage *u)
@@ -82,6 +83,9 @@ static void print_segment(struct seq_file *m, struct vseg_device *vdev,
 			   d->invalid[i].start, d->invalid[i].size);
 	if (!d->num_invalid)
 		seq_putc(m, '-');
+	seq_printf(m, " vpr_start=0x%llx vpr_size=0x%llx vpr_align=0x%x vpr_count=%u vpr_reserve=0x%x",
+		   d->vpr_start, d->vpr_size, d->vpr_alignment,
+		   d->num_vpr_supported, d->vpr_reserve_size);
 	if (d->kind == VSEG_SEGMENT_MEMORY)
 		seq_printf(m, " backed=%llu",
 			   vseg_vram_backed(vseg_vram(vdev, d->id)));
@@ -220,12 +224,21 @@ static const struct file_operations vseg_debugfs_pm_fops = {
 	.release = single_release,
 };
 
+static int vseg_debugfs_vpr(struct seq_file *m, void *unused)
+{
+	struct drm_info_node *node = m->private;
+
+	vseg_vpr_show(to_vseg(node->minor->dev), m);
+	return 0;
+}
+
 static const struct drm_info_list vseg_debugfs_list[] = {
 	{ "display", vseg_debugfs_display, 0 },
 	{ "paging", vseg_debugfs_paging, 0 },
 	{ "segments", vseg_debugfs_segments, 0 },
 	{ "allocations", vseg_debugfs_allocations, 0 },
 	{ "aperture", vseg_debugfs_aperture, 0 },
+	{ "vpr", vseg_debugfs_vpr, 0 },
 };
 
 /**

@@ -84,7 +84,8 @@ static const struct dma_fence_ops vseg_fence_ops = {
  * that starts at or below the address. An address in no segment (a gap
  * between segments, past a segment's end) is in no listed range.
  */
-static bool phys_span_listed(const struct vseg_job *job, u64 addr, u64 len)
+static const struct vseg_phys_range *phys_range(const struct vseg_job *job,
+						u64 addr)
 {
 	const struct vseg_phys_range *r = NULL;
 	u32 lo = 0, hi = job->num_bos, mid;
@@ -98,6 +99,13 @@ static bool phys_span_listed(const struct vseg_job *job, u64 addr, u64 len)
 			hi = mid;
 		}
 	}
+	return r;
+}
+
+static bool phys_span_listed(const struct vseg_job *job, u64 addr, u64 len)
+{
+	const struct vseg_phys_range *r = phys_range(job, addr);
+
 	return r && addr <= r->last && (!len || len - 1 <= r->last - addr);
 }
 
@@ -273,6 +281,47 @@ static int run_cmd(struct vseg_job *job, const struct drm_vseg_cmd *c)
 	return err;
 }
 
+/*
+ * Does [va, va + len) of a virtual job's address space reach a buffer
+ * that is (@protected) or is not protected? Unmapped holes reach nothing.
+ */
+static bool virt_reaches(const struct vseg_job *job, u64 va, u64 len,
+			 bool protected)
+{
+	const struct vseg_vm_mapping *m;
+	u64 last = va + (len - 1), m_last;
+
+	if (last < va)
+		last = U64_MAX;	/* runs off the end: as far as it goes */
+	for (;;) {
+		m = vseg_vm_view_find(job->view, va);
+		if (!m)
+			return false;
+		if (vseg_bo_is_protected(m->bo) == protected)
+			return true;
+		m_last = m->va + (m->size - 1);
+		if (m_last >= last)
+			return false;
+		va = m_last + 1;
+	}
+}
+
+/*
+ * Protected content stays in protected buffers: a COPY from a protected
+ * buffer into one that is not fails before it writes a byte. A physical
+ * command lies in one listed allocation each side (checked before).
+ */
+static bool copy_leaks(const struct vseg_job *job, const struct drm_vseg_cmd *c)
+{
+	if (c->opcode != DRM_VSEG_CMD_COPY || !c->size)
+		return false;
+	if (job->view)
+		return virt_reaches(job, c->src, c->size, true) &&
+		       virt_reaches(job, c->dst, c->size, false);
+	return phys_range(job, c->src)->protected &&
+	       !phys_range(job, c->dst)->protected;
+}
+
 static int run_commands(struct vseg_job *job)
 {
 	u32 i;
@@ -290,6 +339,8 @@ static int run_commands(struct vseg_job *job)
 		 */
 		if (!job->view && (!phys_bos_in_place(job) ||
 				   !vseg_job_cmd_listed(job, c)))
+			err = -EFAULT;
+		else if (copy_leaks(job, c))
 			err = -EFAULT;
 		else
 			err = run_cmd(job, c);

@@ -51,6 +51,9 @@ static int vseg_gem_mmap(struct drm_gem_object *gem, struct vm_area_struct *vma)
 	/* An imported buffer's pages are mapped by its exporter only. */
 	if (vseg_bo_is_imported(gem_to_vseg_bo(gem)))
 		return -EINVAL;
+	/* Protected content never reaches the CPU (MAP_DUMB, dma-buf). */
+	if (vseg_bo_is_protected(gem_to_vseg_bo(gem)))
+		return -EPERM;
 	vma->vm_ops = &vseg_vm_ops;
 	err = ttm_bo_mmap_obj(vma, tbo);
 	if (err)
@@ -63,6 +66,7 @@ static int vseg_gem_mmap(struct drm_gem_object *gem, struct vm_area_struct *vma)
 static const struct drm_gem_object_funcs vseg_gem_funcs = {
 	.free = vseg_gem_free,
 	.close = vseg_file_gem_close,
+	.export = vseg_prime_export,
 	.pin = vseg_prime_pin,
 	.unpin = vseg_prime_unpin,
 	.get_sg_table = vseg_prime_get_sg_table,

@@ -238,6 +238,7 @@ static_assert(DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY ==
 static_assert(DRM_VSEG_GEM_CREATE_PRIMARY == VSEG_BO_PRIMARY);
 static_assert(DRM_VSEG_GEM_CREATE_CPU_VISIBLE == VSEG_BO_CPU_VISIBLE);
 static_assert(DRM_VSEG_GEM_CREATE_FROM_END_OF_SEGMENT == VSEG_BO_FROM_END);
+static_assert(DRM_VSEG_GEM_CREATE_PROTECTED == VSEG_BO_PROTECTED);
 static_assert(DRM_VSEG_MAX_PREFERRED == VSEG_BO_MAX_PREFERRED);
 static_assert(DRM_VSEG_MAX_HINTED_BANKS == VSEG_BO_MAX_BANKS);
 static_assert(DRM_VSEG_LABEL_LEN == VSEG_BO_LABEL_LEN);
@@ -246,7 +247,8 @@ static_assert(DRM_VSEG_LABEL_LEN == VSEG_BO_LABEL_LEN);
 #define VSEG_GEM_CREATE_FLAGS_ALL \
 	(DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY | DRM_VSEG_GEM_CREATE_PRIMARY | \
 	 DRM_VSEG_GEM_CREATE_CPU_VISIBLE | \
-	 DRM_VSEG_GEM_CREATE_FROM_END_OF_SEGMENT)
+	 DRM_VSEG_GEM_CREATE_FROM_END_OF_SEGMENT | \
+	 DRM_VSEG_GEM_CREATE_PROTECTED)
 
 /*
  * DRM_VSEG_GEM_CREATE_EXT_LABEL: printable ASCII but space, then zeros,
@@ -410,6 +412,8 @@ int vseg_ioctl_gem_info(struct drm_device *drm, void *data,
 	if (!dma_resv_lock_interruptible(vbo->tbo.base.resv, NULL)) {
 		if (vseg_bo_cpu_accessible(vbo) && !vseg_bo_is_imported(vbo))
 			flags |= DRM_VSEG_INFO_CPU_MAPPABLE;
+		if (vbo->content_lost)
+			flags |= DRM_VSEG_INFO_CONTENT_LOST;
 		dma_resv_unlock(vbo->tbo.base.resv);
 	}
 
@@ -436,7 +440,7 @@ int vseg_ioctl_gem_info(struct drm_device *drm, void *data,
  * @data: &struct drm_vseg_gem_mmap_offset
  * @file: the caller
  *
- * Return: 0, -EINVAL, -ENOENT, or -ENOMEM.
+ * Return: 0, -EINVAL, -ENOENT, -EPERM (a protected buffer), or -ENOMEM.
  */
 int vseg_ioctl_gem_mmap_offset(struct drm_device *drm, void *data,
 			       struct drm_file *file)
@@ -451,6 +455,11 @@ int vseg_ioctl_gem_mmap_offset(struct drm_device *drm, void *data,
 	vbo = lookup_bo(file, args->handle);
 	if (!vbo)
 		return -ENOENT;
+	/* Protected content never reaches the CPU. */
+	if (vseg_bo_is_protected(vbo)) {
+		drm_gem_object_put(&vbo->tbo.base);
+		return -EPERM;
+	}
 	/*
 	 * No CPU-reachable place: every fault would fail; say so now. An
 	 * imported buffer is mapped through its dma-buf, by its exporter.

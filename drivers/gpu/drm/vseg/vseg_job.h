@@ -26,12 +26,14 @@ struct vseg_vm_view;
  * @start: GPU physical address of its first byte: its segment's base
  *	address (a memory segment's, or the aperture's) plus its offset.
  * @last: the address of its last byte (a buffer may end at 2^64).
+ * @protected: the allocation is a protected buffer.
  *
  * The only bytes a physically addressed job may touch.
  */
 struct vseg_phys_range {
 	u64 start;
 	u64 last;
+	bool protected;
 };
 
 /**

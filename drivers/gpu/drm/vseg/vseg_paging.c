@@ -45,6 +45,7 @@
 #include "vseg_gart.h"
 #include "vseg_page_pool.h"
 #include "vseg_paging.h"
+#include "vseg_vpr.h"
 #include "vseg_vram_mgr.h"
 
 static_assert(sizeof(struct vseg_paging_op) == VSEG_PAGING_BUFFER_MIN);
@@ -95,10 +96,16 @@ static void *paging_map(struct vseg_paging *pg, u64 addr, bool write,
 }
 
 static int paging_transfer(struct vseg_paging *pg, u64 dst, u64 src,
-			   u64 size)
+			   u64 size, u32 flags)
 {
-	u64 done = 0, dlen, slen, n;
+	u64 done = 0, dlen, slen, n, prot;
 	void *d, *s, *dk, *sk;
+
+	/* The protected side's address: its offset in the buffer. */
+	prot = flags & VSEG_PAGING_F_ENCRYPT ? src : dst;
+	if ((flags & (VSEG_PAGING_F_ENCRYPT | VSEG_PAGING_F_DECRYPT)) &&
+	    (prot < pg->crypt_base || !pg->crypt_nonce))
+		return -EFAULT;
 
 	while (done < size) {
 		d = paging_map(pg, dst + done, true, &dlen, &dk);
@@ -111,6 +118,9 @@ static int paging_transfer(struct vseg_paging *pg, u64 dst, u64 src,
 		}
 		n = min3(dlen, slen, size - done);
 		memcpy(d, s, n);
+		if (flags & (VSEG_PAGING_F_ENCRYPT | VSEG_PAGING_F_DECRYPT))
+			vseg_vpr_xor(pg->vpr_key, pg->crypt_nonce,
+				     prot + done - pg->crypt_base, d, n);
 		kunmap_local(sk);
 		kunmap_local(dk);
 		done += n;
@@ -148,7 +158,7 @@ static int paging_exec(struct vseg_paging *pg, const struct vseg_paging_op *o)
 
 	switch (o->opcode) {
 	case VSEG_PAGING_OP_TRANSFER:
-		err = paging_transfer(pg, o->dst, o->src, o->size);
+		err = paging_transfer(pg, o->dst, o->src, o->size, o->flags);
 		break;
 	case VSEG_PAGING_OP_FILL:
 		err = paging_fill(pg, o->dst, (u32)o->src, o->size);
@@ -165,6 +175,11 @@ static int paging_exec(struct vseg_paging *pg, const struct vseg_paging_op *o)
 	case VSEG_PAGING_OP_UNMAP_APERTURE:
 		err = vseg_gart_unmap_run(gart, o->dst >> PAGE_SHIFT,
 					  o->size >> PAGE_SHIFT);
+		break;
+	case VSEG_PAGING_OP_CRYPT_CONTEXT:
+		pg->crypt_base = o->dst;
+		pg->crypt_nonce = o->src;
+		err = 0;
 		break;
 	default:
 		return -EINVAL;
@@ -522,6 +537,7 @@ int vseg_paging_init(struct vseg_device *vdev)
 	pg->private_size = t->paging_buffer_private_data_size;
 	mutex_init(&pg->lock);
 	init_waitqueue_head(&pg->room);
+	vseg_vpr_key_init(pg);
 	err = drmm_add_action_or_reset(drm, paging_release, pg);
 	if (err)
 		return err;
@@ -562,7 +578,7 @@ int vseg_paging_init(struct vseg_device *vdev)
 void vseg_paging_show(struct vseg_paging *pg, struct seq_file *m)
 {
 	static const char * const names[VSEG_PAGING_NUM_OPCODES] = {
-		"transfer", "fill", "discard", "map", "unmap",
+		"transfer", "fill", "discard", "map", "unmap", "crypt",
 	};
 	u64 offset = 0;
 	bool zero;

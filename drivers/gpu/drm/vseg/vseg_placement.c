@@ -17,7 +17,10 @@
  * fpfn/lpfn places before the whole segment; then the other supported
  * segments: memory segments in id order, the aperture, system memory.
  * CPU_VISIBLE keeps only places the CPU can reach, with lpfn clamped to the
- * CPU-visible part of a small-BAR segment.
+ * CPU-visible part of a small-BAR segment. *
+ * A protected buffer has one place per supported VprSupported segment: its
+ * video protected region less the reserve at its start, contiguous; it
+ * leaves such a segment only for system memory (encrypted paging).
  */
 
 #include <kunit/visibility.h>
@@ -69,6 +72,37 @@ static bool seg_cpu_visible(const struct vseg_layout *l, u32 id)
 	       vseg_layout_desc(l, id)->cpu_visible_size;
 }
 
+/* Does segment @id have a video protected region (0 = system: no)? */
+static bool seg_has_vpr(const struct vseg_layout *l, u32 id)
+{
+	return seg_is_memory(l, id) &&
+	       (vseg_layout_desc(l, id)->flags & VSEG_SEGF_VPR_SUPPORTED);
+}
+
+/*
+ * A protected buffer's place in segment @id: the video protected region
+ * less its reserve, contiguous; nothing outside a VprSupported segment.
+ */
+static bool vpr_place(const struct vseg_layout *l,
+		      const struct vseg_bo_params *p, u32 id,
+		      struct ttm_place *pl)
+{
+	const struct vseg_segment_desc *d;
+	u64 lo, hi;
+
+	if (!seg_has_vpr(l, id))
+		return false;
+	d = vseg_layout_desc(l, id);
+	lo = d->vpr_start + d->vpr_reserve_size;
+	hi = d->vpr_start + d->vpr_size;
+	if (lo >= hi || hi - lo < p->size)
+		return false;
+	pl->fpfn = lo >> PAGE_SHIFT;
+	pl->lpfn = hi >> PAGE_SHIFT;
+	pl->flags |= TTM_PL_FLAG_CONTIGUOUS;
+	return true;
+}
+
 /*
  * Fill @pl for segment @id; fpfn/lpfn restrict a memory segment (banks).
  * Returns false if nothing of the segment is usable for this buffer.
@@ -81,6 +115,8 @@ static bool seg_place(const struct vseg_layout *l,
 
 	memset(pl, 0, sizeof(*pl));
 	pl->mem_type = l->mem_type[id];
+	if (p->flags & VSEG_BO_PROTECTED)
+		return !cpu_only && vpr_place(l, p, id, pl);
 	if (!id)
 		return true;
 	d = vseg_layout_desc(l, id);
@@ -229,6 +265,12 @@ unsigned int vseg_place_evict(const struct vseg_layout *l,
 {
 	unsigned int n = 0;
 
+	if (p->flags & VSEG_BO_PROTECTED) {
+		/* Encrypted, to system memory: no place of its own there. */
+		memset(places, 0, sizeof(*places));
+		places->mem_type = TTM_PL_SYSTEM;
+		return 1;
+	}
 	if (from_mem_type != TTM_PL_TT && from_mem_type != TTM_PL_SYSTEM &&
 	    p->eviction &&
 	    seg_place(l, p, l->aperture_id, false, 0, 0, false, &places[n]))
@@ -438,6 +480,25 @@ static int check_physical(const struct vseg_layout *l,
 	return -EINVAL;
 }
 
+/*
+ * A protected buffer: a supported VprSupported segment, nothing the CPU
+ * reaches, no bank hints, no eviction to the aperture.
+ */
+static int check_protected(const struct vseg_layout *l,
+			   const struct vseg_bo_params *p)
+{
+	u32 id;
+
+	if (!(p->flags & VSEG_BO_PROTECTED))
+		return 0;
+	if ((p->flags & VSEG_BO_CPU_VISIBLE) || p->num_banks || p->eviction)
+		return -EINVAL;
+	for (id = 1; id <= l->table->num_segments; id++)
+		if ((p->supported & BIT(id)) && seg_has_vpr(l, id))
+			return 0;
+	return -EINVAL;
+}
+
 /**
  * vseg_place_check() - check creation properties against the table
  * @l: the layout
@@ -468,6 +529,8 @@ int vseg_place_check(const struct vseg_layout *l,
 	err = check_sets(l, p);
 	if (!err)
 		err = check_physical(l, p);
+	if (!err)
+		err = check_protected(l, p);
 	if (err)
 		return err;
 

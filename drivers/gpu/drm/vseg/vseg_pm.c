@@ -41,12 +41,16 @@
 #include "vseg_pm.h"
 #include "vseg_vram_mgr.h"
 
-/* A pinned buffer's content, kept aside while its segment has no power. */
+/*
+ * A pinned buffer's content, kept aside while its segment has no power; or
+ * (@lost) a protected buffer's, which the power loss wipes: zeros.
+ */
 struct vseg_pm_saved {
 	struct list_head link;
 	struct vseg_bo *bo;
 	void *data;
 	u64 size;
+	bool lost;
 };
 
 static const char *kind_name(enum vseg_pm_kind kind)
@@ -161,24 +165,29 @@ static void drain(struct vseg_device *vdev, struct vseg_bo **bos, u64 n)
 	vseg_ttm_flush_deferred(&vdev->bdev);
 }
 
-/* Keep a pinned buffer's content aside; it is reserved and idle. */
+/*
+ * Keep a pinned buffer's content aside; it is reserved and idle. With
+ * @lost (a protected buffer that the transition wipes), zeros instead.
+ */
 static int save_pinned(struct vseg_pm *pm, struct vseg_bo *vbo,
-		       struct vseg_pm_counts *c)
+		       struct vseg_pm_counts *c, bool lost)
 {
 	struct ttm_resource *res = vbo->tbo.resource;
 	struct vseg_pm_saved *s;
-	int err;
+	int err = 0;
 
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
 	s->size = vseg_vram_res_size(res);
-	s->data = kvmalloc(s->size, GFP_KERNEL);
+	s->lost = lost;
+	s->data = kvzalloc(s->size, GFP_KERNEL);
 	if (!s->data) {
 		kfree(s);
 		return -ENOMEM;
 	}
-	err = vseg_vram_res_copy(res, s->data, false);
+	if (!lost)
+		err = vseg_vram_res_copy(res, s->data, false);
 	if (err) {
 		kvfree(s->data);
 		kfree(s);
@@ -192,6 +201,27 @@ static int save_pinned(struct vseg_pm *pm, struct vseg_bo *vbo,
 	c->saved++;
 	c->saved_bytes += s->size;
 	return 0;
+}
+
+/* A protected buffer, reserved, in a segment: kept aside, or lost. */
+static int vpr_enter(struct vseg_device *vdev, struct vseg_bo *vbo,
+		     enum vseg_pm_kind kind, struct vseg_pm_counts *c)
+{
+	struct ttm_resource *res = vbo->tbo.resource;
+	u32 id = vseg_mem_type_to_seg(vdev, res->mem_type);
+	const struct vseg_segment_desc *d = vseg_seg(vdev, id)->desc;
+	bool lost = kind == VSEG_PM_STANDBY &&
+		    !(d->flags & VSEG_SEGF_VPR_PRESERVED_STANDBY);
+	u64 start;
+	long left;
+
+	if (!lost && (!lost_from(d, kind, &start) ||
+		      vseg_vram_res_below(res, start)))
+		return 0;
+	left = dma_resv_wait_timeout(vbo->tbo.base.resv,
+				     DMA_RESV_USAGE_BOOKKEEP, true,
+				     MAX_SCHEDULE_TIMEOUT);
+	return left < 0 ? left : save_pinned(&vdev->pm, vbo, c, lost);
 }
 
 /*
@@ -214,18 +244,29 @@ static int enter_bo(struct vseg_device *vdev, struct vseg_bo *vbo,
 	res = tbo->resource;
 	id = res ? vseg_mem_type_to_seg(vdev, res->mem_type) : 0;
 	if (!vseg_seg_is_memory(vdev, id) ||
-	    !lost_from(vseg_seg(vdev, id)->desc, kind, &start) ||
-	    vseg_vram_res_below(res, start)) {
+	    (!vseg_bo_is_protected(vbo) &&
+	     (!lost_from(vseg_seg(vdev, id)->desc, kind, &start) ||
+	      vseg_vram_res_below(res, start)))) {
 		ttm_bo_unreserve(tbo);
 		return 0;
 	}
 	c = &vdev->pm.seg[id - 1];
+	/*
+	 * A protected buffer never leaves its segment for power: it is kept
+	 * like a pinned one, or wiped in a standby that does not preserve
+	 * the protected region.
+	 */
+	if (vseg_bo_is_protected(vbo)) {
+		err = vpr_enter(vdev, vbo, kind, c);
+		ttm_bo_unreserve(tbo);
+		return err;
+	}
 	if (tbo->pin_count) {
 		long left = dma_resv_wait_timeout(tbo->base.resv,
 						  DMA_RESV_USAGE_BOOKKEEP,
 						  true, MAX_SCHEDULE_TIMEOUT);
 
-		err = left < 0 ? left : save_pinned(&vdev->pm, vbo, c);
+		err = left < 0 ? left : save_pinned(&vdev->pm, vbo, c, false);
 		ttm_bo_unreserve(tbo);
 		return err;
 	}
@@ -249,8 +290,10 @@ static int restore_pinned(struct vseg_pm *pm)
 		struct ttm_buffer_object *tbo = &s->bo->tbo;
 
 		ttm_bo_reserve(tbo, false, false, NULL);
-		/* Pinned: it cannot have moved. */
+		/* Pinned or protected: it cannot have moved. */
 		err = vseg_vram_res_copy(tbo->resource, s->data, true);
+		if (s->lost)
+			s->bo->content_lost = true;
 		ttm_bo_unreserve(tbo);
 		if (err && !ret)
 			ret = err;

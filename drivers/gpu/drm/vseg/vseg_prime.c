@@ -34,6 +34,23 @@
 #include "vseg_prime.h"
 
 /**
+ * vseg_prime_export() - &drm_gem_object_funcs.export
+ * @gem: the buffer
+ * @flags: the dma-buf file's flags
+ *
+ * A protected buffer is never shared: another device, or the CPU through
+ * the dma-buf, would read its content.
+ *
+ * Return: the dma-buf, or an ERR_PTR(): -EPERM for a protected buffer.
+ */
+struct dma_buf *vseg_prime_export(struct drm_gem_object *gem, int flags)
+{
+	if (vseg_bo_is_protected(gem_to_vseg_bo(gem)))
+		return ERR_PTR(-EPERM);
+	return drm_gem_prime_export(gem, flags);
+}
+
+/**
  * vseg_prime_pin() - &drm_gem_object_funcs.pin: a dma-buf attachment
  * @gem: the buffer
  *
@@ -41,8 +58,11 @@
  */
 int vseg_prime_pin(struct drm_gem_object *gem)
 {
-	int err = vseg_gem_callback_lock(gem);
+	int err;
 
+	if (vseg_bo_is_protected(gem_to_vseg_bo(gem)))
+		return -EPERM;
+	err = vseg_gem_callback_lock(gem);
 	if (err)
 		return err;
 	err = vseg_bo_pin_shared(gem_to_vseg_bo(gem));
@@ -91,8 +111,11 @@ struct sg_table *vseg_prime_get_sg_table(struct drm_gem_object *gem)
 int vseg_prime_vmap(struct drm_gem_object *gem, struct iosys_map *map)
 {
 	struct vseg_bo *vbo = gem_to_vseg_bo(gem);
-	int err = vseg_gem_callback_lock(gem);
+	int err;
 
+	if (vseg_bo_is_protected(vbo))
+		return -EPERM;
+	err = vseg_gem_callback_lock(gem);
 	if (err)
 		return err;
 	err = vseg_bo_pin_shared(vbo);

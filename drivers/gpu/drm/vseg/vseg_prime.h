@@ -12,6 +12,7 @@ struct sg_table;
 struct vseg_bo_params;
 struct vseg_device;
 
+struct dma_buf *vseg_prime_export(struct drm_gem_object *gem, int flags);
 int vseg_prime_pin(struct drm_gem_object *gem);
 void vseg_prime_unpin(struct drm_gem_object *gem);
 struct sg_table *vseg_prime_get_sg_table(struct drm_gem_object *gem);

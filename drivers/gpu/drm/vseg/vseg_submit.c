@@ -186,6 +186,7 @@ static int phys_check(struct vseg_job *job, struct vseg_submit *s)
 			return -EINVAL;
 		r->start = vseg_phys_base(vdev, seg) + off;
 		r->last = r->start + (job->bos[i]->tbo.base.size - 1);
+		r->protected = vseg_bo_is_protected(job->bos[i]);
 	}
 	sort(job->ranges, job->num_bos, sizeof(*job->ranges), range_cmp,
 	     NULL);

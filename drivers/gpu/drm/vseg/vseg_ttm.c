@@ -33,6 +33,7 @@
 #include "vseg_res_cursor.h"
 #include "vseg_trace.h"
 #include "vseg_ttm.h"
+#include "vseg_vpr.h"
 #include "vseg_vram_mgr.h"
 
 /**
@@ -167,7 +168,7 @@ static u64 span(struct vseg_cursor *c, u64 off, u64 max, u64 *addr)
  * One operation per run of bytes that is contiguous both where it goes
  * and where it comes from (@src NULL: FILL or DISCARD, of @dst's bytes).
  */
-static int emit_runs(struct vseg_paging *pg, u32 opcode,
+static int emit_runs(struct vseg_paging *pg, u32 opcode, u32 flags,
 		     struct vseg_cursor *dst, struct vseg_cursor *src,
 		     u64 size, bool now)
 {
@@ -179,9 +180,10 @@ static int emit_runs(struct vseg_paging *pg, u32 opcode,
 		if (src)
 			len = span(src, off, len, &saddr);
 		if (now)
-			err = vseg_paging_run(pg, opcode, 0, daddr, saddr, len);
+			err = vseg_paging_run(pg, opcode, flags, daddr, saddr,
+					      len);
 		else
-			err = vseg_paging_emit(pg, opcode, 0, daddr, saddr,
+			err = vseg_paging_emit(pg, opcode, flags, daddr, saddr,
 					       len);
 		if (err)
 			return err;
@@ -229,6 +231,36 @@ static int emit_unmap(struct vseg_device *vdev, struct ttm_resource *res)
 				start, 0, range);
 }
 
+/*
+ * A protected buffer's content crossing between its segment and system
+ * memory: the CRYPT_CONTEXT operation before its TRANSFERs, which encrypt
+ * on the way out, under a new nonce the buffer keeps, and decrypt on the
+ * way back (vseg_vpr.c). Nothing for other moves.
+ */
+static int emit_crypt(struct vseg_device *vdev, struct ttm_buffer_object *bo,
+		      struct ttm_resource *old, struct ttm_resource *new_mem,
+		      struct vseg_cursor *dst, struct vseg_cursor *src,
+		      u32 *flags)
+{
+	struct vseg_bo *vbo;
+	u64 base;
+	bool out;
+
+	if (!vseg_vpr_tbo_protected(bo) ||
+	    res_uses_pages(old) == res_uses_pages(new_mem))
+		return 0;
+	vbo = to_vseg_bo(bo);
+	out = res_uses_pages(new_mem);
+	if (out)
+		vbo->crypt_nonce = atomic64_inc_return(&vdev->pager.vpr_nonce);
+	else if (!vbo->crypt_nonce)
+		return -EINVAL;	/* never encrypted: a driver bug */
+	span(out ? src : dst, 0, bo->base.size, &base);
+	*flags = out ? VSEG_PAGING_F_ENCRYPT : VSEG_PAGING_F_DECRYPT;
+	return vseg_paging_emit(&vdev->pager, VSEG_PAGING_OP_CRYPT_CONTEXT, 0,
+				base, vbo->crypt_nonce, 0);
+}
+
 /* The content's part of a move: Transfer, Fill or Discard. */
 static int emit_content(struct vseg_device *vdev, struct ttm_buffer_object *bo,
 			struct ttm_resource *old, struct ttm_resource *new_mem,
@@ -236,6 +268,7 @@ static int emit_content(struct vseg_device *vdev, struct ttm_buffer_object *bo,
 {
 	struct vseg_paging *pg = &vdev->pager;
 	struct vseg_cursor src, dst;
+	u32 flags = 0;
 	int err = 0;
 
 	if (res_uses_pages(old) && res_uses_pages(new_mem))
@@ -243,13 +276,15 @@ static int emit_content(struct vseg_device *vdev, struct ttm_buffer_object *bo,
 	vseg_cursor_init(&dst, vdev, bo->ttm, new_mem);
 	vseg_cursor_init(&src, vdev, bo->ttm, old);
 	if (discard && !res_uses_pages(old)) {
-		err = emit_runs(pg, VSEG_PAGING_OP_DISCARD, &src, NULL,
+		err = emit_runs(pg, VSEG_PAGING_OP_DISCARD, 0, &src, NULL,
 				bo->base.size, false);
 		if (!err)
 			vseg_count(vdev, old, VSEG_PAGING_DISCARDS);
 	} else if (has_content) {
-		err = emit_runs(pg, VSEG_PAGING_OP_TRANSFER, &dst, &src,
-				bo->base.size, false);
+		err = emit_crypt(vdev, bo, old, new_mem, &dst, &src, &flags);
+		if (!err)
+			err = emit_runs(pg, VSEG_PAGING_OP_TRANSFER, flags, &dst,
+					&src, bo->base.size, false);
 		if (!err) {
 			vseg_count(vdev, old, VSEG_PAGING_TRANSFERS);
 			vseg_count(vdev, new_mem, VSEG_PAGING_TRANSFERS);
@@ -259,7 +294,7 @@ static int emit_content(struct vseg_device *vdev, struct ttm_buffer_object *bo,
 		 * New segment memory that no page backs reads zero already:
 		 * its Fill has nothing to wait for or write, and runs now.
 		 */
-		err = emit_runs(pg, VSEG_PAGING_OP_FILL, &dst, NULL,
+		err = emit_runs(pg, VSEG_PAGING_OP_FILL, 0, &dst, NULL,
 				bo->base.size, !vseg_vram_res_backed(new_mem));
 		if (!err)
 			vseg_count(vdev, new_mem, VSEG_PAGING_FILLS);
@@ -428,6 +463,9 @@ static int vseg_ttm_move(struct ttm_buffer_object *bo, bool evict,
 		ttm_bo_move_sync_cleanup(bo, new_mem);
 	}
 	dma_fence_put(fence);
+	/* Back in its segment: the decrypting TRANSFERs hold the nonce. */
+	if (vseg_vpr_tbo_protected(bo) && !res_uses_pages(bo->resource))
+		to_vseg_bo(bo)->crypt_nonce = 0;
 	if (vseg_is_vseg_bo(bo)) {
 		trace_move(vdev, to_vseg_bo(bo), from, evict && old);
 		vseg_bo_update_state(to_vseg_bo(bo), bo->resource,
@@ -498,6 +536,9 @@ static int vseg_ttm_access_memory(struct ttm_buffer_object *bo,
 
 	if (res_uses_pages(bo->resource))
 		return -EIO;
+	/* A debugger does not read protected content either. */
+	if (vseg_vpr_tbo_protected(bo))
+		return -EPERM;
 	/* A move may still be filling the placement. */
 	wait = dma_resv_wait_timeout(bo->base.resv, DMA_RESV_USAGE_KERNEL,
 				     true, MAX_SCHEDULE_TIMEOUT);
@@ -519,12 +560,25 @@ static int vseg_ttm_access_memory(struct ttm_buffer_object *bo,
 	return len;
 }
 
+/*
+ * Memory pressure skips a protected buffer that may not leave its segment
+ * (no EncryptedPagingSupported): it behaves as if it were pinned.
+ */
+static bool vseg_ttm_eviction_valuable(struct ttm_buffer_object *bo,
+				       const struct ttm_place *place)
+{
+	if (vseg_is_vseg_bo(bo) &&
+	    !vseg_vpr_evictable(bdev_to_vseg(bo->bdev), to_vseg_bo(bo)))
+		return false;
+	return ttm_bo_eviction_valuable(bo, place);
+}
+
 static VSEG_TTM_FUNCS_CONST struct ttm_device_funcs vseg_ttm_funcs = {
 	.ttm_tt_create = vseg_ttm_tt_create,
 	.ttm_tt_populate = vseg_ttm_tt_populate,
 	.ttm_tt_unpopulate = vseg_ttm_tt_unpopulate,
 	.ttm_tt_destroy = vseg_ttm_tt_destroy,
-	.eviction_valuable = ttm_bo_eviction_valuable,
+	.eviction_valuable = vseg_ttm_eviction_valuable,
 	.evict_flags = vseg_ttm_evict_flags,
 	.move = vseg_ttm_move,
 	.delete_mem_notify = vseg_ttm_delete_mem_notify,

@@ -24,6 +24,7 @@
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
 #include "vseg_page_pool.h"
+#include "vseg_vpr.h"
 #include "vseg_vram_mgr.h"
 
 static inline struct vseg_vram_mgr *
@@ -191,6 +192,32 @@ static int vram_alloc(struct vseg_vram_mgr *mgr, const struct ttm_place *place,
 				mgr->desc->page_size, blocks, flags);
 }
 
+/*
+ * A protected buffer's placement joins the segment's extents; refused
+ * (its blocks freed) if it adds an extent beyond NumVprSupported.
+ */
+static int vpr_extent_add(struct vseg_vram_mgr *mgr,
+			  struct vseg_vram_res *vres, u64 size)
+{
+	u32 max = mgr->desc->num_vpr_supported, before, after;
+	struct drm_buddy_block *block;
+	u64 first = U64_MAX;
+
+	list_for_each_entry(block, &vres->blocks, link)
+		first = min(first, block_start(block));
+	vres->base.start = first >> PAGE_SHIFT;
+	vres->size = size;
+	before = vseg_vpr_extents(&mgr->vpr);
+	vseg_vpr_extent_insert(&mgr->vpr, vres);
+	after = vseg_vpr_extents(&mgr->vpr);
+	if (!max || after <= max || after <= before)
+		return 0;
+	list_del_init(&vres->vpr_link);
+	free_hint_before_free(mgr, &vres->blocks);
+	vseg_buddy_free_list(&mgr->mm, &vres->blocks);
+	return -ENOSPC;
+}
+
 static int vseg_vram_mgr_alloc(struct ttm_resource_manager *man,
 			       struct ttm_buffer_object *bo,
 			       const struct ttm_place *place,
@@ -225,6 +252,7 @@ static int vseg_vram_mgr_alloc(struct ttm_resource_manager *man,
 	if (!vres)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&vres->blocks);
+	INIT_LIST_HEAD(&vres->vpr_link);
 	ttm_resource_init(bo, place, &vres->base);
 
 	mutex_lock(&mgr->lock);
@@ -237,6 +265,8 @@ static int vseg_vram_mgr_alloc(struct ttm_resource_manager *man,
 	if (err == -ENOSPC && !start && end == seg_size)
 		err = vram_alloc(mgr, place, start, end, size, align,
 				 &vres->blocks, flags & ~DRM_BUDDY_RANGE_ALLOCATION);
+	if (!err && vseg_vpr_tbo_protected(bo))
+		err = vpr_extent_add(mgr, vres, size);
 	if (!err) {
 		mgr->committed += size;
 		free_hint_after_alloc(mgr, &vres->blocks);
@@ -282,6 +312,7 @@ static void vseg_vram_mgr_free(struct ttm_resource_manager *man,
 		vseg_vram_release(mgr, block_start(block),
 				  drm_buddy_block_size(&mgr->mm, block));
 	mutex_lock(&mgr->lock);
+	list_del_init(&vres->vpr_link);
 	free_hint_before_free(mgr, &vres->blocks);
 	vseg_buddy_free_list(&mgr->mm, &vres->blocks);
 	mgr->committed -= vres->size;
@@ -404,6 +435,7 @@ int __vseg_vram_mgr_init(struct vseg_vram_mgr *mgr, struct ttm_device *bdev,
 
 	mutex_init(&mgr->lock);
 	INIT_LIST_HEAD(&mgr->reserved);
+	INIT_LIST_HEAD(&mgr->vpr);
 	mgr->desc = desc;
 	mgr->mem_type = mem_type;
 

@@ -21,7 +21,7 @@ struct vseg_segment_desc;
  * @manager: the TTM manager, registered for the segment's memory type.
  * @mem_type: that memory type.
  * @mm: buddy allocator over the segment, in units of its page size.
- * @lock: protects @mm, @committed, @reserved and @free_hint.
+ * @lock: protects @mm, @committed, @reserved, @free_hint and @vpr.
  * @desc: the segment.
  * @backing: the backing store: a directory of tables of
  *	%VSEG_BACKING_TABLE pages, allocated on first use, holding the
@@ -32,13 +32,14 @@ struct vseg_segment_desc;
  * @reserved: blocks held for the segment's invalid ranges.
  * @committed: bytes handed out (in whole segment pages).
  * @free_hint: no byte below this offset is free: range allocations start
- *	their search there.
+ *	their search there. * @vpr: the protected buffers' placements, by offset
+ *	(&vseg_vram_res.vpr_link): the extents of the video protected region.
  */
 struct vseg_vram_mgr {
 	struct ttm_resource_manager manager;
 	u32 mem_type;
 	struct drm_buddy mm;
-	struct mutex lock; /* protects mm, committed, reserved, free_hint */
+	struct mutex lock; /* protects mm, committed, reserved, free_hint, vpr */
 	const struct vseg_segment_desc *desc;
 	struct page ***backing;
 	unsigned long backing_tables;
@@ -46,6 +47,7 @@ struct vseg_vram_mgr {
 	struct list_head reserved;
 	u64 committed;
 	u64 free_hint;
+	struct list_head vpr;
 };
 
 /**
@@ -57,6 +59,8 @@ struct vseg_vram_mgr {
  * @pfn_block: CPU faults: the block of the last page looked up (under the
  *	buffer's reservation), so that consecutive pages cost O(1).
  * @pfn_block_start: buffer offset where @pfn_block starts.
+ * @vpr_link: a protected buffer's placement: in &vseg_vram_mgr.vpr, under
+ *	its lock; empty otherwise.
  */
 struct vseg_vram_res {
 	struct ttm_resource base;
@@ -65,6 +69,7 @@ struct vseg_vram_res {
 	bool contiguous;
 	struct drm_buddy_block *pfn_block;
 	u64 pfn_block_start;
+	struct list_head vpr_link;
 };
 
 #endif /* __VSEG_VRAM_MGR_TYPES_H__ */

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The vseg authors
+ */
+#ifndef __VSEG_VPR_H__
+#define __VSEG_VPR_H__
+
+#include <linux/list.h>
+#include <linux/types.h>
+
+struct seq_file;
+struct ttm_buffer_object;
+struct vseg_bo;
+struct vseg_device;
+struct vseg_paging;
+struct vseg_vram_res;
+
+void vseg_vpr_key_init(struct vseg_paging *pg);
+void vseg_vpr_xor(const u8 *key, u64 nonce, u64 offset, void *buf, u64 len);
+bool vseg_vpr_tbo_protected(struct ttm_buffer_object *tbo);
+bool vseg_vpr_evictable(struct vseg_device *vdev, struct vseg_bo *vbo);
+u32 vseg_vpr_extents(const struct list_head *list);
+void vseg_vpr_extent_insert(struct list_head *list, struct vseg_vram_res *vres);
+void vseg_vpr_show(struct vseg_device *vdev, struct seq_file *m);
+
+#endif /* __VSEG_VPR_H__ */
