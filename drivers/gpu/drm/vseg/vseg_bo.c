@@ -996,7 +996,7 @@ bool vseg_bo_phys_addr(struct vseg_bo *vbo, u32 *seg, u64 *offset)
 	u32 id;
 
 	dma_resv_assert_held(vbo->tbo.base.resv);
-	if (!res || vseg_bo_is_protected(vbo))
+	if (!res)
 		return false;
 	id = vseg_mem_type_to_seg(vdev, res->mem_type);
 	if (vseg_seg_is_memory(vdev, id)) {
