@@ -645,14 +645,16 @@ static void text_flags(struct vseg_table *t)
 		F(CPU_VISIBLE) | F(PRESERVED_DURING_STANDBY) |
 		F(PRESERVED_DURING_HIBERNATE) | F(DIRECT_FLIP) |
 		F(APPLICATION_TARGET) | F(VPR_SUPPORTED) |
-		F(VPR_PRESERVED_DURING_STANDBY) | F(LOCAL_BUDGET_GROUP),
+		F(VPR_PRESERVED_DURING_STANDBY) | F(LOCAL_BUDGET_GROUP) |
+		F(ENCRYPTED_PAGING_SUPPORTED),
 		0, SZ_8M, SZ_4K);
 	s->cpu_translated_address = 0xd0000000;
 	s->cpu_visible_size = 4 * SZ_1M;
+	s->vpr_range_size = SZ_1M;
+	s->vpr_alignment = SZ_4K;
 	s = add(t, MEM, "sys",
 		F(POPULATED_FROM_SYSTEM_MEMORY) | F(PRESERVED_DURING_STANDBY) |
-		F(PARTIALLY_PRESERVED_DURING_HIBERNATE) | F(RESERVED_SYSMEM) |
-		F(ENCRYPTED_PAGING_SUPPORTED),
+		F(PARTIALLY_PRESERVED_DURING_HIBERNATE) | F(RESERVED_SYSMEM),
 		SZ_8M, 4 * SZ_1M, SZ_4K);
 	s->system_memory_end_address = 2 * SZ_1M;
 	add(t, MEM, "host",
@@ -750,9 +752,9 @@ static const struct {
 	{ "flags",
 	  "memory:name=vis,size=8M,cpu=0xd0000000,visible=4M,"
 	  "flags=cpuvisible|standby|hibernate|directflip|applicationtarget|"
-	  "vpr|vprstandby|localbudget;"
+	  "vpr|vprstandby|localbudget|encryptedpaging,vprsize=1M,vpralign=4K;"
 	  "memory:name=sys,size=4M,sysend=2M,flags=populatedfromsystem|"
-	  "standby|partialhibernate|reservedsysmem|encryptedpaging;"
+	  "standby|partialhibernate|reservedsysmem;"
 	  "memory:name=host,size=4M,flags=cpuhostaperture|"
 	  "cachedcpuhostaperture|pitchalignment|nonlocalbudget;"
 	  "aperture:size=16M,flags=cachecoherent|nonlocalbudget", text_flags, NULL },

@@ -85,6 +85,8 @@
 #define COPY		DRM_VSEG_ENGINE_COPY
 #define BUF		SZ_64K
 #define PROT		DRM_VSEG_GEM_CREATE_PROTECTED
+/* Protected and listed by physical jobs (contiguous anyway). */
+#define PROT_AP		(PROT | DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY)
 
 /*
  * "enc": EncryptedPagingSupported and VprPreservedDuringStandby, VPR
@@ -116,7 +118,7 @@ static int __create_prot(int fd, uint32_t seg, uint64_t size,
 	struct drm_vseg_gem_create c;
 	int err;
 
-	vseg_create_args(&c, size, 1u << seg, PROT);
+	vseg_create_args(&c, size, 1u << seg, PROT_AP);
 	c.alignment = alignment;
 	err = __vseg_gem_create(fd, &c);
 	*handle = c.handle;
@@ -281,7 +283,7 @@ static void test_placement(void)
 		igt_assert(info.placement_flags & DRM_VSEG_INFO_CONTIGUOUS);
 		igt_assert(!(info.placement_flags & DRM_VSEG_INFO_CPU_MAPPABLE));
 		igt_assert(!(info.placement_flags & DRM_VSEG_INFO_CONTENT_LOST));
-		igt_assert_eq_u32(info.create_flags, PROT);
+		igt_assert_eq_u32(info.create_flags, PROT_AP);
 		igt_assert_f(info.offset >= lo && info.offset + BUF <= hi,
 			     "protected buffer at 0x%llx, outside [0x%llx, 0x%llx)\n",
 			     (unsigned long long)info.offset,
