@@ -167,6 +167,7 @@ static inline bool vseg_bo_is_protected(const struct vseg_bo *vbo)
 {
 	return vbo->params.flags & VSEG_BO_PROTECTED;
 }
+
 void vseg_bo_update_state(struct vseg_bo *vbo, struct ttm_resource *res,
 			  bool evicted);
 void vseg_bo_get_state(struct vseg_bo *vbo, struct vseg_bo_state *st);
