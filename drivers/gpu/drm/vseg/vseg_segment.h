@@ -256,12 +256,23 @@ struct vseg_profile_overrides {
  *	or, in the aperture, above its commit limit.
  * @VSEG_RULE_PAGING_PRIVATE_SIZE: the paging buffer's private data is
  *	above %VSEG_PAGING_PRIVATE_MAX.
+ * @VSEG_RULE_RESERVED_DDR_ON_APERTURE: PopulatedByReservedDDRByFirmware
+ *	on the aperture (the flag says where a memory segment's memory comes
+ *	from).
+ * @VSEG_RULE_UEFI_ON_APERTURE: UEFI frame-buffer ranges on the aperture.
+ * @VSEG_RULE_TOO_MANY_UEFI_RANGES: more than %VSEG_MAX_UEFI_RANGES UEFI
+ *	frame-buffer ranges.
+ * @VSEG_RULE_UEFI_RANGE: a UEFI frame-buffer range is empty, not page
+ *	aligned (start or size) or not inside the segment.
+ * @VSEG_RULE_UEFI_RANGE_OVERLAP: a UEFI frame-buffer range overlaps
+ *	another one or an invalid range.
  * @VSEG_RULE_COUNT: number of values; not a rule.
  *
  * The rules in the order they are checked: the table as a whole, then each
  * segment in table order (name, kind, flags, size, banks, CPU visibility
  * and CPU-translated address, invalid ranges), then the GPU address ranges
- * across segments, then the paging buffer's size.
+ * across segments, then the paging buffer's size. The firmware rules,
+ * appended last, are checked for each segment after its invalid ranges.
  */
 enum vseg_table_rule {
 	VSEG_RULE_NONE,
@@ -329,6 +340,12 @@ enum vseg_table_rule {
 	/* the paging buffer */
 	VSEG_RULE_PAGING_SIZE,
 	VSEG_RULE_PAGING_PRIVATE_SIZE,
+	/* firmware: bit 21 and the UEFI frame-buffer ranges */
+	VSEG_RULE_RESERVED_DDR_ON_APERTURE,
+	VSEG_RULE_UEFI_ON_APERTURE,
+	VSEG_RULE_TOO_MANY_UEFI_RANGES,
+	VSEG_RULE_UEFI_RANGE,
+	VSEG_RULE_UEFI_RANGE_OVERLAP,
 	VSEG_RULE_COUNT
 };
 
