@@ -171,9 +171,12 @@ int vseg_invalid_range_add(struct vseg_device *vdev, u32 id, u64 start,
 	if (err)
 		return err;
 	mgr = vseg_vram(vdev, id);
+	/* As an ioctl: not while a power transition runs. */
+	if (down_read_interruptible(&vdev->pm.gate))
+		return -EINTR;
 	err = mutex_lock_interruptible(&mgr->edit_lock);
 	if (err)
-		return err;
+		goto out_gate;
 	if (vseg_vram_mgr_invalid(mgr, live) >= VSEG_MAX_INVALID_RANGES) {
 		err = -ENOSPC;
 		goto out;
@@ -201,6 +204,8 @@ int vseg_invalid_range_add(struct vseg_device *vdev, u32 id, u64 start,
 		vseg_vram_mgr_drop(mgr, &blocks);
 out:
 	mutex_unlock(&mgr->edit_lock);
+out_gate:
+	up_read(&vdev->pm.gate);
 	return err;
 }
 
@@ -224,11 +229,14 @@ int vseg_invalid_range_del(struct vseg_device *vdev, u32 id, u64 start,
 	if (err)
 		return err;
 	mgr = vseg_vram(vdev, id);
+	if (down_read_interruptible(&vdev->pm.gate))
+		return -EINTR;
 	err = mutex_lock_interruptible(&mgr->edit_lock);
-	if (err)
-		return err;
-	err = vseg_vram_mgr_del_invalid(mgr, start, size);
-	mutex_unlock(&mgr->edit_lock);
+	if (!err) {
+		err = vseg_vram_mgr_del_invalid(mgr, start, size);
+		mutex_unlock(&mgr->edit_lock);
+	}
+	up_read(&vdev->pm.gate);
 	return err;
 }
 
