@@ -854,7 +854,7 @@ static void segment_parse_syntax(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, t->seg[0].name, "v");
 
 	/* every short flag name */
-	t = parse_ok(test, "memory:size=8M,flags=aperture|agp|cpuvisible|banking|cachecoherent|pitchalignment|populatedfromsystem|standby|hibernate|partialhibernate|directflip|64kpages|reservedsysmem|cpuhostaperture|cachedcpuhostaperture|applicationtarget|vpr|vprstandby|encryptedpaging|localbudget|nonlocalbudget");
+	t = parse_ok(test, "memory:size=8M,flags=aperture|agp|cpuvisible|banking|cachecoherent|pitchalignment|populatedfromsystem|standby|hibernate|partialhibernate|directflip|64kpages|reservedsysmem|cpuhostaperture|cachedcpuhostaperture|applicationtarget|vpr|vprstandby|encryptedpaging|localbudget|nonlocalbudget|reservedddr");
 	KUNIT_EXPECT_EQ(test, t->seg[0].flags, VSEG_SEGF_ALL);
 
 	/* banks: the last bank ends at the size; invalid ranges */
