@@ -41,6 +41,7 @@
  * SUBTEST: hostile-client
  * Description: Another file of the card node and a render node cannot
  *	SCANOUT (EACCES), so the ranges stay held and the image unchanged;
+ *	the copy engine refuses their COPY from a range's raw GPU address;
  *	their buffers, filling the segment, never land in a range and read
  *	zero.
  */
@@ -50,6 +51,7 @@
 
 #include "igt.h"
 #include "igt_vseg.h"
+#include "igt_vseg_exec.h"
 
 IGT_TEST_DESCRIPTION("The UEFI frame-buffer ranges of a memory segment are "
 		     "held as the firmware image until the first SCANOUT, "
@@ -71,7 +73,7 @@ static const struct drm_vseg_range uefi[NUM_UEFI] = {
 	{ .start = 8 * MIB, .size = MIB },
 };
 
-static struct vseg_ctx ctx = VSEG_CTX_INIT(VSEG_LEFTOVERS_BASE_COUNT);
+static struct vseg_ctx ctx = VSEG_CTX_INIT_ENGINE(VSEG_LEFTOVERS_BASE_COUNT);
 
 /* The splash of the documentation: the word at segment offset @off. */
 static uint32_t splash_word(uint64_t off)
@@ -277,6 +279,37 @@ static void test_handover(void)
 	vseg_gem_close(ctx.fd, p);
 }
 
+/*
+ * The copy engine from @fd: COPY from the raw GPU address of each held
+ * range into a buffer of @fd's own is refused at SUBMIT.
+ */
+static void raw_read_refused(int fd)
+{
+	uint32_t own = vseg_gem_create_in(fd, 4096, SEG,
+					  DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY);
+	struct drm_vseg_submit sub;
+	struct vseg_cmdbuf cb;
+	uint32_t cmd;
+	int err;
+
+	vseg_cb_init(&cb);
+	for (unsigned int r = 0; r < NUM_UEFI; r++) {
+		vseg_cb_reset(&cb);
+		cmd = vseg_cb_copy(&cb, 0, vseg_ctx_gpu_addr(&ctx, SEG,
+							     uefi[r].start),
+				   4096);
+		vseg_cb_patch(&cb, cmd, VSEG_CMD_DST, own, 0, true);
+		vseg_submit_args(&sub, DRM_VSEG_ENGINE_COPY, &cb);
+		err = __vseg_submit(fd, &sub);
+		igt_assert_f(err == -EINVAL,
+			     "COPY from held UEFI range %u: SUBMIT gave %d (%s), not -EINVAL\n",
+			     r, err, vseg_errname(err));
+	}
+	vseg_cb_fini(&cb);
+	vseg_bo_check_zero(fd, own, 4096, "after the refused COPY");
+	vseg_gem_close(fd, own);
+}
+
 static void test_hostile(void)
 {
 	int fds[2] = { drm_open_vseg(), drm_open_vseg_render() };
@@ -299,6 +332,7 @@ static void test_hostile(void)
 		vseg_gem_close(fds[i], p);
 		check_held(fds[i], true);
 		check_image(ctx.fd, true);
+		raw_read_refused(fds[i]);
 
 		/* Its buffers never land in a range, nor show the splash. */
 		n = fill(fds[i], h, SEG_SIZE / MIB - NUM_UEFI,
@@ -329,7 +363,8 @@ static const struct vseg_subtest tests[] = {
 	  "former ranges, reading zero." },
 	{ "hostile-client", test_hostile,
 	  "Another file of the card node and a render node cannot SCANOUT, "
-	  "so the ranges stay held; their buffers never land there and read "
+	  "so the ranges stay held; the copy engine refuses their COPY from "
+	  "a range's raw address; their buffers never land there and read "
 	  "zero." },
 };
 
