@@ -81,7 +81,9 @@
  *	cpu-visible-without-address, cpu-address-without-flag,
  *	cpu-address-on-aperture, cpu-address-on-agp-aperture,
  *	invalid-range-overlap, gpu-range-overlap, paging-above-commit-limit,
- *	paging-no-operation, parse-unknown-key).
+ *	paging-no-operation, parse-unknown-key, reserved-ddr-on-aperture,
+ *	uefi-on-aperture, uefi-range-outside, uefi-range-overlap,
+ *	uefi-range-overlaps-invalid, parse-too-many-uefi-ranges).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -1031,7 +1033,8 @@ static const struct {
 	  INV "paging buffer of 16 bytes has no room for one operation (32 bytes)" },
 	/* syntax */
 	{ "parse-unknown-key", M16 ",colour=red" AP,
-	  "vseg: cannot parse segment table at \"colour\": *" },	/* the video protected region */
+	  "vseg: cannot parse segment table at \"colour\": *" },
+	/* the video protected region */
 	{ "vpr-on-aperture", M16 AP ",flags=vpr",
 	  INV "segment 2 \"aperture\": VprSupported is only valid on a memory segment" },
 	{ "encrypted-paging-without-vpr", M16 ",flags=encryptedpaging" AP,
@@ -1052,6 +1055,20 @@ static const struct {
 	{ "vpr-reserve-above-size",
 	  M16 ",flags=vpr,vprsize=1M,vpralign=1M,vprreserve=0x101000" AP,
 	  SEG1 "VPR reserve 0x101000 is above the VPR size or not a multiple of the page size" },
+	/* firmware: bit 21 and the UEFI frame-buffer ranges */
+	{ "reserved-ddr-on-aperture", M16 AP ",flags=aperture|reservedddr",
+	  INV "segment 2 \"aperture\": PopulatedByReservedDDRByFirmware is only valid on a memory segment" },
+	{ "uefi-on-aperture", M16 AP ",uefi=0+1M",
+	  INV "segment 2 \"aperture\": UEFI frame-buffer ranges are only valid on a memory segment" },
+	{ "uefi-range-outside", M16 ",uefi=15M+2M" AP,
+	  SEG1 "UEFI range 0 [0xf00000, +0x200000) is empty, unaligned or outside the segment" },
+	{ "uefi-range-overlap", M16 ",uefi=0+2M/1M+2M" AP,
+	  SEG1 "UEFI range 1 overlaps UEFI range 0" },
+	{ "uefi-range-overlaps-invalid", M16 ",invalid=4M+1M,uefi=0+1M/3M+2M" AP,
+	  SEG1 "UEFI range 1 overlaps invalid range 0" },
+	{ "parse-too-many-uefi-ranges",
+	  M16 ",uefi=0+4K/1M+4K/2M+4K/3M+4K/4M+4K" AP,
+	  "vseg: cannot parse segment table at \"4M+4K\": too many uefi ranges" },
 };
 
 static const struct {

@@ -60,6 +60,7 @@ static const char * const flag_names[] = {
 	"SupportsCachedCpuHostAperture", "ApplicationTarget", "VprSupported",
 	"VprPreservedDuringStandby", "EncryptedPagingSupported",
 	"LocalBudgetGroup", "NonLocalBudgetGroup",
+	"PopulatedByReservedDDRByFirmware",
 };
 #define NUM_FLAG_NAMES (sizeof(flag_names) / sizeof(flag_names[0]))
 

@@ -248,6 +248,8 @@ igt_main
 		igt_assert(!strcmp(vseg_flag_name(0), "Aperture"));
 		igt_assert(!strcmp(vseg_flag_name(11), "Use64KBPages"));
 		igt_assert(!strcmp(vseg_flag_name(20), "NonLocalBudgetGroup"));
-		igt_assert(!vseg_flag_name(21));
+		igt_assert(!strcmp(vseg_flag_name(21),
+				   "PopulatedByReservedDDRByFirmware"));
+		igt_assert(!vseg_flag_name(22));
 	}
 }

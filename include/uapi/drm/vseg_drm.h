@@ -86,6 +86,8 @@ extern "C" {
  *   (%DRM_VSEG_SEGMENT_POPULATED_BY_RESERVED_DDR_BY_FIRMWARE) is accepted.
  *   Protected buffers (%DRM_VSEG_GEM_CREATE_PROTECTED) in the video
  *   protected region; GEM_INFO's %DRM_VSEG_INFO_CONTENT_LOST.
+ *   The UEFI ranges are held until the first SCANOUT; a memory segment's
+ *   invalid ranges may change at run time.
  *
  * Rule for the version: the minor grows by one whenever this header
  * gains something a program may want to test for before it uses it (an
@@ -183,9 +185,56 @@ enum drm_vseg_segment_kind {
 	DRM_VSEG_SEGMENT_KIND_APERTURE = 2,
 };
 
-/*
+/**
+ * DOC: segment flags
+ *
  * Segment flags: DXGK_SEGMENTFLAGS, in the WDDM bit order, so that a
- * Windows driver's value can be carried over unchanged.
+ * Windows driver's value can be carried over unchanged. Every bit is
+ * accepted and reported back in &drm_vseg_segment_info.flags; what vseg
+ * does with each one:
+ *
+ * - %DRM_VSEG_SEGMENT_APERTURE: honoured: the aperture segment (exactly
+ *   one), whose buffers are system pages the GART maps.
+ * - %DRM_VSEG_SEGMENT_AGP: honoured: an aperture at an address of its own
+ *   (set alone; its address is the bus's, its size the module
+ *   parameter's, see &drm_vseg_segment_info.base_address).
+ * - %DRM_VSEG_SEGMENT_CPU_VISIBLE: honoured: the CPU maps a buffer only
+ *   in the first &drm_vseg_segment_info.cpu_visible_size bytes; a CPU
+ *   fault on a buffer beyond moves it there (or to system memory).
+ * - %DRM_VSEG_SEGMENT_USE_BANKING: honoured: the banks of
+ *   &drm_vseg_segment_info.bank_end, which create's bank hints name.
+ * - %DRM_VSEG_SEGMENT_CACHE_COHERENT: the aperture only; reported only
+ *   (the aperture's pages are cached system memory: always coherent).
+ * - %DRM_VSEG_SEGMENT_PITCH_ALIGNMENT: reported only.
+ * - %DRM_VSEG_SEGMENT_POPULATED_FROM_SYSTEM_MEMORY: memory segments only;
+ *   reported only, but for the end address partial hibernation keeps
+ *   (&drm_vseg_segment_info.system_memory_end_address).
+ * - %DRM_VSEG_SEGMENT_PRESERVED_DURING_STANDBY,
+ *   %DRM_VSEG_SEGMENT_PRESERVED_DURING_HIBERNATE: honoured: the content
+ *   survives that transition; without them the buffers are evicted before
+ *   it and pinned ones have their content saved and restored.
+ * - %DRM_VSEG_SEGMENT_PARTIALLY_PRESERVED_DURING_HIBERNATE: honoured: the
+ *   content survives hibernation up to
+ *   &drm_vseg_segment_info.system_memory_end_address.
+ * - %DRM_VSEG_SEGMENT_DIRECT_FLIP: reported only.
+ * - %DRM_VSEG_SEGMENT_USE_64KB_PAGES: honoured: &drm_vseg_segment_info.page_size
+ *   is 64 KiB, the unit of every allocation in the segment.
+ * - %DRM_VSEG_SEGMENT_RESERVED_SYSMEM: reported only.
+ * - %DRM_VSEG_SEGMENT_SUPPORTS_CPU_HOST_APERTURE,
+ *   %DRM_VSEG_SEGMENT_SUPPORTS_CACHED_CPU_HOST_APERTURE: honoured with the
+ *   CPU host aperture (&drm_vseg_segment_info.cpu_host_aperture_address;
+ *   Documentation/gpu/vseg.rst, "CPU host aperture"); not with CpuVisible.
+ * - %DRM_VSEG_SEGMENT_APPLICATION_TARGET: reported only.
+ * - %DRM_VSEG_SEGMENT_VPR_SUPPORTED,
+ *   %DRM_VSEG_SEGMENT_VPR_PRESERVED_DURING_STANDBY,
+ *   %DRM_VSEG_SEGMENT_ENCRYPTED_PAGING_SUPPORTED: honoured with the video
+ *   protected region (&drm_vseg_segment_info.vpr_range_start_offset;
+ *   Documentation/gpu/vseg.rst, "Video protected region").
+ * - %DRM_VSEG_SEGMENT_LOCAL_BUDGET_GROUP,
+ *   %DRM_VSEG_SEGMENT_NON_LOCAL_BUDGET_GROUP: reported only.
+ * - %DRM_VSEG_SEGMENT_POPULATED_BY_RESERVED_DDR_BY_FIRMWARE (since 0.5):
+ *   memory segments only; reported only (vseg backs every memory segment
+ *   the same way).
  */
 #define DRM_VSEG_SEGMENT_APERTURE			(1ull << 0)
 #define DRM_VSEG_SEGMENT_AGP				(1ull << 1)
@@ -322,7 +371,8 @@ struct drm_vseg_segment_power {
  *	segment counts in), %DRM_VSEG_SEGMENT_POPULATED_BY_RESERVED_DDR_BY_FIRMWARE
  *	(since 0.5: the segment is system memory the firmware set aside),
  *	in that order from bit 0. Later bits may be given a meaning: a
- *	program ignores the ones it does not know.
+ *	program ignores the ones it does not know. Which bits vseg honours,
+ *	and how: DOC: segment flags, beside the flags' definitions.
  * @base_address: base of the segment in the GPU's physical address space;
  *	a physical reference (id, offset) is at @base_address + offset. No
  *	two segments' ranges [@base_address, @base_address + @size) overlap;
@@ -353,7 +403,11 @@ struct drm_vseg_segment_power {
  * @num_invalid_ranges: number of valid entries in @invalid_ranges, at most
  *	%DRM_VSEG_MAX_INVALID_RANGES (4).
  * @pad: must be zero; the kernel writes zero.
- * @invalid_ranges: ranges of the segment that are never allocated.
+ * @invalid_ranges: ranges of the segment that are never allocated. Since
+ *	0.5 a memory segment's list is live: the table's ranges, then those
+ *	added at run time, less those removed (vseg's debugfs <name>_invalid
+ *	stands for the driver reporting them); a new range evicts the
+ *	buffers in it first. Each call reads the list in one piece.
  * @usage: live usage counters.
  * @name: NUL-terminated human-readable name ("vram", "aperture", ...).
  * @reserved: must be zero; the kernel writes zero.
@@ -379,7 +433,12 @@ struct drm_vseg_segment_power {
  *	@uefi_frame_buffer_ranges, at most %DRM_VSEG_MAX_UEFI_RANGES (4)
  *	(NumUEFIFrameBufferRanges).
  * @uefi_frame_buffer_ranges: since 0.5: the ranges the firmware scans out
- *	from at load.
+ *	from, held from load until the first DRM_IOCTL_VSEG_SCANOUT hands the
+ *	display over, then allocatable: the list names the ranges still held
+ *	(@num_uefi_frame_buffer_ranges is zero after the handover). Like the
+ *	invalid ranges, held ranges are in no buffer: @usage does not count
+ *	them, and the bytes buffers can get are @size less @usage.committed,
+ *	the invalid ranges and the held UEFI ranges.
  * @reserved2: must be zero; the kernel writes zero.
  *
  * The first version ended with @reserved

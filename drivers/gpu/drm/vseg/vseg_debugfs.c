@@ -12,6 +12,9 @@
  * pm		the last power transition's counters per segment.
  * <name>_mm	one per TTM manager (TTM's own file; our managers add the
  *		buddy or GART state).
+ * <name>_invalid	one per memory segment: its live invalid ranges, one
+ *		"START+SIZE" a line; root writes "add START+SIZE" or
+ *		"del START+SIZE" (vseg_ranges.c).
  */
 
 #include <linux/debugfs.h>
@@ -29,6 +32,7 @@
 #include "vseg_gart.h"
 #include "vseg_paging.h"
 #include "vseg_pm.h"
+#include "vseg_ranges.h"
 #include "vseg_ttm.h"
 #include "vseg_vpr.h"
 #include "vseg_vram_mgr.h"
@@ -56,6 +60,40 @@ static void print_flag_names(struct seq_file *m, u64 flags)
 		seq_putc(m, '-');
 }
 
+/* " <key>=N <key>_ranges=S+L,...": "-" for none. */
+static void print_ranges(struct seq_file *m, const char *key, u32 n,
+			 const struct vseg_range *r)
+{
+	u32 i;
+
+	seq_printf(m, " %s=%u %s_ranges=", key, n, key);
+	for (i = 0; i < n; i++)
+		seq_printf(m, "%s0x%llx+0x%llx", i ? "," : "", r[i].start,
+			   r[i].size);
+	if (!n)
+		seq_putc(m, '-');
+}
+
+/*
+ * The invalid ranges now (a memory segment's change at run time) and the
+ * UEFI frame buffers the firmware still holds: what QUERY_SEGMENTS lists.
+ */
+static void print_live_ranges(struct seq_file *m, struct vseg_device *vdev,
+			      const struct vseg_segment_desc *d)
+{
+	struct vseg_range r[VSEG_MAX_INVALID_RANGES + VSEG_MAX_UEFI_RANGES];
+
+	if (d->kind != VSEG_SEGMENT_MEMORY) {
+		print_ranges(m, "invalid", d->num_invalid, d->invalid);
+		print_ranges(m, "uefi", 0, NULL);
+		return;
+	}
+	print_ranges(m, "invalid",
+		     vseg_vram_mgr_invalid(vseg_vram(vdev, d->id), r), r);
+	print_ranges(m, "uefi",
+		     vseg_vram_mgr_uefi(vseg_vram(vdev, d->id), r), r);
+}
+
 static void print_segment(struct seq_file *m, struct vseg_device *vdev,
 			  const struct vseg_segment_desc *d)
 {
@@ -77,12 +115,7 @@ static void print_segment(struct seq_file *m, struct vseg_device *vdev,
 		seq_printf(m, "%s0x%llx", i ? "," : "", d->bank_end[i]);
 	if (!d->num_banks)
 		seq_putc(m, '-');
-	seq_printf(m, " invalid=%u invalid_ranges=", d->num_invalid);
-	for (i = 0; i < d->num_invalid; i++)
-		seq_printf(m, "%s0x%llx+0x%llx", i ? "," : "",
-			   d->invalid[i].start, d->invalid[i].size);
-	if (!d->num_invalid)
-		seq_putc(m, '-');
+	print_live_ranges(m, vdev, d);
 	seq_printf(m, " vpr_start=0x%llx vpr_size=0x%llx vpr_align=0x%x vpr_count=%u vpr_reserve=0x%x",
 		   d->vpr_start, d->vpr_size, d->vpr_alignment,
 		   d->num_vpr_supported, d->vpr_reserve_size);
@@ -269,4 +302,5 @@ void vseg_debugfs_init(struct drm_minor *minor)
 								     mt),
 						    minor->debugfs_root, name);
 	}
+	vseg_ranges_debugfs_init(vdev, minor->debugfs_root);
 }

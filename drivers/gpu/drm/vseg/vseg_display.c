@@ -17,6 +17,7 @@
 #include "vseg_bo.h"
 #include "vseg_device_types.h"
 #include "vseg_display.h"
+#include "vseg_ranges.h"
 
 static int head_pin_locked(struct vseg_bo *bo, void *arg)
 {
@@ -136,6 +137,9 @@ void vseg_display_unplug(struct vseg_device *vdev)
  * @bo: a primary, or NULL
  * @file: the caller; the head is turned off when this file closes
  *
+ * The first call takes the display over from the firmware: its frame
+ * buffers (the table's UEFI ranges) become allocatable, whatever follows.
+ *
  * Return: 0, -ENOSPC if the primary cannot be placed where the display
  * reaches it, or another negative error code; the head is unchanged then.
  */
@@ -146,6 +150,7 @@ int vseg_display_set(struct vseg_device *vdev, u32 head, struct vseg_bo *bo,
 	struct vseg_bo *old;
 	int err;
 
+	vseg_firmware_handover(vdev);
 	mutex_lock(&d->lock);
 	if (bo) {
 		err = head_pin(bo);
@@ -266,8 +271,10 @@ void vseg_display_show(struct vseg_device *vdev, struct seq_file *m)
 		struct vseg_bo *bo = d->head[i];
 
 		if (!bo) {
-			seq_printf(m, "head %u bo=- segment=- offset=- aperture=-\n",
-				   i);
+			/* Until the first SCANOUT, head 0 shows the firmware image. */
+			if (i || !vseg_firmware_show(vdev, m))
+				seq_printf(m, "head %u bo=- segment=- offset=- aperture=-\n",
+					   i);
 			continue;
 		}
 		vseg_bo_get_state(bo, &st);

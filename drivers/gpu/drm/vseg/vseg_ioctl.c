@@ -32,6 +32,7 @@
 #include "vseg_pm.h"
 #include "vseg_trace.h"
 #include "vseg_ttm.h"
+#include "vseg_vram_mgr.h"
 
 /* The segment layer's flags are DXGK_SEGMENTFLAGS, as are the UAPI's. */
 static_assert(VSEG_SEGF_APERTURE == DRM_VSEG_SEGMENT_APERTURE);
@@ -95,6 +96,42 @@ static void power_to_uapi(struct vseg_device *vdev, u32 id,
 	out->poisoned_bytes = c.poisoned_bytes;
 }
 
+static void ranges_to_uapi(const struct vseg_range *r, u32 n,
+			   struct drm_vseg_range *out)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		out[i].start = r[i].start;
+		out[i].size = r[i].size;
+	}
+}
+
+/*
+ * The invalid ranges now (a memory segment's change at run time, see
+ * vseg_ranges.c) and the UEFI frame buffers the firmware still holds, each
+ * list read in one piece.
+ */
+static void vseg_segment_ranges_to_uapi(struct vseg_device *vdev,
+					const struct vseg_segment_desc *d,
+					struct drm_vseg_segment_info *out)
+{
+	struct vseg_range r[VSEG_MAX_INVALID_RANGES];
+	struct vseg_range u[VSEG_MAX_UEFI_RANGES];
+	u32 n = d->num_invalid, nu = 0;
+
+	if (d->kind == VSEG_SEGMENT_MEMORY) {
+		n = vseg_vram_mgr_invalid(vseg_vram(vdev, d->id), r);
+		nu = vseg_vram_mgr_uefi(vseg_vram(vdev, d->id), u);
+	} else {
+		memcpy(r, d->invalid, n * sizeof(*r));
+	}
+	out->num_invalid_ranges = n;
+	ranges_to_uapi(r, n, out->invalid_ranges);
+	out->num_uefi_frame_buffer_ranges = nu;
+	ranges_to_uapi(u, nu, out->uefi_frame_buffer_ranges);
+}
+
 /**
  * vseg_segment_to_uapi() - one segment of the table, with its usage
  * @vdev: the device
@@ -122,11 +159,7 @@ void vseg_segment_to_uapi(struct vseg_device *vdev,
 	out->num_banks = d->num_banks;
 	for (i = 0; i < d->num_banks; i++)
 		out->bank_end[i] = d->bank_end[i];
-	out->num_invalid_ranges = d->num_invalid;
-	for (i = 0; i < d->num_invalid; i++) {
-		out->invalid_ranges[i].start = d->invalid[i].start;
-		out->invalid_ranges[i].size = d->invalid[i].size;
-	}
+	vseg_segment_ranges_to_uapi(vdev, d, out);
 	out->cpu_host_aperture_address = d->host_aperture_address;
 	out->cpu_host_aperture_size = d->host_aperture_size;
 	out->vpr_range_start_offset = d->vpr_start;
@@ -134,11 +167,6 @@ void vseg_segment_to_uapi(struct vseg_device *vdev,
 	out->vpr_alignment = d->vpr_alignment;
 	out->num_vpr_supported = d->num_vpr_supported;
 	out->vpr_reserve_size = d->vpr_reserve_size;
-	out->num_uefi_frame_buffer_ranges = d->num_uefi;
-	for (i = 0; i < d->num_uefi; i++) {
-		out->uefi_frame_buffer_ranges[i].start = d->uefi[i].start;
-		out->uefi_frame_buffer_ranges[i].size = d->uefi[i].size;
-	}
 	strscpy(out->name, d->name, sizeof(out->name));
 	vseg_ttm_usage(vdev, d->id, &u);
 	vseg_usage_to_uapi(&u, &out->usage);

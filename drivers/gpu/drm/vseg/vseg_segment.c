@@ -1355,6 +1355,61 @@ static int vseg_validate_vpr(const struct vseg_segment_desc *s,
 	return 0;
 }
 
+/*
+ * What the firmware left: bit 21 (PopulatedByReservedDDRByFirmware) and
+ * the UEFI frame-buffer ranges, which only a memory segment has; each
+ * range page aligned, inside the segment, clear of the other ranges and of
+ * the invalid ranges.
+ */
+static int vseg_validate_firmware(const struct vseg_segment_desc *s,
+				  struct vseg_table_error *err)
+{
+	bool is_ap = s->kind == VSEG_SEGMENT_APERTURE;
+	const struct vseg_range *r, *q;
+	u32 id = s->id;
+	unsigned int i, j;
+
+	if ((s->flags & VSEG_SEGF_RESERVED_DDR_BY_FIRMWARE) && is_ap)
+		return vseg_table_fail(err, id,
+				       VSEG_RULE_RESERVED_DDR_ON_APERTURE,
+				       "PopulatedByReservedDDRByFirmware is only valid on a memory segment");
+	if (s->num_uefi && is_ap)
+		return vseg_table_fail(err, id, VSEG_RULE_UEFI_ON_APERTURE,
+				       "UEFI frame-buffer ranges are only valid on a memory segment");
+	if (s->num_uefi > VSEG_MAX_UEFI_RANGES)
+		return vseg_table_fail(err, id, VSEG_RULE_TOO_MANY_UEFI_RANGES,
+				       "too many UEFI frame-buffer ranges: %u",
+				       s->num_uefi);
+	for (i = 0; i < s->num_uefi; i++) {
+		r = &s->uefi[i];
+		if (!r->size || !IS_ALIGNED(r->start, s->page_size) ||
+		    !IS_ALIGNED(r->size, s->page_size) ||
+		    r->start > s->size || r->size > s->size - r->start)
+			return vseg_table_fail(err, id, VSEG_RULE_UEFI_RANGE,
+					       "UEFI range %u [0x%llx, +0x%llx) is empty, unaligned or outside the segment",
+					       i, r->start, r->size);
+		for (j = 0; j < i; j++) {
+			q = &s->uefi[j];
+			if (vseg_ranges_overlap(r->start, r->size,
+						q->start, q->size))
+				return vseg_table_fail(err, id,
+						       VSEG_RULE_UEFI_RANGE_OVERLAP,
+						       "UEFI range %u overlaps UEFI range %u",
+						       i, j);
+		}
+		for (j = 0; j < s->num_invalid; j++) {
+			q = &s->invalid[j];
+			if (vseg_ranges_overlap(r->start, r->size,
+						q->start, q->size))
+				return vseg_table_fail(err, id,
+						       VSEG_RULE_UEFI_RANGE_OVERLAP,
+						       "UEFI range %u overlaps invalid range %u",
+						       i, j);
+		}
+	}
+	return 0;
+}
+
 static int vseg_validate_segment(const struct vseg_segment_table *t,
 				 const struct vseg_segment_desc *s,
 				 struct vseg_table_error *err)
@@ -1393,6 +1448,9 @@ static int vseg_validate_segment(const struct vseg_segment_table *t,
 	if (ret)
 		return ret;
 	ret = vseg_validate_invalid(s, err);
+	if (ret)
+		return ret;
+	ret = vseg_validate_firmware(s, err);
 	if (ret)
 		return ret;
 	return vseg_validate_vpr(s, err);

@@ -270,12 +270,23 @@ struct vseg_profile_overrides {
  * @VSEG_RULE_VPR_UEFI_OVERLAP: the VPR overlaps a UEFI frame-buffer range.
  * @VSEG_RULE_VPR_RESERVE: the VPR reserve is above the VPR size or not a
  *	multiple of the page size.
+ * @VSEG_RULE_RESERVED_DDR_ON_APERTURE: PopulatedByReservedDDRByFirmware
+ *	on the aperture (the flag says where a memory segment's memory comes
+ *	from).
+ * @VSEG_RULE_UEFI_ON_APERTURE: UEFI frame-buffer ranges on the aperture.
+ * @VSEG_RULE_TOO_MANY_UEFI_RANGES: more than %VSEG_MAX_UEFI_RANGES UEFI
+ *	frame-buffer ranges.
+ * @VSEG_RULE_UEFI_RANGE: a UEFI frame-buffer range is empty, not page
+ *	aligned (start or size) or not inside the segment.
+ * @VSEG_RULE_UEFI_RANGE_OVERLAP: a UEFI frame-buffer range overlaps
+ *	another one or an invalid range.
  * @VSEG_RULE_COUNT: number of values; not a rule.
  *
  * The rules in the order they are checked: the table as a whole, then each
  * segment in table order (name, kind, flags, size, banks, CPU visibility
  * and CPU-translated address, invalid ranges), then the GPU address ranges
- * across segments, then the paging buffer's size.
+ * across segments, then the paging buffer's size. The firmware rules,
+ * appended last, are checked for each segment after its invalid ranges.
  */
 enum vseg_table_rule {
 	VSEG_RULE_NONE,
@@ -353,6 +364,12 @@ enum vseg_table_rule {
 	VSEG_RULE_VPR_INVALID_OVERLAP,
 	VSEG_RULE_VPR_UEFI_OVERLAP,
 	VSEG_RULE_VPR_RESERVE,
+	/* firmware: bit 21 and the UEFI frame-buffer ranges */
+	VSEG_RULE_RESERVED_DDR_ON_APERTURE,
+	VSEG_RULE_UEFI_ON_APERTURE,
+	VSEG_RULE_TOO_MANY_UEFI_RANGES,
+	VSEG_RULE_UEFI_RANGE,
+	VSEG_RULE_UEFI_RANGE_OVERLAP,
 	VSEG_RULE_COUNT
 };
 

@@ -394,25 +394,67 @@ static const struct ttm_resource_manager_func vseg_vram_mgr_func = {
 	.debug = vseg_vram_mgr_debug,
 };
 
-/* Hold the invalid ranges so that they are never handed out. */
+/* Hold [start, start + size) whole, or nothing; under the lock. */
+static int hold_range(struct vseg_vram_mgr *mgr, struct vseg_vram_hold *h,
+		      u64 start, u64 size)
+{
+	h->range.start = start;
+	h->range.size = size;
+	INIT_LIST_HEAD(&h->blocks);
+	return drm_buddy_alloc_blocks(&mgr->mm, start, start + size, size,
+				      mgr->desc->page_size, &h->blocks,
+				      DRM_BUDDY_RANGE_ALLOCATION);
+}
+
+/* Give a hold's blocks back to the allocator; under the lock. */
+static void unhold_range(struct vseg_vram_mgr *mgr, struct vseg_vram_hold *h)
+{
+	free_hint_before_free(mgr, &h->blocks);
+	vseg_buddy_free_list(&mgr->mm, &h->blocks);
+}
+
+/*
+ * Hold the invalid ranges so that they are never handed out, and the UEFI
+ * frame buffers, which the firmware image holds until the first scanout.
+ */
 static int vseg_vram_mgr_reserve(struct vseg_vram_mgr *mgr)
 {
 	const struct vseg_segment_desc *desc = mgr->desc;
+	u64 page = desc->page_size;
 	unsigned int i;
-	int err;
+	int err = 0;
 
-	for (i = 0; i < desc->num_invalid; i++) {
+	mutex_lock(&mgr->lock);
+	for (i = 0; i < desc->num_invalid && !err; i++) {
 		const struct vseg_range *r = &desc->invalid[i];
-		u64 start = round_down(r->start, desc->page_size);
-		u64 end = round_up(r->start + r->size, desc->page_size);
+		u64 start = round_down(r->start, page);
 
-		err = drm_buddy_alloc_blocks(&mgr->mm, start, end, end - start,
-					     desc->page_size, &mgr->reserved,
-					     DRM_BUDDY_RANGE_ALLOCATION);
-		if (err)
-			return err;
+		err = hold_range(mgr, &mgr->invalid[i], start,
+				 round_up(r->start + r->size, page) - start);
+		mgr->num_invalid = i + 1;
 	}
-	return 0;
+	for (i = 0; i < desc->num_uefi && !err; i++) {
+		err = hold_range(mgr, &mgr->uefi[i], desc->uefi[i].start,
+				 desc->uefi[i].size);
+		mgr->num_uefi = i + 1;
+	}
+	mutex_unlock(&mgr->lock);
+	return err;
+}
+
+/* Give back every hold (at teardown, or when the init fails). */
+static void vseg_vram_mgr_unreserve(struct vseg_vram_mgr *mgr)
+{
+	unsigned int i;
+
+	mutex_lock(&mgr->lock);
+	for (i = 0; i < mgr->num_invalid; i++)
+		unhold_range(mgr, &mgr->invalid[i]);
+	for (i = 0; i < mgr->num_uefi; i++)
+		unhold_range(mgr, &mgr->uefi[i]);
+	mgr->num_invalid = 0;
+	mgr->num_uefi = 0;
+	mutex_unlock(&mgr->lock);
 }
 
 /**
@@ -431,10 +473,11 @@ static int vseg_vram_mgr_reserve(struct vseg_vram_mgr *mgr)
 int __vseg_vram_mgr_init(struct vseg_vram_mgr *mgr, struct ttm_device *bdev,
 			 const struct vseg_segment_desc *desc, u32 mem_type)
 {
+	unsigned long i;
 	int err;
 
 	mutex_init(&mgr->lock);
-	INIT_LIST_HEAD(&mgr->reserved);
+	mutex_init(&mgr->edit_lock);
 	INIT_LIST_HEAD(&mgr->vpr);
 	mgr->desc = desc;
 	mgr->mem_type = mem_type;
@@ -455,6 +498,8 @@ int __vseg_vram_mgr_init(struct vseg_vram_mgr *mgr, struct ttm_device *bdev,
 	if (err)
 		goto err_mutex;
 	err = vseg_vram_mgr_reserve(mgr);
+	if (!err)
+		err = vseg_vram_mgr_fill_uefi(mgr);
 	if (err)
 		goto err_buddy;
 
@@ -466,11 +511,15 @@ int __vseg_vram_mgr_init(struct vseg_vram_mgr *mgr, struct ttm_device *bdev,
 	return 0;
 
 err_buddy:
-	vseg_buddy_free_list(&mgr->mm, &mgr->reserved);
+	vseg_vram_mgr_unreserve(mgr);
 	drm_buddy_fini(&mgr->mm);
+	vseg_vram_release(mgr, 0, desc->size);
+	for (i = 0; i < mgr->backing_tables; i++)
+		kfree(mgr->backing[i]);
 err_mutex:
 	kvfree(mgr->backing);
 	mgr->backing = NULL;
+	mutex_destroy(&mgr->edit_lock);
 	mutex_destroy(&mgr->lock);
 	return err;
 }
@@ -495,8 +544,8 @@ void vseg_vram_mgr_fini(struct vseg_vram_mgr *mgr, struct ttm_device *bdev)
 	ttm_resource_manager_cleanup(man);
 	ttm_set_driver_manager(bdev, mgr->mem_type, NULL);
 
+	vseg_vram_mgr_unreserve(mgr);
 	mutex_lock(&mgr->lock);
-	vseg_buddy_free_list(&mgr->mm, &mgr->reserved);
 	if (mgr->committed)
 		pr_err("vseg: leak: segment %u \"%s\" still has %llu bytes committed\n",
 		       mgr->desc->id, mgr->desc->name, mgr->committed);
@@ -508,6 +557,7 @@ void vseg_vram_mgr_fini(struct vseg_vram_mgr *mgr, struct ttm_device *bdev)
 		kfree(mgr->backing[i]);
 	kvfree(mgr->backing);
 	mgr->backing = NULL;
+	mutex_destroy(&mgr->edit_lock);
 	mutex_destroy(&mgr->lock);
 }
 
@@ -1004,4 +1054,326 @@ unsigned long vseg_vram_pfn(struct vseg_vram_mgr *mgr, u64 offset)
 u64 vseg_vram_backed(struct vseg_vram_mgr *mgr)
 {
 	return atomic64_read(&mgr->backed);
+}
+
+/*
+ * Ranges held out of the allocator at run time (vseg_ranges.c): the live
+ * invalid ranges and the firmware's UEFI frame buffers.
+ */
+
+/* Hold the free part of [start, end), halving around what is taken. */
+static u64 grab_free(struct vseg_vram_mgr *mgr, u64 start, u64 end,
+		     struct list_head *blocks)
+{
+	u64 page = mgr->desc->page_size, mid;
+	LIST_HEAD(got);
+
+	if (start >= end)
+		return 0;
+	if (!drm_buddy_alloc_blocks(&mgr->mm, start, end, end - start, page,
+				    &got, DRM_BUDDY_RANGE_ALLOCATION)) {
+		list_splice_tail(&got, blocks);
+		return end - start;
+	}
+	if (end - start <= page)
+		return 0;
+	mid = start + round_down((end - start) / 2, page);
+	return grab_free(mgr, start, mid, blocks) +
+	       grab_free(mgr, mid, end, blocks);
+}
+
+/**
+ * vseg_vram_mgr_grab() - hold whatever is free of a range
+ * @mgr: the manager
+ * @start: segment offset, a multiple of the segment page
+ * @size: bytes, a multiple of the segment page
+ * @blocks: receives the blocks held
+ *
+ * No buffer can be placed in what is held; the part that buffers hold now
+ * is left to them. Give the blocks back with vseg_vram_mgr_drop() or make
+ * them an invalid range with vseg_vram_mgr_add_invalid().
+ *
+ * Return: bytes held by this call.
+ */
+u64 vseg_vram_mgr_grab(struct vseg_vram_mgr *mgr, u64 start, u64 size,
+		       struct list_head *blocks)
+{
+	u64 got;
+
+	mutex_lock(&mgr->lock);
+	got = grab_free(mgr, start, start + size, blocks);
+	mutex_unlock(&mgr->lock);
+	return got;
+}
+
+/**
+ * vseg_vram_mgr_drop() - give back blocks vseg_vram_mgr_grab() held
+ * @mgr: the manager
+ * @blocks: the blocks; emptied
+ */
+void vseg_vram_mgr_drop(struct vseg_vram_mgr *mgr, struct list_head *blocks)
+{
+	mutex_lock(&mgr->lock);
+	free_hint_before_free(mgr, blocks);
+	vseg_buddy_free_list(&mgr->mm, blocks);
+	mutex_unlock(&mgr->lock);
+}
+
+/**
+ * vseg_vram_mgr_add_invalid() - make a held range an invalid range
+ * @mgr: the manager
+ * @start: segment offset of the range
+ * @size: its bytes
+ * @blocks: blocks holding exactly the range (vseg_vram_mgr_grab()); they
+ *	move into the invalid range unless an error is returned
+ *
+ * Return: 0, or -ENOSPC with %VSEG_MAX_INVALID_RANGES ranges already.
+ */
+int vseg_vram_mgr_add_invalid(struct vseg_vram_mgr *mgr, u64 start, u64 size,
+			      struct list_head *blocks)
+{
+	struct vseg_vram_hold *h;
+	int err = -ENOSPC;
+
+	mutex_lock(&mgr->lock);
+	if (mgr->num_invalid < VSEG_MAX_INVALID_RANGES) {
+		h = &mgr->invalid[mgr->num_invalid];
+		h->range.start = start;
+		h->range.size = size;
+		INIT_LIST_HEAD(&h->blocks);
+		list_splice_init(blocks, &h->blocks);
+		mgr->num_invalid++;
+		err = 0;
+	}
+	mutex_unlock(&mgr->lock);
+	return err;
+}
+
+/**
+ * vseg_vram_mgr_del_invalid() - remove an invalid range
+ * @mgr: the manager
+ * @start: segment offset of the range, as listed
+ * @size: its bytes, as listed
+ *
+ * Its memory may be allocated again; it reads zero. The later ranges move
+ * down one entry.
+ *
+ * Return: 0, or -ENOENT if no invalid range is exactly that.
+ */
+int vseg_vram_mgr_del_invalid(struct vseg_vram_mgr *mgr, u64 start, u64 size)
+{
+	unsigned int i;
+
+	mutex_lock(&mgr->lock);
+	for (i = 0; i < mgr->num_invalid; i++)
+		if (mgr->invalid[i].range.start == start &&
+		    mgr->invalid[i].range.size == size)
+			break;
+	if (i == mgr->num_invalid) {
+		mutex_unlock(&mgr->lock);
+		return -ENOENT;
+	}
+	unhold_range(mgr, &mgr->invalid[i]);
+	for (; i + 1 < mgr->num_invalid; i++) {
+		mgr->invalid[i].range = mgr->invalid[i + 1].range;
+		INIT_LIST_HEAD(&mgr->invalid[i].blocks);
+		list_splice_init(&mgr->invalid[i + 1].blocks,
+				 &mgr->invalid[i].blocks);
+	}
+	mgr->num_invalid--;
+	mutex_unlock(&mgr->lock);
+	return 0;
+}
+
+static u32 copy_holds(struct vseg_vram_mgr *mgr,
+		      const struct vseg_vram_hold *h, const u32 *num,
+		      struct vseg_range *out)
+{
+	u32 i, n;
+
+	mutex_lock(&mgr->lock);
+	n = *num;
+	for (i = 0; i < n; i++)
+		out[i] = h[i].range;
+	mutex_unlock(&mgr->lock);
+	return n;
+}
+
+/**
+ * vseg_vram_mgr_invalid() - the live invalid ranges, in one consistent read
+ * @mgr: the manager
+ * @out: receives up to %VSEG_MAX_INVALID_RANGES ranges
+ *
+ * Return: how many.
+ */
+u32 vseg_vram_mgr_invalid(struct vseg_vram_mgr *mgr, struct vseg_range *out)
+{
+	return copy_holds(mgr, mgr->invalid, &mgr->num_invalid, out);
+}
+
+/**
+ * vseg_vram_mgr_uefi() - the UEFI frame buffers the firmware still holds
+ * @mgr: the manager
+ * @out: receives up to %VSEG_MAX_UEFI_RANGES ranges
+ *
+ * Return: how many; 0 after the handover.
+ */
+u32 vseg_vram_mgr_uefi(struct vseg_vram_mgr *mgr, struct vseg_range *out)
+{
+	return copy_holds(mgr, mgr->uefi, &mgr->num_uefi, out);
+}
+
+/**
+ * vseg_vram_mgr_held_overlaps() - does a range meet a held range
+ * @mgr: the manager
+ * @start: segment offset
+ * @size: bytes, nonzero
+ *
+ * Return: true if it overlaps an invalid range or a UEFI frame buffer the
+ * firmware still holds.
+ */
+bool vseg_vram_mgr_held_overlaps(struct vseg_vram_mgr *mgr, u64 start,
+				 u64 size)
+{
+	const struct vseg_range *r;
+	bool hit = false;
+	unsigned int i;
+
+	mutex_lock(&mgr->lock);
+	for (i = 0; i < mgr->num_invalid + mgr->num_uefi && !hit; i++) {
+		r = i < mgr->num_invalid ? &mgr->invalid[i].range :
+		    &mgr->uefi[i - mgr->num_invalid].range;
+		hit = start < r->start + r->size && r->start < start + size;
+	}
+	mutex_unlock(&mgr->lock);
+	return hit;
+}
+
+/**
+ * vseg_vram_res_intersects() - does a placement touch a range
+ * @mgr: the manager of its segment
+ * @res: a placement in a memory segment, its buffer reserved
+ * @start: segment offset
+ * @size: bytes
+ *
+ * Return: true if one of its blocks overlaps [@start, @start + @size).
+ */
+bool vseg_vram_res_intersects(struct vseg_vram_mgr *mgr, struct ttm_resource *res,
+			      u64 start, u64 size)
+{
+	struct vseg_vram_res *vres = to_vseg_vram_res(res);
+	struct drm_buddy_block *block;
+	u64 bs;
+
+	list_for_each_entry(block, &vres->blocks, link) {
+		bs = block_start(block);
+		if (bs < start + size &&
+		    start < bs + drm_buddy_block_size(&mgr->mm, block))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The firmware image: what the firmware left in its frame buffers, a
+ * splash of vseg_splash_word() at every 32-bit word.
+ */
+static int fill_splash(struct vseg_vram_mgr *mgr, const struct vseg_range *r)
+{
+	u64 off, len, i;
+	void *kmapped;
+	u32 *p;
+	int err;
+
+	err = vseg_vram_populate(mgr, r->start, r->size);
+	if (err)
+		return err;
+	for (off = r->start; off < r->start + r->size; off += len) {
+		p = vseg_vram_map_populated(mgr, off, &len, &kmapped);
+		if (!p)
+			return -ENOMEM;
+		for (i = 0; i < len / sizeof(*p); i++)
+			p[i] = vseg_splash_word(off + i * sizeof(*p));
+		vseg_vram_unmap(kmapped);
+		cond_resched();
+	}
+	return 0;
+}
+
+/**
+ * vseg_vram_mgr_fill_uefi() - paint the firmware image into the UEFI ranges
+ * @mgr: the manager, its UEFI frame buffers held
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int vseg_vram_mgr_fill_uefi(struct vseg_vram_mgr *mgr)
+{
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < mgr->num_uefi && !err; i++)
+		err = fill_splash(mgr, &mgr->uefi[i].range);
+	return err;
+}
+
+/**
+ * vseg_vram_mgr_uefi_checksum() - checksum of the firmware image
+ * @mgr: the manager
+ * @checksum: receives the 64-bit FNV-1a hash of the 32-bit words of the
+ *	held UEFI ranges, in order, each as a number (not its bytes)
+ *
+ * Read under the manager's lock, so that the handover cannot free the
+ * pages meanwhile.
+ *
+ * Return: the number of held ranges; @checksum is unset with none.
+ */
+u32 vseg_vram_mgr_uefi_checksum(struct vseg_vram_mgr *mgr, u64 *checksum)
+{
+	u64 h = VSEG_FNV_OFFSET, off, end, len, i;
+	void *kmapped;
+	const u32 *p;
+	u32 n, r;
+
+	mutex_lock(&mgr->lock);
+	n = mgr->num_uefi;
+	for (r = 0; r < n; r++) {
+		off = mgr->uefi[r].range.start;
+		end = off + mgr->uefi[r].range.size;
+		for (; off < end; off += len) {
+			p = vseg_vram_map(mgr, off, &len, false, &kmapped);
+			for (i = 0; i < len / sizeof(*p); i++)
+				h = (h ^ p[i]) * VSEG_FNV_PRIME;
+			vseg_vram_unmap(kmapped);
+		}
+	}
+	mutex_unlock(&mgr->lock);
+	if (n)
+		*checksum = h;
+	return n;
+}
+
+/**
+ * vseg_vram_mgr_release_uefi() - the firmware hands its frame buffers over
+ * @mgr: the manager
+ *
+ * The firmware image goes (its pages return to the system) and its ranges
+ * become allocatable. Does nothing after the first call.
+ *
+ * Return: bytes released.
+ */
+u64 vseg_vram_mgr_release_uefi(struct vseg_vram_mgr *mgr)
+{
+	u64 bytes = 0;
+	unsigned int i;
+
+	mutex_lock(&mgr->lock);
+	for (i = 0; i < mgr->num_uefi; i++) {
+		vseg_vram_release(mgr, mgr->uefi[i].range.start,
+				  mgr->uefi[i].range.size);
+		unhold_range(mgr, &mgr->uefi[i]);
+		bytes += mgr->uefi[i].range.size;
+	}
+	mgr->num_uefi = 0;
+	mutex_unlock(&mgr->lock);
+	return bytes;
 }

@@ -42,4 +42,33 @@ int vseg_vram_res_copy(struct ttm_resource *res, void *buf, bool to_segment);
 u64 vseg_vram_poison(struct vseg_vram_mgr *mgr, u64 offset, u64 size,
 		     u8 pattern);
 
+/* FNV-1a, 64 bits: the checksum of the firmware image (debugfs). */
+#define VSEG_FNV_OFFSET	0xcbf29ce484222325ull
+#define VSEG_FNV_PRIME	0x100000001b3ull
+
+/*
+ * The firmware image's splash: the 32-bit word at segment offset @off of
+ * a UEFI frame buffer (an XRGB pixel: alpha 0x7e, then the word index).
+ */
+static inline u32 vseg_splash_word(u64 off)
+{
+	return 0x7e000000u | (u32)((off >> 2) & 0x00ffffffu);
+}
+
+u64 vseg_vram_mgr_grab(struct vseg_vram_mgr *mgr, u64 start, u64 size,
+		       struct list_head *blocks);
+void vseg_vram_mgr_drop(struct vseg_vram_mgr *mgr, struct list_head *blocks);
+int vseg_vram_mgr_add_invalid(struct vseg_vram_mgr *mgr, u64 start, u64 size,
+			      struct list_head *blocks);
+int vseg_vram_mgr_del_invalid(struct vseg_vram_mgr *mgr, u64 start, u64 size);
+u32 vseg_vram_mgr_invalid(struct vseg_vram_mgr *mgr, struct vseg_range *out);
+u32 vseg_vram_mgr_uefi(struct vseg_vram_mgr *mgr, struct vseg_range *out);
+bool vseg_vram_mgr_held_overlaps(struct vseg_vram_mgr *mgr, u64 start,
+				 u64 size);
+bool vseg_vram_res_intersects(struct vseg_vram_mgr *mgr, struct ttm_resource *res,
+			      u64 start, u64 size);
+int vseg_vram_mgr_fill_uefi(struct vseg_vram_mgr *mgr);
+u32 vseg_vram_mgr_uefi_checksum(struct vseg_vram_mgr *mgr, u64 *checksum);
+u64 vseg_vram_mgr_release_uefi(struct vseg_vram_mgr *mgr);
+
 #endif /* __VSEG_VRAM_MGR_H__ */

@@ -10,6 +10,8 @@
 #include <drm/drm_buddy.h>
 #include <drm/ttm/ttm_resource.h>
 
+#include "vseg_segment.h"
+
 struct page;
 struct vseg_segment_desc;
 
@@ -17,11 +19,23 @@ struct vseg_segment_desc;
 #define VSEG_BACKING_TABLE	(PAGE_SIZE / sizeof(struct page *))
 
 /**
+ * struct vseg_vram_hold - a range of a memory segment held out of the
+ *	allocator (an invalid range or a UEFI frame buffer)
+ * @range: the range, in bytes, a whole number of segment pages.
+ * @blocks: the buddy blocks that hold it.
+ */
+struct vseg_vram_hold {
+	struct vseg_range range;
+	struct list_head blocks;
+};
+
+/**
  * struct vseg_vram_mgr - TTM resource manager of one memory segment
  * @manager: the TTM manager, registered for the segment's memory type.
  * @mem_type: that memory type.
  * @mm: buddy allocator over the segment, in units of its page size.
- * @lock: protects @mm, @committed, @reserved, @free_hint and @vpr.
+ * @lock: protects @mm, @committed, @invalid, @num_invalid, @uefi,
+ *	@num_uefi, @free_hint and @vpr.
  * @desc: the segment.
  * @backing: the backing store: a directory of tables of
  *	%VSEG_BACKING_TABLE pages, allocated on first use, holding the
@@ -29,22 +43,33 @@ struct vseg_segment_desc;
  *	since it was last freed; absent pages read as zero.
  * @backing_tables: entries of @backing.
  * @backed: bytes of pages in @backing.
- * @reserved: blocks held for the segment's invalid ranges.
+ * @edit_lock: serializes the run-time edits of @invalid (vseg_ranges.c);
+ *	taken before @lock and before any reservation.
+ * @num_invalid: entries of @invalid.
+ * @invalid: the live invalid ranges: the table's, then those added at run
+ *	time, less those removed.
+ * @num_uefi: entries of @uefi; 0 once the firmware handed over.
+ * @uefi: the UEFI frame-buffer ranges the firmware image holds.
  * @committed: bytes handed out (in whole segment pages).
  * @free_hint: no byte below this offset is free: range allocations start
- *	their search there. * @vpr: the protected buffers' placements, by offset
+ *	their search there.
+ * @vpr: the protected buffers' placements, by offset
  *	(&vseg_vram_res.vpr_link): the extents of the video protected region.
  */
 struct vseg_vram_mgr {
 	struct ttm_resource_manager manager;
 	u32 mem_type;
 	struct drm_buddy mm;
-	struct mutex lock; /* protects mm, committed, reserved, free_hint, vpr */
+	struct mutex lock; /* see above */
 	const struct vseg_segment_desc *desc;
 	struct page ***backing;
 	unsigned long backing_tables;
 	atomic64_t backed;
-	struct list_head reserved;
+	struct mutex edit_lock; /* see above */
+	u32 num_invalid;
+	struct vseg_vram_hold invalid[VSEG_MAX_INVALID_RANGES];
+	u32 num_uefi;
+	struct vseg_vram_hold uefi[VSEG_MAX_UEFI_RANGES];
 	u64 committed;
 	u64 free_hint;
 	struct list_head vpr;

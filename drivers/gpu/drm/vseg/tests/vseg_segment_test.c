@@ -854,7 +854,7 @@ static void segment_parse_syntax(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, t->seg[0].name, "v");
 
 	/* every short flag name */
-	t = parse_ok(test, "memory:size=8M,flags=aperture|agp|cpuvisible|banking|cachecoherent|pitchalignment|populatedfromsystem|standby|hibernate|partialhibernate|directflip|64kpages|reservedsysmem|cpuhostaperture|cachedcpuhostaperture|applicationtarget|vpr|vprstandby|encryptedpaging|localbudget|nonlocalbudget");
+	t = parse_ok(test, "memory:size=8M,flags=aperture|agp|cpuvisible|banking|cachecoherent|pitchalignment|populatedfromsystem|standby|hibernate|partialhibernate|directflip|64kpages|reservedsysmem|cpuhostaperture|cachedcpuhostaperture|applicationtarget|vpr|vprstandby|encryptedpaging|localbudget|nonlocalbudget|reservedddr");
 	KUNIT_EXPECT_EQ(test, t->seg[0].flags, VSEG_SEGF_ALL);
 
 	/* banks: the last bank ends at the size; invalid ranges */
@@ -893,8 +893,8 @@ static const struct text_case good_tables[] = {
 	{ "paging-system",
 	  "memory:name=m,size=8M;aperture:name=gart,size=16M,commit=8M;paging:seg=0,size=128K,priv=0x100" },
 	{ "flags",
-	  "memory:name=vis,size=8M,cpu=0xd0000000,visible=4M,flags=cpuvisible|standby|hibernate|directflip|applicationtarget|vpr|vprstandby|localbudget;"
-	  "memory:name=sys,size=4M,sysend=2M,flags=populatedfromsystem|standby|partialhibernate|reservedsysmem|encryptedpaging;"
+	  "memory:name=vis,size=8M,cpu=0xd0000000,visible=4M,flags=cpuvisible|standby|hibernate|directflip|applicationtarget|vpr|vprstandby|encryptedpaging|localbudget,vprsize=1M,vpralign=4K;"
+	  "memory:name=sys,size=4M,sysend=2M,flags=populatedfromsystem|standby|partialhibernate|reservedsysmem|reservedddr;"
 	  "memory:name=host,size=4M,flags=cpuhostaperture|cachedcpuhostaperture|pitchalignment|nonlocalbudget;"
 	  "aperture:size=16M,flags=cachecoherent|nonlocalbudget" },
 	{ "six-memory-segments",
@@ -940,6 +940,9 @@ static const struct text_case good_tables[] = {
 	{ "vpr-64k-pages",
 	  "memory:name=m,size=16M,page=64K,flags=64kpages|vpr,"
 	  "vprstart=8M,vprsize=64K,vpralign=64K,vprreserve=0;aperture:size=16M" },
+	{ "uefi-ranges",
+	  "memory:name=m,size=16M,flags=reservedddr,invalid=1M+1M,"
+	  "uefi=0+1M/2M+1M/8M+4K/15M+1M;aperture:size=16M" },
 };
 
 KUNIT_ARRAY_PARAM_DESC(good_tables, good_tables, name);
@@ -1320,6 +1323,37 @@ static const struct table_case bad_tables[] = {
 	  M16 ",flags=vpr,vprsize=1M,vpralign=1M,vprreserve=0x800" AP,
 	  1, VSEG_RULE_VPR_RESERVE,
 	  "VPR reserve 0x800 is above the VPR size or not a multiple of the page size" },
+	/* firmware: bit 21 and the UEFI frame-buffer ranges */
+	{ "reserved-ddr-on-aperture", M16 AP ",flags=aperture|reservedddr",
+	  2, VSEG_RULE_RESERVED_DDR_ON_APERTURE,
+	  "PopulatedByReservedDDRByFirmware is only valid on a memory segment" },
+	{ "uefi-on-aperture", M16 AP ",uefi=0+1M",
+	  2, VSEG_RULE_UEFI_ON_APERTURE,
+	  "UEFI frame-buffer ranges are only valid on a memory segment" },
+	{ "uefi-range-empty", M16 ",uefi=0x1000+0" AP,
+	  1, VSEG_RULE_UEFI_RANGE,
+	  "UEFI range 0 [0x1000, +0x0) is empty, unaligned or outside the segment" },
+	{ "uefi-range-unaligned", M16 ",uefi=0x800+0x1000" AP,
+	  1, VSEG_RULE_UEFI_RANGE,
+	  "UEFI range 0 [0x800, +0x1000) is empty, unaligned or outside the segment" },
+	{ "uefi-range-unaligned-64k", M16 ",page=64K,flags=64kpages,uefi=4K+64K" AP,
+	  1, VSEG_RULE_UEFI_RANGE,
+	  "UEFI range 0 [0x1000, +0x10000) is empty, unaligned or outside the segment" },
+	{ "uefi-range-outside", M16 ",uefi=15M+2M" AP,
+	  1, VSEG_RULE_UEFI_RANGE,
+	  "UEFI range 0 [0xf00000, +0x200000) is empty, unaligned or outside the segment" },
+	{ "uefi-range-wraps", M16 ",uefi=4K+0xfffffffffffff000" AP,
+	  1, VSEG_RULE_UEFI_RANGE,
+	  "UEFI range 0 [0x1000, +0xfffffffffffff000) is empty, unaligned or outside the segment" },
+	{ "uefi-range-overlap", M16 ",uefi=0+2M/1M+2M" AP,
+	  1, VSEG_RULE_UEFI_RANGE_OVERLAP,
+	  "UEFI range 1 overlaps UEFI range 0" },
+	{ "uefi-range-overlaps-invalid", M16 ",invalid=4M+1M,uefi=0+1M/3M+2M" AP,
+	  1, VSEG_RULE_UEFI_RANGE_OVERLAP,
+	  "UEFI range 1 overlaps invalid range 0" },
+	{ "parse-too-many-uefi-ranges",
+	  M16 ",uefi=0+4K/1M+4K/2M+4K/3M+4K/4M+4K" AP,
+	  .parse = -EINVAL },
 };
 
 KUNIT_ARRAY_PARAM_DESC(bad_tables, bad_tables, name);
@@ -1379,6 +1413,11 @@ static void edit_too_many_banks(struct vseg_segment_table *t)
 static void edit_too_many_invalid(struct vseg_segment_table *t)
 {
 	t->seg[0].num_invalid = VSEG_MAX_INVALID_RANGES + 1;
+}
+
+static void edit_too_many_uefi(struct vseg_segment_table *t)
+{
+	t->seg[0].num_uefi = VSEG_MAX_UEFI_RANGES + 1;
 }
 
 static void edit_name_unterminated(struct vseg_segment_table *t)
@@ -1453,6 +1492,9 @@ static const struct struct_case struct_cases[] = {
 	{ "last-bank-short", edit_last_bank_short,
 	  1, VSEG_RULE_BANK_OUTSIDE,
 	  "bank 1 end 0x800000 is outside the segment" },
+	{ "too-many-uefi-ranges", edit_too_many_uefi,
+	  1, VSEG_RULE_TOO_MANY_UEFI_RANGES,
+	  "too many UEFI frame-buffer ranges: 5" },
 };
 
 KUNIT_ARRAY_PARAM_DESC(struct_cases, struct_cases, name);
