@@ -16,12 +16,16 @@ struct vseg_segment_desc;
 /* Pages per table of the backing store (one page of pointers). */
 #define VSEG_BACKING_TABLE	(PAGE_SIZE / sizeof(struct page *))
 
+/* Freed single-page blocks a memory segment keeps for its next buffers. */
+#define VSEG_VRAM_CACHE_MAX	256
+
 /**
  * struct vseg_vram_mgr - TTM resource manager of one memory segment
  * @manager: the TTM manager, registered for the segment's memory type.
  * @mem_type: that memory type.
  * @mm: buddy allocator over the segment, in units of its page size.
- * @lock: protects @mm, @committed, @reserved and @free_hint.
+ * @lock: protects @mm, @committed, @reserved, @free_hint, @cache and
+ *	@cached.
  * @desc: the segment.
  * @backing: the backing store: a directory of tables of
  *	%VSEG_BACKING_TABLE pages, allocated on first use, holding the
@@ -31,14 +35,22 @@ struct vseg_segment_desc;
  * @backed: bytes of pages in @backing.
  * @reserved: blocks held for the segment's invalid ranges.
  * @committed: bytes handed out (in whole segment pages).
- * @free_hint: no byte below this offset is free: range allocations start
- *	their search there.
+ * @free_hint: no byte below this offset is free in @mm: range
+ *	allocations start their search there.
+ * @cache: blocks of one segment page that buffers freed, by ascending
+ *	offset, still allocated in @mm: the next single-page buffer takes
+ *	one without splitting and merging the buddy tree. Their bytes were
+ *	released when they were freed (they read zero), they count neither
+ *	in @committed nor as free, and the cache is emptied into @mm before
+ *	any allocation it cannot serve exactly as @mm would (see
+ *	vram_cache_take()), so that nothing is placed differently.
+ * @cached: blocks in @cache, at most %VSEG_VRAM_CACHE_MAX.
  */
 struct vseg_vram_mgr {
 	struct ttm_resource_manager manager;
 	u32 mem_type;
 	struct drm_buddy mm;
-	struct mutex lock; /* protects mm, committed, reserved, free_hint */
+	struct mutex lock; /* protects mm, committed, reserved, free_hint, cache */
 	const struct vseg_segment_desc *desc;
 	struct page ***backing;
 	unsigned long backing_tables;
@@ -46,6 +58,8 @@ struct vseg_vram_mgr {
 	struct list_head reserved;
 	u64 committed;
 	u64 free_hint;
+	struct list_head cache;
+	unsigned int cached;
 };
 
 /**
