@@ -951,7 +951,8 @@ void vseg_vram_release(struct vseg_vram_mgr *mgr, u64 offset, u64 size)
  *
  * Only pages that exist are written: absent pages stay absent and read
  * zero, so the cost is bounded by the backed bytes, not the segment's
- * size. The power-loss model of vseg_pm.c.
+ * size. The power-loss model of vseg_pm.c; with 0, the paging engine's
+ * Fill of zero (absent pages read zero already).
  *
  * Return: bytes overwritten.
  */
