@@ -46,6 +46,17 @@ IGT_TEST_DESCRIPTION("vseg performance against vgem, bochs and the CPU's "
 #define VRAM_MB		256
 #define LOCAL_MB	512
 #define VSEG_OPTS	"profile=discrete mem_size_mb=256,512"
+/*
+ * The same written out as a table, but for a 16 GiB "local" segment
+ * (nothing backs it until written) and the aperture's GPU addresses moved
+ * above it.
+ */
+#define HUGE_GB		16
+#define HUGE_OPTS	"table=memory:name=vram,size=256M,page=64K," \
+			"flags=cpuvisible|banking|64kpages,banks=128M," \
+			"cpu=0xe0000000;memory:name=local,size=16G;" \
+			"aperture:base=0x800000000,size=64M,commit=32M;" \
+			"paging:size=64K"
 
 #define AP_FLAG		DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
 
@@ -453,6 +464,78 @@ static void bench_scaling(void)
 	free(live);
 }
 
+/*
+ * (Re)load vseg with @opts, open it and look its segments up; returns the
+ * size of "local".
+ */
+static uint64_t load_vseg(const char *opts)
+{
+	struct drm_vseg_query_segments q;
+	struct drm_vseg_segment_info *segs;
+	uint64_t local_size;
+
+	if (vseg_fd >= 0)
+		close(vseg_fd);
+	vseg_reload(opts);
+	vseg_fd = drm_open_vseg();
+	segs = vseg_query_all(vseg_fd, &q);
+	vram_id = vseg_segment_by_name(&q, segs, "vram");
+	local_id = vseg_segment_by_name(&q, segs, "local");
+	local_size = segs[local_id - 1].size;
+	free(segs);
+	return local_size;
+}
+
+/* KiB of memory backing vseg's memory segments now. */
+static uint64_t backing_kb(void)
+{
+	uint64_t kb = 0;
+	FILE *f = fopen("/sys/module/vseg/parameters/backing_kb", "r");
+
+	if (f) {
+		if (fscanf(f, "%" SCNu64, &kb) != 1)
+			kb = 0;
+		fclose(f);
+	}
+	return kb;
+}
+
+/*
+ * The same curve in a 16 GiB segment (vseg reloaded with one, then with
+ * the benchmark's table again): the allocator's depth and the backing
+ * store's directory grow with the segment, the cost of a create must not.
+ */
+static void bench_scaling_huge(void)
+{
+	struct bstat st[NUM_LEVELS] = {};
+	unsigned int r, l, nr = runs(3);
+	uint32_t *live = calloc(scaled(levels[NUM_LEVELS - 1]), sizeof(*live));
+	struct backend seg;
+	char what[128], anchor[64];
+
+	igt_assert(live);
+	igt_assert_eq_u64(load_vseg(HUGE_OPTS), (uint64_t)HUGE_GB << 30);
+	seg = vseg_be("vseg 16 GiB segment 4K", local_id, 0);
+	for (r = 0; r < nr; r++) {
+		scaling_round(&seg, st, live);
+		settle();
+	}
+	info("vseg-module-16g", "%s", HUGE_OPTS);
+	info("segment-16g-backing-kb", "%" PRIu64, backing_kb());
+	for (l = 0; l < NUM_LEVELS; l++)
+		point("vseg-segment-16g", scaled(levels[l]), &st[l]);
+	l = NUM_LEVELS - 1;
+	snprintf(what, sizeof(what),
+		 "create latency, %u live in a %u GiB segment, vs %u live",
+		 scaled(levels[l]), HUGE_GB, scaled(levels[0]));
+	snprintf(anchor, sizeof(anchor), "%u GiB segment, %u live", HUGE_GB,
+		 scaled(levels[0]));
+	row("scaling-seg-16g", what, "us", &st[l], anchor, &st[0], AT_MOST,
+	    1.5);
+	free(live);
+	load_vseg(VSEG_OPTS);
+}
+
 /* --- 3: first-touch write through mmap ------------------------------------ */
 
 /*
@@ -514,11 +597,22 @@ static void bench_first_touch(void)
 
 /* --- 4: migration --------------------------------------------------------- */
 
+/*
+ * The bytes at @p count as used: the compiler may not drop a memset or
+ * memcpy as a dead store (a memset whose buffer the next memcpy
+ * overwrites, once memcpy_rate() is inlined).
+ */
+static void keep(void *p)
+{
+	asm volatile("" : : "r"(p) : "memory");
+}
+
 static double memcpy_rate(void *dst, const void *src, uint64_t size)
 {
 	double t = now();
 
 	memcpy(dst, src, size);
+	keep(dst);
 	t = now() - t;
 	return size / t / (1 << 20);
 }
@@ -736,6 +830,7 @@ static void bench_engine(void)
 		stat_add(&st[0], engine_run(&fill));
 		t = now();
 		memset(dst, r, SZ_BENCH);
+		keep(dst);
 		stat_add(&st[1], SZ_BENCH / (now() - t) / (1 << 20));
 		stat_add(&st[2], engine_run(&copy));
 		stat_add(&st[3], memcpy_rate(dst, src, SZ_BENCH));
@@ -805,16 +900,8 @@ static void bench_slab(void)
 igt_main
 {
 	igt_fixture {
-		struct drm_vseg_query_segments q;
-		struct drm_vseg_segment_info *segs;
-
 		vseg_require_module();
-		vseg_reload(VSEG_OPTS);
-		vseg_fd = drm_open_vseg();
-		segs = vseg_query_all(vseg_fd, &q);
-		vram_id = vseg_segment_by_name(&q, segs, "vram");
-		local_id = vseg_segment_by_name(&q, segs, "local");
-		free(segs);
+		load_vseg(VSEG_OPTS);
 		vgem_fd = open_card("vgem");
 		bochs_fd = open_card("bochs-drm");
 		igt_require_f(vgem_fd >= 0, "no vgem card (modprobe vgem)\n");
@@ -829,6 +916,9 @@ igt_main
 	igt_describe("Create latency with 1k .. 100k live buffers.");
 	igt_subtest("scaling")
 		bench_scaling();
+	igt_describe("Create latency with 1k .. 100k live buffers in a 16 GiB segment.");
+	igt_subtest("scaling-16g")
+		bench_scaling_huge();
 	igt_describe("First-touch write through mmap of a 64M buffer.");
 	igt_subtest("first-touch")
 		bench_first_touch();

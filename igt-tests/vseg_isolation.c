@@ -45,6 +45,14 @@
  *	by a copy job, nor through a new buffer. Dynamic subtests: one per
  *	segment of the discrete profile, named after it.
  *
+ * SUBTEST: recycled-segment-pages
+ * Description: Buffers of one segment page that another process filled
+ *	(through a CPU mapping and the copy engine) and closed come back,
+ *	at the same offsets, to the next client's new buffers: they read
+ *	zero through a CPU mapping and through an engine copy. Dynamic
+ *	subtests: one per memory segment of the discrete profile, named
+ *	after it.
+ *
  * SUBTEST: patch-fields
  * Description: Patch locations may only target the address fields a
  *	command uses, and keep FILL's and WRITE's alignment.
@@ -457,6 +465,140 @@ static void test_freed_memory(uint32_t id)
 	vseg_gem_close(fd, own);
 	close(fd);
 	vseg_ctx_finish(&ctx, "freed memory");
+}
+
+/* --- recycled segment pages ------------------------------------------------------ */
+
+#define RECYCLED	4
+#define SECRET		0x5ec2e7u
+
+/*
+ * The bytes of @handle (@size, AccessedPhysically and resident) as the
+ * copy engine reads them: copied into a buffer of the aperture that held a
+ * pattern, so that a copy that did not run cannot pass for zeros.
+ */
+static void engine_read(int fd, uint32_t handle, uint64_t size, void *buf)
+{
+	uint32_t own = create_in(fd, ctx.ap_id, size, AP);
+	struct vseg_cmdbuf cb;
+
+	write_pattern(fd, own, size, VICTIM_SEED ^ 0xa5a5a5a5u);
+	vseg_cb_init(&cb);
+	vseg_cb_copy_phys(&cb, own, 0, handle, 0, size);
+	vseg_cb_exec_ok(fd, COPY, &cb, "engine copy out of a segment buffer");
+	vseg_cb_fini(&cb);
+	vseg_bo_read(fd, own, 0, buf, size);
+	vseg_gem_close(fd, own);
+}
+
+/* A one-page buffer that only segment @seg may hold, resident there. */
+static uint32_t page_buffer(int fd, uint32_t seg, uint64_t page,
+			    uint64_t *offset)
+{
+	struct drm_vseg_gem_create c;
+	struct drm_vseg_gem_info info;
+	uint32_t h;
+
+	vseg_create_args(&c, page, BIT(seg), AP);
+	h = vseg_gem_create(fd, &c);
+	resident_in(fd, h, seg);
+	vseg_gem_info(fd, h, &info);
+	*offset = info.offset;
+	return h;
+}
+
+/*
+ * Another process fills buffers of one segment page with a secret (through
+ * a CPU mapping where the segment has one, and the copy engine), checks it
+ * is there, and exits; this client's next buffers of one page get the
+ * same offsets back and must read zero, both ways.
+ */
+static void test_recycled_segment_pages(uint32_t id)
+{
+	uint64_t page = vseg_ctx_seg(&ctx, id)->page_size;
+	bool cpu = vseg_ctx_cpu_visible(&ctx, id);
+	uint64_t *freed, off;
+	uint32_t h[RECYCLED];
+	uint8_t *buf;
+	int64_t bad;
+	int fd;
+
+	freed = mmap(NULL, sizeof(*freed) * RECYCLED, RW,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	igt_assert(freed != MAP_FAILED);
+	vseg_ctx_start(&ctx);
+
+	igt_fork(child, 1) {
+		int cfd = drm_open_vseg_render();
+		uint8_t *got = malloc(page);
+		struct vseg_cmdbuf cb;
+
+		igt_assert(got);
+		for (unsigned int i = 0; i < RECYCLED; i++) {
+			h[i] = page_buffer(cfd, id, page, &freed[i]);
+			/* the first half through the CPU where it can */
+			if (cpu)
+				write_pattern(cfd, h[i], page / 2, SECRET + i);
+			vseg_cb_init(&cb);
+			vseg_cb_fill_phys(&cb, h[i], cpu ? page / 2 : 0,
+					  cpu ? page / 2 : page, SECRET + i);
+			vseg_cb_exec_ok(cfd, COPY, &cb, "the secret's FILL");
+			vseg_cb_fini(&cb);
+			/* the secret is really in the segment */
+			engine_read(cfd, h[i], page, got);
+			if (cpu)
+				igt_assert_f(vseg_pattern_check(got, page / 2,
+								SECRET + i) < 0,
+					     "the secret's CPU half is not there\n");
+			for (uint64_t b = cpu ? page / 2 : 0; b < page; b += 4)
+				igt_assert_eq_u32(*(uint32_t *)(got + b),
+						  SECRET + i);
+			igt_assert_eq_u32(vseg_gem_segment(cfd, h[i]), id);
+		}
+		for (unsigned int i = 0; i < RECYCLED; i++)
+			vseg_gem_close(cfd, h[i]);
+		free(got);
+		close(cfd);
+	}
+	igt_waitchildren();
+	vseg_usage_wait(ctx.fd, &ctx.base_usage, 5000,
+			"the other process's buffers freed");
+
+	fd = drm_open_vseg_render();
+	buf = malloc(page);
+	igt_assert(buf);
+	for (unsigned int i = 0; i < RECYCLED; i++) {
+		unsigned int j;
+
+		h[i] = page_buffer(fd, id, page, &off);
+		for (j = 0; j < RECYCLED && freed[j] != off; j++)
+			;
+		igt_assert_f(j < RECYCLED,
+			     "new buffer %u at offset 0x%llx: not one the other process freed\n",
+			     i, (unsigned long long)off);
+		if (cpu) {
+			vseg_bo_read(fd, h[i], 0, buf, page);
+			bad = vseg_zero_check(buf, page);
+			igt_assert_f(bad < 0,
+				     "recycled page at 0x%llx, CPU mapping: byte 0x%llx is not zero\n",
+				     (unsigned long long)off,
+				     (unsigned long long)bad);
+		}
+		engine_read(fd, h[i], page, buf);
+		bad = vseg_zero_check(buf, page);
+		igt_assert_f(bad < 0,
+			     "recycled page at 0x%llx, engine copy: byte 0x%llx is not zero\n",
+			     (unsigned long long)off, (unsigned long long)bad);
+	}
+	igt_info("%u pages of %llu KiB recycled, all zero%s\n", RECYCLED,
+		 (unsigned long long)page >> 10,
+		 cpu ? " through the CPU and the engine" : " through the engine");
+	for (unsigned int i = 0; i < RECYCLED; i++)
+		vseg_gem_close(fd, h[i]);
+	free(buf);
+	close(fd);
+	munmap(freed, sizeof(*freed) * RECYCLED);
+	vseg_ctx_finish(&ctx, "recycled segment pages");
 }
 
 /* --- patch locations ----------------------------------------------------------- */
@@ -1251,6 +1393,14 @@ igt_main
 		for (uint32_t id = 1; id <= ctx.q.num_segments; id++)
 			igt_dynamic_f("%s", vseg_ctx_seg_name(&ctx, id))
 				test_freed_memory(id);
+	}
+
+	igt_describe("Recycled pages of a memory segment read zero.");
+	igt_subtest_with_dynamic("recycled-segment-pages") {
+		for (uint32_t id = 1; id <= ctx.q.num_segments; id++)
+			if (vseg_ctx_is_memory(&ctx, id))
+				igt_dynamic_f("%s", vseg_ctx_seg_name(&ctx, id))
+					test_recycled_segment_pages(id);
 	}
 
 	igt_describe("Patches only target the address fields of a command.");

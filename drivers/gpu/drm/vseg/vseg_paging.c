@@ -129,12 +129,37 @@ static int paging_transfer(struct vseg_paging *pg, u64 dst, u64 src,
 	return 0;
 }
 
+/*
+ * Zeroes into a memory segment: absent pages read zero already, so only
+ * the backed pages are written, found a backing table at a time instead
+ * of mapping every page. False if @dst..@size is not whole pages of one.
+ */
+static bool paging_zero_segment(struct vseg_paging *pg, u64 dst, u64 size)
+{
+	struct vseg_device *vdev = pg->vdev;
+	u32 seg = dst >> VSEG_PAGING_SEG_SHIFT;
+	u64 off = dst & (BIT_ULL(VSEG_PAGING_SEG_SHIFT) - 1);
+	struct vseg_vram_mgr *mgr;
+
+	if (!seg || seg > vdev->table.num_segments ||
+	    !vseg_seg_is_memory(vdev, seg) || !PAGE_ALIGNED(off) ||
+	    !PAGE_ALIGNED(size))
+		return false;
+	mgr = vseg_vram(vdev, seg);
+	if (off >= mgr->desc->size || size > mgr->desc->size - off)
+		return false;
+	vseg_vram_poison(mgr, off, size, 0);
+	return true;
+}
+
 /* A page of a memory segment that is not backed reads zero already. */
 static int paging_fill(struct vseg_paging *pg, u64 dst, u32 value, u64 size)
 {
 	u64 done = 0, len;
 	void *d, *dk;
 
+	if (!value && paging_zero_segment(pg, dst, size))
+		return 0;
 	while (done < size) {
 		d = paging_map(pg, dst + done, true, &len, &dk);
 		if (IS_ERR(d) || (!d && value))

@@ -459,6 +459,9 @@ static int vseg_ttm_move(struct ttm_buffer_object *bo, bool evict,
 		ttm_bo_move_sync_cleanup(bo, new_mem);
 	} else if (fence) {
 		move_pipelined(vdev, bo, fence, evict, new_mem);
+	} else if (!old) {
+		/* Nothing to wait for or to free: not even a resource. */
+		ttm_bo_move_null(bo, new_mem);
 	} else {
 		ttm_bo_move_sync_cleanup(bo, new_mem);
 	}

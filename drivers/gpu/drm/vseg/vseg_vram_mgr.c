@@ -156,6 +156,81 @@ static int vram_alloc_scattered(struct vseg_vram_mgr *mgr, u64 start, u64 end,
 	return 0;
 }
 
+/* Give every cached block back to the buddy allocator. */
+static void vram_cache_drain(struct vseg_vram_mgr *mgr)
+{
+	lockdep_assert_held(&mgr->lock);
+	if (!mgr->cached)
+		return;
+	free_hint_before_free(mgr, &mgr->cache);
+	vseg_buddy_free_list(&mgr->mm, &mgr->cache);
+	INIT_LIST_HEAD(&mgr->cache);
+	mgr->cached = 0;
+}
+
+/*
+ * Keep the single-page block of a freed buffer, in offset order, instead
+ * of merging it back into the buddy tree (and splitting it out again for
+ * the next buffer). False when the cache is full.
+ */
+static bool vram_cache_put(struct vseg_vram_mgr *mgr,
+			   struct drm_buddy_block *block)
+{
+	struct drm_buddy_block *pos;
+	u64 at = block_start(block);
+
+	lockdep_assert_held(&mgr->lock);
+	if (mgr->cached >= VSEG_VRAM_CACHE_MAX)
+		return false;
+	/* freed buffers tend to come in ascending order: look from the end */
+	list_for_each_entry_reverse(pos, &mgr->cache, link)
+		if (block_start(pos) < at)
+			break;
+	list_add(&block->link, &pos->link);
+	mgr->cached++;
+	return true;
+}
+
+/*
+ * A cached block for a request, if it is the block the buddy allocator
+ * would give were the cache empty: a bottom-up request for one segment
+ * page (range allocation: the lowest free page of the range), and the
+ * lowest cached page of the range lies below every page free in @mm
+ * there (at or below @free_hint, or first in the range). Any other
+ * request empties the cache into @mm first, which then answers as if the
+ * cache had never been: the cache changes no placement, only its cost.
+ *
+ * Return: true if a block was moved to @blocks.
+ */
+static bool vram_cache_take(struct vseg_vram_mgr *mgr, u64 start, u64 end,
+			    u64 size, u64 align, unsigned long flags,
+			    struct list_head *blocks)
+{
+	u64 page = mgr->desc->page_size;
+	struct drm_buddy_block *block;
+	u64 at;
+
+	lockdep_assert_held(&mgr->lock);
+	if (!mgr->cached)
+		return false;
+	if (size == page && align == page &&
+	    (flags & DRM_BUDDY_RANGE_ALLOCATION)) {
+		list_for_each_entry(block, &mgr->cache, link) {
+			at = block_start(block);
+			if (at < start)
+				continue;
+			if (at + page > end ||
+			    (at != start && at > mgr->free_hint))
+				break;
+			list_move_tail(&block->link, blocks);
+			mgr->cached--;
+			return true;
+		}
+	}
+	vram_cache_drain(mgr);
+	return false;
+}
+
 static int vram_alloc(struct vseg_vram_mgr *mgr, const struct ttm_place *place,
 		      u64 start, u64 end, u64 size, u64 align,
 		      struct list_head *blocks, unsigned long flags)
@@ -256,8 +331,12 @@ static int vseg_vram_mgr_alloc(struct ttm_resource_manager *man,
 	ttm_resource_init(bo, place, &vres->base);
 
 	mutex_lock(&mgr->lock);
-	err = vram_alloc(mgr, place, start, end, size, align, &vres->blocks,
-			 flags);
+	if (vram_cache_take(mgr, start, end, size, align, flags,
+			    &vres->blocks))
+		err = 0;
+	else
+		err = vram_alloc(mgr, place, start, end, size, align,
+				 &vres->blocks, flags);
 	/*
 	 * The range allocator has no fallback for fragmented contiguous
 	 * requests; a whole-segment bottom-up request may still fit elsewhere.
@@ -304,7 +383,6 @@ static void vseg_vram_mgr_free(struct ttm_resource_manager *man,
 {
 	struct vseg_vram_mgr *mgr = to_vram_mgr(man);
 	struct vseg_vram_res *vres = to_vseg_vram_res(res);
-
 	struct drm_buddy_block *block;
 
 	/* Its contents go: the pages return to the system, read zero. */
@@ -313,8 +391,12 @@ static void vseg_vram_mgr_free(struct ttm_resource_manager *man,
 				  drm_buddy_block_size(&mgr->mm, block));
 	mutex_lock(&mgr->lock);
 	list_del_init(&vres->vpr_link);
-	free_hint_before_free(mgr, &vres->blocks);
-	vseg_buddy_free_list(&mgr->mm, &vres->blocks);
+	block = list_first_entry(&vres->blocks, typeof(*block), link);
+	if (vres->size != mgr->desc->page_size ||
+	    !vram_cache_put(mgr, block)) {
+		free_hint_before_free(mgr, &vres->blocks);
+		vseg_buddy_free_list(&mgr->mm, &vres->blocks);
+	}
 	mgr->committed -= vres->size;
 	mutex_unlock(&mgr->lock);
 
@@ -382,6 +464,8 @@ static void vseg_vram_mgr_debug(struct ttm_resource_manager *man,
 		   mgr->desc->name, mgr->desc->page_size);
 	drm_printf(p, "committed: %llu of %llu bytes\n", mgr->committed,
 		   mgr->desc->size);
+	/* Free is free: what the cache holds goes back first. */
+	vram_cache_drain(mgr);
 	drm_buddy_print(&mgr->mm, p);
 	mutex_unlock(&mgr->lock);
 }
@@ -479,6 +563,7 @@ int __vseg_vram_mgr_init(struct vseg_vram_mgr *mgr, struct ttm_device *bdev,
 	mutex_init(&mgr->lock);
 	mutex_init(&mgr->edit_lock);
 	INIT_LIST_HEAD(&mgr->vpr);
+	INIT_LIST_HEAD(&mgr->cache);
 	mgr->desc = desc;
 	mgr->mem_type = mem_type;
 
@@ -546,6 +631,7 @@ void vseg_vram_mgr_fini(struct vseg_vram_mgr *mgr, struct ttm_device *bdev)
 
 	vseg_vram_mgr_unreserve(mgr);
 	mutex_lock(&mgr->lock);
+	vram_cache_drain(mgr);
 	if (mgr->committed)
 		pr_err("vseg: leak: segment %u \"%s\" still has %llu bytes committed\n",
 		       mgr->desc->id, mgr->desc->name, mgr->committed);
@@ -946,7 +1032,8 @@ void vseg_vram_release(struct vseg_vram_mgr *mgr, u64 offset, u64 size)
  *
  * Only pages that exist are written: absent pages stay absent and read
  * zero, so the cost is bounded by the backed bytes, not the segment's
- * size. The power-loss model of vseg_pm.c.
+ * size. The power-loss model of vseg_pm.c; with 0, the paging engine's
+ * Fill of zero (absent pages read zero already).
  *
  * Return: bytes overwritten.
  */
@@ -1101,6 +1188,8 @@ u64 vseg_vram_mgr_grab(struct vseg_vram_mgr *mgr, u64 start, u64 size,
 	u64 got;
 
 	mutex_lock(&mgr->lock);
+	/* freed pages the cache keeps are free: the range may take them */
+	vram_cache_drain(mgr);
 	got = grab_free(mgr, start, start + size, blocks);
 	mutex_unlock(&mgr->lock);
 	return got;

@@ -18,6 +18,9 @@ struct vseg_segment_desc;
 /* Pages per table of the backing store (one page of pointers). */
 #define VSEG_BACKING_TABLE	(PAGE_SIZE / sizeof(struct page *))
 
+/* Freed single-page blocks a memory segment keeps for its next buffers. */
+#define VSEG_VRAM_CACHE_MAX	256
+
 /**
  * struct vseg_vram_hold - a range of a memory segment held out of the
  *	allocator (an invalid range or a UEFI frame buffer)
@@ -35,7 +38,7 @@ struct vseg_vram_hold {
  * @mem_type: that memory type.
  * @mm: buddy allocator over the segment, in units of its page size.
  * @lock: protects @mm, @committed, @invalid, @num_invalid, @uefi,
- *	@num_uefi, @free_hint and @vpr.
+ *	@num_uefi, @free_hint, @vpr, @cache and @cached.
  * @desc: the segment.
  * @backing: the backing store: a directory of tables of
  *	%VSEG_BACKING_TABLE pages, allocated on first use, holding the
@@ -51,8 +54,16 @@ struct vseg_vram_hold {
  * @num_uefi: entries of @uefi; 0 once the firmware handed over.
  * @uefi: the UEFI frame-buffer ranges the firmware image holds.
  * @committed: bytes handed out (in whole segment pages).
- * @free_hint: no byte below this offset is free: range allocations start
- *	their search there.
+ * @free_hint: no byte below this offset is free in @mm: range
+ *	allocations start their search there.
+ * @cache: blocks of one segment page that buffers freed, by ascending
+ *	offset, still allocated in @mm: the next single-page buffer takes
+ *	one without splitting and merging the buddy tree. Their bytes were
+ *	released when they were freed (they read zero), they count neither
+ *	in @committed nor as free, and the cache is emptied into @mm before
+ *	any allocation it cannot serve exactly as @mm would (see
+ *	vram_cache_take()), so that nothing is placed differently.
+ * @cached: blocks in @cache, at most %VSEG_VRAM_CACHE_MAX.
  * @vpr: the protected buffers' placements, by offset
  *	(&vseg_vram_res.vpr_link): the extents of the video protected region.
  */
@@ -73,6 +84,8 @@ struct vseg_vram_mgr {
 	u64 committed;
 	u64 free_hint;
 	struct list_head vpr;
+	struct list_head cache;
+	unsigned int cached;
 };
 
 /**
