@@ -23,6 +23,7 @@
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
 #include "vseg_exec.h"
+#include "vseg_host_aperture.h"
 #include "vseg_paging.h"
 #include "vseg_trace.h"
 #include "vseg_vram_mgr.h"
@@ -46,6 +47,7 @@ static void vseg_bo_destroy(struct ttm_buffer_object *tbo)
 	struct vseg_bo *vbo = to_vseg_bo(tbo);
 	struct vseg_device *vdev = bo_vdev(vbo);
 
+	vseg_host_aperture_drop(vbo);
 	mutex_lock(&vdev->bo_lock);
 	if (!list_empty(&vbo->link)) {
 		list_del(&vbo->link);
@@ -752,6 +754,7 @@ static int discard_pages(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
 	if (err)
 		return err;
 	ttm_bo_unmap_virtual(tbo);
+	vseg_host_aperture_drop(vbo);
 	vseg_aperture_unbind(&vdev->aperture, tbo->resource);
 	vseg_count(vdev, tbo->resource, VSEG_PAGING_DISCARDS);
 	vseg_placement_set(&none, NULL, 0);

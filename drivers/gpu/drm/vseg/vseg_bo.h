@@ -106,6 +106,8 @@ struct vseg_bo_state {
  *	it (EVICT with DRM_VSEG_RESIDENCY_DISCARD); under the reservation.
  * @shared_pins: pins held for other devices' dma-buf attachments and for
  *	kernel mappings of the dma-buf (vseg_prime.c); under the reservation.
+ * @host_slots: slots of a CPU host aperture's window pointing at its pages
+ *	(vseg_host_aperture.c); under the window's lock.
  */
 struct vseg_bo {
 	struct ttm_buffer_object tbo;
@@ -125,6 +127,7 @@ struct vseg_bo {
 	u32 move_reason;
 	bool discard;
 	unsigned int shared_pins;
+	unsigned int host_slots;
 };
 
 #define VSEG_BO_NOWHERE		U32_MAX
