@@ -252,6 +252,8 @@ static void test_segments(const char *profile)
 		check_banks(l, s);
 		check_invalid_ranges(l, s);
 		check_usage(l, &s->usage);
+		check_u64(l, "host_aperture", s->cpu_host_aperture_address);
+		check_u64(l, "host_aperture_size", s->cpu_host_aperture_size);
 	}
 
 	vseg_debugfs_free_segments(&d);

@@ -384,8 +384,9 @@ unsigned int vseg_bo_cpu_places(struct vseg_bo *vbo, struct ttm_place *places)
  * vseg_bo_cpu_accessible() - can the CPU map the buffer where it is
  * @vbo: the buffer, reserved
  *
- * Return: true in system memory, the aperture, or wholly inside the
- * CPU-visible part of a memory segment.
+ * Return: true in system memory, the aperture, a memory segment with a
+ * CPU host aperture, or wholly inside the CPU-visible part of a memory
+ * segment.
  */
 bool vseg_bo_cpu_accessible(struct vseg_bo *vbo)
 {
@@ -397,7 +398,7 @@ bool vseg_bo_cpu_accessible(struct vseg_bo *vbo)
 	if (!res)
 		return false;
 	id = vseg_mem_type_to_seg(vdev, res->mem_type);
-	if (!vseg_seg_is_memory(vdev, id))
+	if (!vseg_seg_is_memory(vdev, id) || vseg_seg(vdev, id)->host)
 		return true;
 	return vseg_vram_res_below(res, vseg_seg(vdev, id)->desc->cpu_visible_size);
 }

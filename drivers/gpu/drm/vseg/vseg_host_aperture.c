@@ -170,6 +170,25 @@ bool vseg_host_aperture_serves(struct vseg_bo *vbo)
 	return bo_window(vbo);
 }
 
+/**
+ * vseg_host_aperture_reaches() - may a buffer live behind a window
+ * @vbo: the buffer
+ *
+ * Return: true if one of the segments @vbo supports has a CPU host
+ * aperture: the CPU can reach it there without moving it.
+ */
+bool vseg_host_aperture_reaches(struct vseg_bo *vbo)
+{
+	struct vseg_device *vdev = bdev_to_vseg(vbo->tbo.bdev);
+	u32 id;
+
+	for (id = 1; id <= vdev->table.num_segments; id++)
+		if ((vbo->params.supported & BIT(id)) &&
+		    vseg_seg_is_memory(vdev, id) && vseg_seg(vdev, id)->host)
+			return true;
+	return false;
+}
+
 /* Remove the user mappings of one page of a buffer. */
 static void zap_page(struct vseg_bo *vbo, pgoff_t page)
 {

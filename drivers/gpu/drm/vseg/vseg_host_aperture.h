@@ -31,6 +31,7 @@ struct vseg_host_aperture_stats {
 
 int vseg_host_aperture_init(struct vseg_device *vdev, u32 id);
 bool vseg_host_aperture_serves(struct vseg_bo *vbo);
+bool vseg_host_aperture_reaches(struct vseg_bo *vbo);
 vm_fault_t vseg_host_aperture_fault(struct vseg_bo *vbo, struct vm_fault *vmf);
 void vseg_host_aperture_drop(struct vseg_bo *vbo);
 bool vseg_host_aperture_stats(struct vseg_device *vdev, u32 id,
