@@ -204,6 +204,19 @@ static void test_window_16m(void)
 	igt_assert_lte_u64(w1.remaps - w0.remaps + w1.used,
 			   w1.faults - w0.faults);
 
+	/*
+	 * The last window's worth of pages holds the slots: read again, they
+	 * do not fault. The first pages' slots were stolen and their
+	 * mappings zapped: each faults again.
+	 */
+	touch((uint8_t *)p + size - WINDOW, WINDOW);
+	read_window(ctx.fd, hidden, &w0);
+	igt_assert_eq_u64(w0.faults, w1.faults);
+	touch(p, WINDOW);
+	read_window(ctx.fd, hidden, &w1);
+	igt_assert_eq_u64(w1.faults - w0.faults, WINDOW / host_page);
+	igt_assert_eq_u64(w1.remaps - w0.remaps, WINDOW / host_page);
+
 	munmap(p, size);
 	vseg_gem_close(ctx.fd, h);
 	wait_used(hidden, 0);
@@ -326,7 +339,7 @@ static void test_hostile_thrash(void)
 	const uint64_t size = 2 * WINDOW, thief_size = 2 * WINDOW;
 	uint32_t seed = vseg_test_seed(0x71c71e), thief_seed = ~seed;
 	int to_child[2], to_parent[2];
-	struct window w0, w1;
+	struct window w0, w1, w2;
 	uint64_t fake;
 	uint32_t h;
 	void *p;
@@ -366,13 +379,17 @@ static void test_hostile_thrash(void)
 					      "the thief's own bytes");
 			}
 		}
-		for (int i = 0; i < 4; i++) {
+		/* Once the victim is idle: a last pass over every buffer. */
+		wait_byte(to_child[0], 'v');
+		for (int i = 0; i < 4; i++)
 			check_pattern(tp[i], thief_size, thief_seed + i + 2,
 				      "the thief's bytes at the end");
+		send_byte(to_parent[1], 'd');
+		wait_byte(to_child[0], 'x');
+		for (int i = 0; i < 4; i++) {
 			munmap(tp[i], thief_size);
 			vseg_gem_close(fd, th[i]);
 		}
-		send_byte(to_parent[1], 'd');
 		close(fd);
 	}
 
@@ -382,10 +399,21 @@ static void test_hostile_thrash(void)
 		check_pattern(p, size, seed + round, "the victim's own bytes");
 		vseg_pattern_fill(p, size, seed + round + 1);
 	}
+	send_byte(to_child[1], 'v');
 	wait_byte(to_parent[0], 'd');
+	/*
+	 * The thief's last pass faulted more pages than the window has
+	 * slots: it took every one, and the victim's pages lost their
+	 * mappings (a stale one would still reach the segment page).
+	 */
+	read_window(ctx.fd, hidden, &w1);
+	igt_assert_eq_u64(w1.used, w1.slots);
+	check_pattern(p, size, seed + 3, "the victim's bytes after the thief");
+	read_window(ctx.fd, hidden, &w2);
+	igt_assert_eq_u64(w2.faults - w1.faults, size / host_page);
+	send_byte(to_child[1], 'x');
 	igt_waitchildren();
 
-	check_pattern(p, size, seed + 3, "the victim's bytes after the thief");
 	igt_assert_eq_u32(vseg_gem_segment(ctx.fd, h), hidden);
 	read_window(ctx.fd, hidden, &w1);
 	igt_assert_lte_u64(4 * thief_size / host_page, w1.remaps - w0.remaps);
