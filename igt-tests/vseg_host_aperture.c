@@ -167,6 +167,7 @@ static void test_window_16m(void)
 {
 	const uint64_t size = 16 * SZ_1M, pages = size / host_page;
 	struct drm_vseg_gem_info before, after;
+	struct vseg_paging pg0, pg1;
 	struct window w0, w1;
 	uint32_t seed = vseg_test_seed(0x4057a9);
 	uint32_t h;
@@ -181,9 +182,16 @@ static void test_window_16m(void)
 	igt_assert_eq_u64(w0.slots, WINDOW / host_page);
 	igt_assert_eq_u64(w0.used, 0);
 
+	vseg_debugfs_read_paging(ctx.fd, &pg0);
 	p = vseg_gem_mmap(ctx.fd, h, size, RW);
 	vseg_pattern_fill(p, size, seed);
 	check_pattern(p, size, seed, "through the window");
+
+	/* Nothing moved: no paging transfer, in or out of any segment. */
+	vseg_debugfs_read_paging(ctx.fd, &pg1);
+	igt_assert_eq_u64(pg1.engine.op[VSEG_PAGING_OP_TRANSFER],
+			  pg0.engine.op[VSEG_PAGING_OP_TRANSFER]);
+	igt_assert_eq_u64(pg1.seg[hidden].transfers, pg0.seg[hidden].transfers);
 
 	vseg_gem_info(ctx.fd, h, &after);
 	igt_assert_eq_u32(after.segment_id, hidden);
