@@ -42,6 +42,11 @@
  *	only its own pattern, the remaps grow, and the second process cannot
  *	map the first one's buffer by its fake offset.
  *
+ * SUBTEST: partial-and-remap
+ * Description: A second mapping of the first half of a buffer shows the
+ *	bytes of the first; a page mapped again, or by a second mapping, keeps
+ *	its one slot: no remap, no second slot.
+ *
  * SUBTEST: free-drops-slots
  * Description: A buffer closed and unmapped while it holds slots gives
  *	them all back.
@@ -434,6 +439,48 @@ static void test_hostile_thrash(void)
 	wait_used(hidden, 0);
 }
 
+/* --- mappings of parts, mappings again ------------------------------------ */
+
+static void test_partial_and_remap(void)
+{
+	const uint64_t size = 256 * 1024, half = size / 2;
+	uint32_t seed = vseg_test_seed(0x9a47);
+	struct window w0, w1;
+	uint64_t off;
+	uint8_t *p, *q;
+	uint32_t h;
+
+	h = vseg_gem_create_in(ctx.fd, size, hidden, 0);
+	igt_assert_eq(__vseg_gem_mmap_offset(ctx.fd, h, &off), 0);
+	p = vseg_gem_mmap(ctx.fd, h, size, RW);
+	vseg_pattern_fill(p, size, seed);
+	read_window(ctx.fd, hidden, &w0);
+	igt_assert_eq_u64(w0.used, size / host_page);
+
+	/* The first half again (DRM maps from a buffer's start only). */
+	q = mmap(NULL, half, PROT_READ, MAP_SHARED, ctx.fd, off);
+	igt_assert(q != MAP_FAILED);
+	igt_assert_f(!memcmp(q, p, half),
+		     "a second mapping of the first half shows other bytes\n");
+	read_window(ctx.fd, hidden, &w1);
+	igt_assert_eq_u64(w1.used, size / host_page);
+	igt_assert_eq_u64(w1.remaps, w0.remaps);
+	igt_assert_eq_u64(w1.faults - w0.faults, half / host_page);
+
+	/* Unmapped and mapped again: the same slots. */
+	munmap(p, size);
+	p = vseg_gem_mmap(ctx.fd, h, size, PROT_READ);
+	check_pattern(p, size, seed, "mapped again");
+	read_window(ctx.fd, hidden, &w1);
+	igt_assert_eq_u64(w1.used, size / host_page);
+	igt_assert_eq_u64(w1.remaps, w0.remaps);
+
+	munmap(q, half);
+	munmap(p, size);
+	vseg_gem_close(ctx.fd, h);
+	wait_used(hidden, 0);
+}
+
 /* --- release ------------------------------------------------------------- */
 
 static void test_free_drops_slots(void)
@@ -525,6 +572,9 @@ static const struct vseg_subtest tests[] = {
 	{ "hostile-thrash", test_hostile_thrash,
 	  "A process thrashing the window sees only its own bytes, and the "
 	  "victim only its own." },
+	{ "partial-and-remap", test_partial_and_remap,
+	  "A second mapping shows the same bytes; mapping again reuses the "
+	  "slots." },
 	{ "free-drops-slots", test_free_drops_slots,
 	  "A freed buffer gives its slots back." },
 	{ "evict-drops-slots", test_evict_drops_slots,
