@@ -47,6 +47,11 @@
  *	bytes of the first; a page mapped again, or by a second mapping, keeps
  *	its one slot: no remap, no second slot.
  *
+ * SUBTEST: one-slot
+ * Description: A window of a single host page serves a buffer of many
+ *	pages: every fault after the first steals the one slot, and every
+ *	byte is read back.
+ *
  * SUBTEST: free-drops-slots
  * Description: A buffer closed and unmapped while it holds slots gives
  *	them all back.
@@ -481,6 +486,40 @@ static void test_partial_and_remap(void)
 	wait_used(hidden, 0);
 }
 
+#define ONE_SLOT_TABLE \
+	"discrete table=" \
+	"memory:name=hidden,size=8M,flags=cpuhostaperture," \
+	"hostaperture=4K,hostaddr=0xd0000000;" \
+	"memory:name=chidden,size=4M,flags=cpuhostaperture|" \
+	"cachedcpuhostaperture,hostaperture=4K,hostaddr=0xd0001000;" \
+	"aperture:name=aperture,size=16M"
+
+static void test_one_slot(void)
+{
+	const uint64_t size = 128 * 1024, pages = size / host_page;
+	uint32_t seed = vseg_test_seed(0x1510);
+	struct window w0, w1;
+	uint32_t h;
+	void *p;
+
+	/* A table of its own: reload, the base taken again. */
+	vseg_ctx_load(&ctx, ONE_SLOT_TABLE);
+	read_window(ctx.fd, hidden, &w0);
+	igt_assert_eq_u64(w0.slots, 1);
+
+	h = vseg_gem_create_in(ctx.fd, size, hidden, 0);
+	p = vseg_gem_mmap(ctx.fd, h, size, RW);
+	vseg_pattern_fill(p, size, seed);
+	check_pattern(p, size, seed, "through a one-page window");
+	igt_assert_eq_u32(vseg_gem_segment(ctx.fd, h), hidden);
+	read_window(ctx.fd, hidden, &w1);
+	igt_assert_eq_u64(w1.used, 1);
+	igt_assert_lte_u64(2 * pages - 1, w1.remaps - w0.remaps);
+	munmap(p, size);
+	vseg_gem_close(ctx.fd, h);
+	wait_used(hidden, 0);
+}
+
 /* --- release ------------------------------------------------------------- */
 
 static void test_free_drops_slots(void)
@@ -575,6 +614,8 @@ static const struct vseg_subtest tests[] = {
 	{ "partial-and-remap", test_partial_and_remap,
 	  "A second mapping shows the same bytes; mapping again reuses the "
 	  "slots." },
+	{ "one-slot", test_one_slot,
+	  "A one-page window serves a buffer of many pages." },
 	{ "free-drops-slots", test_free_drops_slots,
 	  "A freed buffer gives its slots back." },
 	{ "evict-drops-slots", test_evict_drops_slots,

@@ -128,10 +128,12 @@ int vseg_host_aperture_init(struct vseg_device *vdev, u32 id)
 	INIT_LIST_HEAD(&w->free);
 	w->num_slots = n;
 	w->cached = d->flags & VSEG_SEGF_CACHED_CPU_HOST_APERTURE;
-	w->hash_bits = ilog2(roundup_pow_of_two(n));
-	w->slots = kvcalloc(n, sizeof(*w->slots), GFP_KERNEL);
+	/* At least two buckets: hash_64() cannot take 0 bits. */
+	w->hash_bits = max_t(unsigned int, 1, ilog2(roundup_pow_of_two(n)));
+	/* A window as large as a huge segment may not fit: -ENOMEM. */
+	w->slots = kvcalloc(n, sizeof(*w->slots), GFP_KERNEL | __GFP_NOWARN);
 	w->buckets = kvcalloc(BIT(w->hash_bits), sizeof(*w->buckets),
-			      GFP_KERNEL);
+			      GFP_KERNEL | __GFP_NOWARN);
 	if (!w->slots || !w->buckets) {
 		window_release(&vdev->drm, w);
 		return -ENOMEM;
