@@ -289,6 +289,8 @@ static void test_segments(const char *profile)
 		check_u64(l, "vpr_count", s->num_vpr_supported);
 		check_u64(l, "vpr_reserve", s->vpr_reserve_size);
 		check_usage(l, &s->usage);
+		check_u64(l, "host_aperture", s->cpu_host_aperture_address);
+		check_u64(l, "host_aperture_size", s->cpu_host_aperture_size);
 	}
 
 	vseg_debugfs_free_segments(&d);

@@ -659,11 +659,13 @@ static void text_flags(struct vseg_table *t)
 		F(PARTIALLY_PRESERVED_DURING_HIBERNATE) | F(RESERVED_SYSMEM),
 		SZ_8M, 4 * SZ_1M, SZ_4K);
 	s->system_memory_end_address = 2 * SZ_1M;
-	add(t, MEM, "host",
-	    F(SUPPORTS_CPU_HOST_APERTURE) |
-	    F(SUPPORTS_CACHED_CPU_HOST_APERTURE) | F(PITCH_ALIGNMENT) |
-	    F(NON_LOCAL_BUDGET_GROUP),
-	    12 * SZ_1M, 4 * SZ_1M, SZ_4K);
+	s = add(t, MEM, "host",
+		F(SUPPORTS_CPU_HOST_APERTURE) |
+		F(SUPPORTS_CACHED_CPU_HOST_APERTURE) | F(PITCH_ALIGNMENT) |
+		F(NON_LOCAL_BUDGET_GROUP),
+		12 * SZ_1M, 4 * SZ_1M, SZ_4K);
+	s->cpu_host_aperture_address = 0xc0000000;
+	s->cpu_host_aperture_size = SZ_1M;
 	add(t, APER, "aperture",
 	    F(APERTURE) | F(CACHE_COHERENT) | F(NON_LOCAL_BUDGET_GROUP),
 	    VSEG_APERTURE_BASE, SZ_16M, SZ_4K);
@@ -758,7 +760,8 @@ static const struct {
 	  "memory:name=sys,size=4M,sysend=2M,flags=populatedfromsystem|"
 	  "standby|partialhibernate|reservedsysmem;"
 	  "memory:name=host,size=4M,flags=cpuhostaperture|"
-	  "cachedcpuhostaperture|pitchalignment|nonlocalbudget;"
+	  "cachedcpuhostaperture|pitchalignment|nonlocalbudget,"
+	  "hostaperture=1M,hostaddr=0xc0000000;"
 	  "aperture:size=16M,flags=cachecoherent|nonlocalbudget", text_flags, NULL },
 	{ "six-memory-segments",
 	  "memory:name=s0,size=4M;memory:name=s1,size=4M,flags=64kpages;"
@@ -1069,6 +1072,29 @@ static const struct {
 	{ "parse-too-many-uefi-ranges",
 	  M16 ",uefi=0+4K/1M+4K/2M+4K/3M+4K/4M+4K" AP,
 	  "vseg: cannot parse segment table at \"4M+4K\": too many uefi ranges" },
+	/* the CPU host aperture */
+	{ "host-aperture-without-flag", M16 ",hostaperture=1M,hostaddr=0xc0000000" AP,
+	  SEG1 "CPU host aperture without SupportsCpuHostAperture" },
+	{ "host-aperture-on-aperture", M16 AP ",flags=cpuhostaperture",
+	  INV "segment 2 \"aperture\": a CPU host aperture is only valid on a memory segment" },
+	{ "host-aperture-flag-without-size", M16 ",flags=cpuhostaperture" AP,
+	  SEG1 "SupportsCpuHostAperture without a CPU host aperture size" },
+	{ "host-aperture-above-size",
+	  M16 ",flags=cpuhostaperture,hostaperture=32M,hostaddr=0xc0000000" AP,
+	  SEG1 "CPU host aperture size 0x2000000 is not a multiple of the host page size * or exceeds the size" },
+	{ "host-aperture-without-address", M16 ",flags=cpuhostaperture,hostaperture=1M" AP,
+	  SEG1 "SupportsCpuHostAperture without a CPU host aperture address" },
+	{ "host-aperture-address-unaligned",
+	  M16 ",flags=cpuhostaperture,hostaperture=1M,hostaddr=0xc0000800" AP,
+	  SEG1 "CPU host aperture address 0xc0000800 is not a multiple of the host page size *" },
+	{ "host-aperture-wraps",
+	  M16 ",flags=cpuhostaperture,hostaperture=2M,hostaddr=0xfffffffffff00000" AP,
+	  SEG1 "CPU host aperture at 0xfffffffffff00000, 0x200000 bytes, wraps around the address space" },
+	{ "host-aperture-overlaps-visible",
+	  "memory:name=v,size=16M,flags=cpuvisible,cpu=0xc0000000;"
+	  "memory:name=h,size=16M,flags=cpuhostaperture,hostaperture=1M,"
+	  "hostaddr=0xc0f00000" AP,
+	  INV "segment 2 \"h\": CPU host aperture overlaps the CPU range of segment 1 \"v\"" },
 };
 
 static const struct {

@@ -19,7 +19,7 @@ char *vseg_debugfs_read_file(int fd, const char *name);
 /* The same, asserting it could be read; logged with igt_debug(). */
 char *vseg_debugfs_read_text(int fd, const char *name);
 
-#define VSEG_DEBUGFS_MAX_KEYS 40
+#define VSEG_DEBUGFS_MAX_KEYS 64
 
 /**
  * struct vseg_debugfs_line - one line of a vseg debugfs file

@@ -237,6 +237,25 @@ void vseg_check_table_rules(const struct drm_vseg_query_segments *q,
 		igt_assert_f(s->system_memory_end_address <= s->size,
 			     "segment %u: system memory end %#llx\n", s->id,
 			     (unsigned long long)s->system_memory_end_address);
+		if (!ap && (f & F(SUPPORTS_CPU_HOST_APERTURE)))
+			igt_assert_f(s->cpu_host_aperture_size &&
+				     !(s->cpu_host_aperture_size % host_page) &&
+				     s->cpu_host_aperture_size <= s->size &&
+				     s->cpu_host_aperture_address &&
+				     !(s->cpu_host_aperture_address % host_page) &&
+				     s->cpu_host_aperture_size - 1 <=
+				     UINT64_MAX - s->cpu_host_aperture_address,
+				     "segment %u: CPU host aperture %#llx+%#llx\n",
+				     s->id,
+				     (unsigned long long)s->cpu_host_aperture_address,
+				     (unsigned long long)s->cpu_host_aperture_size);
+		else
+			igt_assert_f(!s->cpu_host_aperture_size &&
+				     !s->cpu_host_aperture_address,
+				     "segment %u: CPU host aperture %#llx+%#llx without SupportsCpuHostAperture\n",
+				     s->id,
+				     (unsigned long long)s->cpu_host_aperture_address,
+				     (unsigned long long)s->cpu_host_aperture_size);
 
 		if (f & F(USE_BANKING))
 			igt_assert_f(s->num_banks >= 2 &&

@@ -110,5 +110,7 @@ void vseg_check_table(const struct vseg_table *want,
 		CHECK_FIELD(got, exp, pad);
 		for (unsigned int r = 0; r < 4; r++)
 			CHECK_FIELD(got, exp, reserved[r]);
+		CHECK_FIELD(got, exp, cpu_host_aperture_address);
+		CHECK_FIELD(got, exp, cpu_host_aperture_size);
 	}
 }

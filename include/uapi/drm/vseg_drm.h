@@ -88,6 +88,8 @@ extern "C" {
  *   protected region; GEM_INFO's %DRM_VSEG_INFO_CONTENT_LOST.
  *   The UEFI ranges are held until the first SCANOUT; a memory segment's
  *   invalid ranges may change at run time.
+ *   A CPU fault on a buffer in a segment with a CPU host aperture maps it
+ *   in place through the window instead of moving it.
  *
  * Rule for the version: the minor grows by one whenever this header
  * gains something a program may want to test for before it uses it (an
@@ -815,15 +817,17 @@ struct drm_vseg_gem_info {
  *
  * A fault on a buffer in memory the CPU cannot reach moves it to a
  * CPU-visible placement it supports (SIGBUS if that is impossible now, the
- * buffer being pinned elsewhere). After the device is unplugged, the
- * mapping shows a zeroed dummy page.
+ * buffer being pinned elsewhere); since 0.5, in a segment with a CPU host
+ * aperture (%DRM_VSEG_SEGMENT_SUPPORTS_CPU_HOST_APERTURE) the buffer stays
+ * and its page is mapped through the window. After the device is
+ * unplugged, the mapping shows a zeroed dummy page.
  *
  * Errors: -EINVAL for nonzero @extensions or @flags, for a buffer with
  * no CPU-reachable place at all (supported only in segments the CPU
- * cannot see), and for a buffer imported from another device's dma-buf
- * (mapped by its exporter, or through the dma-buf); -ENOENT for an unknown
- * handle; -EPERM (since 0.5) for a protected buffer
- * (%DRM_VSEG_GEM_CREATE_PROTECTED).
+ * cannot see and that have no CPU host aperture), and for a buffer
+ * imported from another device's dma-buf (mapped by its exporter, or
+ * through the dma-buf); -ENOENT for an unknown handle; -EPERM (since 0.5)
+ * for a protected buffer (%DRM_VSEG_GEM_CREATE_PROTECTED).
  */
 struct drm_vseg_gem_mmap_offset {
 	__u64 extensions;

@@ -23,6 +23,7 @@
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
 #include "vseg_exec.h"
+#include "vseg_host_aperture.h"
 #include "vseg_paging.h"
 #include "vseg_trace.h"
 #include "vseg_vpr.h"
@@ -47,6 +48,7 @@ static void vseg_bo_destroy(struct ttm_buffer_object *tbo)
 	struct vseg_bo *vbo = to_vseg_bo(tbo);
 	struct vseg_device *vdev = bo_vdev(vbo);
 
+	vseg_host_aperture_drop(vbo);
 	mutex_lock(&vdev->bo_lock);
 	if (!list_empty(&vbo->link)) {
 		list_del(&vbo->link);
@@ -383,8 +385,9 @@ unsigned int vseg_bo_cpu_places(struct vseg_bo *vbo, struct ttm_place *places)
  * vseg_bo_cpu_accessible() - can the CPU map the buffer where it is
  * @vbo: the buffer, reserved
  *
- * Return: true in system memory, the aperture, or wholly inside the
- * CPU-visible part of a memory segment.
+ * Return: true in system memory, the aperture, a memory segment with a
+ * CPU host aperture, or wholly inside the CPU-visible part of a memory
+ * segment.
  */
 bool vseg_bo_cpu_accessible(struct vseg_bo *vbo)
 {
@@ -396,7 +399,7 @@ bool vseg_bo_cpu_accessible(struct vseg_bo *vbo)
 	if (!res || vseg_bo_is_protected(vbo))
 		return false;
 	id = vseg_mem_type_to_seg(vdev, res->mem_type);
-	if (!vseg_seg_is_memory(vdev, id))
+	if (!vseg_seg_is_memory(vdev, id) || vseg_seg(vdev, id)->host)
 		return true;
 	return vseg_vram_res_below(res, vseg_seg(vdev, id)->desc->cpu_visible_size);
 }
@@ -753,6 +756,7 @@ static int discard_pages(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
 	if (err)
 		return err;
 	ttm_bo_unmap_virtual(tbo);
+	vseg_host_aperture_drop(vbo);
 	vseg_aperture_unbind(&vdev->aperture, tbo->resource);
 	vseg_count(vdev, tbo->resource, VSEG_PAGING_DISCARDS);
 	vseg_placement_set(&none, NULL, 0);

@@ -111,6 +111,8 @@ struct vseg_bo_state {
  *	segment; under the reservation.
  * @content_lost: a protected buffer lost its content in a standby
  *	(GEM_INFO's CONTENT_LOST); set under the reservation, never cleared.
+ * @host_slots: slots of a CPU host aperture's window pointing at its pages
+ *	(vseg_host_aperture.c); under the window's lock.
  */
 struct vseg_bo {
 	struct ttm_buffer_object tbo;
@@ -132,6 +134,7 @@ struct vseg_bo {
 	unsigned int shared_pins;
 	u64 crypt_nonce;
 	bool content_lost;
+	unsigned int host_slots;
 };
 
 #define VSEG_BO_NOWHERE		U32_MAX

@@ -30,6 +30,7 @@
 #include "vseg_display.h"
 #include "vseg_device_types.h"
 #include "vseg_gart.h"
+#include "vseg_host_aperture.h"
 #include "vseg_paging.h"
 #include "vseg_pm.h"
 #include "vseg_ranges.h"
@@ -97,6 +98,7 @@ static void print_live_ranges(struct seq_file *m, struct vseg_device *vdev,
 static void print_segment(struct seq_file *m, struct vseg_device *vdev,
 			  const struct vseg_segment_desc *d)
 {
+	struct vseg_host_aperture_stats hs;
 	struct vseg_usage u;
 	unsigned int i;
 
@@ -122,6 +124,12 @@ static void print_segment(struct seq_file *m, struct vseg_device *vdev,
 	if (d->kind == VSEG_SEGMENT_MEMORY)
 		seq_printf(m, " backed=%llu",
 			   vseg_vram_backed(vseg_vram(vdev, d->id)));
+	seq_printf(m, " host_aperture=0x%llx host_aperture_size=%llu",
+		   d->host_aperture_address, d->host_aperture_size);
+	if (vseg_host_aperture_stats(vdev, d->id, &hs))
+		seq_printf(m, " host_slots=%u host_slots_used=%u host_faults=%llu host_remaps=%llu host_caching=%s",
+			   hs.slots, hs.used, hs.faults, hs.remaps,
+			   hs.cached ? "cached" : "wc");
 	vseg_ttm_usage(vdev, d->id, &u);
 	print_usage(m, &u);
 }

@@ -41,6 +41,8 @@ struct vseg_paging_counts {
 	atomic64_t op[VSEG_PAGING_NUM];
 };
 
+struct vseg_host_window;
+
 /**
  * struct vseg_usage - usage counters of one segment
  * @committed: bytes allocated from the segment's manager, but for the old
@@ -64,6 +66,8 @@ struct vseg_usage {
  * @in_flight: bytes of old placements that moves are still reading: TTM
  *	keeps them (on a ghost object) until the paging engine is done.
  * @vram: memory segments only: the buddy manager (owns the backing store).
+ * @host: memory segments with SupportsCpuHostAperture only: the CPU host
+ *	aperture's window (vseg_host_aperture.c); NULL otherwise.
  */
 struct vseg_segment {
 	const struct vseg_segment_desc *desc;
@@ -71,6 +75,7 @@ struct vseg_segment {
 	atomic64_t evicted;
 	atomic64_t in_flight;
 	struct vseg_vram_mgr vram;
+	struct vseg_host_window *host;
 };
 
 /**

@@ -4,7 +4,8 @@
  *
  * The GEM object of a vseg buffer: its functions (free, per-file close,
  * mmap, and PRIME's, in vseg_prime.c) and the CPU fault, which moves a
- * buffer where the CPU can see it before mapping it.
+ * buffer where the CPU can see it before mapping it (but in a segment
+ * with a CPU host aperture, which maps it where it is).
  */
 
 #include <linux/dma-buf.h>
@@ -21,6 +22,7 @@
 #include "vseg_device_types.h"
 #include "vseg_file.h"
 #include "vseg_gem.h"
+#include "vseg_host_aperture.h"
 #include "vseg_prime.h"
 #include "vseg_pm.h"
 #include "vseg_res_cursor.h"
@@ -285,6 +287,13 @@ static vm_fault_t vseg_vm_fault(struct vm_fault *vmf)
 	if (dma_resv_wait_timeout(tbo->base.resv, DMA_RESV_USAGE_WRITE, true,
 				  MAX_SCHEDULE_TIMEOUT) < 0) {
 		ret = VM_FAULT_NOPAGE;
+		goto out_exit;
+	}
+	/* A CPU host aperture reaches it where it is: no move. */
+	if (vseg_host_aperture_serves(vbo)) {
+		ret = vseg_host_aperture_fault(vbo, vmf);
+		if (!(ret & VM_FAULT_ERROR))
+			ttm_bo_move_to_lru_tail_unlocked(tbo);
 		goto out_exit;
 	}
 	if (!vseg_bo_cpu_accessible(vbo)) {

@@ -27,6 +27,7 @@
 #include "vseg_device_types.h"
 #include "vseg_file.h"
 #include "vseg_gem.h"
+#include "vseg_host_aperture.h"
 #include "vseg_ioctl.h"
 #include "vseg_phys.h"
 #include "vseg_pm.h"
@@ -492,7 +493,8 @@ int vseg_ioctl_gem_mmap_offset(struct drm_device *drm, void *data,
 	 * No CPU-reachable place: every fault would fail; say so now. An
 	 * imported buffer is mapped through its dma-buf, by its exporter.
 	 */
-	err = vseg_bo_cpu_places(vbo, places) && !vseg_bo_is_imported(vbo) ?
+	err = (vseg_bo_cpu_places(vbo, places) ||
+	       vseg_host_aperture_reaches(vbo)) && !vseg_bo_is_imported(vbo) ?
 	      0 : -EINVAL;
 	if (!err)
 		err = drm_gem_create_mmap_offset(&vbo->tbo.base);

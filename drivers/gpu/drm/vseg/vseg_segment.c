@@ -1484,6 +1484,72 @@ static int vseg_validate_paging(const struct vseg_segment_table *t,
 	return 0;
 }
 
+/*
+ * The CPU host aperture (DXGK_CPUHOSTAPERTURE): a window of host pages at
+ * a CPU address through which the CPU reaches a memory segment that is
+ * not CPU-visible. The table gives both its size and its address, as it
+ * gives a CPU-visible segment's CPU-translated address.
+ */
+static int vseg_validate_host_aperture(const struct vseg_segment_table *t,
+				       const struct vseg_segment_desc *s,
+				       struct vseg_table_error *err)
+{
+	bool flag = s->flags & VSEG_SEGF_CPU_HOST_APERTURE;
+	u64 addr = s->host_aperture_address, size = s->host_aperture_size;
+	const struct vseg_segment_desc *o;
+	u32 id = s->id;
+	unsigned int i;
+
+	if (s->kind == VSEG_SEGMENT_APERTURE) {
+		if (flag || addr || size)
+			return vseg_table_fail(err, id,
+					       VSEG_RULE_HOST_APERTURE_ON_APERTURE,
+					       "a CPU host aperture is only valid on a memory segment");
+		return 0;
+	}
+	if (!flag) {
+		if (addr || size)
+			return vseg_table_fail(err, id,
+					       VSEG_RULE_HOST_APERTURE_WITHOUT_FLAG,
+					       "CPU host aperture without SupportsCpuHostAperture");
+		return 0;
+	}
+	if (!size)
+		return vseg_table_fail(err, id, VSEG_RULE_HOST_APERTURE_SIZE_ZERO,
+				       "SupportsCpuHostAperture without a CPU host aperture size");
+	if (!IS_ALIGNED(size, PAGE_SIZE) || size > s->size)
+		return vseg_table_fail(err, id, VSEG_RULE_HOST_APERTURE_SIZE,
+				       "CPU host aperture size 0x%llx is not a multiple of the host page size %lu or exceeds the size",
+				       size, PAGE_SIZE);
+	if (!addr)
+		return vseg_table_fail(err, id,
+				       VSEG_RULE_HOST_APERTURE_ADDRESS_ZERO,
+				       "SupportsCpuHostAperture without a CPU host aperture address");
+	if (!IS_ALIGNED(addr, PAGE_SIZE))
+		return vseg_table_fail(err, id,
+				       VSEG_RULE_HOST_APERTURE_ADDRESS_ALIGN,
+				       "CPU host aperture address 0x%llx is not a multiple of the host page size %lu",
+				       addr, PAGE_SIZE);
+	if (size - 1 > U64_MAX - addr)
+		return vseg_table_fail(err, id, VSEG_RULE_HOST_APERTURE_WRAPS,
+				       "CPU host aperture at 0x%llx, 0x%llx bytes, wraps around the address space",
+				       addr, size);
+	for (i = 0; i < t->num_segments; i++) {
+		o = &t->seg[i];
+		if (o == s)
+			continue;
+		if (vseg_ranges_overlap(addr, size, o->cpu_translated_address,
+					o->cpu_visible_size) ||
+		    vseg_ranges_overlap(addr, size, o->host_aperture_address,
+					o->host_aperture_size))
+			return vseg_table_fail(err, id,
+					       VSEG_RULE_HOST_APERTURE_OVERLAP,
+					       "CPU host aperture overlaps the CPU range of segment %u \"%.*s\"",
+					       o->id, VSEG_NAME_LEN, o->name);
+	}
+	return 0;
+}
+
 /**
  * vseg_segment_table_check() - check a table against the WDDM rules
  * @t: the table.
@@ -1497,7 +1563,11 @@ static int vseg_validate_paging(const struct vseg_segment_table *t,
  * protected region), then
  * that the GPU address ranges of the memory segments and of the aperture
  * do not overlap (an Agp aperture has no GPU base of its own and is left
- * out), then the paging buffer's size against its segment. Logs nothing.
+ * out), then the paging buffer's size against its segment, then each
+ * segment's CPU host aperture (only on a memory segment with
+ * SupportsCpuHostAperture, which must give it: a nonzero size, a multiple
+ * of the host page and at most the segment's, at a nonzero page-aligned
+ * CPU address clear of every other segment's CPU range). Logs nothing.
  *
  * Return: 0 with @err cleared (%VSEG_RULE_NONE, segment 0, empty message),
  * or -EINVAL with @err naming the first violation.
@@ -1565,7 +1635,15 @@ int vseg_segment_table_check(const struct vseg_segment_table *t,
 						       b->name);
 		}
 	}
-	return vseg_validate_paging(t, ap, err);
+	ret = vseg_validate_paging(t, ap, err);
+	if (ret)
+		return ret;
+	for (i = 0; i < t->num_segments; i++) {
+		ret = vseg_validate_host_aperture(t, &t->seg[i], err);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(vseg_segment_table_check);
 

@@ -280,13 +280,31 @@ struct vseg_profile_overrides {
  *	aligned (start or size) or not inside the segment.
  * @VSEG_RULE_UEFI_RANGE_OVERLAP: a UEFI frame-buffer range overlaps
  *	another one or an invalid range.
+ * @VSEG_RULE_HOST_APERTURE_ON_APERTURE: the aperture segment has
+ *	SupportsCpuHostAperture or a CPU host aperture (memory segments only).
+ * @VSEG_RULE_HOST_APERTURE_WITHOUT_FLAG: a memory segment has a CPU host
+ *	aperture size or address without SupportsCpuHostAperture.
+ * @VSEG_RULE_HOST_APERTURE_SIZE_ZERO: SupportsCpuHostAperture without a
+ *	CPU host aperture size.
+ * @VSEG_RULE_HOST_APERTURE_SIZE: the CPU host aperture size is not a
+ *	multiple of the host page size (PAGE_SIZE) or is above the segment
+ *	size.
+ * @VSEG_RULE_HOST_APERTURE_ADDRESS_ZERO: SupportsCpuHostAperture without
+ *	a CPU host aperture address.
+ * @VSEG_RULE_HOST_APERTURE_ADDRESS_ALIGN: the CPU host aperture address
+ *	is not a multiple of the host page size.
+ * @VSEG_RULE_HOST_APERTURE_WRAPS: the CPU host aperture goes past the end
+ *	of the address space.
+ * @VSEG_RULE_HOST_APERTURE_OVERLAP: the CPU host aperture overlaps another
+ *	segment's CPU-visible range or CPU host aperture.
  * @VSEG_RULE_COUNT: number of values; not a rule.
  *
  * The rules in the order they are checked: the table as a whole, then each
  * segment in table order (name, kind, flags, size, banks, CPU visibility
  * and CPU-translated address, invalid ranges), then the GPU address ranges
- * across segments, then the paging buffer's size. The firmware rules,
- * appended last, are checked for each segment after its invalid ranges.
+ * across segments, then the paging buffer's size, then each segment's CPU
+ * host aperture. The firmware and video protected region rules, appended
+ * later, are checked for each segment after its invalid ranges.
  */
 enum vseg_table_rule {
 	VSEG_RULE_NONE,
@@ -370,6 +388,15 @@ enum vseg_table_rule {
 	VSEG_RULE_TOO_MANY_UEFI_RANGES,
 	VSEG_RULE_UEFI_RANGE,
 	VSEG_RULE_UEFI_RANGE_OVERLAP,
+	/* the CPU host aperture, after the paging buffer */
+	VSEG_RULE_HOST_APERTURE_ON_APERTURE,
+	VSEG_RULE_HOST_APERTURE_WITHOUT_FLAG,
+	VSEG_RULE_HOST_APERTURE_SIZE_ZERO,
+	VSEG_RULE_HOST_APERTURE_SIZE,
+	VSEG_RULE_HOST_APERTURE_ADDRESS_ZERO,
+	VSEG_RULE_HOST_APERTURE_ADDRESS_ALIGN,
+	VSEG_RULE_HOST_APERTURE_WRAPS,
+	VSEG_RULE_HOST_APERTURE_OVERLAP,
 	VSEG_RULE_COUNT
 };
 

@@ -28,6 +28,7 @@
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
 #include "vseg_gart.h"
+#include "vseg_host_aperture.h"
 #include "vseg_page_pool.h"
 #include "vseg_paging.h"
 #include "vseg_res_cursor.h"
@@ -425,6 +426,9 @@ static int vseg_ttm_move(struct ttm_buffer_object *bo, bool evict,
 		if (err)
 			return err;
 	}
+	/* TTM removed its user mappings: its window slots go too. */
+	if (vseg_is_vseg_bo(bo))
+		vseg_host_aperture_drop(to_vseg_bo(bo));
 	discard = vseg_is_vseg_bo(bo) && to_vseg_bo(bo)->discard;
 	err = move_prepare(vdev, bo, ctx, old, new_mem, discard, &has_content,
 			   &overwritten);
@@ -492,6 +496,7 @@ static void vseg_ttm_delete_mem_notify(struct ttm_buffer_object *bo)
 				     &seg->in_flight);
 		return;
 	}
+	vseg_host_aperture_drop(to_vseg_bo(bo));
 	/* The contents go away with the buffer: a discard. */
 	if (bo->resource)
 		vseg_count(vdev, bo->resource, VSEG_PAGING_DISCARDS);
@@ -657,6 +662,8 @@ int vseg_ttm_init(struct vseg_device *vdev)
 			err = vseg_aperture_mgr_init(vdev, desc->id);
 		else
 			err = vseg_vram_mgr_init(vdev, desc->id);
+		if (!err && desc->kind == VSEG_SEGMENT_MEMORY)
+			err = vseg_host_aperture_init(vdev, desc->id);
 		if (err)
 			return err;
 	}

@@ -835,6 +835,20 @@ static void segment_host_page_messages(struct kunit *test)
 		expect_rule(test, t, "segment page", 1, VSEG_RULE_SIZE_ALIGN,
 			    NULL);
 	}
+
+	/* the CPU host aperture: its size and address, in host pages */
+	t = parse_ok(test, M16 ",flags=cpuhostaperture,hostaperture=0x1800,hostaddr=0xc0000000" AP);
+	snprintf(msg, sizeof(msg),
+		 "CPU host aperture size 0x1800 is not a multiple of the host page size %lu or exceeds the size",
+		 PAGE_SIZE);
+	expect_rule(test, t, "host aperture size", 1,
+		    VSEG_RULE_HOST_APERTURE_SIZE, msg);
+	t = parse_ok(test, M16 ",flags=cpuhostaperture,hostaperture=1M,hostaddr=0xc0000800" AP);
+	snprintf(msg, sizeof(msg),
+		 "CPU host aperture address 0xc0000800 is not a multiple of the host page size %lu",
+		 PAGE_SIZE);
+	expect_rule(test, t, "host aperture address", 1,
+		    VSEG_RULE_HOST_APERTURE_ADDRESS_ALIGN, msg);
 }
 
 static void segment_parse_syntax(struct kunit *test)
@@ -895,7 +909,8 @@ static const struct text_case good_tables[] = {
 	{ "flags",
 	  "memory:name=vis,size=8M,cpu=0xd0000000,visible=4M,flags=cpuvisible|standby|hibernate|directflip|applicationtarget|vpr|vprstandby|encryptedpaging|localbudget,vprsize=1M,vpralign=4K;"
 	  "memory:name=sys,size=4M,sysend=2M,flags=populatedfromsystem|standby|partialhibernate|reservedsysmem|reservedddr;"
-	  "memory:name=host,size=4M,flags=cpuhostaperture|cachedcpuhostaperture|pitchalignment|nonlocalbudget;"
+	  "memory:name=host,size=4M,flags=cpuhostaperture|cachedcpuhostaperture|pitchalignment|nonlocalbudget,"
+	  "hostaperture=1M,hostaddr=0xc0000000;"
 	  "aperture:size=16M,flags=cachecoherent|nonlocalbudget" },
 	{ "six-memory-segments",
 	  "memory:name=s0,size=4M;memory:name=s1,size=4M,flags=64kpages;"
@@ -943,6 +958,14 @@ static const struct text_case good_tables[] = {
 	{ "uefi-ranges",
 	  "memory:name=m,size=16M,flags=reservedddr,invalid=1M+1M,"
 	  "uefi=0+1M/2M+1M/8M+4K/15M+1M;aperture:size=16M" },
+	{ "host-aperture", M16 ",flags=cpuhostaperture,hostaperture=1M,hostaddr=0xc0000000" AP },
+	{ "host-aperture-whole-segment",
+	  M16 ",flags=cpuhostaperture|cachedcpuhostaperture,hostaperture=16M,hostaddr=0xc0000000" AP },
+	{ "host-aperture-beside-visible",
+	  "memory:name=v,size=16M,flags=cpuvisible,cpu=0xc0000000;"
+	  "memory:name=h,size=16M,flags=cpuhostaperture,hostaperture=1M,hostaddr=0xc1000000" AP },
+	{ "host-aperture-at-top",
+	  M16 ",flags=cpuhostaperture,hostaperture=1M,hostaddr=0xfffffffffff00000" AP },
 };
 
 KUNIT_ARRAY_PARAM_DESC(good_tables, good_tables, name);
@@ -1354,6 +1377,55 @@ static const struct table_case bad_tables[] = {
 	{ "parse-too-many-uefi-ranges",
 	  M16 ",uefi=0+4K/1M+4K/2M+4K/3M+4K/4M+4K" AP,
 	  .parse = -EINVAL },
+	/* the CPU host aperture */
+	{ "host-aperture-on-aperture", M16 AP ",flags=cpuhostaperture",
+	  2, VSEG_RULE_HOST_APERTURE_ON_APERTURE,
+	  "a CPU host aperture is only valid on a memory segment" },
+	{ "host-aperture-size-on-aperture", M16 AP ",hostaperture=1M",
+	  2, VSEG_RULE_HOST_APERTURE_ON_APERTURE,
+	  "a CPU host aperture is only valid on a memory segment" },
+	{ "host-aperture-without-flag", M16 ",hostaperture=1M,hostaddr=0xc0000000" AP,
+	  1, VSEG_RULE_HOST_APERTURE_WITHOUT_FLAG,
+	  "CPU host aperture without SupportsCpuHostAperture" },
+	{ "host-address-without-flag", M16 ",hostaddr=0xc0000000" AP,
+	  1, VSEG_RULE_HOST_APERTURE_WITHOUT_FLAG,
+	  "CPU host aperture without SupportsCpuHostAperture" },
+	{ "host-aperture-flag-without-size", M16 ",flags=cpuhostaperture" AP,
+	  1, VSEG_RULE_HOST_APERTURE_SIZE_ZERO,
+	  "SupportsCpuHostAperture without a CPU host aperture size" },
+	{ "host-aperture-size-zero",
+	  M16 ",flags=cpuhostaperture,hostaperture=0,hostaddr=0xc0000000" AP,
+	  1, VSEG_RULE_HOST_APERTURE_SIZE_ZERO,
+	  "SupportsCpuHostAperture without a CPU host aperture size" },
+	{ "host-aperture-size-unaligned",
+	  M16 ",flags=cpuhostaperture,hostaperture=0x1800,hostaddr=0xc0000000" AP,
+	  1, VSEG_RULE_HOST_APERTURE_SIZE },	/* message: host_page_messages */
+	{ "host-aperture-above-size",
+	  M16 ",flags=cpuhostaperture,hostaperture=32M,hostaddr=0xc0000000" AP,
+	  1, VSEG_RULE_HOST_APERTURE_SIZE },
+	{ "host-aperture-without-address",
+	  M16 ",flags=cpuhostaperture,hostaperture=1M" AP,
+	  1, VSEG_RULE_HOST_APERTURE_ADDRESS_ZERO,
+	  "SupportsCpuHostAperture without a CPU host aperture address" },
+	{ "host-aperture-address-unaligned",
+	  M16 ",flags=cpuhostaperture,hostaperture=1M,hostaddr=0xc0000800" AP,
+	  1, VSEG_RULE_HOST_APERTURE_ADDRESS_ALIGN },	/* message: host_page_messages */
+	{ "host-aperture-wraps",
+	  M16 ",flags=cpuhostaperture,hostaperture=2M,hostaddr=0xfffffffffff00000" AP,
+	  1, VSEG_RULE_HOST_APERTURE_WRAPS,
+	  "CPU host aperture at 0xfffffffffff00000, 0x200000 bytes, wraps around the address space" },
+	{ "host-aperture-overlaps-visible",
+	  "memory:name=v,size=16M,flags=cpuvisible,cpu=0xc0000000;"
+	  "memory:name=h,size=16M,flags=cpuhostaperture,hostaperture=1M,hostaddr=0xc0f00000" AP,
+	  2, VSEG_RULE_HOST_APERTURE_OVERLAP,
+	  "CPU host aperture overlaps the CPU range of segment 1 \"v\"" },
+	{ "host-aperture-overlaps-host-aperture",
+	  "memory:name=a,size=16M,flags=cpuhostaperture,hostaperture=1M,hostaddr=0xc0000000;"
+	  "memory:name=b,size=16M,flags=cpuhostaperture,hostaperture=1M,hostaddr=0xc0080000" AP,
+	  1, VSEG_RULE_HOST_APERTURE_OVERLAP,
+	  "CPU host aperture overlaps the CPU range of segment 2 \"b\"" },
+	{ "host-aperture-after-paging", M16 ",flags=cpuhostaperture" AP ";paging:size=31",
+	  0, VSEG_RULE_PAGING_SIZE },
 };
 
 KUNIT_ARRAY_PARAM_DESC(bad_tables, bad_tables, name);
