@@ -486,6 +486,7 @@ enum vseg_seg_key {
 	VSEG_KEY_BANKS,
 	VSEG_KEY_INVALID,
 	VSEG_KEY_FLAGS,
+	VSEG_KEY_BAR,
 };
 
 static const char * const vseg_seg_keys[] = {
@@ -500,6 +501,7 @@ static const char * const vseg_seg_keys[] = {
 	[VSEG_KEY_BANKS] = "banks",
 	[VSEG_KEY_INVALID] = "invalid",
 	[VSEG_KEY_FLAGS] = "flags",
+	[VSEG_KEY_BAR] = "bar",
 };
 
 enum vseg_paging_key {
@@ -635,6 +637,26 @@ static int vseg_parse_invalid(struct vseg_segment_desc *s, char *val)
 	return 0;
 }
 
+/* bar=N or bar=N+OFFSET: the segment is that PCI BAR's memory. */
+static int vseg_parse_bar(struct vseg_segment_desc *s, char *val)
+{
+	char *tok = strsep(&val, "+");
+	int ret;
+
+	ret = vseg_parse_u32(tok, &s->bar);
+	if (ret)
+		return ret;
+	if (s->bar > VSEG_MAX_BAR)
+		return vseg_parse_error(tok, "no such PCI BAR (0 to 5)");
+	if (val) {
+		ret = vseg_parse_u64(val, &s->bar_offset);
+		if (ret)
+			return ret;
+	}
+	s->on_bar = true;
+	return 0;
+}
+
 /* flags=F|F|...: short names or WDDM names, any case. */
 static int vseg_parse_flags(struct vseg_segment_desc *s, char *val)
 {
@@ -682,6 +704,8 @@ static int vseg_parse_segment_value(struct vseg_segment_desc *s,
 		return vseg_parse_invalid(s, val);
 	case VSEG_KEY_FLAGS:
 		return vseg_parse_flags(s, val);
+	case VSEG_KEY_BAR:
+		return vseg_parse_bar(s, val);
 	}
 	return vseg_parse_error(val, "internal error");
 }
@@ -738,6 +762,8 @@ static int vseg_parse_segment(struct vseg_parser *p,
 	 * as much aperture as it can): it gets the default one, which a
 	 * parameter may change (vseg_segment_table_size_agp()).
 	 */
+	if (s->on_bar && kind != VSEG_SEGMENT_MEMORY)
+		return vseg_parse_error(kind_tok, "bar is for memory segments");
 	agp = kind == VSEG_SEGMENT_APERTURE && (s->flags & VSEG_SEGF_AGP);
 	if (agp)
 		s->size = VSEG_AGP_DEFAULT_SIZE;

@@ -23,6 +23,7 @@
 #define VSEG_MAX_BANKS			16
 #define VSEG_MAX_INVALID_RANGES		4
 #define VSEG_NAME_LEN			16
+#define VSEG_MAX_BAR			5	/* a PCI device's BARs: 0..5 */
 
 /*
  * The paging buffer (DXGK_QUERYSEGMENTOUT's PagingBufferSize): room for at
@@ -97,6 +98,11 @@ struct vseg_range {
  * @num_invalid: number of invalid ranges.
  * @invalid: ranges never handed out.
  * @name: short name, used in logs and debugfs file names.
+ * @on_bar: a memory segment on a PCI device's BAR (the table's bar key):
+ *	the device's probe makes its first bytes the BAR's memory, and sets
+ *	@cpu_translated_address and @cpu_visible_size from the BAR.
+ * @bar: that BAR's index (0 to %VSEG_MAX_BAR).
+ * @bar_offset: where in the BAR the segment starts.
  */
 struct vseg_segment_desc {
 	u32 id;
@@ -114,6 +120,9 @@ struct vseg_segment_desc {
 	u32 num_invalid;
 	struct vseg_range invalid[VSEG_MAX_INVALID_RANGES];
 	char name[VSEG_NAME_LEN];
+	bool on_bar;
+	u32 bar;
+	u64 bar_offset;
 };
 
 /**

@@ -33,6 +33,12 @@ struct vseg_segment_desc;
  * @committed: bytes handed out (in whole segment pages).
  * @free_hint: no byte below this offset is free: range allocations start
  *	their search there.
+ * @bar: a segment on a PCI BAR: its first @bar_size bytes are the BAR's
+ *	memory, mapped write-combined here (the rest is in @backing); NULL
+ *	for a segment wholly in @backing.
+ * @bar_size: bytes of the segment on the BAR; 0 once the device is gone
+ *	(vseg_vram_mgr_detach_bar()): from then on @backing holds them all.
+ * @bar_phys: CPU physical (bus) address of the segment's first byte.
  */
 struct vseg_vram_mgr {
 	struct ttm_resource_manager manager;
@@ -46,6 +52,9 @@ struct vseg_vram_mgr {
 	struct list_head reserved;
 	u64 committed;
 	u64 free_hint;
+	void *bar;
+	u64 bar_size;
+	phys_addr_t bar_phys;
 };
 
 /**
