@@ -1030,6 +1030,9 @@ static const struct {
 	/* syntax */
 	{ "parse-unknown-key", M16 ",colour=red" AP,
 	  "vseg: cannot parse segment table at \"colour\": *" },
+	/* a PCI BAR, on the virtual platform device */
+	{ "bar-without-pci", M16 ",bar=2" AP,
+	  SEG1 "bar 2 without a PCI device (load with pci=VVVV:DDDD)" },
 };
 
 static const struct {

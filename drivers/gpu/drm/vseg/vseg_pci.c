@@ -127,14 +127,17 @@ int vseg_pci_table_resolve(struct vseg_segment_table *t, struct pci_dev *pdev,
 	u32 i, j;
 	int err;
 
-	for (i = 0; i < t->num_segments; i++)
-		named |= t->seg[i].on_bar;
-	if (!pdev) {
-		if (!named)
-			return 0;
-		pr_err("vseg: the segment table names a BAR: load with pci=VVVV:DDDD\n");
-		return -EINVAL;
+	for (i = 0; i < t->num_segments; i++) {
+		s = &t->seg[i];
+		named |= s->on_bar;
+		if (s->on_bar && !pdev) {
+			pr_err("vseg: invalid segment table: segment %u \"%s\": bar %u without a PCI device (load with pci=VVVV:DDDD)\n",
+			       s->id, s->name, s->bar);
+			return -EINVAL;
+		}
 	}
+	if (!pdev)
+		return 0;
 	if (!named) {
 		s = pick ? pick_segment(t) : NULL;
 		if (!s) {
