@@ -213,7 +213,7 @@ static int vseg_build_table(struct vseg_segment_table *t, struct pci_dev *pci)
 		err = vseg_segment_table_from_profile(t, profile, &ovr);
 	}
 	if (!err)
-		err = vseg_pci_table_resolve(t, pci, !(table && *table));
+		err = vseg_pci_table_resolve(t, pci);
 	if (err)
 		return err;
 	return vseg_segment_table_validate(t);

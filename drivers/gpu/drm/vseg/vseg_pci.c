@@ -48,23 +48,19 @@ bool vseg_pci_wanted(void)
 	return pci && *pci;
 }
 
-/* The first CPU-visible memory segment, else the first memory segment. */
+/* The first CPU-visible memory segment, or NULL. */
 static struct vseg_segment_desc *pick_segment(struct vseg_segment_table *t)
 {
-	struct vseg_segment_desc *first = NULL;
 	u32 i;
 
 	for (i = 0; i < t->num_segments; i++) {
 		struct vseg_segment_desc *s = &t->seg[i];
 
-		if (s->kind != VSEG_SEGMENT_MEMORY)
-			continue;
-		if (s->flags & VSEG_SEGF_CPU_VISIBLE)
+		if (s->kind == VSEG_SEGMENT_MEMORY &&
+		    (s->flags & VSEG_SEGF_CPU_VISIBLE))
 			return s;
-		if (!first)
-			first = s;
 	}
-	return first;
+	return NULL;
 }
 
 /* Put @s on its BAR of @pdev: CPU address and CPU-visible size. */
@@ -113,14 +109,14 @@ static bool bar_parts_overlap(const struct vseg_segment_desc *a,
  * vseg_pci_table_resolve() - put a table's memory segments on BARs
  * @t: the table, parsed or built from a profile, not yet validated
  * @pdev: the PCI device, or NULL for the virtual platform device
- * @pick: with no segment naming a BAR, put the first CPU-visible memory
- *	segment on BAR pci_bar (a profile's table)
+ *
+ * With no segment naming a BAR, the first CPU-visible memory segment goes
+ * on BAR pci_bar.
  *
  * Return: 0, -EINVAL if the table names a BAR without a PCI device or a
  * place outside its BAR, -ENODEV if the BAR is not memory.
  */
-int vseg_pci_table_resolve(struct vseg_segment_table *t, struct pci_dev *pdev,
-			   bool pick)
+int vseg_pci_table_resolve(struct vseg_segment_table *t, struct pci_dev *pdev)
 {
 	struct vseg_segment_desc *s;
 	bool named = false;
@@ -139,9 +135,10 @@ int vseg_pci_table_resolve(struct vseg_segment_table *t, struct pci_dev *pdev,
 	if (!pdev)
 		return 0;
 	if (!named) {
-		s = pick ? pick_segment(t) : NULL;
+		s = pick_segment(t);
 		if (!s) {
-			pci_err(pdev, "no memory segment of the table is on a BAR\n");
+			pci_err(pdev, "no CPU-visible memory segment to put on BAR %u: name one with the table's bar key\n",
+				pci_bar);
 			return -EINVAL;
 		}
 		if (pci_bar > VSEG_MAX_BAR) {

@@ -13,7 +13,6 @@ struct vseg_segment_table;
 bool vseg_pci_wanted(void);
 int vseg_pci_register(void);
 void vseg_pci_unregister(void);
-int vseg_pci_table_resolve(struct vseg_segment_table *t, struct pci_dev *pdev,
-			   bool pick);
+int vseg_pci_table_resolve(struct vseg_segment_table *t, struct pci_dev *pdev);
 
 #endif /* __VSEG_PCI_H__ */
