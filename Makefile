@@ -25,6 +25,10 @@ VM_TIMEOUT ?= 1800
 SUBTEST_TIMEOUT ?= 120
 RUN_TIMEOUT ?= 300
 QEMU_ARGS ?=
+# The guest's PCI device for vseg's PCI mode (VSEG_ARGS=pci=1af4:1110):
+# ivshmem-plain, whose BAR 2 is a 32 MiB memory backend.
+PCI_QEMU_ARGS ?= -object memory-backend-ram,id=ivmem,size=32M -device ivshmem-plain,memdev=ivmem
+RUN_QEMU_ARGS = $(QEMU_ARGS) $(if $(findstring pci=1af4:1110,$(VSEG_ARGS)),$(PCI_QEMU_ARGS))
 # 1: make check also runs everything on the debug kernel (tools/debug-kernel/)
 DEBUG_TIER ?= 1
 DEBUG_VM_TIMEOUT ?= 3600
@@ -191,7 +195,7 @@ run:
 	@$(TOOLS)/build-module.sh $(KVER)
 	@$(MAKE) --no-print-directory userspace
 	@$(TOOLS)/vm-run.sh -k $(KVER) -t $(RUN_TIMEOUT) -o $(REPO)/build/run/$(KVER) \
-		--qemu-args "$(QEMU_ARGS)" -e VSEG_ARGS="$(VSEG_ARGS)" -e RUN_EXTRA="$(RUN_EXTRA)" -- \
+		--qemu-args "$(RUN_QEMU_ARGS)" -e VSEG_ARGS="$(VSEG_ARGS)" -e RUN_EXTRA="$(RUN_EXTRA)" -- \
 		$(TOOLS)/vseg-run.sh $(REPO)/build/$(KVER)/drivers/gpu/drm/vseg/vseg.ko
 
 help:
@@ -221,7 +225,7 @@ help:
 	@echo "  KERNELS=\"$(KERNELS)\""
 	@echo "  KVER=$(KVER)  (make run)"
 	@echo "  TESTS=\"...\"       subset of IGT binaries (names or paths) for make check"
-	@echo "  VSEG_ARGS=\"...\"   module parameters for make run"
+	@echo "  VSEG_ARGS=\"...\"   module parameters for make run (pci=1af4:1110: on an ivshmem-plain device)"
 	@echo "  RUN_EXTRA=\"...\"   extra commands for make run (';'-separated)"
 	@echo "  VM_TIMEOUT=$(VM_TIMEOUT) SUBTEST_TIMEOUT=$(SUBTEST_TIMEOUT) RUN_TIMEOUT=$(RUN_TIMEOUT) QEMU_ARGS=\"$(QEMU_ARGS)\""
 	@echo "  DEBUG_TIER=$(DEBUG_TIER)  (0: make check skips the debug kernel)"

@@ -1095,6 +1095,9 @@ static const struct {
 	  "memory:name=h,size=16M,flags=cpuhostaperture,hostaperture=1M,"
 	  "hostaddr=0xc0f00000" AP,
 	  INV "segment 2 \"h\": CPU host aperture overlaps the CPU range of segment 1 \"v\"" },
+	/* a PCI BAR, on the virtual platform device */
+	{ "bar-without-pci", M16 ",bar=2" AP,
+	  SEG1 "bar 2 without a PCI device (load with pci=VVVV:DDDD)" },
 };
 
 static const struct {

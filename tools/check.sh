@@ -27,6 +27,12 @@
 #                    the debug kernel is built and run alongside them (its
 #                    lines prefixed "[debug] ", its guest's results as they
 #                    come); 0: after them
+#   PCI_LANE         1 (default): one more guest on the stock 6.12 kernel,
+#                    with an ivshmem-plain PCI device (PCI_QEMU_ARGS), where
+#                    every vseg load binds it (pci=1af4:1110, its BAR 2 the
+#                    first memory segment) and PCI_TESTS run (those of them
+#                    in TESTS, when TESTS is given); shown as kernel "pci".
+#                    0: no PCI guest
 #   V=1              kbuild's command lines on the terminal too
 #   VSEG_ACCEL       kvm, tcg or auto (default: KVM if a probe boot under KVM
 #                    works, probed once per run, else TCG; tools/vm-run.sh)
@@ -43,6 +49,9 @@ SUBTEST_TIMEOUT=${SUBTEST_TIMEOUT:-120}
 DEBUG_TIER=${DEBUG_TIER:-1}
 DEBUG_VM_TIMEOUT=${DEBUG_VM_TIMEOUT:-3600}
 DEBUG_SUBTEST_TIMEOUT=${DEBUG_SUBTEST_TIMEOUT:-$((3 * SUBTEST_TIMEOUT))}
+PCI_LANE=${PCI_LANE:-1}
+PCI_QEMU_ARGS=${PCI_QEMU_ARGS:-"-object memory-backend-ram,id=ivmem,size=32M -device ivshmem-plain,memdev=ivmem"}
+PCI_TESTS=${PCI_TESTS:-"vseg_pci vseg_placement vseg_mmap vseg_evict vseg_exec_physical vseg_exec_virtual vseg_isolation vseg_hotunplug"}
 
 P=0 F=0 S=0
 # One "make check" at a time per tree: they share build/.
@@ -78,6 +87,14 @@ kernels=()
 for k in "${all_kernels[@]}"; do
 	[ "$k" = debug ] || kernels+=("$k")
 done
+# The PCI guest ("pci") runs the stock 6.12 kernel, after it.
+PCI_KVER=
+if [ "$PCI_LANE" != 0 ]; then
+	for k in "${kernels[@]}"; do
+		case $k in 6.12.*) PCI_KVER=$k ;; esac
+	done
+	[ -z "$PCI_KVER" ] || kernels+=(pci)
+fi
 [ "$DEBUG_TIER" = 0 ] || kernels+=(debug)
 if [ ${#kernels[@]} -eq 0 ]; then
 	say "no supported kernel installed"
@@ -130,12 +147,21 @@ for e in ${GUEST_ENV:-}; do
 	genv+=(-e "$e")
 done
 
+# The PCI guest's programs: PCI_TESTS, of those selected.
+pci_tests=()
+for want in $PCI_TESTS; do
+	for t in "${tests[@]}"; do
+		[ "$(basename "$t")" = "$want" ] && pci_tests+=("$t")
+	done
+done
+
 # test_kernel KVER: build vseg for KVER, boot it, run the tests; leaves
 # "PASSED FAILED SKIPPED" in build/check/KVER/counts and the kernel's name
 # for the summary in build/check/KVER/label.
 test_kernel() {
 	local kver=$1 kp=0 kf=0 ks=0 out dkdir= mver=$1 label=$1 build_args
 	local kmod binds igt rc res what ign hits t
+	local lane_tests=("${tests[@]}") qargs=${QEMU_ARGS:-} lenv=("${genv[@]}")
 	say "==== $kver (kernel ${LANE[$kver]}/${#kernels[@]}) ===="
 	out=$REPO/build/check/$kver
 	rm -rf "$out"
@@ -154,14 +180,23 @@ test_kernel() {
 			return
 		fi
 	fi
+	# the PCI guest: the stock 6.12 kernel with an ivshmem-plain device
+	if [ "$kver" = pci ]; then
+		mver=$PCI_KVER
+		label="pci ($mver, ivshmem-plain BAR)"
+		build_args=("$mver")
+		lane_tests=("${pci_tests[@]}")
+		qargs+=" $PCI_QEMU_ARGS"
+		lenv+=(-e IGT_KMOD_OPTIONS=vseg:pci=1af4:1110)
+	fi
 	echo "$label" >"$out/label"
 	if ! "$TOOLS/build-module.sh" "${build_args[@]}"; then
 		say "$kver: FAIL: module build"
 		kf=1
-	elif [ ${#tests[@]} -gt 0 ] || [ -n "$dkdir" ]; then
+	elif [ ${#lane_tests[@]} -gt 0 ] || [ -n "$dkdir" ]; then
 		kmod=$REPO/build/$mver/drivers/gpu/drm/vseg
 		binds=()
-		for t in "${tests[@]}"; do
+		for t in "${lane_tests[@]}"; do
 			case $t in /tmp/*|/run/*) binds+=(-b "$(dirname "$t")") ;; esac
 		done
 		if [ -n "$dkdir" ]; then
@@ -176,11 +211,11 @@ test_kernel() {
 				"$TOOLS/debug-kernel/guest-check.sh" -r "$out/igt-results" \
 				-u "$kmod/tests/vseg_test.ko" -- "${igt[@]}"
 		else
-			"$TOOLS/vm-run.sh" -k "$kver" -t "$VM_TIMEOUT" -o "$out" "${binds[@]}" \
-				"${genv[@]}" \
-				--qemu-args "${QEMU_ARGS:-}" -- \
+			"$TOOLS/vm-run.sh" -k "$mver" -t "$VM_TIMEOUT" -o "$out" "${binds[@]}" \
+				"${lenv[@]}" \
+				--qemu-args "$qargs" -- \
 				"$TOOLS/igt-run.sh" -r "$out/igt-results" -t "$SUBTEST_TIMEOUT" \
-				-m "$kmod" "${tests[@]}"
+				-m "$kmod" "${lane_tests[@]}"
 		fi
 		rc=$?
 		# a quiet guest's own lines: its console less the kernel's, and
@@ -217,7 +252,7 @@ test_kernel() {
 			fi
 		fi
 	fi
-	[ -n "$dkdir" ] || pm_sleep "$kver" "$out/igt-results/results.txt"
+	[ -n "$dkdir" ] || [ "$kver" = pci ] || pm_sleep "$kver" "$out/igt-results/results.txt"
 	echo "$kp $kf $ks" >"$out/counts"
 }
 

@@ -11,6 +11,13 @@
  * finit_module(). Otherwise it runs "modprobe <name> <opts>" and maps
  * modprobe's error message back to an errno.
  *
+ * $IGT_KMOD_OPTIONS stands for a modprobe.d "options" line, which libkmod
+ * applies to every load of upstream IGT: "<name>:<options>" (another
+ * extension of this implementation) puts <options> before the options
+ * every load of module <name> passes, with ',' for ' ' (so that the
+ * variable holds no space). make check's PCI lane loads vseg on a PCI
+ * device this way (tools/check.sh).
+ *
  * Copyright (c) 2026 The vseg authors
  */
 #include <dirent.h>
@@ -405,9 +412,30 @@ static const char *module_initstate(const char *name, char *buf, size_t size)
 	return buf;
 }
 
+/*
+ * @opts with the options $IGT_KMOD_OPTIONS gives module @name in front, in
+ * @buf; or @opts itself.
+ */
+static const char *configured_opts(const char *name, const char *opts,
+				   char *buf, size_t size)
+{
+	const char *env = getenv("IGT_KMOD_OPTIONS");
+	size_t n = strlen(name);
+	char *p;
+
+	if (!env || strncmp(env, name, n) || env[n] != ':')
+		return opts;
+	snprintf(buf, size, "%s", env + n + 1);
+	for (p = buf; *p; p++)
+		if (*p == ',')
+			*p = ' ';
+	snprintf(p, size - (p - buf), " %s", opts ? opts : "");
+	return buf;
+}
+
 static int kmod_load(const char *mod_name, const char *opts, int depth)
 {
-	char name[NAME_MAX], path[PATH_MAX], state[32];
+	char name[NAME_MAX], path[PATH_MAX], state[32], optbuf[1024];
 	const char *st;
 	int err;
 
@@ -420,11 +448,13 @@ static int kmod_load(const char *mod_name, const char *opts, int depth)
 	if (st && (igt_kmod_is_loaded(name) || !strcmp(st, "builtin"))) {
 		err = opts ? -EEXIST : 0;
 	} else if (find_in_kmod_path(mod_name, path, sizeof(path))) {
+		opts = configured_opts(name, opts, optbuf, sizeof(optbuf));
 		igt_debug("Loading %s%s%s\n", path, opts ? " " : "",
 			  opts ? opts : "");
 		err = load_file(path, opts, depth);
 	} else {
-		err = run_modprobe(mod_name, opts);
+		err = run_modprobe(mod_name, configured_opts(name, opts, optbuf,
+							     sizeof(optbuf)));
 	}
 
 	switch (err) {

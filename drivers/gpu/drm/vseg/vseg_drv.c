@@ -7,7 +7,9 @@
  * Device and module. Without hardware the module creates its own virtual
  * platform device at load (the embedded default): a GPU whose segment table
  * comes from a built-in profile or from a text description, and whose
- * memory segments are backed by system RAM reserved at probe.
+ * memory segments are backed by system RAM as they are written. With the
+ * pci parameter it binds PCI devices instead (vseg_pci.c), whose memory
+ * segments may be a BAR's memory.
  */
 
 #include <linux/dma-mapping.h>
@@ -36,9 +38,11 @@
 #include "vseg_ioctl.h"
 #include "vseg_page_pool.h"
 #include "vseg_paging.h"
+#include "vseg_pci.h"
 #include "vseg_phys.h"
 #include "vseg_pm.h"
 #include "vseg_ttm.h"
+#include "vseg_vram_mgr.h"
 
 static char *profile = "discrete";
 module_param(profile, charp, 0444);
@@ -188,7 +192,7 @@ static const struct drm_driver vseg_drm_driver = {
 	.minor = DRIVER_MINOR,
 };
 
-static int vseg_build_table(struct vseg_segment_table *t)
+static int vseg_build_table(struct vseg_segment_table *t, struct pci_dev *pci)
 {
 	struct vseg_profile_overrides ovr = {};
 	int i, err;
@@ -208,6 +212,8 @@ static int vseg_build_table(struct vseg_segment_table *t)
 		ovr.aperture_commit = (u64)aperture_commit_mb * SZ_1M;
 		err = vseg_segment_table_from_profile(t, profile, &ovr);
 	}
+	if (!err)
+		err = vseg_pci_table_resolve(t, pci);
 	if (err)
 		return err;
 	return vseg_segment_table_validate(t);
@@ -226,27 +232,33 @@ static int probe_step(struct vseg_device *vdev, unsigned int *step, int err)
 	return -ENODEV;
 }
 
-/*
+/**
+ * vseg_device_probe() - make a vseg GPU of a device
+ * @dev: the platform device, or the PCI device's
+ * @pci: the PCI device whose BARs the segment table may name, or NULL
+ *
  * The memory managers, the engines and the display live as long as the DRM
- * device: an unbind only unplugs it (vseg_remove()), and they go when the
- * last file, mapping or exported buffer that holds the device goes.
+ * device: an unbind only unplugs it (vseg_device_remove()), and they go when
+ * the last file, mapping or exported buffer that holds the device goes.
+ *
+ * Return: 0 or a negative error code.
  */
-static int vseg_probe(struct platform_device *pdev)
+int vseg_device_probe(struct device *dev, struct pci_dev *pci)
 {
 	struct vseg_device *vdev;
 	unsigned int step = 0;
 	int err;
 
-	vdev = devm_drm_dev_alloc(&pdev->dev, &vseg_drm_driver,
+	vdev = devm_drm_dev_alloc(dev, &vseg_drm_driver,
 				  struct vseg_device, drm);
 	if (IS_ERR(vdev))
 		return PTR_ERR(vdev);
 	/* Imported pages are used where they are, wherever they are. */
-	err = dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	err = dma_coerce_mask_and_coherent(dev, DMA_BIT_MASK(64));
 	if (err)
 		return err;
 
-	err = probe_step(vdev, &step, vseg_build_table(&vdev->table));
+	err = probe_step(vdev, &step, vseg_build_table(&vdev->table, pci));
 	if (err)
 		return err;
 	err = vseg_phys_map_init(vdev);
@@ -271,7 +283,7 @@ static int vseg_probe(struct platform_device *pdev)
 	if (err)
 		return err;
 
-	platform_set_drvdata(pdev, vdev);
+	dev_set_drvdata(dev, vdev);
 	err = drm_dev_register(&vdev->drm, 0);
 	if (err)
 		return err;
@@ -282,26 +294,39 @@ static int vseg_probe(struct platform_device *pdev)
 	return 0;
 }
 
-/*
- * Unbind (sysfs, or the module going away): unplug the device. Clients
- * that still hold files get -ENODEV from every ioctl and a zeroed dummy
- * page behind their mappings; jobs already queued run to their end; displayed primaries are
- * released. The rest is torn down with the DRM device (see vseg_probe()).
+/**
+ * vseg_device_remove() - unbind (sysfs, or the module going away)
+ * @dev: the device vseg_device_probe() made a GPU of
+ *
+ * Unplugs the device. Clients that still hold files get -ENODEV from every
+ * ioctl and a zeroed dummy page behind their mappings; jobs already queued
+ * run to their end; displayed primaries are released; a segment's BAR is
+ * left alone from then on (its contents are lost). The rest is torn down
+ * with the DRM device (see vseg_device_probe()).
  */
-static void vseg_remove(struct platform_device *pdev)
+void vseg_device_remove(struct device *dev)
 {
-	struct vseg_device *vdev = platform_get_drvdata(pdev);
+	struct vseg_device *vdev = dev_get_drvdata(dev);
+	u32 id;
 
 	drm_dev_unplug(&vdev->drm);
 	/* Drop every CPU mapping: the next access faults to a dummy page. */
 	unmap_mapping_range(vdev->drm.anon_inode->i_mapping, 0, 0, 1);
 	vseg_display_unplug(vdev);
 	vseg_engine_drain(vdev);
+	for (id = 1; id <= vdev->table.num_segments; id++)
+		if (vseg_seg_is_memory(vdev, id))
+			vseg_vram_mgr_detach_bar(vseg_vram(vdev, id));
+}
+
+static void vseg_remove(struct platform_device *pdev)
+{
+	vseg_device_remove(&pdev->dev);
 }
 
 static int vseg_probe_record(struct platform_device *pdev)
 {
-	vseg_probe_result = vseg_probe(pdev);
+	vseg_probe_result = vseg_device_probe(&pdev->dev, NULL);
 	return vseg_probe_result;
 }
 
@@ -366,7 +391,10 @@ static struct attribute *vseg_dev_attrs[] = {
 };
 ATTRIBUTE_GROUPS(vseg_dev);
 
-static const struct dev_pm_ops vseg_dev_pm_ops = {
+/* The platform device's and the PCI devices' (vseg_pci.c) alike. */
+const struct attribute_group **vseg_device_groups = vseg_dev_groups;
+
+const struct dev_pm_ops vseg_dev_pm_ops = {
 	.suspend = vseg_pm_suspend,
 	.resume = vseg_pm_resume,
 	.freeze = vseg_pm_freeze,
@@ -392,6 +420,13 @@ static int __init vseg_init(void)
 	err = vseg_page_pool_init();
 	if (err)
 		return err;
+	/* A PCI device is named: vseg binds it instead of its own device. */
+	if (vseg_pci_wanted()) {
+		err = vseg_pci_register();
+		if (err)
+			vseg_page_pool_fini();
+		return err;
+	}
 	err = platform_driver_register(&vseg_platform_driver);
 	if (err)
 		goto err_pool;
@@ -437,8 +472,12 @@ err_pool:
 
 static void __exit vseg_exit(void)
 {
-	platform_device_unregister(vseg_pdev);
-	platform_driver_unregister(&vseg_platform_driver);
+	if (vseg_pci_wanted()) {
+		vseg_pci_unregister();
+	} else {
+		platform_device_unregister(vseg_pdev);
+		platform_driver_unregister(&vseg_platform_driver);
+	}
 	vseg_page_pool_fini();
 }
 

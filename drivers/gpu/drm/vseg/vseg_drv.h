@@ -8,10 +8,20 @@
 #ifndef __VSEG_DRV_H__
 #define __VSEG_DRV_H__
 
+#include <linux/device.h>
+
 #define DRIVER_NAME	"vseg"
 #define DRIVER_DESC	"WDDM GPU segment memory model on TTM"
 #define DRIVER_DATE	"20261124"
 #define DRIVER_MAJOR	0
 #define DRIVER_MINOR	5
+
+struct pci_dev;
+
+int vseg_device_probe(struct device *dev, struct pci_dev *pci);
+void vseg_device_remove(struct device *dev);
+
+extern const struct dev_pm_ops vseg_dev_pm_ops;
+extern const struct attribute_group **vseg_device_groups;
 
 #endif /* __VSEG_DRV_H__ */

@@ -131,8 +131,9 @@ static int paging_transfer(struct vseg_paging *pg, u64 dst, u64 src,
 
 /*
  * Zeroes into a memory segment: absent pages read zero already, so only
- * the backed pages are written, found a backing table at a time instead
- * of mapping every page. False if @dst..@size is not whole pages of one.
+ * the backed pages (and the part on a BAR) are written, found a backing
+ * table at a time instead of mapping every page. False if @dst..@size is
+ * not whole pages of one.
  */
 static bool paging_zero_segment(struct vseg_paging *pg, u64 dst, u64 size)
 {
@@ -148,7 +149,7 @@ static bool paging_zero_segment(struct vseg_paging *pg, u64 dst, u64 size)
 	mgr = vseg_vram(vdev, seg);
 	if (off >= mgr->desc->size || size > mgr->desc->size - off)
 		return false;
-	vseg_vram_poison(mgr, off, size, 0);
+	vseg_vram_clear(mgr, off, size);
 	return true;
 }
 

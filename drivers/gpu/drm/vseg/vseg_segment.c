@@ -497,6 +497,7 @@ enum vseg_seg_key {
 	VSEG_KEY_VPR_COUNT,
 	VSEG_KEY_VPR_RESERVE,
 	VSEG_KEY_UEFI,
+	VSEG_KEY_BAR,
 };
 
 static const char * const vseg_seg_keys[] = {
@@ -519,6 +520,7 @@ static const char * const vseg_seg_keys[] = {
 	[VSEG_KEY_VPR_COUNT] = "vprcount",
 	[VSEG_KEY_VPR_RESERVE] = "vprreserve",
 	[VSEG_KEY_UEFI] = "uefi",
+	[VSEG_KEY_BAR] = "bar",
 };
 
 enum vseg_paging_key {
@@ -658,6 +660,26 @@ static int vseg_parse_ranges(struct vseg_range *ranges, u32 *num,
 	return 0;
 }
 
+/* bar=N or bar=N+OFFSET: the segment is that PCI BAR's memory. */
+static int vseg_parse_bar(struct vseg_segment_desc *s, char *val)
+{
+	char *tok = strsep(&val, "+");
+	int ret;
+
+	ret = vseg_parse_u32(tok, &s->bar);
+	if (ret)
+		return ret;
+	if (s->bar > VSEG_MAX_BAR)
+		return vseg_parse_error(tok, "no such PCI BAR (0 to 5)");
+	if (val) {
+		ret = vseg_parse_u64(val, &s->bar_offset);
+		if (ret)
+			return ret;
+	}
+	s->on_bar = true;
+	return 0;
+}
+
 /* flags=F|F|...: short names or WDDM names, any case. */
 static int vseg_parse_flags(struct vseg_segment_desc *s, char *val)
 {
@@ -723,6 +745,8 @@ static int vseg_parse_segment_value(struct vseg_segment_desc *s,
 	case VSEG_KEY_UEFI:
 		return vseg_parse_ranges(s->uefi, &s->num_uefi,
 					 VSEG_MAX_UEFI_RANGES, "uefi", val);
+	case VSEG_KEY_BAR:
+		return vseg_parse_bar(s, val);
 	}
 	return vseg_parse_error(val, "internal error");
 }
@@ -779,6 +803,8 @@ static int vseg_parse_segment(struct vseg_parser *p,
 	 * as much aperture as it can): it gets the default one, which a
 	 * parameter may change (vseg_segment_table_size_agp()).
 	 */
+	if (s->on_bar && kind != VSEG_SEGMENT_MEMORY)
+		return vseg_parse_error(kind_tok, "bar is for memory segments");
 	agp = kind == VSEG_SEGMENT_APERTURE && (s->flags & VSEG_SEGF_AGP);
 	if (agp)
 		s->size = VSEG_AGP_DEFAULT_SIZE;

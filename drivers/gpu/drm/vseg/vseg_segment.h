@@ -24,6 +24,7 @@
 #define VSEG_MAX_INVALID_RANGES		4
 #define VSEG_MAX_UEFI_RANGES		4
 #define VSEG_NAME_LEN			16
+#define VSEG_MAX_BAR			5	/* a PCI device's BARs: 0..5 */
 
 /*
  * The paging buffer (DXGK_QUERYSEGMENTOUT's PagingBufferSize): room for at
@@ -109,6 +110,11 @@ struct vseg_range {
  * @num_uefi: NumUEFIFrameBufferRanges.
  * @uefi: the UEFI frame-buffer ranges.
  * @name: short name, used in logs and debugfs file names.
+ * @on_bar: a memory segment on a PCI device's BAR (the table's bar key):
+ *	the device's probe makes its first bytes the BAR's memory, and sets
+ *	@cpu_translated_address and @cpu_visible_size from the BAR.
+ * @bar: that BAR's index (0 to %VSEG_MAX_BAR).
+ * @bar_offset: where in the BAR the segment starts.
  */
 struct vseg_segment_desc {
 	u32 id;
@@ -135,6 +141,9 @@ struct vseg_segment_desc {
 	u32 num_uefi;
 	struct vseg_range uefi[VSEG_MAX_UEFI_RANGES];
 	char name[VSEG_NAME_LEN];
+	bool on_bar;
+	u32 bar;
+	u64 bar_offset;
 };
 
 /**

@@ -510,10 +510,13 @@ static int vseg_ttm_io_mem_reserve(struct ttm_device *bdev,
 		return 0;
 	/*
 	 * Segment memory is system pages here, allocated as it is written:
-	 * cached, reached page by page through io_mem_pfn, never linear.
+	 * cached, reached page by page through io_mem_pfn, never linear. A
+	 * placement in a segment's PCI BAR is the BAR's memory at its bus
+	 * address, mapped write-combined.
 	 */
 	mem->bus.is_iomem = true;
-	mem->bus.caching = ttm_cached;
+	mem->bus.caching = vseg_vram_res_on_bar(mem) ? ttm_write_combined :
+						       ttm_cached;
 	mem->bus.offset = 0;
 	mem->bus.addr = NULL;
 	return 0;

@@ -10,9 +10,17 @@
  * for banks and for the CPU-visible part of a small-BAR segment, and
  * TTM_PL_FLAG_TOPDOWN for top-down preference. Without CONTIGUOUS a
  * buffer is a set of segment pages that may be scattered.
+ *
+ * A segment's bytes are system pages of a backing store, allocated as they
+ * are written; a segment on a PCI BAR (vseg_pci.c) has its first bytes in
+ * the BAR instead, reached through a write-combined mapping of it by the
+ * engines and the paging operations, and by the CPU at the BAR's bus
+ * address. Both read zero where nothing was written since the bytes were
+ * last freed.
  */
 
 #include <linux/highmem.h>
+#include <linux/io.h>
 #include <linux/list_sort.h>
 #include <linux/moduleparam.h>
 #include <linux/sysfs.h>
@@ -541,6 +549,63 @@ static void vseg_vram_mgr_unreserve(struct vseg_vram_mgr *mgr)
 	mutex_unlock(&mgr->lock);
 }
 
+/*
+ * A segment on a BAR: map its part of the BAR (the CPU-visible part the
+ * probe found there), write-combined as the CPU's mappings, and clear it:
+ * a segment starts reading zero, whatever the BAR held before.
+ */
+static int vram_map_bar(struct vseg_vram_mgr *mgr)
+{
+	const struct vseg_segment_desc *desc = mgr->desc;
+
+	if (!desc->on_bar || !desc->cpu_visible_size)
+		return 0;
+	mgr->bar = memremap(desc->cpu_translated_address,
+			    desc->cpu_visible_size, MEMREMAP_WC);
+	if (!mgr->bar)
+		return -ENOMEM;
+	memset(mgr->bar, 0, desc->cpu_visible_size);
+	mgr->bar_phys = desc->cpu_translated_address;
+	mgr->bar_size = desc->cpu_visible_size;
+	return 0;
+}
+
+/* The BAR's byte at segment offset @off, or NULL if it is not on the BAR. */
+static void *bar_byte(struct vseg_vram_mgr *mgr, u64 off)
+{
+	return off < READ_ONCE(mgr->bar_size) ? mgr->bar + off : NULL;
+}
+
+/**
+ * vseg_vram_mgr_detach_bar() - the segment's BAR is gone
+ * @mgr: the manager
+ *
+ * For the unbind of the PCI device: from now on the manager never touches
+ * the BAR (another driver, or the next vseg device, may own it). What the
+ * BAR held is lost, as device memory is when its device goes: its bytes
+ * read zero from the backing store. The mapping itself stays until the
+ * manager goes, so that an access already under way stays harmless.
+ */
+void vseg_vram_mgr_detach_bar(struct vseg_vram_mgr *mgr)
+{
+	WRITE_ONCE(mgr->bar_size, 0);
+}
+
+/**
+ * vseg_vram_res_on_bar() - is a placement wholly in its segment's BAR
+ * @res: a placement in a memory segment
+ *
+ * Return: true if the CPU maps its bytes at the BAR's bus address.
+ */
+bool vseg_vram_res_on_bar(struct ttm_resource *res)
+{
+	struct vseg_vram_mgr *mgr = to_vram_mgr(ttm_manager_type(res->bo->bdev,
+								 res->mem_type));
+	u64 bar_size = READ_ONCE(mgr->bar_size);
+
+	return bar_size && vseg_vram_res_below(res, bar_size);
+}
+
 /**
  * __vseg_vram_mgr_init() - set up the manager of a memory segment
  * @mgr: the manager, zeroed
@@ -582,11 +647,15 @@ int __vseg_vram_mgr_init(struct vseg_vram_mgr *mgr, struct ttm_device *bdev,
 			     desc->page_size);
 	if (err)
 		goto err_mutex;
+	/* The BAR first: a UEFI range on it gets its splash there. */
+	err = vram_map_bar(mgr);
+	if (err)
+		goto err_buddy;
 	err = vseg_vram_mgr_reserve(mgr);
 	if (!err)
 		err = vseg_vram_mgr_fill_uefi(mgr);
 	if (err)
-		goto err_buddy;
+		goto err_reserved;
 
 	mgr->manager.use_tt = false;
 	mgr->manager.func = &vseg_vram_mgr_func;
@@ -595,8 +664,13 @@ int __vseg_vram_mgr_init(struct vseg_vram_mgr *mgr, struct ttm_device *bdev,
 	ttm_resource_manager_set_used(&mgr->manager, true);
 	return 0;
 
-err_buddy:
+err_reserved:
 	vseg_vram_mgr_unreserve(mgr);
+	if (mgr->bar)
+		memunmap(mgr->bar);
+	mgr->bar = NULL;
+	mgr->bar_size = 0;
+err_buddy:
 	drm_buddy_fini(&mgr->mm);
 	vseg_vram_release(mgr, 0, desc->size);
 	for (i = 0; i < mgr->backing_tables; i++)
@@ -643,6 +717,9 @@ void vseg_vram_mgr_fini(struct vseg_vram_mgr *mgr, struct ttm_device *bdev)
 		kfree(mgr->backing[i]);
 	kvfree(mgr->backing);
 	mgr->backing = NULL;
+	if (mgr->bar)
+		memunmap(mgr->bar);
+	mgr->bar = NULL;
 	mutex_destroy(&mgr->edit_lock);
 	mutex_destroy(&mgr->lock);
 }
@@ -730,7 +807,8 @@ int vseg_vram_res_populate(struct ttm_resource *res, u64 overwritten)
  * @res: a placement in a memory segment
  *
  * Return: true if a page of the backing store holds some of its bytes
- * (they may be nonzero); false if it all reads zero.
+ * (they may be nonzero); false if it all reads zero (a placement just
+ * made: its BAR bytes, if any, were cleared when last freed).
  */
 bool vseg_vram_res_backed(struct ttm_resource *res)
 {
@@ -742,7 +820,9 @@ bool vseg_vram_res_backed(struct ttm_resource *res)
 
 	list_for_each_entry(block, &to_vseg_vram_res(res)->blocks, link) {
 		end = block_start(block) + drm_buddy_block_size(&mgr->mm, block);
-		for (off = block_start(block); off < end; off += PAGE_SIZE) {
+		/* Freed BAR bytes were cleared: the BAR part reads zero. */
+		off = max(block_start(block), READ_ONCE(mgr->bar_size));
+		for (; off < end; off += PAGE_SIZE) {
 			slot = backing_slot(mgr, off, false);
 			if (!slot)
 				off = backing_next_table(off) - PAGE_SIZE;
@@ -934,7 +1014,7 @@ static struct page *vram_page(struct vseg_vram_mgr *mgr, u64 off, bool alloc,
 static int vram_populate(struct vseg_vram_mgr *mgr, u64 offset, u64 size,
 			 enum vseg_page_init init)
 {
-	u64 off = round_down(offset, PAGE_SIZE);
+	u64 off = max(round_down(offset, PAGE_SIZE), READ_ONCE(mgr->bar_size));
 	u64 end = min(offset + size, mgr->desc->size);
 	struct page *batch[64], **slot;
 	unsigned int n, i;
@@ -990,16 +1070,23 @@ int vseg_vram_populate(struct vseg_vram_mgr *mgr, u64 offset, u64 size)
  * @offset: segment offset, a multiple of PAGE_SIZE
  * @size: bytes, a multiple of PAGE_SIZE
  *
- * The pages go back to the pool; the range reads zero afterwards. Only
+ * The pages go back to the pool, the BAR's bytes are cleared; the range
+ * reads zero afterwards. Only
  * for bytes nobody can reach any more (freed or discarded).
  */
 void vseg_vram_release(struct vseg_vram_mgr *mgr, u64 offset, u64 size)
 {
 	u64 off = offset, end = min(offset + size, mgr->desc->size);
+	u64 bar_end = min(end, READ_ONCE(mgr->bar_size));
 	struct page *batch[64], **slot;
 	unsigned int n = 0;
 	u64 freed = 0;
 
+	/* The BAR's bytes are cleared: the next user reads zero. */
+	if (off < bar_end) {
+		memset(mgr->bar + off, 0, bar_end - off);
+		off = bar_end;
+	}
 	while (off < end) {
 		slot = backing_slot(mgr, off, false);
 		if (!slot) {
@@ -1032,8 +1119,9 @@ void vseg_vram_release(struct vseg_vram_mgr *mgr, u64 offset, u64 size)
  *
  * Only pages that exist are written: absent pages stay absent and read
  * zero, so the cost is bounded by the backed bytes, not the segment's
- * size. The power-loss model of vseg_pm.c; with 0, the paging engine's
- * Fill of zero (absent pages read zero already).
+ * size. The power-loss model of vseg_pm.c, and with 0 the most of
+ * vseg_vram_clear(). A BAR's bytes are not written: the memory behind a
+ * PCI BAR is the device's own, whose power this model does not reach.
  *
  * Return: bytes overwritten.
  */
@@ -1043,7 +1131,8 @@ u64 vseg_vram_poison(struct vseg_vram_mgr *mgr, u64 offset, u64 size,
 	u64 off, end = min(offset + size, mgr->desc->size), done = 0;
 	struct page *page, **slot;
 
-	for (off = offset; off < end; off += PAGE_SIZE) {
+	off = max(offset, READ_ONCE(mgr->bar_size));
+	for (; off < end; off += PAGE_SIZE) {
 		slot = backing_slot(mgr, off, false);
 		if (!slot) {
 			/* the loop adds the page back */
@@ -1061,6 +1150,36 @@ u64 vseg_vram_poison(struct vseg_vram_mgr *mgr, u64 offset, u64 size,
 }
 
 /**
+ * vseg_vram_clear() - zero a range of a segment
+ * @mgr: the manager
+ * @offset: segment offset, a multiple of PAGE_SIZE
+ * @size: bytes, a multiple of PAGE_SIZE
+ *
+ * The paging engine's Fill of zero: the part of the range on a BAR is
+ * cleared, and of the rest only the backed pages are written (absent
+ * pages read zero already).
+ */
+void vseg_vram_clear(struct vseg_vram_mgr *mgr, u64 offset, u64 size)
+{
+	u64 bar_end = min(offset + size, READ_ONCE(mgr->bar_size));
+
+	if (offset < bar_end)
+		memset(mgr->bar + offset, 0, bar_end - offset);
+	vseg_vram_poison(mgr, offset, size, 0);
+}
+
+/*
+ * A byte of the BAR: the callers unmap what they got in @kmapped with
+ * kunmap_local(), so it gets a (free) local mapping of the zero page.
+ */
+static void *bar_map(void *bar, u64 *len, void **kmapped)
+{
+	*kmapped = kmap_local_page(ZERO_PAGE(0));
+	*len = PAGE_SIZE - offset_in_page(bar);
+	return bar;
+}
+
+/**
  * vseg_vram_map() - kernel address of a byte of a segment
  * @mgr: the manager
  * @offset: segment offset
@@ -1075,9 +1194,13 @@ u64 vseg_vram_poison(struct vseg_vram_mgr *mgr, u64 offset, u64 size,
 void *vseg_vram_map(struct vseg_vram_mgr *mgr, u64 offset, u64 *len,
 		    bool write, void **kmapped)
 {
-	struct page *page = vram_page(mgr, offset, write, VSEG_PAGE_ZERO);
+	void *bar = bar_byte(mgr, offset);
+	struct page *page;
 	u64 in = offset & ~PAGE_MASK;
 
+	if (bar)
+		return bar_map(bar, len, kmapped);
+	page = vram_page(mgr, offset, write, VSEG_PAGE_ZERO);
 	if (!page && write)
 		return NULL;
 	*kmapped = kmap_local_page(page ?: ZERO_PAGE(0));
@@ -1099,9 +1222,13 @@ void *vseg_vram_map(struct vseg_vram_mgr *mgr, u64 offset, u64 *len,
 void *vseg_vram_map_populated(struct vseg_vram_mgr *mgr, u64 offset, u64 *len,
 			      void **kmapped)
 {
-	struct page *page = vram_page(mgr, offset, false, VSEG_PAGE_ZERO);
+	void *bar = bar_byte(mgr, offset);
+	struct page *page;
 	u64 in = offset & ~PAGE_MASK;
 
+	if (bar)
+		return bar_map(bar, len, kmapped);
+	page = vram_page(mgr, offset, false, VSEG_PAGE_ZERO);
 	if (!page)
 		return NULL;
 	*kmapped = kmap_local_page(page);
@@ -1123,11 +1250,16 @@ void vseg_vram_unmap(void *kmapped)
  * @mgr: the manager
  * @offset: segment offset, in a range vseg_vram_populate() backed
  *
- * Return: the pfn, or 0 if the page is not backed.
+ * Return: the pfn (the BAR's, for the part of the segment on a BAR), or 0
+ * if the page is not backed.
  */
 unsigned long vseg_vram_pfn(struct vseg_vram_mgr *mgr, u64 offset)
 {
-	struct page *page = vram_page(mgr, offset, false, VSEG_PAGE_ZERO);
+	struct page *page;
+
+	if (offset < READ_ONCE(mgr->bar_size))
+		return PHYS_PFN(mgr->bar_phys + offset);
+	page = vram_page(mgr, offset, false, VSEG_PAGE_ZERO);
 
 	return page ? page_to_pfn(page) : 0;
 }

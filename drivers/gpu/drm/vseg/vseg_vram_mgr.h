@@ -23,6 +23,8 @@ int vseg_vram_mgr_init(struct vseg_device *vdev, u32 id);
 int __vseg_vram_mgr_init(struct vseg_vram_mgr *mgr, struct ttm_device *bdev,
 			 const struct vseg_segment_desc *desc, u32 mem_type);
 void vseg_vram_mgr_fini(struct vseg_vram_mgr *mgr, struct ttm_device *bdev);
+void vseg_vram_mgr_detach_bar(struct vseg_vram_mgr *mgr);
+bool vseg_vram_res_on_bar(struct ttm_resource *res);
 u64 vseg_vram_mgr_committed(struct vseg_vram_mgr *mgr);
 int vseg_vram_populate(struct vseg_vram_mgr *mgr, u64 offset, u64 size);
 void vseg_vram_release(struct vseg_vram_mgr *mgr, u64 offset, u64 size);
@@ -39,6 +41,7 @@ bool vseg_vram_res_below(struct ttm_resource *res, u64 limit);
 int vseg_vram_res_populate(struct ttm_resource *res, u64 overwritten);
 u64 vseg_vram_res_size(struct ttm_resource *res);
 int vseg_vram_res_copy(struct ttm_resource *res, void *buf, bool to_segment);
+void vseg_vram_clear(struct vseg_vram_mgr *mgr, u64 offset, u64 size);
 u64 vseg_vram_poison(struct vseg_vram_mgr *mgr, u64 offset, u64 size,
 		     u8 pattern);
 

@@ -66,6 +66,12 @@ struct vseg_vram_hold {
  * @cached: blocks in @cache, at most %VSEG_VRAM_CACHE_MAX.
  * @vpr: the protected buffers' placements, by offset
  *	(&vseg_vram_res.vpr_link): the extents of the video protected region.
+ * @bar: a segment on a PCI BAR: its first @bar_size bytes are the BAR's
+ *	memory, mapped write-combined here (the rest is in @backing); NULL
+ *	for a segment wholly in @backing.
+ * @bar_size: bytes of the segment on the BAR; 0 once the device is gone
+ *	(vseg_vram_mgr_detach_bar()): from then on @backing holds them all.
+ * @bar_phys: CPU physical (bus) address of the segment's first byte.
  */
 struct vseg_vram_mgr {
 	struct ttm_resource_manager manager;
@@ -86,6 +92,9 @@ struct vseg_vram_mgr {
 	struct list_head vpr;
 	struct list_head cache;
 	unsigned int cached;
+	void *bar;
+	u64 bar_size;
+	phys_addr_t bar_phys;
 };
 
 /**

@@ -304,6 +304,36 @@ static void segment_parse_numbers(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->paging_buffer_private_data_size, SZ_4M);
 }
 
+/* bar=N[+OFFSET]: memory segments only, BARs 0 to 5 */
+static void segment_parse_bar(struct kunit *test)
+{
+	struct vseg_segment_table *t;
+
+	t = parse_ok(test, M16 AP);
+	KUNIT_EXPECT_FALSE(test, t->seg[0].on_bar);
+	t = parse_ok(test, M16 ",bar=2" AP);
+	KUNIT_EXPECT_TRUE(test, t->seg[0].on_bar);
+	KUNIT_EXPECT_EQ(test, t->seg[0].bar, 2);
+	KUNIT_EXPECT_EQ(test, t->seg[0].bar_offset, 0);
+	KUNIT_EXPECT_FALSE(test, t->seg[1].on_bar);
+	t = parse_ok(test, M16 ",bar=0+16M" AP);
+	KUNIT_EXPECT_TRUE(test, t->seg[0].on_bar);
+	KUNIT_EXPECT_EQ(test, t->seg[0].bar, 0);
+	KUNIT_EXPECT_EQ(test, t->seg[0].bar_offset, SZ_16M);
+
+	t = new_table(test);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_parse(t, M16 ",bar=6" AP),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_parse(t, M16 ",bar=" AP),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_parse(t, M16 ",bar=2+" AP),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_parse(t, M16 ",bar=2,bar=3" AP),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_parse(t, M16 AP ",bar=2"),
+			-EINVAL);
+}
+
 /* --- profiles ----------------------------------------------------------- */
 
 static void expect_segment(struct kunit *test,
@@ -1683,6 +1713,7 @@ static struct kunit_case vseg_segment_cases[] = {
 	KUNIT_CASE(segment_ranges_overlap),
 	KUNIT_CASE(segment_name_rules),
 	KUNIT_CASE(segment_parse_numbers),
+	KUNIT_CASE(segment_parse_bar),
 	KUNIT_CASE(segment_profile_discrete),
 	KUNIT_CASE(segment_profile_others),
 	KUNIT_CASE(segment_profile_unknown),

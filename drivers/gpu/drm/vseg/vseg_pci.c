@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The vseg authors
+ *
+ * vseg on a PCI device. Loaded with pci=VVVV:DDDD, the module registers a
+ * PCI driver for that vendor and device instead of creating its virtual
+ * platform device; other devices can be handed to it through sysfs
+ * (driver_override, or the driver's new_id). Each device it binds becomes a
+ * vseg GPU whose segment table may put memory segments on its BARs: a
+ * segment on a BAR is that BAR's memory from the given offset on, its
+ * CpuTranslatedAddress the BAR's bus address and its CPU-visible part as
+ * much of it as the BAR holds; the rest of a larger segment is not
+ * CPU-visible (a small BAR). The CPU maps the BAR part at its bus address,
+ * write-combined; the engines reach it through a mapping of the BAR
+ * (vseg_vram_mgr.c). Without a bar key in the table, the first CPU-visible
+ * memory segment of the profile or table is put on BAR pci_bar.
+ */
+
+#include <linux/ioport.h>
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/printk.h>
+
+#include "vseg_drv.h"
+#include "vseg_pci.h"
+#include "vseg_segment.h"
+
+static char *pci;
+module_param(pci, charp, 0444);
+MODULE_PARM_DESC(pci,
+		 "Bind PCI devices VVVV:DDDD (hex vendor:device) instead of the virtual platform device; others through sysfs driver_override or new_id");
+
+static unsigned int pci_bar = 2;
+module_param(pci_bar, uint, 0444);
+MODULE_PARM_DESC(pci_bar,
+		 "BAR of the first CPU-visible memory segment when the table names none (default 2)");
+
+/* The device named by the pci parameter, and the end of the table. */
+static struct pci_device_id vseg_pci_ids[2];
+
+/**
+ * vseg_pci_wanted() - was the module loaded to bind PCI devices
+ *
+ * Return: true if the pci parameter names a device.
+ */
+bool vseg_pci_wanted(void)
+{
+	return pci && *pci;
+}
+
+/* The first CPU-visible memory segment, or NULL. */
+static struct vseg_segment_desc *pick_segment(struct vseg_segment_table *t)
+{
+	u32 i;
+
+	for (i = 0; i < t->num_segments; i++) {
+		struct vseg_segment_desc *s = &t->seg[i];
+
+		if (s->kind == VSEG_SEGMENT_MEMORY &&
+		    (s->flags & VSEG_SEGF_CPU_VISIBLE))
+			return s;
+	}
+	return NULL;
+}
+
+/* Put @s on its BAR of @pdev: CPU address and CPU-visible size. */
+static int resolve_segment(struct vseg_segment_desc *s, struct pci_dev *pdev)
+{
+	resource_size_t len = pci_resource_len(pdev, s->bar);
+	u64 visible;
+
+	if (!(pci_resource_flags(pdev, s->bar) & IORESOURCE_MEM) || !len) {
+		pci_err(pdev, "segment \"%s\": BAR %u is not memory\n",
+			s->name, s->bar);
+		return -ENODEV;
+	}
+	if (s->bar_offset >= len || !PAGE_ALIGNED(s->bar_offset)) {
+		pci_err(pdev, "segment \"%s\": offset %#llx is not a page of BAR %u (%pa bytes)\n",
+			s->name, s->bar_offset, s->bar, &len);
+		return -EINVAL;
+	}
+	/* What the table makes visible, as far as the BAR goes. */
+	visible = (s->flags & VSEG_SEGF_CPU_VISIBLE) && s->cpu_visible_size ?
+		  s->cpu_visible_size : s->size;
+	visible = round_down(min_t(u64, visible, len - s->bar_offset),
+			     s->page_size);
+	if (!visible) {
+		pci_err(pdev, "segment \"%s\": BAR %u has no room for a page\n",
+			s->name, s->bar);
+		return -EINVAL;
+	}
+	s->flags |= VSEG_SEGF_CPU_VISIBLE;
+	s->cpu_visible_size = visible;
+	s->cpu_translated_address = pci_resource_start(pdev, s->bar) +
+				    s->bar_offset;
+	return 0;
+}
+
+/* Do the BAR parts of two segments overlap? */
+static bool bar_parts_overlap(const struct vseg_segment_desc *a,
+			      const struct vseg_segment_desc *b)
+{
+	return a->bar == b->bar &&
+	       a->bar_offset < b->bar_offset + b->cpu_visible_size &&
+	       b->bar_offset < a->bar_offset + a->cpu_visible_size;
+}
+
+/**
+ * vseg_pci_table_resolve() - put a table's memory segments on BARs
+ * @t: the table, parsed or built from a profile, not yet validated
+ * @pdev: the PCI device, or NULL for the virtual platform device
+ *
+ * With no segment naming a BAR, the first CPU-visible memory segment goes
+ * on BAR pci_bar.
+ *
+ * Return: 0, -EINVAL if the table names a BAR without a PCI device or a
+ * place outside its BAR, -ENODEV if the BAR is not memory.
+ */
+int vseg_pci_table_resolve(struct vseg_segment_table *t, struct pci_dev *pdev)
+{
+	struct vseg_segment_desc *s;
+	bool named = false;
+	u32 i, j;
+	int err;
+
+	for (i = 0; i < t->num_segments; i++) {
+		s = &t->seg[i];
+		named |= s->on_bar;
+		if (s->on_bar && !pdev) {
+			pr_err("vseg: invalid segment table: segment %u \"%s\": bar %u without a PCI device (load with pci=VVVV:DDDD)\n",
+			       s->id, s->name, s->bar);
+			return -EINVAL;
+		}
+	}
+	if (!pdev)
+		return 0;
+	if (!named) {
+		s = pick_segment(t);
+		if (!s) {
+			pci_err(pdev, "no CPU-visible memory segment to put on BAR %u: name one with the table's bar key\n",
+				pci_bar);
+			return -EINVAL;
+		}
+		if (pci_bar > VSEG_MAX_BAR) {
+			pci_err(pdev, "pci_bar=%u: no such BAR\n", pci_bar);
+			return -EINVAL;
+		}
+		s->on_bar = true;
+		s->bar = pci_bar;
+		s->bar_offset = 0;
+	}
+	for (i = 0; i < t->num_segments; i++) {
+		s = &t->seg[i];
+		if (!s->on_bar)
+			continue;
+		err = resolve_segment(s, pdev);
+		if (err)
+			return err;
+		for (j = 0; j < i; j++) {
+			if (!t->seg[j].on_bar || !bar_parts_overlap(s, &t->seg[j]))
+				continue;
+			pci_err(pdev, "segments \"%s\" and \"%s\" overlap in BAR %u\n",
+				t->seg[j].name, s->name, s->bar);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The BARs' regions are not requested: as for most GPU drivers, root keeps
+ * the sysfs resource files of the device (an independent view of its
+ * memory, which the tests use).
+ */
+static int vseg_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	int err;
+
+	err = pci_enable_device(pdev);
+	if (err)
+		return err;
+	err = vseg_device_probe(&pdev->dev, pdev);
+	if (err)
+		pci_disable_device(pdev);
+	return err;
+}
+
+/*
+ * The device is unplugged and never touches the BARs again; the DRM device
+ * lives on until its last user goes (vseg_device_remove()).
+ */
+static void vseg_pci_remove(struct pci_dev *pdev)
+{
+	vseg_device_remove(&pdev->dev);
+	pci_disable_device(pdev);
+}
+
+static struct pci_driver vseg_pci_driver = {
+	.name = DRIVER_NAME,
+	.id_table = vseg_pci_ids,
+	.probe = vseg_pci_probe,
+	.remove = vseg_pci_remove,
+	.driver.pm = &vseg_dev_pm_ops,
+};
+
+/**
+ * vseg_pci_register() - register the PCI driver for the pci parameter
+ *
+ * The devices it names are probed now; a device that fails to probe does
+ * not fail the module's load (as for any PCI driver).
+ *
+ * Return: 0, -EINVAL if the parameter is not VVVV:DDDD, or the driver
+ * core's error.
+ */
+int vseg_pci_register(void)
+{
+	unsigned int vendor, device;
+	char end;
+
+	if (sscanf(pci, "%x:%x%c", &vendor, &device, &end) != 2 ||
+	    vendor > 0xffff || device > 0xffff || !strchr(pci, ':') ||
+	    strlen(pci) > 9) {
+		pr_err("vseg: pci=%s: expected VVVV:DDDD (hex vendor:device)\n",
+		       pci);
+		return -EINVAL;
+	}
+	vseg_pci_ids[0].vendor = vendor;
+	vseg_pci_ids[0].device = device;
+	vseg_pci_ids[0].subvendor = PCI_ANY_ID;
+	vseg_pci_ids[0].subdevice = PCI_ANY_ID;
+	vseg_pci_driver.driver.dev_groups = vseg_device_groups;
+	return pci_register_driver(&vseg_pci_driver);
+}
+
+/**
+ * vseg_pci_unregister() - unbind every device and unregister the driver
+ */
+void vseg_pci_unregister(void)
+{
+	pci_unregister_driver(&vseg_pci_driver);
+}
