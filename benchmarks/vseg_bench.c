@@ -58,6 +58,13 @@ IGT_TEST_DESCRIPTION("vseg performance against vgem, bochs and the CPU's "
 			"aperture:base=0x800000000,size=64M,commit=32M;" \
 			"paging:size=64K"
 
+/*
+ * The benchmark's table on a PCI device: QEMU's ivshmem-plain (make bench
+ * gives the guest one with a 256 MiB BAR 2), whose BAR becomes "vram".
+ */
+#define IVSHMEM_ID	"1af4:1110"
+#define BAR_OPTS	VSEG_OPTS " pci=" IVSHMEM_ID
+
 #define AP_FLAG		DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
 
 /* Runs per figure; $VSEG_BENCH_RUNS overrides (for a quick try). */
@@ -854,7 +861,164 @@ static void bench_engine(void)
 	free(dst);
 }
 
-/* --- 7: kernel memory per buffer ------------------------------------------- */
+/* --- 7: a segment on a PCI BAR --------------------------------------------- */
+
+/*
+ * The sysfs directory of the first ivshmem-plain device, or NULL: the
+ * guest of make bench has one.
+ */
+static char *ivshmem_dir(void)
+{
+	static char path[256];
+	unsigned int ven, dev;
+	struct dirent *d;
+	char file[300];
+	DIR *dir = opendir("/sys/bus/pci/devices");
+	FILE *f;
+	bool found = false;
+
+	if (!dir)
+		return NULL;
+	while (!found && (d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(file, sizeof(file), "/sys/bus/pci/devices/%s/vendor",
+			 d->d_name);
+		f = fopen(file, "r");
+		if (!f)
+			continue;
+		ven = 0;
+		if (fscanf(f, "%x", &ven) != 1)
+			ven = 0;
+		fclose(f);
+		snprintf(file, sizeof(file), "/sys/bus/pci/devices/%s/device",
+			 d->d_name);
+		f = fopen(file, "r");
+		if (!f)
+			continue;
+		dev = 0;
+		if (fscanf(f, "%x", &dev) != 1)
+			dev = 0;
+		fclose(f);
+		if (ven == 0x1af4 && dev == 0x1110 &&
+		    strlen(d->d_name) < sizeof(path) - 32) {
+			snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s",
+				 d->d_name);
+			found = true;
+		}
+	}
+	closedir(dir);
+	return found ? path : NULL;
+}
+
+/* Bus address of BAR @bar of the device at @dir (sysfs "resource"). */
+static uint64_t bar_start(const char *dir, unsigned int bar)
+{
+	unsigned long long start = 0, end, flags;
+	char file[300];
+	unsigned int i;
+	FILE *f;
+
+	snprintf(file, sizeof(file), "%s/resource", dir);
+	f = fopen(file, "r");
+	igt_assert(f);
+	for (i = 0; i <= bar; i++)
+		igt_assert_eq(fscanf(f, "%llx %llx %llx", &start, &end, &flags), 3);
+	fclose(f);
+	return start;
+}
+
+/*
+ * MiB/s of a copy of @size bytes out of a bochs dumb buffer's mapping and
+ * back into it: the CPU doing through bochs's BAR what a move of a vseg
+ * buffer on the BAR does through the paging engine.
+ */
+static double bochs_roundtrip(const struct backend *b, void *tmp,
+			      uint64_t size)
+{
+	uint32_t h = be_create(b, size);
+	void *p = be_mmap(b, h, size);
+	double t;
+
+	memset(p, 0x3c, size);
+	t = now();
+	memcpy(tmp, p, size);
+	keep(tmp);
+	memcpy(p, tmp, size);
+	keep(p);
+	t = now() - t;
+	munmap(p, size);
+	be_close(b, h);
+	return 2.0 * size / t / (1 << 20);
+}
+
+/*
+ * vseg bound to the ivshmem-plain device, its "vram" segment the BAR:
+ * first-touch writes through the BAR mapping, and moves of a buffer on
+ * the BAR to system memory and back, against bochs's dumb buffers, which
+ * live in its VRAM BAR.
+ */
+static void bench_bar(void)
+{
+	struct backend seg, bochs = dumb_be("bochs", bochs_fd);
+	struct drm_vseg_query_segments q;
+	struct drm_vseg_segment_info *segs;
+	struct bstat st[4] = {};
+	unsigned int r, nr = runs(7);
+	struct drm_vseg_gem_create c;
+	char *src = malloc(SZ_BENCH), *tmp = malloc(SZ_BENCH);
+	const char *dir = ivshmem_dir();
+	uint64_t bar;
+	uint32_t h;
+	int dmabuf;
+
+	igt_require_f(dir, "no ivshmem-plain device (" IVSHMEM_ID ")\n");
+	igt_assert(src && tmp);
+	load_vseg(BAR_OPTS);
+	seg = vseg_be("vseg BAR segment", vram_id,
+		      DRM_VSEG_GEM_CREATE_CPU_VISIBLE);
+	segs = vseg_query_all(vseg_fd, &q);
+	bar = bar_start(dir, 2);
+	info("vseg-module-bar", "%s", BAR_OPTS);
+	info("bar-vram", "segment %u at bus address 0x%" PRIx64 ", %" PRIu64
+	     " MiB visible", vram_id,
+	     (uint64_t)segs[vram_id - 1].cpu_translated_address,
+	     (uint64_t)segs[vram_id - 1].cpu_visible_size >> 20);
+	/* the segment is the BAR, wholly */
+	igt_assert_eq_u64(segs[vram_id - 1].cpu_translated_address, bar);
+	igt_assert_eq_u64(segs[vram_id - 1].cpu_visible_size,
+			  segs[vram_id - 1].size);
+	free(segs);
+
+	for (r = 0; r < nr; r++) {
+		stat_add(&st[0], first_touch(&seg, SZ_BENCH));
+		stat_add(&st[1], first_touch(&bochs, SZ_BENCH));
+	}
+
+	memset(src, 1, SZ_BENCH);
+	vseg_create_args(&c, SZ_BENCH, BIT(vram_id) | BIT(0), AP_FLAG);
+	vseg_create_prefer(&c, vram_id, 0);
+	h = vseg_gem_create(vseg_fd, &c);
+	vseg_bo_write(vseg_fd, h, 0, src, SZ_BENCH);
+	dmabuf = export(h);
+	for (r = 0; r < nr; r++) {
+		stat_add(&st[2], migrate(h, dmabuf, SZ_BENCH, true));
+		stat_add(&st[3], bochs_roundtrip(&bochs, tmp, SZ_BENCH));
+	}
+	close(dmabuf);
+	vseg_gem_close(vseg_fd, h);
+
+	row("touch-bar-bochs", "first-touch write 64M, vseg segment on a PCI BAR",
+	    "MiB/s", &st[0], "bochs (VRAM BAR)", &st[1], AT_LEAST, 1.0);
+	row("migrate-bar-bochs",
+	    "migrate 64M BAR segment -> system -> BAR segment", "MiB/s",
+	    &st[2], "bochs BAR -> memory -> BAR by CPU", &st[3], AT_LEAST, 1.0);
+	free(src);
+	free(tmp);
+	load_vseg(VSEG_OPTS);
+}
+
+/* --- 8: kernel memory per buffer ------------------------------------------- */
 
 /* Slab bytes per live buffer over @n buffers of 4 KiB. */
 static double slab_per_buffer(const struct backend *b, uint32_t *h,
@@ -931,6 +1095,9 @@ igt_main
 	igt_describe("Engine FILL/COPY of 64M and NOP round trips.");
 	igt_subtest("engine")
 		bench_engine();
+	igt_describe("First touch and migration on a segment on a PCI BAR.");
+	igt_subtest("bar")
+		bench_bar();
 	igt_describe("Slab growth per live buffer over 100k buffers.");
 	igt_subtest("slab")
 		bench_slab();

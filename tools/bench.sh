@@ -40,6 +40,9 @@ $MAKE -s -C "$REPO/benchmarks" MAKEOVERRIDES= >/dev/null || die "building benchm
 mapfile -t bins < <($MAKE -s -C "$REPO/benchmarks" MAKEOVERRIDES= list)
 [ ${#bins[@]} -gt 0 ] || die "no benchmark binaries"
 
+# The "bar" subtest binds vseg to an ivshmem-plain device whose 256 MiB
+# BAR 2 becomes the "vram" segment.
+BAR_QEMU_ARGS="-object memory-backend-ram,id=ivmem,size=256M -device ivshmem-plain,memdev=ivmem"
 mkdir -p "$OUT"
 rm -f "$OUT"/bench.log "$OUT"/results.json "$OUT"/scaling.dat "$OUT"/scaling.png "$OUT"/table.txt
 say "$KVER, guest log in $OUT/vm/console.log"
@@ -47,7 +50,7 @@ start=$(date +%s)
 # shellcheck disable=SC2086
 "$TOOLS/vm-run.sh" -q -k "$KVER" -t "${BENCH_TIMEOUT:-1500}" -o "$OUT/vm" \
 	--mem "${BENCH_MEM:-4G}" \
-	--qemu-args "-device bochs-display,vgamem=256M ${QEMU_ARGS:-}" \
+	--qemu-args "-device bochs-display,vgamem=256M $BAR_QEMU_ARGS ${QEMU_ARGS:-}" \
 	-e BENCH_SUBTESTS="${BENCH_SUBTESTS:-}" -e VSEG_BENCH_RUNS="${VSEG_BENCH_RUNS:-}" \
 	-e VSEG_BENCH_SCALE="${VSEG_BENCH_SCALE:-}" -e BENCH_PERF="${BENCH_PERF:-0}" -- \
 	"$TOOLS/bench-guest.sh" "$REPO/build/$KVER/drivers/gpu/drm/vseg" "${bins[@]}"
