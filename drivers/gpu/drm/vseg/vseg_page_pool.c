@@ -12,9 +12,17 @@
  * the zeroing costs as much as the copy. A page taken from here for a
  * destination a Transfer overwrites is not zeroed (its old bytes are never
  * readable: every reader waits for the move's fence, and by then the
- * Transfer has written the page); any other taker gets it zeroed. The
- * pool gives its pages back to the system under memory pressure (a
- * shrinker) and when the module goes.
+ * Transfer has written the page); any other taker gets it zeroed.
+ *
+ * Zeroing is done ahead, off the takers' path, as Windows' zero-page
+ * thread does: a freed page goes on the dirty stack, and a work item
+ * clears dirty pages and moves them to the zeroed stack, where a taker
+ * that needs zeroes finds them ready (a CPU fault on a new buffer then
+ * costs only the mapping). A taker that overwrites its pages takes dirty
+ * ones first. Nothing writes a page on either stack but the work item,
+ * which holds the pages it clears on neither. The pool gives its pages
+ * back to the system under memory pressure (a shrinker) and when the
+ * module goes.
  */
 
 #include <linux/highmem.h>
@@ -25,6 +33,7 @@
 #include <linux/seq_file.h>
 #include <linux/shrinker.h>
 #include <linux/spinlock.h>
+#include <linux/workqueue.h>
 
 #include "vseg_compat.h"
 #include "vseg_page_pool.h"
@@ -34,29 +43,90 @@ module_param(page_pool_mb, uint, 0444);
 MODULE_PARM_DESC(page_pool_mb,
 		 "MiB of freed pages kept for reuse by later moves (default 64, 0 = none)");
 
-static struct {
-	spinlock_t lock;		/* protects stack and count */
-	struct page **stack;		/* free pages, the newest last */
+/* A stack of free pages, the newest last; under &pool.lock. */
+struct pool_stack {
+	struct page **pages;
 	unsigned long count;
-	unsigned long max;
+};
+
+static void zero_work_fn(struct work_struct *work);
+
+static struct {
+	spinlock_t lock;		/* protects dirty, zeroed and clearing */
+	struct pool_stack dirty;	/* as they were freed */
+	struct pool_stack zeroed;	/* cleared by zero_work */
+	unsigned long clearing;		/* pages zero_work holds */
+	unsigned long max;		/* dirty + zeroed + clearing */
+	struct work_struct zero_work;
 	struct shrinker *shrinker;
 	atomic64_t hits;		/* pages served from the pool */
 	atomic64_t misses;		/* pages allocated */
 	atomic64_t overflows;		/* pages freed: pool full */
 	atomic64_t shrunk;		/* pages the shrinker freed */
+	atomic64_t cleared;		/* pages zero_work cleared */
 } pool = {
 	.lock = __SPIN_LOCK_UNLOCKED(pool.lock),
+	.zero_work = __WORK_INITIALIZER(pool.zero_work, zero_work_fn),
 };
 
-/* Up to @n pages from the pool into @pages; how many. */
-static unsigned long pool_take(struct page **pages, unsigned long n)
+/* Up to @n pages of @st into @pages; how many. Under the lock. */
+static unsigned long stack_pop(struct pool_stack *st, struct page **pages,
+			       unsigned long n)
 {
-	spin_lock(&pool.lock);
-	n = min(n, pool.count);
-	pool.count -= n;
-	memcpy(pages, pool.stack + pool.count, n * sizeof(*pages));
-	spin_unlock(&pool.lock);
+	n = min(n, st->count);
+	st->count -= n;
+	memcpy(pages, st->pages + st->count, n * sizeof(*pages));
 	return n;
+}
+
+static void stack_push(struct pool_stack *st, struct page **pages,
+		       unsigned long n)
+{
+	memcpy(st->pages + st->count, pages, n * sizeof(*pages));
+	st->count += n;
+}
+
+/*
+ * Up to @n pages into @pages, from @first, then @second; how many, and in
+ * @from_first how many came from @first (they are at the start).
+ */
+static unsigned long pool_take(struct pool_stack *first,
+			       struct pool_stack *second,
+			       struct page **pages, unsigned long n,
+			       unsigned long *from_first)
+{
+	unsigned long got;
+
+	spin_lock(&pool.lock);
+	got = stack_pop(first, pages, n);
+	*from_first = got;
+	got += stack_pop(second, pages + got, n - got);
+	spin_unlock(&pool.lock);
+	return got;
+}
+
+/* Clear the dirty pages, a batch at a time, onto the zeroed stack. */
+static void zero_work_fn(struct work_struct *work)
+{
+	struct page *batch[32];
+	unsigned long n, i;
+
+	for (;;) {
+		spin_lock(&pool.lock);
+		n = stack_pop(&pool.dirty, batch, ARRAY_SIZE(batch));
+		pool.clearing = n;
+		spin_unlock(&pool.lock);
+		if (!n)
+			return;
+		for (i = 0; i < n; i++)
+			clear_highpage(batch[i]);
+		atomic64_add(n, &pool.cleared);
+		spin_lock(&pool.lock);
+		pool.clearing = 0;
+		stack_push(&pool.zeroed, batch, n);
+		spin_unlock(&pool.lock);
+		cond_resched();
+	}
 }
 
 /**
@@ -70,16 +140,20 @@ static unsigned long pool_take(struct page **pages, unsigned long n)
 int vseg_pages_get(struct page **pages, unsigned long n,
 		   enum vseg_page_init init)
 {
-	unsigned long got = pool_take(pages, n), i;
+	unsigned long got, zeroed, dirty, i;
 
-	atomic64_add(got, &pool.hits);
 	if (init == VSEG_PAGE_ZERO) {
-		for (i = 0; i < got; i++) {
+		got = pool_take(&pool.zeroed, &pool.dirty, pages, n, &zeroed);
+		/* the dirty ones came last */
+		for (i = zeroed; i < got; i++) {
 			clear_highpage(pages[i]);
 			if (!(i & 255))
 				cond_resched();
 		}
+	} else {
+		got = pool_take(&pool.dirty, &pool.zeroed, pages, n, &dirty);
 	}
+	atomic64_add(got, &pool.hits);
 	for (i = got; i < n; i++) {
 		pages[i] = alloc_page(GFP_KERNEL | __GFP_NOWARN |
 				      (init == VSEG_PAGE_ZERO ? __GFP_ZERO : 0));
@@ -104,10 +178,12 @@ void vseg_pages_put(struct page **pages, unsigned long n)
 	unsigned long kept, i;
 
 	spin_lock(&pool.lock);
-	kept = min(n, pool.max - pool.count);
-	memcpy(pool.stack + pool.count, pages, kept * sizeof(*pages));
-	pool.count += kept;
+	kept = min(n, pool.max - pool.dirty.count - pool.zeroed.count -
+		      pool.clearing);
+	stack_push(&pool.dirty, pages, kept);
 	spin_unlock(&pool.lock);
+	if (kept)
+		queue_work(system_unbound_wq, &pool.zero_work);
 	if (kept == n)
 		return;
 	atomic64_add(n - kept, &pool.overflows);
@@ -137,14 +213,16 @@ void vseg_page_put(struct page *page)
 	vseg_pages_put(&page, 1);
 }
 
+/* Free up to @nr pooled pages, dirty ones first; how many. */
 static unsigned long pool_free(unsigned long nr)
 {
 	struct page *batch[32];
-	unsigned long freed = 0, n, i;
+	unsigned long freed = 0, n, i, dirty;
 
 	while (freed < nr) {
-		n = pool_take(batch, min_t(unsigned long, nr - freed,
-					   ARRAY_SIZE(batch)));
+		n = pool_take(&pool.dirty, &pool.zeroed, batch,
+			      min_t(unsigned long, nr - freed,
+				    ARRAY_SIZE(batch)), &dirty);
 		if (!n)
 			break;
 		for (i = 0; i < n; i++)
@@ -157,7 +235,8 @@ static unsigned long pool_free(unsigned long nr)
 static unsigned long pool_shrink_count(struct shrinker *shrinker,
 				       struct shrink_control *sc)
 {
-	unsigned long n = READ_ONCE(pool.count);
+	unsigned long n = READ_ONCE(pool.dirty.count) +
+			  READ_ONCE(pool.zeroed.count);
 
 	return n ?: SHRINK_EMPTY;
 }
@@ -178,12 +257,14 @@ static unsigned long pool_shrink_scan(struct shrinker *shrinker,
  */
 void vseg_page_pool_show(struct seq_file *m)
 {
-	seq_printf(m, " pool_pages=%lu pool_max=%lu pool_hits=%lld pool_misses=%lld pool_overflows=%lld pool_shrunk=%lld",
-		   READ_ONCE(pool.count), pool.max,
+	seq_printf(m, " pool_pages=%lu pool_zeroed=%lu pool_max=%lu pool_hits=%lld pool_misses=%lld pool_overflows=%lld pool_shrunk=%lld pool_cleared=%lld",
+		   READ_ONCE(pool.dirty.count) + READ_ONCE(pool.zeroed.count),
+		   READ_ONCE(pool.zeroed.count), pool.max,
 		   (s64)atomic64_read(&pool.hits),
 		   (s64)atomic64_read(&pool.misses),
 		   (s64)atomic64_read(&pool.overflows),
-		   (s64)atomic64_read(&pool.shrunk));
+		   (s64)atomic64_read(&pool.shrunk),
+		   (s64)atomic64_read(&pool.cleared));
 }
 
 /**
@@ -195,19 +276,28 @@ int vseg_page_pool_init(void)
 {
 	pool.max = (unsigned long)page_pool_mb << (20 - PAGE_SHIFT);
 	if (pool.max) {
-		pool.stack = kvmalloc_array(pool.max, sizeof(*pool.stack),
-					    GFP_KERNEL);
-		if (!pool.stack)
-			return -ENOMEM;
+		pool.dirty.pages = kvmalloc_array(pool.max, sizeof(struct page *),
+						  GFP_KERNEL);
+		pool.zeroed.pages = kvmalloc_array(pool.max,
+						   sizeof(struct page *),
+						   GFP_KERNEL);
+		if (!pool.dirty.pages || !pool.zeroed.pages)
+			goto err;
 	}
 	pool.shrinker = vseg_shrinker_create("drm-vseg-page-pool",
 					     pool_shrink_count,
 					     pool_shrink_scan);
-	if (!pool.shrinker) {
-		kvfree(pool.stack);
-		return -ENOMEM;
-	}
+	if (!pool.shrinker)
+		goto err;
 	return 0;
+
+err:
+	kvfree(pool.dirty.pages);
+	kvfree(pool.zeroed.pages);
+	pool.dirty.pages = NULL;
+	pool.zeroed.pages = NULL;
+	pool.max = 0;
+	return -ENOMEM;
 }
 
 /**
@@ -216,8 +306,11 @@ int vseg_page_pool_init(void)
 void vseg_page_pool_fini(void)
 {
 	vseg_shrinker_destroy(pool.shrinker);
+	cancel_work_sync(&pool.zero_work);
 	pool_free(ULONG_MAX);
 	pool.max = 0;
-	kvfree(pool.stack);
-	pool.stack = NULL;
+	kvfree(pool.dirty.pages);
+	kvfree(pool.zeroed.pages);
+	pool.dirty.pages = NULL;
+	pool.zeroed.pages = NULL;
 }
