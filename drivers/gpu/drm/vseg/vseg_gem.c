@@ -28,7 +28,7 @@
 #include "vseg_res_cursor.h"
 
 /* How long CPU faults may find the CPU-visible room taken before SIGBUS. */
-#define VSEG_FAULT_PATIENCE	(2 * HZ)
+#define VSEG_FAULT_PATIENCE	(10 * HZ)
 
 static const struct vm_operations_struct vseg_vm_ops;
 
