@@ -518,6 +518,67 @@ static bool res_fits_place(struct ttm_buffer_object *tbo,
 	       man->func->compatible(man, res, place, tbo->base.size);
 }
 
+/**
+ * vseg_bos_snapshot() - every buffer of the device, referenced
+ * @vdev: the device
+ * @n: receives how many
+ *
+ * Buffers whose last reference is going are left out: they hold nothing
+ * anyone can read again. Give them back with vseg_bos_put().
+ *
+ * Return: a kvmalloc'ed array, or NULL without memory.
+ */
+struct vseg_bo **vseg_bos_snapshot(struct vseg_device *vdev, u64 *n)
+{
+	struct vseg_bo **bos, *vbo;
+
+	mutex_lock(&vdev->bo_lock);
+	bos = kvmalloc_array(max_t(u64, vdev->num_bos, 1), sizeof(*bos),
+			     GFP_KERNEL);
+	*n = 0;
+	if (bos)
+		list_for_each_entry(vbo, &vdev->bos, link)
+			if (kref_get_unless_zero(&vbo->tbo.base.refcount))
+				bos[(*n)++] = vbo;
+	mutex_unlock(&vdev->bo_lock);
+	return bos;
+}
+
+/**
+ * vseg_bos_put() - drop the references of an array of buffers, and it
+ * @bos: the array, kvmalloc'ed (vseg_bos_snapshot())
+ * @n: its buffers
+ */
+void vseg_bos_put(struct vseg_bo **bos, u64 n)
+{
+	while (n--)
+		drm_gem_object_put(&bos[n]->tbo.base);
+	kvfree(bos);
+}
+
+/**
+ * vseg_bos_drain() - wait for every job and move that uses the buffers
+ * @vdev: the device
+ * @bos: the buffers
+ * @n: how many
+ *
+ * Then the engines' queues are flushed and the old placements of the
+ * moves freed now, not later.
+ */
+void vseg_bos_drain(struct vseg_device *vdev, struct vseg_bo **bos, u64 n)
+{
+	u64 i;
+	u32 e;
+
+	for (i = 0; i < n; i++)
+		dma_resv_wait_timeout(bos[i]->tbo.base.resv,
+				      DMA_RESV_USAGE_BOOKKEEP, false,
+				      MAX_SCHEDULE_TIMEOUT);
+	for (e = 0; e < VSEG_NUM_ENGINES; e++)
+		flush_workqueue(vdev->engine[e].wq);
+	vseg_ttm_flush_deferred(&vdev->bdev);
+}
+
 /* Wait until the old placements of the moves queued so far are freed. */
 static void wait_frees(struct vseg_device *vdev)
 {

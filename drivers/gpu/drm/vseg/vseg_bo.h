@@ -165,6 +165,9 @@ int vseg_bo_create_imported(struct vseg_device *vdev,
 bool vseg_bo_is_imported(struct vseg_bo *vbo);
 unsigned int vseg_bo_cpu_places(struct vseg_bo *vbo, struct ttm_place *places);
 bool vseg_bo_cpu_accessible(struct vseg_bo *vbo);
+struct vseg_bo **vseg_bos_snapshot(struct vseg_device *vdev, u64 *n);
+void vseg_bos_put(struct vseg_bo **bos, u64 n);
+void vseg_bos_drain(struct vseg_device *vdev, struct vseg_bo **bos, u64 n);
 
 static inline bool vseg_bo_is_protected(const struct vseg_bo *vbo)
 {

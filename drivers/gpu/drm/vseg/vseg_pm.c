@@ -123,49 +123,6 @@ int vseg_pm_init(struct vseg_device *vdev)
 }
 
 /*
- * Every buffer of the device, referenced. Buffers whose last reference is
- * going are left out: they hold nothing anyone can read again.
- */
-static struct vseg_bo **collect_bos(struct vseg_device *vdev, u64 *n)
-{
-	struct vseg_bo **bos, *vbo;
-
-	mutex_lock(&vdev->bo_lock);
-	bos = kvmalloc_array(max_t(u64, vdev->num_bos, 1), sizeof(*bos),
-			     GFP_KERNEL);
-	*n = 0;
-	if (bos)
-		list_for_each_entry(vbo, &vdev->bos, link)
-			if (kref_get_unless_zero(&vbo->tbo.base.refcount))
-				bos[(*n)++] = vbo;
-	mutex_unlock(&vdev->bo_lock);
-	return bos;
-}
-
-static void put_bos(struct vseg_bo **bos, u64 n)
-{
-	while (n--)
-		drm_gem_object_put(&bos[n]->tbo.base);
-	kvfree(bos);
-}
-
-/* Wait for every job and move that uses the buffers, then the engines. */
-static void drain(struct vseg_device *vdev, struct vseg_bo **bos, u64 n)
-{
-	u64 i;
-	u32 e;
-
-	for (i = 0; i < n; i++)
-		dma_resv_wait_timeout(bos[i]->tbo.base.resv,
-				      DMA_RESV_USAGE_BOOKKEEP, false,
-				      MAX_SCHEDULE_TIMEOUT);
-	for (e = 0; e < VSEG_NUM_ENGINES; e++)
-		flush_workqueue(vdev->engine[e].wq);
-	/* Old placements of the moves are freed now, not later. */
-	vseg_ttm_flush_deferred(&vdev->bdev);
-}
-
-/*
  * Keep a pinned buffer's content aside; it is reserved and idle. With
  * @lost (a protected buffer that the transition wipes), zeros instead.
  */
@@ -355,17 +312,17 @@ static int __pm_enter(struct vseg_device *vdev, enum vseg_pm_kind kind)
 	memset(pm->seg, 0, sizeof(pm->seg));
 
 	vseg_display_suspend(vdev);
-	bos = collect_bos(vdev, &n);
+	bos = vseg_bos_snapshot(vdev, &n);
 	if (!bos) {
 		err = -ENOMEM;
 		goto fail;
 	}
-	drain(vdev, bos, n);
+	vseg_bos_drain(vdev, bos, n);
 	for (i = 0; i < n && !err; i++)
 		err = enter_bo(vdev, bos[i], kind);
 	/* The evictions' copies are done and their old placements freed. */
-	drain(vdev, bos, n);
-	put_bos(bos, n);
+	vseg_bos_drain(vdev, bos, n);
+	vseg_bos_put(bos, n);
 	if (!err)
 		goto out;
 fail:

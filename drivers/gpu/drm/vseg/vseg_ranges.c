@@ -45,19 +45,12 @@ static int range_users(struct vseg_device *vdev, u32 id, u64 start, u64 size,
 	struct vseg_vram_mgr *mgr = vseg_vram(vdev, id);
 	u32 mt = vseg_mem_type(vdev, id);
 	struct vseg_bo **bos, *vbo;
-	u64 i, all = 0, kept = 0;
+	u64 i, all, kept = 0;
 	struct ttm_resource *res;
 	bool hit;
 	int err = 0;
 
-	mutex_lock(&vdev->bo_lock);
-	bos = kvmalloc_array(max_t(u64, vdev->num_bos, 1), sizeof(*bos),
-			     GFP_KERNEL);
-	if (bos)
-		list_for_each_entry(vbo, &vdev->bos, link)
-			if (kref_get_unless_zero(&vbo->tbo.base.refcount))
-				bos[all++] = vbo;
-	mutex_unlock(&vdev->bo_lock);
+	bos = vseg_bos_snapshot(vdev, &all);
 	if (!bos)
 		return -ENOMEM;
 
@@ -82,29 +75,12 @@ put:
 			drm_gem_object_put(&vbo->tbo.base);
 	}
 	if (err) {
-		while (kept--)
-			drm_gem_object_put(&bos[kept]->tbo.base);
-		kvfree(bos);
+		vseg_bos_put(bos, kept);
 		return err;
 	}
 	*out = bos;
 	*n = kept;
 	return 0;
-}
-
-/* Wait for the moves out of the range and free their old placements. */
-static void range_drain(struct vseg_device *vdev, struct vseg_bo **bos, u64 n)
-{
-	u64 i;
-	u32 e;
-
-	for (i = 0; i < n; i++)
-		dma_resv_wait_timeout(bos[i]->tbo.base.resv,
-				      DMA_RESV_USAGE_BOOKKEEP, false,
-				      MAX_SCHEDULE_TIMEOUT);
-	for (e = 0; e < VSEG_NUM_ENGINES; e++)
-		flush_workqueue(vdev->engine[e].wq);
-	vseg_ttm_flush_deferred(&vdev->bdev);
 }
 
 /* Evict every buffer in the range: -EBUSY if one is pinned. */
@@ -120,10 +96,8 @@ static int range_evict(struct vseg_device *vdev, u32 id, u64 start, u64 size)
 	for (i = 0; i < n && !err; i++)
 		err = vseg_bo_evict(bos[i], false, false, NULL,
 				    VSEG_MOVE_RESIDENCY);
-	range_drain(vdev, bos, n);
-	for (i = 0; i < n; i++)
-		drm_gem_object_put(&bos[i]->tbo.base);
-	kvfree(bos);
+	vseg_bos_drain(vdev, bos, n);
+	vseg_bos_put(bos, n);
 	return err;
 }
 
