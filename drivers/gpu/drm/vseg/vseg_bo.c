@@ -13,6 +13,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <drm/drm_exec.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_prime.h>
 #include <drm/ttm/ttm_tt.h>
@@ -22,7 +23,6 @@
 #include "vseg_client_stats.h"
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
-#include "vseg_exec.h"
 #include "vseg_host_aperture.h"
 #include "vseg_paging.h"
 #include "vseg_trace.h"
@@ -101,9 +101,50 @@ static int validate_evicting(struct ttm_buffer_object *tbo,
 			     struct ttm_placement *placement,
 			     struct ttm_operation_ctx *ctx)
 {
+	struct ww_acquire_ctx *ticket = dma_resv_locking_ctx(tbo->base.resv);
 	int err = space_err(ttm_bo_validate(tbo, placement, ctx));
 
+	/*
+	 * The room may be held by buffers being freed right now (TTM's
+	 * delayed deletes, which its eviction walk skips once they are
+	 * gone from under it): once they are, try again, unless TTM was
+	 * told to back off (vseg_exec_backoff()).
+	 */
+	if ((err == -ENOSPC || err == -EBUSY) && !(ticket && ticket->wounded)) {
+		vseg_ttm_flush_deferred(tbo->bdev);
+		err = space_err(ttm_bo_validate(tbo, placement, ctx));
+	}
 	return err == -EBUSY || err == -EDEADLK ? -ENOSPC : err;
+}
+
+/**
+ * vseg_exec_backoff() - restart a drm_exec loop for a ww back-off inside TTM
+ * @exec: the transaction, inside drm_exec_until_all_locked()
+ * @err: what a validation inside the loop returned
+ *
+ * TTM's eviction locks the buffers it evicts with the transaction's
+ * ticket. When that lock tells it to back off (the ticket was wounded by
+ * an older transaction that wants one of ours), TTM gives up the
+ * eviction and reports no room (-ENOSPC; "the caller needs to exit the ww
+ * transaction"). drm_exec restarts its loop only for contention on the
+ * objects it locks itself, so the transaction is marked contended on its
+ * first object: drm_exec then drops every lock, keeps its ticket (its age,
+ * so that it wins in the end) and locks again, that object first, waiting
+ * for the older transaction to release it. Use as
+ * ``if (vseg_exec_backoff(exec, err)) drm_exec_retry_on_contention(exec);``.
+ *
+ * Return: true if the loop must restart; false for a real error (or none).
+ */
+bool vseg_exec_backoff(struct drm_exec *exec, int err)
+{
+	struct drm_gem_object *obj = drm_exec_obj(exec, 0);
+
+	if (err != -ENOSPC && err != -EBUSY && err != -EDEADLK)
+		return false;
+	if (!obj || !exec->ticket.wounded)
+		return false;
+	vseg_drm_exec_restart(exec, obj);
+	return true;
 }
 
 /**
@@ -112,35 +153,34 @@ static int validate_evicting(struct ttm_buffer_object *tbo,
  * @fn: the step; it may evict (TTM then locks others with the same ticket)
  * @arg: passed to @fn
  *
- * @fn runs with the buffer locked in a ww transaction (vseg_exec_lock()),
- * and again, a bounded number of times, when it found no room (-ENOSPC):
- * the room may have been held by buffers others had reserved, which TTM
- * could only wait for inside a transaction.
+ * @fn runs with the buffer locked by drm_exec, inside its locking loop: a
+ * ww back-off TTM met while evicting for @fn runs it again
+ * (vseg_exec_backoff()).
  *
- * Return: what @fn returned last, or a locking error.
+ * Return: what @fn returned, or a locking error.
  */
 int vseg_bo_locked_retry(struct vseg_bo *vbo,
 			 int (*fn)(struct vseg_bo *vbo, void *arg), void *arg)
 {
-	struct vseg_exec_events *ev = &bo_vdev(vbo)->exec_events;
 	struct drm_gem_object *obj = &vbo->tbo.base;
-	struct vseg_exec exec;
-	unsigned int tries;
-	int err, ended;
+	struct drm_exec exec;
+	int err = 0;
 
-	for (tries = 0;; tries++) {
-		err = vseg_exec_lock(&exec, ev, &obj, 1);
+	drm_exec_init(&exec, DRM_EXEC_INTERRUPTIBLE_WAIT, 1);
+	drm_exec_until_all_locked(&exec) {
+		err = drm_exec_lock_obj(&exec, obj);
+		drm_exec_retry_on_contention(&exec);
 		if (err)
-			return err;
+			break;
 		err = fn(vbo, arg);
-		/* Used now: the last buffer to evict (ttm_bo_unreserve() does). */
-		if (!err)
-			ttm_bo_move_to_lru_tail_unlocked(&vbo->tbo);
-		ended = vseg_exec_fini(&exec);
-		if (err != -ENOSPC || tries >= VSEG_EVICT_RETRIES)
-			return err;
-		vseg_exec_backoff(ev, ended);
+		if (vseg_exec_backoff(&exec, err))
+			drm_exec_retry_on_contention(&exec);
 	}
+	/* Used now: the last buffer to evict (ttm_bo_unreserve() does). */
+	if (!err)
+		ttm_bo_move_to_lru_tail_unlocked(&vbo->tbo);
+	drm_exec_fini(&exec);
+	return err;
 }
 
 static struct vseg_bo *bo_alloc(struct vseg_device *vdev,
@@ -568,14 +608,12 @@ void vseg_bos_put(struct vseg_bo **bos, u64 n)
 void vseg_bos_drain(struct vseg_device *vdev, struct vseg_bo **bos, u64 n)
 {
 	u64 i;
-	u32 e;
 
 	for (i = 0; i < n; i++)
 		dma_resv_wait_timeout(bos[i]->tbo.base.resv,
 				      DMA_RESV_USAGE_BOOKKEEP, false,
 				      MAX_SCHEDULE_TIMEOUT);
-	for (e = 0; e < VSEG_NUM_ENGINES; e++)
-		flush_workqueue(vdev->engine[e].wq);
+	vseg_engine_flush(vdev);
 	vseg_ttm_flush_deferred(&vdev->bdev);
 }
 
@@ -638,7 +676,7 @@ static int place_resident(struct vseg_bo *vbo, struct ttm_place *places,
 /**
  * vseg_bo_make_resident_locked() - bring a buffer into a memory segment or
  * the aperture (D3DKMTMakeResident)
- * @vbo: the buffer, reserved in a ww transaction (vseg_exec_lock()): TTM
+ * @vbo: the buffer, locked in a drm_exec transaction: TTM
  *	locks the buffers it evicts with the same ticket, and evicts none
  *	that the transaction holds
  * @pin: pin it there
@@ -706,6 +744,36 @@ static int obj_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * The entries from *@done on, in one transaction: each made resident, or
+ * the reason to stop. A transaction TTM was told to back off in (its
+ * ticket wounded) locks nothing more: -EDEADLK, to restart it.
+ */
+static int resident_entries(struct drm_exec *exec, struct vseg_bo **bos,
+			    u32 n, int (*fn)(struct vseg_bo *vbo, void *arg,
+					     unsigned int *place),
+			    void *arg, u32 *done, unsigned int *place)
+{
+	int err = 0;
+
+	while (*done < n) {
+		struct vseg_bo *vbo = bos[*done];
+
+		err = fn ? fn(vbo, arg, place) :
+		      vseg_bo_make_resident_locked(vbo, false, 0, NULL, place);
+		if (err < 0 || err == VSEG_BO_WAIT_PLACE)
+			return err;
+		if (exec->ticket.wounded)
+			return -EDEADLK;
+		if (err == VSEG_BO_NEXT_PLACE)
+			continue;
+		/* Used now: the last buffer to evict. */
+		ttm_bo_move_to_lru_tail_unlocked(&vbo->tbo);
+		(*done)++;
+	}
+	return err;
+}
+
 /**
  * vseg_bo_make_resident_list() - make a list of buffers resident together
  * (D3DKMTMakeResident)
@@ -717,12 +785,11 @@ static int obj_cmp(const void *a, const void *b)
  * @arg: passed to @fn
  * @done: receives the number of entries made resident, the first ones
  *
- * Every listed buffer is locked in one ww transaction (vseg_exec_lock())
- * while the entries are made resident in list order, so TTM never evicts
- * one of them to make room for another: when the call succeeds, all of
- * them are resident. An entry that finds no room ends the transaction,
- * which is tried again from that entry a bounded number of times (others
- * may have held the room); the entries before it are not repeated.
+ * Every listed buffer is locked with drm_exec while the entries are made
+ * resident in list order, so TTM never evicts one of them to make room
+ * for another: when the call succeeds, all of them are resident. A ww
+ * back-off inside TTM restarts the transaction from the entry it hit; the
+ * entries before it are not repeated.
  *
  * Return: 0; -ENOSPC if the entry at @done found no room, even after
  * evicting every buffer it could (none of the list); or another negative
@@ -733,18 +800,16 @@ int vseg_bo_make_resident_list(struct vseg_bo **bos, u32 n,
 					 unsigned int *place),
 			       void *arg, u32 *done)
 {
-	struct vseg_exec_events *ev;
 	struct drm_gem_object **objs;
-	struct vseg_exec exec;
-	unsigned int tries = 0, place = 0;
-	u32 i, m = 0, start;
-	int err, ended;
+	unsigned int place = 0;
+	struct drm_exec exec;
+	u32 i, m = 0;
+	int err;
 
 	*done = 0;
 	if (!n)
 		return 0;
-	ev = &bo_vdev(bos[0])->exec_events;
-	objs = kvmalloc_array(n, sizeof(*objs), GFP_KERNEL);
+	objs = kvmalloc_array(n, sizeof(*objs), GFP_KERNEL_ACCOUNT);
 	if (!objs)
 		return -ENOMEM;
 	/* Sorted, duplicates are neighbours: each buffer is locked once. */
@@ -756,46 +821,33 @@ int vseg_bo_make_resident_list(struct vseg_bo **bos, u32 n,
 			objs[m++] = objs[i];
 
 	for (;;) {
-		err = vseg_exec_lock(&exec, ev, objs, m);
-		if (err)
-			break;
-		for (start = *done; *done < n;) {
-			struct vseg_bo *vbo = bos[*done];
-
-			err = fn ? fn(vbo, arg, &place) :
-			      vseg_bo_make_resident_locked(vbo, false, 0, NULL,
-							   &place);
-			if (err < 0 || err == VSEG_BO_NEXT_PLACE ||
-			    err == VSEG_BO_WAIT_PLACE)
+		drm_exec_init(&exec, DRM_EXEC_INTERRUPTIBLE_WAIT, m);
+		drm_exec_until_all_locked(&exec) {
+			err = 0;
+			for (i = 0; i < m && !err; i++) {
+				err = drm_exec_lock_obj(&exec, objs[i]);
+				drm_exec_retry_on_contention(&exec);
+			}
+			if (err)
 				break;
-			/* Used now: the last buffer to evict. */
-			ttm_bo_move_to_lru_tail_unlocked(&vbo->tbo);
-			(*done)++;
-			/* TTM may have backed off: the rest in a new one. */
-			if (err == VSEG_BO_STAYED)
-				break;
+			err = resident_entries(&exec, bos, n, fn, arg, done,
+					       &place);
+			if (vseg_exec_backoff(&exec, err))
+				drm_exec_retry_on_contention(&exec);
 		}
-		ended = vseg_exec_fini(&exec);
-		/* Where TTM may have backed off, go on in a new transaction. */
-		if (err == VSEG_BO_NEXT_PLACE ||
-		    (err == VSEG_BO_STAYED && *done < n))
-			continue;
-		if (err == VSEG_BO_WAIT_PLACE) {
-			/* Once per place: then it is given up if still full. */
-			wait_frees(bo_vdev(bos[*done]));
-			place |= VSEG_BO_PLACE_WAITED;
-			continue;
-		}
-		if (err != -ENOSPC)
+		drm_exec_fini(&exec);
+		if (err != VSEG_BO_WAIT_PLACE)
 			break;
-		/* Each entry gets its tries, as one made resident alone. */
-		tries = *done > start ? 1 : tries + 1;
-		if (tries > VSEG_EVICT_RETRIES)
-			break;
-		vseg_exec_backoff(ev, ended);
+		/*
+		 * Out of the transaction: once per place, wait for the old
+		 * placements of the moves queued so far to be freed (their
+		 * room may be what the place lacked), then try it again.
+		 */
+		wait_frees(bo_vdev(bos[*done]));
+		place |= VSEG_BO_PLACE_WAITED;
 	}
 	kvfree(objs);
-	if (err == VSEG_BO_STAYED)
+	if (err == VSEG_BO_STAYED || err == VSEG_BO_NEXT_PLACE)
 		return 0;
 	return err == -ENOBUFS ? -ENOSPC : err;
 }

@@ -13,6 +13,7 @@
 #include "vseg_placement.h"
 
 struct dma_resv;
+struct drm_exec;
 struct drm_gem_object_funcs;
 struct sg_table;
 struct vseg_client_stats;
@@ -20,8 +21,6 @@ struct vseg_device;
 
 /* Most pins a buffer can hold (user and display pins together). */
 #define VSEG_BO_MAX_PINS		BIT(20)
-/* Tries of an evicting placement that others' reservations may block. */
-#define VSEG_EVICT_RETRIES		10
 /*
  * vseg_bo_make_resident_locked(), after which a ww transaction must lock
  * nothing more: resident where it was, no better place having room; not
@@ -150,6 +149,7 @@ static inline struct vseg_bo *gem_to_vseg_bo(struct drm_gem_object *gem)
 }
 
 bool vseg_is_vseg_bo(struct ttm_buffer_object *tbo);
+bool vseg_exec_backoff(struct drm_exec *exec, int err);
 int vseg_bo_locked_retry(struct vseg_bo *vbo,
 			 int (*fn)(struct vseg_bo *vbo, void *arg), void *arg);
 int vseg_bo_check_params(struct vseg_device *vdev,

@@ -308,4 +308,79 @@ static inline void vseg_shrinker_destroy(struct shrinker *s)
 #endif
 }
 
+/*
+ * drm_sched. Its API changed inside stable series (Debian's 6.12.95 and
+ * 6.12.117 differ), so the tests are on the headers themselves, made by
+ * the Makefile (VSEG_HAVE_*), not on version numbers:
+ * - drm_sched_init() takes a &struct drm_sched_init_args (6.12.117, 6.15);
+ * - drm_sched_job_init() takes the DRM client id (6.12.117, 6.16);
+ * - drm_sched_start() takes the error of the jobs it cancels (6.13);
+ * - the timedout handler's "reset done" status is
+ *   DRM_GPU_SCHED_STAT_RESET, formerly DRM_GPU_SCHED_STAT_NOMINAL (6.17).
+ */
+#include <drm/gpu_scheduler.h>
+
+static inline int vseg_drm_sched_init(struct drm_gpu_scheduler *sched,
+				      const struct drm_sched_backend_ops *ops,
+				      u32 credits, long timeout,
+				      const char *name, struct device *dev)
+{
+#ifdef VSEG_HAVE_SCHED_INIT_ARGS
+	const struct drm_sched_init_args args = {
+		.ops = ops,
+		.num_rqs = DRM_SCHED_PRIORITY_COUNT,
+		.credit_limit = credits,
+		.timeout = timeout,
+		.name = name,
+		.dev = dev,
+	};
+
+	return drm_sched_init(sched, &args);
+#else
+	return drm_sched_init(sched, ops, NULL, DRM_SCHED_PRIORITY_COUNT,
+			      credits, 0, timeout, NULL, NULL, name, dev);
+#endif
+}
+
+static inline int vseg_drm_sched_job_init(struct drm_sched_job *job,
+					  struct drm_sched_entity *entity,
+					  u32 credits, void *owner,
+					  u64 client_id)
+{
+#ifdef VSEG_HAVE_SCHED_CLIENT_ID
+	return drm_sched_job_init(job, entity, credits, owner, client_id);
+#else
+	return drm_sched_job_init(job, entity, credits, owner);
+#endif
+}
+
+static inline void vseg_drm_sched_start(struct drm_gpu_scheduler *sched)
+{
+#ifdef VSEG_HAVE_SCHED_START_ERRNO
+	drm_sched_start(sched, 0);
+#else
+	drm_sched_start(sched);
+#endif
+}
+
+#ifdef VSEG_HAVE_SCHED_STAT_RESET
+#define VSEG_DRM_GPU_SCHED_STAT_RESET	DRM_GPU_SCHED_STAT_RESET
+#else
+#define VSEG_DRM_GPU_SCHED_STAT_RESET	DRM_GPU_SCHED_STAT_NOMINAL
+#endif
+
+/*
+ * drm_exec: restart the locking loop as if @obj were contended, to leave
+ * a ww transaction TTM was told to back off in (vseg_exec_backoff()):
+ * every lock dropped, the ticket kept, @obj locked first next time.
+ */
+#include <drm/drm_exec.h>
+
+static inline void vseg_drm_exec_restart(struct drm_exec *exec,
+					 struct drm_gem_object *obj)
+{
+	drm_gem_object_get(obj);
+	exec->contended = obj;
+}
+
 #endif /* __VSEG_COMPAT_H__ */

@@ -15,11 +15,11 @@
 #include "vseg_aperture_mgr_types.h"
 #include "vseg_display_types.h"
 #include "vseg_engine_types.h"
-#include "vseg_exec.h"
 #include "vseg_paging_types.h"
 #include "vseg_phys.h"
 #include "vseg_placement.h"
 #include "vseg_pm_types.h"
+#include "vseg_sched.h"
 #include "vseg_segment.h"
 #include "vseg_vram_mgr_types.h"
 
@@ -93,9 +93,9 @@ struct vseg_segment {
  * @num_bos: number of buffers in @bos.
  * @next_bo_id: last buffer id handed out.
  * @paging: paging operations per segment id (0 = system).
- * @exec_events: the ww transactions on its buffers ending, for placements
- *	waiting for buffers that others hold.
- * @engine: the copy, render and paging engines.
+ * @engine: the copy, render and paging engines (their hardware side).
+ * @sched: the scheduler of each queue (VSEG_QUEUE_*).
+ * @jobs: jobs of every queue not freed yet.
  * @pager: the paging buffer and what the paging engine runs.
  * @display: the virtual display.
  * @pm: standby and hibernate (vseg_pm.c).
@@ -117,8 +117,9 @@ struct vseg_device {
 	u64 num_bos;
 	u64 next_bo_id;
 	struct vseg_paging_counts paging[VSEG_MAX_SEGMENTS + 1];
-	struct vseg_exec_events exec_events;
 	struct vseg_engine engine[VSEG_NUM_ENGINES];
+	struct vseg_sched sched[VSEG_NUM_QUEUES];
+	atomic_t jobs;
 	struct vseg_paging pager;
 	struct vseg_display display;
 	struct vseg_pm pm;

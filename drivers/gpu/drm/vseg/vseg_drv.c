@@ -30,6 +30,8 @@
 #include "vseg_debugfs.h"
 #include "vseg_display.h"
 #include "vseg_engine.h"
+#include "vseg_sched.h"
+#include "vseg_submit.h"
 #include "vseg_fdinfo.h"
 #include "vseg_device_types.h"
 #include "vseg_drv.h"
@@ -270,12 +272,13 @@ int vseg_device_probe(struct device *dev, struct pci_dev *pci)
 	if (err)
 		return err;
 	INIT_LIST_HEAD(&vdev->bos);
-	vseg_exec_events_init(&vdev->exec_events);
 
 	/* Each part registers the drmm action that tears it down. */
 	err = probe_step(vdev, &step, vseg_ttm_init(vdev));
 	if (!err)
 		err = probe_step(vdev, &step, vseg_engine_init(vdev));
+	if (!err)
+		err = probe_step(vdev, &step, vseg_sched_init(vdev));
 	if (!err)
 		err = probe_step(vdev, &step, vseg_paging_init(vdev));
 	if (!err)
@@ -313,7 +316,7 @@ void vseg_device_remove(struct device *dev)
 	/* Drop every CPU mapping: the next access faults to a dummy page. */
 	unmap_mapping_range(vdev->drm.anon_inode->i_mapping, 0, 0, 1);
 	vseg_display_unplug(vdev);
-	vseg_engine_drain(vdev);
+	vseg_sched_unplug(vdev);
 	for (id = 1; id <= vdev->table.num_segments; id++)
 		if (vseg_seg_is_memory(vdev, id))
 			vseg_vram_mgr_detach_bar(vseg_vram(vdev, id));

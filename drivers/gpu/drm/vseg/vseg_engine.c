@@ -2,18 +2,21 @@
 /*
  * Copyright (c) 2026 The vseg authors
  *
- * The engines of the software GPU: a physically addressed copy engine and
- * a virtually addressed render engine, each an ordered kernel work queue.
+ * The engines of the software GPU, their hardware side: a physically
+ * addressed copy engine, a virtually addressed render engine and the
+ * paging engine, each an ordered kernel work queue that runs the jobs its
+ * scheduler (vseg_sched.c, drm_sched) hands it, one after the other, and
+ * signals each job's hardware fence, on the engine's own timeline, in
+ * order. What to run comes from the job (vseg_hw_job.exec); the command
+ * set of the copy and render engines is here.
  *
- * A job built by submission (vseg_submit.c) first waits, outside the
- * engine, for its dependencies (vseg_job_arm()); once ready it is queued.
- * The worker then resolves every address as hardware would: a physical
- * address to its segment by the segments' GPU address ranges, then
- * memory-segment offsets directly, aperture offsets through the GART,
- * virtual addresses
+ * The engine resolves every address as hardware would: a physical address
+ * to its segment by the segments' GPU address ranges, then memory-segment
+ * offsets directly, aperture offsets through the GART, virtual addresses
  * through the job's view of the file's address space, and checks a
  * physical job's commands against its allocation list once more. Whatever
- * it cannot resolve ends the job with -EFAULT on its fence.
+ * it cannot resolve ends the job with -EFAULT on its fence. A job the
+ * scheduler stops for running too long ends at its next step with -ETIME.
  */
 
 #include <linux/dma-fence.h>
@@ -40,18 +43,19 @@
 #include "vseg_vm.h"
 #include "vseg_vram_mgr.h"
 
-static void vseg_job_run(struct work_struct *work);
-static void job_timeout(struct work_struct *work);
-
-/* How long a job waits for its input syncobjs before it fails. */
-#define VSEG_JOB_TIMEOUT	(10 * HZ)
 /*
  * Most bytes a command touches in one step: the engine reschedules between
- * steps, and holds the GART lock for one step at most.
+ * steps, holds the GART lock for one step at most, and notices a request
+ * to stop (vseg_engine_stop_job()) between steps.
  */
 #define VSEG_ENGINE_STEP	SZ_256K
 
-/* A job's fence; it may outlive the engine, so it has its own lock. */
+/**
+ * struct vseg_fence - an engine's hardware fence
+ * @base: the fence.
+ * @lock: its own: it may outlive the engine and the job.
+ * @engine: VSEG_ENGINE_*, for its timeline name.
+ */
 struct vseg_fence {
 	struct dma_fence base;
 	spinlock_t lock; /* the fence's own */
@@ -84,7 +88,7 @@ static const struct dma_fence_ops vseg_fence_ops = {
  * that starts at or below the address. An address in no segment (a gap
  * between segments, past a segment's end) is in no listed range.
  */
-static const struct vseg_phys_range *phys_range(const struct vseg_job *job,
+static const struct vseg_phys_range *phys_range(const struct vseg_cmd_job *job,
 						u64 addr)
 {
 	const struct vseg_phys_range *r = NULL;
@@ -102,7 +106,7 @@ static const struct vseg_phys_range *phys_range(const struct vseg_job *job,
 	return r;
 }
 
-static bool phys_span_listed(const struct vseg_job *job, u64 addr, u64 len)
+static bool phys_span_listed(const struct vseg_cmd_job *job, u64 addr, u64 len)
 {
 	const struct vseg_phys_range *r = phys_range(job, addr);
 
@@ -120,7 +124,7 @@ static bool phys_span_listed(const struct vseg_job *job, u64 addr, u64 len)
  *
  * Return: true if it does (a NOP always does).
  */
-bool vseg_job_cmd_listed(const struct vseg_job *job,
+bool vseg_job_cmd_listed(const struct vseg_cmd_job *job,
 			 const struct drm_vseg_cmd *c)
 {
 	switch (c->opcode) {
@@ -134,17 +138,6 @@ bool vseg_job_cmd_listed(const struct vseg_job *job,
 	default:
 		return true;
 	}
-}
-
-/* Are the listed buffers still where the job's ranges say they are? */
-static bool phys_bos_in_place(const struct vseg_job *job)
-{
-	u32 i;
-
-	for (i = 0; i < job->num_bos; i++)
-		if (READ_ONCE(job->bos[i]->tbo.resource) != job->res[i])
-			return false;
-	return true;
 }
 
 /*
@@ -168,19 +161,19 @@ static void ptr_put(struct vseg_ptr *p)
 }
 
 /* The GART of a physical job, held over each step; else NULL. */
-static struct vseg_gart *job_gart(const struct vseg_job *job)
+static struct vseg_gart *job_gart(const struct vseg_cmd_job *job)
 {
-	return job->view ? NULL : &job->engine->vdev->aperture.gart;
+	return job->view ? NULL : &job->base.vdev->aperture.gart;
 }
 
 /*
  * Memory segments were backed with pages for the job at submission
  * (vseg_vram_res_populate()): the engine never allocates.
  */
-static void *resolve_phys(struct vseg_job *job, u64 addr, u64 *len,
+static void *resolve_phys(struct vseg_cmd_job *job, u64 addr, u64 *len,
 			  bool write, struct vseg_ptr *p)
 {
-	struct vseg_device *vdev = job->engine->vdev;
+	struct vseg_device *vdev = job->base.vdev;
 	struct vseg_vram_mgr *mgr;
 	phys_addr_t phys;
 	u64 off;
@@ -205,7 +198,7 @@ static void *resolve_phys(struct vseg_job *job, u64 addr, u64 *len,
 	return p->kmapped + offset_in_page(phys);
 }
 
-static void *resolve_virt(struct vseg_job *job, u64 va, u64 *len,
+static void *resolve_virt(struct vseg_cmd_job *job, u64 va, u64 *len,
 			  bool write, struct vseg_ptr *p)
 {
 	const struct vseg_vm_mapping *m = vseg_vm_view_find(job->view, va);
@@ -218,7 +211,7 @@ static void *resolve_virt(struct vseg_job *job, u64 va, u64 *len,
 	i = m - job->view->map;
 	off = va - m->va;
 	if (p->map != m) {
-		vseg_cursor_init(&p->cursor, job->engine->vdev, m->bo->tbo.ttm,
+		vseg_cursor_init(&p->cursor, job->base.vdev, job->map_tt[i],
 				 job->map_res[i]);
 		p->cursor.populated = true;
 		p->map = m;
@@ -229,7 +222,7 @@ static void *resolve_virt(struct vseg_job *job, u64 va, u64 *len,
 	return ptr;
 }
 
-static void *resolve(struct vseg_job *job, u64 addr, u64 *len, bool write,
+static void *resolve(struct vseg_cmd_job *job, u64 addr, u64 *len, bool write,
 		     struct vseg_ptr *p)
 {
 	return job->view ? resolve_virt(job, addr, len, write, p) :
@@ -241,7 +234,7 @@ static void *resolve(struct vseg_job *job, u64 addr, u64 *len, bool write,
  * each resolving its addresses anew (under the GART lock for a physical
  * job, dropped between steps).
  */
-static int run_cmd(struct vseg_job *job, const struct drm_vseg_cmd *c)
+static int run_cmd(struct vseg_cmd_job *job, const struct drm_vseg_cmd *c)
 {
 	bool copy = c->opcode == DRM_VSEG_CMD_COPY;
 	u64 total = c->opcode == DRM_VSEG_CMD_WRITE ? sizeof(u64) : c->size;
@@ -252,6 +245,9 @@ static int run_cmd(struct vseg_job *job, const struct drm_vseg_cmd *c)
 	int err = 0;
 
 	while (done < total && !err) {
+		/* Past the time limit: the scheduler wants the engine back. */
+		if (vseg_hw_job_stopping(&job->base.hw))
+			return -ETIME;
 		if (gart)
 			vseg_gart_lock(gart);
 		d = resolve(job, c->dst + done, &n, true, &dp);
@@ -285,7 +281,7 @@ static int run_cmd(struct vseg_job *job, const struct drm_vseg_cmd *c)
  * Does [va, va + len) of a virtual job's address space reach a buffer
  * that is (@protected) or is not protected? Unmapped holes reach nothing.
  */
-static bool virt_reaches(const struct vseg_job *job, u64 va, u64 len,
+static bool virt_reaches(const struct vseg_cmd_job *job, u64 va, u64 len,
 			 bool protected)
 {
 	const struct vseg_vm_mapping *m;
@@ -311,7 +307,7 @@ static bool virt_reaches(const struct vseg_job *job, u64 va, u64 len,
  * buffer into one that is not fails before it writes a byte. A physical
  * command lies in one listed allocation each side (checked before).
  */
-static bool copy_leaks(const struct vseg_job *job, const struct drm_vseg_cmd *c)
+static bool copy_leaks(const struct vseg_cmd_job *job, const struct drm_vseg_cmd *c)
 {
 	if (c->opcode != DRM_VSEG_CMD_COPY || !c->size)
 		return false;
@@ -322,7 +318,18 @@ static bool copy_leaks(const struct vseg_job *job, const struct drm_vseg_cmd *c)
 	       !phys_range(job, c->dst)->protected;
 }
 
-static int run_commands(struct vseg_job *job)
+/**
+ * vseg_engine_run_commands() - run a command job's commands
+ * @job: the job, its buffers reachable and fenced (vseg_submit.c)
+ *
+ * Runs inside the fence signalling path, on the engine's queue: it never
+ * allocates, and only takes the GART lock.
+ *
+ * Return: 0, -EFAULT at the first command that reaches memory it may not
+ * (the rest is skipped), or -ETIME when the job was stopped for running
+ * past the time limit.
+ */
+int vseg_engine_run_commands(struct vseg_cmd_job *job)
 {
 	u32 i;
 	int err = 0;
@@ -333,12 +340,13 @@ static int run_commands(struct vseg_job *job)
 		if (c->opcode == DRM_VSEG_CMD_NOP)
 			continue;
 		/*
-		 * Placements are final only now: check again that the
-		 * command stays inside the listed allocations, where they
-		 * are, before it touches a byte.
+		 * Check again that the command stays inside the listed
+		 * allocations, where they were when the job was queued (a
+		 * move of them since keeps that placement until the job is
+		 * done: its operations wait for the job's fence), before it
+		 * touches a byte.
 		 */
-		if (!job->view && (!phys_bos_in_place(job) ||
-				   !vseg_job_cmd_listed(job, c)))
+		if (!job->view && !vseg_job_cmd_listed(job, c))
 			err = -EFAULT;
 		else if (copy_leaks(job, c))
 			err = -EFAULT;
@@ -348,215 +356,125 @@ static int run_commands(struct vseg_job *job)
 	return err;
 }
 
-/**
- * vseg_job_alloc() - an empty job for an engine
- * @e: the engine
- *
- * Return: the job, or NULL without memory.
- */
-struct vseg_job *vseg_job_alloc(struct vseg_engine *e)
+
+/* The engine: run the job it was handed, then signal its fence. */
+static void engine_run(struct work_struct *work)
 {
-	struct vseg_job *job = kzalloc(sizeof(*job), GFP_KERNEL);
-
-	if (!job)
-		return NULL;
-	INIT_WORK(&job->work, vseg_job_run);
-	INIT_DELAYED_WORK(&job->timeout, job_timeout);
-	INIT_LIST_HEAD(&job->link);
-	job->engine = e;
-	return job;
-}
-
-/**
- * vseg_job_free() - drop everything a job holds
- * @job: the job, finished or never queued
- */
-void vseg_job_free(struct vseg_job *job)
-{
-	u32 i;
-
-	for (i = 0; i < job->num_deps; i++)
-		dma_fence_put(job->deps[i].fence);
-	kvfree(job->deps);
-	for (i = 0; i < job->num_bos; i++)
-		drm_gem_object_put(&job->bos[i]->tbo.base);
-	kvfree(job->bos);
-	kvfree(job->objs);
-	kvfree(job->res);
-	kvfree(job->ranges);
-	kvfree(job->map_res);
-	vseg_vm_view_put(job->view);
-	vseg_client_stats_put(job->stats);
-	kvfree(job->cmds);
-	if (job->fence)
-		dma_fence_put(job->fence);
-	kfree(job);
-}
-
-/*
- * The dependencies are done with (or given up on): stop listening to them
- * and say why the job must not run, if it must not.
- */
-static int job_deps_release(struct vseg_job *job)
-{
-	int err = 0;
-	u32 i;
-
-	cancel_delayed_work_sync(&job->timeout);
-	for (i = 0; i < job->num_deps; i++) {
-		struct vseg_job_dep *d = &job->deps[i];
-
-		/* After this no callback of ours runs any more. */
-		dma_fence_remove_callback(d->fence, &d->cb);
-		if (!dma_fence_is_signaled(d->fence))
-			err = err ?: -ETIMEDOUT;	/* given up on */
-		else if (d->explicit && d->fence->error)
-			err = -ECANCELED;
-	}
-	if (test_bit(VSEG_JOB_CANCELLED, &job->flags))
-		err = -ENODEV;
-	return err;
-}
-
-static void vseg_job_run(struct work_struct *work)
-{
-	struct vseg_job *job = container_of(work, struct vseg_job, work);
-	u64 start;
+	struct vseg_hw_job *hw = container_of(work, struct vseg_hw_job, work);
+	struct dma_fence *fence = &hw->fence->base;
 	bool cookie;
 	int err;
 
-	err = job_deps_release(job);
-	/* From here on the job only completes: the fence signalling path. */
 	cookie = dma_fence_begin_signalling();
-	trace_vseg_job_run(job->engine->id, job->fence->context,
-			   job->fence->seqno, err);
-	if (!err) {
-		start = ktime_get_ns();
-		err = run_commands(job);
-		vseg_client_stats_add(job->stats, job->engine->id,
-				      ktime_get_ns() - start);
-	}
+	trace_vseg_job_run(hw->engine->id, fence->context, fence->seqno, 0);
+	err = hw->exec(hw);
+	if (!err && vseg_hw_job_stopping(hw))
+		err = -ETIME;
 	if (err) {
-		dma_fence_set_error(job->fence, err);
-		atomic64_inc(&job->engine->failed);
+		dma_fence_set_error(fence, err);
+		atomic64_inc(&hw->engine->failed);
 	}
-	dma_fence_signal(job->fence);
-	trace_vseg_job_done(job->engine->id, job->fence->context,
-			    job->fence->seqno, err);
+	trace_vseg_job_done(hw->engine->id, fence->context, fence->seqno, err);
+	/* The job may be freed as soon as this signals: not touched after. */
+	dma_fence_signal(fence);
 	dma_fence_end_signalling(cookie);
-	vseg_job_free(job);
-}
-
-/* Hand a job to its engine, once: when ready, timed out or cancelled. */
-static void job_queue(struct vseg_job *job)
-{
-	struct vseg_engine *e = job->engine;
-	unsigned long flags;
-
-	if (test_and_set_bit(VSEG_JOB_QUEUED, &job->flags))
-		return;
-	spin_lock_irqsave(&e->lock, flags);
-	list_del_init(&job->link);
-	spin_unlock_irqrestore(&e->lock, flags);
-	queue_work(e->wq, &job->work);
-}
-
-/* Fence callbacks may run in interrupt context: count, maybe queue. */
-static void job_dep_signalled(struct dma_fence *f, struct dma_fence_cb *cb)
-{
-	struct vseg_job_dep *d = container_of(cb, struct vseg_job_dep, cb);
-
-	if (atomic_dec_and_test(&d->job->pending))
-		job_queue(d->job);
-}
-
-/*
- * The input syncobjs took too long: stop waiting for them (the job will
- * fail with -ETIMEDOUT), but not for the implicit dependencies, which are
- * vseg's own jobs and moves and always end: the order stays.
- */
-static void job_timeout(struct work_struct *work)
-{
-	struct vseg_job *job = container_of(to_delayed_work(work),
-					    struct vseg_job, timeout);
-	u32 i;
-
-	for (i = 0; i < job->num_deps; i++) {
-		struct vseg_job_dep *d = &job->deps[i];
-
-		if (d->explicit && dma_fence_remove_callback(d->fence, &d->cb) &&
-		    atomic_dec_and_test(&job->pending))
-			job_queue(job);
-	}
+	dma_fence_put(fence);
 }
 
 /**
- * vseg_job_arm() - queue a job once its dependencies have signalled
- * @job: a job with its fence and dependencies
+ * vseg_hw_job_init() - prepare a job for an engine
+ * @hw: the job's hardware part
+ * @e: the engine
+ * @exec: what the engine runs
  *
- * The wait happens outside the engine: a job whose input fences are slow
- * (or never signal) does not hold up other files' jobs. It is queued when
- * the last one signals, or after VSEG_JOB_TIMEOUT for its input syncobjs.
- */
-void vseg_job_arm(struct vseg_job *job)
-{
-	struct vseg_engine *e = job->engine;
-	unsigned long flags;
-	u32 i;
-
-	atomic_set(&job->pending, job->num_deps + 1);
-	spin_lock_irqsave(&e->lock, flags);
-	list_add_tail(&job->link, &e->waiting);
-	spin_unlock_irqrestore(&e->lock, flags);
-	for (i = 0; i < job->num_deps; i++) {
-		struct vseg_job_dep *d = &job->deps[i];
-
-		d->job = job;
-		if (dma_fence_add_callback(d->fence, &d->cb, job_dep_signalled))
-			atomic_dec(&job->pending);	/* already signalled */
-	}
-	if (job->num_deps)
-		schedule_delayed_work(&job->timeout, VSEG_JOB_TIMEOUT);
-	if (atomic_dec_and_test(&job->pending))
-		job_queue(job);
-}
-
-/**
- * vseg_engine_fence_create() - the next fence of an engine's timeline
- * @e: the engine; its work queue signals its fences in order
- *
- * Return: the fence (one reference), or NULL without memory.
- */
-struct dma_fence *vseg_engine_fence_create(struct vseg_engine *e)
-{
-	struct vseg_fence *vf;
-	unsigned long flags;
-	u64 seqno;
-
-	vf = kzalloc(sizeof(*vf), GFP_KERNEL);
-	if (!vf)
-		return NULL;
-	spin_lock_init(&vf->lock);
-	vf->engine = e->id;
-	spin_lock_irqsave(&e->fence_lock, flags);
-	seqno = ++e->seqno;
-	spin_unlock_irqrestore(&e->fence_lock, flags);
-	dma_fence_init(&vf->base, &vseg_fence_ops, &vf->lock, e->context,
-		       seqno);
-	atomic64_inc(&e->submitted);
-	return &vf->base;
-}
-
-/**
- * vseg_job_fence_init() - give a job its completion fence
- * @job: the job
+ * Allocates the job's hardware fence now: the engine cannot allocate when
+ * it takes the job.
  *
  * Return: 0 or -ENOMEM.
  */
-int vseg_job_fence_init(struct vseg_job *job)
+int vseg_hw_job_init(struct vseg_hw_job *hw, struct vseg_engine *e,
+		     int (*exec)(struct vseg_hw_job *hw))
 {
-	job->fence = vseg_engine_fence_create(job->engine);
-	return job->fence ? 0 : -ENOMEM;
+	hw->fence = kzalloc(sizeof(*hw->fence), GFP_KERNEL_ACCOUNT);
+	if (!hw->fence)
+		return -ENOMEM;
+	spin_lock_init(&hw->fence->lock);
+	hw->fence->engine = e->id;
+	hw->engine = e;
+	hw->exec = exec;
+	atomic_set(&hw->stop, 0);
+	hw->started = false;
+	INIT_WORK(&hw->work, engine_run);
+	return 0;
+}
+
+/**
+ * vseg_hw_job_fini() - drop a job's hardware part
+ * @hw: the job's hardware part; the engine is done with it
+ */
+void vseg_hw_job_fini(struct vseg_hw_job *hw)
+{
+	if (!hw->fence)
+		return;
+	if (hw->started)
+		dma_fence_put(&hw->fence->base);
+	else
+		kfree(hw->fence);
+	hw->fence = NULL;
+}
+
+/**
+ * vseg_engine_start() - hand a job to its engine
+ * @hw: the job's hardware part, initialized
+ *
+ * The job's hardware fence gets the next seqno of the engine's timeline:
+ * the engine runs its jobs in the order they are handed to it, so its
+ * fences signal in seqno order. Called from the scheduler's run_job, in
+ * the fence signalling path: allocates nothing.
+ *
+ * Return: the hardware fence, a new reference.
+ */
+struct dma_fence *vseg_engine_start(struct vseg_hw_job *hw)
+{
+	struct vseg_engine *e = hw->engine;
+	unsigned long flags;
+	u64 seqno;
+
+	spin_lock_irqsave(&e->fence_lock, flags);
+	seqno = ++e->seqno;
+	spin_unlock_irqrestore(&e->fence_lock, flags);
+	dma_fence_init(&hw->fence->base, &vseg_fence_ops, &hw->fence->lock,
+		       e->context, seqno);
+	hw->started = true;
+	atomic64_inc(&e->submitted);
+	/* One reference for the job, one for the engine until it signals. */
+	dma_fence_get(&hw->fence->base);
+	queue_work(e->wq, &hw->work);
+	return dma_fence_get(&hw->fence->base);
+}
+
+/**
+ * vseg_hw_job_fence() - a started job's hardware fence
+ * @hw: the job's hardware part
+ *
+ * Return: the fence (no new reference), or NULL before the engine took it.
+ */
+struct dma_fence *vseg_hw_job_fence(struct vseg_hw_job *hw)
+{
+	return hw->started ? &hw->fence->base : NULL;
+}
+
+/**
+ * vseg_engine_stop_job() - end a job that runs too long
+ * @hw: the job's hardware part
+ *
+ * The engine stops it at its next step (at most VSEG_ENGINE_STEP bytes
+ * later) and its fence signals -ETIME; the engine goes on with the next
+ * job. As a hardware engine reset of one context would.
+ */
+void vseg_engine_stop_job(struct vseg_hw_job *hw)
+{
+	atomic_set(&hw->stop, 1);
 }
 
 static void engine_release(struct drm_device *drm, void *arg)
@@ -570,7 +488,7 @@ static void engine_release(struct drm_device *drm, void *arg)
  * vseg_engine_init() - start the copy, render and paging engines
  * @vdev: the device
  *
- * Torn down with the DRM device (drmm): every queued job runs first.
+ * Torn down with the DRM device (drmm), after their schedulers.
  *
  * Return: 0 or -ENOMEM.
  */
@@ -587,8 +505,6 @@ int vseg_engine_init(struct vseg_device *vdev)
 		e->name = vseg_engine_names[i];
 		e->context = dma_fence_context_alloc(1);
 		spin_lock_init(&e->fence_lock);
-		spin_lock_init(&e->lock);
-		INIT_LIST_HEAD(&e->waiting);
 		e->wq = alloc_ordered_workqueue("vseg-%s", 0, e->name);
 		if (!e->wq)
 			return -ENOMEM;
@@ -600,31 +516,13 @@ int vseg_engine_init(struct vseg_device *vdev)
 }
 
 /**
- * vseg_engine_drain() - run every queued job to its end
- * @vdev: the device, unplugged: no new job can be queued
- *
- * Jobs still waiting for their dependencies end at once with -ENODEV.
+ * vseg_engine_flush() - wait until the engines have run what they were given
+ * @vdev: the device
  */
-void vseg_engine_drain(struct vseg_device *vdev)
+void vseg_engine_flush(struct vseg_device *vdev)
 {
-	struct vseg_job *job;
-	unsigned long flags;
 	u32 i;
 
-	for (i = 0; i < VSEG_NUM_ENGINES; i++) {
-		struct vseg_engine *e = &vdev->engine[i];
-
-		/* Jobs still waiting for dependencies run now, failed. */
-		spin_lock_irqsave(&e->lock, flags);
-		while (!list_empty(&e->waiting)) {
-			job = list_first_entry(&e->waiting, struct vseg_job,
-					       link);
-			list_del_init(&job->link);
-			set_bit(VSEG_JOB_CANCELLED, &job->flags);
-			if (!test_and_set_bit(VSEG_JOB_QUEUED, &job->flags))
-				queue_work(e->wq, &job->work);
-		}
-		spin_unlock_irqrestore(&e->lock, flags);
-		drain_workqueue(e->wq);
-	}
+	for (i = 0; i < VSEG_NUM_ENGINES; i++)
+		flush_workqueue(vdev->engine[i].wq);
 }

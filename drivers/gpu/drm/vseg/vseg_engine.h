@@ -5,54 +5,51 @@
 #ifndef __VSEG_ENGINE_H__
 #define __VSEG_ENGINE_H__
 
+#include <linux/atomic.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 #include "vseg_engine_types.h"
 
 struct dma_fence;
-struct drm_vseg_cmd;
-struct drm_vseg_patch;
-struct vseg_bo;
-struct vseg_client_stats;
+struct vseg_cmd_job;
 struct vseg_device;
-struct vseg_vm;
+struct vseg_fence;
 
 /**
- * struct vseg_submit - a submission, checked by the UAPI layer
- * @engine: VSEG_ENGINE_*.
- * @cmds: the command buffer (kernel copy; patched in place).
- * @num_cmds: commands in @cmds.
- * @bos: copy engine: the allocation list (references).
- * @num_bos: entries in @bos.
- * @patches: copy engine: the patch-location list.
- * @num_patches: entries in @patches.
- * @in_fences: fences to wait for (references).
- * @num_in: entries in @in_fences.
- * @after: a job to run after (the file's previous one on the engine), or
- *	NULL; a reference.
- * @vm: render engine: the submitting file's address space.
- * @stats: the submitting file's engine time counters.
+ * struct vseg_hw_job - a job as an engine runs it
+ * @work: on the engine's queue while it runs.
+ * @engine: the engine.
+ * @fence: the engine's (hardware) fence of the job: allocated with the
+ *	job, given its seqno when the engine takes the job.
+ * @exec: runs the job; returns 0 or the error its fence signals.
+ * @stop: set when the job has run too long: @exec must end soon, and
+ *	the fence signals -ETIME.
+ * @started: the engine took the job (@fence is a live fence).
  */
-struct vseg_submit {
-	u32 engine;
-	struct drm_vseg_cmd *cmds;
-	u32 num_cmds;
-	struct vseg_bo **bos;
-	u32 num_bos;
-	struct drm_vseg_patch *patches;
-	u32 num_patches;
-	struct dma_fence **in_fences;
-	u32 num_in;
-	struct dma_fence *after;
-	struct vseg_vm *vm;
-	struct vseg_client_stats *stats;
+struct vseg_hw_job {
+	struct work_struct work;
+	struct vseg_engine *engine;
+	struct vseg_fence *fence;
+	int (*exec)(struct vseg_hw_job *hw);
+	atomic_t stop;
+	bool started;
 };
 
 int vseg_engine_init(struct vseg_device *vdev);
-struct dma_fence *vseg_engine_fence_create(struct vseg_engine *e);
-void vseg_engine_drain(struct vseg_device *vdev);
-int vseg_engine_submit(struct vseg_device *vdev, struct vseg_submit *s,
-		       struct dma_fence **fence);
-void vseg_submit_release(struct vseg_submit *s);
+int vseg_hw_job_init(struct vseg_hw_job *hw, struct vseg_engine *e,
+		     int (*exec)(struct vseg_hw_job *hw));
+void vseg_hw_job_fini(struct vseg_hw_job *hw);
+struct dma_fence *vseg_engine_start(struct vseg_hw_job *hw);
+struct dma_fence *vseg_hw_job_fence(struct vseg_hw_job *hw);
+void vseg_engine_stop_job(struct vseg_hw_job *hw);
+void vseg_engine_flush(struct vseg_device *vdev);
+int vseg_engine_run_commands(struct vseg_cmd_job *job);
+
+/* Has the job been told to stop (vseg_engine_stop_job())? */
+static inline bool vseg_hw_job_stopping(const struct vseg_hw_job *hw)
+{
+	return atomic_read(&hw->stop);
+}
 
 #endif /* __VSEG_ENGINE_H__ */

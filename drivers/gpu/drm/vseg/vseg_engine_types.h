@@ -6,7 +6,6 @@
 #define __VSEG_ENGINE_TYPES_H__
 
 #include <linux/atomic.h>
-#include <linux/list.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
@@ -20,18 +19,16 @@ struct workqueue_struct;
 #define VSEG_NUM_USER_ENGINES	2	/* the ones jobs are submitted to */
 
 /**
- * struct vseg_engine - one engine of the software GPU
+ * struct vseg_engine - one engine of the software GPU (its hardware side)
  * @vdev: the device.
  * @id: VSEG_ENGINE_*.
  * @name: for fences and debugfs.
- * @context: dma-fence context.
- * @seqno: last fence seqno handed out, under @fence_lock.
- * @fence_lock: lock of the engine's fences.
- * @wq: ordered queue that runs the jobs that are ready (the paging
- *	engine's: its batches).
- * @lock: protects @waiting; taken in fence callbacks (irqsave).
- * @waiting: jobs waiting for their dependencies, not on @wq yet.
- * @submitted: fences handed out so far (jobs, paging batches).
+ * @context: dma-fence context of the engine's own (hardware) fences.
+ * @seqno: last hardware fence seqno handed out, under @fence_lock.
+ * @fence_lock: lock of @seqno.
+ * @wq: ordered queue on which the engine runs the jobs its scheduler
+ *	hands it (vseg_sched.c), one after the other: the engine itself.
+ * @submitted: jobs the scheduler handed to the engine so far.
  * @failed: jobs whose fence signalled an error.
  */
 struct vseg_engine {
@@ -42,8 +39,6 @@ struct vseg_engine {
 	u64 seqno;
 	spinlock_t fence_lock; /* see above */
 	struct workqueue_struct *wq;
-	spinlock_t lock; /* see above */
-	struct list_head waiting;
 	atomic64_t submitted;
 	atomic64_t failed;
 };

@@ -9,9 +9,11 @@
  *   counted in bytes (a buffer pinned twice counts twice); pins belong to
  *   the file that took them: only it can drop them, and they go when its
  *   last handle of the buffer is closed, or with the file;
- * - jobs: a file has at most VSEG_FILE_MAX_JOBS jobs queued; SUBMIT waits,
- *   interruptibly, for the oldest before it queues another. A file's jobs
- *   on one engine run in the order they were submitted.
+ * - jobs: a file has at most DRM_VSEG_MAX_JOBS_IN_FLIGHT jobs unfinished;
+ *   SUBMIT waits, interruptibly, for one of them to end before it queues
+ *   another. A file's jobs on one engine run in the order they were
+ *   submitted (one scheduler entity per file and engine, vseg_sched.c);
+ *   those still queued when the file closes are cancelled.
  */
 
 #include <linux/dma-fence.h>
@@ -27,6 +29,7 @@
 #include "vseg_client_stats.h"
 #include "vseg_device_types.h"
 #include "vseg_file.h"
+#include "vseg_sched.h"
 
 static unsigned int pin_limit_percent = 50;
 module_param(pin_limit_percent, uint, 0444);
@@ -54,24 +57,49 @@ struct vseg_file_pin {
  */
 int vseg_file_init(struct vseg_file *vf, struct vseg_device *vdev)
 {
+	u32 i;
+	int err;
+
 	vf->stats = vseg_client_stats_alloc();
 	if (!vf->stats)
 		return -ENOMEM;
+	for (i = 0; i < VSEG_NUM_USER_ENGINES; i++) {
+		err = vseg_sched_entity_init(vdev, &vf->entity[i], i,
+					     DRM_SCHED_PRIORITY_NORMAL);
+		if (err) {
+			while (i--)
+				drm_sched_entity_fini(&vf->entity[i]);
+			vseg_client_stats_put(vf->stats);
+			return err;
+		}
+	}
 	vf->client_id = vseg_client_id_next();
 	vf->vdev = vdev;
 	vseg_vm_init(&vf->vm);
 	mutex_init(&vf->pin_lock);
 	xa_init(&vf->pins);
-	mutex_init(&vf->submit_lock);
+	mutex_init(&vf->push_lock);
 	return 0;
+}
+
+/**
+ * vseg_file_client_id() - the DRM client id of a file
+ * @file: the file
+ *
+ * Return: the id fdinfo shows as drm-client-id.
+ */
+u64 vseg_file_client_id(struct drm_file *file)
+{
+	return file->client_id;
 }
 
 /**
  * vseg_file_fini() - drop everything a closing file holds
  * @vf: the state
  *
- * Its pins, its address space and its view of its queued jobs; the jobs
- * themselves run to their end.
+ * Its jobs still queued are cancelled (their fences signal -ESRCH once
+ * their dependencies have; a job already running ends, within the time
+ * limit), then its pins and its address space go.
  */
 void vseg_file_fini(struct vseg_file *vf)
 {
@@ -79,21 +107,20 @@ void vseg_file_fini(struct vseg_file *vf)
 	unsigned long id;
 	u32 i;
 
+	for (i = 0; i < VSEG_NUM_USER_ENGINES; i++) {
+		drm_sched_entity_fini(&vf->entity[i]);
+		dma_fence_put(vf->last[i]);
+	}
+
 	xa_for_each(&vf->pins, id, pin) {
 		vseg_bo_unpin(pin->bo, pin->count);
 		drm_gem_object_put(&pin->bo->tbo.base);
 		kfree(pin);
 	}
 	xa_destroy(&vf->pins);
-	for (i = 0; i < VSEG_FILE_MAX_JOBS; i++)
-		if (vf->inflight[i])
-			dma_fence_put(vf->inflight[i]);
-	for (i = 0; i < VSEG_NUM_USER_ENGINES; i++)
-		if (vf->last[i])
-			dma_fence_put(vf->last[i]);
 	vseg_vm_fini(&vf->vm);
 	vseg_client_stats_put(vf->stats);
-	mutex_destroy(&vf->submit_lock);
+	mutex_destroy(&vf->push_lock);
 	mutex_destroy(&vf->pin_lock);
 }
 
@@ -325,59 +352,4 @@ void vseg_file_gem_close(struct drm_gem_object *obj, struct drm_file *file)
 	if (count)
 		vseg_bo_unpin(vbo, count);
 	pin_free(done);
-}
-
-/**
- * vseg_file_throttle() - wait for room to queue a job
- * @vf: the file
- * @engine: the engine the job goes to
- * @after: receives a reference to the file's last job on @engine, which
- *	the new job must follow, or NULL
- *
- * Takes the file's submission lock and, when the file already has
- * VSEG_FILE_MAX_JOBS jobs queued, waits for the oldest to finish. Pair with
- * vseg_file_unthrottle().
- *
- * Return: 0, or -EINTR/-ERESTARTSYS (the lock is not held then).
- */
-int vseg_file_throttle(struct vseg_file *vf, u32 engine,
-		       struct dma_fence **after)
-{
-	struct dma_fence *oldest;
-	long err;
-
-	err = mutex_lock_interruptible(&vf->submit_lock);
-	if (err)
-		return err;
-	oldest = vf->inflight[vf->next];
-	if (oldest) {
-		err = dma_fence_wait(oldest, true);
-		if (err) {
-			mutex_unlock(&vf->submit_lock);
-			return err;
-		}
-	}
-	*after = vf->last[engine] ? dma_fence_get(vf->last[engine]) : NULL;
-	return 0;
-}
-
-/**
- * vseg_file_unthrottle() - note a queued job, release the submission lock
- * @vf: the file
- * @engine: the engine the job went to
- * @fence: the job's fence, or NULL if nothing was queued
- */
-void vseg_file_unthrottle(struct vseg_file *vf, u32 engine,
-			  struct dma_fence *fence)
-{
-	if (fence) {
-		if (vf->inflight[vf->next])
-			dma_fence_put(vf->inflight[vf->next]);
-		vf->inflight[vf->next] = dma_fence_get(fence);
-		vf->next = (vf->next + 1) % VSEG_FILE_MAX_JOBS;
-		if (vf->last[engine])
-			dma_fence_put(vf->last[engine]);
-		vf->last[engine] = dma_fence_get(fence);
-	}
-	mutex_unlock(&vf->submit_lock);
 }

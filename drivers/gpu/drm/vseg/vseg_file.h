@@ -9,7 +9,9 @@
 #include <linux/types.h>
 #include <linux/xarray.h>
 
-#include "vseg_engine.h"
+#include <drm/gpu_scheduler.h>
+
+#include "vseg_engine_types.h"
 #include "vseg_segment.h"
 #include "vseg_vm.h"
 
@@ -20,9 +22,6 @@ struct vseg_bo;
 struct vseg_client_stats;
 struct vseg_device;
 
-/* Jobs one file may have queued before SUBMIT waits for the oldest. */
-#define VSEG_FILE_MAX_JOBS	64
-
 /**
  * struct vseg_file - per open file state
  * @vdev: the device.
@@ -32,12 +31,14 @@ struct vseg_device;
  * @pin_lock: protects @pins and @pinned; taken before any reservation.
  * @pins: &struct vseg_file_pin of each buffer the file pinned, by buffer id.
  * @pinned: bytes the file has pinned in each segment (0: system memory).
- * @submit_lock: serializes the file's submissions; protects @inflight,
- *	@next and @last.
- * @inflight: the fences of the file's last VSEG_FILE_MAX_JOBS jobs, a ring.
- * @next: the ring's oldest entry, the next one to be replaced.
- * @last: the fence of the file's last job on each engine: the next job on
- *	that engine runs after it.
+ * @entity: the file's scheduler entity on each user engine: its jobs on
+ *	an engine run, and their fences signal, in the order they were
+ *	queued.
+ * @push_lock: serializes arming and queueing the file's jobs, so that
+ *	each entity's fences are queued in seqno order; never held while
+ *	allocating or waiting. Protects @last.
+ * @last: the fence of the file's last job on each user engine (a
+ *	reference), or NULL: when it signals, all of them have.
  */
 struct vseg_file {
 	struct vseg_device *vdev;
@@ -47,9 +48,8 @@ struct vseg_file {
 	struct mutex pin_lock; /* see above */
 	struct xarray pins;
 	u64 pinned[VSEG_MAX_SEGMENTS + 1];
-	struct mutex submit_lock; /* see above */
-	struct dma_fence *inflight[VSEG_FILE_MAX_JOBS];
-	u32 next;
+	struct drm_sched_entity entity[VSEG_NUM_USER_ENGINES];
+	struct mutex push_lock; /* see above */
 	struct dma_fence *last[VSEG_NUM_USER_ENGINES];
 };
 
@@ -64,9 +64,6 @@ int vseg_file_can_unpin(struct vseg_file *vf, struct vseg_bo *vbo,
 int vseg_file_unpin_evict(struct vseg_file *vf, struct vseg_bo *vbo,
 			  bool discard);
 void vseg_file_gem_close(struct drm_gem_object *obj, struct drm_file *file);
-int vseg_file_throttle(struct vseg_file *vf, u32 engine,
-		       struct dma_fence **after);
-void vseg_file_unthrottle(struct vseg_file *vf, u32 engine,
-			  struct dma_fence *fence);
+u64 vseg_file_client_id(struct drm_file *file);
 
 #endif /* __VSEG_FILE_H__ */

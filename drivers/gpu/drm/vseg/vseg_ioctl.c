@@ -7,7 +7,6 @@
  */
 
 #include <linux/build_bug.h>
-#include <linux/dma-fence-chain.h>
 #include <linux/stddef.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -15,13 +14,11 @@
 #include <drm/drm_device.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
-#include <drm/drm_syncobj.h>
 #include <drm/drm_vma_manager.h>
 
 #include <uapi/drm/vseg_drm.h>
 #include "vseg_bo.h"
 #include "vseg_display.h"
-#include "vseg_engine.h"
 #include "vseg_ext.h"
 #include "vseg_vm.h"
 #include "vseg_device_types.h"
@@ -31,6 +28,7 @@
 #include "vseg_ioctl.h"
 #include "vseg_phys.h"
 #include "vseg_pm.h"
+#include "vseg_syncs.h"
 #include "vseg_trace.h"
 #include "vseg_ttm.h"
 #include "vseg_vram_mgr.h"
@@ -379,26 +377,6 @@ int vseg_ioctl_gem_create(struct drm_device *drm, void *data,
 	return 0;
 }
 
-static void *copy_array(u64 uptr, u32 count, size_t size, int *err)
-{
-	void *p;
-
-	*err = 0;
-	if (!count)
-		return NULL;
-	p = kvmalloc_array(count, size, GFP_KERNEL);
-	if (!p) {
-		*err = -ENOMEM;
-		return NULL;
-	}
-	if (copy_from_user(p, u64_to_user_ptr(uptr), (size_t)count * size)) {
-		kvfree(p);
-		*err = -EFAULT;
-		return NULL;
-	}
-	return p;
-}
-
 static struct vseg_bo *lookup_bo(struct drm_file *file, u32 handle)
 {
 	struct drm_gem_object *gem = drm_gem_object_lookup(file, handle);
@@ -575,7 +553,7 @@ static int residency(struct drm_file *file, struct drm_vseg_residency *args,
 	/* Nothing moved yet, whatever fails from here on. */
 	args->processed = 0;
 
-	handles = copy_array(args->handles, args->count, sizeof(*handles),
+	handles = vseg_copy_array(args->handles, args->count, sizeof(*handles),
 			     &err);
 	bos = kvcalloc(args->count, sizeof(*bos), GFP_KERNEL);
 	if (!err && !bos)
@@ -632,7 +610,6 @@ static_assert(DRM_VSEG_ENGINE_COPY == VSEG_ENGINE_COPY);
 static_assert(DRM_VSEG_ENGINE_RENDER == VSEG_ENGINE_RENDER);
 static_assert(DRM_VSEG_NUM_HEADS == VSEG_NUM_HEADS);
 static_assert(DRM_VSEG_MAX_VM_MAPPINGS == VSEG_VM_MAX_MAPPINGS);
-static_assert(DRM_VSEG_MAX_JOBS_IN_FLIGHT == VSEG_FILE_MAX_JOBS);
 
 /**
  * vseg_ioctl_vm_bind() - DRM_IOCTL_VSEG_VM_BIND
@@ -681,348 +658,6 @@ int vseg_ioctl_vm_unbind(struct drm_device *drm, void *data,
 	    !mbz(args->reserved, sizeof(args->reserved)))
 		return -EINVAL;
 	return vseg_vm_unbind(&vfile->vm, args->gpu_va);
-}
-
-static int check_cmd(const struct drm_vseg_cmd *c)
-{
-	if (c->flags)
-		return -EINVAL;
-	switch (c->opcode) {
-	case DRM_VSEG_CMD_NOP:
-		return c->dst || c->src || c->size || c->value ? -EINVAL : 0;
-	case DRM_VSEG_CMD_FILL:
-		return c->src || (c->size & 3) || (c->value >> 32) ||
-		       (c->dst & 3) ? -EINVAL : 0;
-	case DRM_VSEG_CMD_COPY:
-		return c->value ? -EINVAL : 0;
-	case DRM_VSEG_CMD_WRITE:
-		return c->src || c->size || (c->dst & 7) ? -EINVAL : 0;
-	default:
-		return -EINVAL;
-	}
-}
-
-static int submit_allocations(struct drm_file *file,
-			      struct drm_vseg_submit *args,
-			      struct vseg_submit *s)
-{
-	struct drm_vseg_allocation *list;
-	u32 i;
-	int err;
-
-	list = copy_array(args->allocations, args->num_allocations,
-			  sizeof(*list), &err);
-	if (err)
-		return err;
-	s->bos = kvcalloc(args->num_allocations, sizeof(*s->bos), GFP_KERNEL);
-	if (args->num_allocations && !s->bos) {
-		err = -ENOMEM;
-		goto out;
-	}
-	s->num_bos = args->num_allocations;
-	for (i = 0; i < args->num_allocations && !err; i++) {
-		if (list[i].flags & ~DRM_VSEG_ALLOCATION_WRITE) {
-			err = -EINVAL;
-			break;
-		}
-		s->bos[i] = lookup_bo(file, list[i].handle);
-		if (!s->bos[i])
-			err = -ENOENT;
-		/* WDDM: such a submission is rejected as a whole. */
-		else if (!(s->bos[i]->params.flags & VSEG_BO_ACCESSED_PHYSICALLY))
-			err = -EINVAL;
-	}
-out:
-	kvfree(list);
-	return err;
-}
-
-/*
- * A patch may only write an address field the command uses: the
- * destination of FILL, COPY and WRITE, the source of COPY.
- */
-static bool patch_targets_address(const struct vseg_submit *s, u64 offset)
-{
-	const struct drm_vseg_cmd *c = &s->cmds[offset / sizeof(*c)];
-	u64 field = offset % sizeof(*c);
-
-	if (field == offsetof(struct drm_vseg_cmd, dst))
-		return c->opcode != DRM_VSEG_CMD_NOP;
-	if (field == offsetof(struct drm_vseg_cmd, src))
-		return c->opcode == DRM_VSEG_CMD_COPY;
-	return false;
-}
-
-static int submit_patches(struct drm_vseg_submit *args, struct vseg_submit *s)
-{
-	u32 i;
-	int err;
-
-	s->patches = copy_array(args->patches, args->num_patches,
-				sizeof(*s->patches), &err);
-	if (err)
-		return err;
-	s->num_patches = args->num_patches;
-	for (i = 0; i < s->num_patches; i++) {
-		const struct drm_vseg_patch *pt = &s->patches[i];
-
-		if (pt->pad || pt->allocation_index >= s->num_bos ||
-		    !IS_ALIGNED(pt->patch_offset, sizeof(u64)) ||
-		    pt->patch_offset > args->commands_size - sizeof(u64) ||
-		    !patch_targets_address(s, pt->patch_offset) ||
-		    pt->allocation_offset >=
-		    s->bos[pt->allocation_index]->tbo.base.size)
-			return -EINVAL;
-	}
-	return 0;
-}
-
-/*
- * A sync array: @count elements of @stride bytes, each a struct
- * drm_vseg_sync followed by bytes this kernel does not know, which must be
- * zero. Returns the entries, packed.
- */
-static struct drm_vseg_sync *copy_syncs(u64 uptr, u32 count, u32 stride,
-					int *err)
-{
-	struct drm_vseg_sync *syncs;
-	u8 *raw;
-	u32 i;
-
-	raw = copy_array(uptr, count, stride, err);
-	if (!raw)
-		return NULL;
-	syncs = kvmalloc_array(count, sizeof(*syncs), GFP_KERNEL);
-	if (!syncs) {
-		*err = -ENOMEM;
-		goto out;
-	}
-	for (i = 0; i < count; i++) {
-		const u8 *e = raw + (size_t)i * stride;
-
-		memcpy(&syncs[i], e, sizeof(*syncs));
-		if (syncs[i].flags ||
-		    !mbz(e + sizeof(*syncs), stride - sizeof(*syncs))) {
-			*err = -EINVAL;
-			kvfree(syncs);
-			syncs = NULL;
-			break;
-		}
-	}
-out:
-	kvfree(raw);
-	return syncs;
-}
-
-/*
- * The fence of each input point. The DRM core refuses (-EINVAL) a point
- * on a syncobj that holds no timeline, and a point not submitted yet; a
- * point already signalled may come back as no fence: it is waited for as
- * one that has signalled.
- */
-static int submit_in_syncs(struct drm_file *file, struct drm_vseg_submit *args,
-			   struct vseg_submit *s)
-{
-	struct drm_vseg_sync *syncs;
-	u32 i;
-	int err;
-
-	syncs = copy_syncs(args->in_syncs, args->num_in_syncs,
-			   args->sync_size, &err);
-	if (err)
-		return err;
-	s->in_fences = kvcalloc(args->num_in_syncs, sizeof(*s->in_fences),
-				GFP_KERNEL);
-	if (args->num_in_syncs && !s->in_fences)
-		err = -ENOMEM;
-	s->num_in = s->in_fences ? args->num_in_syncs : 0;
-	for (i = 0; i < s->num_in && !err; i++) {
-		struct dma_fence *f = NULL;
-
-		/* On error the core may leave @f pointing at a dropped fence. */
-		err = drm_syncobj_find_fence(file, syncs[i].handle,
-					     syncs[i].point, 0, &f);
-		if (!err)
-			s->in_fences[i] = f ? f : dma_fence_get_stub();
-	}
-	kvfree(syncs);
-	return err;
-}
-
-/**
- * struct vseg_out_sync - an output syncobj, looked up before the job exists
- * @so: the syncobj (a reference).
- * @chain: for a timeline point, the chain link that will hold the job's
- *	fence; NULL for a binary syncobj.
- * @point: the timeline point, or 0.
- */
-struct vseg_out_sync {
-	struct drm_syncobj *so;
-	struct dma_fence_chain *chain;
-	u64 point;
-};
-
-static void put_out_syncs(struct vseg_out_sync *out, u32 n)
-{
-	u32 i;
-
-	if (!out)
-		return;
-	for (i = 0; i < n; i++) {
-		if (out[i].so)
-			drm_syncobj_put(out[i].so);
-		dma_fence_chain_free(out[i].chain);
-	}
-	kvfree(out);
-}
-
-/* True if the syncobj holds a fence that is not a timeline's. */
-static bool syncobj_is_binary(struct drm_syncobj *so)
-{
-	struct dma_fence *f = drm_syncobj_fence_get(so);
-	bool binary = f && !to_dma_fence_chain(f);
-
-	dma_fence_put(f);
-	return binary;
-}
-
-/*
- * The output syncobjs, looked up, and the chain links of their points
- * allocated, before anything is queued: once the job is, signalling them
- * cannot fail.
- */
-static int submit_out_syncs(struct drm_file *file,
-			    struct drm_vseg_submit *args,
-			    struct vseg_out_sync **outp)
-{
-	struct drm_vseg_sync *syncs;
-	struct vseg_out_sync *out;
-	u32 i;
-	int err;
-
-	*outp = NULL;
-	syncs = copy_syncs(args->out_syncs, args->num_out_syncs,
-			   args->sync_size, &err);
-	if (err)
-		return err;
-	out = kvcalloc(args->num_out_syncs, sizeof(*out), GFP_KERNEL);
-	if (args->num_out_syncs && !out)
-		err = -ENOMEM;
-	*outp = out;
-	for (i = 0; !err && i < args->num_out_syncs; i++) {
-		out[i].so = drm_syncobj_find(file, syncs[i].handle);
-		out[i].point = syncs[i].point;
-		if (!out[i].so) {
-			err = -ENOENT;
-		} else if (out[i].point && syncobj_is_binary(out[i].so)) {
-			err = -EINVAL;
-		} else if (out[i].point) {
-			out[i].chain = dma_fence_chain_alloc();
-			if (!out[i].chain)
-				err = -ENOMEM;
-		}
-	}
-	kvfree(syncs);
-	return err;
-}
-
-/* Cannot fail: every syncobj and chain link was gotten beforehand. */
-static void signal_out_syncs(struct vseg_out_sync *out, u32 n,
-			     struct dma_fence *fence)
-{
-	u32 i;
-
-	for (i = 0; i < n; i++) {
-		if (out[i].chain) {
-			drm_syncobj_add_point(out[i].so, out[i].chain, fence,
-					      out[i].point);
-			out[i].chain = NULL;
-		} else {
-			drm_syncobj_replace_fence(out[i].so, fence);
-		}
-	}
-}
-
-/**
- * vseg_ioctl_submit() - DRM_IOCTL_VSEG_SUBMIT
- * @drm: the device
- * @data: &struct drm_vseg_submit
- * @file: the caller
- *
- * Return: 0 or a negative error code, as the UAPI documents.
- */
-int vseg_ioctl_submit(struct drm_device *drm, void *data,
-		      struct drm_file *file)
-{
-	struct vseg_file *vfile = file->driver_priv;
-	struct drm_vseg_submit *args = data;
-	struct vseg_out_sync *out = NULL;
-	struct vseg_submit s = {};
-	struct dma_fence *fence;
-	u32 i;
-	int err;
-
-	if (args->extensions || args->flags ||
-	    !mbz(args->reserved, sizeof(args->reserved)) ||
-	    args->engine > DRM_VSEG_ENGINE_RENDER || !args->commands_size ||
-	    args->commands_size % sizeof(struct drm_vseg_cmd))
-		return -EINVAL;
-	/* The sync arrays' stride: 0 only when there is no array. */
-	if ((args->sync_size || args->num_in_syncs || args->num_out_syncs) &&
-	    (args->sync_size < DRM_VSEG_SYNC_SIZE_V1 ||
-	     !IS_ALIGNED(args->sync_size, 8)))
-		return -EINVAL;
-	if (args->sync_size > DRM_VSEG_SYNC_SIZE_MAX)
-		return -E2BIG;
-	if (args->commands_size > DRM_VSEG_MAX_CMD_BYTES ||
-	    args->num_allocations > DRM_VSEG_MAX_ALLOCATIONS ||
-	    args->num_patches > DRM_VSEG_MAX_PATCHES ||
-	    args->num_in_syncs > DRM_VSEG_MAX_SYNCS ||
-	    args->num_out_syncs > DRM_VSEG_MAX_SYNCS)
-		return -E2BIG;
-	/* Virtual addressing only: no allocation list on the render engine. */
-	if (args->engine == DRM_VSEG_ENGINE_RENDER &&
-	    (args->num_allocations || args->num_patches))
-		return -EINVAL;
-
-	s.engine = args->engine;
-	s.vm = &vfile->vm;
-	s.stats = vfile->stats;
-	s.num_cmds = args->commands_size / sizeof(struct drm_vseg_cmd);
-	s.cmds = copy_array(args->commands, s.num_cmds, sizeof(*s.cmds), &err);
-	for (i = 0; !err && i < s.num_cmds; i++)
-		err = check_cmd(&s.cmds[i]);
-	if (!err)
-		err = submit_allocations(file, args, &s);
-	if (!err)
-		err = submit_patches(args, &s);
-	if (!err)
-		err = submit_in_syncs(file, args, &s);
-	if (err)
-		goto err_release;
-
-	err = submit_out_syncs(file, args, &out);
-	if (err)
-		goto err_release;
-
-	/* A bounded number of jobs per file: wait for the oldest. */
-	err = vseg_file_throttle(vfile, s.engine, &s.after);
-	if (err)
-		goto err_release;
-	err = vseg_engine_submit(to_vseg(drm), &s, &fence);
-	vseg_file_unthrottle(vfile, args->engine, err ? NULL : fence);
-	if (err)
-		goto err_out;
-	signal_out_syncs(out, args->num_out_syncs, fence);
-	dma_fence_put(fence);
-	put_out_syncs(out, args->num_out_syncs);
-	return 0;
-
-err_release:
-	vseg_submit_release(&s);
-err_out:
-	put_out_syncs(out, args->num_out_syncs);
-	return err;
 }
 
 /**

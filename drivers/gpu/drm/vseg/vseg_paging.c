@@ -13,16 +13,21 @@
  * Map/Unmap operations between vseg_paging_begin() and vseg_paging_end().
  * Written operations go to the engine in batches: when the move ends, or
  * when the buffer is full, in which case the move waits for the engine to
- * free room. Each batch has a fence on the paging engine's timeline; the
- * move ends with the fence of its last batch, which TTM hangs on the
- * buffer (ttm_bo_move_accel_cleanup()), so that CPU faults, jobs and later
- * moves wait for it while the ioctl that moved the buffer has returned.
+ * free room. Each batch is a job of the paging queue's scheduler
+ * (vseg_sched.c), queued on the memory manager's own entity, so batches
+ * run in the order they were written and their fences, on that entity's
+ * timeline, signal in order. A batch depends on every fence of the
+ * buffer it moves (the jobs and moves already using it): the move itself
+ * never waits for them. The move ends with the fence of its last batch,
+ * which TTM hangs on the buffer (ttm_bo_move_accel_cleanup()), so that CPU
+ * faults, jobs and later moves wait for it while the ioctl that moved the
+ * buffer has returned.
  *
- * The engine runs batches in order on an ordered work queue, inside the
- * fence signalling path: it never allocates, and the move wrote nothing it
- * would have to look up (the memory it touches was backed, and addresses
- * are physical). Before the buffer exists (probe) and after teardown,
- * operations run at once on the CPU, in the caller.
+ * The engine runs a batch inside the fence signalling path: it never
+ * allocates, and the move wrote nothing it would have to look up (the
+ * memory it touches was backed, and addresses are physical). Before the
+ * buffer exists (probe) and after teardown, operations run at once on
+ * the CPU, in the caller.
  */
 
 #include <linux/dma-fence.h>
@@ -45,6 +50,7 @@
 #include "vseg_gart.h"
 #include "vseg_page_pool.h"
 #include "vseg_paging.h"
+#include "vseg_sched.h"
 #include "vseg_vpr.h"
 #include "vseg_vram_mgr.h"
 
@@ -52,16 +58,15 @@ static_assert(sizeof(struct vseg_paging_op) == VSEG_PAGING_BUFFER_MIN);
 
 /**
  * struct vseg_paging_batch - operations handed to the engine together
- * @work: runs the batch on the paging engine's queue.
+ * @base: the paging queue's job; its fence signals when every operation
+ *	of the batch has run.
  * @pg: the paging state.
- * @fence: signalled when every operation of the batch has run.
  * @first: index in the buffer of the first operation.
  * @count: operations in the batch.
  */
 struct vseg_paging_batch {
-	struct work_struct work;
+	struct vseg_job base;
 	struct vseg_paging *pg;
-	struct dma_fence *fence;
 	u64 first;
 	u64 count;
 };
@@ -219,17 +224,15 @@ static int paging_exec(struct vseg_paging *pg, const struct vseg_paging_op *o)
 	return 0;
 }
 
-/* The engine: run a batch, free its room in the buffer, signal it. */
-static void paging_run(struct work_struct *work)
+/* The engine: run a batch, free its room in the buffer. */
+static int paging_run(struct vseg_job *job)
 {
-	struct vseg_paging_batch *b = container_of(work, typeof(*b), work);
+	struct vseg_paging_batch *b = container_of(job, typeof(*b), base);
 	struct vseg_paging *pg = b->pg;
 	struct vseg_paging_op op;
 	u64 i, idx = b->first;
 	int err = 0, ret;
-	bool cookie;
 
-	cookie = dma_fence_begin_signalling();
 	for (i = 0; i < b->count; i++) {
 		struct vseg_client_stats *owner = pg->owners[idx];
 		u64 start = ktime_get_ns();
@@ -252,15 +255,18 @@ static void paging_run(struct work_struct *work)
 	/* The slots are free once every operation in them has been read. */
 	smp_store_release(&pg->tail, pg->tail + b->count);
 	wake_up_all(&pg->room);
-	if (err) {
-		dma_fence_set_error(b->fence, err);
-		atomic64_inc(&pg->engine->failed);
-	}
-	dma_fence_signal(b->fence);
-	dma_fence_end_signalling(cookie);
-	dma_fence_put(b->fence);
-	kfree(b);
+	return err;
 }
+
+static void paging_batch_free(struct vseg_job *job)
+{
+	kfree(container_of(job, struct vseg_paging_batch, base));
+}
+
+static const struct vseg_job_ops paging_job_ops = {
+	.run = paging_run,
+	.free = paging_batch_free,
+};
 
 /* Free operation slots in the buffer. */
 static u64 paging_room(struct vseg_paging *pg)
@@ -273,30 +279,41 @@ static u64 paging_room(struct vseg_paging *pg)
 static void paging_flush(struct vseg_paging *pg)
 {
 	struct vseg_paging_batch *b = pg->batch;
+	struct dma_fence *fence;
 
 	lockdep_assert_held(&pg->lock);
 	if (!b)
 		return;
 	pg->batch = NULL;
+	fence = vseg_job_arm(&b->base);
 	dma_fence_put(pg->last);
-	pg->last = dma_fence_get(b->fence);
+	pg->last = dma_fence_get(fence);
 	dma_fence_put(pg->move_fence);
-	pg->move_fence = dma_fence_get(b->fence);
-	queue_work(pg->engine->wq, &b->work);
+	pg->move_fence = dma_fence_get(fence);
+	vseg_job_push(&b->base);
 }
 
+/*
+ * A new batch, after every fence of the buffer being moved (the batches
+ * of the memory manager's entity run in order anyway).
+ */
 static struct vseg_paging_batch *paging_batch_new(struct vseg_paging *pg)
 {
 	struct vseg_paging_batch *b = kzalloc(sizeof(*b), GFP_KERNEL);
+	int err;
 
 	if (!b)
 		return NULL;
-	b->fence = vseg_engine_fence_create(pg->engine);
-	if (!b->fence) {
+	err = vseg_job_init(&b->base, pg->vdev, &paging_job_ops, &pg->entity,
+			    VSEG_QUEUE_PAGING, 0, NULL);
+	if (err) {
 		kfree(b);
 		return NULL;
 	}
-	INIT_WORK(&b->work, paging_run);
+	if (pg->move_resv && vseg_job_add_resv_deps(&b->base, pg->move_resv)) {
+		vseg_job_abandon(&b->base);
+		return NULL;
+	}
 	b->pg = pg;
 	b->first = pg->head % pg->capacity;
 	return b;
@@ -317,13 +334,16 @@ static struct vseg_paging_op paging_op(u32 opcode, u32 flags, u64 dst,
 /**
  * vseg_paging_begin() - start writing the operations of one move
  * @pg: the paging state
+ * @resv: the reservation of the buffer being moved, locked: the move's
+ *	operations run after every fence on it; or NULL
  *
  * Moves write one at a time; end with vseg_paging_end(), or
  * vseg_paging_abort() after vseg_paging_emit() failed.
  */
-void vseg_paging_begin(struct vseg_paging *pg)
+void vseg_paging_begin(struct vseg_paging *pg, struct dma_resv *resv)
 {
 	mutex_lock(&pg->lock);
+	pg->move_resv = resv;
 }
 
 /**
@@ -422,8 +442,28 @@ struct dma_fence *vseg_paging_end(struct vseg_paging *pg)
 	fence = pg->move_fence;
 	pg->move_fence = NULL;
 	pg->owner = NULL;
+	pg->move_resv = NULL;
 	mutex_unlock(&pg->lock);
 	return fence;
+}
+
+/**
+ * vseg_paging_barrier() - a fence for a move that wrote no operation
+ * @pg: the paging state, between begin and end
+ *
+ * An empty batch, which signals once every fence of the moved buffer has:
+ * a move that only changes the placement's bookkeeping still may not free
+ * the old placement while a job uses it.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int vseg_paging_barrier(struct vseg_paging *pg)
+{
+	lockdep_assert_held(&pg->lock);
+	if (!pg->ready || pg->batch || pg->move_fence)
+		return 0;
+	pg->batch = paging_batch_new(pg);
+	return pg->batch ? 0 : -ENOMEM;
 }
 
 /**
@@ -515,6 +555,8 @@ static void paging_release(struct drm_device *drm, void *arg)
 		dma_fence_put(pg->last);
 		pg->last = NULL;
 	}
+	if (pg->entity_ready)
+		drm_sched_entity_fini(&pg->entity);
 	if (pg->bo) {
 		if (pg->ops)
 			vunmap(pg->ops);
@@ -567,6 +609,11 @@ int vseg_paging_init(struct vseg_device *vdev)
 	err = drmm_add_action_or_reset(drm, paging_release, pg);
 	if (err)
 		return err;
+	err = vseg_sched_entity_init(vdev, &pg->entity, VSEG_QUEUE_PAGING,
+				     DRM_SCHED_PRIORITY_KERNEL);
+	if (err)
+		return err;
+	pg->entity_ready = true;
 
 	pg->owners = kvcalloc(pg->capacity, sizeof(*pg->owners), GFP_KERNEL);
 	if (!pg->owners)

@@ -11,6 +11,7 @@
 #include "vseg_paging_types.h"
 
 struct dma_fence;
+struct dma_resv;
 struct seq_file;
 struct vseg_client_stats;
 struct vseg_device;
@@ -24,13 +25,14 @@ static inline u64 vseg_paging_addr(u32 seg, u64 offset)
 }
 
 int vseg_paging_init(struct vseg_device *vdev);
-void vseg_paging_begin(struct vseg_paging *pg);
+void vseg_paging_begin(struct vseg_paging *pg, struct dma_resv *resv);
 void vseg_paging_charge(struct vseg_paging *pg, struct vseg_client_stats *owner);
 int vseg_paging_emit(struct vseg_paging *pg, u32 opcode, u32 flags, u64 dst,
 		     u64 src, u64 size);
 int vseg_paging_run(struct vseg_paging *pg, u32 opcode, u32 flags, u64 dst,
 		    u64 src, u64 size);
 struct dma_fence *vseg_paging_end(struct vseg_paging *pg);
+int vseg_paging_barrier(struct vseg_paging *pg);
 void vseg_paging_abort(struct vseg_paging *pg);
 void vseg_paging_wait_idle(struct vseg_paging *pg);
 void vseg_paging_show(struct vseg_paging *pg, struct seq_file *m);

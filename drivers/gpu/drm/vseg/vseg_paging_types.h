@@ -10,8 +10,10 @@
 #include <linux/mutex.h>
 #include <linux/types.h>
 #include <linux/wait.h>
+#include <drm/gpu_scheduler.h>
 
 struct dma_fence;
+struct dma_resv;
 struct ttm_buffer_object;
 struct vseg_device;
 struct vseg_engine;
@@ -82,7 +84,12 @@ struct vseg_paging_op {
 /**
  * struct vseg_paging - the paging buffer and the paging engine's state
  * @vdev: the device.
- * @engine: the paging engine: its fence timeline and ordered work queue.
+ * @engine: the paging engine, which runs the batches.
+ * @entity: the memory manager's entity on the paging queue: batches run
+ *	in the order they are written.
+ * @entity_ready: @entity is initialized.
+ * @move_resv: the reservation of the buffer the current move moves: its
+ *	batches wait for its fences.
  * @segment: where the paging buffer lives: the aperture's id, or 0 for
  *	contiguous write-combined system memory.
  * @size: the paging buffer's size in bytes (PagingBufferSize).
@@ -96,7 +103,7 @@ struct vseg_paging_op {
  * @private: PagingBufferPrivateDataSize bytes, zeroed, never interpreted.
  * @private_size: bytes in @private.
  * @lock: one move writes operations at a time; protects @head, @batch,
- *	@last, @move_fence, @owner and the entries of @owners.
+ *	@last, @move_fence, @move_resv, @owner and the entries of @owners.
  * @ready: operations go to the engine; before the buffer exists and
  *	after teardown they run at once, on the CPU, in the caller.
  * @head: operations written so far.
@@ -120,6 +127,9 @@ struct vseg_paging_op {
 struct vseg_paging {
 	struct vseg_device *vdev;
 	struct vseg_engine *engine;
+	struct drm_sched_entity entity;
+	bool entity_ready;
+	struct dma_resv *move_resv;
 	u32 segment;
 	u32 size;
 	struct vseg_paging_op *ops;

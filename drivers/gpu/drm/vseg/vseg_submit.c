@@ -2,20 +2,26 @@
 /*
  * Copyright (c) 2026 The vseg authors
  *
- * Submission: a checked submission (vseg_ioctl.c) becomes a job. Every
- * buffer the job may touch is locked (vseg_exec_lock()) and made reachable
- * the way its engine addresses memory (physical: contiguous in a memory
- * segment or mapped into the aperture; virtual: pages present), physical
- * addresses are patched into the command buffer and every command is
- * checked against the allocation list; the job's fence goes on each
- * buffer, so that TTM moves, eviction and CPU faults wait for it; then the
- * job waits for its dependencies (vseg_job_arm()).
+ * DRM_IOCTL_VSEG_SUBMIT: a command buffer becomes a job of the copy or
+ * render engine's scheduler (vseg_sched.c). Every buffer the job may
+ * touch is locked with drm_exec and made reachable inside the locking
+ * loop, the way its engine addresses memory (physical: contiguous in a
+ * memory segment or mapped into the aperture; virtual: pages present);
+ * physical addresses are patched into the command buffer and every
+ * command is checked against the allocation list; the job waits for its
+ * input syncobjs and, implicitly, for every fence on its buffers; its
+ * fence goes on each buffer, so that TTM moves, eviction and CPU faults
+ * wait for it, and into its output syncobjs.
  */
 
 #include <linux/dma-fence.h>
 #include <linux/dma-resv.h>
+#include <linux/moduleparam.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <drm/drm_exec.h>
+#include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <uapi/drm/vseg_drm.h>
 
@@ -23,60 +29,199 @@
 #include "vseg_client_stats.h"
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
-#include "vseg_engine.h"
-#include "vseg_exec.h"
+#include "vseg_file.h"
 #include "vseg_job.h"
 #include "vseg_phys.h"
+#include "vseg_submit.h"
+#include "vseg_syncs.h"
 #include "vseg_trace.h"
 #include "vseg_vm.h"
 #include "vseg_vram_mgr.h"
 
-static int job_add_dep(struct vseg_job *job, struct dma_fence *f,
-		       bool explicit, u32 cap)
+static unsigned int job_max_mb = 1024;
+module_param(job_max_mb, uint, 0444);
+MODULE_PARM_DESC(job_max_mb,
+		 "Most MiB one job's commands may read and write together (default 1024; 0: no bound)");
+
+/**
+ * vseg_submit_max_bytes() - the bound on the bytes one job touches
+ *
+ * Return: job_max_mb in bytes, 0 for no bound.
+ */
+u64 vseg_submit_max_bytes(void)
 {
-	if (dma_fence_is_signaled(f) && !explicit)
+	return (u64)job_max_mb * SZ_1M;
+}
+
+/**
+ * struct vseg_submit - a submission, its arguments checked
+ * @engine: VSEG_ENGINE_*.
+ * @cmds: the command buffer (kernel copy; patched in place).
+ * @num_cmds: commands in @cmds.
+ * @bos: copy engine: the allocation list (references).
+ * @num_bos: entries in @bos.
+ * @patches: copy engine: the patch-location list.
+ * @num_patches: entries in @patches.
+ */
+struct vseg_submit {
+	u32 engine;
+	struct drm_vseg_cmd *cmds;
+	u32 num_cmds;
+	struct vseg_bo **bos;
+	u32 num_bos;
+	struct drm_vseg_patch *patches;
+	u32 num_patches;
+};
+
+static struct vseg_bo *lookup_bo(struct drm_file *file, u32 handle)
+{
+	struct drm_gem_object *gem = drm_gem_object_lookup(file, handle);
+
+	return gem ? gem_to_vseg_bo(gem) : NULL;
+}
+
+static int check_cmd(const struct drm_vseg_cmd *c)
+{
+	if (c->flags)
+		return -EINVAL;
+	switch (c->opcode) {
+	case DRM_VSEG_CMD_NOP:
+		return c->dst || c->src || c->size || c->value ? -EINVAL : 0;
+	case DRM_VSEG_CMD_FILL:
+		return c->src || (c->size & 3) || (c->value >> 32) ||
+		       (c->dst & 3) ? -EINVAL : 0;
+	case DRM_VSEG_CMD_COPY:
+		return c->value ? -EINVAL : 0;
+	case DRM_VSEG_CMD_WRITE:
+		return c->src || c->size || (c->dst & 7) ? -EINVAL : 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* Bytes a command reads and writes (a COPY counts both sides). */
+static u64 cmd_bytes(const struct drm_vseg_cmd *c)
+{
+	switch (c->opcode) {
+	case DRM_VSEG_CMD_FILL:
+		return c->size;
+	case DRM_VSEG_CMD_COPY:
+		return c->size > U64_MAX / 2 ? U64_MAX : 2 * c->size;
+	case DRM_VSEG_CMD_WRITE:
+		return sizeof(u64);
+	default:
 		return 0;
-	if (job->num_deps >= cap)
-		return -ENOMEM;
-	job->deps[job->num_deps].fence = dma_fence_get(f);
-	job->deps[job->num_deps].explicit = explicit;
-	job->num_deps++;
-	return 0;
+	}
 }
 
 /*
- * A job depends on its input syncobjs, on the file's previous job on the
- * engine (jobs of one file run in order) and, implicitly, on every fence
- * already on its buffers' reservations, so that jobs on a shared buffer,
- * and moves, stay ordered. Called with the buffers locked, before the
- * job's own fence is added to them.
+ * The commands, each checked, and the bytes they touch together bounded
+ * by job_max_mb (vseg_submit_max_bytes()).
  */
-static int job_collect_deps(struct vseg_job *job, struct vseg_submit *s)
+static int submit_commands(struct drm_vseg_submit *args, struct vseg_submit *s)
 {
-	struct dma_resv_iter cursor;
-	struct dma_fence *f;
-	u32 i, cap = s->num_in + 1;
-	int err = 0;
+	u64 bytes = 0, max = vseg_submit_max_bytes();
+	u32 i;
+	int err;
 
-	for (i = 0; i < job->num_bos; i++)
-		dma_resv_for_each_fence(&cursor, job->bos[i]->tbo.base.resv,
-					DMA_RESV_USAGE_BOOKKEEP, f)
-			cap++;
-	job->deps = kvcalloc(cap, sizeof(*job->deps), GFP_KERNEL);
-	if (!job->deps)
-		return -ENOMEM;
-	for (i = 0; i < s->num_in && !err; i++)
-		err = job_add_dep(job, s->in_fences[i], true, cap);
-	if (s->after && !err)
-		err = job_add_dep(job, s->after, false, cap);
-	for (i = 0; i < job->num_bos && !err; i++)
-		dma_resv_for_each_fence(&cursor, job->bos[i]->tbo.base.resv,
-					DMA_RESV_USAGE_BOOKKEEP, f) {
-			err = job_add_dep(job, f, false, cap);
-			if (err)
-				break;
-		}
+	s->num_cmds = args->commands_size / sizeof(struct drm_vseg_cmd);
+	s->cmds = vseg_copy_array(args->commands, s->num_cmds, sizeof(*s->cmds),
+				  &err);
+	for (i = 0; !err && i < s->num_cmds; i++) {
+		err = check_cmd(&s->cmds[i]);
+		bytes += min(cmd_bytes(&s->cmds[i]), max + 1);
+		if (!err && max && bytes > max)
+			err = -E2BIG;
+	}
 	return err;
+}
+
+static int submit_allocations(struct drm_file *file,
+			      struct drm_vseg_submit *args,
+			      struct vseg_submit *s)
+{
+	struct drm_vseg_allocation *list;
+	u32 i;
+	int err;
+
+	list = vseg_copy_array(args->allocations, args->num_allocations,
+			       sizeof(*list), &err);
+	if (err)
+		return err;
+	s->bos = kvcalloc(args->num_allocations, sizeof(*s->bos),
+			  GFP_KERNEL_ACCOUNT);
+	if (args->num_allocations && !s->bos) {
+		err = -ENOMEM;
+		goto out;
+	}
+	s->num_bos = args->num_allocations;
+	for (i = 0; i < args->num_allocations && !err; i++) {
+		if (list[i].flags & ~DRM_VSEG_ALLOCATION_WRITE) {
+			err = -EINVAL;
+			break;
+		}
+		s->bos[i] = lookup_bo(file, list[i].handle);
+		if (!s->bos[i])
+			err = -ENOENT;
+		/* WDDM: such a submission is rejected as a whole. */
+		else if (!(s->bos[i]->params.flags & VSEG_BO_ACCESSED_PHYSICALLY))
+			err = -EINVAL;
+	}
+out:
+	kvfree(list);
+	return err;
+}
+
+/*
+ * A patch may only write an address field the command uses: the
+ * destination of FILL, COPY and WRITE, the source of COPY.
+ */
+static bool patch_targets_address(const struct vseg_submit *s, u64 offset)
+{
+	const struct drm_vseg_cmd *c = &s->cmds[offset / sizeof(*c)];
+	u64 field = offset % sizeof(*c);
+
+	if (field == offsetof(struct drm_vseg_cmd, dst))
+		return c->opcode != DRM_VSEG_CMD_NOP;
+	if (field == offsetof(struct drm_vseg_cmd, src))
+		return c->opcode == DRM_VSEG_CMD_COPY;
+	return false;
+}
+
+static int submit_patches(struct drm_vseg_submit *args, struct vseg_submit *s)
+{
+	u32 i;
+	int err;
+
+	s->patches = vseg_copy_array(args->patches, args->num_patches,
+				     sizeof(*s->patches), &err);
+	if (err)
+		return err;
+	s->num_patches = args->num_patches;
+	for (i = 0; i < s->num_patches; i++) {
+		const struct drm_vseg_patch *pt = &s->patches[i];
+
+		if (pt->pad || pt->allocation_index >= s->num_bos ||
+		    !IS_ALIGNED(pt->patch_offset, sizeof(u64)) ||
+		    pt->patch_offset > args->commands_size - sizeof(u64) ||
+		    !patch_targets_address(s, pt->patch_offset) ||
+		    pt->allocation_offset >=
+		    s->bos[pt->allocation_index]->tbo.base.size)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static void submit_release(struct vseg_submit *s)
+{
+	u32 i;
+
+	for (i = 0; i < s->num_bos; i++)
+		if (s->bos[i])
+			drm_gem_object_put(&s->bos[i]->tbo.base);
+	kvfree(s->bos);
+	kvfree(s->patches);
+	kvfree(s->cmds);
 }
 
 static int ptr_cmp(const void *a, const void *b)
@@ -88,17 +233,24 @@ static int ptr_cmp(const void *a, const void *b)
 }
 
 /* The distinct buffers of a job, each with one new reference. */
-static int collect_bos(struct vseg_job *job, struct vseg_submit *s)
+static int collect_bos(struct vseg_cmd_job *job, struct vseg_submit *s)
 {
 	u32 n = job->view ? job->view->count : s->num_bos, i;
 
-	job->bos = kvcalloc(n, sizeof(*job->bos), GFP_KERNEL);
-	job->objs = kvcalloc(n, sizeof(*job->objs), GFP_KERNEL);
-	job->res = kvcalloc(n, sizeof(*job->res), GFP_KERNEL);
-	if (job->view)
-		job->map_res = kvcalloc(n, sizeof(*job->map_res), GFP_KERNEL);
-	else
-		job->ranges = kvcalloc(n, sizeof(*job->ranges), GFP_KERNEL);
+	job->bos = kvcalloc(n, sizeof(*job->bos), GFP_KERNEL_ACCOUNT);
+	job->objs = kvcalloc(n, sizeof(*job->objs), GFP_KERNEL_ACCOUNT);
+	job->res = kvcalloc(n, sizeof(*job->res), GFP_KERNEL_ACCOUNT);
+	if (job->view) {
+		job->map_res = kvcalloc(n, sizeof(*job->map_res),
+					GFP_KERNEL_ACCOUNT);
+		job->map_tt = kvcalloc(n, sizeof(*job->map_tt),
+				       GFP_KERNEL_ACCOUNT);
+		if (!job->map_tt)
+			return -ENOMEM;
+	} else {
+		job->ranges = kvcalloc(n, sizeof(*job->ranges),
+				       GFP_KERNEL_ACCOUNT);
+	}
 	if (n && (!job->bos || !job->objs || !job->res ||
 		  (!job->map_res && !job->ranges)))
 		return -ENOMEM;
@@ -126,7 +278,7 @@ static int collect_bos(struct vseg_job *job, struct vseg_submit *s)
  * memory. Segment memory is backed with pages now: the engine cannot
  * allocate while it runs.
  */
-static int prepare_bo(struct vseg_job *job, struct vseg_bo *bo)
+static int prepare_bo(struct vseg_cmd_job *job, struct vseg_bo *bo)
 {
 	struct ttm_operation_ctx ctx = { .interruptible = true };
 	struct ttm_buffer_object *tbo = &bo->tbo;
@@ -135,29 +287,14 @@ static int prepare_bo(struct vseg_job *job, struct vseg_bo *bo)
 	if (!tbo->resource)
 		return -EINVAL;
 	bo->move_reason = VSEG_MOVE_SUBMISSION;
-	if (job->engine->id == VSEG_ENGINE_COPY)
+	if (job->base.queue == VSEG_QUEUE_COPY)
 		err = vseg_bo_make_reachable(bo, false, &ctx);
 	else
 		err = vseg_bo_commit_for_gpu(bo, &ctx);
 	if (!err && tbo->resource->mem_type != TTM_PL_SYSTEM &&
 	    tbo->resource->mem_type != TTM_PL_TT)
 		err = vseg_vram_res_populate(tbo->resource, 0);
-	if (!err)
-		err = dma_resv_reserve_fences(tbo->base.resv, 1);
 	return err;
-}
-
-static int prepare_bos(struct vseg_job *job)
-{
-	u32 i;
-	int err;
-
-	for (i = 0; i < job->num_bos; i++) {
-		err = prepare_bo(job, job->bos[i]);
-		if (err)
-			return err;
-	}
-	return 0;
 }
 
 static int range_cmp(const void *a, const void *b)
@@ -173,9 +310,9 @@ static int range_cmp(const void *a, const void *b)
  * Record where the listed buffers are, as GPU physical address ranges, and
  * check the commands against them.
  */
-static int phys_check(struct vseg_job *job, struct vseg_submit *s)
+static int phys_check(struct vseg_cmd_job *job)
 {
-	struct vseg_device *vdev = job->engine->vdev;
+	struct vseg_device *vdev = job->base.vdev;
 	u32 i, seg;
 	u64 off;
 
@@ -190,8 +327,8 @@ static int phys_check(struct vseg_job *job, struct vseg_submit *s)
 	}
 	sort(job->ranges, job->num_bos, sizeof(*job->ranges), range_cmp,
 	     NULL);
-	for (i = 0; i < s->num_cmds; i++)
-		if (!vseg_job_cmd_listed(job, &s->cmds[i]))
+	for (i = 0; i < job->num_cmds; i++)
+		if (!vseg_job_cmd_listed(job, &job->cmds[i]))
 			return -EINVAL;
 	return 0;
 }
@@ -210,95 +347,104 @@ static bool patched_dst_aligned(const struct drm_vseg_cmd *c)
 }
 
 /* Each patch location gets its segment's base address + offset. */
-static int apply_patches(struct vseg_device *vdev, struct vseg_submit *s)
+static int apply_patches(struct vseg_cmd_job *job, struct vseg_submit *s)
 {
+	struct vseg_device *vdev = job->base.vdev;
 	u32 i;
 
 	for (i = 0; i < s->num_patches; i++) {
 		const struct drm_vseg_patch *pt = &s->patches[i];
-		u64 *slot = (u64 *)((u8 *)s->cmds + pt->patch_offset);
+		u64 *slot = (u64 *)((u8 *)job->cmds + pt->patch_offset);
 		u32 seg;
 		u64 off;
 
 		if (!vseg_bo_phys_addr(s->bos[pt->allocation_index], &seg, &off))
 			return -EINVAL;
 		*slot = vseg_phys_base(vdev, seg) + off + pt->allocation_offset;
-		if (!patched_dst_aligned(&s->cmds[pt->patch_offset /
-						  sizeof(*s->cmds)]))
+		if (!patched_dst_aligned(&job->cmds[pt->patch_offset /
+						    sizeof(*job->cmds)]))
 			return -EINVAL;
 	}
 	return 0;
 }
 
-/**
- * vseg_submit_release() - free what a submission holds
- * @s: the submission; its arrays and references are dropped
+/*
+ * The buffers are locked: make each reachable, patch and check the
+ * commands. Making room may evict, locking other buffers with the
+ * transaction's ticket.
  */
-void vseg_submit_release(struct vseg_submit *s)
+static int job_prepare(struct vseg_cmd_job *job, struct vseg_submit *s)
 {
 	u32 i;
+	int err;
 
-	for (i = 0; i < s->num_bos; i++)
-		if (s->bos[i])
-			drm_gem_object_put(&s->bos[i]->tbo.base);
-	kvfree(s->bos);
-	kvfree(s->patches);
-	for (i = 0; i < s->num_in; i++)
-		if (s->in_fences[i])
-			dma_fence_put(s->in_fences[i]);
-	kvfree(s->in_fences);
-	if (s->after)
-		dma_fence_put(s->after);
-	kvfree(s->cmds);
-	memset(s, 0, sizeof(*s));
+	for (i = 0; i < job->num_bos; i++) {
+		err = prepare_bo(job, job->bos[i]);
+		if (err)
+			return err;
+	}
+	err = apply_patches(job, s);
+	if (!err && !job->view)
+		err = phys_check(job);
+	return err;
 }
 
 /*
- * Lock the job's buffers and make them reachable. No room may be because
- * others hold the buffers to evict, or wait for ours: the transaction is
- * left before trying again, as the wound-wait protocol requires.
+ * Lock the job's buffers with drm_exec and prepare them inside the
+ * locking loop, as its contract asks: contention on a buffer, and a ww
+ * back-off TTM met while it evicted for us, restart the loop.
  */
-static int job_lock_prepare(struct vseg_job *job, struct vseg_submit *s,
-			    struct vseg_exec *exec)
+static int job_lock_prepare(struct vseg_cmd_job *job, struct vseg_submit *s,
+			    struct drm_exec *exec)
 {
-	struct vseg_exec_events *ev = &job->engine->vdev->exec_events;
-	unsigned int tries;
-	int err, ended;
+	u32 i;
+	int err = 0;
 
-	for (tries = 0;; tries++) {
-		err = vseg_exec_lock(exec, ev, job->objs, job->num_bos);
+	drm_exec_init(exec, DRM_EXEC_INTERRUPTIBLE_WAIT, job->num_bos);
+	drm_exec_until_all_locked(exec) {
+		for (i = 0; i < job->num_bos; i++) {
+			err = drm_exec_prepare_obj(exec, job->objs[i], 1);
+			drm_exec_retry_on_contention(exec);
+			if (err)
+				return err;
+		}
+		err = job_prepare(job, s);
+		if (vseg_exec_backoff(exec, err))
+			drm_exec_retry_on_contention(exec);
+	}
+	return err;
+}
+
+/* Implicit dependencies: every fence already on the job's buffers. */
+static int job_add_deps(struct vseg_cmd_job *job)
+{
+	u32 i;
+	int err;
+
+	for (i = 0; i < job->num_bos; i++) {
+		err = vseg_job_add_resv_deps(&job->base,
+					     job->bos[i]->tbo.base.resv);
 		if (err)
 			return err;
-		/* Making room may lock other buffers with the same ticket. */
-		err = prepare_bos(job);
-		if (!err)
-			err = apply_patches(job->engine->vdev, s);
-		if (!err && !job->view)
-			err = phys_check(job, s);
-		if (!err)
-			err = job_collect_deps(job, s);
-		if (!err)
-			return 0;
-		ended = vseg_exec_fini(exec);
-		if (err != -ENOSPC || tries >= VSEG_EVICT_RETRIES)
-			return err;
-		vseg_exec_backoff(ev, ended);
 	}
+	return 0;
 }
 
 /* The job's fence goes on every buffer; the CPU's next access waits. */
-static void job_publish(struct vseg_job *job)
+static void job_publish(struct vseg_cmd_job *job, struct dma_fence *fence)
 {
 	u32 i;
 
 	if (job->view)
-		for (i = 0; i < job->view->count; i++)
+		for (i = 0; i < job->view->count; i++) {
 			job->map_res[i] = job->view->map[i].bo->tbo.resource;
+			job->map_tt[i] = job->view->map[i].bo->tbo.ttm;
+		}
 	for (i = 0; i < job->num_bos; i++) {
 		struct ttm_buffer_object *tbo = &job->bos[i]->tbo;
 
 		job->res[i] = tbo->resource;
-		dma_resv_add_fence(tbo->base.resv, job->fence,
+		dma_resv_add_fence(tbo->base.resv, fence,
 				   DMA_RESV_USAGE_WRITE);
 		ttm_bo_unmap_virtual(tbo);
 	}
@@ -308,17 +454,18 @@ static void job_publish(struct vseg_job *job)
  * The mappings a render job's commands reach, and only those: their
  * buffers are the ones made resident, locked and fenced for the job.
  */
-static struct vseg_vm_view *render_view(struct vseg_submit *s)
+static struct vseg_vm_view *render_view(struct vseg_vm *vm,
+					struct vseg_cmd_job *job)
 {
 	struct vseg_va_range *r;
 	struct vseg_vm_view *view;
 	u32 i, n = 0;
 
-	r = kvcalloc(2 * s->num_cmds, sizeof(*r), GFP_KERNEL);
+	r = kvcalloc(2 * job->num_cmds, sizeof(*r), GFP_KERNEL_ACCOUNT);
 	if (!r)
 		return NULL;
-	for (i = 0; i < s->num_cmds; i++) {
-		const struct drm_vseg_cmd *c = &s->cmds[i];
+	for (i = 0; i < job->num_cmds; i++) {
+		const struct drm_vseg_cmd *c = &job->cmds[i];
 
 		switch (c->opcode) {
 		case DRM_VSEG_CMD_COPY:
@@ -337,67 +484,171 @@ static struct vseg_vm_view *render_view(struct vseg_submit *s)
 			break;
 		}
 	}
-	view = vseg_vm_view_get(s->vm, r, n);
+	view = vseg_vm_view_get(vm, r, n);
 	kvfree(r);
 	return view;
 }
 
-/**
- * vseg_engine_submit() - queue a job
- * @vdev: the device
- * @s: the checked submission; the job takes its command buffer, everything
- *	else is released
- * @fence: receives a reference to the job's fence
- *
- * Return: 0, or a negative error code with nothing queued: -EINVAL when a
- * copy-engine command reaches outside its allocation list, -ENOSPC when a
- * buffer cannot be made reachable, -EINTR/-ERESTARTSYS, -ENOMEM.
- */
-int vseg_engine_submit(struct vseg_device *vdev, struct vseg_submit *s,
-		       struct dma_fence **fence)
+static int cmd_job_run(struct vseg_job *base)
 {
-	struct vseg_job *job;
-	struct vseg_exec exec;
+	struct vseg_cmd_job *job = to_cmd_job(base);
+	u64 start = ktime_get_ns();
 	int err;
 
-	job = vseg_job_alloc(&vdev->engine[s->engine]);
-	if (!job) {
-		vseg_submit_release(s);
-		return -ENOMEM;
-	}
-	job->stats = vseg_client_stats_get(s->stats);
+	err = vseg_engine_run_commands(job);
+	vseg_client_stats_add(job->stats, base->queue, ktime_get_ns() - start);
+	return err;
+}
+
+static void cmd_job_free(struct vseg_job *base)
+{
+	struct vseg_cmd_job *job = to_cmd_job(base);
+	u32 i;
+
+	for (i = 0; i < job->num_bos; i++)
+		drm_gem_object_put(&job->bos[i]->tbo.base);
+	kvfree(job->bos);
+	kvfree(job->objs);
+	kvfree(job->res);
+	kvfree(job->ranges);
+	kvfree(job->map_res);
+	kvfree(job->map_tt);
+	vseg_vm_view_put(job->view);
+	vseg_client_stats_job_done(job->stats);
+	vseg_client_stats_put(job->stats);
+	kvfree(job->cmds);
+	kfree(job);
+}
+
+static const struct vseg_job_ops cmd_job_ops = {
+	.run = cmd_job_run,
+	.free = cmd_job_free,
+};
+
+/*
+ * Build the job: its buffers locked, reachable and checked, its
+ * dependencies added. On success the buffers stay locked in @exec.
+ */
+static int job_build(struct vseg_cmd_job *job, struct vseg_file *vf,
+		     struct drm_file *file, struct drm_vseg_submit *args,
+		     struct vseg_submit *s, struct drm_exec *exec)
+{
+	int err;
+
 	if (s->engine == VSEG_ENGINE_RENDER) {
-		job->view = render_view(s);
-		if (!job->view) {
-			err = -ENOMEM;
-			goto err_free;
-		}
+		job->view = render_view(&vf->vm, job);
+		if (!job->view)
+			return -ENOMEM;
 	}
 	err = collect_bos(job, s);
 	if (!err)
-		err = job_lock_prepare(job, s, &exec);
+		err = vseg_syncs_wait_in(&job->base, file, args->in_syncs,
+					 args->num_in_syncs, args->sync_size);
 	if (err)
-		goto err_free;
-	err = vseg_job_fence_init(job);
-	if (err) {
-		vseg_exec_fini(&exec);
-		goto err_free;
+		return err;
+	err = job_lock_prepare(job, s, exec);
+	if (!err)
+		err = job_add_deps(job);
+	if (err)
+		drm_exec_fini(exec);
+	return err;
+}
+
+/**
+ * vseg_ioctl_submit() - DRM_IOCTL_VSEG_SUBMIT
+ * @drm: the device
+ * @data: &struct drm_vseg_submit
+ * @file: the caller
+ *
+ * Return: 0 or a negative error code, as the UAPI documents; on error
+ * nothing is queued and no syncobj changes.
+ */
+int vseg_ioctl_submit(struct drm_device *drm, void *data,
+		      struct drm_file *file)
+{
+	struct vseg_device *vdev = to_vseg(drm);
+	struct vseg_file *vf = file->driver_priv;
+	struct drm_vseg_submit *args = data;
+	struct vseg_out_sync *out = NULL;
+	struct vseg_submit s = {};
+	struct vseg_cmd_job *job;
+	struct dma_fence *fence;
+	struct drm_exec exec;
+	int err;
+
+	if (args->extensions || args->flags ||
+	    memchr_inv(args->reserved, 0, sizeof(args->reserved)) ||
+	    args->engine > DRM_VSEG_ENGINE_RENDER || !args->commands_size ||
+	    args->commands_size % sizeof(struct drm_vseg_cmd))
+		return -EINVAL;
+	err = vseg_syncs_check(args->num_in_syncs, args->num_out_syncs,
+			       args->sync_size);
+	if (err)
+		return err;
+	if (args->commands_size > DRM_VSEG_MAX_CMD_BYTES ||
+	    args->num_allocations > DRM_VSEG_MAX_ALLOCATIONS ||
+	    args->num_patches > DRM_VSEG_MAX_PATCHES)
+		return -E2BIG;
+	/* Virtual addressing only: no allocation list on the render engine. */
+	if (args->engine == DRM_VSEG_ENGINE_RENDER &&
+	    (args->num_allocations || args->num_patches))
+		return -EINVAL;
+
+	s.engine = args->engine;
+	err = submit_commands(args, &s);
+	if (!err)
+		err = submit_allocations(file, args, &s);
+	if (!err)
+		err = submit_patches(args, &s);
+	if (!err)
+		err = vseg_syncs_get_out(file, args->out_syncs,
+					 args->num_out_syncs, args->sync_size,
+					 &out);
+	if (err)
+		goto out_release;
+
+	/* A bounded number of unfinished jobs per file: wait for room. */
+	err = vseg_client_stats_job_wait(vf->stats);
+	if (err)
+		goto out_release;
+	job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
+	if (!job) {
+		vseg_client_stats_job_done(vf->stats);
+		err = -ENOMEM;
+		goto out_release;
 	}
-	job_publish(job);
-	vseg_exec_fini(&exec);
+	job->stats = vseg_client_stats_get(vf->stats);
+	job->cmds = s.cmds;
+	job->num_cmds = s.num_cmds;
+	s.cmds = NULL;
+	err = vseg_job_init(&job->base, vdev, &cmd_job_ops,
+			    &vf->entity[s.engine], s.engine,
+			    vseg_file_client_id(file), vf);
+	if (err) {
+		cmd_job_free(&job->base);
+		goto out_release;
+	}
+	err = job_build(job, vf, file, args, &s, &exec);
+	if (err) {
+		vseg_job_abandon(&job->base);
+		goto out_release;
+	}
 
-	job->cmds = s->cmds;
-	job->num_cmds = s->num_cmds;
-	s->cmds = NULL;
-	vseg_submit_release(s);
-	*fence = dma_fence_get(job->fence);
-	trace_vseg_job_queue(job->engine->id, job->fence->context,
-			     job->fence->seqno, 0);
-	vseg_job_arm(job);
-	return 0;
+	/* Arm and push in one order per file: its fences' seqno order. */
+	mutex_lock(&vf->push_lock);
+	fence = dma_fence_get(vseg_job_arm(&job->base));
+	job_publish(job, fence);
+	trace_vseg_job_queue(s.engine, fence->context, fence->seqno, 0);
+	vseg_job_push(&job->base);
+	dma_fence_put(vf->last[s.engine]);
+	vf->last[s.engine] = dma_fence_get(fence);
+	mutex_unlock(&vf->push_lock);
+	drm_exec_fini(&exec);
 
-err_free:
-	vseg_job_free(job);
-	vseg_submit_release(s);
+	vseg_syncs_signal_out(out, args->num_out_syncs, fence);
+	dma_fence_put(fence);
+out_release:
+	vseg_syncs_put_out(out, args->num_out_syncs);
+	submit_release(&s);
 	return err;
 }

@@ -403,9 +403,13 @@ static void trace_move(struct vseg_device *vdev, struct vseg_bo *vbo,
 
 /*
  * A move through the paging engine: its operations are written into the
- * paging buffer and the move ends with the paging fence, TTM keeping the
- * old placement until it signals; the ioctl that moved the buffer returns
- * meanwhile. Evictions TTM makes to find room wait for it.
+ * paging buffer, as jobs of the paging queue that run once every job and
+ * move already using the buffer is done, and the move ends with the
+ * paging fence, TTM keeping the old placement until it signals; neither
+ * the move nor the ioctl that moved the buffer waits. Evictions TTM makes
+ * to find room are the exception: TTM waits for their fence before it
+ * reuses the room (a memory segment's backing pages go with its
+ * placement, so the room cannot be handed on before the copy has read it).
  */
 static int vseg_ttm_move(struct ttm_buffer_object *bo, bool evict,
 			 struct ttm_operation_ctx *ctx,
@@ -420,12 +424,6 @@ static int vseg_ttm_move(struct ttm_buffer_object *bo, bool evict,
 	struct dma_fence *fence;
 	int err;
 
-	/* Jobs and moves queued before use the buffer where it is. */
-	if (old) {
-		err = ttm_bo_wait_ctx(bo, ctx);
-		if (err)
-			return err;
-	}
 	/* TTM removed its user mappings: its window slots go too. */
 	if (vseg_is_vseg_bo(bo))
 		vseg_host_aperture_drop(to_vseg_bo(bo));
@@ -433,10 +431,13 @@ static int vseg_ttm_move(struct ttm_buffer_object *bo, bool evict,
 	err = move_prepare(vdev, bo, ctx, old, new_mem, discard, &has_content,
 			   &overwritten);
 	if (!err) {
-		vseg_paging_begin(pg);
+		vseg_paging_begin(pg, bo->base.resv);
 		if (vseg_is_vseg_bo(bo))
 			vseg_paging_charge(pg, to_vseg_bo(bo)->stats);
 		err = move_emit(vdev, bo, old, new_mem, has_content, discard);
+		/* Nothing to run: the old placement still waits for its users. */
+		if (!err && old)
+			err = vseg_paging_barrier(pg);
 		if (err)
 			vseg_paging_abort(pg);
 	}
@@ -450,17 +451,12 @@ static int vseg_ttm_move(struct ttm_buffer_object *bo, bool evict,
 	if (fence && (!old || (old->mem_type == TTM_PL_SYSTEM &&
 			       !has_content))) {
 		/*
-		 * A new buffer (6.1 starts it in system memory without
-		 * pages): no old placement to keep until the engine is done.
-		 * A ghost would hold the buffer itself too, and its memory
-		 * past its last handle.
+		 * A new buffer (or one without pages yet): no old placement
+		 * to keep until the engine is done. A ghost would hold the
+		 * buffer itself too, and its memory past its last handle.
 		 */
 		dma_resv_add_fence(bo->base.resv, fence, DMA_RESV_USAGE_KERNEL);
 		ttm_bo_move_null(bo, new_mem);
-	} else if (fence && res_uses_pages(old) && res_uses_pages(new_mem)) {
-		/* Only GART entries change, no copy: not worth a ghost. */
-		dma_fence_wait(fence, false);
-		ttm_bo_move_sync_cleanup(bo, new_mem);
 	} else if (fence) {
 		move_pipelined(vdev, bo, fence, evict, new_mem);
 	} else if (!old) {

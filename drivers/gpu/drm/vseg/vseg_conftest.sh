@@ -1,0 +1,26 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Feature tests for vseg_compat.h: print -DVSEG_HAVE_<NAME> for each
+# kernel API below that the headers under $1 (the kernel's include/) have.
+# For APIs that changed inside stable series, where neither a version
+# number nor a macro of the headers can tell.
+
+inc=${1:?usage: vseg_conftest.sh KERNEL_INCLUDE_DIR}
+
+have() {
+	if grep -q -s -e "$2" "$inc/$3"; then
+		printf ' -DVSEG_HAVE_%s' "$1"
+	fi
+}
+
+# drm_sched_init() takes a struct drm_sched_init_args (6.15, 6.12.117).
+have SCHED_INIT_ARGS 'struct drm_sched_init_args {' drm/gpu_scheduler.h
+# drm_sched_job_init() takes the DRM client id (6.16, 6.12.117).
+have SCHED_CLIENT_ID 'u64 drm_client_id);' drm/gpu_scheduler.h
+# drm_sched_start() takes the error to give the jobs it cancels (6.13).
+have SCHED_START_ERRNO 'drm_sched_start(struct drm_gpu_scheduler \*sched, int' \
+	drm/gpu_scheduler.h
+# The timedout handler's status after a reset is ..._RESET (6.17).
+have SCHED_STAT_RESET 'DRM_GPU_SCHED_STAT_RESET' drm/gpu_scheduler.h
+echo
