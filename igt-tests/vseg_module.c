@@ -860,8 +860,8 @@ static void test_large_segment(void)
 
 /* --- probe failures ------------------------------------------------------ */
 
-/* The parts of the probe: table, TTM, engines, paging buffer, display. */
-#define PROBE_PARTS	5
+/* The parts of the probe: table, TTM, engines, schedulers, paging buffer, display. */
+#define PROBE_PARTS	6
 
 /*
  * Fail the probe on purpose after each of its parts in turn: each load

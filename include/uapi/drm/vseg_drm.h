@@ -610,6 +610,14 @@ struct drm_vseg_query_segments {
  * &struct drm_vseg_gem_create.
  */
 #define DRM_VSEG_GEM_CREATE_PROTECTED		(1u << 4)
+/*
+ * DRM_VSEG_GEM_CREATE_VM_PRIVATE - since 0.7: the buffer shares the
+ * reservation object of the creating file's GPU virtual address space
+ * (drm_gpuvm's): locking one of the address space's private buffers
+ * locks them all, a job's fence is added once for all of them. It can be
+ * bound in that address space only, and not exported (PRIME: -EINVAL).
+ */
+#define DRM_VSEG_GEM_CREATE_VM_PRIVATE		(1u << 5)
 
 #define DRM_VSEG_MAX_PREFERRED		5
 #define DRM_VSEG_MAX_HINTED_BANKS	4
@@ -652,7 +660,8 @@ struct drm_vseg_segment_pref {
  *	DRM_IOCTL_VSEG_SCANOUT), %DRM_VSEG_GEM_CREATE_CPU_VISIBLE (needs CPU
  *	access: CPU-visible placements only),
  *	%DRM_VSEG_GEM_CREATE_FROM_END_OF_SEGMENT (allocate top-down
- *	everywhere), %DRM_VSEG_GEM_CREATE_PROTECTED (since 0.5, below), or 0.
+ *	everywhere), %DRM_VSEG_GEM_CREATE_PROTECTED (since 0.5, below),
+ *	%DRM_VSEG_GEM_CREATE_VM_PRIVATE (since 0.7), or 0.
  * @handle: in: must be zero; out: the GEM handle.
  * @supported_segments: segments the buffer may live in; nonzero; bit 0 is
  *	system memory.
@@ -1127,26 +1136,60 @@ struct drm_vseg_submit {
 	__u64 reserved[2];
 };
 
+#define DRM_VSEG_VM_BIND_READONLY	(1u << 0)
+
 /**
  * struct drm_vseg_vm_bind - DRM_IOCTL_VSEG_VM_BIND / VM_UNBIND argument
  *
- * Maps a whole buffer at a GPU virtual address of the calling file's
- * address space, or unmaps the mapping that starts at @gpu_va. Mappings
- * must not overlap. A job already queued keeps the mappings it was
- * submitted with. An address space holds at most
- * %DRM_VSEG_MAX_VM_MAPPINGS (4096) mappings.
+ * The calling file's GPU virtual address space is DRM's VA manager
+ * (drm_gpuvm). VM_BIND maps @size bytes of a buffer, from its byte
+ * @offset, at @gpu_va; whatever was mapped in that range before is
+ * unmapped (the mappings it cuts keep their parts outside the range).
+ * VM_UNBIND unmaps everything in [@gpu_va, @gpu_va + @size), splitting
+ * the mappings it cuts; a range with nothing mapped is not an error.
+ * Addresses, sizes and offsets are multiples of the page size (the
+ * limits query's @va_alignment); @gpu_va is nonzero and the range ends at
+ * or below 2^47 (@va_size).
+ *
+ * Binds of a file are applied in the order they were made. One without
+ * input syncobjs, made while no earlier bind waits, is applied before the
+ * ioctl returns; otherwise it is queued, and applied once its inputs
+ * (and the binds before it) have signalled: the output syncobjs signal
+ * when it has been (asynchronous VM_BIND). A job reaches what is mapped
+ * when it runs: a job that depends on a bind waits for its output.
+ * An address space holds at most %DRM_VSEG_MAX_VM_MAPPINGS mappings; a
+ * bind is refused (-ENOSPC) when, in the worst case (it splits a
+ * mapping), the binds queued and it could take more.
+ *
+ * A buffer created with %DRM_VSEG_GEM_CREATE_VM_PRIVATE can be bound in
+ * its creator's address space only (-EINVAL elsewhere).
  *
  * @extensions: must be zero.
- * @handle: VM_BIND: GEM handle; VM_UNBIND: must be zero.
- * @flags: must be zero.
- * @gpu_va: GPU virtual address, aligned to 64 KiB, nonzero, below 2^47.
- * @size: out (VM_BIND): bytes mapped (the buffer's size); in (VM_UNBIND):
- *	must be zero.
+ * @handle: VM_BIND: the buffer's GEM handle; VM_UNBIND: must be zero.
+ * @flags: VM_BIND: %DRM_VSEG_VM_BIND_READONLY (a job that writes there
+ *	faults) or 0; VM_UNBIND: must be zero.
+ * @gpu_va: first GPU virtual address.
+ * @size: bytes; VM_BIND: 0 maps the rest of the buffer from @offset, and
+ *	@size is set to the bytes mapped; VM_UNBIND: 0 unmaps the mapping that
+ *	starts at @gpu_va now (-EINVAL if none does).
+ * @offset: VM_BIND: the buffer's first byte mapped, below its size;
+ *	VM_UNBIND: must be zero.
+ * @in_syncs: user pointer to an array of &struct drm_vseg_sync,
+ *	@sync_size bytes apart: the points the bind waits for.
+ * @out_syncs: user pointer to such an array: the points that signal once
+ *	the bind is applied.
+ * @num_in_syncs: entries in @in_syncs, at most %DRM_VSEG_MAX_SYNCS.
+ * @num_out_syncs: entries in @out_syncs, at most %DRM_VSEG_MAX_SYNCS.
+ * @sync_size: as &drm_vseg_submit.sync_size.
+ * @pad: must be zero.
  * @reserved: must be zero.
  *
- * Errors: -EINVAL (bad address, overlap, nothing mapped at @gpu_va for
- * VM_UNBIND), -ENOENT (unknown handle), -ENOSPC (VM_BIND: the address
- * space is full).
+ * Errors: -EINVAL (bad or unaligned address, size or offset, a range past
+ * the buffer or the address space, unknown flags, nonzero reserved
+ * fields, a VM-private buffer of another address space, bad syncs),
+ * -ENOENT (unknown handle or syncobj), -E2BIG (sync lists or stride too
+ * long), -EFAULT, -ENOSPC (the address space is full), -ENOMEM. Nothing
+ * changes then.
  */
 struct drm_vseg_vm_bind {
 	__u64 extensions;
@@ -1154,6 +1197,13 @@ struct drm_vseg_vm_bind {
 	__u32 flags;
 	__u64 gpu_va;
 	__u64 size;
+	__u64 offset;
+	__u64 in_syncs;
+	__u64 out_syncs;
+	__u32 num_in_syncs;
+	__u32 num_out_syncs;
+	__u32 sync_size;
+	__u32 pad;
 	__u64 reserved[2];
 };
 

@@ -60,6 +60,10 @@ static void vseg_bo_destroy(struct ttm_buffer_object *tbo)
 		drm_prime_gem_destroy(&tbo->base, tbo->sg);
 	trace_vseg_bo_destroy(vbo->id, tbo->base.size);
 	drm_gem_object_release(&tbo->base);
+	/* TTM gave it a reservation of its own before it got here. */
+	if (vbo->resv_obj)
+		drm_gem_object_put(vbo->resv_obj);
+	mutex_destroy(&vbo->gpuva_lock);
 	vseg_client_stats_put(vbo->stats);
 	kfree(vbo);
 }
@@ -188,7 +192,7 @@ static struct vseg_bo *bo_alloc(struct vseg_device *vdev,
 				const struct drm_gem_object_funcs *funcs,
 				struct vseg_client_stats *stats)
 {
-	struct vseg_bo *vbo = kzalloc(sizeof(*vbo), GFP_KERNEL);
+	struct vseg_bo *vbo = kzalloc(sizeof(*vbo), GFP_KERNEL_ACCOUNT);
 
 	if (!vbo)
 		return NULL;
@@ -200,6 +204,7 @@ static struct vseg_bo *bo_alloc(struct vseg_device *vdev,
 	INIT_LIST_HEAD(&vbo->link);
 	vbo->tbo.base.funcs = funcs;
 	drm_gem_private_object_init(&vdev->drm, &vbo->tbo.base, p->size);
+	vseg_gpuva_lock_init(&vbo->tbo.base, &vbo->gpuva_lock);
 
 	mutex_lock(&vdev->bo_lock);
 	vbo->id = ++vdev->next_bo_id;
@@ -272,6 +277,8 @@ static int bo_place(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
  * @p: checked properties (vseg_bo_check_params()), size already real
  * @funcs: the GEM object functions
  * @stats: the creating file's engine time counters, or NULL
+ * @resv_obj: for a VM-private buffer, the GEM object whose reservation it
+ *	shares (its address space's); NULL otherwise
  * @out: receives the buffer, holding one GEM reference
  *
  * Created straight into the first of its places before system memory that
@@ -283,8 +290,10 @@ static int bo_place(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
  */
 int vseg_bo_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
 		   const struct drm_gem_object_funcs *funcs,
-		   struct vseg_client_stats *stats, struct vseg_bo **out)
+		   struct vseg_client_stats *stats,
+		   struct drm_gem_object *resv_obj, struct vseg_bo **out)
 {
+	struct dma_resv *resv = resv_obj ? resv_obj->resv : NULL;
 	struct ttm_operation_ctx ctx = { .interruptible = true };
 	struct ttm_place sys = { .mem_type = TTM_PL_SYSTEM };
 	struct ttm_place places[VSEG_BO_MAX_PLACES];
@@ -296,10 +305,22 @@ int vseg_bo_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
 
 	first = first_places(vdev, p, places, &n);
 	direct = first;
+	/* A VM-private buffer is created with the shared reservation held. */
+	if (resv) {
+		err = dma_resv_lock_interruptible(resv, NULL);
+		if (err)
+			return err;
+	}
 again:
 	vbo = bo_alloc(vdev, p, funcs, stats);
-	if (!vbo)
-		return -ENOMEM;
+	if (!vbo) {
+		err = -ENOMEM;
+		goto out_unlock;
+	}
+	if (resv_obj) {
+		drm_gem_object_get(resv_obj);
+		vbo->resv_obj = resv_obj;
+	}
 	if (direct)
 		vseg_placement_set_no_evict(&placement, places, first);
 	else
@@ -307,13 +328,13 @@ again:
 	/* On failure TTM calls vseg_bo_destroy() itself. */
 	err = ttm_bo_init_reserved(&vdev->bdev, &vbo->tbo, ttm_bo_type_device,
 				   &placement, p->alignment >> PAGE_SHIFT,
-				   &ctx, NULL, NULL, vseg_bo_destroy);
+				   &ctx, NULL, resv, vseg_bo_destroy);
 	if (direct && space_err(err) == -ENOSPC) {
 		direct = false;
 		goto again;
 	}
 	if (err)
-		return space_err(err);
+		goto out_unlock;
 	if (!direct)
 		err = bo_place(vbo, &ctx);
 	/* A BO may start in system memory without a move (6.1). */
@@ -336,6 +357,11 @@ again:
 			     p->supported);
 	*out = vbo;
 	return 0;
+
+out_unlock:
+	if (resv)
+		dma_resv_unlock(resv);
+	return space_err(err);
 }
 
 /**
@@ -821,7 +847,8 @@ int vseg_bo_make_resident_list(struct vseg_bo **bos, u32 n,
 			objs[m++] = objs[i];
 
 	for (;;) {
-		drm_exec_init(&exec, DRM_EXEC_INTERRUPTIBLE_WAIT, m);
+		drm_exec_init(&exec, DRM_EXEC_INTERRUPTIBLE_WAIT |
+			      DRM_EXEC_IGNORE_DUPLICATES, m);
 		drm_exec_until_all_locked(&exec) {
 			err = 0;
 			for (i = 0; i < m && !err; i++) {

@@ -6,10 +6,12 @@
 #define __VSEG_BO_H__
 
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/sched.h>
 #include <drm/drm_gem_ttm_helper.h>
 #include <drm/ttm/ttm_placement.h>
 
+#include "vseg_compat.h"
 #include "vseg_placement.h"
 
 struct dma_resv;
@@ -112,6 +114,11 @@ struct vseg_bo_state {
  *	(GEM_INFO's CONTENT_LOST); set under the reservation, never cleared.
  * @host_slots: slots of a CPU host aperture's window pointing at its pages
  *	(vseg_host_aperture.c); under the window's lock.
+ * @resv_obj: a VM-private buffer: the GEM object whose reservation it
+ *	shares (its address space's, drm_gpuvm's resv object), a
+ *	reference; NULL otherwise.
+ * @gpuva_lock: protects the GEM object's list of GPU VA mappings where
+ *	the kernel has no lock of its own for it (see vseg_compat.h).
  */
 struct vseg_bo {
 	struct ttm_buffer_object tbo;
@@ -134,6 +141,8 @@ struct vseg_bo {
 	u64 crypt_nonce;
 	bool content_lost;
 	unsigned int host_slots;
+	struct drm_gem_object *resv_obj;
+	struct mutex gpuva_lock; /* see above */
 };
 
 #define VSEG_BO_NOWHERE		U32_MAX
@@ -148,6 +157,12 @@ static inline struct vseg_bo *gem_to_vseg_bo(struct drm_gem_object *gem)
 	return to_vseg_bo(drm_gem_ttm_of_gem(gem));
 }
 
+/* The lock of a buffer's list of GPU VA mappings (drm_gpuvm's). */
+static inline struct mutex *vseg_gem_gpuva_lock(struct drm_gem_object *obj)
+{
+	return vseg_gpuva_lock_of(obj, &gem_to_vseg_bo(obj)->gpuva_lock);
+}
+
 bool vseg_is_vseg_bo(struct ttm_buffer_object *tbo);
 bool vseg_exec_backoff(struct drm_exec *exec, int err);
 int vseg_bo_locked_retry(struct vseg_bo *vbo,
@@ -156,7 +171,8 @@ int vseg_bo_check_params(struct vseg_device *vdev,
 			 const struct vseg_bo_params *p, u64 *real_size);
 int vseg_bo_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
 		   const struct drm_gem_object_funcs *funcs,
-		   struct vseg_client_stats *stats, struct vseg_bo **out);
+		   struct vseg_client_stats *stats,
+		   struct drm_gem_object *resv_obj, struct vseg_bo **out);
 int vseg_bo_create_imported(struct vseg_device *vdev,
 			    const struct vseg_bo_params *p,
 			    const struct drm_gem_object_funcs *funcs,

@@ -370,6 +370,57 @@ static inline void vseg_drm_sched_start(struct drm_gpu_scheduler *sched)
 #endif
 
 /*
+ * drm_gpuvm. A GEM object's list of mappings is protected by its own
+ * mutex, which may be taken in the fence signalling path (binds are
+ * applied there): 7.3 has one in every GEM object, used when the VA
+ * manager is in DRM_GPUVM_IMMEDIATE_MODE; 6.12 protects the list with the
+ * object's reservation unless the driver names another lock
+ * (drm_gem_gpuva_set_lock(), which vseg does, with a mutex of the buffer)
+ * and asks for the list at all (DRIVER_GEM_GPUVA). drm_gpuvm_sm_map()
+ * takes a &struct drm_gpuvm_map_req from 6.17 on.
+ */
+#include <drm/drm_gpuvm.h>
+
+#ifdef VSEG_HAVE_GPUVM_IMMEDIATE_MODE
+#define VSEG_GPUVM_FLAGS		DRM_GPUVM_IMMEDIATE_MODE
+#define VSEG_DRIVER_GEM_GPUVA		0
+#define vseg_gpuva_lock_of(obj, own)	(&(obj)->gpuva.lock)
+static inline void vseg_gpuva_lock_init(struct drm_gem_object *obj,
+					struct mutex *own)
+{
+	mutex_init(own);	/* unused: the object has its own */
+}
+#else
+#define VSEG_GPUVM_FLAGS		0
+#define VSEG_DRIVER_GEM_GPUVA		DRIVER_GEM_GPUVA
+#define vseg_gpuva_lock_of(obj, own)	(own)
+static inline void vseg_gpuva_lock_init(struct drm_gem_object *obj,
+					struct mutex *own)
+{
+	mutex_init(own);
+	drm_gem_gpuva_set_lock(obj, own);
+}
+#endif
+
+static inline int vseg_drm_gpuvm_sm_map(struct drm_gpuvm *gpuvm, void *priv,
+					u64 addr, u64 range,
+					struct drm_gem_object *obj, u64 offset)
+{
+#ifdef VSEG_HAVE_GPUVM_MAP_REQ
+	const struct drm_gpuvm_map_req req = {
+		.map.va.addr = addr,
+		.map.va.range = range,
+		.map.gem.obj = obj,
+		.map.gem.offset = offset,
+	};
+
+	return drm_gpuvm_sm_map(gpuvm, priv, &req);
+#else
+	return drm_gpuvm_sm_map(gpuvm, priv, addr, range, obj, offset);
+#endif
+}
+
+/*
  * drm_exec: restart the locking loop as if @obj were contended, to leave
  * a ww transaction TTM was told to back off in (vseg_exec_backoff()):
  * every lock dropped, the ticket kept, @obj locked first next time.

@@ -23,4 +23,8 @@ have SCHED_START_ERRNO 'drm_sched_start(struct drm_gpu_scheduler \*sched, int' \
 	drm/gpu_scheduler.h
 # The timedout handler's status after a reset is ..._RESET (6.17).
 have SCHED_STAT_RESET 'DRM_GPU_SCHED_STAT_RESET' drm/gpu_scheduler.h
+# drm_gpuvm's immediate mode, GEM objects' own gpuva lock (6.17).
+have GPUVM_IMMEDIATE_MODE 'DRM_GPUVM_IMMEDIATE_MODE' drm/drm_gpuvm.h
+# drm_gpuvm_sm_map() takes a struct drm_gpuvm_map_req (6.17).
+have GPUVM_MAP_REQ 'struct drm_gpuvm_map_req {' drm/drm_gpuvm.h
 echo

@@ -32,6 +32,7 @@
 #include "vseg_engine.h"
 #include "vseg_sched.h"
 #include "vseg_submit.h"
+#include "vseg_vm.h"
 #include "vseg_fdinfo.h"
 #include "vseg_device_types.h"
 #include "vseg_drv.h"
@@ -176,7 +177,7 @@ VSEG_DEFINE_FOPS(vseg_fops);
 
 static const struct drm_driver vseg_drm_driver = {
 	.driver_features = DRIVER_GEM | DRIVER_RENDER | DRIVER_SYNCOBJ |
-			   DRIVER_SYNCOBJ_TIMELINE,
+			   DRIVER_SYNCOBJ_TIMELINE | VSEG_DRIVER_GEM_GPUVA,
 	VSEG_DRM_DRIVER_PRIME
 	VSEG_DRM_DRIVER_FDINFO
 	.dumb_create = vseg_gem_dumb_create,

@@ -149,7 +149,7 @@ bool vseg_job_cmd_listed(const struct vseg_cmd_job *job,
 struct vseg_ptr {
 	void *kmapped;
 	struct vseg_cursor cursor;
-	const struct vseg_vm_mapping *map;
+	int bo;
 };
 
 static void ptr_put(struct vseg_ptr *p)
@@ -163,7 +163,7 @@ static void ptr_put(struct vseg_ptr *p)
 /* The GART of a physical job, held over each step; else NULL. */
 static struct vseg_gart *job_gart(const struct vseg_cmd_job *job)
 {
-	return job->view ? NULL : &job->base.vdev->aperture.gart;
+	return job->vm ? NULL : &job->base.vdev->aperture.gart;
 }
 
 /*
@@ -198,35 +198,58 @@ static void *resolve_phys(struct vseg_cmd_job *job, u64 addr, u64 *len,
 	return p->kmapped + offset_in_page(phys);
 }
 
+/* The index of a buffer in a job's sorted list, or -1 if it is not there. */
+static int job_bo_index(const struct vseg_cmd_job *job,
+			const struct drm_gem_object *obj)
+{
+	u32 lo = 0, hi = job->num_bos, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (&job->bos[mid]->tbo.base == obj)
+			return mid;
+		if ((uintptr_t)&job->bos[mid]->tbo.base < (uintptr_t)obj)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+/*
+ * Through the address space as it is now; only the buffers fenced for
+ * the job are reached, where they were when it was queued. A mapping of
+ * anything else, a hole, or a write to a read-only mapping faults.
+ */
 static void *resolve_virt(struct vseg_cmd_job *job, u64 va, u64 *len,
 			  bool write, struct vseg_ptr *p)
 {
-	const struct vseg_vm_mapping *m = vseg_vm_view_find(job->view, va);
-	unsigned int i;
+	struct vseg_vm_target t;
 	void *ptr;
-	u64 off;
+	int i;
 
-	if (!m)
+	if (!vseg_vm_resolve(job->vm, va, &t) || (write && t.readonly))
 		return NULL;
-	i = m - job->view->map;
-	off = va - m->va;
-	if (p->map != m) {
-		vseg_cursor_init(&p->cursor, job->base.vdev, job->map_tt[i],
-				 job->map_res[i]);
+	i = job_bo_index(job, t.obj);
+	if (i < 0)
+		return NULL;
+	if (p->bo != i + 1) {
+		vseg_cursor_init(&p->cursor, job->base.vdev, job->tt[i],
+				 job->res[i]);
 		p->cursor.populated = true;
-		p->map = m;
+		p->bo = i + 1;
 	}
-	ptr = vseg_cursor_map(&p->cursor, off, len, write);
+	ptr = vseg_cursor_map(&p->cursor, t.offset, len, write);
 	if (ptr)
-		*len = min(*len, m->size - off);
+		*len = min(*len, t.len);
 	return ptr;
 }
 
 static void *resolve(struct vseg_cmd_job *job, u64 addr, u64 *len, bool write,
 		     struct vseg_ptr *p)
 {
-	return job->view ? resolve_virt(job, addr, len, write, p) :
-			   resolve_phys(job, addr, len, write, p);
+	return job->vm ? resolve_virt(job, addr, len, write, p) :
+			 resolve_phys(job, addr, len, write, p);
 }
 
 /*
@@ -281,25 +304,15 @@ static int run_cmd(struct vseg_cmd_job *job, const struct drm_vseg_cmd *c)
  * Does [va, va + len) of a virtual job's address space reach a buffer
  * that is (@protected) or is not protected? Unmapped holes reach nothing.
  */
+static bool obj_protected(struct drm_gem_object *obj, void *arg)
+{
+	return vseg_bo_is_protected(gem_to_vseg_bo(obj)) == *(bool *)arg;
+}
+
 static bool virt_reaches(const struct vseg_cmd_job *job, u64 va, u64 len,
 			 bool protected)
 {
-	const struct vseg_vm_mapping *m;
-	u64 last = va + (len - 1), m_last;
-
-	if (last < va)
-		last = U64_MAX;	/* runs off the end: as far as it goes */
-	for (;;) {
-		m = vseg_vm_view_find(job->view, va);
-		if (!m)
-			return false;
-		if (vseg_bo_is_protected(m->bo) == protected)
-			return true;
-		m_last = m->va + (m->size - 1);
-		if (m_last >= last)
-			return false;
-		va = m_last + 1;
-	}
+	return vseg_vm_reaches(job->vm, va, len, obj_protected, &protected);
 }
 
 /*
@@ -311,7 +324,7 @@ static bool copy_leaks(const struct vseg_cmd_job *job, const struct drm_vseg_cmd
 {
 	if (c->opcode != DRM_VSEG_CMD_COPY || !c->size)
 		return false;
-	if (job->view)
+	if (job->vm)
 		return virt_reaches(job, c->src, c->size, true) &&
 		       virt_reaches(job, c->dst, c->size, false);
 	return phys_range(job, c->src)->protected &&
@@ -346,7 +359,7 @@ int vseg_engine_run_commands(struct vseg_cmd_job *job)
 		 * done: its operations wait for the job's fence), before it
 		 * touches a byte.
 		 */
-		if (!job->view && !vseg_job_cmd_listed(job, c))
+		if (!job->vm && !vseg_job_cmd_listed(job, c))
 			err = -EFAULT;
 		else if (copy_leaks(job, c))
 			err = -EFAULT;

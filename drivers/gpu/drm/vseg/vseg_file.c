@@ -73,9 +73,16 @@ int vseg_file_init(struct vseg_file *vf, struct vseg_device *vdev)
 			return err;
 		}
 	}
+	vf->vm = vseg_vm_create(vdev);
+	if (IS_ERR(vf->vm)) {
+		err = PTR_ERR(vf->vm);
+		for (i = 0; i < VSEG_NUM_USER_ENGINES; i++)
+			drm_sched_entity_fini(&vf->entity[i]);
+		vseg_client_stats_put(vf->stats);
+		return err;
+	}
 	vf->client_id = vseg_client_id_next();
 	vf->vdev = vdev;
-	vseg_vm_init(&vf->vm);
 	mutex_init(&vf->pin_lock);
 	xa_init(&vf->pins);
 	mutex_init(&vf->push_lock);
@@ -118,7 +125,7 @@ void vseg_file_fini(struct vseg_file *vf)
 		kfree(pin);
 	}
 	xa_destroy(&vf->pins);
-	vseg_vm_fini(&vf->vm);
+	vseg_vm_close(vf->vm);
 	vseg_client_stats_put(vf->stats);
 	mutex_destroy(&vf->push_lock);
 	mutex_destroy(&vf->pin_lock);

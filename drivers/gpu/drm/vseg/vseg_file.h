@@ -27,7 +27,7 @@ struct vseg_device;
  * @vdev: the device.
  * @client_id: the file's id for fdinfo where DRM has none (6.1).
  * @stats: the time each engine spent on the file's work (fdinfo).
- * @vm: the file's GPU virtual address space.
+ * @vm: the file's GPU virtual address space, a reference.
  * @pin_lock: protects @pins and @pinned; taken before any reservation.
  * @pins: &struct vseg_file_pin of each buffer the file pinned, by buffer id.
  * @pinned: bytes the file has pinned in each segment (0: system memory).
@@ -44,7 +44,7 @@ struct vseg_file {
 	struct vseg_device *vdev;
 	u64 client_id;
 	struct vseg_client_stats *stats;
-	struct vseg_vm vm;
+	struct vseg_vm *vm;
 	struct mutex pin_lock; /* see above */
 	struct xarray pins;
 	u64 pinned[VSEG_MAX_SEGMENTS + 1];

@@ -21,6 +21,7 @@
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
 #include "vseg_file.h"
+#include "vseg_vm.h"
 #include "vseg_gem.h"
 #include "vseg_host_aperture.h"
 #include "vseg_prime.h"
@@ -107,7 +108,9 @@ int vseg_gem_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
 	struct vseg_bo *vbo;
 	int err;
 
-	err = vseg_bo_create(vdev, p, &vseg_gem_funcs, vf->stats, &vbo);
+	err = vseg_bo_create(vdev, p, &vseg_gem_funcs, vf->stats,
+			     p->flags & VSEG_BO_VM_PRIVATE ?
+			     vseg_vm_resv_obj(vf->vm) : NULL, &vbo);
 	if (err)
 		return err;
 	/* The handle holds the buffer from now on. */

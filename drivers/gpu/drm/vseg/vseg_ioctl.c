@@ -266,6 +266,7 @@ static_assert(DRM_VSEG_GEM_CREATE_PRIMARY == VSEG_BO_PRIMARY);
 static_assert(DRM_VSEG_GEM_CREATE_CPU_VISIBLE == VSEG_BO_CPU_VISIBLE);
 static_assert(DRM_VSEG_GEM_CREATE_FROM_END_OF_SEGMENT == VSEG_BO_FROM_END);
 static_assert(DRM_VSEG_GEM_CREATE_PROTECTED == VSEG_BO_PROTECTED);
+static_assert(DRM_VSEG_GEM_CREATE_VM_PRIVATE == VSEG_BO_VM_PRIVATE);
 static_assert(DRM_VSEG_MAX_PREFERRED == VSEG_BO_MAX_PREFERRED);
 static_assert(DRM_VSEG_MAX_HINTED_BANKS == VSEG_BO_MAX_BANKS);
 static_assert(DRM_VSEG_LABEL_LEN == VSEG_BO_LABEL_LEN);
@@ -275,7 +276,7 @@ static_assert(DRM_VSEG_LABEL_LEN == VSEG_BO_LABEL_LEN);
 	(DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY | DRM_VSEG_GEM_CREATE_PRIMARY | \
 	 DRM_VSEG_GEM_CREATE_CPU_VISIBLE | \
 	 DRM_VSEG_GEM_CREATE_FROM_END_OF_SEGMENT | \
-	 DRM_VSEG_GEM_CREATE_PROTECTED)
+	 DRM_VSEG_GEM_CREATE_PROTECTED | DRM_VSEG_GEM_CREATE_VM_PRIVATE)
 
 /*
  * DRM_VSEG_GEM_CREATE_EXT_LABEL: printable ASCII but space, then zeros,
@@ -610,55 +611,6 @@ static_assert(DRM_VSEG_ENGINE_COPY == VSEG_ENGINE_COPY);
 static_assert(DRM_VSEG_ENGINE_RENDER == VSEG_ENGINE_RENDER);
 static_assert(DRM_VSEG_NUM_HEADS == VSEG_NUM_HEADS);
 static_assert(DRM_VSEG_MAX_VM_MAPPINGS == VSEG_VM_MAX_MAPPINGS);
-
-/**
- * vseg_ioctl_vm_bind() - DRM_IOCTL_VSEG_VM_BIND
- * @drm: the device
- * @data: &struct drm_vseg_vm_bind
- * @file: the caller, whose address space it changes
- *
- * Return: 0, -EINVAL, -ENOENT or -ENOMEM.
- */
-int vseg_ioctl_vm_bind(struct drm_device *drm, void *data,
-		       struct drm_file *file)
-{
-	struct vseg_file *vfile = file->driver_priv;
-	struct drm_vseg_vm_bind *args = data;
-	struct vseg_bo *vbo;
-	int err;
-
-	if (args->extensions || args->flags || args->size ||
-	    !mbz(args->reserved, sizeof(args->reserved)))
-		return -EINVAL;
-	vbo = lookup_bo(file, args->handle);
-	if (!vbo)
-		return -ENOENT;
-	err = vseg_vm_bind(&vfile->vm, vbo, args->gpu_va);
-	if (!err)
-		args->size = vbo->tbo.base.size;
-	drm_gem_object_put(&vbo->tbo.base);
-	return err;
-}
-
-/**
- * vseg_ioctl_vm_unbind() - DRM_IOCTL_VSEG_VM_UNBIND
- * @drm: the device
- * @data: &struct drm_vseg_vm_bind
- * @file: the caller
- *
- * Return: 0 or -EINVAL.
- */
-int vseg_ioctl_vm_unbind(struct drm_device *drm, void *data,
-			 struct drm_file *file)
-{
-	struct vseg_file *vfile = file->driver_priv;
-	struct drm_vseg_vm_bind *args = data;
-
-	if (args->extensions || args->flags || args->handle || args->size ||
-	    !mbz(args->reserved, sizeof(args->reserved)))
-		return -EINVAL;
-	return vseg_vm_unbind(&vfile->vm, args->gpu_va);
-}
 
 /**
  * vseg_ioctl_scanout() - DRM_IOCTL_VSEG_SCANOUT

@@ -19,7 +19,7 @@ struct ttm_resource;
 struct ttm_tt;
 struct vseg_bo;
 struct vseg_client_stats;
-struct vseg_vm_view;
+struct vseg_vm;
 
 /**
  * struct vseg_phys_range - where a listed allocation is, physically
@@ -41,15 +41,16 @@ struct vseg_phys_range {
  * @base: the scheduler's job.
  * @cmds: the command buffer, patched.
  * @num_cmds: commands in @cmds.
- * @bos: every distinct buffer it may touch, referenced.
+ * @bos: every distinct buffer it may touch, referenced, sorted by
+ *	address.
  * @objs: the same, as GEM objects, for locking.
- * @res: where each of @bos was when the job was queued.
+ * @res: where each of @bos was when the job was queued (a move since
+ *	keeps that placement until the job is done).
+ * @tt: the pages of each of @bos then.
  * @num_bos: entries in @bos.
  * @ranges: copy engine: the physical range of each of @bos, sorted.
- * @view: render engine: the mappings it was submitted with.
- * @map_res: render engine: the resource behind each mapping of @view
- *	when the job was queued (a move keeps it until the job is done).
- * @map_tt: render engine: the pages behind each mapping of @view then.
+ * @vm: render engine: the submitting file's address space (a reference),
+ *	through which the engine translates while the job runs.
  * @stats: the submitting file's counters, a reference: engine time, and
  *	the file's jobs not finished yet.
  */
@@ -60,11 +61,10 @@ struct vseg_cmd_job {
 	struct vseg_bo **bos;
 	struct drm_gem_object **objs;
 	struct ttm_resource **res;
+	struct ttm_tt **tt;
 	u32 num_bos;
 	struct vseg_phys_range *ranges;
-	struct vseg_vm_view *view;
-	struct ttm_resource **map_res;
-	struct ttm_tt **map_tt;
+	struct vseg_vm *vm;
 	struct vseg_client_stats *stats;
 };
 

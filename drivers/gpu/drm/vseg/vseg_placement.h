@@ -19,6 +19,8 @@
 #define VSEG_BO_CPU_VISIBLE		BIT(2)
 #define VSEG_BO_FROM_END		BIT(3)
 #define VSEG_BO_PROTECTED		BIT(4)
+/* Not WDDM's: shares its address space's reservation (drm_gpuvm). */
+#define VSEG_BO_VM_PRIVATE		BIT(5)
 
 #define VSEG_BO_MAX_PREFERRED		5
 #define VSEG_BO_MAX_BANKS		4

@@ -39,14 +39,18 @@
  * @flags: the dma-buf file's flags
  *
  * A protected buffer is never shared: another device, or the CPU through
- * the dma-buf, would read its content.
+ * the dma-buf, would read its content. A VM-private buffer is not either:
+ * its reservation object is its address space's.
  *
- * Return: the dma-buf, or an ERR_PTR(): -EPERM for a protected buffer.
+ * Return: the dma-buf, or an ERR_PTR(): -EPERM for a protected buffer,
+ * -EINVAL for a VM-private one.
  */
 struct dma_buf *vseg_prime_export(struct drm_gem_object *gem, int flags)
 {
 	if (vseg_bo_is_protected(gem_to_vseg_bo(gem)))
 		return ERR_PTR(-EPERM);
+	if (gem_to_vseg_bo(gem)->resv_obj)
+		return ERR_PTR(-EINVAL);
 	return drm_gem_prime_export(gem, flags);
 }
 

@@ -232,41 +232,90 @@ static int ptr_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The distinct buffers of a job, each with one new reference. */
-static int collect_bos(struct vseg_cmd_job *job, struct vseg_submit *s)
+/* The allocation list's distinct buffers, sorted, each with a reference. */
+static int listed_bos(struct vseg_cmd_job *job, struct vseg_submit *s)
 {
-	u32 n = job->view ? job->view->count : s->num_bos, i;
+	u32 i;
 
-	job->bos = kvcalloc(n, sizeof(*job->bos), GFP_KERNEL_ACCOUNT);
-	job->objs = kvcalloc(n, sizeof(*job->objs), GFP_KERNEL_ACCOUNT);
-	job->res = kvcalloc(n, sizeof(*job->res), GFP_KERNEL_ACCOUNT);
-	if (job->view) {
-		job->map_res = kvcalloc(n, sizeof(*job->map_res),
-					GFP_KERNEL_ACCOUNT);
-		job->map_tt = kvcalloc(n, sizeof(*job->map_tt),
-				       GFP_KERNEL_ACCOUNT);
-		if (!job->map_tt)
-			return -ENOMEM;
-	} else {
-		job->ranges = kvcalloc(n, sizeof(*job->ranges),
-				       GFP_KERNEL_ACCOUNT);
-	}
-	if (n && (!job->bos || !job->objs || !job->res ||
-		  (!job->map_res && !job->ranges)))
+	job->bos = kvcalloc(s->num_bos, sizeof(*job->bos), GFP_KERNEL_ACCOUNT);
+	if (s->num_bos && !job->bos)
 		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		job->bos[i] = job->view ? job->view->map[i].bo : s->bos[i];
-	/* Sorted, duplicates are neighbours: O(n log n) for n mappings. */
-	sort(job->bos, n, sizeof(*job->bos), ptr_cmp, NULL);
-	for (i = 0; i < n; i++) {
+	memcpy(job->bos, s->bos, s->num_bos * sizeof(*job->bos));
+	/* Sorted, duplicates are neighbours: O(n log n). */
+	sort(job->bos, s->num_bos, sizeof(*job->bos), ptr_cmp, NULL);
+	for (i = 0; i < s->num_bos; i++) {
 		if (job->num_bos && job->bos[job->num_bos - 1] == job->bos[i])
 			continue;
 		job->bos[job->num_bos++] = job->bos[i];
 	}
-	for (i = 0; i < job->num_bos; i++) {
-		job->objs[i] = &job->bos[i]->tbo.base;
-		drm_gem_object_get(job->objs[i]);
+	for (i = 0; i < job->num_bos; i++)
+		drm_gem_object_get(&job->bos[i]->tbo.base);
+	return 0;
+}
+
+/*
+ * The buffers a render job's commands may reach: those mapped in the
+ * ranges they use, now or by a bind still queued (vseg_vm_collect_bos()).
+ * Only these are made resident, locked and fenced for the job; the engine
+ * faults on any other it meets.
+ */
+static int mapped_bos(struct vseg_cmd_job *job)
+{
+	struct vseg_va_range *r;
+	unsigned int count;
+	u32 i, n = 0;
+	int err;
+
+	r = kvcalloc(2 * job->num_cmds, sizeof(*r), GFP_KERNEL_ACCOUNT);
+	if (!r)
+		return -ENOMEM;
+	for (i = 0; i < job->num_cmds; i++) {
+		const struct drm_vseg_cmd *c = &job->cmds[i];
+
+		switch (c->opcode) {
+		case DRM_VSEG_CMD_COPY:
+			r[n].start = c->src;
+			r[n++].len = c->size;
+			fallthrough;
+		case DRM_VSEG_CMD_FILL:
+			r[n].start = c->dst;
+			r[n++].len = c->size;
+			break;
+		case DRM_VSEG_CMD_WRITE:
+			r[n].start = c->dst;
+			r[n++].len = sizeof(u64);
+			break;
+		default:
+			break;
+		}
 	}
+	err = vseg_vm_collect_bos(job->vm, r, n, &job->bos, &count);
+	job->num_bos = count;
+	kvfree(r);
+	return err;
+}
+
+/* Every distinct buffer the job may touch, and room to record them. */
+static int collect_bos(struct vseg_cmd_job *job, struct vseg_submit *s)
+{
+	u32 n, i;
+	int err;
+
+	err = job->vm ? mapped_bos(job) : listed_bos(job, s);
+	if (err)
+		return err;
+	n = job->num_bos;
+	job->objs = kvcalloc(n, sizeof(*job->objs), GFP_KERNEL_ACCOUNT);
+	job->res = kvcalloc(n, sizeof(*job->res), GFP_KERNEL_ACCOUNT);
+	job->tt = kvcalloc(n, sizeof(*job->tt), GFP_KERNEL_ACCOUNT);
+	if (!job->vm)
+		job->ranges = kvcalloc(n, sizeof(*job->ranges),
+				       GFP_KERNEL_ACCOUNT);
+	if (n && (!job->objs || !job->res || !job->tt ||
+		  (!job->vm && !job->ranges)))
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		job->objs[i] = &job->bos[i]->tbo.base;
 	return 0;
 }
 
@@ -384,7 +433,7 @@ static int job_prepare(struct vseg_cmd_job *job, struct vseg_submit *s)
 			return err;
 	}
 	err = apply_patches(job, s);
-	if (!err && !job->view)
+	if (!err && !job->vm)
 		err = phys_check(job);
 	return err;
 }
@@ -400,7 +449,9 @@ static int job_lock_prepare(struct vseg_cmd_job *job, struct vseg_submit *s,
 	u32 i;
 	int err = 0;
 
-	drm_exec_init(exec, DRM_EXEC_INTERRUPTIBLE_WAIT, job->num_bos);
+	/* VM-private buffers share their address space's reservation. */
+	drm_exec_init(exec, DRM_EXEC_INTERRUPTIBLE_WAIT |
+		      DRM_EXEC_IGNORE_DUPLICATES, job->num_bos);
 	drm_exec_until_all_locked(exec) {
 		for (i = 0; i < job->num_bos; i++) {
 			err = drm_exec_prepare_obj(exec, job->objs[i], 1);
@@ -435,58 +486,15 @@ static void job_publish(struct vseg_cmd_job *job, struct dma_fence *fence)
 {
 	u32 i;
 
-	if (job->view)
-		for (i = 0; i < job->view->count; i++) {
-			job->map_res[i] = job->view->map[i].bo->tbo.resource;
-			job->map_tt[i] = job->view->map[i].bo->tbo.ttm;
-		}
 	for (i = 0; i < job->num_bos; i++) {
 		struct ttm_buffer_object *tbo = &job->bos[i]->tbo;
 
 		job->res[i] = tbo->resource;
+		job->tt[i] = tbo->ttm;
 		dma_resv_add_fence(tbo->base.resv, fence,
 				   DMA_RESV_USAGE_WRITE);
 		ttm_bo_unmap_virtual(tbo);
 	}
-}
-
-/*
- * The mappings a render job's commands reach, and only those: their
- * buffers are the ones made resident, locked and fenced for the job.
- */
-static struct vseg_vm_view *render_view(struct vseg_vm *vm,
-					struct vseg_cmd_job *job)
-{
-	struct vseg_va_range *r;
-	struct vseg_vm_view *view;
-	u32 i, n = 0;
-
-	r = kvcalloc(2 * job->num_cmds, sizeof(*r), GFP_KERNEL_ACCOUNT);
-	if (!r)
-		return NULL;
-	for (i = 0; i < job->num_cmds; i++) {
-		const struct drm_vseg_cmd *c = &job->cmds[i];
-
-		switch (c->opcode) {
-		case DRM_VSEG_CMD_COPY:
-			r[n].start = c->src;
-			r[n++].len = c->size;
-			fallthrough;
-		case DRM_VSEG_CMD_FILL:
-			r[n].start = c->dst;
-			r[n++].len = c->size;
-			break;
-		case DRM_VSEG_CMD_WRITE:
-			r[n].start = c->dst;
-			r[n++].len = sizeof(u64);
-			break;
-		default:
-			break;
-		}
-	}
-	view = vseg_vm_view_get(vm, r, n);
-	kvfree(r);
-	return view;
 }
 
 static int cmd_job_run(struct vseg_job *base)
@@ -510,10 +518,9 @@ static void cmd_job_free(struct vseg_job *base)
 	kvfree(job->bos);
 	kvfree(job->objs);
 	kvfree(job->res);
+	kvfree(job->tt);
 	kvfree(job->ranges);
-	kvfree(job->map_res);
-	kvfree(job->map_tt);
-	vseg_vm_view_put(job->view);
+	vseg_vm_put(job->vm);
 	vseg_client_stats_job_done(job->stats);
 	vseg_client_stats_put(job->stats);
 	kvfree(job->cmds);
@@ -535,11 +542,8 @@ static int job_build(struct vseg_cmd_job *job, struct vseg_file *vf,
 {
 	int err;
 
-	if (s->engine == VSEG_ENGINE_RENDER) {
-		job->view = render_view(&vf->vm, job);
-		if (!job->view)
-			return -ENOMEM;
-	}
+	if (s->engine == VSEG_ENGINE_RENDER)
+		job->vm = vseg_vm_get(vf->vm);
 	err = collect_bos(job, s);
 	if (!err)
 		err = vseg_syncs_wait_in(&job->base, file, args->in_syncs,

@@ -5,42 +5,70 @@
 #ifndef __VSEG_VM_H__
 #define __VSEG_VM_H__
 
+#include <linux/list.h>
 #include <linux/mutex.h>
-#include <linux/rbtree.h>
+#include <linux/sizes.h>
 #include <linux/types.h>
+#include <drm/drm_gpuvm.h>
+#include <drm/gpu_scheduler.h>
 
+struct drm_device;
+struct drm_file;
+struct drm_gem_object;
 struct vseg_bo;
+struct vseg_device;
 
-/* GPU virtual addresses: 64 KiB granules below 2^47. */
-#define VSEG_VM_ALIGN		SZ_64K
+/* GPU virtual addresses: pages below 2^47; the first page is never mapped. */
+#define VSEG_VM_ALIGN		PAGE_SIZE
 #define VSEG_VM_END		BIT_ULL(47)
 /* Most mappings in one address space (DRM_VSEG_MAX_VM_MAPPINGS). */
 #define VSEG_VM_MAX_MAPPINGS	4096
 
+/* &drm_gpuva.flags: the mapping may be read, not written. */
+#define VSEG_VA_READONLY	DRM_GPUVA_USERBITS
+
 /**
  * struct vseg_vm - one file's GPU virtual address space
- * @lock: protects @mappings and @count.
- * @mappings: &struct vseg_vm_mapping, by address.
- * @count: number of mappings, at most VSEG_VM_MAX_MAPPINGS.
+ * @base: DRM's VA manager; its reference count keeps the structure.
+ * @vdev: the device.
+ * @bind_lock: serializes the file's VM_BINDs, so that they are queued in
+ *	the order they were made; protects @entity's use.
+ * @tree_lock: protects the VA tree, @pending, @mappings and @reserved.
+ *	Taken to change the tree (a bind, also from the bind queue's
+ *	scheduler) and to read it (submission, the render engine): never
+ *	held while allocating or waiting for a fence.
+ * @pending: binds queued and not applied yet (&struct vseg_vm_op): the
+ *	ranges a job submitted now may reach once they are.
+ * @mappings: mappings in the tree.
+ * @reserved: mappings the tree may hold once every queued bind is
+ *	applied, at most (a bind may split mappings): bounded by
+ *	VSEG_VM_MAX_MAPPINGS.
+ * @entity: the file's entity on the bind queue: binds with input
+ *	syncobjs wait there, and those after them.
  */
 struct vseg_vm {
-	struct mutex lock; /* see above */
-	struct rb_root mappings;
-	unsigned int count;
+	struct drm_gpuvm base;
+	struct vseg_device *vdev;
+	struct mutex bind_lock; /* see above */
+	struct mutex tree_lock; /* see above */
+	struct list_head pending;
+	unsigned int mappings;
+	unsigned int reserved;
+	struct drm_sched_entity entity;
 };
 
 /**
- * struct vseg_vm_mapping - a buffer mapped at a GPU virtual address
- * @node: in &vseg_vm.mappings.
- * @va: first address.
- * @size: bytes.
- * @bo: the buffer; the mapping holds a GEM reference.
+ * struct vseg_vm_target - what a GPU virtual address resolves to
+ * @obj: the buffer mapped there.
+ * @offset: the byte of the buffer the address reaches.
+ * @len: bytes from there to the end of the mapping.
+ * @readonly: the mapping may not be written.
  */
-struct vseg_vm_mapping {
-	struct rb_node node;
-	u64 va;
-	u64 size;
-	struct vseg_bo *bo;
+struct vseg_vm_target {
+	struct drm_gem_object *obj;
+	u64 offset;
+	u64 len;
+	bool readonly;
 };
 
 /**
@@ -53,25 +81,22 @@ struct vseg_va_range {
 	u64 len;
 };
 
-/**
- * struct vseg_vm_view - the mappings a job was submitted with
- * @count: entries in @map.
- * @map: sorted by address; each holds a GEM reference.
- */
-struct vseg_vm_view {
-	unsigned int count;
-	struct vseg_vm_mapping map[];
-};
-
-void vseg_vm_init(struct vseg_vm *vm);
-void vseg_vm_fini(struct vseg_vm *vm);
-int vseg_vm_bind(struct vseg_vm *vm, struct vseg_bo *bo, u64 va);
-int vseg_vm_unbind(struct vseg_vm *vm, u64 va);
-struct vseg_vm_view *vseg_vm_view_get(struct vseg_vm *vm,
-				      struct vseg_va_range *ranges,
-				      unsigned int n);
-void vseg_vm_view_put(struct vseg_vm_view *view);
-const struct vseg_vm_mapping *vseg_vm_view_find(const struct vseg_vm_view *view,
-						u64 va);
+struct vseg_vm *vseg_vm_create(struct vseg_device *vdev);
+void vseg_vm_close(struct vseg_vm *vm);
+struct vseg_vm *vseg_vm_get(struct vseg_vm *vm);
+void vseg_vm_put(struct vseg_vm *vm);
+struct drm_gem_object *vseg_vm_resv_obj(struct vseg_vm *vm);
+int vseg_vm_collect_bos(struct vseg_vm *vm, struct vseg_va_range *ranges,
+			unsigned int n, struct vseg_bo ***bos,
+			unsigned int *count);
+bool vseg_vm_resolve(struct vseg_vm *vm, u64 va, struct vseg_vm_target *t);
+bool vseg_vm_reaches(struct vseg_vm *vm, u64 va, u64 len,
+		     bool (*match)(struct drm_gem_object *obj, void *arg),
+		     void *arg);
+unsigned int vseg_vm_mappings(struct vseg_vm *vm);
+int vseg_ioctl_vm_bind(struct drm_device *drm, void *data,
+		       struct drm_file *file);
+int vseg_ioctl_vm_unbind(struct drm_device *drm, void *data,
+			 struct drm_file *file);
 
 #endif /* __VSEG_VM_H__ */
