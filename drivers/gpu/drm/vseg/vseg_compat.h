@@ -421,6 +421,16 @@ static inline int vseg_drm_gpuvm_sm_map(struct drm_gpuvm *gpuvm, void *priv,
 }
 
 /*
+ * fdinfo: DRM's memory-stats helper prints drm-active only for drivers
+ * that say they know it (DRM_GEM_OBJECT_ACTIVE, 6.15); 6.12 always does.
+ */
+#ifdef VSEG_HAVE_GEM_OBJECT_ACTIVE
+#define VSEG_DRM_GEM_OBJECT_ACTIVE	DRM_GEM_OBJECT_ACTIVE
+#else
+#define VSEG_DRM_GEM_OBJECT_ACTIVE	0
+#endif
+
+/*
  * drm_exec: restart the locking loop as if @obj were contended, to leave
  * a ww transaction TTM was told to back off in (vseg_exec_backoff()):
  * every lock dropped, the ticket kept, @obj locked first next time.

@@ -27,4 +27,6 @@ have SCHED_STAT_RESET 'DRM_GPU_SCHED_STAT_RESET' drm/gpu_scheduler.h
 have GPUVM_IMMEDIATE_MODE 'DRM_GPUVM_IMMEDIATE_MODE' drm/drm_gpuvm.h
 # drm_gpuvm_sm_map() takes a struct drm_gpuvm_map_req (6.17).
 have GPUVM_MAP_REQ 'struct drm_gpuvm_map_req {' drm/drm_gpuvm.h
+# enum drm_gem_object_status has DRM_GEM_OBJECT_ACTIVE (6.15).
+have GEM_OBJECT_ACTIVE 'DRM_GEM_OBJECT_ACTIVE' drm/drm_gem.h
 echo

@@ -8,6 +8,7 @@
  * segment usage). Only the buffers the file has handles of are counted.
  */
 
+#include <linux/dma-resv.h>
 #include <linux/idr.h>
 #include <linux/minmax.h>
 #include <linux/slab.h>
@@ -24,10 +25,9 @@
 #include "vseg_file.h"
 #include "vseg_gem.h"
 
-/* Bytes of one file's buffers in one segment. */
+/* What of one file's buffers is in one segment. */
 struct seg_bytes {
-	u64 total;
-	u64 shared;
+	struct drm_memory_stats mem;
 	u64 evicted;
 };
 
@@ -38,6 +38,8 @@ static void count_buffers(struct drm_file *file, struct seg_bytes *b, u32 n)
 
 	spin_lock(&file->table_lock);
 	idr_for_each_entry(&file->object_idr, obj, handle) {
+		enum drm_gem_object_status st;
+		struct drm_memory_stats *m;
 		struct vseg_bo *vbo;
 		u32 seg, from;
 
@@ -47,14 +49,23 @@ static void count_buffers(struct drm_file *file, struct seg_bytes *b, u32 n)
 		/* Snapshots, without the locks that keep them exact. */
 		seg = READ_ONCE(vbo->accounted_seg);
 		from = READ_ONCE(vbo->evicted_from);
-		if (seg <= n) {
-			b[seg].total += obj->size;
-			if (READ_ONCE(obj->handle_count) > 1 ||
-			    READ_ONCE(obj->dma_buf))
-				b[seg].shared += obj->size;
-		}
 		if (from && from <= n)
 			b[from].evicted += obj->size;
+		if (seg > n)
+			continue;
+		m = &b[seg].mem;
+		if (READ_ONCE(obj->handle_count) > 1 || READ_ONCE(obj->dma_buf))
+			m->shared += obj->size;
+		else
+			m->private += obj->size;
+		st = vseg_gem_status(obj);
+		if (st & DRM_GEM_OBJECT_RESIDENT)
+			m->resident += obj->size;
+		if (st & DRM_GEM_OBJECT_PURGEABLE)
+			m->purgeable += obj->size;
+		if ((st & DRM_GEM_OBJECT_RESIDENT) &&
+		    !dma_resv_test_signaled(obj->resv, DMA_RESV_USAGE_BOOKKEEP))
+			m->active += obj->size;
 	}
 	spin_unlock(&file->table_lock);
 }
@@ -71,12 +82,14 @@ static const char * const engine_keys[VSEG_NUM_ENGINES] = {
  * @file: the file
  *
  * Per segment (system memory as "system", the others by their names in
- * the segment table): drm-total (bytes of the file's buffers placed
- * there), drm-resident (the same: a placement is committed memory),
- * drm-shared (those with handles in other files or exported), and
- * vseg-evicted (bytes of the file's buffers evicted from there, living
- * elsewhere). Per engine: drm-engine-<name>, the time it spent on the
- * file's work.
+ * the segment table), through DRM's memory-stats helper: drm-total (the
+ * file's buffers placed there), drm-shared (those with handles in other
+ * files or exported), drm-resident (those whose memory is committed: all
+ * of them in a memory segment or the aperture, those with pages in system
+ * memory), drm-purgeable (none yet), drm-active (resident ones a job or
+ * move still uses); and vseg-evicted (bytes of the file's buffers evicted
+ * from there, living elsewhere). Per engine: drm-engine-<name>, the time
+ * it spent on the file's work.
  */
 void vseg_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 {
@@ -90,9 +103,10 @@ void vseg_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 	for (i = 0; i <= n; i++) {
 		const char *name = i ? vseg_seg(vdev, i)->desc->name : "system";
 
-		drm_printf(p, "drm-total-%s:\t%llu\n", name, b[i].total);
-		drm_printf(p, "drm-resident-%s:\t%llu\n", name, b[i].total);
-		drm_printf(p, "drm-shared-%s:\t%llu\n", name, b[i].shared);
+		drm_print_memory_stats(p, &b[i].mem,
+				       DRM_GEM_OBJECT_RESIDENT |
+				       DRM_GEM_OBJECT_PURGEABLE |
+				       VSEG_DRM_GEM_OBJECT_ACTIVE, name);
 		drm_printf(p, "vseg-evicted-%s:\t%llu\n", name, b[i].evicted);
 	}
 	for (i = 0; i < VSEG_NUM_ENGINES; i++)

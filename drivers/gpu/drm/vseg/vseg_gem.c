@@ -66,6 +66,37 @@ static int vseg_gem_mmap(struct drm_gem_object *gem, struct vm_area_struct *vma)
 	return 0;
 }
 
+/**
+ * vseg_gem_status() - &drm_gem_object_funcs.status, for fdinfo
+ * @gem: a vseg buffer
+ *
+ * Resident when its memory is committed: in a memory segment or the
+ * aperture, or in system memory with pages. Read without the buffer's
+ * reservation when it is taken (a snapshot, as fdinfo is); active when a
+ * job or move still uses it.
+ *
+ * Return: DRM_GEM_OBJECT_* bits.
+ */
+enum drm_gem_object_status vseg_gem_status(struct drm_gem_object *gem)
+{
+	struct vseg_bo *vbo = gem_to_vseg_bo(gem);
+	u32 seg = READ_ONCE(vbo->accounted_seg);
+	enum drm_gem_object_status st = 0;
+
+	if (seg == VSEG_BO_NOWHERE)
+		return 0;
+	if (seg) {
+		st = DRM_GEM_OBJECT_RESIDENT;
+	} else if (dma_resv_trylock(gem->resv)) {
+		if (vbo->tbo.ttm && ttm_tt_is_populated(vbo->tbo.ttm))
+			st = DRM_GEM_OBJECT_RESIDENT;
+		dma_resv_unlock(gem->resv);
+	}
+	if (st && !dma_resv_test_signaled(gem->resv, DMA_RESV_USAGE_BOOKKEEP))
+		st |= VSEG_DRM_GEM_OBJECT_ACTIVE;
+	return st;
+}
+
 static const struct drm_gem_object_funcs vseg_gem_funcs = {
 	.free = vseg_gem_free,
 	.close = vseg_file_gem_close,
@@ -77,6 +108,7 @@ static const struct drm_gem_object_funcs vseg_gem_funcs = {
 	.vunmap = vseg_prime_vunmap,
 	.mmap = vseg_gem_mmap,
 	.print_info = drm_gem_ttm_print_info,
+	.status = vseg_gem_status,
 };
 
 /**

@@ -17,6 +17,7 @@ struct vseg_device;
 int vseg_gem_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
 		    struct drm_file *file, u32 *handle);
 bool vseg_gem_is_vseg(const struct drm_gem_object *obj);
+enum drm_gem_object_status vseg_gem_status(struct drm_gem_object *gem);
 int vseg_gem_dumb_create(struct drm_file *file, struct drm_device *drm,
 			 struct drm_mode_create_dumb *args);
 struct drm_gem_object *

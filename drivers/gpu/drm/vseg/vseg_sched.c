@@ -120,6 +120,15 @@ static void vseg_sched_free_job(struct drm_sched_job *sj)
 	struct vseg_device *vdev = job->vdev;
 	u32 i;
 
+	/*
+	 * The job's fence may outlive vseg (on another device's dma-buf,
+	 * say): it must not keep the engine's fence, whose operations are
+	 * vseg's code, as its parent. The job has ended (or never ran):
+	 * nothing reads the parent any more (a deadline is never set on a
+	 * signalled fence).
+	 */
+	if (sj->s_fence)
+		dma_fence_put(xchg(&sj->s_fence->parent, NULL));
 	drm_sched_job_cleanup(sj);
 	vseg_hw_job_fini(&job->hw);
 	for (i = 0; i < job->num_in; i++)
