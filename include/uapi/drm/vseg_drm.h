@@ -90,6 +90,19 @@ extern "C" {
  *   invalid ranges may change at run time.
  *   A CPU fault on a buffer in a segment with a CPU host aperture maps it
  *   in place through the window instead of moving it.
+ * - 0.7: DRM's scheduler, locking and VA manager (drm_sched, drm_exec,
+ *   drm_gpuvm). &struct drm_vseg_vm_bind changed (a program built against
+ *   0.6 still works: the fields it knows kept their place, the new ones
+ *   read as zero): VM_BIND maps a range of a buffer (@offset, @size),
+ *   replacing what was mapped there, instead of refusing overlaps; VM_UNBIND
+ *   unmaps a range, splitting mappings; %DRM_VSEG_VM_BIND_READONLY; input
+ *   and output syncobjs (asynchronous binds); addresses are page aligned.
+ *   The render engine translates while the job runs (a queued job no
+ *   longer keeps the mappings it was submitted with). Jobs no longer time
+ *   out waiting for their inputs; a job running longer than job_timeout_ms
+ *   fails with -ETIME; SUBMIT's -E2BIG for job_max_mb; a closed file's
+ *   queued jobs are cancelled (-ESRCH). %DRM_VSEG_GEM_CREATE_VM_PRIVATE.
+ *   The limits query's @va_alignment is the page size.
  *
  * Rule for the version: the minor grows by one whenever this header
  * gains something a program may want to test for before it uses it (an
@@ -921,7 +934,9 @@ struct drm_vseg_residency {
 /**
  * DOC: engines and command buffers
  *
- * The vseg GPU has two engines, run by a kernel worker:
+ * The vseg GPU has two engines that run jobs (and a paging engine, the
+ * memory manager's). Each has a DRM GPU scheduler (drm_sched) in front of
+ * it; each open file has its own scheduler entity per engine:
  *
  * - %DRM_VSEG_ENGINE_COPY addresses memory physically. Its command buffers
  *   come with an allocation list and a patch-location list, as WDDM's
@@ -934,7 +949,11 @@ struct drm_vseg_residency {
  * - %DRM_VSEG_ENGINE_RENDER addresses memory through the submitting file's
  *   GPU virtual address space (DRM_IOCTL_VSEG_VM_BIND); an allocation list
  *   is refused there. Buffers of any placement work, scattered pages
- *   included.
+ *   included. The engine translates each address while the job runs: it
+ *   reaches the buffers mapped, when the job was queued (or by a bind
+ *   queued before it), in the ranges its commands use; an address mapped
+ *   to another buffer by then, unmapped, or read-only for a write, faults
+ *   the job (-EFAULT).
  *
  * A command buffer is an array of &struct drm_vseg_cmd. A physical address
  * is a GPU physical address: the base address of a segment plus an offset
@@ -960,19 +979,27 @@ struct drm_vseg_residency {
  * Patches may only write an address field a command uses: @dst of FILL,
  * COPY and WRITE, @src of COPY.
  *
- * A file has at most %DRM_VSEG_MAX_JOBS_IN_FLIGHT jobs queued: SUBMIT
- * waits, interruptibly, for the oldest of them before it queues another.
+ * A file has at most %DRM_VSEG_MAX_JOBS_IN_FLIGHT jobs not finished:
+ * SUBMIT waits, interruptibly, for one of them to end before it queues
+ * another. The commands of one job may read and write at most the module
+ * parameter job_max_mb MiB together (a COPY counts twice): SUBMIT gives
+ * -E2BIG beyond.
  *
  * Completion is a dma-fence: DRM_IOCTL_VSEG_SUBMIT signals its output
  * syncobjs with it and adds it to every buffer the job may touch, so that
  * moves, eviction and CPU access wait for it. Sync objects may be binary
  * or timelines (DRIVER_SYNCOBJ_TIMELINE): each entry of a sync array
  * (&struct drm_vseg_sync) names a point, 0 for a binary syncobj. A job
- * runs once its input syncobjs (or their points) have signalled (if they
- * have not within 10 s its fence signals
- * -ETIMEDOUT; one that failed gives -ECANCELED), after the file's previous
- * job on the same engine, and after every job and move already using its
- * buffers. A job waiting for a fence holds up no other file's jobs.
+ * runs once its input syncobjs (or their points) have signalled, however
+ * long that takes (one that failed gives -ECANCELED), after the file's
+ * previous jobs on the same engine, and after every job and move already
+ * using its buffers; a job waiting for a fence holds up no other file's
+ * jobs. A job's fence is on its file's timeline of that engine: the jobs
+ * of a file on an engine signal in the order they were submitted. A job
+ * that runs longer than the module parameter job_timeout_ms (5000 by
+ * default) is stopped: its fence signals -ETIME and the engine goes on
+ * with the next job. The jobs of a file still queued when it is closed
+ * are cancelled: their fences signal -ESRCH once their inputs have.
  */
 
 #define DRM_VSEG_ENGINE_COPY		0
@@ -1102,7 +1129,7 @@ struct drm_vseg_patch {
  *	empty (driver minor 4; it was a zero pad before).
  * @reserved: must be zero.
  *
- * A file has at most %DRM_VSEG_MAX_JOBS_IN_FLIGHT (64) jobs queued.
+ * A file has at most %DRM_VSEG_MAX_JOBS_IN_FLIGHT (64) jobs not finished.
  *
  * Errors: -EINVAL for bad arguments (unknown engine or opcode, nonzero
  * reserved fields, an allocation list on the render engine, a buffer
@@ -1112,7 +1139,8 @@ struct drm_vseg_patch {
  * that touches bytes outside the listed allocations, an input syncobj
  * without a fence or without the point, a bad @sync_size, nonzero sync
  * flags or unknown sync bytes, a point on a binary syncobj),
- * -E2BIG for lists longer than their limit, -ENOENT for unknown handles or
+ * -E2BIG for lists longer than their limit and for commands touching more
+ * than job_max_mb MiB, -ENOENT for unknown handles or
  * syncobjs, -EFAULT for bad pointers, -ENOSPC when a listed buffer cannot
  * be made physically reachable, -EBUSY when it is pinned where the copy
  * engine cannot reach it (attached by another device through PRIME). On

@@ -183,10 +183,12 @@ static int vpr_enter(struct vseg_device *vdev, struct vseg_bo *vbo,
 
 /*
  * One buffer: evicted if it lies (partly) in memory that loses its
- * content, its content saved if it is pinned there.
+ * content, its content saved if it is pinned there. With @ttm_evicts, one
+ * in a segment that loses everything is left to TTM's eviction of the
+ * whole segment (evict_segments()), only counted.
  */
 static int enter_bo(struct vseg_device *vdev, struct vseg_bo *vbo,
-		    enum vseg_pm_kind kind)
+		    enum vseg_pm_kind kind, bool ttm_evicts)
 {
 	struct ttm_buffer_object *tbo = &vbo->tbo;
 	struct vseg_pm_counts *c;
@@ -228,6 +230,11 @@ static int enter_bo(struct vseg_device *vdev, struct vseg_bo *vbo,
 		return err;
 	}
 	ttm_bo_unreserve(tbo);
+	if (ttm_evicts && !start) {
+		c->evicted++;
+		c->evicted_bytes += tbo->base.size;
+		return 0;
+	}
 	/* The normal eviction: a move written for the paging engine. */
 	err = vseg_bo_evict(vbo, false, false, NULL, VSEG_MOVE_POWER);
 	if (!err) {
@@ -235,6 +242,55 @@ static int enter_bo(struct vseg_device *vdev, struct vseg_bo *vbo,
 		c->evicted_bytes += tbo->base.size;
 	}
 	return err;
+}
+
+/*
+ * A buffer enter_bo() left to TTM that is still in a segment losing all of
+ * its content (a CPU fault held it while TTM walked the segment): evicted
+ * now. It was counted already.
+ */
+static int enter_leftover(struct vseg_device *vdev, struct vseg_bo *vbo,
+			  enum vseg_pm_kind kind)
+{
+	struct ttm_buffer_object *tbo = &vbo->tbo;
+	bool left;
+	u64 start;
+	u32 id;
+	int err;
+
+	err = ttm_bo_reserve(tbo, true, false, NULL);
+	if (err)
+		return err;
+	id = tbo->resource ? vseg_mem_type_to_seg(vdev, tbo->resource->mem_type) : 0;
+	left = vseg_seg_is_memory(vdev, id) && !tbo->pin_count &&
+	       !vseg_bo_is_protected(vbo) &&
+	       lost_from(vseg_seg(vdev, id)->desc, kind, &start) && !start;
+	ttm_bo_unreserve(tbo);
+	return left ? vseg_bo_evict(vbo, false, false, NULL, VSEG_MOVE_POWER) : 0;
+}
+
+/*
+ * Every memory segment that loses all of its content is emptied by TTM's
+ * own eviction of its manager (what a real driver does at suspend): each
+ * buffer goes where it is evicted to (its eviction segment, or system
+ * memory), through the paging engine. Pinned and protected buffers are
+ * not on its list: enter_bo() kept them aside before.
+ */
+static int evict_segments(struct vseg_device *vdev, enum vseg_pm_kind kind)
+{
+	u64 start;
+	u32 id;
+	int err;
+
+	for (id = 1; id <= vdev->table.num_segments; id++) {
+		if (!lost_from(vseg_seg(vdev, id)->desc, kind, &start) || start)
+			continue;
+		err = ttm_resource_manager_evict_all(&vdev->bdev,
+			ttm_manager_type(&vdev->bdev, vseg_mem_type(vdev, id)));
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 /* Give the pinned buffers their content back, at the same offset. */
@@ -319,7 +375,16 @@ static int __pm_enter(struct vseg_device *vdev, enum vseg_pm_kind kind)
 	}
 	vseg_bos_drain(vdev, bos, n);
 	for (i = 0; i < n && !err; i++)
-		err = enter_bo(vdev, bos[i], kind);
+		err = enter_bo(vdev, bos[i], kind, true);
+	if (!err)
+		err = evict_segments(vdev, kind);
+	/*
+	 * Anything TTM could not take (a buffer a CPU fault held as it
+	 * walked) is evicted here, one buffer at a time, and counted again:
+	 * the counters are those of a clean transition otherwise.
+	 */
+	for (i = 0; i < n && !err; i++)
+		err = enter_leftover(vdev, bos[i], kind);
 	/* The evictions' copies are done and their old placements freed. */
 	vseg_bos_drain(vdev, bos, n);
 	vseg_bos_put(bos, n);

@@ -397,8 +397,13 @@ static void trace_move(struct vseg_device *vdev, struct vseg_bo *vbo,
 {
 	u32 to = vseg_mem_type_to_seg(vdev, vbo->tbo.resource->mem_type);
 
-	trace_vseg_bo_move(vbo->id, from, to, vbo->tbo.base.size,
-			   evicted ? VSEG_MOVE_EVICTION : vbo->move_reason);
+	u32 why = vbo->move_reason;
+
+	/* TTM's evictions: for room, or to empty a segment losing power. */
+	if (evicted)
+		why = READ_ONCE(vdev->pm.state) == VSEG_PM_NONE ?
+		      VSEG_MOVE_EVICTION : VSEG_MOVE_POWER;
+	trace_vseg_bo_move(vbo->id, from, to, vbo->tbo.base.size, why);
 }
 
 /*
@@ -569,13 +574,19 @@ static int vseg_ttm_access_memory(struct ttm_buffer_object *bo,
 
 /*
  * Memory pressure skips a protected buffer that may not leave its segment
- * (no EncryptedPagingSupported): it behaves as if it were pinned.
+ * (no EncryptedPagingSupported): it behaves as if it were pinned. A power
+ * transition never evicts a protected buffer: it keeps it aside
+ * (vseg_pm.c).
  */
 static bool vseg_ttm_eviction_valuable(struct ttm_buffer_object *bo,
 				       const struct ttm_place *place)
 {
+	struct vseg_device *vdev = bdev_to_vseg(bo->bdev);
+
 	if (vseg_is_vseg_bo(bo) &&
-	    !vseg_vpr_evictable(bdev_to_vseg(bo->bdev), to_vseg_bo(bo)))
+	    (!vseg_vpr_evictable(vdev, to_vseg_bo(bo)) ||
+	     (vseg_bo_is_protected(to_vseg_bo(bo)) &&
+	      READ_ONCE(vdev->pm.state) != VSEG_PM_NONE)))
 		return false;
 	return ttm_bo_eviction_valuable(bo, place);
 }
