@@ -906,7 +906,8 @@ static uint64_t real_size(const struct drm_vseg_gem_create *c)
 static const struct field create_mbz[] = {
 	C(extensions, V_ANY, "extensions"),
 	FIELD_ARRAY(struct drm_vseg_gem_create, reserved, V_ANY, "reserved"),
-	C(flags, V_FLAG, "unknown flag", .first = 4, .add = true),
+	C(flags, V_FLAG, "unknown flag", .first = 4, .add = true,
+	  .known = DRM_VSEG_GEM_CREATE_VM_PRIVATE),
 	C(handle, V_WORD, "handle in"),
 };
 static const struct field pref_flags =
@@ -1628,14 +1629,18 @@ static uint64_t vm_round(uint64_t size)
 }
 
 #define VB(f, v)	FIELD(struct drm_vseg_vm_bind, f, v, #f)
+/* Odd sizes and offsets are never page aligned: each is a defect. */
 static const struct field bind_mbz[] = {
-	VB(extensions, V_ANY), VB(flags, V_FLAG), VB(size, V_ANY),
+	VB(extensions, V_ANY),
+	FIELD(struct drm_vseg_vm_bind, flags, V_FLAG, "flags", .first = 1),
+	VB(size, V_ANY), VB(offset, V_ANY), VB(pad, V_WORD),
+	VB(num_in_syncs, V_WORD),
 	FIELD_ARRAY(struct drm_vseg_vm_bind, reserved, V_ANY, "reserved"),
 };
 /* VM_UNBIND: the handle too. */
 static const struct field unbind_mbz[] = {
 	VB(extensions, V_ANY), VB(flags, V_FLAG), VB(size, V_ANY),
-	VB(handle, V_WORD),
+	VB(offset, V_ANY), VB(handle, V_WORD),
 	FIELD_ARRAY(struct drm_vseg_vm_bind, reserved, V_ANY, "reserved"),
 };
 
@@ -1660,8 +1665,12 @@ static void op_bind(struct fz *g)
 			    SZ_64K * below(g, 3);
 	else
 		vb.gpu_va = g->va_base + SZ_64K * below(g, 4096);
-	if (b && va_overlaps(c, vb.gpu_va, vm_round(b->size)))
-		allowed = EINV;
+	/*
+	 * A bind over a mapping replaces it (splitting the rest), which this
+	 * model does not follow: vseg_exec_virtual tests it.
+	 */
+	if (b && m == M_NONE && va_overlaps(c, vb.gpu_va, vm_round(b->size)))
+		return;
 	switch (m) {
 	case M_BOUNDARY:
 	case M_HUGE:
@@ -1673,7 +1682,7 @@ static void op_bind(struct fz *g)
 			what = "va 0";
 			break;
 		case 1:
-			vb.gpu_va += 4096 << below(g, 4);
+			vb.gpu_va += 8 << below(g, 9);
 			what = "unaligned va";
 			break;
 		case 2:
