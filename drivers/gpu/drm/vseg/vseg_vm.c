@@ -771,6 +771,10 @@ static int vm_bind(struct drm_file *file, struct drm_vseg_vm_bind *args,
 	if (map ? args->flags & ~DRM_VSEG_VM_BIND_READONLY :
 		  args->flags || args->handle || args->offset)
 		return -EINVAL;
+	/* The shape of the range first: a bad one is -EINVAL, whatever else. */
+	if (!IS_ALIGNED(args->gpu_va | args->size | args->offset,
+			VSEG_VM_ALIGN))
+		return -EINVAL;
 	err = vseg_syncs_check(args->num_in_syncs, args->num_out_syncs,
 			       args->sync_size);
 	if (err)
