@@ -26,6 +26,9 @@ struct vseg_fence;
  * @stop: set when the job has run too long: @exec must end soon, and
  *	the fence signals -ETIME.
  * @started: the engine took the job (@fence is a live fence).
+ * @trace_context: the dma-fence context of the job's own fence, for the
+ *	vseg_job_run and vseg_job_done tracepoints.
+ * @trace_seqno: its seqno.
  */
 struct vseg_hw_job {
 	struct work_struct work;
@@ -34,6 +37,8 @@ struct vseg_hw_job {
 	int (*exec)(struct vseg_hw_job *hw);
 	atomic_t stop;
 	bool started;
+	u64 trace_context;
+	u64 trace_seqno;
 };
 
 int vseg_engine_init(struct vseg_device *vdev);

@@ -85,6 +85,9 @@ static struct dma_fence *vseg_sched_run_job(struct drm_sched_job *sj)
 		err = job->ops->run(job);
 		return err ? ERR_PTR(err) : NULL;
 	}
+	/* The engine's tracepoints name the job by its own fence. */
+	job->hw.trace_context = sj->s_fence->finished.context;
+	job->hw.trace_seqno = sj->s_fence->finished.seqno;
 	return vseg_engine_start(&job->hw);
 }
 
