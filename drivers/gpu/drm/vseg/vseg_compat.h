@@ -384,7 +384,12 @@ static inline void vseg_drm_sched_start(struct drm_gpu_scheduler *sched)
 #ifdef VSEG_HAVE_GPUVM_IMMEDIATE_MODE
 #define VSEG_GPUVM_FLAGS		DRM_GPUVM_IMMEDIATE_MODE
 #define VSEG_DRIVER_GEM_GPUVA		0
-#define vseg_gpuva_lock_of(obj, own)	(&(obj)->gpuva.lock)
+static inline struct mutex *vseg_gpuva_lock_of(struct drm_gem_object *obj,
+					       struct mutex *own)
+{
+	return &obj->gpuva.lock;
+}
+
 static inline void vseg_gpuva_lock_init(struct drm_gem_object *obj,
 					struct mutex *own)
 {
@@ -393,7 +398,12 @@ static inline void vseg_gpuva_lock_init(struct drm_gem_object *obj,
 #else
 #define VSEG_GPUVM_FLAGS		0
 #define VSEG_DRIVER_GEM_GPUVA		DRIVER_GEM_GPUVA
-#define vseg_gpuva_lock_of(obj, own)	(own)
+static inline struct mutex *vseg_gpuva_lock_of(struct drm_gem_object *obj,
+					       struct mutex *own)
+{
+	return own;
+}
+
 static inline void vseg_gpuva_lock_init(struct drm_gem_object *obj,
 					struct mutex *own)
 {

@@ -369,7 +369,6 @@ int vseg_engine_run_commands(struct vseg_cmd_job *job)
 	return err;
 }
 
-
 /* The engine: run the job it was handed, then signal its fence. */
 static void engine_run(struct work_struct *work)
 {

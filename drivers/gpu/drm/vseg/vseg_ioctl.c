@@ -554,8 +554,8 @@ static int residency(struct drm_file *file, struct drm_vseg_residency *args,
 	/* Nothing moved yet, whatever fails from here on. */
 	args->processed = 0;
 
-	handles = vseg_copy_array(args->handles, args->count, sizeof(*handles),
-			     &err);
+	handles = vseg_copy_array(args->handles, args->count,
+				  sizeof(*handles), &err);
 	bos = kvcalloc(args->count, sizeof(*bos), GFP_KERNEL);
 	if (!err && !bos)
 		err = -ENOMEM;

@@ -278,6 +278,7 @@ static int enter_leftover(struct vseg_device *vdev, struct vseg_bo *vbo,
  */
 static int evict_segments(struct vseg_device *vdev, enum vseg_pm_kind kind)
 {
+	struct ttm_resource_manager *man;
 	u64 start;
 	u32 id;
 	int err;
@@ -285,8 +286,8 @@ static int evict_segments(struct vseg_device *vdev, enum vseg_pm_kind kind)
 	for (id = 1; id <= vdev->table.num_segments; id++) {
 		if (!lost_from(vseg_seg(vdev, id)->desc, kind, &start) || start)
 			continue;
-		err = ttm_resource_manager_evict_all(&vdev->bdev,
-			ttm_manager_type(&vdev->bdev, vseg_mem_type(vdev, id)));
+		man = ttm_manager_type(&vdev->bdev, vseg_mem_type(vdev, id));
+		err = ttm_resource_manager_evict_all(&vdev->bdev, man);
 		if (err)
 			return err;
 	}

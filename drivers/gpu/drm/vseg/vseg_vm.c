@@ -610,7 +610,6 @@ static int op_prepare(struct vseg_vm_op *op)
 {
 	struct vseg_vm *vm = op->vm;
 	struct drm_gpuvm_bo *vm_bo;
-	struct mutex *lock;
 	unsigned int i;
 
 	for (i = 0; i < VSEG_VM_OP_PREALLOC; i++) {
@@ -623,10 +622,9 @@ static int op_prepare(struct vseg_vm_op *op)
 	vm_bo = drm_gpuvm_bo_create(&vm->base, op->obj);
 	if (!vm_bo)
 		return -ENOMEM;
-	lock = vseg_gem_gpuva_lock(op->obj);
-	mutex_lock(lock);
+	mutex_lock(vseg_gem_gpuva_lock(op->obj));
 	op->vm_bo = drm_gpuvm_bo_obtain_prealloc(vm_bo);
-	mutex_unlock(lock);
+	mutex_unlock(vseg_gem_gpuva_lock(op->obj));
 	return 0;
 }
 
