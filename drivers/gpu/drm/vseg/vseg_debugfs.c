@@ -27,6 +27,7 @@
 #include "vseg_aperture_mgr.h"
 #include "vseg_bo.h"
 #include "vseg_debugfs.h"
+#include "vseg_sched.h"
 #include "vseg_display.h"
 #include "vseg_device_types.h"
 #include "vseg_gart.h"
@@ -273,8 +274,17 @@ static int vseg_debugfs_vpr(struct seq_file *m, void *unused)
 	return 0;
 }
 
+static int vseg_debugfs_engines(struct seq_file *m, void *unused)
+{
+	struct drm_info_node *node = m->private;
+
+	vseg_sched_show(to_vseg(node->minor->dev), m);
+	return 0;
+}
+
 static const struct drm_info_list vseg_debugfs_list[] = {
 	{ "display", vseg_debugfs_display, 0 },
+	{ "engines", vseg_debugfs_engines, 0 },
 	{ "paging", vseg_debugfs_paging, 0 },
 	{ "segments", vseg_debugfs_segments, 0 },
 	{ "allocations", vseg_debugfs_allocations, 0 },

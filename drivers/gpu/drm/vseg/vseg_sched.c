@@ -32,6 +32,7 @@
 #include <linux/dma-resv.h>
 #include <linux/jiffies.h>
 #include <linux/moduleparam.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/wait_bit.h>
 #include <drm/drm_file.h>
@@ -231,6 +232,37 @@ void vseg_sched_unplug(struct vseg_device *vdev)
 	}
 	mutex_unlock(&vdev->drm.filelist_mutex);
 	vseg_engine_flush(vdev);
+}
+
+/**
+ * vseg_sched_show() - the queues and engines, for debugfs
+ * @vdev: the device
+ * @m: the file
+ *
+ * One line per queue: its scheduler's name, the jobs on its engine now
+ * (its credits in use), the time limit, and for the queues of an engine
+ * the jobs the engine ran, those that failed and those stopped at the
+ * time limit.
+ */
+void vseg_sched_show(struct vseg_device *vdev, struct seq_file *m)
+{
+	u32 i;
+
+	for (i = 0; i < VSEG_NUM_QUEUES; i++) {
+		struct vseg_sched *vs = &vdev->sched[i];
+		long t = vs->base.timeout;
+
+		seq_printf(m, "queue %u name=%s on_engine=%d credit_limit=%u timeout_ms=%u",
+			   i, vs->base.name, atomic_read(&vs->base.credit_count),
+			   vs->base.credit_limit,
+			   t == MAX_SCHEDULE_TIMEOUT ? 0 : jiffies_to_msecs(t));
+		if (i < VSEG_NUM_ENGINES)
+			seq_printf(m, " jobs=%llu failed=%llu timedout=%llu",
+				   (u64)atomic64_read(&vdev->engine[i].submitted),
+				   (u64)atomic64_read(&vdev->engine[i].failed),
+				   (u64)atomic64_read(&vs->timedout));
+		seq_putc(m, '\n');
+	}
 }
 
 /**

@@ -12,6 +12,7 @@
 
 struct dma_fence;
 struct drm_file;
+struct seq_file;
 struct vseg_device;
 struct vseg_job;
 
@@ -83,6 +84,7 @@ struct vseg_sched {
 
 int vseg_sched_init(struct vseg_device *vdev);
 void vseg_sched_unplug(struct vseg_device *vdev);
+void vseg_sched_show(struct vseg_device *vdev, struct seq_file *m);
 unsigned int vseg_sched_timeout_ms(void);
 int vseg_sched_entity_init(struct vseg_device *vdev,
 			   struct drm_sched_entity *entity, u32 queue,
