@@ -91,6 +91,10 @@ static void saved_free(struct vseg_pm *pm)
 
 	list_for_each_entry_safe(s, tmp, &pm->saved, link) {
 		list_del(&s->link);
+		/* The pin save_pinned() took for the transition. */
+		ttm_bo_reserve(&s->bo->tbo, false, false, NULL);
+		ttm_bo_unpin(&s->bo->tbo);
+		ttm_bo_unreserve(&s->bo->tbo);
 		drm_gem_object_put(&s->bo->tbo.base);
 		kvfree(s->data);
 		kfree(s);
@@ -125,6 +129,8 @@ int vseg_pm_init(struct vseg_device *vdev)
 /*
  * Keep a pinned buffer's content aside; it is reserved and idle. With
  * @lost (a protected buffer that the transition wipes), zeros instead.
+ * It is pinned (once more) until the content is back: TTM's eviction of
+ * the segment (evict_segments()) passes it by, a protected buffer too.
  */
 static int save_pinned(struct vseg_pm *pm, struct vseg_bo *vbo,
 		       struct vseg_pm_counts *c, bool lost)
@@ -152,6 +158,7 @@ static int save_pinned(struct vseg_pm *pm, struct vseg_bo *vbo,
 	}
 	/* A CPU access until the exit faults, and waits for it. */
 	ttm_bo_unmap_virtual(&vbo->tbo);
+	ttm_bo_pin(&vbo->tbo);
 	drm_gem_object_get(&vbo->tbo.base);
 	s->bo = vbo;
 	list_add_tail(&s->link, &pm->saved);
