@@ -952,8 +952,9 @@ int vseg_bo_make_reachable(struct vseg_bo *vbo, bool map_aperture,
 				places);
 	if (!n)
 		return -EINVAL;
+	/* Not a protected buffer: its places are VPRs only. */
 	if (res && res->mem_type == TTM_PL_TT &&
-	    !vseg_aperture_res_mapped(res)) {
+	    !vseg_aperture_res_mapped(res) && !vseg_bo_is_protected(vbo)) {
 		err = vseg_aperture_map(&vdev->aperture, res, vbo->tbo.ttm);
 		if (!err)
 			refresh_state(vbo);
@@ -965,6 +966,30 @@ int vseg_bo_make_reachable(struct vseg_bo *vbo, bool map_aperture,
 	/* Pinned elsewhere (attached by another device, say): it stays. */
 	if (vbo->tbo.pin_count)
 		return -EBUSY;
+	vseg_placement_set(&placement, places, n);
+	return validate_evicting(&vbo->tbo, &placement, ctx);
+}
+
+/*
+ * A protected buffer the GPU is about to use, reserved: inside a VPR
+ * already, or moved back into one of its places (each a VPR), decrypted on
+ * the way; never committed to the aperture.
+ */
+static int protected_home(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
+{
+	struct vseg_device *vdev = bo_vdev(vbo);
+	struct ttm_place places[VSEG_BO_MAX_PLACES];
+	struct ttm_placement placement = {};
+	unsigned int n;
+
+	if (vseg_vpr_res_inside(vdev, vbo->tbo.resource))
+		return 0;
+	if (vbo->tbo.pin_count)
+		return -EBUSY;
+	n = vseg_place_home(&vdev->layout, &vbo->params, VSEG_PLACE_RESIDENT,
+			    places);
+	if (!n)
+		return -EINVAL;
 	vseg_placement_set(&placement, places, n);
 	return validate_evicting(&vbo->tbo, &placement, ctx);
 }
@@ -981,10 +1006,12 @@ int vseg_bo_make_reachable(struct vseg_bo *vbo, bool map_aperture,
  * the AccessedPhysically table); one that does not support system memory,
  * only evicted there, goes back into the segments it supports instead. One
  * in a memory segment or the aperture, or pinned in system memory, stays
- * where it is. Its pages are present afterwards.
+ * where it is. Its pages are present afterwards. A protected buffer
+ * evicted to system memory goes back into a video protected region.
  *
- * Return: 0, -ENOSPC when the aperture's commit limit leaves no room even
- * after eviction, or another negative error code.
+ * Return: 0, -ENOSPC when the aperture's commit limit (or, for a protected
+ * buffer, the VPR) leaves no room even after eviction, or another negative
+ * error code.
  */
 int vseg_bo_commit_for_gpu(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
 {
@@ -993,6 +1020,9 @@ int vseg_bo_commit_for_gpu(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
 	struct ttm_placement placement = {};
 
 	dma_resv_assert_held(vbo->tbo.base.resv);
+	/* Protected: back into a VPR, never the aperture's system pages. */
+	if (vseg_bo_is_protected(vbo))
+		return protected_home(vbo, ctx);
 	if (vbo->params.flags & VSEG_BO_ACCESSED_PHYSICALLY)
 		tt.lpfn = vseg_seg(vdev, vdev->layout.aperture_id)->desc->size >>
 			  PAGE_SHIFT;

@@ -38,6 +38,7 @@
 #include "vseg_res_cursor.h"
 #include "vseg_trace.h"
 #include "vseg_vm.h"
+#include "vseg_vpr.h"
 #include "vseg_vram_mgr.h"
 
 static void vseg_job_run(struct work_struct *work);
@@ -307,19 +308,24 @@ static bool virt_reaches(const struct vseg_job *job, u64 va, u64 len,
 }
 
 /*
- * Protected content stays in protected buffers: a COPY from a protected
- * buffer into one that is not fails before it writes a byte. A physical
- * command lies in one listed allocation each side (checked before).
+ * Protected content stays in protected buffers inside a VPR: a COPY from a
+ * protected buffer into one that is not, or into memory outside every
+ * VPR, fails before it writes a byte. A physical command lies in one
+ * listed allocation each side (checked before).
  */
 static bool copy_leaks(const struct vseg_job *job, const struct drm_vseg_cmd *c)
 {
+	struct vseg_device *vdev = job->engine->vdev;
+
 	if (c->opcode != DRM_VSEG_CMD_COPY || !c->size)
 		return false;
 	if (job->view)
 		return virt_reaches(job, c->src, c->size, true) &&
-		       virt_reaches(job, c->dst, c->size, false);
+		       !vseg_vpr_view_inside(vdev, job->view, job->map_res,
+					     c->dst, c->size);
 	return phys_range(job, c->src)->protected &&
-	       !phys_range(job, c->dst)->protected;
+	       (!phys_range(job, c->dst)->protected ||
+		!vseg_vpr_phys_inside(vdev, c->dst, c->size));
 }
 
 static int run_commands(struct vseg_job *job)
