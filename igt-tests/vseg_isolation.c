@@ -105,6 +105,25 @@
  * SUBTEST: primary-unmap-pinned
  * Description: A primary without AccessedPhysically leaves the aperture
  *	when its head turns off, even while it is pinned.
+ *
+ * SUBTEST: freed-bytes-ptrace
+ * Description: An unprivileged process keeps the paging engine busy,
+ *	another process frees a buffer, the first evicts one of its own
+ *	mapped buffers and reads it through /proc/self/mem at once: every
+ *	read gives its own bytes, never the freed buffer's, in every round.
+ *
+ * SUBTEST: protected-plaintext-ptrace
+ * Description: The same race with a freed protected buffer as the victim
+ *	and a slow encrypted eviction keeping the engine busy: its plaintext
+ *	never shows.
+ *
+ * SUBTEST: protected-aperture-refused
+ * Description: GEM_CREATE with PROTECTED and system memory, the aperture
+ *	or an ordinary segment supported is EINVAL; an unprivileged process
+ *	evicts a protected buffer (encrypted) and a render job copies into
+ *	it from another protected buffer: the job brings it back into the
+ *	VPR, never the aperture; a copy into ordinary memory fails with
+ *	EFAULT.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -113,7 +132,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <grp.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include <linux/dma-buf.h>
 #include <drm/vgem_drm.h>
@@ -1362,6 +1385,389 @@ static void test_invalid_ranges(void)
 	vseg_ctx_load(&ctx, "discrete");
 }
 
+/* --- unprivileged attackers ------------------------------------------------------ */
+
+#define NOBODY		65534
+
+/*
+ * Everyone may open the render node, as udev's rules let them on a
+ * systemd machine (mode 0666); the module's reload makes it 0600 again.
+ */
+static void render_node_for_all(void)
+{
+	int fd = drm_open_vseg_render();
+	struct stat st;
+	char path[64];
+
+	igt_assert_eq(fstat(fd, &st), 0);
+	close(fd);
+	snprintf(path, sizeof(path), "/dev/dri/renderD%u", minor(st.st_rdev));
+	igt_assert_eq(chmod(path, 0666), 0);
+}
+
+/* From now on an unprivileged process of user @uid, as if started so. */
+static void become_user(uid_t uid)
+{
+	igt_assert_eq(setgroups(0, NULL), 0);
+	igt_assert_eq(setresgid(uid, uid, uid), 0);
+	igt_assert_eq(setresuid(uid, uid, uid), 0);
+	igt_assert_eq(geteuid(), uid);
+	/* setresuid() made /proc/self root's; what a normal start is. */
+	igt_assert_eq(prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), 0);
+}
+
+static void send_byte(int fd, char c)
+{
+	igt_assert_eq(write(fd, &c, 1), 1);
+}
+
+/* The next byte, or 0 once the other side is gone. */
+static char recv_byte(int fd)
+{
+	char c = 0;
+
+	return read(fd, &c, 1) == 1 ? c : 0;
+}
+
+/* --- moves: another owner's bytes -------------------------------------------------- */
+
+/*
+ * A victim process frees a buffer while the attacker keeps the paging
+ * engine busy with a large eviction; the attacker then evicts one of its
+ * own mapped buffers, whose new system pages may be the victim's freed
+ * ones, and reads it through /proc/self/mem (ptrace access) before the
+ * Transfer that fills them has run. Every read must give the attacker's
+ * own bytes: the access waits for the move, and no page holds the
+ * victim's.
+ */
+#define MOVE_RACE_ROUNDS	16
+#define VICTIM_WORD		0x5ec2e7a5u
+
+/**
+ * struct move_race - one flavour of the race
+ * @victim_seg: where the victim's buffer lives.
+ * @victim_size: its size.
+ * @protected: the victim's buffer is protected (filled by the engine).
+ * @big_seg: where the attacker's large buffer lives.
+ * @big_size: its size.
+ * @big_protected: the large buffer is protected (its eviction encrypts:
+ *	slow).
+ * @small_seg: where the attacker's mapped buffer lives.
+ * @small_size: its size.
+ */
+struct move_race {
+	uint32_t victim_seg;
+	uint64_t victim_size;
+	bool protected;
+	uint32_t big_seg;
+	uint64_t big_size;
+	bool big_protected;
+	uint32_t small_seg;
+	uint64_t small_size;
+};
+
+static uint32_t race_buffer(int fd, uint32_t seg, uint64_t size, bool prot)
+{
+	struct drm_vseg_gem_create c;
+
+	vseg_create_args(&c, size, BIT(seg) | (prot ? 0 : BIT(0)),
+			 prot ? DRM_VSEG_GEM_CREATE_PROTECTED | AP : 0);
+	vseg_create_prefer(&c, seg, 0);
+	return vseg_gem_create(fd, &c);
+}
+
+/* The victim's buffer, written with VICTIM_WORD everywhere. */
+static uint32_t race_victim_buffer(int fd, const struct move_race *r)
+{
+	uint32_t h = race_buffer(fd, r->victim_seg, r->victim_size,
+				 r->protected);
+	struct vseg_cmdbuf cb;
+	void *map;
+
+	if (r->protected) {
+		vseg_cb_init(&cb);
+		vseg_cb_fill_phys(&cb, h, 0, r->victim_size, VICTIM_WORD);
+		vseg_cb_exec_ok(fd, COPY, &cb, "the victim's FILL");
+		vseg_cb_fini(&cb);
+	} else {
+		map = vseg_gem_mmap(fd, h, r->victim_size, RW);
+		vseg_fill32(map, r->victim_size, VICTIM_WORD);
+		munmap(map, r->victim_size);
+	}
+	igt_assert_eq_u32(vseg_gem_segment(fd, h), r->victim_seg);
+	return h;
+}
+
+/* The victim: a buffer of its bytes ready, freed when told ('f'). */
+static void race_victim(const struct move_race *r, int cmd, int ack)
+{
+	int fd = drm_open_vseg_render();
+	uint32_t h = race_victim_buffer(fd, r);
+
+	send_byte(ack, 'r');
+	while (recv_byte(cmd) == 'f') {
+		vseg_gem_close(fd, h);
+		send_byte(ack, 'd');
+		h = race_victim_buffer(fd, r);
+	}
+	vseg_gem_close(fd, h);
+	close(fd);
+}
+
+/* Pages of @buf holding mostly VICTIM_WORD. */
+static unsigned int victim_pages(const uint32_t *buf, uint64_t size)
+{
+	unsigned int pages = 0;
+
+	for (uint64_t p = 0; p < size / SZ_4K; p++) {
+		unsigned int n = 0;
+
+		for (unsigned int i = 0; i < SZ_4K / 4; i++)
+			n += buf[p * SZ_4K / 4 + i] == VICTIM_WORD;
+		pages += n > SZ_4K / 8;
+	}
+	return pages;
+}
+
+/* The attacker, unprivileged: one round after another. */
+static void race_attacker(const struct move_race *r, int cmd, int ack)
+{
+	uint32_t bos[2], *got = malloc(r->small_size);
+	unsigned int seen = 0, wrong = 0;
+	int fd, mem;
+	char *map;
+
+	igt_assert(got);
+	become_user(NOBODY);
+	fd = drm_open_vseg_render();
+	mem = open("/proc/self/mem", O_RDONLY | O_CLOEXEC);
+	igt_assert_f(mem >= 0, "/proc/self/mem: %s\n", strerror(errno));
+	bos[0] = race_buffer(fd, r->big_seg, r->big_size, r->big_protected);
+	bos[1] = race_buffer(fd, r->small_seg, r->small_size, false);
+	if (r->big_protected) {
+		struct vseg_cmdbuf cb;
+
+		vseg_cb_init(&cb);
+		vseg_cb_fill_phys(&cb, bos[0], 0, r->big_size, 0xb16b16);
+		vseg_cb_exec_ok(fd, COPY, &cb, "the large buffer's FILL");
+		vseg_cb_fini(&cb);
+	} else {
+		write_pattern(fd, bos[0], r->big_size, 77);
+	}
+	map = vseg_gem_mmap(fd, bos[1], r->small_size, RW);
+	vseg_pattern_fill(map, r->small_size, 78);
+	igt_assert_eq(recv_byte(ack), 'r');
+
+	for (unsigned int round = 0; round < MOVE_RACE_ROUNDS; round++) {
+		unsigned int victim;
+		int64_t bad;
+
+		/* Both back home, their moves done and old pages freed. */
+		vseg_make_resident(fd, bos, 2);
+		igt_assert_eq_u32(vseg_gem_segment(fd, bos[1]), r->small_seg);
+		igt_assert_eq(vseg_pattern_check(map, SZ_4K, 78), -1);
+		usleep(20 * 1000);
+
+		/* The engine busy, the victim's buffer freed, then ours. */
+		vseg_evict(fd, &bos[0], 1);
+		send_byte(cmd, 'f');
+		igt_assert_eq(recv_byte(ack), 'd');
+		vseg_evict(fd, &bos[1], 1);
+		igt_assert_eq(pread(mem, got, r->small_size,
+				    (off_t)(uintptr_t)map),
+			      (ssize_t)r->small_size);
+
+		victim = victim_pages(got, r->small_size);
+		bad = vseg_pattern_check(got, r->small_size, 78);
+		seen += victim;
+		wrong += bad >= 0;
+		igt_info("round %u: %u of %llu pages held the victim's bytes%s\n",
+			 round, victim,
+			 (unsigned long long)r->small_size / SZ_4K,
+			 bad >= 0 ? ", the read was not the buffer's" : "");
+	}
+	send_byte(cmd, 'q');
+	igt_assert_f(!seen && !wrong,
+		     "ptrace read the victim's bytes in %u pages, and other bytes than the buffer's in %u of %u rounds\n",
+		     seen, wrong, MOVE_RACE_ROUNDS);
+	munmap(map, r->small_size);
+	close(mem);
+	vseg_gem_close(fd, bos[0]);
+	vseg_gem_close(fd, bos[1]);
+	close(fd);
+	free(got);
+}
+
+static void move_race(const struct move_race *r)
+{
+	int cmd[2], ack[2];
+
+	render_node_for_all();
+	igt_assert_eq(pipe(cmd), 0);
+	igt_assert_eq(pipe(ack), 0);
+	igt_fork(child, 1) {
+		close(cmd[1]);
+		close(ack[0]);
+		race_victim(r, cmd[0], ack[1]);
+	}
+	igt_fork(child, 1) {
+		close(cmd[0]);
+		close(ack[1]);
+		race_attacker(r, cmd[1], ack[0]);
+	}
+	/* Either side gone, the other reads the end of its pipe. */
+	for (unsigned int i = 0; i < 2; i++) {
+		close(cmd[i]);
+		close(ack[i]);
+	}
+	igt_waitchildren();
+}
+
+static void test_freed_bytes_ptrace(void)
+{
+	const struct move_race r = {
+		.victim_seg = 1, .victim_size = 4 * SZ_1M,
+		.big_seg = 1, .big_size = 16 * SZ_1M,
+		.small_seg = 1, .small_size = SZ_2M,
+	};
+
+	vseg_ctx_start(&ctx);
+	move_race(&r);
+	vseg_ctx_finish(&ctx, "freed bytes and ptrace");
+}
+
+/*
+ * "enc": VprSupported with encrypted paging, VPR [4M, 6M) less a 64K
+ * reserve; "plain": an ordinary CPU-visible segment.
+ */
+#define VPR_TABLE \
+	"memory:name=enc,size=16M,flags=vpr|encryptedpaging,vprstart=4M," \
+	"vprsize=2M,vpralign=1M,vprreserve=64K;" \
+	"memory:name=plain,size=8M,flags=cpuvisible,cpu=0xe0000000;" \
+	"aperture:name=gart,size=16M"
+
+static uint32_t vpr_enc, vpr_plain;
+
+static void load_vpr(void)
+{
+	vseg_ctx_load_f(&ctx, "discrete table=%s", VPR_TABLE);
+	vpr_enc = vseg_segment_by_name(&ctx.q, ctx.segs, "enc");
+	vpr_plain = vseg_segment_by_name(&ctx.q, ctx.segs, "plain");
+}
+
+static void test_protected_plaintext_ptrace(void)
+{
+	struct move_race r = {
+		.victim_size = SZ_512K, .protected = true,
+		.big_size = SZ_512K, .big_protected = true,
+		.small_size = SZ_512K,
+	};
+
+	load_vpr();
+	r.victim_seg = r.big_seg = vpr_enc;
+	r.small_seg = vpr_plain;
+	move_race(&r);
+	vseg_ctx_finish(&ctx, "protected plaintext and ptrace");
+	vseg_ctx_load(&ctx, "discrete");
+}
+
+/*
+ * A protected buffer never lives in the aperture or system memory but
+ * encrypted: creates naming them are refused, and a job using an evicted
+ * protected buffer brings it back into the VPR first.
+ */
+#define PROT_WORD	0x9207ec7eu
+
+static void protected_aperture_attacker(void)
+{
+	const uint64_t va_src = VSEG_VA_ALIGN, va_dst = 2 * VSEG_VA_ALIGN;
+	const uint64_t va_plain = 3 * VSEG_VA_ALIGN;
+	uint32_t src, dst, plain, *map;
+	struct drm_vseg_gem_info info;
+	struct vseg_cmdbuf cb;
+	int fd, err;
+
+	become_user(NOBODY);
+	fd = drm_open_vseg_render();
+	src = race_buffer(fd, vpr_enc, SZ_64K, true);
+	dst = race_buffer(fd, vpr_enc, SZ_64K, true);
+	plain = vseg_gem_create_simple(fd, SZ_64K, BIT(vpr_plain) | BIT(0), 0);
+	map = vseg_gem_mmap(fd, plain, SZ_64K, RW);
+	vseg_fill32(map, SZ_64K, 0x11111111);
+	vseg_cb_init(&cb);
+	vseg_cb_fill_phys(&cb, src, 0, SZ_64K, PROT_WORD);
+	vseg_cb_exec_ok(fd, COPY, &cb, "the protected source's FILL");
+
+	/* Evicted, encrypted; then a render job copies into it. */
+	vseg_evict(fd, &dst, 1);
+	igt_assert_eq_u32(vseg_gem_segment(fd, dst), 0);
+	vseg_vm_bind(fd, src, va_src);
+	vseg_vm_bind(fd, dst, va_dst);
+	vseg_vm_bind(fd, plain, va_plain);
+	vseg_cb_reset(&cb);
+	vseg_cb_copy(&cb, va_dst, va_src, SZ_64K);
+	vseg_cb_exec_ok(fd, RENDER, &cb, "a render COPY between protected buffers");
+	vseg_gem_info(fd, dst, &info);
+	igt_assert_f(info.segment_id == vpr_enc,
+		     "an evicted protected buffer used by a job is in segment %u, not the VPR's %u\n",
+		     info.segment_id, vpr_enc);
+	/* Its segment's VPR, past the reserve. */
+	igt_assert_lte_u64(ctx.segs[vpr_enc - 1].vpr_range_start_offset +
+			   ctx.segs[vpr_enc - 1].vpr_reserve_size, info.offset);
+
+	/* Into an ordinary buffer: refused, whatever its placement. */
+	vseg_cb_reset(&cb);
+	vseg_cb_copy(&cb, va_plain, va_src, SZ_64K);
+	err = vseg_cb_exec(fd, RENDER, &cb);
+	igt_assert_f(err == -EFAULT, "render COPY from protected into ordinary memory: %d (%s)\n",
+		     err, vseg_errname(err));
+	for (unsigned int i = 0; i < SZ_64K / 4; i++)
+		igt_assert_eq_u32(map[i], 0x11111111);
+	vseg_cb_fini(&cb);
+	munmap(map, SZ_64K);
+	close(fd);
+}
+
+static void test_protected_aperture(void)
+{
+	static const char * const names[] = {
+		"system memory", "the aperture", "an ordinary memory segment",
+		"the aperture and system memory",
+	};
+	struct drm_vseg_gem_create c;
+	uint32_t bad[ARRAY_SIZE(names)];
+
+	load_vpr();
+	render_node_for_all();
+	bad[0] = BIT(0);
+	bad[1] = BIT(ctx.ap_id);
+	bad[2] = BIT(vpr_plain);
+	bad[3] = BIT(ctx.ap_id) | BIT(0);
+	for (unsigned int i = 0; i < ARRAY_SIZE(bad); i++) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "PROTECTED supported in the VPR and %s",
+			 names[i]);
+		vseg_create_args(&c, SZ_64K, BIT(vpr_enc) | bad[i],
+				 DRM_VSEG_GEM_CREATE_PROTECTED);
+		expect_create(ctx.fd, &c, -EINVAL, what);
+		/* Preferred first, the VPR second: the same. */
+		vseg_create_args(&c, SZ_64K, BIT(vpr_enc) | bad[i],
+				 DRM_VSEG_GEM_CREATE_PROTECTED);
+		vseg_create_prefer(&c, ffs(bad[i]) - 1, 0);
+		vseg_create_prefer(&c, vpr_enc, 0);
+		expect_create(ctx.fd, &c, -EINVAL, what);
+	}
+	vseg_create_args(&c, SZ_64K, BIT(vpr_enc), DRM_VSEG_GEM_CREATE_PROTECTED);
+	expect_create(ctx.fd, &c, 0, "PROTECTED in the VPR only");
+
+	igt_fork(child, 1)
+		protected_aperture_attacker();
+	igt_waitchildren();
+	vseg_ctx_finish(&ctx, "protected buffers and the aperture");
+	vseg_ctx_load(&ctx, "discrete");
+}
+
 igt_main
 {
 	igt_fixture {
@@ -1458,6 +1864,21 @@ igt_main
 	igt_describe("Invalid ranges are never allocated nor reached.");
 	igt_subtest("invalid-ranges")
 		test_invalid_ranges();
+
+	igt_describe("Pages freed by another process never show through "
+		     "ptrace access to a buffer whose move is queued.");
+	igt_subtest("freed-bytes-ptrace")
+		test_freed_bytes_ptrace();
+
+	igt_describe("A freed protected buffer's plaintext never shows "
+		     "through ptrace access to another buffer's move.");
+	igt_subtest("protected-plaintext-ptrace")
+		test_protected_plaintext_ptrace();
+
+	igt_describe("Protected buffers never live in the aperture or in "
+		     "system memory but encrypted.");
+	igt_subtest("protected-aperture-refused")
+		test_protected_aperture();
 
 	igt_fixture
 		vseg_ctx_unload(&ctx);
