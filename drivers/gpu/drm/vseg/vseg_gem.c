@@ -111,6 +111,8 @@ int vseg_gem_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
 	err = vseg_bo_create(vdev, p, &vseg_gem_funcs, vf->stats, &vbo);
 	if (err)
 		return err;
+	/* Its owner: the only file that may discard or unpin it by EVICT. */
+	vbo->owner_file = vf->client_id;
 	/* The handle holds the buffer from now on. */
 	err = drm_gem_handle_create(file, &vbo->tbo.base, handle);
 	drm_gem_object_put(&vbo->tbo.base);
