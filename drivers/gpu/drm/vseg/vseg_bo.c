@@ -908,6 +908,21 @@ out:
 }
 
 /**
+ * vseg_bo_unpin_locked() - drop one pin of vseg_bo_make_resident_locked()
+ * @vbo: the buffer, reserved
+ *
+ * The buffer stays where it is.
+ */
+void vseg_bo_unpin_locked(struct vseg_bo *vbo)
+{
+	dma_resv_assert_held(vbo->tbo.base.resv);
+	if (WARN_ON(!vbo->user_pins))
+		return;
+	vbo->user_pins--;
+	ttm_bo_unpin(&vbo->tbo);
+}
+
+/**
  * vseg_bo_unpin() - drop pins taken by vseg_bo_make_resident_locked()
  * @vbo: the buffer
  * @count: how many

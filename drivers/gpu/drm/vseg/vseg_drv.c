@@ -271,6 +271,7 @@ int vseg_device_probe(struct device *dev, struct pci_dev *pci)
 		return err;
 	INIT_LIST_HEAD(&vdev->bos);
 	vseg_exec_events_init(&vdev->exec_events);
+	vseg_file_limits_init(vdev);
 
 	/* Each part registers the drmm action that tears it down. */
 	err = probe_step(vdev, &step, vseg_ttm_init(vdev));

@@ -12,9 +12,9 @@
 
 #define DRIVER_NAME	"vseg"
 #define DRIVER_DESC	"WDDM GPU segment memory model on TTM"
-#define DRIVER_DATE	"20261124"
+#define DRIVER_DATE	"20261127"
 #define DRIVER_MAJOR	0
-#define DRIVER_MINOR	5
+#define DRIVER_MINOR	6
 
 struct pci_dev;
 
