@@ -148,7 +148,7 @@ static struct vseg_bo *bo_alloc(struct vseg_device *vdev,
 				const struct drm_gem_object_funcs *funcs,
 				struct vseg_client_stats *stats)
 {
-	struct vseg_bo *vbo = kzalloc(sizeof(*vbo), GFP_KERNEL);
+	struct vseg_bo *vbo = kzalloc(sizeof(*vbo), GFP_KERNEL_ACCOUNT);
 
 	if (!vbo)
 		return NULL;
@@ -744,7 +744,7 @@ int vseg_bo_make_resident_list(struct vseg_bo **bos, u32 n,
 	if (!n)
 		return 0;
 	ev = &bo_vdev(bos[0])->exec_events;
-	objs = kvmalloc_array(n, sizeof(*objs), GFP_KERNEL);
+	objs = kvmalloc_array(n, sizeof(*objs), GFP_KERNEL_ACCOUNT);
 	if (!objs)
 		return -ENOMEM;
 	/* Sorted, duplicates are neighbours: each buffer is locked once. */

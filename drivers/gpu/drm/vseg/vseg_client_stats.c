@@ -22,7 +22,7 @@ static atomic64_t vseg_client_ids = ATOMIC64_INIT(0);
  */
 struct vseg_client_stats *vseg_client_stats_alloc(void)
 {
-	struct vseg_client_stats *s = kzalloc(sizeof(*s), GFP_KERNEL);
+	struct vseg_client_stats *s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
 
 	if (s)
 		kref_init(&s->ref);

@@ -145,7 +145,7 @@ static const struct drm_ioctl_desc vseg_ioctls[] = {
 
 static int vseg_open(struct drm_device *drm, struct drm_file *file)
 {
-	struct vseg_file *vfile = kzalloc(sizeof(*vfile), GFP_KERNEL);
+	struct vseg_file *vfile = kzalloc(sizeof(*vfile), GFP_KERNEL_ACCOUNT);
 
 	if (!vfile || vseg_file_init(vfile, to_vseg(drm))) {
 		kfree(vfile);

@@ -386,7 +386,7 @@ static void *copy_array(u64 uptr, u32 count, size_t size, int *err)
 	*err = 0;
 	if (!count)
 		return NULL;
-	p = kvmalloc_array(count, size, GFP_KERNEL);
+	p = kvmalloc_array(count, size, GFP_KERNEL_ACCOUNT);
 	if (!p) {
 		*err = -ENOMEM;
 		return NULL;
@@ -583,7 +583,7 @@ static int residency(struct drm_file *file, struct drm_vseg_residency *args,
 
 	handles = copy_array(args->handles, args->count, sizeof(*handles),
 			     &err);
-	bos = kvcalloc(args->count, sizeof(*bos), GFP_KERNEL);
+	bos = kvcalloc(args->count, sizeof(*bos), GFP_KERNEL_ACCOUNT);
 	if (!err && !bos)
 		err = -ENOMEM;
 	for (n = 0; !err && n < args->count; n++) {
@@ -721,7 +721,8 @@ static int submit_allocations(struct drm_file *file,
 			  sizeof(*list), &err);
 	if (err)
 		return err;
-	s->bos = kvcalloc(args->num_allocations, sizeof(*s->bos), GFP_KERNEL);
+	s->bos = kvcalloc(args->num_allocations, sizeof(*s->bos),
+			  GFP_KERNEL_ACCOUNT);
 	if (args->num_allocations && !s->bos) {
 		err = -ENOMEM;
 		goto out;
@@ -799,7 +800,7 @@ static struct drm_vseg_sync *copy_syncs(u64 uptr, u32 count, u32 stride,
 	raw = copy_array(uptr, count, stride, err);
 	if (!raw)
 		return NULL;
-	syncs = kvmalloc_array(count, sizeof(*syncs), GFP_KERNEL);
+	syncs = kvmalloc_array(count, sizeof(*syncs), GFP_KERNEL_ACCOUNT);
 	if (!syncs) {
 		*err = -ENOMEM;
 		goto out;
@@ -839,7 +840,7 @@ static int submit_in_syncs(struct drm_file *file, struct drm_vseg_submit *args,
 	if (err)
 		return err;
 	s->in_fences = kvcalloc(args->num_in_syncs, sizeof(*s->in_fences),
-				GFP_KERNEL);
+				GFP_KERNEL_ACCOUNT);
 	if (args->num_in_syncs && !s->in_fences)
 		err = -ENOMEM;
 	s->num_in = s->in_fences ? args->num_in_syncs : 0;
@@ -912,7 +913,7 @@ static int submit_out_syncs(struct drm_file *file,
 			   args->sync_size, &err);
 	if (err)
 		return err;
-	out = kvcalloc(args->num_out_syncs, sizeof(*out), GFP_KERNEL);
+	out = kvcalloc(args->num_out_syncs, sizeof(*out), GFP_KERNEL_ACCOUNT);
 	if (args->num_out_syncs && !out)
 		err = -ENOMEM;
 	*outp = out;

@@ -43,7 +43,7 @@ struct query_result {
 
 static int result_alloc(struct query_result *r, size_t len)
 {
-	r->buf = kzalloc(len, GFP_KERNEL);
+	r->buf = kzalloc(len, GFP_KERNEL_ACCOUNT);
 	r->len = len;
 	return r->buf ? 0 : -ENOMEM;
 }

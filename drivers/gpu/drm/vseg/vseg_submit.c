@@ -62,7 +62,7 @@ static int job_collect_deps(struct vseg_job *job, struct vseg_submit *s)
 		dma_resv_for_each_fence(&cursor, job->bos[i]->tbo.base.resv,
 					DMA_RESV_USAGE_BOOKKEEP, f)
 			cap++;
-	job->deps = kvcalloc(cap, sizeof(*job->deps), GFP_KERNEL);
+	job->deps = kvcalloc(cap, sizeof(*job->deps), GFP_KERNEL_ACCOUNT);
 	if (!job->deps)
 		return -ENOMEM;
 	for (i = 0; i < s->num_in && !err; i++)
@@ -92,13 +92,13 @@ static int collect_bos(struct vseg_job *job, struct vseg_submit *s)
 {
 	u32 n = job->view ? job->view->count : s->num_bos, i;
 
-	job->bos = kvcalloc(n, sizeof(*job->bos), GFP_KERNEL);
-	job->objs = kvcalloc(n, sizeof(*job->objs), GFP_KERNEL);
-	job->res = kvcalloc(n, sizeof(*job->res), GFP_KERNEL);
+	job->bos = kvcalloc(n, sizeof(*job->bos), GFP_KERNEL_ACCOUNT);
+	job->objs = kvcalloc(n, sizeof(*job->objs), GFP_KERNEL_ACCOUNT);
+	job->res = kvcalloc(n, sizeof(*job->res), GFP_KERNEL_ACCOUNT);
 	if (job->view)
-		job->map_res = kvcalloc(n, sizeof(*job->map_res), GFP_KERNEL);
+		job->map_res = kvcalloc(n, sizeof(*job->map_res), GFP_KERNEL_ACCOUNT);
 	else
-		job->ranges = kvcalloc(n, sizeof(*job->ranges), GFP_KERNEL);
+		job->ranges = kvcalloc(n, sizeof(*job->ranges), GFP_KERNEL_ACCOUNT);
 	if (n && (!job->bos || !job->objs || !job->res ||
 		  (!job->map_res && !job->ranges)))
 		return -ENOMEM;
@@ -314,7 +314,7 @@ static struct vseg_vm_view *render_view(struct vseg_submit *s)
 	struct vseg_vm_view *view;
 	u32 i, n = 0;
 
-	r = kvcalloc(2 * s->num_cmds, sizeof(*r), GFP_KERNEL);
+	r = kvcalloc(2 * s->num_cmds, sizeof(*r), GFP_KERNEL_ACCOUNT);
 	if (!r)
 		return NULL;
 	for (i = 0; i < s->num_cmds; i++) {

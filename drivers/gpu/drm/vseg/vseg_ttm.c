@@ -53,7 +53,7 @@ static struct ttm_tt *vseg_ttm_tt_create(struct ttm_buffer_object *bo,
 {
 	struct vseg_tt *tt;
 
-	tt = kzalloc(sizeof(*tt), GFP_KERNEL);
+	tt = kzalloc(sizeof(*tt), GFP_KERNEL_ACCOUNT);
 	if (!tt)
 		return NULL;
 	/* Buffers start zeroed wherever they first land. */

@@ -105,7 +105,7 @@ int vseg_vm_bind(struct vseg_vm *vm, struct vseg_bo *bo, u64 va)
 	if (!va || !IS_ALIGNED(va, VSEG_VM_ALIGN) || va >= VSEG_VM_END ||
 	    size > VSEG_VM_END - va)
 		return -EINVAL;
-	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	m = kzalloc(sizeof(*m), GFP_KERNEL_ACCOUNT);
 	if (!m)
 		return -ENOMEM;
 	m->va = va;
@@ -241,7 +241,7 @@ struct vseg_vm_view *vseg_vm_view_get(struct vseg_vm *vm,
 	n = merge_ranges(ranges, n);
 	mutex_lock(&vm->lock);
 	count = walk_touched(vm, ranges, n, NULL);
-	view = kvzalloc(struct_size(view, map, count), GFP_KERNEL);
+	view = kvzalloc(struct_size(view, map, count), GFP_KERNEL_ACCOUNT);
 	if (view) {
 		walk_touched(vm, ranges, n, view);
 		sort(view->map, count, sizeof(view->map[0]), va_cmp, NULL);

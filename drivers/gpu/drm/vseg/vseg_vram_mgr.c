@@ -331,7 +331,7 @@ static int vseg_vram_mgr_alloc(struct ttm_resource_manager *man,
 	else
 		flags |= DRM_BUDDY_RANGE_ALLOCATION;
 
-	vres = kzalloc(sizeof(*vres), GFP_KERNEL);
+	vres = kzalloc(sizeof(*vres), GFP_KERNEL_ACCOUNT);
 	if (!vres)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&vres->blocks);
