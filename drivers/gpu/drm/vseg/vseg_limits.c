@@ -182,7 +182,7 @@ void vseg_limits_init_pins(struct vseg_limits *l, const u64 *capacity,
 }
 
 static struct vseg_limit_rec *find_proc_rec(struct vseg_limits *l,
-					struct pid *pid)
+					    struct pid *pid)
 {
 	struct vseg_limit_rec *r;
 
