@@ -814,7 +814,8 @@ static void test_pin_budget(void)
 	int fd, err;
 
 	vseg_ctx_start(&ctx);
-	fd = drm_open_vseg_render();
+	/* The attacker's file is another process's: the budget is its own. */
+	fd = drm_open_vseg_other_process(true);
 	own = create_in(fd, vram, size, 0);
 	for (unsigned int i = 0; i < ARRAY_SIZE(handles); i++)
 		handles[i] = own;
@@ -863,13 +864,13 @@ static void test_pin_ownership(void)
 	igt_assert_eq(__vseg_make_resident_flags(ctx.fd, &v, 1, PIN, NULL), 0);
 	igt_assert_eq(drmPrimeHandleToFD(ctx.fd, v, DRM_CLOEXEC, &dmabuf), 0);
 
-	fd = drm_open_vseg_render();
+	fd = drm_open_vseg_other_process(true);
 	igt_assert_eq(drmPrimeFDToHandle(fd, dmabuf, &imported), 0);
 	close(dmabuf);
 
 	/* The victim's pin is not the attacker's to drop, nor to evict. */
 	igt_assert_eq(__vseg_evict_flags(fd, &imported, 1, UNPIN, NULL),
-		      -EINVAL);
+		      -EPERM);
 	igt_assert_eq(__vseg_evict(fd, &imported, 1, NULL), -EBUSY);
 	vseg_gem_info(ctx.fd, v, &info);
 	igt_assert(info.placement_flags & DRM_VSEG_INFO_PINNED);
