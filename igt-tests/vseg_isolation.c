@@ -124,6 +124,34 @@
  *	it from another protected buffer: the job brings it back into the
  *	VPR, never the aperture; a copy into ordinary memory fails with
  *	EFAULT.
+ *
+ * SUBTEST: pin-limit-process
+ * Description: An unprivileged process with four files of the render node
+ *	pins through all of them: it gets its process share of vram
+ *	(pin_limit_percent), no more, and another process still creates a
+ *	vram-only buffer.
+ *
+ * SUBTEST: pin-limit-user
+ * Description: Three processes of one unprivileged user pin up to the
+ *	user's share (pin_user_limit_percent) together, the third gets
+ *	ENOSPC until one of the others exits; another user's process has a
+ *	share of its own.
+ *
+ * SUBTEST: pin-limit-device
+ * Description: Users at their shares fill the device's
+ *	(pin_device_limit_percent): a third user, and root, get ENOSPC until
+ *	one of them exits.
+ *
+ * SUBTEST: importer-discard
+ * Description: EVICT with DISCARD or UNPIN by an unprivileged importer
+ *	(PRIME), by another file of the owner's process, and of a foreign
+ *	(vgem) dma-buf's buffer is EPERM and nothing moves; an importer's
+ *	plain EVICT keeps the content; the owner's DISCARD works.
+ *
+ * SUBTEST: memcg-charge
+ * Description: In a cgroup v2 with the memory controller, the segment
+ *	pages, system pages and buffer structures an unprivileged client
+ *	causes grow its memory.current, and closing them gives it back.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -133,6 +161,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <grp.h>
+#include <sys/mount.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -1769,6 +1798,496 @@ static void test_protected_aperture(void)
 	vseg_ctx_load(&ctx, "discrete");
 }
 
+/* --- limits per process, per user, for the device ------------------------------- */
+
+/**
+ * struct pinner - a child process that pins vram when told
+ * @cmd: where it reads its orders: 'p' pin as much as it can, 'q' quit.
+ * @res: where it writes how many MiB it pinned (a uint32_t per order).
+ */
+struct pinner {
+	int cmd;
+	int res;
+};
+
+/* Pin 1 MiB buffers of vram through @fds in turn until every file is refused. */
+static uint32_t pin_all(const int *fds, unsigned int n)
+{
+	unsigned int refused = 0, i = 0;
+	uint32_t mib = 0;
+
+	while (refused < n) {
+		int fd = fds[i++ % n];
+		uint32_t h = create_in(fd, 1, SZ_1M, 0);
+		int err = __vseg_make_resident_flags(fd, &h, 1, PIN, NULL);
+
+		if (!err) {
+			mib++;
+			refused = 0;
+			continue;
+		}
+		igt_assert_f(err == -ENOSPC, "PIN of 1 MiB: %d (%s)\n", err,
+			     vseg_errname(err));
+		vseg_gem_close(fd, h);
+		refused++;
+	}
+	return mib;
+}
+
+/*
+ * A process of user @uid that opens @files files of the render node after
+ * dropping its privileges, and pins through all of them when told.
+ */
+static void pinner_start(struct pinner *p, uid_t uid, unsigned int files)
+{
+	int cmd[2], res[2];
+
+	igt_assert_eq(pipe(cmd), 0);
+	igt_assert_eq(pipe(res), 0);
+	igt_fork(child, 1) {
+		int fds[8];
+		uint32_t mib;
+
+		close(cmd[1]);
+		close(res[0]);
+		igt_assert(files <= ARRAY_SIZE(fds));
+		if (uid)
+			become_user(uid);
+		for (unsigned int i = 0; i < files; i++)
+			fds[i] = drm_open_vseg_render();
+		while (recv_byte(cmd[0]) == 'p') {
+			mib = pin_all(fds, files);
+			igt_assert_eq(write(res[1], &mib, sizeof(mib)),
+				      (ssize_t)sizeof(mib));
+		}
+		for (unsigned int i = 0; i < files; i++)
+			close(fds[i]);
+	}
+	close(cmd[0]);
+	close(res[1]);
+	p->cmd = cmd[1];
+	p->res = res[0];
+}
+
+/* Tell a pinner to pin all it can; the MiB it got. */
+static uint32_t pinner_pin(struct pinner *p)
+{
+	uint32_t mib = UINT32_MAX;
+
+	send_byte(p->cmd, 'p');
+	igt_assert_eq(read(p->res, &mib, sizeof(mib)), (ssize_t)sizeof(mib));
+	return mib;
+}
+
+/* End a pinner: its files, and so its pins, go with it. */
+static void pinner_stop(struct pinner *p)
+{
+	send_byte(p->cmd, 'q');
+	close(p->cmd);
+	/* Its end of the result pipe closes when it has exited. */
+	while (recv_byte(p->res))
+		;
+	close(p->res);
+}
+
+/* The pin shares DEVICE_QUERY_LIMITS reports, in MiB of 32 MiB of vram. */
+static void pin_shares(uint32_t *proc, uint32_t *user, uint32_t *device)
+{
+	uint64_t vram = vseg_ctx_seg(&ctx, 1)->size;
+	struct drm_vseg_query_limits *l;
+	uint32_t size;
+
+	igt_assert_eq_u64(vram, 32 * SZ_1M);
+	l = vseg_device_query(ctx.fd, DRM_VSEG_DEVICE_QUERY_LIMITS, &size);
+	igt_assert_lte(offsetof(struct drm_vseg_query_limits,
+				pin_device_limit_percent) + sizeof(uint32_t),
+		       size);
+	*proc = vram * l->pin_limit_percent / 100 / SZ_1M;
+	*user = vram * l->pin_user_limit_percent / 100 / SZ_1M;
+	*device = vram * l->pin_device_limit_percent / 100 / SZ_1M;
+	igt_info("pin shares of vram: %u MiB per process, %u per user, %u in all\n",
+		 *proc, *user, *device);
+	free(l);
+}
+
+/* The victim (root, another process and user): a vram-only buffer fits. */
+static void victim_creates_in_vram(uint64_t size, const char *what)
+{
+	struct drm_vseg_gem_create c;
+	int err;
+
+	vseg_create_args(&c, size, BIT(1), 0);
+	err = __vseg_gem_create(ctx.fd, &c);
+	igt_assert_f(err == 0, "%s: a vram-only create of %llu MiB: %d (%s)\n",
+		     what, (unsigned long long)size >> 20, err,
+		     vseg_errname(err));
+	write_pattern(ctx.fd, c.handle, size, VICTIM_SEED);
+	assert_pattern(ctx.fd, c.handle, size, VICTIM_SEED, what);
+	vseg_gem_close(ctx.fd, c.handle);
+}
+
+/*
+ * One unprivileged process opens the render node four times and pins
+ * through every file: together they get the process's share, no more,
+ * and another process still creates in vram.
+ */
+static void test_pin_limit_process(void)
+{
+	uint32_t proc, user, device, got;
+	struct pinner a;
+
+	vseg_ctx_start(&ctx);
+	pin_shares(&proc, &user, &device);
+	render_node_for_all();
+	pinner_start(&a, NOBODY, 4);
+	got = pinner_pin(&a);
+	igt_assert_f(got == proc,
+		     "one process with four files pinned %u MiB, its share is %u\n",
+		     got, proc);
+	victim_creates_in_vram(32 * SZ_1M - (uint64_t)proc * SZ_1M,
+			       "beside a process at its pin share");
+	pinner_stop(&a);
+	igt_waitchildren();
+	vseg_ctx_finish(&ctx, "pins of one process with many files");
+}
+
+/*
+ * Three processes of one unprivileged user: the first two get a process
+ * share each, up to the user's; the third none, until one of them exits.
+ * Another user's process has a share of its own.
+ */
+static void test_pin_limit_user(void)
+{
+	uint32_t proc, user, device, got;
+	struct pinner p[3], other;
+
+	vseg_ctx_load(&ctx, "discrete pin_limit_percent=25 pin_user_limit_percent=50");
+	pin_shares(&proc, &user, &device);
+	igt_assert_eq_u32(proc, 8);
+	igt_assert_eq_u32(user, 16);
+	render_node_for_all();
+	for (unsigned int i = 0; i < 3; i++)
+		pinner_start(&p[i], NOBODY, 1);
+	pinner_start(&other, NOBODY - 1, 1);
+
+	igt_assert_eq_u32(pinner_pin(&p[0]), proc);
+	igt_assert_eq_u32(pinner_pin(&p[1]), user - proc);
+	got = pinner_pin(&p[2]);
+	igt_assert_f(got == 0,
+		     "a third process of a user at its share pinned %u MiB\n",
+		     got);
+	igt_assert_eq_u32(pinner_pin(&other), proc);
+	victim_creates_in_vram(4 * SZ_1M, "beside two users at their shares");
+
+	/* The first goes: its share is the user's again. */
+	pinner_stop(&p[0]);
+	igt_assert_eq_u32(pinner_pin(&p[2]), proc);
+	pinner_stop(&p[1]);
+	pinner_stop(&p[2]);
+	pinner_stop(&other);
+	igt_waitchildren();
+	vseg_ctx_finish(&ctx, "pins of one user's processes");
+	vseg_ctx_load(&ctx, "discrete");
+}
+
+/*
+ * Users each at their share fill the device's: a third user, root
+ * included, pins nothing until one of them goes.
+ */
+static void test_pin_limit_device(void)
+{
+	uint32_t proc, user, device, h;
+	struct pinner p[3];
+	int err;
+
+	vseg_ctx_load(&ctx, "discrete pin_limit_percent=25 "
+		      "pin_user_limit_percent=25 pin_device_limit_percent=50");
+	pin_shares(&proc, &user, &device);
+	igt_assert_eq_u32(device, 16);
+	render_node_for_all();
+	for (unsigned int i = 0; i < 3; i++)
+		pinner_start(&p[i], NOBODY - i, 1);
+	igt_assert_eq_u32(pinner_pin(&p[0]), user);
+	igt_assert_eq_u32(pinner_pin(&p[1]), device - user);
+	igt_assert_eq_u32(pinner_pin(&p[2]), 0);
+	h = create_in(ctx.fd, 1, SZ_1M, 0);
+	err = __vseg_make_resident_flags(ctx.fd, &h, 1, PIN, NULL);
+	igt_assert_f(err == -ENOSPC, "root's PIN at the device's share: %d (%s)\n",
+		     err, vseg_errname(err));
+	victim_creates_in_vram(8 * SZ_1M, "beside a device at its pin share");
+
+	pinner_stop(&p[1]);
+	igt_assert_eq_u32(pinner_pin(&p[2]), user);
+	pinner_stop(&p[0]);
+	pinner_stop(&p[2]);
+	igt_waitchildren();
+	igt_assert_eq(__vseg_make_resident_flags(ctx.fd, &h, 1, PIN, NULL), 0);
+	igt_assert_eq(__vseg_evict_flags(ctx.fd, &h, 1, UNPIN, NULL), 0);
+	vseg_gem_close(ctx.fd, h);
+	vseg_ctx_finish(&ctx, "pins of the whole device");
+	vseg_ctx_load(&ctx, "discrete");
+}
+
+/* --- DISCARD and UNPIN: the owner's ---------------------------------------------------- */
+
+static void assert_evict_err(int fd, uint32_t h, uint32_t flags, int want,
+			     const char *what)
+{
+	int err = __vseg_evict_flags(fd, &h, 1, flags, NULL);
+
+	igt_assert_f(err == want, "%s: EVICT(0x%x) gave %d (%s), expected %d\n",
+		     what, flags, err, vseg_errname(err), want);
+}
+
+/*
+ * A buffer shared through PRIME (read-only, as far as its owner is
+ * concerned): an importer in another process, unprivileged, cannot DISCARD
+ * it or UNPIN it, pinned or not; it may EVICT it (the content moves
+ * intact). Another file of the owner's own process cannot either, nor can
+ * anyone DISCARD a foreign dma-buf's buffer.
+ */
+static void test_importer_discard(void)
+{
+	const uint64_t size = SZ_1M;
+	struct drm_mode_create_dumb dumb = {
+		.width = 1024, .height = 1, .bpp = 32,
+	};
+	uint32_t v, mine, foreign;
+	int dmabuf, fd, vgem, vbuf;
+
+	vseg_ctx_start(&ctx);
+	render_node_for_all();
+	v = create_in(ctx.fd, 1, size, 0);
+	write_pattern(ctx.fd, v, size, VICTIM_SEED);
+	resident_in(ctx.fd, v, 1);
+	igt_assert_eq(__vseg_make_resident_flags(ctx.fd, &v, 1, PIN, NULL), 0);
+	igt_assert_eq(drmPrimeHandleToFD(ctx.fd, v, DRM_CLOEXEC, &dmabuf), 0);
+
+	igt_fork(child, 1) {
+		uint32_t h;
+
+		become_user(NOBODY);
+		fd = drm_open_vseg_render();
+		igt_assert_eq(drmPrimeFDToHandle(fd, dmabuf, &h), 0);
+		assert_evict_err(fd, h, DRM_VSEG_RESIDENCY_DISCARD, -EPERM,
+				 "an importer's DISCARD of a pinned buffer");
+		assert_evict_err(fd, h, UNPIN, -EPERM, "an importer's UNPIN");
+		assert_evict_err(fd, h, UNPIN | DRM_VSEG_RESIDENCY_DISCARD,
+				 -EPERM, "an importer's UNPIN and DISCARD");
+		assert_evict_err(fd, h, 0, -EBUSY,
+				 "an importer's EVICT of a pinned buffer");
+		close(fd);
+	}
+	igt_waitchildren();
+	assert_pattern(ctx.fd, v, size, VICTIM_SEED, "the pinned victim");
+	igt_assert_eq(__vseg_evict_flags(ctx.fd, &v, 1, UNPIN, NULL), 0);
+	resident_in(ctx.fd, v, 1);
+
+	igt_fork(child, 1) {
+		uint32_t h;
+
+		become_user(NOBODY);
+		fd = drm_open_vseg_render();
+		igt_assert_eq(drmPrimeFDToHandle(fd, dmabuf, &h), 0);
+		assert_evict_err(fd, h, DRM_VSEG_RESIDENCY_DISCARD, -EPERM,
+				 "an importer's DISCARD");
+		/* A list with one own buffer first: nothing moves either. */
+		{
+			uint32_t list[2] = {
+				vseg_gem_create_simple(fd, SZ_64K, BIT(0), 0), h,
+			};
+
+			igt_assert_eq(__vseg_evict_flags(fd, list, 2,
+							 DRM_VSEG_RESIDENCY_DISCARD,
+							 NULL), -EPERM);
+		}
+		/* Moving it is no harm: the content goes along. */
+		assert_evict_err(fd, h, 0, 0, "an importer's EVICT");
+		assert_pattern(fd, h, size, VICTIM_SEED,
+			       "the buffer, evicted by an importer");
+		close(fd);
+	}
+	igt_waitchildren();
+	assert_pattern(ctx.fd, v, size, VICTIM_SEED, "the victim");
+
+	/* Another file of the owner's own process is an importer too. */
+	fd = drm_open_vseg_render();
+	igt_assert_eq(drmPrimeFDToHandle(fd, dmabuf, &mine), 0);
+	assert_evict_err(fd, mine, DRM_VSEG_RESIDENCY_DISCARD, -EPERM,
+			 "another file of the owner's process");
+	vseg_gem_close(fd, mine);
+
+	/* A foreign dma-buf's buffer: its content is the exporter's. */
+	igt_require(igt_kmod_load("vgem", NULL) == 0);
+	vgem = drm_open_driver(DRIVER_VGEM);
+	do_ioctl(vgem, DRM_IOCTL_MODE_CREATE_DUMB, &dumb);
+	igt_assert_eq(drmPrimeHandleToFD(vgem, dumb.handle, DRM_CLOEXEC,
+					 &vbuf), 0);
+	igt_assert_eq(drmPrimeFDToHandle(fd, vbuf, &foreign), 0);
+	assert_evict_err(fd, foreign, DRM_VSEG_RESIDENCY_DISCARD, -EPERM,
+			 "DISCARD of a foreign dma-buf's buffer");
+	vseg_gem_close(fd, foreign);
+	close(vbuf);
+	close(vgem);
+	close(fd);
+
+	/* The owner may. */
+	igt_assert_eq(__vseg_evict_flags(ctx.fd, &v, 1,
+					 DRM_VSEG_RESIDENCY_DISCARD, NULL), 0);
+	assert_zero(ctx.fd, v, size, "discarded by its owner");
+	close(dmabuf);
+	vseg_gem_close(ctx.fd, v);
+	vseg_ctx_finish(&ctx, "importers' DISCARD and UNPIN");
+}
+
+/* --- memory cgroups ----------------------------------------------------------------- */
+
+#define CGROOT		"/sys/fs/cgroup"
+#define CGDIR		CGROOT "/vseg-isolation"
+
+static bool write_file(const char *path, const char *text)
+{
+	int f = open(path, O_WRONLY | O_CLOEXEC);
+	bool ok;
+
+	if (f < 0)
+		return false;
+	ok = write(f, text, strlen(text)) == (ssize_t)strlen(text);
+	close(f);
+	return ok;
+}
+
+static bool read_file(const char *path, char *buf, size_t len)
+{
+	int f = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (f < 0)
+		return false;
+	n = read(f, buf, len - 1);
+	close(f);
+	if (n < 0)
+		return false;
+	buf[n] = '\0';
+	return true;
+}
+
+static uint64_t cg_current(void)
+{
+	char buf[64];
+
+	igt_assert(read_file(CGDIR "/memory.current", buf, sizeof(buf)));
+	return strtoull(buf, NULL, 10);
+}
+
+/* A cgroup v2 with the memory controller for this test; false: none. */
+static bool cg_setup(bool *mounted)
+{
+	char buf[512];
+
+	*mounted = false;
+	if (!read_file(CGROOT "/cgroup.controllers", buf, sizeof(buf))) {
+		if (mount("none", CGROOT, "cgroup2", 0, NULL))
+			return false;
+		*mounted = true;
+		if (!read_file(CGROOT "/cgroup.controllers", buf, sizeof(buf)))
+			return false;
+	}
+	if (!strstr(buf, "memory"))
+		return false;
+	write_file(CGROOT "/cgroup.subtree_control", "+memory");
+	if (mkdir(CGDIR, 0755) && errno != EEXIST)
+		return false;
+	return !access(CGDIR "/memory.current", R_OK);
+}
+
+static void cg_teardown(bool mounted)
+{
+	rmdir(CGDIR);
+	if (mounted)
+		umount(CGROOT);
+}
+
+/*
+ * What an unprivileged client makes the kernel allocate is charged to its
+ * memory cgroup: the backing pages of a memory segment it writes, the
+ * system pages of its buffers, and the structures of many small buffers;
+ * all of it is given back when it closes them. With the page pool off, so
+ * that every page is a fresh allocation.
+ */
+static void test_memcg_charge(void)
+{
+	const uint64_t seg = 16 * SZ_1M, sys = 8 * SZ_1M;
+	const unsigned int small = 4096;
+	bool mounted;
+
+	vseg_ctx_load(&ctx, "discrete page_pool_mb=0");
+	igt_require_f(cg_setup(&mounted),
+		      "no cgroup v2 with the memory controller\n");
+	render_node_for_all();
+	igt_fork(child, 1) {
+		uint64_t base, after_seg, after_sys, after_small, end;
+		uint32_t hs, hy, *h = calloc(small, sizeof(*h));
+		void *map;
+		int fd;
+
+		igt_assert(h);
+		igt_assert(write_file(CGDIR "/cgroup.procs", "0"));
+		become_user(NOBODY);
+		fd = drm_open_vseg_render();
+		base = cg_current();
+
+		hs = vseg_gem_create_simple(fd, seg, BIT(1), 0);
+		map = vseg_gem_mmap(fd, hs, seg, RW);
+		memset(map, 0x5a, seg);
+		munmap(map, seg);
+		after_seg = cg_current();
+
+		hy = vseg_gem_create_simple(fd, sys, BIT(0), 0);
+		map = vseg_gem_mmap(fd, hy, sys, RW);
+		memset(map, 0xa5, sys);
+		munmap(map, sys);
+		after_sys = cg_current();
+
+		for (unsigned int i = 0; i < small; i++)
+			h[i] = vseg_gem_create_simple(fd, SZ_4K, BIT(0), 0);
+		after_small = cg_current();
+		igt_info("memory.current: %llu KiB, +%llu KiB for %llu MiB of vram, +%llu KiB for %llu MiB of system memory, +%llu KiB for %u empty buffers\n",
+			 (unsigned long long)base >> 10,
+			 (unsigned long long)(after_seg - base) >> 10,
+			 (unsigned long long)seg >> 20,
+			 (unsigned long long)(after_sys - after_seg) >> 10,
+			 (unsigned long long)sys >> 20,
+			 (unsigned long long)(after_small - after_sys) >> 10,
+			 small);
+		igt_assert_f(after_seg >= base + seg - seg / 16,
+			     "16 MiB of segment pages written: memory.current grew by %llu KiB\n",
+			     (unsigned long long)(after_seg - base) >> 10);
+		igt_assert_f(after_sys >= after_seg + sys - sys / 16,
+			     "8 MiB of system pages written: memory.current grew by %llu KiB\n",
+			     (unsigned long long)(after_sys - after_seg) >> 10);
+		igt_assert_f(after_small >= after_sys + small * 512ull,
+			     "%u buffers: memory.current grew by %llu bytes\n",
+			     small, (unsigned long long)(after_small - after_sys));
+
+		for (unsigned int i = 0; i < small; i++)
+			vseg_gem_close(fd, h[i]);
+		vseg_gem_close(fd, hs);
+		vseg_gem_close(fd, hy);
+		close(fd);
+		end = cg_current();
+		igt_assert_f(end < base + (after_small - base) / 8,
+			     "after closing everything memory.current is %llu KiB, %llu KiB before\n",
+			     (unsigned long long)end >> 10,
+			     (unsigned long long)base >> 10);
+		free(h);
+	}
+	igt_waitchildren();
+	cg_teardown(mounted);
+	vseg_ctx_finish(&ctx, "memory cgroup charges");
+	vseg_ctx_load(&ctx, "discrete");
+}
+
 igt_main
 {
 	igt_fixture {
@@ -1880,6 +2399,28 @@ igt_main
 		     "system memory but encrypted.");
 	igt_subtest("protected-aperture-refused")
 		test_protected_aperture();
+
+	igt_describe("The files of one process share the process's pin "
+		     "share.");
+	igt_subtest("pin-limit-process")
+		test_pin_limit_process();
+
+	igt_describe("The processes of one user share the user's pin share.");
+	igt_subtest("pin-limit-user")
+		test_pin_limit_user();
+
+	igt_describe("All clients together pin at most the device's share.");
+	igt_subtest("pin-limit-device")
+		test_pin_limit_device();
+
+	igt_describe("Only the owning file may DISCARD or UNPIN a buffer.");
+	igt_subtest("importer-discard")
+		test_importer_discard();
+
+	igt_describe("Kernel memory a client causes is charged to its "
+		     "memory cgroup.");
+	igt_subtest("memcg-charge")
+		test_memcg_charge();
 
 	igt_fixture
 		vseg_ctx_unload(&ctx);
