@@ -2252,23 +2252,23 @@ static void test_memcg_charge(void)
 		for (unsigned int i = 0; i < small; i++)
 			h[i] = vseg_gem_create_simple(fd, SZ_4K, BIT(0), 0);
 		after_small = cg_current();
-		igt_info("memory.current: %llu KiB, +%llu KiB for %llu MiB of vram, +%llu KiB for %llu MiB of system memory, +%llu KiB for %u empty buffers\n",
+		igt_info("memory.current: %llu KiB, %+lld KiB for %llu MiB of vram, %+lld KiB for %llu MiB of system memory, %+lld KiB for %u empty buffers\n",
 			 (unsigned long long)base >> 10,
-			 (unsigned long long)(after_seg - base) >> 10,
+			 (long long)(after_seg - base) / 1024,
 			 (unsigned long long)seg >> 20,
-			 (unsigned long long)(after_sys - after_seg) >> 10,
+			 (long long)(after_sys - after_seg) / 1024,
 			 (unsigned long long)sys >> 20,
-			 (unsigned long long)(after_small - after_sys) >> 10,
+			 (long long)(after_small - after_sys) / 1024,
 			 small);
 		igt_assert_f(after_seg >= base + seg - seg / 16,
-			     "16 MiB of segment pages written: memory.current grew by %llu KiB\n",
-			     (unsigned long long)(after_seg - base) >> 10);
+			     "16 MiB of segment pages written: memory.current grew by %lld KiB\n",
+			     (long long)(after_seg - base) / 1024);
 		igt_assert_f(after_sys >= after_seg + sys - sys / 16,
-			     "8 MiB of system pages written: memory.current grew by %llu KiB\n",
-			     (unsigned long long)(after_sys - after_seg) >> 10);
+			     "8 MiB of system pages written: memory.current grew by %lld KiB\n",
+			     (long long)(after_sys - after_seg) / 1024);
 		igt_assert_f(after_small >= after_sys + small * 512ull,
-			     "%u buffers: memory.current grew by %llu bytes\n",
-			     small, (unsigned long long)(after_small - after_sys));
+			     "%u buffers: memory.current grew by %lld bytes\n",
+			     small, (long long)(after_small - after_sys));
 
 		for (unsigned int i = 0; i < small; i++)
 			vseg_gem_close(fd, h[i]);
