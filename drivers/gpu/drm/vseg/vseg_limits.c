@@ -65,6 +65,7 @@ void vseg_limits_pin_percents(unsigned int pct[VSEG_LIMIT_NUM_SCOPES])
 	pct[VSEG_LIMIT_DEVICE] = clamp(pin_device_limit_percent,
 				       pct[VSEG_LIMIT_USER], 100u);
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_limits_pin_percents);
 
 /**
  * vseg_limits_share() - a share of a capacity
@@ -291,6 +292,7 @@ struct vseg_limits_client *vseg_limits_client_get(struct vseg_limits_client *c)
 	kref_get(&c->kref);
 	return c;
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_limits_client_get);
 
 /* Take @n off a counter; a counter never goes below zero. */
 static void take(u64 *used, u64 n)
