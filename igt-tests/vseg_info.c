@@ -752,6 +752,8 @@ static void check_device_query(const struct jval *d, int fd, const char *where)
 	check_num(o, "max_extensions", l->max_extensions);
 	check_num(o, "num_heads", l->num_heads);
 	check_num(o, "pin_limit_percent", l->pin_limit_percent);
+	check_num(o, "pin_user_limit_percent", l->pin_user_limit_percent);
+	check_num(o, "pin_device_limit_percent", l->pin_device_limit_percent);
 	check_num(o, "sync_size_max", l->sync_size_max);
 	check_num(o, "va_size", l->va_size);
 	check_num(o, "va_alignment", l->va_alignment);

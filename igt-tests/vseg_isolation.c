@@ -105,6 +105,54 @@
  * SUBTEST: primary-unmap-pinned
  * Description: A primary without AccessedPhysically leaves the aperture
  *	when its head turns off, even while it is pinned.
+ *
+ * SUBTEST: freed-bytes-ptrace
+ * Description: An unprivileged process keeps the paging engine busy,
+ *	another process frees a buffer, the first evicts one of its own
+ *	mapped buffers and reads it through /proc/self/mem at once: every
+ *	read gives its own bytes, never the freed buffer's, in every round.
+ *
+ * SUBTEST: protected-plaintext-ptrace
+ * Description: The same race with a freed protected buffer as the victim
+ *	and a slow encrypted eviction keeping the engine busy: its plaintext
+ *	never shows.
+ *
+ * SUBTEST: protected-aperture-refused
+ * Description: GEM_CREATE with PROTECTED and system memory, the aperture
+ *	or an ordinary segment supported is EINVAL; an unprivileged process
+ *	evicts a protected buffer (encrypted) and a render job copies into
+ *	it from another protected buffer: the job brings it back into the
+ *	VPR, never the aperture; a copy into ordinary memory fails with
+ *	EFAULT.
+ *
+ * SUBTEST: pin-limit-process
+ * Description: An unprivileged process with four files of the render node
+ *	pins through all of them: it gets its process share of vram
+ *	(pin_limit_percent), no more, and another process still creates a
+ *	vram-only buffer.
+ *
+ * SUBTEST: pin-limit-user
+ * Description: Three processes of one unprivileged user pin up to the
+ *	user's share (pin_user_limit_percent) together, the third gets
+ *	ENOSPC until one of the others exits; another user's process has a
+ *	share of its own.
+ *
+ * SUBTEST: pin-limit-device
+ * Description: Users at their shares fill the device's
+ *	(pin_device_limit_percent): a third user, and root, get ENOSPC until
+ *	one of them exits.
+ *
+ * SUBTEST: importer-discard
+ * Description: EVICT with DISCARD or UNPIN by an unprivileged importer
+ *	(PRIME), by another file of the owner's process, and of a foreign
+ *	(vgem) dma-buf's buffer is EPERM and nothing moves; an importer's
+ *	plain EVICT keeps the content; the owner's DISCARD works.
+ *
+ * SUBTEST: memcg-charge
+ * Description: In a cgroup v2 with the memory controller, the segment
+ *	pages its render job writes, the system pages it writes and the
+ *	buffer structures an unprivileged client causes grow its
+ *	memory.current, and closing them gives it back.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -113,7 +161,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <grp.h>
+#include <sys/mount.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include <linux/dma-buf.h>
 #include <drm/vgem_drm.h>
@@ -791,7 +844,8 @@ static void test_pin_budget(void)
 	int fd, err;
 
 	vseg_ctx_start(&ctx);
-	fd = drm_open_vseg_render();
+	/* The attacker's file is another process's: the budget is its own. */
+	fd = drm_open_vseg_other_process(true);
 	own = create_in(fd, vram, size, 0);
 	for (unsigned int i = 0; i < ARRAY_SIZE(handles); i++)
 		handles[i] = own;
@@ -840,13 +894,13 @@ static void test_pin_ownership(void)
 	igt_assert_eq(__vseg_make_resident_flags(ctx.fd, &v, 1, PIN, NULL), 0);
 	igt_assert_eq(drmPrimeHandleToFD(ctx.fd, v, DRM_CLOEXEC, &dmabuf), 0);
 
-	fd = drm_open_vseg_render();
+	fd = drm_open_vseg_other_process(true);
 	igt_assert_eq(drmPrimeFDToHandle(fd, dmabuf, &imported), 0);
 	close(dmabuf);
 
 	/* The victim's pin is not the attacker's to drop, nor to evict. */
 	igt_assert_eq(__vseg_evict_flags(fd, &imported, 1, UNPIN, NULL),
-		      -EINVAL);
+		      -EPERM);
 	igt_assert_eq(__vseg_evict(fd, &imported, 1, NULL), -EBUSY);
 	vseg_gem_info(ctx.fd, v, &info);
 	igt_assert(info.placement_flags & DRM_VSEG_INFO_PINNED);
@@ -1362,6 +1416,889 @@ static void test_invalid_ranges(void)
 	vseg_ctx_load(&ctx, "discrete");
 }
 
+/* --- unprivileged attackers ------------------------------------------------------ */
+
+#define NOBODY		65534
+
+/*
+ * Everyone may open the render node, as udev's rules let them on a
+ * systemd machine (mode 0666); the module's reload makes it 0600 again.
+ */
+static void render_node_for_all(void)
+{
+	int fd = drm_open_vseg_render();
+	struct stat st;
+	char path[64];
+
+	igt_assert_eq(fstat(fd, &st), 0);
+	close(fd);
+	snprintf(path, sizeof(path), "/dev/dri/renderD%u", minor(st.st_rdev));
+	igt_assert_eq(chmod(path, 0666), 0);
+}
+
+/* From now on an unprivileged process of user @uid, as if started so. */
+static void become_user(uid_t uid)
+{
+	igt_assert_eq(setgroups(0, NULL), 0);
+	igt_assert_eq(setresgid(uid, uid, uid), 0);
+	igt_assert_eq(setresuid(uid, uid, uid), 0);
+	igt_assert_eq(geteuid(), uid);
+	/* setresuid() made /proc/self root's; what a normal start is. */
+	igt_assert_eq(prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), 0);
+}
+
+static void send_byte(int fd, char c)
+{
+	igt_assert_eq(write(fd, &c, 1), 1);
+}
+
+/* The next byte, or 0 once the other side is gone. */
+static char recv_byte(int fd)
+{
+	char c = 0;
+
+	return read(fd, &c, 1) == 1 ? c : 0;
+}
+
+/* --- moves: another owner's bytes -------------------------------------------------- */
+
+/*
+ * A victim process frees a buffer while the attacker keeps the paging
+ * engine busy with a large eviction; the attacker then evicts one of its
+ * own mapped buffers, whose new system pages may be the victim's freed
+ * ones, and reads it through /proc/self/mem (ptrace access) before the
+ * Transfer that fills them has run. Every read must give the attacker's
+ * own bytes: the access waits for the move, and no page holds the
+ * victim's.
+ */
+#define MOVE_RACE_ROUNDS	16
+#define VICTIM_WORD		0x5ec2e7a5u
+
+/**
+ * struct move_race - one flavour of the race
+ * @victim_seg: where the victim's buffer lives.
+ * @victim_size: its size.
+ * @protected: the victim's buffer is protected (filled by the engine).
+ * @big_seg: where the attacker's large buffer lives.
+ * @big_size: its size.
+ * @big_protected: the large buffer is protected (its eviction encrypts:
+ *	slow).
+ * @small_seg: where the attacker's mapped buffer lives.
+ * @small_size: its size.
+ */
+struct move_race {
+	uint32_t victim_seg;
+	uint64_t victim_size;
+	bool protected;
+	uint32_t big_seg;
+	uint64_t big_size;
+	bool big_protected;
+	uint32_t small_seg;
+	uint64_t small_size;
+};
+
+static uint32_t race_buffer(int fd, uint32_t seg, uint64_t size, bool prot,
+			    bool only)
+{
+	struct drm_vseg_gem_create c;
+
+	vseg_create_args(&c, size, BIT(seg) | (prot || only ? 0 : BIT(0)),
+			 prot ? DRM_VSEG_GEM_CREATE_PROTECTED | AP : 0);
+	vseg_create_prefer(&c, seg, 0);
+	return vseg_gem_create(fd, &c);
+}
+
+/*
+ * The victim's buffer, written with VICTIM_WORD everywhere; in its segment
+ * only (the attacker's moves may hold the room for a moment).
+ */
+static uint32_t race_victim_buffer(int fd, const struct move_race *r)
+{
+	uint32_t h = race_buffer(fd, r->victim_seg, r->victim_size,
+				 r->protected, true);
+	struct vseg_cmdbuf cb;
+	void *map;
+
+	if (r->protected) {
+		vseg_cb_init(&cb);
+		vseg_cb_fill_phys(&cb, h, 0, r->victim_size, VICTIM_WORD);
+		vseg_cb_exec_ok(fd, COPY, &cb, "the victim's FILL");
+		vseg_cb_fini(&cb);
+	} else {
+		map = vseg_gem_mmap(fd, h, r->victim_size, RW);
+		vseg_fill32(map, r->victim_size, VICTIM_WORD);
+		munmap(map, r->victim_size);
+	}
+	igt_assert_eq_u32(vseg_gem_segment(fd, h), r->victim_seg);
+	return h;
+}
+
+/* The victim: a buffer of its bytes ready, freed when told ('f'). */
+static void race_victim(const struct move_race *r, int cmd, int ack)
+{
+	int fd = drm_open_vseg_render();
+	uint32_t h = race_victim_buffer(fd, r);
+
+	send_byte(ack, 'r');
+	while (recv_byte(cmd) == 'f') {
+		vseg_gem_close(fd, h);
+		send_byte(ack, 'd');
+		h = race_victim_buffer(fd, r);
+	}
+	vseg_gem_close(fd, h);
+	close(fd);
+}
+
+/* Pages of @buf holding mostly VICTIM_WORD. */
+static unsigned int victim_pages(const uint32_t *buf, uint64_t size)
+{
+	unsigned int pages = 0;
+
+	for (uint64_t p = 0; p < size / SZ_4K; p++) {
+		unsigned int n = 0;
+
+		for (unsigned int i = 0; i < SZ_4K / 4; i++)
+			n += buf[p * SZ_4K / 4 + i] == VICTIM_WORD;
+		pages += n > SZ_4K / 8;
+	}
+	return pages;
+}
+
+/* The attacker, unprivileged: one round after another. */
+static void race_attacker(const struct move_race *r, int cmd, int ack)
+{
+	uint32_t bos[2], *got = malloc(r->small_size);
+	unsigned int seen = 0, wrong = 0;
+	int fd, mem;
+	char *map;
+
+	igt_assert(got);
+	become_user(NOBODY);
+	fd = drm_open_vseg_render();
+	mem = open("/proc/self/mem", O_RDONLY | O_CLOEXEC);
+	igt_assert_f(mem >= 0, "/proc/self/mem: %s\n", strerror(errno));
+	bos[0] = race_buffer(fd, r->big_seg, r->big_size, r->big_protected,
+			     false);
+	bos[1] = race_buffer(fd, r->small_seg, r->small_size, false, false);
+	if (r->big_protected) {
+		struct vseg_cmdbuf cb;
+
+		vseg_cb_init(&cb);
+		vseg_cb_fill_phys(&cb, bos[0], 0, r->big_size, 0xb16b16);
+		vseg_cb_exec_ok(fd, COPY, &cb, "the large buffer's FILL");
+		vseg_cb_fini(&cb);
+	} else {
+		write_pattern(fd, bos[0], r->big_size, 77);
+	}
+	map = vseg_gem_mmap(fd, bos[1], r->small_size, RW);
+	vseg_pattern_fill(map, r->small_size, 78);
+	igt_assert_eq(recv_byte(ack), 'r');
+
+	for (unsigned int round = 0; round < MOVE_RACE_ROUNDS; round++) {
+		unsigned int victim;
+		int64_t bad;
+
+		/* Both back home, their moves done and old pages freed. */
+		vseg_make_resident(fd, bos, 2);
+		igt_assert_eq_u32(vseg_gem_segment(fd, bos[1]), r->small_seg);
+		igt_assert_eq(vseg_pattern_check(map, SZ_4K, 78), -1);
+		usleep(20 * 1000);
+
+		/* The engine busy, the victim's buffer freed, then ours. */
+		vseg_evict(fd, &bos[0], 1);
+		send_byte(cmd, 'f');
+		igt_assert_eq(recv_byte(ack), 'd');
+		vseg_evict(fd, &bos[1], 1);
+		igt_assert_eq(pread(mem, got, r->small_size,
+				    (off_t)(uintptr_t)map),
+			      (ssize_t)r->small_size);
+
+		victim = victim_pages(got, r->small_size);
+		bad = vseg_pattern_check(got, r->small_size, 78);
+		seen += victim;
+		wrong += bad >= 0;
+		igt_info("round %u: %u of %llu pages held the victim's bytes%s\n",
+			 round, victim,
+			 (unsigned long long)r->small_size / SZ_4K,
+			 bad >= 0 ? ", the read was not the buffer's" : "");
+	}
+	send_byte(cmd, 'q');
+	igt_assert_f(!seen && !wrong,
+		     "ptrace read the victim's bytes in %u pages, and other bytes than the buffer's in %u of %u rounds\n",
+		     seen, wrong, MOVE_RACE_ROUNDS);
+	munmap(map, r->small_size);
+	close(mem);
+	vseg_gem_close(fd, bos[0]);
+	vseg_gem_close(fd, bos[1]);
+	close(fd);
+	free(got);
+}
+
+static void move_race(const struct move_race *r)
+{
+	int cmd[2], ack[2];
+
+	render_node_for_all();
+	igt_assert_eq(pipe(cmd), 0);
+	igt_assert_eq(pipe(ack), 0);
+	igt_fork(child, 1) {
+		close(cmd[1]);
+		close(ack[0]);
+		race_victim(r, cmd[0], ack[1]);
+	}
+	igt_fork(child, 1) {
+		close(cmd[0]);
+		close(ack[1]);
+		race_attacker(r, cmd[1], ack[0]);
+	}
+	/* Either side gone, the other reads the end of its pipe. */
+	for (unsigned int i = 0; i < 2; i++) {
+		close(cmd[i]);
+		close(ack[i]);
+	}
+	igt_waitchildren();
+}
+
+static void test_freed_bytes_ptrace(void)
+{
+	const struct move_race r = {
+		.victim_seg = 1, .victim_size = 4 * SZ_1M,
+		.big_seg = 1, .big_size = 16 * SZ_1M,
+		.small_seg = 1, .small_size = SZ_2M,
+	};
+
+	vseg_ctx_start(&ctx);
+	move_race(&r);
+	vseg_ctx_finish(&ctx, "freed bytes and ptrace");
+}
+
+/*
+ * "enc": VprSupported with encrypted paging, VPR [4M, 6M) less a 64K
+ * reserve; "plain": an ordinary CPU-visible segment.
+ */
+#define VPR_TABLE \
+	"memory:name=enc,size=16M,flags=vpr|encryptedpaging,vprstart=4M," \
+	"vprsize=2M,vpralign=1M,vprreserve=64K;" \
+	"memory:name=plain,size=8M,flags=cpuvisible,cpu=0xe0000000;" \
+	"aperture:name=gart,size=16M"
+
+static uint32_t vpr_enc, vpr_plain;
+
+static void load_vpr(void)
+{
+	vseg_ctx_load_f(&ctx, "discrete table=%s", VPR_TABLE);
+	vpr_enc = vseg_segment_by_name(&ctx.q, ctx.segs, "enc");
+	vpr_plain = vseg_segment_by_name(&ctx.q, ctx.segs, "plain");
+}
+
+static void test_protected_plaintext_ptrace(void)
+{
+	struct move_race r = {
+		.victim_size = SZ_512K, .protected = true,
+		.big_size = SZ_512K, .big_protected = true,
+		.small_size = SZ_512K,
+	};
+
+	load_vpr();
+	r.victim_seg = r.big_seg = vpr_enc;
+	r.small_seg = vpr_plain;
+	move_race(&r);
+	vseg_ctx_finish(&ctx, "protected plaintext and ptrace");
+	vseg_ctx_load(&ctx, "discrete");
+}
+
+/*
+ * A protected buffer never lives in the aperture or system memory but
+ * encrypted: creates naming them are refused, and a job using an evicted
+ * protected buffer brings it back into the VPR first.
+ */
+#define PROT_WORD	0x9207ec7eu
+
+static void protected_aperture_attacker(void)
+{
+	const uint64_t va_src = VSEG_VA_ALIGN, va_dst = 2 * VSEG_VA_ALIGN;
+	const uint64_t va_plain = 3 * VSEG_VA_ALIGN;
+	uint32_t src, dst, plain, *map;
+	struct drm_vseg_gem_info info;
+	struct vseg_cmdbuf cb;
+	int fd, err;
+
+	become_user(NOBODY);
+	fd = drm_open_vseg_render();
+	src = race_buffer(fd, vpr_enc, SZ_64K, true, true);
+	dst = race_buffer(fd, vpr_enc, SZ_64K, true, true);
+	plain = vseg_gem_create_simple(fd, SZ_64K, BIT(vpr_plain) | BIT(0), 0);
+	map = vseg_gem_mmap(fd, plain, SZ_64K, RW);
+	vseg_fill32(map, SZ_64K, 0x11111111);
+	vseg_cb_init(&cb);
+	vseg_cb_fill_phys(&cb, src, 0, SZ_64K, PROT_WORD);
+	vseg_cb_exec_ok(fd, COPY, &cb, "the protected source's FILL");
+
+	/* Evicted, encrypted; then a render job copies into it. */
+	vseg_evict(fd, &dst, 1);
+	igt_assert_eq_u32(vseg_gem_segment(fd, dst), 0);
+	vseg_vm_bind(fd, src, va_src);
+	vseg_vm_bind(fd, dst, va_dst);
+	vseg_vm_bind(fd, plain, va_plain);
+	vseg_cb_reset(&cb);
+	vseg_cb_copy(&cb, va_dst, va_src, SZ_64K);
+	vseg_cb_exec_ok(fd, RENDER, &cb, "a render COPY between protected buffers");
+	vseg_gem_info(fd, dst, &info);
+	igt_assert_f(info.segment_id == vpr_enc,
+		     "an evicted protected buffer used by a job is in segment %u, not the VPR's %u\n",
+		     info.segment_id, vpr_enc);
+	/* Its segment's VPR, past the reserve. */
+	igt_assert_lte_u64(ctx.segs[vpr_enc - 1].vpr_range_start_offset +
+			   ctx.segs[vpr_enc - 1].vpr_reserve_size, info.offset);
+
+	/* Into an ordinary buffer: refused, whatever its placement. */
+	vseg_cb_reset(&cb);
+	vseg_cb_copy(&cb, va_plain, va_src, SZ_64K);
+	err = vseg_cb_exec(fd, RENDER, &cb);
+	igt_assert_f(err == -EFAULT, "render COPY from protected into ordinary memory: %d (%s)\n",
+		     err, vseg_errname(err));
+	for (unsigned int i = 0; i < SZ_64K / 4; i++)
+		igt_assert_eq_u32(map[i], 0x11111111);
+	vseg_cb_fini(&cb);
+	munmap(map, SZ_64K);
+	close(fd);
+}
+
+static void test_protected_aperture(void)
+{
+	static const char * const names[] = {
+		"system memory", "the aperture", "an ordinary memory segment",
+		"the aperture and system memory",
+	};
+	struct drm_vseg_gem_create c;
+	uint32_t bad[ARRAY_SIZE(names)];
+
+	load_vpr();
+	render_node_for_all();
+	bad[0] = BIT(0);
+	bad[1] = BIT(ctx.ap_id);
+	bad[2] = BIT(vpr_plain);
+	bad[3] = BIT(ctx.ap_id) | BIT(0);
+	for (unsigned int i = 0; i < ARRAY_SIZE(bad); i++) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "PROTECTED supported in the VPR and %s",
+			 names[i]);
+		vseg_create_args(&c, SZ_64K, BIT(vpr_enc) | bad[i],
+				 DRM_VSEG_GEM_CREATE_PROTECTED);
+		expect_create(ctx.fd, &c, -EINVAL, what);
+		/* Preferred first, the VPR second: the same. */
+		vseg_create_args(&c, SZ_64K, BIT(vpr_enc) | bad[i],
+				 DRM_VSEG_GEM_CREATE_PROTECTED);
+		vseg_create_prefer(&c, ffs(bad[i]) - 1, 0);
+		vseg_create_prefer(&c, vpr_enc, 0);
+		expect_create(ctx.fd, &c, -EINVAL, what);
+	}
+	vseg_create_args(&c, SZ_64K, BIT(vpr_enc), DRM_VSEG_GEM_CREATE_PROTECTED);
+	expect_create(ctx.fd, &c, 0, "PROTECTED in the VPR only");
+
+	igt_fork(child, 1)
+		protected_aperture_attacker();
+	igt_waitchildren();
+	vseg_ctx_finish(&ctx, "protected buffers and the aperture");
+	vseg_ctx_load(&ctx, "discrete");
+}
+
+/* --- limits per process, per user, for the device ------------------------------- */
+
+/**
+ * struct pinner - a child process that pins vram when told
+ * @cmd: where it reads its orders: 'p' pin as much as it can, 'q' quit.
+ * @res: where it writes how many MiB it pinned (a uint32_t per order).
+ */
+struct pinner {
+	int cmd;
+	int res;
+};
+
+/* Pin 1 MiB buffers of vram through @fds in turn until every file is refused. */
+static uint32_t pin_all(const int *fds, unsigned int n)
+{
+	unsigned int refused = 0, i = 0;
+	uint32_t mib = 0;
+
+	while (refused < n) {
+		int fd = fds[i++ % n];
+		uint32_t h = create_in(fd, 1, SZ_1M, 0);
+		int err = __vseg_make_resident_flags(fd, &h, 1, PIN, NULL);
+
+		if (!err) {
+			mib++;
+			refused = 0;
+			continue;
+		}
+		igt_assert_f(err == -ENOSPC, "PIN of 1 MiB: %d (%s)\n", err,
+			     vseg_errname(err));
+		vseg_gem_close(fd, h);
+		refused++;
+	}
+	return mib;
+}
+
+/*
+ * A process of user @uid that opens @files files of the render node after
+ * dropping its privileges, and pins through all of them when told.
+ */
+static void pinner_start(struct pinner *p, uid_t uid, unsigned int files)
+{
+	int cmd[2], res[2];
+
+	igt_assert_eq(pipe(cmd), 0);
+	igt_assert_eq(pipe(res), 0);
+	igt_fork(child, 1) {
+		int fds[8];
+		uint32_t mib;
+
+		close(cmd[1]);
+		close(res[0]);
+		igt_assert(files <= ARRAY_SIZE(fds));
+		if (uid)
+			become_user(uid);
+		for (unsigned int i = 0; i < files; i++)
+			fds[i] = drm_open_vseg_render();
+		while (recv_byte(cmd[0]) == 'p') {
+			mib = pin_all(fds, files);
+			igt_assert_eq(write(res[1], &mib, sizeof(mib)),
+				      (ssize_t)sizeof(mib));
+		}
+		for (unsigned int i = 0; i < files; i++)
+			close(fds[i]);
+	}
+	close(cmd[0]);
+	close(res[1]);
+	p->cmd = cmd[1];
+	p->res = res[0];
+}
+
+/* Tell a pinner to pin all it can; the MiB it got. */
+static uint32_t pinner_pin(struct pinner *p)
+{
+	uint32_t mib = UINT32_MAX;
+
+	send_byte(p->cmd, 'p');
+	igt_assert_eq(read(p->res, &mib, sizeof(mib)), (ssize_t)sizeof(mib));
+	return mib;
+}
+
+/* End a pinner: its files, and so its pins, go with it. */
+static void pinner_stop(struct pinner *p)
+{
+	send_byte(p->cmd, 'q');
+	close(p->cmd);
+	/* Its end of the result pipe closes when it has exited. */
+	while (recv_byte(p->res))
+		;
+	close(p->res);
+}
+
+/* The pin shares DEVICE_QUERY_LIMITS reports, in MiB of 32 MiB of vram. */
+static void pin_shares(uint32_t *proc, uint32_t *user, uint32_t *device)
+{
+	uint64_t vram = vseg_ctx_seg(&ctx, 1)->size;
+	struct drm_vseg_query_limits *l;
+	uint32_t size;
+
+	igt_assert_eq_u64(vram, 32 * SZ_1M);
+	l = vseg_device_query(ctx.fd, DRM_VSEG_DEVICE_QUERY_LIMITS, &size);
+	igt_assert_lte(offsetof(struct drm_vseg_query_limits,
+				pin_device_limit_percent) + sizeof(uint32_t),
+		       size);
+	*proc = vram * l->pin_limit_percent / 100 / SZ_1M;
+	*user = vram * l->pin_user_limit_percent / 100 / SZ_1M;
+	*device = vram * l->pin_device_limit_percent / 100 / SZ_1M;
+	igt_info("pin shares of vram: %u MiB per process, %u per user, %u in all\n",
+		 *proc, *user, *device);
+	free(l);
+}
+
+/* The victim (root, another process and user): a vram-only buffer fits. */
+static void victim_creates_in_vram(uint64_t size, const char *what)
+{
+	struct drm_vseg_gem_create c;
+	int err;
+
+	vseg_create_args(&c, size, BIT(1), 0);
+	err = __vseg_gem_create(ctx.fd, &c);
+	igt_assert_f(err == 0, "%s: a vram-only create of %llu MiB: %d (%s)\n",
+		     what, (unsigned long long)size >> 20, err,
+		     vseg_errname(err));
+	write_pattern(ctx.fd, c.handle, size, VICTIM_SEED);
+	assert_pattern(ctx.fd, c.handle, size, VICTIM_SEED, what);
+	vseg_gem_close(ctx.fd, c.handle);
+}
+
+/*
+ * One unprivileged process opens the render node four times and pins
+ * through every file: together they get the process's share, no more,
+ * and another process still creates in vram.
+ */
+static void test_pin_limit_process(void)
+{
+	uint32_t proc, user, device, got;
+	struct pinner a;
+
+	vseg_ctx_start(&ctx);
+	pin_shares(&proc, &user, &device);
+	render_node_for_all();
+	pinner_start(&a, NOBODY, 4);
+	got = pinner_pin(&a);
+	igt_assert_f(got == proc,
+		     "one process with four files pinned %u MiB, its share is %u\n",
+		     got, proc);
+	victim_creates_in_vram(32 * SZ_1M - (uint64_t)proc * SZ_1M,
+			       "beside a process at its pin share");
+	pinner_stop(&a);
+	igt_waitchildren();
+	vseg_ctx_finish(&ctx, "pins of one process with many files");
+}
+
+/*
+ * Three processes of one unprivileged user: the first two get a process
+ * share each, up to the user's; the third none, until one of them exits.
+ * Another user's process has a share of its own.
+ */
+static void test_pin_limit_user(void)
+{
+	uint32_t proc, user, device, got;
+	struct pinner p[3], other;
+
+	vseg_ctx_load(&ctx, "discrete pin_limit_percent=25 pin_user_limit_percent=50");
+	pin_shares(&proc, &user, &device);
+	igt_assert_eq_u32(proc, 8);
+	igt_assert_eq_u32(user, 16);
+	render_node_for_all();
+	for (unsigned int i = 0; i < 3; i++)
+		pinner_start(&p[i], NOBODY, 1);
+	pinner_start(&other, NOBODY - 1, 1);
+
+	igt_assert_eq_u32(pinner_pin(&p[0]), proc);
+	igt_assert_eq_u32(pinner_pin(&p[1]), user - proc);
+	got = pinner_pin(&p[2]);
+	igt_assert_f(got == 0,
+		     "a third process of a user at its share pinned %u MiB\n",
+		     got);
+	igt_assert_eq_u32(pinner_pin(&other), proc);
+	victim_creates_in_vram(4 * SZ_1M, "beside two users at their shares");
+
+	/* The first goes: its share is the user's again. */
+	pinner_stop(&p[0]);
+	igt_assert_eq_u32(pinner_pin(&p[2]), proc);
+	pinner_stop(&p[1]);
+	pinner_stop(&p[2]);
+	pinner_stop(&other);
+	igt_waitchildren();
+	vseg_ctx_finish(&ctx, "pins of one user's processes");
+	vseg_ctx_load(&ctx, "discrete");
+}
+
+/*
+ * Users each at their share fill the device's: a third user, root
+ * included, pins nothing until one of them goes.
+ */
+static void test_pin_limit_device(void)
+{
+	uint32_t proc, user, device, h;
+	struct pinner p[3];
+	int err;
+
+	vseg_ctx_load(&ctx, "discrete pin_limit_percent=25 "
+		      "pin_user_limit_percent=25 pin_device_limit_percent=50");
+	pin_shares(&proc, &user, &device);
+	igt_assert_eq_u32(device, 16);
+	render_node_for_all();
+	for (unsigned int i = 0; i < 3; i++)
+		pinner_start(&p[i], NOBODY - i, 1);
+	igt_assert_eq_u32(pinner_pin(&p[0]), user);
+	igt_assert_eq_u32(pinner_pin(&p[1]), device - user);
+	igt_assert_eq_u32(pinner_pin(&p[2]), 0);
+	h = create_in(ctx.fd, 1, SZ_1M, 0);
+	err = __vseg_make_resident_flags(ctx.fd, &h, 1, PIN, NULL);
+	igt_assert_f(err == -ENOSPC, "root's PIN at the device's share: %d (%s)\n",
+		     err, vseg_errname(err));
+	victim_creates_in_vram(8 * SZ_1M, "beside a device at its pin share");
+
+	pinner_stop(&p[1]);
+	igt_assert_eq_u32(pinner_pin(&p[2]), user);
+	pinner_stop(&p[0]);
+	pinner_stop(&p[2]);
+	igt_waitchildren();
+	igt_assert_eq(__vseg_make_resident_flags(ctx.fd, &h, 1, PIN, NULL), 0);
+	igt_assert_eq(__vseg_evict_flags(ctx.fd, &h, 1, UNPIN, NULL), 0);
+	vseg_gem_close(ctx.fd, h);
+	vseg_ctx_finish(&ctx, "pins of the whole device");
+	vseg_ctx_load(&ctx, "discrete");
+}
+
+/* --- DISCARD and UNPIN: the owner's ---------------------------------------------------- */
+
+static void assert_evict_err(int fd, uint32_t h, uint32_t flags, int want,
+			     const char *what)
+{
+	int err = __vseg_evict_flags(fd, &h, 1, flags, NULL);
+
+	igt_assert_f(err == want, "%s: EVICT(0x%x) gave %d (%s), expected %d\n",
+		     what, flags, err, vseg_errname(err), want);
+}
+
+/*
+ * A buffer shared through PRIME (read-only, as far as its owner is
+ * concerned): an importer in another process, unprivileged, cannot DISCARD
+ * it or UNPIN it, pinned or not; it may EVICT it (the content moves
+ * intact). Another file of the owner's own process cannot either, nor can
+ * anyone DISCARD a foreign dma-buf's buffer.
+ */
+static void test_importer_discard(void)
+{
+	const uint64_t size = SZ_1M;
+	struct drm_mode_create_dumb dumb = {
+		.width = 1024, .height = 1, .bpp = 32,
+	};
+	uint32_t v, mine, foreign;
+	int dmabuf, fd, vgem, vbuf;
+
+	vseg_ctx_start(&ctx);
+	render_node_for_all();
+	v = create_in(ctx.fd, 1, size, 0);
+	write_pattern(ctx.fd, v, size, VICTIM_SEED);
+	resident_in(ctx.fd, v, 1);
+	igt_assert_eq(__vseg_make_resident_flags(ctx.fd, &v, 1, PIN, NULL), 0);
+	igt_assert_eq(drmPrimeHandleToFD(ctx.fd, v, DRM_CLOEXEC, &dmabuf), 0);
+
+	igt_fork(child, 1) {
+		uint32_t h;
+
+		become_user(NOBODY);
+		fd = drm_open_vseg_render();
+		igt_assert_eq(drmPrimeFDToHandle(fd, dmabuf, &h), 0);
+		assert_evict_err(fd, h, DRM_VSEG_RESIDENCY_DISCARD, -EPERM,
+				 "an importer's DISCARD of a pinned buffer");
+		assert_evict_err(fd, h, UNPIN, -EPERM, "an importer's UNPIN");
+		assert_evict_err(fd, h, UNPIN | DRM_VSEG_RESIDENCY_DISCARD,
+				 -EPERM, "an importer's UNPIN and DISCARD");
+		assert_evict_err(fd, h, 0, -EBUSY,
+				 "an importer's EVICT of a pinned buffer");
+		close(fd);
+	}
+	igt_waitchildren();
+	assert_pattern(ctx.fd, v, size, VICTIM_SEED, "the pinned victim");
+	igt_assert_eq(__vseg_evict_flags(ctx.fd, &v, 1, UNPIN, NULL), 0);
+	resident_in(ctx.fd, v, 1);
+
+	igt_fork(child, 1) {
+		uint32_t h;
+
+		become_user(NOBODY);
+		fd = drm_open_vseg_render();
+		igt_assert_eq(drmPrimeFDToHandle(fd, dmabuf, &h), 0);
+		assert_evict_err(fd, h, DRM_VSEG_RESIDENCY_DISCARD, -EPERM,
+				 "an importer's DISCARD");
+		/* A list with one own buffer first: nothing moves either. */
+		{
+			uint32_t list[2] = {
+				vseg_gem_create_simple(fd, SZ_64K, BIT(0), 0), h,
+			};
+
+			igt_assert_eq(__vseg_evict_flags(fd, list, 2,
+							 DRM_VSEG_RESIDENCY_DISCARD,
+							 NULL), -EPERM);
+		}
+		/* Moving it is no harm: the content goes along. */
+		assert_evict_err(fd, h, 0, 0, "an importer's EVICT");
+		assert_pattern(fd, h, size, VICTIM_SEED,
+			       "the buffer, evicted by an importer");
+		close(fd);
+	}
+	igt_waitchildren();
+	assert_pattern(ctx.fd, v, size, VICTIM_SEED, "the victim");
+
+	/* Another file of the owner's own process is an importer too. */
+	fd = drm_open_vseg_render();
+	igt_assert_eq(drmPrimeFDToHandle(fd, dmabuf, &mine), 0);
+	assert_evict_err(fd, mine, DRM_VSEG_RESIDENCY_DISCARD, -EPERM,
+			 "another file of the owner's process");
+	vseg_gem_close(fd, mine);
+
+	/* A foreign dma-buf's buffer: its content is the exporter's. */
+	igt_require(igt_kmod_load("vgem", NULL) == 0);
+	vgem = drm_open_driver(DRIVER_VGEM);
+	do_ioctl(vgem, DRM_IOCTL_MODE_CREATE_DUMB, &dumb);
+	igt_assert_eq(drmPrimeHandleToFD(vgem, dumb.handle, DRM_CLOEXEC,
+					 &vbuf), 0);
+	igt_assert_eq(drmPrimeFDToHandle(fd, vbuf, &foreign), 0);
+	assert_evict_err(fd, foreign, DRM_VSEG_RESIDENCY_DISCARD, -EPERM,
+			 "DISCARD of a foreign dma-buf's buffer");
+	vseg_gem_close(fd, foreign);
+	close(vbuf);
+	close(vgem);
+	close(fd);
+
+	/* The owner may. */
+	igt_assert_eq(__vseg_evict_flags(ctx.fd, &v, 1,
+					 DRM_VSEG_RESIDENCY_DISCARD, NULL), 0);
+	assert_zero(ctx.fd, v, size, "discarded by its owner");
+	close(dmabuf);
+	vseg_gem_close(ctx.fd, v);
+	vseg_ctx_finish(&ctx, "importers' DISCARD and UNPIN");
+}
+
+/* --- memory cgroups ----------------------------------------------------------------- */
+
+#define CGROOT		"/sys/fs/cgroup"
+#define CGDIR		CGROOT "/vseg-isolation"
+
+static bool write_file(const char *path, const char *text)
+{
+	int f = open(path, O_WRONLY | O_CLOEXEC);
+	bool ok;
+
+	if (f < 0)
+		return false;
+	ok = write(f, text, strlen(text)) == (ssize_t)strlen(text);
+	close(f);
+	return ok;
+}
+
+static bool read_file(const char *path, char *buf, size_t len)
+{
+	int f = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (f < 0)
+		return false;
+	n = read(f, buf, len - 1);
+	close(f);
+	if (n < 0)
+		return false;
+	buf[n] = '\0';
+	return true;
+}
+
+static uint64_t cg_current(void)
+{
+	char buf[64];
+
+	igt_assert(read_file(CGDIR "/memory.current", buf, sizeof(buf)));
+	return strtoull(buf, NULL, 10);
+}
+
+/* A cgroup v2 with the memory controller for this test; false: none. */
+static bool cg_setup(bool *mounted)
+{
+	char buf[512];
+
+	*mounted = false;
+	if (!read_file(CGROOT "/cgroup.controllers", buf, sizeof(buf))) {
+		if (mount("none", CGROOT, "cgroup2", 0, NULL))
+			return false;
+		*mounted = true;
+		if (!read_file(CGROOT "/cgroup.controllers", buf, sizeof(buf)))
+			return false;
+	}
+	if (!strstr(buf, "memory"))
+		return false;
+	write_file(CGROOT "/cgroup.subtree_control", "+memory");
+	if (mkdir(CGDIR, 0755) && errno != EEXIST)
+		return false;
+	return !access(CGDIR "/memory.current", R_OK);
+}
+
+static void cg_teardown(bool mounted)
+{
+	rmdir(CGDIR);
+	if (mounted)
+		umount(CGROOT);
+}
+
+/*
+ * What an unprivileged client makes the kernel allocate is charged to its
+ * memory cgroup: the backing pages of a memory segment its job writes
+ * ("local", never on a PCI BAR), the system pages of its buffers, and the
+ * structures of many small buffers; all of it is given back when it closes
+ * them. With the page pool off, so that every page is a fresh allocation.
+ */
+static void test_memcg_charge(void)
+{
+	const uint64_t seg = 8 * SZ_1M, sys = 8 * SZ_1M;
+	const unsigned int small = 4096;
+	bool mounted;
+
+	vseg_ctx_load(&ctx, "discrete page_pool_mb=0");
+	igt_require_f(cg_setup(&mounted),
+		      "no cgroup v2 with the memory controller\n");
+	render_node_for_all();
+	igt_fork(child, 1) {
+		uint64_t base, after_seg, after_sys, after_small, end;
+		uint32_t hs, hy, *h = calloc(small, sizeof(*h));
+		struct vseg_cmdbuf cb;
+		void *map;
+		int fd;
+
+		igt_assert(h);
+		igt_assert(write_file(CGDIR "/cgroup.procs", "0"));
+		become_user(NOBODY);
+		fd = drm_open_vseg_render();
+		base = cg_current();
+
+		hs = vseg_gem_create_simple(fd, seg, BIT(2), 0);
+		vseg_vm_bind(fd, hs, VSEG_VA_ALIGN);
+		vseg_cb_init(&cb);
+		vseg_cb_fill(&cb, VSEG_VA_ALIGN, seg, 0x5a5a5a5a);
+		vseg_cb_exec_ok(fd, RENDER, &cb, "a FILL of the local buffer");
+		vseg_cb_fini(&cb);
+		vseg_vm_unbind(fd, VSEG_VA_ALIGN);
+		igt_assert_eq_u32(vseg_gem_segment(fd, hs), 2);
+		after_seg = cg_current();
+
+		hy = vseg_gem_create_simple(fd, sys, BIT(0), 0);
+		map = vseg_gem_mmap(fd, hy, sys, RW);
+		memset(map, 0xa5, sys);
+		munmap(map, sys);
+		after_sys = cg_current();
+
+		for (unsigned int i = 0; i < small; i++)
+			h[i] = vseg_gem_create_simple(fd, SZ_4K, BIT(0), 0);
+		after_small = cg_current();
+		igt_info("memory.current: %llu KiB, %+lld KiB for %llu MiB of local, %+lld KiB for %llu MiB of system memory, %+lld KiB for %u empty buffers\n",
+			 (unsigned long long)base >> 10,
+			 (long long)(after_seg - base) / 1024,
+			 (unsigned long long)seg >> 20,
+			 (long long)(after_sys - after_seg) / 1024,
+			 (unsigned long long)sys >> 20,
+			 (long long)(after_small - after_sys) / 1024,
+			 small);
+		igt_assert_f(after_seg >= base + seg - seg / 16,
+			     "8 MiB of segment pages written: memory.current grew by %lld KiB\n",
+			     (long long)(after_seg - base) / 1024);
+		igt_assert_f(after_sys >= after_seg + sys - sys / 16,
+			     "8 MiB of system pages written: memory.current grew by %lld KiB\n",
+			     (long long)(after_sys - after_seg) / 1024);
+		igt_assert_f(after_small >= after_sys + small * 512ull,
+			     "%u buffers: memory.current grew by %lld bytes\n",
+			     small, (long long)(after_small - after_sys));
+
+		for (unsigned int i = 0; i < small; i++)
+			vseg_gem_close(fd, h[i]);
+		vseg_gem_close(fd, hs);
+		vseg_gem_close(fd, hy);
+		close(fd);
+		end = cg_current();
+		igt_assert_f(end < base + (after_small - base) / 8,
+			     "after closing everything memory.current is %llu KiB, %llu KiB before\n",
+			     (unsigned long long)end >> 10,
+			     (unsigned long long)base >> 10);
+		free(h);
+	}
+	igt_waitchildren();
+	cg_teardown(mounted);
+	vseg_ctx_finish(&ctx, "memory cgroup charges");
+	vseg_ctx_load(&ctx, "discrete");
+}
+
 igt_main
 {
 	igt_fixture {
@@ -1458,6 +2395,43 @@ igt_main
 	igt_describe("Invalid ranges are never allocated nor reached.");
 	igt_subtest("invalid-ranges")
 		test_invalid_ranges();
+
+	igt_describe("Pages freed by another process never show through "
+		     "ptrace access to a buffer whose move is queued.");
+	igt_subtest("freed-bytes-ptrace")
+		test_freed_bytes_ptrace();
+
+	igt_describe("A freed protected buffer's plaintext never shows "
+		     "through ptrace access to another buffer's move.");
+	igt_subtest("protected-plaintext-ptrace")
+		test_protected_plaintext_ptrace();
+
+	igt_describe("Protected buffers never live in the aperture or in "
+		     "system memory but encrypted.");
+	igt_subtest("protected-aperture-refused")
+		test_protected_aperture();
+
+	igt_describe("The files of one process share the process's pin "
+		     "share.");
+	igt_subtest("pin-limit-process")
+		test_pin_limit_process();
+
+	igt_describe("The processes of one user share the user's pin share.");
+	igt_subtest("pin-limit-user")
+		test_pin_limit_user();
+
+	igt_describe("All clients together pin at most the device's share.");
+	igt_subtest("pin-limit-device")
+		test_pin_limit_device();
+
+	igt_describe("Only the owning file may DISCARD or UNPIN a buffer.");
+	igt_subtest("importer-discard")
+		test_importer_discard();
+
+	igt_describe("Kernel memory a client causes is charged to its "
+		     "memory cgroup.");
+	igt_subtest("memcg-charge")
+		test_memcg_charge();
 
 	igt_fixture
 		vseg_ctx_unload(&ctx);

@@ -34,7 +34,7 @@
  *	(GEM_INFO), not mappable through vseg (EINVAL, not CPU_MAPPABLE); a
  *	render job writes it
  *	through the aperture, where it is committed, and vgem's mapping reads
- *	the job's bytes; EVICT and DISCARD keep its content.
+ *	the job's bytes; EVICT keeps its content and DISCARD is EPERM.
  *
  * SUBTEST: mmap-evict
  * Description: The dma-buf's CPU mapping of a vseg buffer stays coherent
@@ -354,11 +354,12 @@ static void test_import_vgem(void)
 	check_fill(map + SZ_64K / 4, SZ_64K, 0xc0ffee00, "FILL by vseg");
 	igt_assert_eq_u32(map[2 * SZ_64K / 4], 0x12345678);
 
-	/* EVICT moves it out of the aperture; DISCARD keeps vgem's bytes. */
+	/* EVICT moves it out of the aperture; DISCARD is vgem's, not ours. */
 	vseg_evict(ctx.fd, &h, 1);
 	assert_seg(ctx.fd, h, 0, "evicted");
 	igt_assert_eq(__vseg_evict_flags(ctx.fd, &h, 1,
-					 DRM_VSEG_RESIDENCY_DISCARD, NULL), 0);
+					 DRM_VSEG_RESIDENCY_DISCARD, NULL),
+		      -EPERM);
 	check_fill(map + SZ_64K / 4, SZ_64K, 0xc0ffee00,
 		   "after EVICT with DISCARD");
 	vseg_make_resident(ctx.fd, &h, 1);
@@ -581,10 +582,10 @@ static void test_hostile(void)
 		if (drmPrimeFDToHandle(fd, dmabuf, &mine) ||
 		    __vseg_evict(fd, &mine, 1, NULL) != -EBUSY ||
 		    __vseg_evict_flags(fd, &mine, 1, DRM_VSEG_RESIDENCY_UNPIN,
-				       NULL) != -EINVAL ||
+				       NULL) != -EPERM ||
 		    __vseg_evict_flags(fd, &mine, 1,
 				       DRM_VSEG_RESIDENCY_DISCARD,
-				       NULL) != -EBUSY)
+				       NULL) != -EPERM)
 			_exit(1);
 		_exit(0);
 	}

@@ -25,8 +25,9 @@
  * SUBTEST: placement
  * Description: Protected buffers are contiguous inside the VPR past its
  *	reserve (GEM_INFO), never CPU-mappable; PROTECTED with CPU_VISIBLE,
- *	without a VprSupported segment, with an eviction set or larger than
- *	the region is EINVAL.
+ *	without a VprSupported segment, with anything but VprSupported
+ *	segments supported, with an eviction set or larger than the region
+ *	is EINVAL.
  *
  * SUBTEST: mmap-refused
  * Description: GEM_MMAP_OFFSET of a protected buffer is EPERM; an offset
@@ -299,6 +300,21 @@ static void test_placement(void)
 	vseg_create_args(&c, BUF, 1u << enc | 1u << ctx.ap_id, PROT);
 	c.eviction_segments = 1u << ctx.ap_id;
 	igt_assert_eq(__vseg_gem_create(ctx.fd, &c), -EINVAL);
+	/*
+	 * Since 0.6 VprSupported segments only: system memory (reached by
+	 * eviction only, encrypted), the aperture or an ordinary segment
+	 * beside the VPR is EINVAL too.
+	 */
+	vseg_create_args(&c, BUF, 1u << enc | 1u, PROT);
+	igt_assert_eq(__vseg_gem_create(ctx.fd, &c), -EINVAL);
+	vseg_create_args(&c, BUF, 1u << enc | 1u << ctx.ap_id, PROT);
+	igt_assert_eq(__vseg_gem_create(ctx.fd, &c), -EINVAL);
+	vseg_create_args(&c, BUF, 1u << enc | 1u << plain, PROT);
+	igt_assert_eq(__vseg_gem_create(ctx.fd, &c), -EINVAL);
+	/* Two VprSupported segments are fine. */
+	vseg_create_args(&c, BUF, 1u << enc | 1u << fixed, PROT);
+	igt_assert_eq(__vseg_gem_create(ctx.fd, &c), 0);
+	vseg_gem_close(ctx.fd, c.handle);
 	/* The region less its reserve is the most a buffer can have. */
 	vseg_create_args(&c, hi - lo + SZ_64K, 1u << enc, PROT);
 	igt_assert_eq(__vseg_gem_create(ctx.fd, &c), -EINVAL);

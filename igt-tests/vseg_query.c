@@ -912,8 +912,10 @@ static void test_dq_limits(int fd)
 	igt_assert_eq_u32(l->max_vm_mappings, DRM_VSEG_MAX_VM_MAPPINGS);
 	igt_assert_eq_u32(l->max_extensions, DRM_VSEG_MAX_EXTENSIONS);
 	igt_assert_eq_u32(l->num_heads, DRM_VSEG_NUM_HEADS);
-	/* The module's default. */
+	/* The module's defaults: per process, per user, for the device. */
 	igt_assert_eq_u32(l->pin_limit_percent, 50);
+	igt_assert_eq_u32(l->pin_user_limit_percent, 75);
+	igt_assert_eq_u32(l->pin_device_limit_percent, 90);
 	igt_assert_eq_u32(l->sync_size_max, DRM_VSEG_SYNC_SIZE_MAX);
 	igt_assert_eq_u64(l->va_size, 1ull << 47);
 	igt_assert_eq_u64(l->va_alignment, (uint64_t)getpagesize());

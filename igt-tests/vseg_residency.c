@@ -31,10 +31,11 @@
  *	pin it all: pin_limit_percent=100) gives ENOSPC.
  *
  * SUBTEST: pin-budget
- * Description: Each file may pin half of a segment (pin_limit_percent), a pin
- *	counted each time: past that PIN fails with ENOSPC and nothing moves;
- *	only the pinning file can unpin; its pins go with its last handle and
- *	with the file.
+ * Description: Each process may pin half of a segment (pin_limit_percent),
+ *	whatever files it opened, a pin counted each time: past that PIN fails
+ *	with ENOSPC and nothing moves; another process has its own; only the
+ *	creating file can unpin; a file's pins go with its last handle and with
+ *	the file.
  *
  * SUBTEST: invalid
  * Description: Unknown handles, bad counts, bad pointers and nonzero flags,
@@ -498,10 +499,11 @@ static uint32_t share(int from, uint32_t h, int to)
 }
 
 /*
- * Pins belong to the file that takes them: each file may pin at most
- * pin_limit_percent (50 by default) of a segment, counted in bytes per
- * pin, and a PIN past that fails with ENOSPC, leaving the buffer where it
- * was; only the file that pinned can unpin; a file's pins go with its last
+ * Pins belong to the file that takes them and count for the process that
+ * opened it: the files of a process may pin at most pin_limit_percent (50
+ * by default) of a segment together, counted in bytes per pin, and a PIN
+ * past that fails with ENOSPC, leaving the buffer where it was; only the
+ * file that created a buffer can unpin it; a file's pins go with its last
  * handle of the buffer and with the file.
  */
 static void test_pin_budget(void)
@@ -549,8 +551,18 @@ static void test_pin_budget(void)
 	igt_assert_eq(make_resident(&c, 1, 0, &processed), 0);
 	igt_assert_eq_u32(where(c).segment, vram_id);
 
-	/* Another file has a budget of its own. */
+	/* Another file of this process shares the process's budget. */
 	fd2 = drm_open_vseg();
+	mine = vseg_gem_create_simple(fd2, size, BIT(vram_id), 0);
+	err = __vseg_make_resident_flags(fd2, &mine, 1, PIN, NULL);
+	igt_assert_f(err == -ENOSPC,
+		     "PIN through a second file of the process: %d (%s), expected -ENOSPC\n",
+		     err, vseg_errname(err));
+	igt_assert(!pinned_on(fd2, mine, NULL));
+	drm_close_driver(fd2);
+
+	/* Another process's file has a budget of its own. */
+	fd2 = drm_open_vseg_other_process(false);
 	mine = vseg_gem_create_simple(fd2, size, BIT(vram_id), 0);
 	igt_assert_eq(__vseg_make_resident_flags(fd2, &mine, 1, PIN, NULL), 0);
 	igt_assert(pinned_on(fd2, mine, NULL));
@@ -559,8 +571,8 @@ static void test_pin_budget(void)
 	shared = share(ctx.fd, h[0], fd2);
 	w = where(h[0]);
 	err = __vseg_evict_flags(fd2, &shared, 1, UNPIN, NULL);
-	igt_assert_f(err == -EINVAL,
-		     "UNPIN of another file's pin: %d (%s), expected -EINVAL\n",
+	igt_assert_f(err == -EPERM,
+		     "UNPIN of another file's buffer: %d (%s), expected -EPERM\n",
 		     err, vseg_errname(err));
 	err = __vseg_evict_flags(fd2, &shared, 1, 0, NULL);
 	igt_assert_f(err == -EBUSY,
@@ -990,11 +1002,11 @@ igt_main
 	igt_subtest("pin")
 		test_pin();
 
-	igt_describe("Each file may pin half of a segment (pin_limit_percent), "
-		     "a pin counted each time: past that PIN fails with "
-		     "ENOSPC and nothing moves; only the pinning file can "
-		     "unpin; its pins go with its last handle and with the "
-		     "file.");
+	igt_describe("Each process may pin half of a segment "
+		     "(pin_limit_percent), whatever files it opened, a pin "
+		     "counted each time: past that PIN fails with ENOSPC and "
+		     "nothing moves; only the creating file can unpin; a "
+		     "file's pins go with its last handle and with the file.");
 	igt_subtest("pin-budget")
 		test_pin_budget();
 

@@ -454,7 +454,8 @@ static const char *addressing(uint32_t flags)
 	X(max_hinted_banks) X(max_residency_handles) X(max_cmd_bytes) \
 	X(max_allocations) X(max_patches) X(max_syncs) X(max_jobs_in_flight) \
 	X(max_vm_mappings) X(max_extensions) X(num_heads) \
-	X(pin_limit_percent) X(sync_size_max) X(va_size) X(va_alignment)
+	X(pin_limit_percent) X(sync_size_max) X(va_size) X(va_alignment) \
+	X(pin_user_limit_percent) X(pin_device_limit_percent)
 
 static void print_text_dq(const struct device *d)
 {
@@ -491,9 +492,11 @@ static void print_text_dq(const struct device *d)
 	       human(l->max_cmd_bytes, a, sizeof(a)), l->max_allocations,
 	       l->max_patches, l->max_syncs, l->sync_size_max,
 	       l->max_jobs_in_flight);
-	printf("            %u residency handles, %u extensions, pin limit %u%% "
-	       "of a segment per file\n", l->max_residency_handles,
-	       l->max_extensions, l->pin_limit_percent);
+	printf("            %u residency handles, %u extensions, pins up to "
+	       "%u%% of a segment per process, %u%% per user, %u%% in all\n",
+	       l->max_residency_handles, l->max_extensions,
+	       l->pin_limit_percent, l->pin_user_limit_percent,
+	       l->pin_device_limit_percent);
 	printf("            GPU VA: %s, %u mappings, alignment %s\n",
 	       human(l->va_size, a, sizeof(a)), l->max_vm_mappings,
 	       human(l->va_alignment, b, sizeof(b)));

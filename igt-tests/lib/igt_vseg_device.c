@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 
 #include "igt.h"
 #include "igt_vseg.h"
@@ -96,6 +98,70 @@ int drm_open_vseg_render(void)
 	int fd = __drm_open_vseg_render();
 
 	igt_require_f(fd >= 0, "no vseg DRM render node in /dev/dri\n");
+	return fd;
+}
+
+/* Receive one descriptor over the socket @sock (SCM_RIGHTS), or -1. */
+static int recv_fd(int sock)
+{
+	char data, control[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { .iov_base = &data, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = control, .msg_controllen = sizeof(control),
+	};
+	struct cmsghdr *cmsg;
+	int fd;
+
+	if (recvmsg(sock, &msg, 0) != 1)
+		return -1;
+	cmsg = CMSG_FIRSTHDR(&msg);
+	if (!cmsg || cmsg->cmsg_type != SCM_RIGHTS)
+		return -1;
+	memcpy(&fd, CMSG_DATA(cmsg), sizeof(fd));
+	return fd;
+}
+
+static void send_fd(int sock, int fd)
+{
+	char data = 0, control[CMSG_SPACE(sizeof(int))] = { 0 };
+	struct iovec iov = { .iov_base = &data, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = control, .msg_controllen = sizeof(control),
+	};
+	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+
+	cmsg->cmsg_level = SOL_SOCKET;
+	cmsg->cmsg_type = SCM_RIGHTS;
+	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cmsg), &fd, sizeof(fd));
+	if (sendmsg(sock, &msg, 0) != 1)
+		_exit(1);
+}
+
+int drm_open_vseg_other_process(bool render)
+{
+	int sv[2], fd, status;
+	pid_t pid;
+
+	igt_assert_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv),
+		      0);
+	pid = fork();
+	igt_assert(pid >= 0);
+	if (pid == 0) {
+		fd = render ? __drm_open_vseg_render() : __drm_open_vseg();
+		if (fd < 0)
+			_exit(1);
+		send_fd(sv[1], fd);
+		_exit(0);
+	}
+	close(sv[1]);
+	fd = recv_fd(sv[0]);
+	close(sv[0]);
+	igt_assert_eq(waitpid(pid, &status, 0), pid);
+	igt_assert_f(fd >= 0 && WIFEXITED(status) && !WEXITSTATUS(status),
+		     "another process could not open the vseg device\n");
 	return fd;
 }
 

@@ -15,6 +15,11 @@ int __drm_open_vseg_render(void);
 /* Same, but igt_require() that a vseg device exists. */
 int drm_open_vseg(void);
 int drm_open_vseg_render(void);
+/*
+ * A vseg card (@render: render) node opened by a short-lived child process
+ * and handed over (SCM_RIGHTS): a file whose limits are another process's.
+ */
+int drm_open_vseg_other_process(bool render);
 bool is_vseg_device(int fd);
 void igt_require_vseg(int fd);
 /* Number of /dev/dri nodes (cards and render nodes) driven by vseg. */

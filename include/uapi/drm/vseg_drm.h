@@ -42,8 +42,9 @@ extern "C" {
  * Every ioctl but SCANOUT is allowed on render nodes, and is safe there
  * against other clients of the same device: a client reaches only the
  * buffers it holds a handle of (its own, or given to it through PRIME),
- * and every resource it can tie up is bounded (pins, GPU virtual address
- * mappings, queued jobs). SCANOUT changes global state: like KMS it needs
+ * and every resource it can tie up is bounded (pins per process, per user
+ * and for the device; GPU virtual address mappings and queued jobs per
+ * file). SCANOUT changes global state: like KMS it needs
  * the primary node and DRM master. Documentation/gpu/vseg.rst has the
  * whole security model and every limit.
  *
@@ -55,7 +56,10 @@ extern "C" {
  * the buffer's moves. A foreign dma-buf is imported as a buffer supported
  * in system memory and the aperture only, with no creation flags, that
  * vseg does not map for the CPU (GEM_MMAP_OFFSET: -EINVAL) and whose
- * content EVICT's DISCARD keeps. Jobs wait for the fences on a shared
+ * content nobody may DISCARD (-EPERM, since 0.6; it was kept before).
+ * Only the file that created a buffer may DISCARD or UNPIN it through
+ * EVICT: another file holding it through PRIME gets -EPERM. Jobs wait for
+ * the fences on a shared
  * buffer's dma-buf and add theirs to it. Importing a file that is not a
  * dma-buf is -EINVAL.
  *
@@ -90,6 +94,17 @@ extern "C" {
  *   invalid ranges may change at run time.
  *   A CPU fault on a buffer in a segment with a CPU host aperture maps it
  *   in place through the window instead of moving it.
+ * - 0.6: pins are bounded per process, per user and for the device, no
+ *   longer per file (&struct drm_vseg_residency); DEVICE_QUERY_LIMITS has
+ *   @pin_user_limit_percent and @pin_device_limit_percent (formerly
+ *   reserved) and @pin_limit_percent is the per-process share. EVICT with
+ *   %DRM_VSEG_RESIDENCY_DISCARD or %DRM_VSEG_RESIDENCY_UNPIN is the
+ *   owning file's only: -EPERM for another file holding the buffer
+ *   through PRIME and for a foreign dma-buf's buffer. GEM_CREATE with
+ *   %DRM_VSEG_GEM_CREATE_PROTECTED refuses (-EINVAL) a supported set
+ *   naming anything but VprSupported memory segments; a job using an
+ *   evicted protected buffer brings it back into a VPR. ptrace access to
+ *   a mapping waits for the buffer's moves in every placement.
  * - 0.7: DRM's scheduler, locking and VA manager (drm_sched, drm_exec,
  *   drm_gpuvm). &struct drm_vseg_vm_bind changed (a program built against
  *   0.6 still works: the fields it knows kept their place, the new ones
@@ -708,14 +723,20 @@ struct drm_vseg_segment_pref {
  * leaves its segment only if the segment has
  * %DRM_VSEG_SEGMENT_ENCRYPTED_PAGING_SUPPORTED, the system-memory copy
  * then being encrypted with a key of the device; otherwise EVICT is
- * -EBUSY and memory pressure never evicts it. Protected buffers that touch
+ * -EBUSY and memory pressure never evicts it. Since 0.6 its
+ * @supported_segments may name VprSupported memory segments only (system
+ * memory, the aperture or another memory segment: -EINVAL): system memory
+ * is reached only by eviction, encrypted, and a job, MAKE_RESIDENT or a
+ * physical submission using an evicted protected buffer brings it back
+ * into a VPR first, never into the aperture. Protected buffers that touch
  * one another form one extent; a create that would add an extent beyond
  * the segment's @num_vpr_supported (0: no limit) is -ENOSPC. Without
  * %DRM_VSEG_SEGMENT_VPR_PRESERVED_DURING_STANDBY its content is lost in
  * a standby (it reads zero after) and GEM_INFO reports
  * %DRM_VSEG_INFO_CONTENT_LOST. PROTECTED with CPU_VISIBLE, with hinted
- * banks, with @eviction_segments, or with no supported VprSupported
- * segment is -EINVAL.
+ * banks, with @eviction_segments, with no supported VprSupported
+ * segment, or with any supported segment that is not VprSupported is
+ * -EINVAL.
  *
  * Errors: -EINVAL for bad arguments (zero or unaligned size, alignment not a
  * power of two, unknown flags, nonzero reserved fields, unknown segment ids,
@@ -875,9 +896,14 @@ struct drm_vseg_gem_mmap_offset {
  * listed buffer is resident, and a buffer that finds no room but that of
  * other listed buffers fails the call there with -ENOSPC. EVICT (D3DKMTEvict)
  * moves each buffer out of memory segments and the aperture to system
- * memory. The list is checked first: an unknown handle gives -ENOENT, a
- * pinned buffer in EVICT without %DRM_VSEG_RESIDENCY_UNPIN -EBUSY, UNPIN
- * of a buffer the calling file has not pinned -EINVAL, and nothing moves.
+ * memory. The list is checked first: an unknown handle gives -ENOENT;
+ * since 0.6, EVICT with %DRM_VSEG_RESIDENCY_DISCARD or
+ * %DRM_VSEG_RESIDENCY_UNPIN of a buffer the calling file did not create
+ * (another file's, held through PRIME, or a foreign dma-buf's) gives
+ * -EPERM: only the owning file may destroy a buffer's content or drop
+ * its pins that way; a pinned buffer in EVICT without
+ * %DRM_VSEG_RESIDENCY_UNPIN gives -EBUSY, UNPIN of a buffer the calling
+ * file has not pinned -EINVAL; and nothing moves.
  * Pins are counted per buffer, and each entry of the list counts: PIN of a
  * buffer listed twice pins it twice; UNPIN drops one pin per entry and
  * evicts the buffer at its last entry, so a buffer listed more times than
@@ -894,15 +920,22 @@ struct drm_vseg_gem_mmap_offset {
  * Pins belong to the file that took them: another file holding the same
  * buffer (through PRIME) can neither drop them nor be charged for them.
  * They go when the file closes its last handle of the buffer, or when the
- * file is closed. Each file may pin at most a share of each segment (the
- * module parameter pin_limit_percent, 50 by default, of a memory segment's
- * size, of the aperture's commit limit, of half of system RAM), counted in
- * bytes per pin: a PIN that would go beyond that share in every segment
- * the buffer could be pinned in fails with -ENOSPC, and the buffer stays
- * where it was. A pinned buffer never moves, so the only segment it can be
- * pinned in again (by this file, also at a later entry of the same list,
- * or by another file) is the one it is in: PIN of a buffer that is pinned
- * already fails with -ENOSPC when the file's share of that segment has no
+ * file is closed (a file that did not create the buffer drops its own
+ * pins only that way: its UNPIN is -EPERM). Pins are counted in bytes per
+ * pin and bounded by shares of each segment (of a memory segment's size,
+ * of the aperture's commit limit, of half of system RAM), since 0.6 not
+ * per file but for all the files a process opened together (module
+ * parameter pin_limit_percent, 50 by default), for all the processes of a
+ * user together (pin_user_limit_percent, 75) and for the whole device
+ * (pin_device_limit_percent, 90), each wider share at least the narrower
+ * one (DEVICE_QUERY_LIMITS gives the three). A file's pins count for the
+ * process and the user that opened it. A PIN that would take the
+ * process, its user or the device beyond its share in every segment the
+ * buffer could be pinned in fails with -ENOSPC, and the buffer stays
+ * where it was. A pinned buffer never moves, so the only segment it can
+ * be pinned in again (by this file, also at a later entry of the same
+ * list, or by another file) is the one it is in: PIN of a buffer that is
+ * pinned already fails with -ENOSPC when that segment's shares have no
  * room for one more pin of it.
  *
  * @extensions: must be zero.
@@ -913,7 +946,8 @@ struct drm_vseg_gem_mmap_offset {
  *	where it lands) or 0; EVICT: %DRM_VSEG_RESIDENCY_UNPIN (drop one pin
  *	of each buffer, then evict it), %DRM_VSEG_RESIDENCY_DISCARD (drop
  *	each buffer's content instead of transferring it: it reads zero
- *	afterwards; driver minor 3), both or 0.
+ *	afterwards; driver minor 3), both or 0; both only on buffers the
+ *	calling file created (-EPERM otherwise, driver minor 6).
  * @processed: out: number of buffers moved or already in place, the first
  *	@processed of the list; on an error after the arguments were
  *	checked, the buffers before the one that failed (0 if it failed
@@ -1487,12 +1521,19 @@ struct drm_vseg_query_heads {
  * @max_vm_mappings: %DRM_VSEG_MAX_VM_MAPPINGS.
  * @max_extensions: %DRM_VSEG_MAX_EXTENSIONS.
  * @num_heads: %DRM_VSEG_NUM_HEADS.
- * @pin_limit_percent: the share of each segment one file may pin, in
- *	percent (the module parameter of that name).
+ * @pin_limit_percent: the share of each segment the files of one process
+ *	may pin together, in percent (the module parameter of that name);
+ *	before 0.6, the share of one file.
  * @sync_size_max: %DRM_VSEG_SYNC_SIZE_MAX.
  * @va_size: size of a GPU virtual address space: VM_BIND addresses are
  *	below it.
  * @va_alignment: alignment of a VM_BIND address.
+ * @pin_user_limit_percent: since 0.6: the share of each segment the
+ *	processes of one user may pin together, in percent (module parameter
+ *	pin_user_limit_percent, never below @pin_limit_percent); zero before.
+ * @pin_device_limit_percent: since 0.6: the share of each segment all
+ *	clients may pin together (pin_device_limit_percent, never below
+ *	@pin_user_limit_percent); zero before.
  * @reserved: zero.
  */
 struct drm_vseg_query_limits {
@@ -1514,7 +1555,9 @@ struct drm_vseg_query_limits {
 	__u32 sync_size_max;
 	__u64 va_size;
 	__u64 va_alignment;
-	__u64 reserved[4];
+	__u32 pin_user_limit_percent;
+	__u32 pin_device_limit_percent;
+	__u64 reserved[3];
 };
 
 #if defined(__cplusplus)

@@ -82,7 +82,7 @@ static int vseg_aperture_mgr_alloc(struct ttm_resource_manager *man,
 	struct vseg_aperture_res *ares;
 	int err;
 
-	ares = kzalloc(sizeof(*ares), GFP_KERNEL);
+	ares = kzalloc(sizeof(*ares), GFP_KERNEL_ACCOUNT);
 	if (!ares)
 		return -ENOMEM;
 	err = aperture_commit(mgr, bo, place, &ares->base);

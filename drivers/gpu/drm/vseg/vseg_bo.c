@@ -987,6 +987,21 @@ out:
 }
 
 /**
+ * vseg_bo_unpin_locked() - drop one pin of vseg_bo_make_resident_locked()
+ * @vbo: the buffer, reserved
+ *
+ * The buffer stays where it is.
+ */
+void vseg_bo_unpin_locked(struct vseg_bo *vbo)
+{
+	dma_resv_assert_held(vbo->tbo.base.resv);
+	if (WARN_ON(!vbo->user_pins))
+		return;
+	vbo->user_pins--;
+	ttm_bo_unpin(&vbo->tbo);
+}
+
+/**
  * vseg_bo_unpin() - drop pins taken by vseg_bo_make_resident_locked()
  * @vbo: the buffer
  * @count: how many
@@ -1031,8 +1046,9 @@ int vseg_bo_make_reachable(struct vseg_bo *vbo, bool map_aperture,
 				places);
 	if (!n)
 		return -EINVAL;
+	/* Not a protected buffer: its places are VPRs only. */
 	if (res && res->mem_type == TTM_PL_TT &&
-	    !vseg_aperture_res_mapped(res)) {
+	    !vseg_aperture_res_mapped(res) && !vseg_bo_is_protected(vbo)) {
 		err = vseg_aperture_map(&vdev->aperture, res, vbo->tbo.ttm);
 		if (!err)
 			refresh_state(vbo);
@@ -1044,6 +1060,30 @@ int vseg_bo_make_reachable(struct vseg_bo *vbo, bool map_aperture,
 	/* Pinned elsewhere (attached by another device, say): it stays. */
 	if (vbo->tbo.pin_count)
 		return -EBUSY;
+	vseg_placement_set(&placement, places, n);
+	return validate_evicting(&vbo->tbo, &placement, ctx);
+}
+
+/*
+ * A protected buffer the GPU is about to use, reserved: inside a VPR
+ * already, or moved back into one of its places (each a VPR), decrypted on
+ * the way; never committed to the aperture.
+ */
+static int protected_home(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
+{
+	struct vseg_device *vdev = bo_vdev(vbo);
+	struct ttm_place places[VSEG_BO_MAX_PLACES];
+	struct ttm_placement placement = {};
+	unsigned int n;
+
+	if (vseg_vpr_res_inside(vdev, vbo->tbo.resource))
+		return 0;
+	if (vbo->tbo.pin_count)
+		return -EBUSY;
+	n = vseg_place_home(&vdev->layout, &vbo->params, VSEG_PLACE_RESIDENT,
+			    places);
+	if (!n)
+		return -EINVAL;
 	vseg_placement_set(&placement, places, n);
 	return validate_evicting(&vbo->tbo, &placement, ctx);
 }
@@ -1060,10 +1100,12 @@ int vseg_bo_make_reachable(struct vseg_bo *vbo, bool map_aperture,
  * the AccessedPhysically table); one that does not support system memory,
  * only evicted there, goes back into the segments it supports instead. One
  * in a memory segment or the aperture, or pinned in system memory, stays
- * where it is. Its pages are present afterwards.
+ * where it is. Its pages are present afterwards. A protected buffer
+ * evicted to system memory goes back into a video protected region.
  *
- * Return: 0, -ENOSPC when the aperture's commit limit leaves no room even
- * after eviction, or another negative error code.
+ * Return: 0, -ENOSPC when the aperture's commit limit (or, for a protected
+ * buffer, the VPR) leaves no room even after eviction, or another negative
+ * error code.
  */
 int vseg_bo_commit_for_gpu(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
 {
@@ -1072,6 +1114,9 @@ int vseg_bo_commit_for_gpu(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
 	struct ttm_placement placement = {};
 
 	dma_resv_assert_held(vbo->tbo.base.resv);
+	/* Protected: back into a VPR, never the aperture's system pages. */
+	if (vseg_bo_is_protected(vbo))
+		return protected_home(vbo, ctx);
 	if (vbo->params.flags & VSEG_BO_ACCESSED_PHYSICALLY)
 		tt.lpfn = vseg_seg(vdev, vdev->layout.aperture_id)->desc->size >>
 			  PAGE_SHIFT;

@@ -84,6 +84,10 @@ struct vseg_bo_state {
  * @id: device-wide id.
  * @owner_pid: tgid of the creator.
  * @owner_comm: its command name.
+ * @owner_file: the client id (&vseg_file.client_id) of the file that
+ *	created it, the only one that may drop its content (EVICT with
+ *	DISCARD) or unpin it through EVICT; 0 for a buffer no file created
+ *	(a foreign dma-buf's, the kernel's). Set once, at creation.
  * @link: in &vseg_device.bos.
  * @state: current placement, protected by &vseg_device.bo_lock.
  * @accounted_seg: segment whose resident counter holds this buffer, or
@@ -126,6 +130,7 @@ struct vseg_bo {
 	u64 id;
 	pid_t owner_pid;
 	char owner_comm[TASK_COMM_LEN];
+	u64 owner_file;
 	struct list_head link;
 	struct vseg_bo_state state;
 	u32 accounted_seg;
@@ -203,6 +208,7 @@ int vseg_bo_make_resident_list(struct vseg_bo **bos, u32 n,
 int vseg_bo_evict(struct vseg_bo *vbo, bool unpin, bool discard,
 		  bool *unpinned, enum vseg_move_reason why);
 void vseg_bo_unpin(struct vseg_bo *vbo, unsigned int count);
+void vseg_bo_unpin_locked(struct vseg_bo *vbo);
 int vseg_bo_make_reachable(struct vseg_bo *vbo, bool map_aperture,
 			   struct ttm_operation_ctx *ctx);
 int vseg_bo_commit_for_gpu(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx);

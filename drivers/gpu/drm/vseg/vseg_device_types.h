@@ -15,6 +15,7 @@
 #include "vseg_aperture_mgr_types.h"
 #include "vseg_display_types.h"
 #include "vseg_engine_types.h"
+#include "vseg_limits.h"
 #include "vseg_paging_types.h"
 #include "vseg_phys.h"
 #include "vseg_placement.h"
@@ -99,6 +100,8 @@ struct vseg_segment {
  * @pager: the paging buffer and what the paging engine runs.
  * @display: the virtual display.
  * @pm: standby and hibernate (vseg_pm.c).
+ * @limits: what clients may tie up, per process, per user and for the
+ *	device, and their charges (vseg_limits.c).
  *
  * Everything is owned by the DRM device: each part's init registers the
  * drmm action that tears it down.
@@ -123,6 +126,7 @@ struct vseg_device {
 	struct vseg_paging pager;
 	struct vseg_display display;
 	struct vseg_pm pm;
+	struct vseg_limits limits;
 };
 
 static inline struct vseg_device *to_vseg(struct drm_device *drm)

@@ -148,7 +148,7 @@ static const struct drm_ioctl_desc vseg_ioctls[] = {
 
 static int vseg_open(struct drm_device *drm, struct drm_file *file)
 {
-	struct vseg_file *vfile = kzalloc(sizeof(*vfile), GFP_KERNEL);
+	struct vseg_file *vfile = kzalloc(sizeof(*vfile), GFP_KERNEL_ACCOUNT);
 
 	if (!vfile || vseg_file_init(vfile, to_vseg(drm))) {
 		kfree(vfile);
@@ -273,6 +273,7 @@ int vseg_device_probe(struct device *dev, struct pci_dev *pci)
 	if (err)
 		return err;
 	INIT_LIST_HEAD(&vdev->bos);
+	vseg_file_limits_init(vdev);
 
 	/* Each part registers the drmm action that tears it down. */
 	err = probe_step(vdev, &step, vseg_ttm_init(vdev));

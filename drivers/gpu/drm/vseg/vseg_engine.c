@@ -41,6 +41,7 @@
 #include "vseg_res_cursor.h"
 #include "vseg_trace.h"
 #include "vseg_vm.h"
+#include "vseg_vpr.h"
 #include "vseg_vram_mgr.h"
 
 /*
@@ -316,19 +317,37 @@ static bool virt_reaches(const struct vseg_cmd_job *job, u64 va, u64 len,
 }
 
 /*
- * Protected content stays in protected buffers: a COPY from a protected
- * buffer into one that is not fails before it writes a byte. A physical
- * command lies in one listed allocation each side (checked before).
+ * A buffer of the job that is not protected, or not inside a VPR where
+ * the job found it. One the job may not reach faults anyway.
+ */
+static bool obj_outside_vpr(struct drm_gem_object *obj, void *arg)
+{
+	const struct vseg_cmd_job *job = arg;
+	int i = job_bo_index(job, obj);
+
+	return i >= 0 && (!vseg_bo_is_protected(job->bos[i]) ||
+			  !vseg_vpr_res_inside(job->base.vdev, job->res[i]));
+}
+
+/*
+ * Protected content stays in protected buffers inside a VPR: a COPY from a
+ * protected buffer into one that is not, or into memory outside every
+ * VPR, fails before it writes a byte. A physical command lies in one
+ * listed allocation each side (checked before).
  */
 static bool copy_leaks(const struct vseg_cmd_job *job, const struct drm_vseg_cmd *c)
 {
+	struct vseg_device *vdev = job->base.vdev;
+
 	if (c->opcode != DRM_VSEG_CMD_COPY || !c->size)
 		return false;
 	if (job->vm)
 		return virt_reaches(job, c->src, c->size, true) &&
-		       virt_reaches(job, c->dst, c->size, false);
+		       vseg_vm_reaches(job->vm, c->dst, c->size,
+				       obj_outside_vpr, (void *)job);
 	return phys_range(job, c->src)->protected &&
-	       !phys_range(job, c->dst)->protected;
+	       (!phys_range(job, c->dst)->protected ||
+		!vseg_vpr_phys_inside(vdev, c->dst, c->size));
 }
 
 /**

@@ -5,8 +5,10 @@
  * Per-file state and the limits that keep one client from starving the
  * others (see "Security model" in Documentation/gpu/vseg.rst):
  *
- * - pins: a file may pin at most pin_limit_percent of each segment, pins
- *   counted in bytes (a buffer pinned twice counts twice); pins belong to
+ * - pins: pins are counted in bytes (a buffer pinned twice counts twice)
+ *   and charged to the process that opened the file, to its user and to
+ *   the device, each bounded by a share of each segment (vseg_limits.c):
+ *   a process opening the device many times gets no more; pins belong to
  *   the file that took them: only it can drop them, and they go when its
  *   last handle of the buffer is closed, or with the file;
  * - jobs: a file has at most DRM_VSEG_MAX_JOBS_IN_FLIGHT jobs unfinished;
@@ -20,7 +22,6 @@
 #include <linux/idr.h>
 #include <linux/lockdep.h>
 #include <linux/mm.h>
-#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
@@ -29,12 +30,8 @@
 #include "vseg_client_stats.h"
 #include "vseg_device_types.h"
 #include "vseg_file.h"
+#include "vseg_limits.h"
 #include "vseg_sched.h"
-
-static unsigned int pin_limit_percent = 50;
-module_param(pin_limit_percent, uint, 0444);
-MODULE_PARM_DESC(pin_limit_percent,
-		 "Most of each segment one file may pin, in percent (default 50)");
 
 /**
  * struct vseg_file_pin - the pins one file holds on one buffer
@@ -53,6 +50,9 @@ struct vseg_file_pin {
  * @vf: the state
  * @vdev: the device
  *
+ * The file's charges go to the opening process and its user
+ * (vseg_limits_client_open()).
+ *
  * Return: 0 or -ENOMEM.
  */
 int vseg_file_init(struct vseg_file *vf, struct vseg_device *vdev)
@@ -63,14 +63,18 @@ int vseg_file_init(struct vseg_file *vf, struct vseg_device *vdev)
 	vf->stats = vseg_client_stats_alloc();
 	if (!vf->stats)
 		return -ENOMEM;
+	vf->limits = vseg_limits_client_open(&vdev->limits);
+	if (!vf->limits) {
+		vseg_client_stats_put(vf->stats);
+		return -ENOMEM;
+	}
 	for (i = 0; i < VSEG_NUM_USER_ENGINES; i++) {
 		err = vseg_sched_entity_init(vdev, &vf->entity[i], i,
 					     DRM_SCHED_PRIORITY_NORMAL);
 		if (err) {
 			while (i--)
 				drm_sched_entity_fini(&vf->entity[i]);
-			vseg_client_stats_put(vf->stats);
-			return err;
+			goto err_limits;
 		}
 	}
 	vf->vm = vseg_vm_create(vdev);
@@ -78,8 +82,7 @@ int vseg_file_init(struct vseg_file *vf, struct vseg_device *vdev)
 		err = PTR_ERR(vf->vm);
 		for (i = 0; i < VSEG_NUM_USER_ENGINES; i++)
 			drm_sched_entity_fini(&vf->entity[i]);
-		vseg_client_stats_put(vf->stats);
-		return err;
+		goto err_limits;
 	}
 	vf->client_id = vseg_client_id_next();
 	vf->vdev = vdev;
@@ -87,6 +90,11 @@ int vseg_file_init(struct vseg_file *vf, struct vseg_device *vdev)
 	xa_init(&vf->pins);
 	mutex_init(&vf->push_lock);
 	return 0;
+
+err_limits:
+	vseg_limits_client_put(vf->limits);
+	vseg_client_stats_put(vf->stats);
+	return err;
 }
 
 /**
@@ -106,7 +114,7 @@ u64 vseg_file_client_id(struct drm_file *file)
  *
  * Its jobs still queued are cancelled (their fences signal -ESRCH once
  * their dependencies have; a job already running ends, within the time
- * limit), then its pins and its address space go.
+ * limit), then its pins (and their charges) and its address space go.
  */
 void vseg_file_fini(struct vseg_file *vf)
 {
@@ -118,52 +126,61 @@ void vseg_file_fini(struct vseg_file *vf)
 		drm_sched_entity_fini(&vf->entity[i]);
 		dma_fence_put(vf->last[i]);
 	}
-
 	xa_for_each(&vf->pins, id, pin) {
 		vseg_bo_unpin(pin->bo, pin->count);
+		vseg_limits_uncharge(vf->limits, VSEG_LIMIT_PIN, pin->seg,
+				     (u64)pin->count * pin->bo->tbo.base.size);
 		drm_gem_object_put(&pin->bo->tbo.base);
 		kfree(pin);
 	}
 	xa_destroy(&vf->pins);
 	vseg_vm_close(vf->vm);
+	vseg_limits_client_put(vf->limits);
 	vseg_client_stats_put(vf->stats);
 	mutex_destroy(&vf->push_lock);
 	mutex_destroy(&vf->pin_lock);
 }
 
-/**
- * vseg_file_pin_limit_percent() - the share of a segment a file may pin
- *
- * Return: the module parameter pin_limit_percent, at most 100.
+/*
+ * What a segment could ever have pinned in it: a memory segment's size, the
+ * aperture's commit limit, what TTM lets system memory hold (half of RAM).
  */
-unsigned int vseg_file_pin_limit_percent(void)
+static u64 pin_capacity(struct vseg_device *vdev, u32 seg)
 {
-	return min(pin_limit_percent, 100u);
+	const struct vseg_segment_desc *d;
+
+	if (!seg)
+		return (u64)totalram_pages() << (PAGE_SHIFT - 1);
+	d = &vdev->table.seg[seg - 1];	/* the table's: before the managers */
+	return d->kind == VSEG_SEGMENT_APERTURE ? d->commit_limit : d->size;
 }
 
 /**
- * vseg_file_pin_limit() - bytes one file may pin in a segment
- * @vdev: the device
- * @seg: segment id, 0 for system memory
+ * vseg_file_limits_init() - the device's limits, with the pin bounds
+ * @vdev: the device, its table validated
  *
- * Return: pin_limit_percent of the segment's size (the aperture: of its
- * commit limit; system memory: of what TTM lets it hold, half of RAM).
+ * Every segment's pins are bounded per process, per user and for the
+ * device (vseg_limits_init_pins()); the other kinds bound nothing until
+ * their owners set them.
  */
-u64 vseg_file_pin_limit(struct vseg_device *vdev, u32 seg)
+void vseg_file_limits_init(struct vseg_device *vdev)
 {
-	u64 room = (u64)totalram_pages() << (PAGE_SHIFT - 1);
+	u64 capacity[VSEG_LIMIT_SLOTS] = {};
+	u32 seg;
 
-	if (seg)
-		room = vseg_seg(vdev, seg)->desc->kind == VSEG_SEGMENT_APERTURE ?
-		       vseg_seg(vdev, seg)->desc->commit_limit :
-		       vseg_seg(vdev, seg)->desc->size;
-	return div_u64(room * min(pin_limit_percent, 100u), 100);
+	vseg_limits_init(&vdev->limits);
+	for (seg = 0; seg <= vdev->table.num_segments; seg++)
+		capacity[seg] = pin_capacity(vdev, seg);
+	vseg_limits_init_pins(&vdev->limits, capacity,
+			      vdev->table.num_segments + 1);
 }
 
 /*
  * MAKE_RESIDENT with PIN for one buffer, reserved, the pin lock held: the
- * buffer is made resident, in a segment where the file still has room to
- * pin it, and pinned there.
+ * buffer is made resident, in a segment where the file's process, user and
+ * device still have room to pin it, pinned there, and the pin charged.
+ * Another file of the same process or user may charge meanwhile: a pin
+ * whose charge then fails is dropped again (-ENOBUFS, for good).
  */
 static int pin_locked(struct vseg_bo *vbo, void *arg, unsigned int *place)
 {
@@ -176,18 +193,24 @@ static int pin_locked(struct vseg_bo *vbo, void *arg, unsigned int *place)
 
 	lockdep_assert_held(&vf->pin_lock);
 	for (seg = 0; seg <= vdev->table.num_segments; seg++)
-		if (vf->pinned[seg] + size <= vseg_file_pin_limit(vdev, seg))
+		if (vseg_limits_would_fit(vf->limits, VSEG_LIMIT_PIN, seg, size))
 			allowed |= BIT(seg);
 
 	pin = xa_load(&vf->pins, vbo->id);
 	if (!pin) {
-		new = kzalloc(sizeof(*new), GFP_KERNEL);
+		new = kzalloc(sizeof(*new), GFP_KERNEL_ACCOUNT);
 		err = new ? xa_err(xa_store(&vf->pins, vbo->id, new,
-					    GFP_KERNEL)) : -ENOMEM;
+					    GFP_KERNEL_ACCOUNT)) : -ENOMEM;
 		if (err)
 			goto out_free;
 	}
 	err = vseg_bo_make_resident_locked(vbo, true, allowed, &seg, place);
+	if (err >= 0 && err != VSEG_BO_NEXT_PLACE &&
+	    err != VSEG_BO_WAIT_PLACE &&
+	    vseg_limits_charge(vf->limits, VSEG_LIMIT_PIN, seg, size)) {
+		vseg_bo_unpin_locked(vbo);
+		err = -ENOBUFS;
+	}
 	if (err < 0 || err == VSEG_BO_NEXT_PLACE || err == VSEG_BO_WAIT_PLACE) {
 		if (new)
 			xa_erase(&vf->pins, vbo->id);
@@ -201,7 +224,6 @@ static int pin_locked(struct vseg_bo *vbo, void *arg, unsigned int *place)
 		new = NULL;
 	}
 	pin->count++;
-	vf->pinned[pin->seg] += size;
 out_free:
 	kfree(new);
 	return err;
@@ -212,13 +234,15 @@ out_free:
  * @vf: the file
  * @bos: the buffers, in list order (vseg_bo_make_resident_list())
  * @n: number of entries
- * @pin: pin each entry, in a segment where the file still has room to pin
- *	it; a buffer listed twice is pinned twice
+ * @pin: pin each entry, in a segment where the file's process, user and
+ *	device still have room to pin it; a buffer listed twice is pinned
+ *	twice
  * @done: receives the number of entries made resident (and pinned), the
  *	first ones
  *
- * Return: 0, -ENOSPC (no room, or no budget left in any of the segments
- * of the entry at @done), -ENOMEM, -EINTR.
+ * Return: 0, -ENOSPC (no room, or no pin budget left for the process, its
+ * user or the device in any of the segments of the entry at @done),
+ * -ENOMEM, -EINTR.
  */
 int vseg_file_make_resident(struct vseg_file *vf, struct vseg_bo **bos,
 			    u32 n, bool pin, u32 *done)
@@ -262,7 +286,8 @@ static struct vseg_file_pin *drop_pin(struct vseg_file *vf,
 				      struct vseg_file_pin *pin, u32 count)
 {
 	lockdep_assert_held(&vf->pin_lock);
-	vf->pinned[pin->seg] -= (u64)count * pin->bo->tbo.base.size;
+	vseg_limits_uncharge(vf->limits, VSEG_LIMIT_PIN, pin->seg,
+			     (u64)count * pin->bo->tbo.base.size);
 	pin->count -= count;
 	if (pin->count)
 		return NULL;

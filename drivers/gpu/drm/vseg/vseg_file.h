@@ -21,6 +21,7 @@ struct drm_gem_object;
 struct vseg_bo;
 struct vseg_client_stats;
 struct vseg_device;
+struct vseg_limits_client;
 
 /**
  * struct vseg_file - per open file state
@@ -28,9 +29,11 @@ struct vseg_device;
  * @client_id: the file's id for fdinfo where DRM has none (6.1).
  * @stats: the time each engine spent on the file's work (fdinfo).
  * @vm: the file's GPU virtual address space, a reference.
- * @pin_lock: protects @pins and @pinned; taken before any reservation.
- * @pins: &struct vseg_file_pin of each buffer the file pinned, by buffer id.
- * @pinned: bytes the file has pinned in each segment (0: system memory).
+ * @limits: where the file's charges go: the process and the user that
+ *	opened it, and the device (vseg_limits.c).
+ * @pin_lock: protects @pins; taken before any reservation.
+ * @pins: &struct vseg_file_pin of each buffer the file pinned, by buffer id;
+ *	each pin is charged to @limits.
  * @entity: the file's scheduler entity on each user engine: its jobs on
  *	an engine run, and their fences signal, in the order they were
  *	queued.
@@ -45,9 +48,9 @@ struct vseg_file {
 	u64 client_id;
 	struct vseg_client_stats *stats;
 	struct vseg_vm *vm;
+	struct vseg_limits_client *limits;
 	struct mutex pin_lock; /* see above */
 	struct xarray pins;
-	u64 pinned[VSEG_MAX_SEGMENTS + 1];
 	struct drm_sched_entity entity[VSEG_NUM_USER_ENGINES];
 	struct mutex push_lock; /* see above */
 	struct dma_fence *last[VSEG_NUM_USER_ENGINES];
@@ -55,8 +58,7 @@ struct vseg_file {
 
 int vseg_file_init(struct vseg_file *vf, struct vseg_device *vdev);
 void vseg_file_fini(struct vseg_file *vf);
-u64 vseg_file_pin_limit(struct vseg_device *vdev, u32 seg);
-unsigned int vseg_file_pin_limit_percent(void);
+void vseg_file_limits_init(struct vseg_device *vdev);
 int vseg_file_make_resident(struct vseg_file *vf, struct vseg_bo **bos,
 			    u32 n, bool pin, u32 *done);
 int vseg_file_can_unpin(struct vseg_file *vf, struct vseg_bo *vbo,

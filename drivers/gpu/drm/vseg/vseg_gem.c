@@ -27,6 +27,7 @@
 #include "vseg_prime.h"
 #include "vseg_pm.h"
 #include "vseg_res_cursor.h"
+#include "vseg_ttm.h"
 
 /* How long CPU faults may find the CPU-visible room taken before SIGBUS. */
 #define VSEG_FAULT_PATIENCE	(10 * HZ)
@@ -145,6 +146,8 @@ int vseg_gem_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
 			     vseg_vm_resv_obj(vf->vm) : NULL, &vbo);
 	if (err)
 		return err;
+	/* Its owner: the only file that may discard or unpin it by EVICT. */
+	vbo->owner_file = vf->client_id;
 	/* The handle holds the buffer from now on. */
 	err = drm_gem_handle_create(file, &vbo->tbo.base, handle);
 	drm_gem_object_put(&vbo->tbo.base);
@@ -358,9 +361,28 @@ out_unlock:
 	return ret;
 }
 
+/*
+ * ptrace access (/proc/PID/mem, a debugger): vseg's own, which waits for
+ * the buffer's moves whatever its placement (TTM's does not for system
+ * pages: a move's destination may still hold another owner's bytes).
+ */
+static int vseg_vm_access(struct vm_area_struct *vma, unsigned long addr,
+			  void *buf, int len, int write)
+{
+	struct ttm_buffer_object *tbo = vma->vm_private_data;
+	unsigned long offset = addr - vma->vm_start +
+		((vma->vm_pgoff - drm_vma_node_start(&tbo->base.vma_node))
+		 << PAGE_SHIFT);
+
+	if (len < 1 || offset >= tbo->base.size ||
+	    len > tbo->base.size - offset)
+		return -EIO;
+	return vseg_ttm_access(tbo, offset, buf, len, write);
+}
+
 static const struct vm_operations_struct vseg_vm_ops = {
 	.fault = vseg_vm_fault,
 	.open = ttm_bo_vm_open,
 	.close = ttm_bo_vm_close,
-	.access = ttm_bo_vm_access,
+	.access = vseg_vm_access,
 };

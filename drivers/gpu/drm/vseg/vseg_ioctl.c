@@ -484,17 +484,23 @@ int vseg_ioctl_gem_mmap_offset(struct drm_device *drm, void *data,
 }
 
 /*
- * The list is checked before anything moves: EVICT of a pinned buffer is
- * -EBUSY; UNPIN drops one of the file's own pins per entry, so the buffer
- * must hold that many of them, and no other, to be evicted at its last
- * entry.
+ * The list is checked before anything moves: DISCARD and UNPIN are the
+ * owning file's only (the file that created the buffer: not another file
+ * holding it through PRIME, not for a foreign dma-buf's buffer), -EPERM;
+ * EVICT of a pinned buffer is -EBUSY; UNPIN drops one of the file's own
+ * pins per entry, so the buffer must hold that many of them, and no other,
+ * to be evicted at its last entry.
  */
 static int residency_check(struct vseg_file *vfile, struct vseg_bo **bos,
-			   u32 n, bool unpin)
+			   u32 n, bool unpin, bool discard)
 {
 	u32 i, j, pins, times;
 	int err = 0;
 
+	if (unpin || discard)
+		for (i = 0; i < n; i++)
+			if (bos[i]->owner_file != vfile->client_id)
+				return -EPERM;
 	for (i = 0; i < n && !err; i++) {
 		pins = READ_ONCE(bos[i]->tbo.pin_count);
 		if (!unpin) {
@@ -556,7 +562,7 @@ static int residency(struct drm_file *file, struct drm_vseg_residency *args,
 
 	handles = vseg_copy_array(args->handles, args->count,
 				  sizeof(*handles), &err);
-	bos = kvcalloc(args->count, sizeof(*bos), GFP_KERNEL);
+	bos = kvcalloc(args->count, sizeof(*bos), GFP_KERNEL_ACCOUNT);
 	if (!err && !bos)
 		err = -ENOMEM;
 	for (n = 0; !err && n < args->count; n++) {
@@ -566,7 +572,8 @@ static int residency(struct drm_file *file, struct drm_vseg_residency *args,
 	}
 	if (!err && !make_resident)
 		err = residency_check(vfile, bos, n,
-				      args->flags & DRM_VSEG_RESIDENCY_UNPIN);
+				      args->flags & DRM_VSEG_RESIDENCY_UNPIN,
+				      args->flags & DRM_VSEG_RESIDENCY_DISCARD);
 	if (!err)
 		err = residency_apply(vfile, bos, n, args, make_resident);
 	while (bos && n--)

@@ -23,6 +23,14 @@
  * which holds the pages it clears on neither. The pool gives its pages
  * back to the system under memory pressure (a shrinker) and when the
  * module goes.
+ *
+ * Memory cgroups: a page the pool allocates is charged to the memory
+ * cgroup of the task it is allocated for (__GFP_ACCOUNT: the client whose
+ * ioctl, fault or submission needs it), and stays charged there until it
+ * goes back to the system. A pooled page handed to another client keeps
+ * its first charge: recycled pages are charged to whoever allocated them,
+ * not to their next user, and at most page_pool_mb of them sit in the
+ * pool.
  */
 
 #include <linux/highmem.h>
@@ -155,7 +163,8 @@ int vseg_pages_get(struct page **pages, unsigned long n,
 	}
 	atomic64_add(got, &pool.hits);
 	for (i = got; i < n; i++) {
-		pages[i] = alloc_page(GFP_KERNEL | __GFP_NOWARN |
+		/* Charged to the caller's memory cgroup, as long as it lives. */
+		pages[i] = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_NOWARN |
 				      (init == VSEG_PAGE_ZERO ? __GFP_ZERO : 0));
 		if (!pages[i]) {
 			vseg_pages_put(pages, i);

@@ -100,38 +100,54 @@ static void *paging_map(struct vseg_paging *pg, u64 addr, bool write,
 	return vseg_vram_map(mgr, off, len, false, kmapped);
 }
 
+static int paging_fill(struct vseg_paging *pg, u64 dst, u32 value, u64 size);
+
+/*
+ * A Transfer, encrypting or decrypting a protected buffer's bytes on the
+ * way (the result is written straight into the destination: plaintext
+ * never sits in the system pages of an encrypted copy). One that fails
+ * part-way zeroes what it did not write: the destination may be pages of
+ * another owner's that only the Transfer was to overwrite.
+ */
 static int paging_transfer(struct vseg_paging *pg, u64 dst, u64 src,
 			   u64 size, u32 flags)
 {
+	bool crypt = flags & (VSEG_PAGING_F_ENCRYPT | VSEG_PAGING_F_DECRYPT);
 	u64 done = 0, dlen, slen, n, prot;
 	void *d, *s, *dk, *sk;
+	int err = 0;
 
 	/* The protected side's address: its offset in the buffer. */
 	prot = flags & VSEG_PAGING_F_ENCRYPT ? src : dst;
-	if ((flags & (VSEG_PAGING_F_ENCRYPT | VSEG_PAGING_F_DECRYPT)) &&
-	    (prot < pg->crypt_base || !pg->crypt_nonce))
-		return -EFAULT;
+	if (crypt && (prot < pg->crypt_base || !pg->crypt_nonce))
+		err = -EFAULT;
 
-	while (done < size) {
+	while (!err && done < size) {
 		d = paging_map(pg, dst + done, true, &dlen, &dk);
-		if (IS_ERR_OR_NULL(d))
-			return -EFAULT;
+		if (IS_ERR_OR_NULL(d)) {
+			err = -EFAULT;
+			break;
+		}
 		s = paging_map(pg, src + done, false, &slen, &sk);
 		if (IS_ERR_OR_NULL(s)) {
 			kunmap_local(dk);
-			return -EFAULT;
+			err = -EFAULT;
+			break;
 		}
 		n = min3(dlen, slen, size - done);
-		memcpy(d, s, n);
-		if (flags & (VSEG_PAGING_F_ENCRYPT | VSEG_PAGING_F_DECRYPT))
-			vseg_vpr_xor(pg->vpr_key, pg->crypt_nonce,
-				     prot + done - pg->crypt_base, d, n);
+		if (crypt)
+			vseg_vpr_crypt(pg->vpr_key, pg->crypt_nonce,
+				       prot + done - pg->crypt_base, d, s, n);
+		else
+			memcpy(d, s, n);
 		kunmap_local(sk);
 		kunmap_local(dk);
 		done += n;
 		cond_resched();
 	}
-	return 0;
+	if (err)
+		paging_fill(pg, dst + done, 0, size - done);
+	return err;
 }
 
 /*

@@ -481,8 +481,10 @@ static int check_physical(const struct vseg_layout *l,
 }
 
 /*
- * A protected buffer: a supported VprSupported segment, nothing the CPU
- * reaches, no bank hints, no eviction to the aperture.
+ * A protected buffer: VprSupported segments only (system memory, the
+ * aperture and other memory segments are no places for it: it reaches
+ * system memory only by eviction, encrypted), nothing the CPU reaches, no
+ * bank hints, no eviction set.
  */
 static int check_protected(const struct vseg_layout *l,
 			   const struct vseg_bo_params *p)
@@ -493,10 +495,12 @@ static int check_protected(const struct vseg_layout *l,
 		return 0;
 	if ((p->flags & VSEG_BO_CPU_VISIBLE) || p->num_banks || p->eviction)
 		return -EINVAL;
+	if (p->supported & BIT(0))
+		return -EINVAL;
 	for (id = 1; id <= l->table->num_segments; id++)
-		if ((p->supported & BIT(id)) && seg_has_vpr(l, id))
-			return 0;
-	return -EINVAL;
+		if ((p->supported & BIT(id)) && !seg_has_vpr(l, id))
+			return -EINVAL;
+	return 0;
 }
 
 /**

@@ -43,7 +43,7 @@ struct query_result {
 
 static int result_alloc(struct query_result *r, size_t len)
 {
-	r->buf = kzalloc(len, GFP_KERNEL);
+	r->buf = kzalloc(len, GFP_KERNEL_ACCOUNT);
 	r->len = len;
 	return r->buf ? 0 : -ENOMEM;
 }
@@ -148,6 +148,7 @@ static int query_heads(struct vseg_device *vdev, struct query_result *r)
 
 static int query_limits(struct vseg_device *vdev, struct query_result *r)
 {
+	unsigned int pct[VSEG_LIMIT_NUM_SCOPES];
 	struct drm_vseg_query_limits *l;
 	int err = result_alloc(r, sizeof(*l));
 
@@ -168,7 +169,10 @@ static int query_limits(struct vseg_device *vdev, struct query_result *r)
 	l->max_vm_mappings = DRM_VSEG_MAX_VM_MAPPINGS;
 	l->max_extensions = DRM_VSEG_MAX_EXTENSIONS;
 	l->num_heads = DRM_VSEG_NUM_HEADS;
-	l->pin_limit_percent = vseg_file_pin_limit_percent();
+	vseg_limits_pin_percents(pct);
+	l->pin_limit_percent = pct[VSEG_LIMIT_PROCESS];
+	l->pin_user_limit_percent = pct[VSEG_LIMIT_USER];
+	l->pin_device_limit_percent = pct[VSEG_LIMIT_DEVICE];
 	l->sync_size_max = DRM_VSEG_SYNC_SIZE_MAX;
 	l->va_size = VSEG_VM_END;
 	l->va_alignment = VSEG_VM_ALIGN;

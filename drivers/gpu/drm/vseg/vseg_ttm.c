@@ -53,7 +53,7 @@ static struct ttm_tt *vseg_ttm_tt_create(struct ttm_buffer_object *bo,
 {
 	struct vseg_tt *tt;
 
-	tt = kzalloc(sizeof(*tt), GFP_KERNEL);
+	tt = kzalloc(sizeof(*tt), GFP_KERNEL_ACCOUNT);
 	if (!tt)
 		return NULL;
 	/* Buffers start zeroed wherever they first land. */
@@ -535,27 +535,43 @@ static unsigned long vseg_ttm_io_mem_pfn(struct ttm_buffer_object *bo,
 						     PAGE_SHIFT));
 }
 
-static int vseg_ttm_access_memory(struct ttm_buffer_object *bo,
-				  unsigned long offset, void *buf, int len,
-				  int write)
+/*
+ * A debugger's (ptrace's) access to the bytes of a buffer, reserved,
+ * wherever it is: its system pages or its segment's. It first waits for
+ * the buffer's moves and jobs, as a CPU fault does: a move's destination
+ * holds whatever its pages held before (the page pool hands a Transfer
+ * pages it overwrites, vseg_page_pool.c) until the move's fence signals.
+ */
+static int access_locked(struct ttm_buffer_object *bo, unsigned long offset,
+			 void *buf, int len, int write)
 {
+	struct ttm_operation_ctx ctx = { .interruptible = true };
 	struct vseg_device *vdev = bdev_to_vseg(bo->bdev);
 	struct vseg_cursor c;
 	u64 done = 0, n;
-	void *p;
-
 	long wait;
+	void *p;
+	int err;
 
-	if (res_uses_pages(bo->resource))
-		return -EIO;
+	dma_resv_assert_held(bo->base.resv);
+	if (!bo->resource)
+		return -ENODATA;
 	/* A debugger does not read protected content either. */
 	if (vseg_vpr_tbo_protected(bo))
 		return -EPERM;
-	/* A move may still be filling the placement. */
-	wait = dma_resv_wait_timeout(bo->base.resv, DMA_RESV_USAGE_KERNEL,
+	/* The move filling the placement, and the jobs writing it, first. */
+	wait = dma_resv_wait_timeout(bo->base.resv, DMA_RESV_USAGE_WRITE,
 				     true, MAX_SCHEDULE_TIMEOUT);
 	if (wait < 0)
 		return wait;
+	if (res_uses_pages(bo->resource)) {
+		/* Only vseg's own pages: an imported buffer's are not. */
+		if (!bo->ttm || (bo->ttm->page_flags & TTM_TT_FLAG_EXTERNAL))
+			return -EIO;
+		err = vseg_tt_populate(bo, &ctx);
+		if (err)
+			return err;
+	}
 	vseg_cursor_init(&c, vdev, bo->ttm, bo->resource);
 	while (done < (u64)len) {
 		p = vseg_cursor_map(&c, offset + done, &n, write);
@@ -570,6 +586,48 @@ static int vseg_ttm_access_memory(struct ttm_buffer_object *bo,
 		done += n;
 	}
 	return len;
+}
+
+/* TTM's access_memory, for its own callers: the buffer is reserved. */
+static int vseg_ttm_access_memory(struct ttm_buffer_object *bo,
+				  unsigned long offset, void *buf, int len,
+				  int write)
+{
+	return access_locked(bo, offset, buf, len, write);
+}
+
+/**
+ * vseg_ttm_access() - read or write a buffer's bytes for a debugger
+ * @bo: the buffer, not reserved
+ * @offset: byte offset in the buffer; @offset + @len is within it
+ * @buf: the caller's bytes
+ * @len: how many, at least 1
+ * @write: write @buf into the buffer instead of reading
+ *
+ * &vm_operations_struct.access of vseg's mappings (ptrace, /proc/PID/mem),
+ * for every placement: system memory, the aperture and memory segments.
+ * It waits for the buffer's pending moves and jobs first, so that it never
+ * shows a page a move has not filled yet (TTM's ttm_bo_vm_access() reads
+ * system pages without waiting).
+ *
+ * Return: @len, the bytes done before a page could not be had, or a
+ * negative error code: -EPERM for a protected buffer, -ENODEV after an
+ * unplug, -EINTR/-ERESTARTSYS, -ENOMEM, -EIO for an imported buffer.
+ */
+int vseg_ttm_access(struct ttm_buffer_object *bo, unsigned long offset,
+		    void *buf, int len, int write)
+{
+	int err, idx;
+
+	if (!drm_dev_enter(bo->base.dev, &idx))
+		return -ENODEV;
+	err = ttm_bo_reserve(bo, true, false, NULL);
+	if (!err) {
+		err = access_locked(bo, offset, buf, len, write);
+		ttm_bo_unreserve(bo);
+	}
+	drm_dev_exit(idx);
+	return err;
 }
 
 /*

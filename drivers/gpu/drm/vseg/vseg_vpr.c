@@ -34,7 +34,9 @@
 
 #include "vseg_bo.h"
 #include "vseg_device_types.h"
+#include "vseg_phys.h"
 #include "vseg_res_cursor.h"
+#include "vseg_vm.h"
 #include "vseg_vpr.h"
 #include "vseg_vram_mgr.h"
 
@@ -54,19 +56,24 @@ void vseg_vpr_key_init(struct vseg_paging *pg)
 }
 
 /**
- * vseg_vpr_xor() - encrypt or decrypt bytes of a protected buffer
+ * vseg_vpr_crypt() - encrypt or decrypt bytes of a protected buffer
  * @key: the device's key (%VSEG_VPR_KEY_SIZE bytes)
  * @nonce: the eviction's nonce
- * @offset: offset of @buf's first byte in the buffer
- * @buf: the bytes, changed in place
+ * @offset: offset of the bytes' first one in the buffer
+ * @dst: where the result goes
+ * @src: the bytes to encrypt or decrypt (may be @dst)
  * @len: how many
  *
- * XORs the key stream of (@key, @nonce) from @offset on: the same call
- * encrypts and decrypts.
+ * Writes @src XOR the key stream of (@key, @nonce) from @offset on into
+ * @dst: the same call encrypts and decrypts. @dst never holds @src's bytes
+ * as they are, not even for a moment: plaintext never reaches the system
+ * pages of an encrypted copy.
  */
-void vseg_vpr_xor(const u8 *key, u64 nonce, u64 offset, void *buf, u64 len)
+void vseg_vpr_crypt(const u8 *key, u64 nonce, u64 offset, void *dst,
+		    const void *src, u64 len)
 {
-	u8 stream[VPR_BLOCK], *p = buf;
+	u8 stream[VPR_BLOCK], *d = dst;
+	const u8 *s = src;
 	__le64 in[2];
 	u64 block = U64_MAX, i;
 
@@ -78,7 +85,7 @@ void vseg_vpr_xor(const u8 *key, u64 nonce, u64 offset, void *buf, u64 len)
 			blake2s(stream, (const u8 *)in, key, sizeof(stream),
 				sizeof(in), VSEG_VPR_KEY_SIZE);
 		}
-		p[i] ^= stream[(offset + i) % VPR_BLOCK];
+		d[i] = s[i] ^ stream[(offset + i) % VPR_BLOCK];
 	}
 	memzero_explicit(stream, sizeof(stream));
 }
@@ -92,6 +99,83 @@ void vseg_vpr_xor(const u8 *key, u64 nonce, u64 offset, void *buf, u64 len)
 bool vseg_vpr_tbo_protected(struct ttm_buffer_object *tbo)
 {
 	return vseg_is_vseg_bo(tbo) && vseg_bo_is_protected(to_vseg_bo(tbo));
+}
+
+/* The VPR of memory segment @id as [*lo, *hi); false if it has none. */
+static bool seg_vpr(struct vseg_device *vdev, u32 id, u64 *lo, u64 *hi)
+{
+	const struct vseg_segment_desc *d;
+
+	if (!vseg_seg_is_memory(vdev, id))
+		return false;
+	d = vseg_seg(vdev, id)->desc;
+	if (!(d->flags & VSEG_SEGF_VPR_SUPPORTED) || !d->vpr_size)
+		return false;
+	*lo = d->vpr_start;
+	*hi = d->vpr_start + d->vpr_size;
+	return true;
+}
+
+/**
+ * vseg_vpr_overlaps() - does a range of a memory segment touch its VPR
+ * @desc: the segment
+ * @offset: segment offset of the range
+ * @size: its bytes
+ *
+ * Return: true if some byte of the range is in the segment's video
+ * protected region.
+ */
+bool vseg_vpr_overlaps(const struct vseg_segment_desc *desc, u64 offset,
+		       u64 size)
+{
+	if (desc->kind != VSEG_SEGMENT_MEMORY ||
+	    !(desc->flags & VSEG_SEGF_VPR_SUPPORTED) || !desc->vpr_size || !size)
+		return false;
+	return offset < desc->vpr_start + desc->vpr_size &&
+	       (desc->vpr_start <= offset || desc->vpr_start - offset < size);
+}
+
+/**
+ * vseg_vpr_res_inside() - does a placement lie wholly inside a VPR
+ * @vdev: the device
+ * @res: the placement, or NULL (none)
+ *
+ * Return: true for a placement in a VprSupported memory segment whose
+ * every byte is inside the segment's video protected region; false in
+ * system memory, the aperture, and anywhere else.
+ */
+bool vseg_vpr_res_inside(struct vseg_device *vdev, struct ttm_resource *res)
+{
+	u64 lo, hi;
+
+	if (!res || !seg_vpr(vdev, vseg_mem_type_to_seg(vdev, res->mem_type),
+			     &lo, &hi))
+		return false;
+	return vseg_vram_res_within(res, lo, hi);
+}
+
+/**
+ * vseg_vpr_phys_inside() - does a GPU physical range lie inside a VPR
+ * @vdev: the device
+ * @addr: GPU physical address of the first byte
+ * @len: bytes (0 counts as 1)
+ *
+ * For the engines, which check where a protected buffer's bytes would go
+ * by the memory itself, not by the buffer's flag.
+ *
+ * Return: true if every byte is inside the video protected region of one
+ * memory segment.
+ */
+bool vseg_vpr_phys_inside(struct vseg_device *vdev, u64 addr, u64 len)
+{
+	u64 lo, hi, off;
+	u32 id;
+
+	if (!vseg_phys_resolve(vdev, addr, &id, &off) ||
+	    !seg_vpr(vdev, id, &lo, &hi))
+		return false;
+	len = max_t(u64, len, 1);
+	return off >= lo && off < hi && len <= hi - off;
 }
 
 /**

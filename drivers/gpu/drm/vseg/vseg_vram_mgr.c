@@ -331,7 +331,7 @@ static int vseg_vram_mgr_alloc(struct ttm_resource_manager *man,
 	else
 		flags |= DRM_BUDDY_RANGE_ALLOCATION;
 
-	vres = kzalloc(sizeof(*vres), GFP_KERNEL);
+	vres = kzalloc(sizeof(*vres), GFP_KERNEL_ACCOUNT);
 	if (!vres)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&vres->blocks);
@@ -854,6 +854,28 @@ bool vseg_vram_res_below(struct ttm_resource *res, u64 limit)
 }
 
 /**
+ * vseg_vram_res_within() - does a placement lie wholly inside a range
+ * @res: a placement in a memory segment
+ * @lo: segment offset of the range's first byte
+ * @hi: segment offset past its last byte
+ *
+ * Return: true if every block is inside [@lo, @hi).
+ */
+bool vseg_vram_res_within(struct ttm_resource *res, u64 lo, u64 hi)
+{
+	struct vseg_vram_mgr *mgr = to_vram_mgr(ttm_manager_type(res->bo->bdev,
+								 res->mem_type));
+	struct drm_buddy_block *block;
+
+	list_for_each_entry(block, &to_vseg_vram_res(res)->blocks, link)
+		if (block_start(block) < lo ||
+		    block_start(block) + drm_buddy_block_size(&mgr->mm, block) >
+		    hi)
+			return false;
+	return true;
+}
+
+/**
  * vseg_vram_res_size() - bytes a memory-segment placement holds
  * @res: a placement in a memory segment
  *
@@ -1071,13 +1093,17 @@ int vseg_vram_populate(struct vseg_vram_mgr *mgr, u64 offset, u64 size)
  * @size: bytes, a multiple of PAGE_SIZE
  *
  * The pages go back to the pool, the BAR's bytes are cleared; the range
- * reads zero afterwards. Only
+ * reads zero afterwards. Pages of a range that touches the video protected
+ * region are cleared first: protected plaintext never sits in the pool,
+ * whatever its next taker does with the page. Only
  * for bytes nobody can reach any more (freed or discarded).
  */
 void vseg_vram_release(struct vseg_vram_mgr *mgr, u64 offset, u64 size)
 {
 	u64 off = offset, end = min(offset + size, mgr->desc->size);
 	u64 bar_end = min(end, READ_ONCE(mgr->bar_size));
+	/* Protected plaintext never reaches the pool, whoever takes it next. */
+	bool scrub = vseg_vpr_overlaps(mgr->desc, offset, size);
 	struct page *batch[64], **slot;
 	unsigned int n = 0;
 	u64 freed = 0;
@@ -1094,6 +1120,8 @@ void vseg_vram_release(struct vseg_vram_mgr *mgr, u64 offset, u64 size)
 			continue;
 		}
 		if (*slot) {
+			if (scrub)
+				clear_highpage(*slot);
 			batch[n++] = *slot;
 			WRITE_ONCE(*slot, NULL);
 			if (n == ARRAY_SIZE(batch)) {

@@ -38,6 +38,7 @@ u64 vseg_vram_backed(struct vseg_vram_mgr *mgr);
 bool vseg_vram_res_contiguous(struct ttm_resource *res);
 bool vseg_vram_res_backed(struct ttm_resource *res);
 bool vseg_vram_res_below(struct ttm_resource *res, u64 limit);
+bool vseg_vram_res_within(struct ttm_resource *res, u64 lo, u64 hi);
 int vseg_vram_res_populate(struct ttm_resource *res, u64 overwritten);
 u64 vseg_vram_res_size(struct ttm_resource *res);
 int vseg_vram_res_copy(struct ttm_resource *res, void *buf, bool to_segment);

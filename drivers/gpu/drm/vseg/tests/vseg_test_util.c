@@ -3,7 +3,8 @@
  * Copyright (c) 2026 The vseg authors
  *
  * The vseg_test module: KUnit suites for the pure logic of vseg (segment
- * tables, the GART, the aperture commit limit, placement derivation). The
+ * tables, the GART, the aperture commit limit, placement derivation, the
+ * limits per process, user and device). The
  * segment table suite calls vseg.ko's segment table layer, which exports
  * it for KUnit only (EXPORT_SYMBOL_IF_KUNIT): vseg.ko must be loaded first.
  */

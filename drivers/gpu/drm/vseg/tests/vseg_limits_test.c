@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The vseg authors
+ *
+ * KUnit tests of the limits module (vseg_limits.c): the arithmetic of a
+ * bound (no wrap-around), and charges against a process's, a user's and
+ * the device's bound at once: a charge that breaks any of the three
+ * charges nothing; files of one process share its counter, processes of
+ * one user the user's; uncharges give back exactly; records go with their
+ * last client. The processes are real struct pids (this task's, and
+ * init's), the users plain uids: no device is needed.
+ */
+
+#include <kunit/test.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/uidgid.h>
+
+#include "../vseg_limits.h"
+
+#define SLOT	1	/* a segment */
+
+static void limits_fits(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, vseg_limits_fits(0, 0, 0));
+	KUNIT_EXPECT_TRUE(test, vseg_limits_fits(0, 10, 10));
+	KUNIT_EXPECT_TRUE(test, vseg_limits_fits(4, 6, 10));
+	KUNIT_EXPECT_FALSE(test, vseg_limits_fits(4, 7, 10));
+	KUNIT_EXPECT_FALSE(test, vseg_limits_fits(11, 0, 10));
+	/* Never wraps. */
+	KUNIT_EXPECT_FALSE(test, vseg_limits_fits(1, U64_MAX, U64_MAX));
+	KUNIT_EXPECT_FALSE(test, vseg_limits_fits(U64_MAX, 1, U64_MAX));
+	KUNIT_EXPECT_TRUE(test, vseg_limits_fits(U64_MAX - 1, 1, U64_MAX));
+	KUNIT_EXPECT_TRUE(test, vseg_limits_fits(0, U64_MAX, U64_MAX));
+}
+
+static void limits_share(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, vseg_limits_share(32 << 20, 50), 16 << 20);
+	KUNIT_EXPECT_EQ(test, vseg_limits_share(100, 33), 33);
+	KUNIT_EXPECT_EQ(test, vseg_limits_share(99, 50), 49);
+	KUNIT_EXPECT_EQ(test, vseg_limits_share(1000, 0), 0);
+	/* At most the whole. */
+	KUNIT_EXPECT_EQ(test, vseg_limits_share(1000, 250), 1000);
+	/* No overflow on the largest capacities. */
+	KUNIT_EXPECT_EQ(test, vseg_limits_share(U64_MAX, 100), U64_MAX);
+	KUNIT_EXPECT_EQ(test, vseg_limits_share(1ull << 62, 50), 1ull << 61);
+}
+
+static void limits_percents(struct kunit *test)
+{
+	unsigned int pct[VSEG_LIMIT_NUM_SCOPES];
+
+	vseg_limits_pin_percents(pct);
+	KUNIT_EXPECT_LE(test, pct[VSEG_LIMIT_PROCESS], pct[VSEG_LIMIT_USER]);
+	KUNIT_EXPECT_LE(test, pct[VSEG_LIMIT_USER], pct[VSEG_LIMIT_DEVICE]);
+	KUNIT_EXPECT_LE(test, pct[VSEG_LIMIT_DEVICE], 100u);
+}
+
+struct limits_test {
+	struct vseg_limits limits;
+	struct pid *other;	/* another process: init's */
+};
+
+static struct limits_test *limits_setup(struct kunit *test, u64 proc,
+					u64 user, u64 device)
+{
+	struct limits_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	vseg_limits_init(&t->limits);
+	vseg_limits_set_max(&t->limits, VSEG_LIMIT_PROCESS, VSEG_LIMIT_PIN,
+			    SLOT, proc);
+	vseg_limits_set_max(&t->limits, VSEG_LIMIT_USER, VSEG_LIMIT_PIN,
+			    SLOT, user);
+	vseg_limits_set_max(&t->limits, VSEG_LIMIT_DEVICE, VSEG_LIMIT_PIN,
+			    SLOT, device);
+	t->other = find_get_pid(1);
+	KUNIT_ASSERT_NOT_NULL(test, t->other);
+	KUNIT_ASSERT_PTR_NE(test, t->other, task_tgid(current));
+	return t;
+}
+
+static void limits_teardown(struct limits_test *t)
+{
+	put_pid(t->other);
+}
+
+static struct vseg_limits_client *open_as(struct kunit *test,
+					  struct limits_test *t,
+					  struct pid *pid, u32 uid)
+{
+	struct vseg_limits_client *c;
+
+	c = vseg_limits_client_open_as(&t->limits, pid, KUIDT_INIT(uid));
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	return c;
+}
+
+static u64 used(struct vseg_limits_client *c, enum vseg_limit_scope scope)
+{
+	return vseg_limits_used(c, scope, VSEG_LIMIT_PIN, SLOT);
+}
+
+/* Two files of one process share its bound. */
+static void limits_process(struct kunit *test)
+{
+	struct limits_test *t = limits_setup(test, 100, 1000, 1000);
+	struct pid *me = task_tgid(current);
+	struct vseg_limits_client *a = open_as(test, t, me, 1000);
+	struct vseg_limits_client *b = open_as(test, t, me, 1000);
+
+	KUNIT_EXPECT_EQ(test, vseg_limits_charge(a, VSEG_LIMIT_PIN, SLOT, 60),
+			0);
+	KUNIT_EXPECT_TRUE(test, vseg_limits_would_fit(b, VSEG_LIMIT_PIN, SLOT,
+						      40));
+	KUNIT_EXPECT_FALSE(test, vseg_limits_would_fit(b, VSEG_LIMIT_PIN,
+						       SLOT, 41));
+	KUNIT_EXPECT_EQ(test, vseg_limits_charge(b, VSEG_LIMIT_PIN, SLOT, 41),
+			-ENOSPC);
+	/* A refused charge charged nothing, anywhere. */
+	KUNIT_EXPECT_EQ(test, used(b, VSEG_LIMIT_PROCESS), 60);
+	KUNIT_EXPECT_EQ(test, used(b, VSEG_LIMIT_USER), 60);
+	KUNIT_EXPECT_EQ(test, used(b, VSEG_LIMIT_DEVICE), 60);
+	KUNIT_EXPECT_EQ(test, vseg_limits_charge(b, VSEG_LIMIT_PIN, SLOT, 40),
+			0);
+	KUNIT_EXPECT_EQ(test, used(a, VSEG_LIMIT_PROCESS), 100);
+	/* Another slot, another counter. */
+	KUNIT_EXPECT_EQ(test, vseg_limits_charge(b, VSEG_LIMIT_PIN, SLOT + 1,
+						 1 << 20), 0);
+	vseg_limits_uncharge(b, VSEG_LIMIT_PIN, SLOT + 1, 1 << 20);
+	/* Uncharges give back exactly what was charged. */
+	vseg_limits_uncharge(a, VSEG_LIMIT_PIN, SLOT, 60);
+	KUNIT_EXPECT_EQ(test, used(b, VSEG_LIMIT_PROCESS), 40);
+	KUNIT_EXPECT_EQ(test, vseg_limits_charge(b, VSEG_LIMIT_PIN, SLOT, 60),
+			0);
+	vseg_limits_uncharge(b, VSEG_LIMIT_PIN, SLOT, 100);
+	KUNIT_EXPECT_EQ(test, used(a, VSEG_LIMIT_DEVICE), 0);
+	vseg_limits_client_put(a);
+	vseg_limits_client_put(b);
+	limits_teardown(t);
+}
+
+/* Two processes of one user share the user's bound, not each other's. */
+static void limits_user(struct kunit *test)
+{
+	struct limits_test *t = limits_setup(test, 100, 150, 1000);
+	struct vseg_limits_client *a = open_as(test, t, task_tgid(current),
+					       65534);
+	struct vseg_limits_client *b = open_as(test, t, t->other, 65534);
+	struct vseg_limits_client *c = open_as(test, t, t->other, 1000);
+
+	KUNIT_EXPECT_EQ(test, vseg_limits_charge(a, VSEG_LIMIT_PIN, SLOT, 100),
+			0);
+	/* b's process has room, its user has 50 left. */
+	KUNIT_EXPECT_EQ(test, vseg_limits_charge(b, VSEG_LIMIT_PIN, SLOT, 60),
+			-ENOSPC);
+	KUNIT_EXPECT_EQ(test, vseg_limits_charge(b, VSEG_LIMIT_PIN, SLOT, 50),
+			0);
+	KUNIT_EXPECT_EQ(test, used(b, VSEG_LIMIT_PROCESS), 50);
+	KUNIT_EXPECT_EQ(test, used(b, VSEG_LIMIT_USER), 150);
+	/* Another user of the same process record: the process bound. */
+	KUNIT_EXPECT_EQ(test, vseg_limits_charge(c, VSEG_LIMIT_PIN, SLOT, 51),
+			-ENOSPC);
+	KUNIT_EXPECT_EQ(test, vseg_limits_charge(c, VSEG_LIMIT_PIN, SLOT, 50),
+			0);
+	KUNIT_EXPECT_EQ(test, used(c, VSEG_LIMIT_USER), 50);
+	KUNIT_EXPECT_EQ(test, used(c, VSEG_LIMIT_DEVICE), 200);
+	vseg_limits_uncharge(a, VSEG_LIMIT_PIN, SLOT, 100);
+	vseg_limits_uncharge(b, VSEG_LIMIT_PIN, SLOT, 50);
+	vseg_limits_uncharge(c, VSEG_LIMIT_PIN, SLOT, 50);
+	vseg_limits_client_put(a);
+	vseg_limits_client_put(b);
+	vseg_limits_client_put(c);
+	limits_teardown(t);
+}
+
+/* The device's bound holds whatever the processes and users. */
+static void limits_device(struct kunit *test)
+{
+	struct limits_test *t = limits_setup(test, 100, 100, 150);
+	struct vseg_limits_client *a = open_as(test, t, task_tgid(current), 1);
+	struct vseg_limits_client *b = open_as(test, t, t->other, 2);
+
+	KUNIT_EXPECT_EQ(test, vseg_limits_charge(a, VSEG_LIMIT_PIN, SLOT, 100),
+			0);
+	KUNIT_EXPECT_EQ(test, vseg_limits_charge(b, VSEG_LIMIT_PIN, SLOT, 51),
+			-ENOSPC);
+	KUNIT_EXPECT_EQ(test, used(b, VSEG_LIMIT_USER), 0);
+	KUNIT_EXPECT_EQ(test, vseg_limits_charge(b, VSEG_LIMIT_PIN, SLOT, 50),
+			0);
+	KUNIT_EXPECT_EQ(test, used(a, VSEG_LIMIT_DEVICE), 150);
+	/* A lowered bound refuses new charges, takes nothing back. */
+	vseg_limits_set_max(&t->limits, VSEG_LIMIT_DEVICE, VSEG_LIMIT_PIN,
+			    SLOT, 100);
+	KUNIT_EXPECT_EQ(test, vseg_limits_charge(b, VSEG_LIMIT_PIN, SLOT, 0),
+			-ENOSPC);
+	KUNIT_EXPECT_EQ(test, used(a, VSEG_LIMIT_DEVICE), 150);
+	vseg_limits_uncharge(a, VSEG_LIMIT_PIN, SLOT, 100);
+	KUNIT_EXPECT_EQ(test, vseg_limits_charge(b, VSEG_LIMIT_PIN, SLOT, 50),
+			0);
+	vseg_limits_uncharge(b, VSEG_LIMIT_PIN, SLOT, 100);
+	vseg_limits_client_put(a);
+	vseg_limits_client_put(b);
+	limits_teardown(t);
+}
+
+/* Kinds are apart, unknown ones refused; unbounded kinds take anything. */
+static void limits_kinds(struct kunit *test)
+{
+	struct limits_test *t = limits_setup(test, 10, 10, 10);
+	struct vseg_limits_client *a = open_as(test, t, task_tgid(current), 0);
+
+	KUNIT_EXPECT_EQ(test, vseg_limits_charge(a, VSEG_LIMIT_JOBS, 0,
+						 U64_MAX), 0);
+	KUNIT_EXPECT_EQ(test, vseg_limits_charge(a, VSEG_LIMIT_JOBS, 0, 1),
+			-ENOSPC);
+	vseg_limits_uncharge(a, VSEG_LIMIT_JOBS, 0, U64_MAX);
+	KUNIT_EXPECT_EQ(test, vseg_limits_charge(a, VSEG_LIMIT_NUM_KINDS, 0,
+						 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vseg_limits_charge(a, VSEG_LIMIT_PIN,
+						 VSEG_LIMIT_SLOTS, 1),
+			-EINVAL);
+	KUNIT_EXPECT_FALSE(test, vseg_limits_would_fit(a, VSEG_LIMIT_PIN,
+						       VSEG_LIMIT_SLOTS, 0));
+	KUNIT_EXPECT_EQ(test, vseg_limits_get_max(&t->limits,
+						  VSEG_LIMIT_DEVICE,
+						  VSEG_LIMIT_VM_MAPPINGS, 0),
+			U64_MAX);
+	KUNIT_EXPECT_EQ(test, vseg_limits_charge(a, VSEG_LIMIT_PIN, SLOT, 10),
+			0);
+	KUNIT_EXPECT_EQ(test, vseg_limits_used(a, VSEG_LIMIT_DEVICE,
+					       VSEG_LIMIT_VM_MAPPINGS, 0), 0);
+	vseg_limits_uncharge(a, VSEG_LIMIT_PIN, SLOT, 10);
+	vseg_limits_client_put(a);
+	limits_teardown(t);
+}
+
+/* Records are shared while their clients live, and go with the last. */
+static void limits_records(struct kunit *test)
+{
+	struct limits_test *t = limits_setup(test, 100, 100, 100);
+	struct vseg_limits_client *a = open_as(test, t, t->other, 7);
+	struct vseg_limits_client *b = open_as(test, t, t->other, 7);
+	struct vseg_limits_client *c;
+
+	KUNIT_EXPECT_PTR_EQ(test, a->proc, b->proc);
+	KUNIT_EXPECT_PTR_EQ(test, a->user, b->user);
+	KUNIT_EXPECT_EQ(test, a->proc->refs, 2u);
+	KUNIT_EXPECT_EQ(test, vseg_limits_charge(b, VSEG_LIMIT_PIN, SLOT, 30),
+			0);
+	/* A client with a job's reference outlives its file's. */
+	vseg_limits_client_get(b);
+	vseg_limits_client_put(b);
+	vseg_limits_uncharge(b, VSEG_LIMIT_PIN, SLOT, 30);
+	vseg_limits_client_put(b);
+	KUNIT_EXPECT_EQ(test, a->proc->refs, 1u);
+	vseg_limits_client_put(a);
+	KUNIT_EXPECT_TRUE(test, hash_empty(t->limits.procs));
+	KUNIT_EXPECT_TRUE(test, hash_empty(t->limits.users));
+	/* A new client starts from nothing. */
+	c = open_as(test, t, t->other, 7);
+	KUNIT_EXPECT_EQ(test, used(c, VSEG_LIMIT_PROCESS), 0);
+	KUNIT_EXPECT_EQ(test, used(c, VSEG_LIMIT_DEVICE), 0);
+	vseg_limits_client_put(c);
+	limits_teardown(t);
+}
+
+static struct kunit_case vseg_limits_cases[] = {
+	KUNIT_CASE(limits_fits),
+	KUNIT_CASE(limits_share),
+	KUNIT_CASE(limits_percents),
+	KUNIT_CASE(limits_process),
+	KUNIT_CASE(limits_user),
+	KUNIT_CASE(limits_device),
+	KUNIT_CASE(limits_kinds),
+	KUNIT_CASE(limits_records),
+	{}
+};
+
+static struct kunit_suite vseg_limits_suite = {
+	.name = "vseg_limits",
+	.test_cases = vseg_limits_cases,
+};
+
+kunit_test_suite(vseg_limits_suite);
