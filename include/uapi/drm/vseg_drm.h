@@ -117,7 +117,9 @@ extern "C" {
  *   out waiting for their inputs; a job running longer than job_timeout_ms
  *   fails with -ETIME; SUBMIT's -E2BIG for job_max_mb; a closed file's
  *   queued jobs are cancelled (-ESRCH). %DRM_VSEG_GEM_CREATE_VM_PRIVATE.
- *   The limits query's @va_alignment is the page size.
+ *   The limits query's @va_alignment is the page size. Jobs not finished
+ *   and GPU virtual address mappings are bounded per process (no longer
+ *   per file), per user and for the device.
  *
  * Rule for the version: the minor grows by one whenever this header
  * gains something a program may want to test for before it uses it (an
@@ -1013,11 +1015,13 @@ struct drm_vseg_residency {
  * Patches may only write an address field a command uses: @dst of FILL,
  * COPY and WRITE, @src of COPY.
  *
- * A file has at most %DRM_VSEG_MAX_JOBS_IN_FLIGHT jobs not finished:
- * SUBMIT waits, interruptibly, for one of them to end before it queues
- * another. The commands of one job may read and write at most the module
- * parameter job_max_mb MiB together (a COPY counts twice): SUBMIT gives
- * -E2BIG beyond.
+ * A process has at most %DRM_VSEG_MAX_JOBS_IN_FLIGHT jobs not finished,
+ * whatever files it opened; the processes of a user, and all clients of
+ * the device, have bounds of their own (the module parameters
+ * jobs_user_limit, 256, and jobs_device_limit, 4096): SUBMIT waits,
+ * interruptibly, for room before it queues another. The commands of one
+ * job may read and write at most the module parameter job_max_mb MiB
+ * together (a COPY counts twice): SUBMIT gives -E2BIG beyond.
  *
  * Completion is a dma-fence: DRM_IOCTL_VSEG_SUBMIT signals its output
  * syncobjs with it and adds it to every buffer the job may touch, so that
@@ -1163,7 +1167,8 @@ struct drm_vseg_patch {
  *	empty (driver minor 4; it was a zero pad before).
  * @reserved: must be zero.
  *
- * A file has at most %DRM_VSEG_MAX_JOBS_IN_FLIGHT (64) jobs not finished.
+ * A process has at most %DRM_VSEG_MAX_JOBS_IN_FLIGHT (64) jobs not
+ * finished (see "engines and command buffers").
  *
  * Errors: -EINVAL for bad arguments (unknown engine or opcode, nonzero
  * reserved fields, an allocation list on the render engine, a buffer
@@ -1219,8 +1224,11 @@ struct drm_vseg_submit {
  * (and the binds before it) have signalled: the output syncobjs signal
  * when it has been (asynchronous VM_BIND). A job reaches what is mapped
  * when it runs: a job that depends on a bind waits for its output.
- * An address space holds at most %DRM_VSEG_MAX_VM_MAPPINGS mappings; a
- * bind is refused (-ENOSPC) when, in the worst case (it splits a
+ * The address spaces of a process hold at most %DRM_VSEG_MAX_VM_MAPPINGS
+ * mappings together, whatever files it opened; those of a user, and all
+ * of the device's, have bounds of their own (the module parameters
+ * vm_mappings_user_limit, 16384, and vm_mappings_device_limit, 262144).
+ * A bind is refused (-ENOSPC) when, in the worst case (it splits a
  * mapping), the binds queued and it could take more.
  *
  * A buffer created with %DRM_VSEG_GEM_CREATE_VM_PRIVATE can be bound in

@@ -10,7 +10,6 @@
 #include <linux/atomic.h>
 #include <linux/minmax.h>
 #include <linux/slab.h>
-#include <uapi/drm/vseg_drm.h>
 
 #include "vseg_client_stats.h"
 
@@ -25,10 +24,8 @@ struct vseg_client_stats *vseg_client_stats_alloc(void)
 {
 	struct vseg_client_stats *s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
 
-	if (!s)
-		return NULL;
-	kref_init(&s->ref);
-	init_waitqueue_head(&s->job_done);
+	if (s)
+		kref_init(&s->ref);
 	return s;
 }
 
@@ -84,31 +81,4 @@ void vseg_client_stats_add(struct vseg_client_stats *s, u32 engine, u64 ns)
 u64 vseg_client_id_next(void)
 {
 	return atomic64_inc_return(&vseg_client_ids);
-}
-
-/**
- * vseg_client_stats_job_wait() - count one more job, once there is room
- * @s: the file's counters
- *
- * A file has at most %DRM_VSEG_MAX_JOBS_IN_FLIGHT jobs not finished: wait,
- * interruptibly, until one of them is. Pair with
- * vseg_client_stats_job_done() when the job is freed.
- *
- * Return: 0, or -ERESTARTSYS (nothing counted).
- */
-int vseg_client_stats_job_wait(struct vseg_client_stats *s)
-{
-	return wait_event_interruptible(s->job_done,
-					atomic_add_unless(&s->jobs, 1,
-							  DRM_VSEG_MAX_JOBS_IN_FLIGHT));
-}
-
-/**
- * vseg_client_stats_job_done() - one job of the file is finished
- * @s: the file's counters
- */
-void vseg_client_stats_job_done(struct vseg_client_stats *s)
-{
-	atomic_dec(&s->jobs);
-	wake_up(&s->job_done);
 }

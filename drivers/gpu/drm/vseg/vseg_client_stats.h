@@ -8,7 +8,6 @@
 #include <linux/atomic.h>
 #include <linux/kref.h>
 #include <linux/types.h>
-#include <linux/wait.h>
 
 #include "vseg_engine_types.h"
 
@@ -17,14 +16,10 @@
  * @ref: held by the file and by each of its jobs not finished yet.
  * @busy_ns: nanoseconds each engine (VSEG_ENGINE_*) spent running the
  *	file's work.
- * @jobs: the file's jobs not finished (freed) yet.
- * @job_done: woken when one of them finishes.
  */
 struct vseg_client_stats {
 	struct kref ref;
 	atomic64_t busy_ns[VSEG_NUM_ENGINES];
-	atomic_t jobs;
-	wait_queue_head_t job_done;
 };
 
 struct vseg_client_stats *vseg_client_stats_alloc(void);
@@ -32,7 +27,5 @@ struct vseg_client_stats *vseg_client_stats_get(struct vseg_client_stats *s);
 void vseg_client_stats_put(struct vseg_client_stats *s);
 void vseg_client_stats_add(struct vseg_client_stats *s, u32 engine, u64 ns);
 u64 vseg_client_id_next(void);
-int vseg_client_stats_job_wait(struct vseg_client_stats *s);
-void vseg_client_stats_job_done(struct vseg_client_stats *s);
 
 #endif /* __VSEG_CLIENT_STATS_H__ */

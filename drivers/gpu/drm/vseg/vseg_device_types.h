@@ -97,6 +97,8 @@ struct vseg_segment {
  * @engine: the copy, render and paging engines (their hardware side).
  * @sched: the scheduler of each queue (VSEG_QUEUE_*).
  * @jobs: jobs of every queue not freed yet.
+ * @job_room: SUBMITs waiting for their process, user or the device to
+ *	have room for one more unfinished job; woken when a job is freed.
  * @pager: the paging buffer and what the paging engine runs.
  * @display: the virtual display.
  * @pm: standby and hibernate (vseg_pm.c).
@@ -123,6 +125,7 @@ struct vseg_device {
 	struct vseg_engine engine[VSEG_NUM_ENGINES];
 	struct vseg_sched sched[VSEG_NUM_QUEUES];
 	atomic_t jobs;
+	wait_queue_head_t job_room;
 	struct vseg_paging pager;
 	struct vseg_display display;
 	struct vseg_pm pm;

@@ -25,6 +25,7 @@
 #include <linux/slab.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
+#include <uapi/drm/vseg_drm.h>
 
 #include "vseg_bo.h"
 #include "vseg_client_stats.h"
@@ -77,7 +78,7 @@ int vseg_file_init(struct vseg_file *vf, struct vseg_device *vdev)
 			goto err_limits;
 		}
 	}
-	vf->vm = vseg_vm_create(vdev);
+	vf->vm = vseg_vm_create(vdev, vf->limits);
 	if (IS_ERR(vf->vm)) {
 		err = PTR_ERR(vf->vm);
 		for (i = 0; i < VSEG_NUM_USER_ENGINES; i++)
@@ -156,12 +157,14 @@ static u64 pin_capacity(struct vseg_device *vdev, u32 seg)
 }
 
 /**
- * vseg_file_limits_init() - the device's limits, with the pin bounds
+ * vseg_file_limits_init() - the device's limits and their bounds
  * @vdev: the device, its table validated
  *
  * Every segment's pins are bounded per process, per user and for the
- * device (vseg_limits_init_pins()); the other kinds bound nothing until
- * their owners set them.
+ * device (vseg_limits_init_pins()); so are the jobs not finished and the
+ * GPU virtual address mappings (vseg_limits_init_counts()): a process has
+ * at most %DRM_VSEG_MAX_JOBS_IN_FLIGHT and %DRM_VSEG_MAX_VM_MAPPINGS,
+ * whatever files it opened.
  */
 void vseg_file_limits_init(struct vseg_device *vdev)
 {
@@ -173,6 +176,8 @@ void vseg_file_limits_init(struct vseg_device *vdev)
 		capacity[seg] = pin_capacity(vdev, seg);
 	vseg_limits_init_pins(&vdev->limits, capacity,
 			      vdev->table.num_segments + 1);
+	vseg_limits_init_counts(&vdev->limits, DRM_VSEG_MAX_JOBS_IN_FLIGHT,
+				DRM_VSEG_MAX_VM_MAPPINGS);
 }
 
 /*

@@ -19,6 +19,7 @@ struct ttm_resource;
 struct ttm_tt;
 struct vseg_bo;
 struct vseg_client_stats;
+struct vseg_limits_client;
 struct vseg_vm;
 
 /**
@@ -51,8 +52,9 @@ struct vseg_phys_range {
  * @ranges: copy engine: the physical range of each of @bos, sorted.
  * @vm: render engine: the submitting file's address space (a reference),
  *	through which the engine translates while the job runs.
- * @stats: the submitting file's counters, a reference: engine time, and
- *	the file's jobs not finished yet.
+ * @stats: the submitting file's engine time counters, a reference.
+ * @limits: the submitting file's limits client, a reference: the job is
+ *	charged to its process, user and device until it is freed.
  */
 struct vseg_cmd_job {
 	struct vseg_job base;
@@ -66,6 +68,7 @@ struct vseg_cmd_job {
 	struct vseg_phys_range *ranges;
 	struct vseg_vm *vm;
 	struct vseg_client_stats *stats;
+	struct vseg_limits_client *limits;
 };
 
 static inline struct vseg_cmd_job *to_cmd_job(struct vseg_job *job)

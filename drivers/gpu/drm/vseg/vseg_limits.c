@@ -49,6 +49,54 @@ module_param(pin_device_limit_percent, uint, 0444);
 MODULE_PARM_DESC(pin_device_limit_percent,
 		 "Most of each segment all clients may pin together, in percent (default 90; never below the user share)");
 
+static unsigned int jobs_user_limit = 256;
+module_param(jobs_user_limit, uint, 0444);
+MODULE_PARM_DESC(jobs_user_limit,
+		 "Most jobs not finished the processes of one user may have together (default 256; a process may have 64)");
+
+static unsigned int jobs_device_limit = 4096;
+module_param(jobs_device_limit, uint, 0444);
+MODULE_PARM_DESC(jobs_device_limit,
+		 "Most jobs not finished all clients may have together (default 4096)");
+
+static unsigned int vm_mappings_user_limit = 16384;
+module_param(vm_mappings_user_limit, uint, 0444);
+MODULE_PARM_DESC(vm_mappings_user_limit,
+		 "Most GPU virtual address mappings the processes of one user may have together (default 16384; a process may have 4096)");
+
+static unsigned int vm_mappings_device_limit = 262144;
+module_param(vm_mappings_device_limit, uint, 0444);
+MODULE_PARM_DESC(vm_mappings_device_limit,
+		 "Most GPU virtual address mappings all clients may have together (default 262144)");
+
+/**
+ * vseg_limits_init_counts() - the bounds of jobs and mappings
+ * @l: the limits
+ * @jobs: jobs not finished one process may have
+ * @mappings: GPU virtual address mappings one process may have, in all
+ *	its files' address spaces
+ *
+ * Per user and for the device, the module parameters, never below the
+ * narrower scope's bound.
+ */
+void vseg_limits_init_counts(struct vseg_limits *l, u64 jobs, u64 mappings)
+{
+	u64 user;
+
+	user = max_t(u64, jobs_user_limit, jobs);
+	vseg_limits_set_max(l, VSEG_LIMIT_PROCESS, VSEG_LIMIT_JOBS, 0, jobs);
+	vseg_limits_set_max(l, VSEG_LIMIT_USER, VSEG_LIMIT_JOBS, 0, user);
+	vseg_limits_set_max(l, VSEG_LIMIT_DEVICE, VSEG_LIMIT_JOBS, 0,
+			    max_t(u64, jobs_device_limit, user));
+	user = max_t(u64, vm_mappings_user_limit, mappings);
+	vseg_limits_set_max(l, VSEG_LIMIT_PROCESS, VSEG_LIMIT_VM_MAPPINGS, 0,
+			    mappings);
+	vseg_limits_set_max(l, VSEG_LIMIT_USER, VSEG_LIMIT_VM_MAPPINGS, 0,
+			    user);
+	vseg_limits_set_max(l, VSEG_LIMIT_DEVICE, VSEG_LIMIT_VM_MAPPINGS, 0,
+			    max_t(u64, vm_mappings_device_limit, user));
+}
+
 /**
  * vseg_limits_pin_percents() - the shares of a segment clients may pin
  * @pct: receives the process, user and device shares, in percent

@@ -19,10 +19,10 @@ struct pid;
  * enum vseg_limit_kind - what a client's charges count
  * @VSEG_LIMIT_PIN: bytes pinned, one counter per segment (slot: the
  *	segment id, 0 for system memory).
- * @VSEG_LIMIT_JOBS: jobs in flight (slot 0). Bounded by nothing until the
- *	scheduler sets its bounds with vseg_limits_set_max().
- * @VSEG_LIMIT_VM_MAPPINGS: GPU virtual address mappings (slot 0). Bounded
- *	by nothing until the VA manager sets its bounds.
+ * @VSEG_LIMIT_JOBS: jobs not finished (slot 0): charged by SUBMIT,
+ *	dropped when the job is freed.
+ * @VSEG_LIMIT_VM_MAPPINGS: GPU virtual address mappings (slot 0), with
+ *	what queued binds may add at most.
  * @VSEG_LIMIT_NUM_KINDS: the number of kinds; new kinds go before it.
  */
 enum vseg_limit_kind {
@@ -116,6 +116,7 @@ u64 vseg_limits_get_max(struct vseg_limits *l, enum vseg_limit_scope scope,
 			enum vseg_limit_kind kind, u32 slot);
 void vseg_limits_init_pins(struct vseg_limits *l, const u64 *capacity,
 			   u32 num_slots);
+void vseg_limits_init_counts(struct vseg_limits *l, u64 jobs, u64 mappings);
 void vseg_limits_pin_percents(unsigned int pct[VSEG_LIMIT_NUM_SCOPES]);
 u64 vseg_limits_share(u64 capacity, unsigned int percent);
 bool vseg_limits_fits(u64 used, u64 amount, u64 max);

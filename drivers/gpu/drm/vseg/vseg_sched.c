@@ -176,6 +176,7 @@ int vseg_sched_init(struct vseg_device *vdev)
 	u32 i;
 	int err;
 
+	init_waitqueue_head(&vdev->job_room);
 	for (i = 0; i < VSEG_NUM_QUEUES; i++) {
 		struct vseg_sched *vs = &vdev->sched[i];
 		long timeout = MAX_SCHEDULE_TIMEOUT;

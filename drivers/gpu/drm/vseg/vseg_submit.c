@@ -31,6 +31,7 @@
 #include "vseg_device_types.h"
 #include "vseg_file.h"
 #include "vseg_job.h"
+#include "vseg_limits.h"
 #include "vseg_phys.h"
 #include "vseg_submit.h"
 #include "vseg_syncs.h"
@@ -521,8 +522,11 @@ static void cmd_job_free(struct vseg_job *base)
 	kvfree(job->tt);
 	kvfree(job->ranges);
 	vseg_vm_put(job->vm);
-	vseg_client_stats_job_done(job->stats);
 	vseg_client_stats_put(job->stats);
+	/* Room for another job of its process, user and device. */
+	vseg_limits_uncharge(job->limits, VSEG_LIMIT_JOBS, 0, 1);
+	vseg_limits_client_put(job->limits);
+	wake_up_all(&base->vdev->job_room);
 	kvfree(job->cmds);
 	kfree(job);
 }
@@ -611,16 +615,24 @@ int vseg_ioctl_submit(struct drm_device *drm, void *data,
 	if (err)
 		goto out_release;
 
-	/* A bounded number of unfinished jobs per file: wait for room. */
-	err = vseg_client_stats_job_wait(vf->stats);
+	/*
+	 * A bounded number of unfinished jobs per process, per user and for
+	 * the device: wait for room (one of them to end).
+	 */
+	err = wait_event_interruptible(vdev->job_room,
+				       !vseg_limits_charge(vf->limits,
+							   VSEG_LIMIT_JOBS,
+							   0, 1));
 	if (err)
 		goto out_release;
 	job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
 	if (!job) {
-		vseg_client_stats_job_done(vf->stats);
+		vseg_limits_uncharge(vf->limits, VSEG_LIMIT_JOBS, 0, 1);
+		wake_up_all(&vdev->job_room);
 		err = -ENOMEM;
 		goto out_release;
 	}
+	job->limits = vseg_limits_client_get(vf->limits);
 	job->stats = vseg_client_stats_get(vf->stats);
 	job->cmds = s.cmds;
 	job->num_cmds = s.num_cmds;

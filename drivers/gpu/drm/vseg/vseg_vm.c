@@ -41,6 +41,7 @@
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
 #include "vseg_file.h"
+#include "vseg_limits.h"
 #include "vseg_sched.h"
 #include "vseg_syncs.h"
 #include "vseg_vm.h"
@@ -189,6 +190,8 @@ static void vm_free(struct drm_gpuvm *gpuvm)
 {
 	struct vseg_vm *vm = to_vseg_vm(gpuvm);
 
+	if (vm->limits)
+		vseg_limits_client_put(vm->limits);
 	mutex_destroy(&vm->tree_lock);
 	mutex_destroy(&vm->bind_lock);
 	kfree(vm);
@@ -204,10 +207,13 @@ static const struct drm_gpuvm_ops vseg_gpuvm_ops = {
 /**
  * vseg_vm_create() - a new, empty address space
  * @vdev: the device
+ * @limits: the creating file's limits client: its mappings are charged
+ *	there (the address space takes a reference)
  *
  * Return: the address space (one reference), or an ERR_PTR.
  */
-struct vseg_vm *vseg_vm_create(struct vseg_device *vdev)
+struct vseg_vm *vseg_vm_create(struct vseg_device *vdev,
+			       struct vseg_limits_client *limits)
 {
 	struct drm_gem_object *r_obj;
 	struct vseg_vm *vm;
@@ -222,6 +228,7 @@ struct vseg_vm *vseg_vm_create(struct vseg_device *vdev)
 		return ERR_PTR(-ENOMEM);
 	}
 	vm->vdev = vdev;
+	vm->limits = vseg_limits_client_get(limits);
 	mutex_init(&vm->bind_lock);
 	mutex_init(&vm->tree_lock);
 	INIT_LIST_HEAD(&vm->pending);
@@ -300,13 +307,17 @@ void vseg_vm_close(struct vseg_vm *vm)
 	struct drm_gpuva *va, *next;
 	struct vseg_vm_op op = { .vm = vm };
 	struct vseg_va *v, *tmp;
+	unsigned int before;
 
 	drm_sched_entity_fini(&vm->entity);
 	INIT_LIST_HEAD(&op.removed);
 	mutex_lock(&vm->tree_lock);
+	before = vm->reserved;
 	drm_gpuvm_for_each_va_safe(va, next, &vm->base)
 		if (va->gem.obj)
 			vm_take_out(&op, va, NULL);
+	vseg_limits_uncharge(vm->limits, VSEG_LIMIT_VM_MAPPINGS, 0,
+			     before - vm->reserved);
 	mutex_unlock(&vm->tree_lock);
 	list_for_each_entry_safe(v, tmp, &op.removed, link)
 		va_free(v);
@@ -539,6 +550,7 @@ bool vseg_vm_reaches(struct vseg_vm *vm, u64 va, u64 len,
 static void op_apply_locked(struct vseg_vm_op *op)
 {
 	struct vseg_vm *vm = op->vm;
+	int grew = -(int)vm->reserved;
 
 	lockdep_assert_held(&vm->tree_lock);
 	/* The steps cannot fail: everything was allocated beforehand. */
@@ -547,8 +559,12 @@ static void op_apply_locked(struct vseg_vm_op *op)
 				      op->obj, op->offset);
 	else
 		drm_gpuvm_sm_unmap(&vm->base, op, op->addr, op->range);
+	grew += vm->reserved;
 	list_del_init(&op->pending);
+	/* What was reserved and not used, and what the bind unmapped. */
 	vm->reserved -= op->reserve;
+	vseg_limits_uncharge(vm->limits, VSEG_LIMIT_VM_MAPPINGS, 0,
+			     op->reserve - grew);
 	op->reserve = 0;
 }
 
@@ -570,6 +586,8 @@ static void op_free(struct vseg_vm_op *op)
 		mutex_lock(&vm->tree_lock);
 		list_del_init(&op->pending);
 		vm->reserved -= op->reserve;
+		vseg_limits_uncharge(vm->limits, VSEG_LIMIT_VM_MAPPINGS, 0,
+				     op->reserve);
 		mutex_unlock(&vm->tree_lock);
 	}
 	list_for_each_entry_safe(va, tmp, &op->removed, link)
@@ -663,7 +681,8 @@ static int op_reserve(struct vseg_vm_op *op, bool wait)
 	mutex_lock(&vm->tree_lock);
 	ret = !wait && list_empty(&vm->pending);
 	need = ret ? max(op_growth(op), 0) : op->map ? 2 : 1;
-	if (vm->reserved + need > VSEG_VM_MAX_MAPPINGS) {
+	/* The process's, user's and device's bounds (vseg_limits.c). */
+	if (vseg_limits_charge(vm->limits, VSEG_LIMIT_VM_MAPPINGS, 0, need)) {
 		ret = -ENOSPC;
 		goto out;
 	}

@@ -17,11 +17,12 @@ struct drm_file;
 struct drm_gem_object;
 struct vseg_bo;
 struct vseg_device;
+struct vseg_limits_client;
 
 /* GPU virtual addresses: pages below 2^47; the first page is never mapped. */
 #define VSEG_VM_ALIGN		PAGE_SIZE
 #define VSEG_VM_END		BIT_ULL(47)
-/* Most mappings in one address space (DRM_VSEG_MAX_VM_MAPPINGS). */
+/* Most mappings of one process (DRM_VSEG_MAX_VM_MAPPINGS). */
 #define VSEG_VM_MAX_MAPPINGS	4096
 
 /* &drm_gpuva.flags: the mapping may be read, not written. */
@@ -41,8 +42,10 @@ struct vseg_device;
  *	ranges a job submitted now may reach once they are.
  * @mappings: mappings in the tree.
  * @reserved: mappings the tree may hold once every queued bind is
- *	applied, at most (a bind may split mappings): bounded by
- *	VSEG_VM_MAX_MAPPINGS.
+ *	applied, at most (a bind may split mappings): what is charged to
+ *	@limits.
+ * @limits: the creating file's limits client, a reference: the mappings
+ *	are charged to its process, user and device.
  * @entity: the file's entity on the bind queue: binds with input
  *	syncobjs wait there, and those after them.
  */
@@ -54,6 +57,7 @@ struct vseg_vm {
 	struct list_head pending;
 	unsigned int mappings;
 	unsigned int reserved;
+	struct vseg_limits_client *limits;
 	struct drm_sched_entity entity;
 };
 
@@ -81,7 +85,8 @@ struct vseg_va_range {
 	u64 len;
 };
 
-struct vseg_vm *vseg_vm_create(struct vseg_device *vdev);
+struct vseg_vm *vseg_vm_create(struct vseg_device *vdev,
+			       struct vseg_limits_client *limits);
 void vseg_vm_close(struct vseg_vm *vm);
 struct vseg_vm *vseg_vm_get(struct vseg_vm *vm);
 void vseg_vm_put(struct vseg_vm *vm);
