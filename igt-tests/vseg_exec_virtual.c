@@ -57,9 +57,10 @@
  *	of it touches the mapping in place.
  *
  * SUBTEST: bind-limit
- * Description: An address space holds at most DRM_VSEG_MAX_VM_MAPPINGS
- *	mappings: one more is ENOSPC; other files are not affected; unbinding
- *	makes room.
+ * Description: The address spaces of a process hold at most
+ *	DRM_VSEG_MAX_VM_MAPPINGS mappings together: one more is ENOSPC in any
+ *	of its files; other processes are not affected; unbinding makes
+ *	room.
  *
  * SUBTEST: per-file
  * Description: Each open file has its own GPU virtual address space.
@@ -813,44 +814,57 @@ static void test_bind_errors(void)
 }
 
 /*
- * An address space holds at most DRM_VSEG_MAX_VM_MAPPINGS mappings: one
- * more is -ENOSPC and changes nothing; another file's space is not
- * affected; unbinding one makes room for one.
+ * The address spaces of a process hold at most DRM_VSEG_MAX_VM_MAPPINGS
+ * mappings together: one more is -ENOSPC and changes nothing, in any of
+ * its files; another process is not affected; unbinding one makes room
+ * for one. In a child of its own, so that no other mapping counts.
  */
 static void test_bind_limit(void)
 {
 	const uint64_t base = 1ull << 44, step = 2 * VSEG_VA_ALIGN;
-	int fd2 = drm_open_vseg();
-	uint32_t h, h2;
-	uint64_t size;
-	int err;
+	uint32_t h2;
 
-	h = vseg_gem_create_simple(fd2, SZ_64K, BIT(0), 0);
-	for (unsigned int i = 0; i < DRM_VSEG_MAX_VM_MAPPINGS; i++) {
-		err = __vseg_vm_bind(fd2, h, base + i * step, &size);
-		igt_assert_f(err == 0, "mapping %u of %u: %d (%s)\n", i,
-			     DRM_VSEG_MAX_VM_MAPPINGS, err, vseg_errname(err));
+	igt_fork(child, 1) {
+		int fd2 = drm_open_vseg(), fd3 = drm_open_vseg();
+		uint32_t h, h3;
+		uint64_t size;
+		int err;
+
+		h = vseg_gem_create_simple(fd2, SZ_64K, BIT(0), 0);
+		for (unsigned int i = 0; i < DRM_VSEG_MAX_VM_MAPPINGS; i++) {
+			err = __vseg_vm_bind(fd2, h, base + i * step, &size);
+			igt_assert_f(err == 0, "mapping %u of %u: %d (%s)\n", i,
+				     DRM_VSEG_MAX_VM_MAPPINGS, err,
+				     vseg_errname(err));
+		}
+		err = __vseg_vm_bind(fd2, h, base - step, NULL);
+		igt_assert_f(err == -ENOSPC,
+			     "mapping %u of a process: %d (%s), expected -ENOSPC\n",
+			     DRM_VSEG_MAX_VM_MAPPINGS + 1, err, vseg_errname(err));
+		/* Still exactly the mappings there were. */
+		igt_assert_eq(__vseg_vm_unbind(fd2, base - step), -EINVAL);
+		/* Another file of the process: no room either. */
+		h3 = vseg_gem_create_simple(fd3, SZ_64K, BIT(0), 0);
+		igt_assert_eq(__vseg_vm_bind(fd3, h3, base, NULL), -ENOSPC);
+
+		/* One out, one in: and full again. */
+		vseg_vm_unbind(fd2, base + 7 * step);
+		igt_assert_eq(__vseg_vm_bind(fd3, h3, base, NULL), 0);
+		igt_assert_eq(__vseg_vm_bind(fd2, h, base + 7 * step, NULL),
+			      -ENOSPC);
+		/* Closing a file takes its mappings with it. */
+		vseg_gem_close(fd3, h3);
+		drm_close_driver(fd3);
+		igt_assert_eq(__vseg_vm_bind(fd2, h, base + 7 * step, NULL), 0);
+		vseg_gem_close(fd2, h);
+		drm_close_driver(fd2);
 	}
-	err = __vseg_vm_bind(fd2, h, base - step, NULL);
-	igt_assert_f(err == -ENOSPC,
-		     "mapping %u of an address space: %d (%s), expected -ENOSPC\n",
-		     DRM_VSEG_MAX_VM_MAPPINGS + 1, err, vseg_errname(err));
-	/* Still exactly the mappings there were. */
-	igt_assert_eq(__vseg_vm_unbind(fd2, base - step), -EINVAL);
-
-	/* Another file's address space has room of its own. */
+	igt_waitchildren();
+	/* Another process's address space had room of its own all along. */
 	h2 = vseg_gem_create_simple(ctx.fd, SZ_64K, BIT(0), 0);
 	igt_assert_eq(__vseg_vm_bind(ctx.fd, h2, base - step, NULL), 0);
 	vseg_vm_unbind(ctx.fd, base - step);
 	vseg_gem_close(ctx.fd, h2);
-
-	/* One out, one in: and full again. */
-	vseg_vm_unbind(fd2, base + 7 * step);
-	igt_assert_eq(__vseg_vm_bind(fd2, h, base - step, NULL), 0);
-	igt_assert_eq(__vseg_vm_bind(fd2, h, base + 7 * step, NULL), -ENOSPC);
-	/* Closing the file takes the mappings with it. */
-	vseg_gem_close(fd2, h);
-	drm_close_driver(fd2);
 }
 
 /* --- address spaces, aliases and queued jobs ----------------------------------------- */
@@ -1147,12 +1161,13 @@ static const struct vseg_subtest discrete_tests[] = {
 	  "address space fail the job's fence with EFAULT and "
 	  "skip the rest of the job." },
 	{ "bind-errors", test_bind_errors,
-	  "VM_BIND and VM_UNBIND refuse overlaps, bad addresses, "
+	  "VM_BIND and VM_UNBIND refuse bad addresses, ranges, "
 	  "handles and fields, and unbinding what is not mapped." },
 	{ "bind-limit", test_bind_limit,
-	  "An address space holds at most "
-	  "DRM_VSEG_MAX_VM_MAPPINGS mappings: one more is ENOSPC; "
-	  "other files are not affected; unbinding makes room." },
+	  "The address spaces of a process hold at most "
+	  "DRM_VSEG_MAX_VM_MAPPINGS mappings: one more is "
+	  "ENOSPC in any of its files; other processes are not affected; "
+	  "unbinding makes room." },
 	{ "per-file", test_per_file,
 	  "Each open file has its own GPU virtual address space." },
 	{ "alias", test_alias,

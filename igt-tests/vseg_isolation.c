@@ -68,8 +68,9 @@
  * Description: A file cannot drop another file's pins of a shared buffer.
  *
  * SUBTEST: vm-mappings-limit
- * Description: A GPU virtual address space holds a bounded number of
- *	mappings, and the render engine still finds the last one.
+ * Description: A process's GPU virtual address spaces hold a bounded
+ *	number of mappings together (another file of it gets none, another
+ *	process its own), and the render engine still finds the last one.
  *
  * SUBTEST: jobs-in-flight-limit
  * Description: A file queues a bounded number of jobs; the next SUBMIT
@@ -961,8 +962,20 @@ static void test_vm_mappings_limit(void)
 	vseg_bo_read(fd, bo, 8, &got, sizeof(got));
 	igt_assert_eq_u64(got, 0xabcdef0123ull);
 
-	/* Another file's address space is its own. */
+	/* The bound is the process's: another file of it has no room... */
 	{
+		int other = drm_open_vseg_render();
+		uint32_t obo = vseg_gem_create_simple(other, SZ_4K, BIT(0), 0);
+
+		err = __vseg_vm_bind(other, obo, stride, NULL);
+		igt_assert_f(err == -ENOSPC,
+			     "a mapping in another file of the process: %d (%s)\n",
+			     err, vseg_errname(err));
+		vseg_gem_close(other, obo);
+		close(other);
+	}
+	/* ...another process has its own. */
+	igt_fork(child, 1) {
 		int other = drm_open_vseg_render();
 		uint32_t obo = vseg_gem_create_simple(other, SZ_4K, BIT(0), 0);
 
@@ -970,6 +983,7 @@ static void test_vm_mappings_limit(void)
 		vseg_gem_close(other, obo);
 		close(other);
 	}
+	igt_waitchildren();
 	vseg_gem_close(fd, bo);
 	close(fd);
 	vseg_ctx_finish(&ctx, "VM mappings");
@@ -2361,7 +2375,7 @@ igt_main
 	igt_subtest("pin-ownership")
 		test_pin_ownership();
 
-	igt_describe("GPU virtual address mappings per file are bounded.");
+	igt_describe("GPU virtual address mappings per process are bounded.");
 	igt_subtest("vm-mappings-limit")
 		test_vm_mappings_limit();
 
