@@ -72,6 +72,16 @@
  *	number of mappings together (another file of it gets none, another
  *	process its own), and the render engine still finds the last one.
  *
+ * SUBTEST: job-time-limit
+ * Description: An unprivileged client's job that would run for minutes is
+ *	stopped at job_timeout_ms (-ETIME) and the victim's job behind it
+ *	runs; with the default job_max_mb the same job is refused (-E2BIG).
+ *
+ * SUBTEST: jobs-limit
+ * Description: Unfinished jobs are bounded per process whatever files it
+ *	opened, and per user whatever processes it runs; another user's
+ *	process is not held up.
+ *
  * SUBTEST: jobs-in-flight-limit
  * Description: A file queues a bounded number of jobs; the next SUBMIT
  *	waits for the oldest. Jobs blocked on a fence hold up neither
@@ -163,6 +173,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <grp.h>
+#include <inttypes.h>
 #include <sys/mount.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -994,6 +1005,7 @@ struct vgem_blocker {
 	int vgem;
 	uint32_t fence;
 	uint32_t syncobj;
+	int sync_file;
 };
 
 static void vgem_blocker_init(struct vgem_blocker *b, int fd)
@@ -1023,7 +1035,8 @@ static void vgem_blocker_init(struct vgem_blocker *b, int fd)
 	imp.handle = b->syncobj;
 	imp.fd = ex.fd;
 	do_ioctl(fd, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &imp);
-	close(ex.fd);
+	/* For processes of their own, which import it into their files. */
+	b->sync_file = ex.fd;
 }
 
 static void vgem_blocker_release(struct vgem_blocker *b)
@@ -1031,7 +1044,21 @@ static void vgem_blocker_release(struct vgem_blocker *b)
 	struct drm_vgem_fence_signal sig = { .fence = b->fence };
 
 	do_ioctl(b->vgem, DRM_IOCTL_VGEM_FENCE_SIGNAL, &sig);
+	close(b->sync_file);
 	close(b->vgem);
+}
+
+/* A syncobj of @fd holding the blocker's fence (its sync_file imported). */
+static uint32_t blocker_syncobj(const struct vgem_blocker *b, int fd)
+{
+	struct drm_syncobj_handle imp = {
+		.flags = DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE,
+		.fd = b->sync_file,
+	};
+
+	imp.handle = vseg_syncobj_create(fd, 0);
+	do_ioctl(fd, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &imp);
+	return imp.handle;
 }
 
 /*
@@ -2048,6 +2075,206 @@ static void test_pin_limit_device(void)
 	vseg_ctx_load(&ctx, "discrete");
 }
 
+/* --- jobs: their run time, their size, their number per user ------------------------- */
+
+/* FILLs of 16 MiB: a job of 25 GiB of writes, seconds to minutes of work. */
+#define LONG_FILLS	1600
+#define LONG_FILL_SIZE	SZ_16M
+
+static uint64_t ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000ull +
+	       (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/*
+ * An unprivileged attacker queues a render job that would run for minutes
+ * (with vseg loaded with a 500 ms time limit and no size bound); the
+ * victim's job, queued behind it on the same engine, ends soon after the
+ * attacker's is stopped (-ETIME), not minutes later; with the default
+ * size bound the same job is refused at SUBMIT (-E2BIG).
+ */
+static void test_job_time_limit(void)
+{
+	int to_parent[2], attacker_done;
+	struct vseg_cmdbuf cb;
+	struct timespec t0;
+	uint32_t h, sync;
+	uint64_t got = 0, ms;
+	int err;
+
+	vseg_ctx_load(&ctx, "discrete job_timeout_ms=500 job_max_mb=0");
+	render_node_for_all();
+	igt_assert_eq(pipe(to_parent), 0);
+	igt_fork(child, 1) {
+		struct vseg_cmdbuf acb;
+		uint32_t bo, done;
+		int fd;
+
+		become_user(NOBODY);
+		fd = drm_open_vseg_render();
+		bo = vseg_gem_create_simple(fd, LONG_FILL_SIZE, BIT(1), 0);
+		vseg_vm_bind(fd, bo, VSEG_VA_ALIGN);
+		vseg_cb_init(&acb);
+		for (unsigned int i = 0; i < LONG_FILLS; i++)
+			vseg_cb_fill(&acb, VSEG_VA_ALIGN, LONG_FILL_SIZE, i);
+		done = vseg_syncobj_create(fd, 0);
+		vseg_cb_submit(fd, RENDER, &acb, NULL, 0, &done, 1);
+		send_byte(to_parent[1], 1);
+		err = vseg_syncobj_wait_error(fd, done, 60000);
+		send_byte(to_parent[1], err == -ETIME ? 2 : 3);
+		igt_assert_f(err == -ETIME,
+			     "the attacker's job of minutes: %d (%s), expected -ETIME\n",
+			     err, vseg_errname(err));
+		vseg_cb_fini(&acb);
+		close(fd);
+	}
+	/* A child that dies early is an EOF here, not a hang. */
+	close(to_parent[1]);
+	igt_assert_eq(recv_byte(to_parent[0]), 1);
+
+	/* The victim's job, on the same engine, behind the attacker's. */
+	h = vseg_gem_create_simple(ctx.fd, SZ_4K, BIT(0), 0);
+	vseg_vm_bind(ctx.fd, h, VSEG_VA_ALIGN);
+	vseg_cb_init(&cb);
+	vseg_cb_write(&cb, VSEG_VA_ALIGN, 0x5afe);
+	sync = vseg_syncobj_create(ctx.fd, 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	vseg_cb_submit(ctx.fd, RENDER, &cb, NULL, 0, &sync, 1);
+	err = vseg_syncobj_wait_error(ctx.fd, sync, 60000);
+	ms = ms_since(&t0);
+	igt_assert_f(err == 0, "the victim's job: %d (%s)\n", err,
+		     vseg_errname(err));
+	vseg_bo_read(ctx.fd, h, 0, &got, sizeof(got));
+	igt_assert_eq_u64(got, 0x5afe);
+	attacker_done = recv_byte(to_parent[0]);
+	igt_waitchildren();
+	igt_assert_eq(attacker_done, 2);
+	igt_info("the victim's job ended %" PRIu64 " ms after it was queued\n",
+		 ms);
+	/* Minutes of writes, stopped at 500 ms: seconds at most, here. */
+	igt_assert_f(ms < 20000,
+		     "the victim's job waited %" PRIu64 " ms behind a stopped one\n",
+		     ms);
+	vseg_syncobj_destroy(ctx.fd, sync);
+	vseg_vm_unbind(ctx.fd, VSEG_VA_ALIGN);
+	vseg_gem_close(ctx.fd, h);
+	vseg_cb_fini(&cb);
+	close(to_parent[0]);
+
+	/* With the default bound (1024 MiB), the same job is refused. */
+	vseg_ctx_load(&ctx, "discrete");
+	h = vseg_gem_create_simple(ctx.fd, LONG_FILL_SIZE, BIT(1), 0);
+	vseg_vm_bind(ctx.fd, h, VSEG_VA_ALIGN);
+	vseg_cb_init(&cb);
+	for (unsigned int i = 0; i < LONG_FILLS; i++)
+		vseg_cb_fill(&cb, VSEG_VA_ALIGN, LONG_FILL_SIZE, i);
+	err = __vseg_cb_submit(ctx.fd, RENDER, &cb, NULL, 0, NULL, 0);
+	igt_assert_f(err == -E2BIG, "a job of 25 GiB of writes: %d (%s), expected -E2BIG\n",
+		     err, vseg_errname(err));
+	vseg_cb_fini(&cb);
+	vseg_vm_unbind(ctx.fd, VSEG_VA_ALIGN);
+	vseg_gem_close(ctx.fd, h);
+	vseg_ctx_finish(&ctx, "job time limit");
+}
+
+/*
+ * Child of test_jobs_limit(): as user @uid, NOP jobs on @files files
+ * (each waiting for the blocker), a byte to @report after each SUBMIT
+ * returns, until @jobs of them or until killed.
+ */
+static void queue_blocked_jobs(const struct vgem_blocker *blk, uid_t uid,
+			       unsigned int files, unsigned int jobs,
+			       int report)
+{
+	struct vseg_cmdbuf cb;
+	int fd[4];
+	uint32_t in[4];
+
+	igt_assert(files <= ARRAY_SIZE(fd));
+	become_user(uid);
+	for (unsigned int f = 0; f < files; f++) {
+		fd[f] = drm_open_vseg_render();
+		in[f] = blocker_syncobj(blk, fd[f]);
+	}
+	vseg_cb_init(&cb);
+	vseg_cb_nop(&cb);
+	for (unsigned int i = 0; i < jobs; i++) {
+		vseg_cb_submit(fd[i % files], RENDER, &cb, &in[i % files], 1,
+			       NULL, 0);
+		send_byte(report, 1);
+	}
+	vseg_cb_fini(&cb);
+}
+
+/* Bytes @fd receives until none comes for @quiet_ms, or its EOF. */
+static unsigned int count_bytes(int fd, int quiet_ms)
+{
+	unsigned int n = 0;
+
+	while (readable(fd, quiet_ms) && recv_byte(fd))
+		n++;
+	return n;
+}
+
+/*
+ * Unfinished jobs are bounded per process, whatever files it opened, and
+ * per user, whatever processes it runs: with vseg loaded with 96 per
+ * user, an unprivileged process queues 64 over three files (each job
+ * waiting for a fence) and its 65th SUBMIT waits; a second process of the
+ * same user queues the 32 left and waits; a process of another user
+ * queues its 64 all the same. Once the fence signals, the waiting
+ * SUBMITs go through.
+ */
+static void test_jobs_limit(void)
+{
+	const unsigned int per_process = DRM_VSEG_MAX_JOBS_IN_FLIGHT;
+	struct vgem_blocker blk;
+	int a[2], b[2], c[2];
+
+	vseg_ctx_load(&ctx, "discrete jobs_user_limit=96");
+	render_node_for_all();
+	vgem_blocker_init(&blk, ctx.fd);
+	igt_assert_eq(pipe(a), 0);
+	igt_assert_eq(pipe(b), 0);
+	igt_assert_eq(pipe(c), 0);
+
+	/*
+	 * The parent keeps only the read ends: a child's exit is an EOF.
+	 * SUBMITs that return a second apart are not waiting; the blocker's
+	 * fence signals by itself after 10 s, so the waits stay well short.
+	 */
+	igt_fork(child, 1)
+		queue_blocked_jobs(&blk, NOBODY, 3, per_process + 1, a[1]);
+	close(a[1]);
+	igt_assert_eq_u32(count_bytes(a[0], 1000), per_process);
+	igt_fork(child, 1)
+		queue_blocked_jobs(&blk, NOBODY, 1, per_process, b[1]);
+	close(b[1]);
+	igt_assert_eq_u32(count_bytes(b[0], 1000), 96 - per_process);
+	igt_fork(child, 1)
+		queue_blocked_jobs(&blk, NOBODY - 1, 1, per_process, c[1]);
+	close(c[1]);
+	igt_assert_eq_u32(count_bytes(c[0], 1000), per_process);
+	/* Still waiting, both. */
+	igt_assert(!readable(a[0], 500) && !readable(b[0], 0));
+
+	vgem_blocker_release(&blk);
+	/* Until each child exits, having queued all its jobs. */
+	igt_assert_eq_u32(count_bytes(a[0], 10000), 1);
+	igt_assert_eq_u32(count_bytes(b[0], 10000), 2 * per_process - 96);
+	igt_assert_eq_u32(count_bytes(c[0], 10000), 0);
+	igt_waitchildren();
+	close(a[0]);
+	close(b[0]);
+	close(c[0]);
+	vseg_ctx_finish(&ctx, "jobs per process and user");
+	vseg_ctx_load(&ctx, "discrete");
+}
+
 /* --- DISCARD and UNPIN: the owner's ---------------------------------------------------- */
 
 static void assert_evict_err(int fd, uint32_t h, uint32_t flags, int want,
@@ -2437,6 +2664,17 @@ igt_main
 	igt_describe("All clients together pin at most the device's share.");
 	igt_subtest("pin-limit-device")
 		test_pin_limit_device();
+
+	igt_describe("A job that would run for minutes is stopped at the time "
+		     "limit and holds the engine no longer; one that would "
+		     "write more than job_max_mb is refused.");
+	igt_subtest("job-time-limit")
+		test_job_time_limit();
+
+	igt_describe("Unfinished jobs are bounded per process and per user, "
+		     "not per file.");
+	igt_subtest("jobs-limit")
+		test_jobs_limit();
 
 	igt_describe("Only the owning file may DISCARD or UNPIN a buffer.");
 	igt_subtest("importer-discard")
