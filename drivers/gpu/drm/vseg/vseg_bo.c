@@ -98,56 +98,87 @@ int vseg_bo_check_params(struct vseg_device *vdev,
  * Validate with eviction. The buffer is locked in a ww transaction, so
  * that TTM can wait for the buffers it must evict that others hold
  * reserved right now instead of giving up on them; if it gives up anyway
- * (-ENOSPC, -EBUSY, or a ww back-off), the caller leaves the transaction
- * and tries again (vseg_bo_locked_retry(), vseg_bo_make_resident_list()).
+ * (-ENOSPC, -EBUSY, or a ww back-off), the transaction locks nothing more:
+ * the caller leaves it and tries again (struct vseg_validation).
  */
 static int validate_evicting(struct ttm_buffer_object *tbo,
 			     struct ttm_placement *placement,
 			     struct ttm_operation_ctx *ctx)
 {
-	struct ww_acquire_ctx *ticket = dma_resv_locking_ctx(tbo->base.resv);
 	int err = space_err(ttm_bo_validate(tbo, placement, ctx));
 
-	/*
-	 * The room may be held by buffers being freed right now (TTM's
-	 * delayed deletes, which its eviction walk skips once they are
-	 * gone from under it): once they are, try again, unless TTM was
-	 * told to back off (vseg_exec_backoff()).
-	 */
-	if ((err == -ENOSPC || err == -EBUSY) && !(ticket && ticket->wounded)) {
-		vseg_ttm_flush_deferred(tbo->bdev);
-		err = space_err(ttm_bo_validate(tbo, placement, ctx));
-	}
 	return err == -EBUSY || err == -EDEADLK ? -ENOSPC : err;
 }
 
 /**
- * vseg_exec_backoff() - restart a drm_exec loop for a ww back-off inside TTM
- * @exec: the transaction, inside drm_exec_until_all_locked()
- * @err: what a validation inside the loop returned
- *
- * TTM's eviction locks the buffers it evicts with the transaction's
- * ticket. When that lock tells it to back off (the ticket was wounded by
- * an older transaction that wants one of ours), TTM gives up the
- * eviction and reports no room (-ENOSPC; "the caller needs to exit the ww
- * transaction"). drm_exec restarts its loop only for contention on the
- * objects it locks itself, so the transaction is marked contended on its
- * first object: drm_exec then drops every lock, keeps its ticket (its age,
- * so that it wins in the end) and locks again, that object first, waiting
- * for the older transaction to release it. Use as
- * ``if (vseg_exec_backoff(exec, err)) drm_exec_retry_on_contention(exec);``.
- *
- * Return: true if the loop must restart; false for a real error (or none).
+ * vseg_validation_init() - start a validation (struct vseg_validation)
+ * @val: the validation
+ * @vdev: the device
  */
-bool vseg_exec_backoff(struct drm_exec *exec, int err)
+void vseg_validation_init(struct vseg_validation *val,
+			  struct vseg_device *vdev)
 {
-	struct drm_gem_object *obj = drm_exec_obj(exec, 0);
+	val->vdev = vdev;
+	val->exclusive = false;
+	val->held = false;
+}
 
-	if (err != -ENOSPC && err != -EBUSY && err != -EDEADLK)
+/**
+ * vseg_validation_begin() - take the validation lock for a transaction
+ * @val: the validation
+ *
+ * Before the transaction locks any buffer: shared the first time,
+ * exclusive once vseg_validation_retry() said so.
+ *
+ * Return: 0, or -EINTR if a signal interrupted the wait.
+ */
+int vseg_validation_begin(struct vseg_validation *val)
+{
+	struct rw_semaphore *lock = &val->vdev->validation;
+	int err;
+
+	if (val->exclusive)
+		err = down_write_killable(lock);
+	else
+		err = down_read_interruptible(lock);
+	val->held = !err;
+	return err;
+}
+
+/**
+ * vseg_validation_end() - release the validation lock
+ * @val: the validation; its transaction holds no buffer any more
+ */
+void vseg_validation_end(struct vseg_validation *val)
+{
+	if (!val->held)
+		return;
+	if (val->exclusive)
+		up_write(&val->vdev->validation);
+	else
+		up_read(&val->vdev->validation);
+	val->held = false;
+}
+
+/**
+ * vseg_validation_retry() - whether to run the transaction again
+ * @val: the validation, ended
+ * @err: what the transaction returned
+ *
+ * Return: true the first time @err is -ENOSPC: the transaction runs again
+ * with the lock exclusive, TTM's delayed deletes done; false otherwise
+ * (@err is the result).
+ */
+bool vseg_validation_retry(struct vseg_validation *val, int err)
+{
+	if (err != -ENOSPC || val->exclusive)
 		return false;
-	if (!obj || !exec->ticket.wounded)
-		return false;
-	vseg_drm_exec_restart(exec, obj);
+	/*
+	 * The room may be held by buffers being freed right now (TTM's
+	 * delayed deletes, which its eviction walk skips): free them first.
+	 */
+	vseg_ttm_flush_deferred(&val->vdev->bdev);
+	val->exclusive = true;
 	return true;
 }
 
@@ -157,9 +188,9 @@ bool vseg_exec_backoff(struct drm_exec *exec, int err)
  * @fn: the step; it may evict (TTM then locks others with the same ticket)
  * @arg: passed to @fn
  *
- * @fn runs with the buffer locked by drm_exec, inside its locking loop: a
- * ww back-off TTM met while evicting for @fn runs it again
- * (vseg_exec_backoff()).
+ * @fn runs with the buffer locked by drm_exec, inside its locking loop;
+ * if it finds no room, it runs again holding the validation lock
+ * exclusive (struct vseg_validation).
  *
  * Return: what @fn returned, or a locking error.
  */
@@ -167,23 +198,29 @@ int vseg_bo_locked_retry(struct vseg_bo *vbo,
 			 int (*fn)(struct vseg_bo *vbo, void *arg), void *arg)
 {
 	struct drm_gem_object *obj = &vbo->tbo.base;
+	struct vseg_validation val;
 	struct drm_exec exec;
-	int err = 0;
+	int err;
 
-	drm_exec_init(&exec, DRM_EXEC_INTERRUPTIBLE_WAIT, 1);
-	drm_exec_until_all_locked(&exec) {
-		err = drm_exec_lock_obj(&exec, obj);
-		drm_exec_retry_on_contention(&exec);
+	vseg_validation_init(&val, bo_vdev(vbo));
+	do {
+		err = vseg_validation_begin(&val);
 		if (err)
 			break;
-		err = fn(vbo, arg);
-		if (vseg_exec_backoff(&exec, err))
+		drm_exec_init(&exec, DRM_EXEC_INTERRUPTIBLE_WAIT, 1);
+		drm_exec_until_all_locked(&exec) {
+			err = drm_exec_lock_obj(&exec, obj);
 			drm_exec_retry_on_contention(&exec);
-	}
-	/* Used now: the last buffer to evict (ttm_bo_unreserve() does). */
-	if (!err)
-		ttm_bo_move_to_lru_tail_unlocked(&vbo->tbo);
-	drm_exec_fini(&exec);
+			if (err)
+				break;
+			err = fn(vbo, arg);
+		}
+		/* Used now: the last buffer to evict (as ttm_bo_unreserve()). */
+		if (!err)
+			ttm_bo_move_to_lru_tail_unlocked(&vbo->tbo);
+		drm_exec_fini(&exec);
+		vseg_validation_end(&val);
+	} while (vseg_validation_retry(&val, err));
 	return err;
 }
 
@@ -656,10 +693,11 @@ static void wait_frees(struct vseg_device *vdev)
  * already in one of them moves only to a better one. A validation that
  * found no room may have been a ww back-off inside TTM (-EDEADLK reported
  * as -ENOSPC or -EBUSY), after which the transaction may lock nothing
- * more: with better places left, VSEG_BO_NEXT_PLACE asks the caller for a
- * new transaction, *@place naming where to go on. No room anywhere
- * better: VSEG_BO_STAYED, resident where it was. A pinned buffer never
- * moves (6.12's TTM refuses with -EINVAL, 6.1's would move it): it is
+ * more: VSEG_BO_NEXT_PLACE asks the caller for a new transaction, *@place
+ * naming where to go on, a better place or the one it is in. No room
+ * anywhere better: VSEG_BO_STAYED, resident where it was; nowhere:
+ * -ENOSPC (struct vseg_validation). A pinned buffer never moves (TTM
+ * refuses with -EINVAL): it is
  * resident where it is, or in none of @places (-ENOBUFS, for good: to pin
  * it again, its segment is not in @places). A place without room is not
  * given up for the next before it was tried again once the old placements
@@ -691,7 +729,8 @@ static int place_resident(struct vseg_bo *vbo, struct ttm_place *places,
 			*place = i;
 			return VSEG_BO_WAIT_PLACE;
 		}
-		if (i + 1 < cur) {
+		/* The next one, or where it is (a transaction later). */
+		if (i + 1 < cur || cur < n) {
 			*place = i + 1;
 			return VSEG_BO_NEXT_PLACE;
 		}
@@ -772,12 +811,11 @@ static int obj_cmp(const void *a, const void *b)
 
 /*
  * The entries from *@done on, in one transaction: each made resident, or
- * the reason to stop. A transaction TTM was told to back off in (its
- * ticket wounded) locks nothing more: -EDEADLK, to restart it.
+ * the reason to stop.
  */
-static int resident_entries(struct drm_exec *exec, struct vseg_bo **bos,
-			    u32 n, int (*fn)(struct vseg_bo *vbo, void *arg,
-					     unsigned int *place),
+static int resident_entries(struct vseg_bo **bos, u32 n,
+			    int (*fn)(struct vseg_bo *vbo, void *arg,
+				      unsigned int *place),
 			    void *arg, u32 *done, unsigned int *place)
 {
 	int err = 0;
@@ -787,12 +825,9 @@ static int resident_entries(struct drm_exec *exec, struct vseg_bo **bos,
 
 		err = fn ? fn(vbo, arg, place) :
 		      vseg_bo_make_resident_locked(vbo, false, 0, NULL, place);
-		if (err < 0 || err == VSEG_BO_WAIT_PLACE)
+		if (err < 0 || err == VSEG_BO_WAIT_PLACE ||
+		    err == VSEG_BO_NEXT_PLACE)
 			return err;
-		if (exec->ticket.wounded)
-			return -EDEADLK;
-		if (err == VSEG_BO_NEXT_PLACE)
-			continue;
 		/* Used now: the last buffer to evict. */
 		ttm_bo_move_to_lru_tail_unlocked(&vbo->tbo);
 		(*done)++;
@@ -813,9 +848,11 @@ static int resident_entries(struct drm_exec *exec, struct vseg_bo **bos,
  *
  * Every listed buffer is locked with drm_exec while the entries are made
  * resident in list order, so TTM never evicts one of them to make room
- * for another: when the call succeeds, all of them are resident. A ww
- * back-off inside TTM restarts the transaction from the entry it hit; the
- * entries before it are not repeated.
+ * for another: when the call succeeds, all of them are resident. An entry
+ * that finds no room runs again holding the validation lock exclusive
+ * (struct vseg_validation), from the first entry without @fn (the ones
+ * before may have been evicted meanwhile), from itself with @fn (the
+ * ones before are pinned).
  *
  * Return: 0; -ENOSPC if the entry at @done found no room, even after
  * evicting every buffer it could (none of the list); or another negative
@@ -827,6 +864,7 @@ int vseg_bo_make_resident_list(struct vseg_bo **bos, u32 n,
 			       void *arg, u32 *done)
 {
 	struct drm_gem_object **objs;
+	struct vseg_validation val;
 	unsigned int place = 0;
 	struct drm_exec exec;
 	u32 i, m = 0;
@@ -846,7 +884,11 @@ int vseg_bo_make_resident_list(struct vseg_bo **bos, u32 n,
 		if (!m || objs[m - 1] != objs[i])
 			objs[m++] = objs[i];
 
+	vseg_validation_init(&val, bo_vdev(bos[0]));
 	for (;;) {
+		err = vseg_validation_begin(&val);
+		if (err)
+			break;
 		drm_exec_init(&exec, DRM_EXEC_INTERRUPTIBLE_WAIT |
 			      DRM_EXEC_IGNORE_DUPLICATES, m);
 		drm_exec_until_all_locked(&exec) {
@@ -857,12 +899,18 @@ int vseg_bo_make_resident_list(struct vseg_bo **bos, u32 n,
 			}
 			if (err)
 				break;
-			err = resident_entries(&exec, bos, n, fn, arg, done,
-					       &place);
-			if (vseg_exec_backoff(&exec, err))
-				drm_exec_retry_on_contention(&exec);
+			err = resident_entries(bos, n, fn, arg, done, &place);
 		}
 		drm_exec_fini(&exec);
+		vseg_validation_end(&val);
+		if (vseg_validation_retry(&val, err)) {
+			if (!fn)
+				*done = 0;
+			place = 0;
+			continue;
+		}
+		if (err == VSEG_BO_NEXT_PLACE)
+			continue;
 		if (err != VSEG_BO_WAIT_PLACE)
 			break;
 		/*
@@ -874,7 +922,7 @@ int vseg_bo_make_resident_list(struct vseg_bo **bos, u32 n,
 		place |= VSEG_BO_PLACE_WAITED;
 	}
 	kvfree(objs);
-	if (err == VSEG_BO_STAYED || err == VSEG_BO_NEXT_PLACE)
+	if (err == VSEG_BO_STAYED)
 		return 0;
 	return err == -ENOBUFS ? -ENOSPC : err;
 }

@@ -169,7 +169,43 @@ static inline struct mutex *vseg_gem_gpuva_lock(struct drm_gem_object *obj)
 }
 
 bool vseg_is_vseg_bo(struct ttm_buffer_object *tbo);
-bool vseg_exec_backoff(struct drm_exec *exec, int err);
+/**
+ * struct vseg_validation - a ww transaction's hold on the validation lock
+ * @vdev: the device (its &vseg_device.validation)
+ * @exclusive: take the lock exclusive (after a first try found no room)
+ * @held: the lock is held, shared or exclusive as @exclusive says
+ *
+ * Buffer reservations are wait-die ww mutexes: when TTM, evicting for a
+ * transaction, meets a buffer an older transaction holds, the younger
+ * one must leave, and TTM says so with -ENOSPC, as it says "no room".
+ * The two cannot be told apart. So every transaction that validates
+ * runs holding the device's validation lock shared; one that gets
+ * -ENOSPC drops everything and runs again holding it exclusive, when no
+ * other validating transaction holds buffers it could lose to: its
+ * -ENOSPC is then the segment's. (xe does the same: xe_validation.c.)
+ *
+ * Use as::
+ *
+ *	vseg_validation_init(&val, vdev);
+ *	do {
+ *		err = vseg_validation_begin(&val);
+ *		if (err)
+ *			break;
+ *		(drm_exec transaction: init, lock, validate, fini)
+ *		vseg_validation_end(&val);
+ *	} while (vseg_validation_retry(&val, err));
+ */
+struct vseg_validation {
+	struct vseg_device *vdev;
+	bool exclusive;
+	bool held;
+};
+
+void vseg_validation_init(struct vseg_validation *val,
+			  struct vseg_device *vdev);
+int vseg_validation_begin(struct vseg_validation *val);
+void vseg_validation_end(struct vseg_validation *val);
+bool vseg_validation_retry(struct vseg_validation *val, int err);
 int vseg_bo_locked_retry(struct vseg_bo *vbo,
 			 int (*fn)(struct vseg_bo *vbo, void *arg), void *arg);
 int vseg_bo_check_params(struct vseg_device *vdev,

@@ -440,18 +440,4 @@ static inline int vseg_drm_gpuvm_sm_map(struct drm_gpuvm *gpuvm, void *priv,
 #define VSEG_DRM_GEM_OBJECT_ACTIVE	0
 #endif
 
-/*
- * drm_exec: restart the locking loop as if @obj were contended, to leave
- * a ww transaction TTM was told to back off in (vseg_exec_backoff()):
- * every lock dropped, the ticket kept, @obj locked first next time.
- */
-#include <drm/drm_exec.h>
-
-static inline void vseg_drm_exec_restart(struct drm_exec *exec,
-					 struct drm_gem_object *obj)
-{
-	drm_gem_object_get(obj);
-	exec->contended = obj;
-}
-
 #endif /* __VSEG_COMPAT_H__ */

@@ -8,6 +8,7 @@
 #include <linux/atomic.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/rwsem.h>
 #include <drm/drm_device.h>
 #include <drm/ttm/ttm_device.h>
 #include <drm/ttm/ttm_resource.h>
@@ -90,6 +91,9 @@ struct vseg_segment {
  * @aperture: the aperture segment's manager and GART.
  * @system_resident: bytes of buffers resident in system memory (segment 0).
  * @bo_lock: protects @bos, @num_bos, @next_bo_id and each BO's state.
+ * @validation: held shared by every ww transaction that makes buffers
+ *	resident, exclusive by one that found no room while sharing it
+ *	(struct vseg_validation).
  * @bos: every live buffer, for debugfs.
  * @num_bos: number of buffers in @bos.
  * @next_bo_id: last buffer id handed out.
@@ -118,6 +122,7 @@ struct vseg_device {
 	struct vseg_aperture_mgr aperture;
 	atomic64_t system_resident;
 	struct mutex bo_lock; /* see above */
+	struct rw_semaphore validation;
 	struct list_head bos;
 	u64 num_bos;
 	u64 next_bo_id;

@@ -267,6 +267,7 @@ int vseg_device_probe(struct device *dev, struct pci_dev *pci)
 	err = vseg_phys_map_init(vdev);
 	if (err)
 		return err;
+	init_rwsem(&vdev->validation);
 	err = drmm_mutex_init(&vdev->drm, &vdev->bo_lock);
 	if (!err)
 		err = vseg_pm_init(vdev);

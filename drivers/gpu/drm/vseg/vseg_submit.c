@@ -441,30 +441,47 @@ static int job_prepare(struct vseg_cmd_job *job, struct vseg_submit *s)
 
 /*
  * Lock the job's buffers with drm_exec and prepare them inside the
- * locking loop, as its contract asks: contention on a buffer, and a ww
- * back-off TTM met while it evicted for us, restart the loop.
+ * locking loop, as its contract asks: contention on a buffer restarts the
+ * loop; no room for one runs the transaction again holding the validation
+ * lock exclusive (struct vseg_validation). On success the buffers stay
+ * locked in @exec and @val held, until job_unlock().
  */
 static int job_lock_prepare(struct vseg_cmd_job *job, struct vseg_submit *s,
-			    struct drm_exec *exec)
+			    struct drm_exec *exec, struct vseg_validation *val)
 {
 	u32 i;
-	int err = 0;
+	int err;
 
-	/* VM-private buffers share their address space's reservation. */
-	drm_exec_init(exec, DRM_EXEC_INTERRUPTIBLE_WAIT |
-		      DRM_EXEC_IGNORE_DUPLICATES, job->num_bos);
-	drm_exec_until_all_locked(exec) {
-		for (i = 0; i < job->num_bos; i++) {
-			err = drm_exec_prepare_obj(exec, job->objs[i], 1);
-			drm_exec_retry_on_contention(exec);
-			if (err)
-				return err;
+	vseg_validation_init(val, job->base.vdev);
+	do {
+		err = vseg_validation_begin(val);
+		if (err)
+			return err;
+		/* VM-private buffers share their address space's reservation. */
+		drm_exec_init(exec, DRM_EXEC_INTERRUPTIBLE_WAIT |
+			      DRM_EXEC_IGNORE_DUPLICATES, job->num_bos);
+		drm_exec_until_all_locked(exec) {
+			for (i = 0; i < job->num_bos; i++) {
+				err = drm_exec_prepare_obj(exec, job->objs[i], 1);
+				drm_exec_retry_on_contention(exec);
+				if (err)
+					break;
+			}
+			if (!err)
+				err = job_prepare(job, s);
 		}
-		err = job_prepare(job, s);
-		if (vseg_exec_backoff(exec, err))
-			drm_exec_retry_on_contention(exec);
-	}
+		if (!err)
+			return 0;
+		drm_exec_fini(exec);
+		vseg_validation_end(val);
+	} while (vseg_validation_retry(val, err));
 	return err;
+}
+
+static void job_unlock(struct drm_exec *exec, struct vseg_validation *val)
+{
+	drm_exec_fini(exec);
+	vseg_validation_end(val);
 }
 
 /* Implicit dependencies: every fence already on the job's buffers. */
@@ -542,7 +559,8 @@ static const struct vseg_job_ops cmd_job_ops = {
  */
 static int job_build(struct vseg_cmd_job *job, struct vseg_file *vf,
 		     struct drm_file *file, struct drm_vseg_submit *args,
-		     struct vseg_submit *s, struct drm_exec *exec)
+		     struct vseg_submit *s, struct drm_exec *exec,
+		     struct vseg_validation *val)
 {
 	int err;
 
@@ -554,11 +572,12 @@ static int job_build(struct vseg_cmd_job *job, struct vseg_file *vf,
 					 args->num_in_syncs, args->sync_size);
 	if (err)
 		return err;
-	err = job_lock_prepare(job, s, exec);
-	if (!err)
-		err = job_add_deps(job);
+	err = job_lock_prepare(job, s, exec, val);
 	if (err)
-		drm_exec_fini(exec);
+		return err;
+	err = job_add_deps(job);
+	if (err)
+		job_unlock(exec, val);
 	return err;
 }
 
@@ -580,6 +599,7 @@ int vseg_ioctl_submit(struct drm_device *drm, void *data,
 	struct vseg_out_sync *out = NULL;
 	struct vseg_submit s = {};
 	struct vseg_cmd_job *job;
+	struct vseg_validation val;
 	struct dma_fence *fence;
 	struct drm_exec exec;
 	int err;
@@ -644,7 +664,7 @@ int vseg_ioctl_submit(struct drm_device *drm, void *data,
 		cmd_job_free(&job->base);
 		goto out_release;
 	}
-	err = job_build(job, vf, file, args, &s, &exec);
+	err = job_build(job, vf, file, args, &s, &exec, &val);
 	if (err) {
 		vseg_job_abandon(&job->base);
 		goto out_release;
@@ -659,7 +679,7 @@ int vseg_ioctl_submit(struct drm_device *drm, void *data,
 	dma_fence_put(vf->last[s.engine]);
 	vf->last[s.engine] = dma_fence_get(fence);
 	mutex_unlock(&vf->push_lock);
-	drm_exec_fini(&exec);
+	job_unlock(&exec, &val);
 
 	vseg_syncs_signal_out(out, args->num_out_syncs, fence);
 	dma_fence_put(fence);
