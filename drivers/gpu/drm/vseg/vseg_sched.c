@@ -29,6 +29,7 @@
  */
 
 #include <linux/dma-fence.h>
+#include <linux/dma-fence-chain.h>
 #include <linux/dma-resv.h>
 #include <linux/jiffies.h>
 #include <linux/moduleparam.h>
@@ -77,9 +78,12 @@ static struct dma_fence *vseg_sched_run_job(struct drm_sched_job *sj)
 	int err;
 	u32 i;
 
-	/* Its dependencies have signalled: did an input fail? */
+	/*
+	 * Its dependencies have signalled: did an input fail? The link of a
+	 * timeline (a point) carries no error, the fence it holds does.
+	 */
 	for (i = 0; i < job->num_in; i++)
-		if (job->in_fences[i]->error)
+		if (dma_fence_chain_contained(job->in_fences[i])->error)
 			return ERR_PTR(-ECANCELED);
 	if (job->queue == VSEG_QUEUE_BIND) {
 		err = job->ops->run(job);
