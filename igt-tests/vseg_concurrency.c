@@ -573,6 +573,18 @@ static void test_overlapping_sets(void)
 						 DRM_CLOEXEC | DRM_RDWR,
 						 &dmabufs[b]), 0);
 	}
+	/* Each set alone fits: made resident and used, one after the other. */
+	for (unsigned int proc = 0; proc < SET_PROCS; proc++) {
+		struct vseg_cmdbuf cb;
+
+		vseg_make_resident(ctx.fd, &bufs[proc], SET_LEN);
+		vseg_cb_init(&cb);
+		for (unsigned int k = 0; k < SET_LEN; k++)
+			vseg_cb_write_phys(&cb, bufs[proc + k], 8 * proc, 0);
+		vseg_cb_exec_ok(ctx.fd, DRM_VSEG_ENGINE_COPY, &cb,
+				"a job with a set alone");
+		vseg_cb_fini(&cb);
+	}
 	deadline_ns = loop_seconds * 1000000000ull;
 	igt_gettime(&start_time);
 	igt_fork(child, SET_PROCS)

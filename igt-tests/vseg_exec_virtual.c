@@ -1416,6 +1416,8 @@ static void test_async_bind(void)
 	vseg_cb_submit(ctx.fd, RENDER, &cb, NULL, 0, &j[1], 1);
 	igt_assert_eq(vseg_syncobj_wait_error(ctx.fd, j[1], VSEG_JOB_TIMEOUT_MS),
 		      -EFAULT);
+	/* Read before a job waiting for the bind fences it (CPU access waits). */
+	vbuf_verify(&new, "a buffer whose bind waits");
 	/* Waiting for it: the new mapping. */
 	vseg_cb_reset(&cb);
 	vseg_cb_fill(&cb, va, SZ_256K, 0x34343434);
@@ -1427,7 +1429,6 @@ static void test_async_bind(void)
 	vseg_cb_submit(ctx.fd, RENDER, &cb, &sl, 1, &j[3], 1);
 	expect_pending(ctx.fd, sb, "the output of a bind behind a gate");
 	expect_pending(ctx.fd, j[2], "a job waiting for a bind");
-	vbuf_verify(&new, "a buffer whose bind waits");
 	vseg_gate_assert_closed(&g, "the binds were held back");
 
 	vseg_gate_open(&g);

@@ -48,8 +48,9 @@
  * SUBTEST: fairness
  * Description: An unprivileged client keeps DRM_VSEG_MAX_JOBS_IN_FLIGHT
  *	jobs queued on an engine (copy, then render) while another client
- *	submits one job: its latency is bounded by twice the flooder's time
- *	per job times the in-flight bound, far less than the flood.
+ *	submits one job: its latency is at most four times the flooder's
+ *	time per job times the in-flight bound (plus two), a third of the
+ *	flood.
  *
  * SUBTEST: sched-tracepoints
  * Description: The gpu_scheduler tracepoints drm_sched_job, drm_run_job
@@ -794,7 +795,14 @@ static void test_timeout(void)
 
 /* --- fairness ----------------------------------------------------------------- */
 
-#define FLOOD_JOBS	(6 * DRM_VSEG_MAX_JOBS_IN_FLIGHT)
+#define FLOOD_JOBS	(12 * DRM_VSEG_MAX_JOBS_IN_FLIGHT)
+/*
+ * The victim's job may wait for the flooder's jobs queued before it (at
+ * most the in-flight bound, and the one running): FIFO does that, round
+ * robin less. The margin is wide (an emulator's time per job varies):
+ * serving the flooder first would make it wait for most of the flood.
+ */
+#define FAIR_MARGIN	4
 #define FLOOD_SIZE	SZ_4M
 
 /**
@@ -862,13 +870,13 @@ static void fairness_on(uint32_t engine)
 	igt_waitchildren();
 
 	per_job = r.total_ns / 1e6 / r.jobs;
-	bound = 2.0 * (DRM_VSEG_MAX_JOBS_IN_FLIGHT + 2) * per_job;
+	bound = FAIR_MARGIN * (DRM_VSEG_MAX_JOBS_IN_FLIGHT + 2) * per_job;
 	igt_info("%s engine: one job behind a flood: %.1f ms; the flood: %llu jobs in %.1f ms (%.2f ms each), bound %.1f ms\n",
 		 engine_name(engine), latency, (unsigned long long)r.jobs,
 		 r.total_ns / 1e6, per_job, bound);
 	igt_assert_f(latency <= bound,
-		     "the job waited %.1f ms behind a flood of %.2f ms jobs: more than 2 x (%u + 2) of them\n",
-		     latency, per_job, DRM_VSEG_MAX_JOBS_IN_FLIGHT);
+		     "the job waited %.1f ms behind a flood of %.2f ms jobs: more than %u x (%u + 2) of them\n",
+		     latency, per_job, FAIR_MARGIN, DRM_VSEG_MAX_JOBS_IN_FLIGHT);
 
 	close(started[0]);
 	close(started[1]);
