@@ -379,7 +379,7 @@ static void engine_run(struct work_struct *work)
 	int err;
 
 	cookie = dma_fence_begin_signalling();
-	trace_vseg_job_run(hw->engine->id, fence->context, fence->seqno, 0);
+	trace_vseg_job_run(hw->engine->id, hw->job_context, hw->job_seqno, 0);
 	err = hw->exec(hw);
 	if (!err && vseg_hw_job_stopping(hw))
 		err = -ETIME;
@@ -387,7 +387,8 @@ static void engine_run(struct work_struct *work)
 		dma_fence_set_error(fence, err);
 		atomic64_inc(&hw->engine->failed);
 	}
-	trace_vseg_job_done(hw->engine->id, fence->context, fence->seqno, err);
+	trace_vseg_job_done(hw->engine->id, hw->job_context, hw->job_seqno,
+			    err);
 	/* The job may be freed as soon as this signals: not touched after. */
 	dma_fence_signal(fence);
 	dma_fence_end_signalling(cookie);

@@ -26,6 +26,11 @@ struct vseg_fence;
  * @stop: set when the job has run too long: @exec must end soon, and
  *	the fence signals -ETIME.
  * @started: the engine took the job (@fence is a live fence).
+ * @job_context: the context of the job's own fence (the scheduler's, the
+ *	one its submitter sees), set before the engine takes it: the
+ *	vseg_job_run and vseg_job_done tracepoints name the job by it, as
+ *	vseg_job_queue does.
+ * @job_seqno: that fence's seqno.
  */
 struct vseg_hw_job {
 	struct work_struct work;
@@ -34,6 +39,8 @@ struct vseg_hw_job {
 	int (*exec)(struct vseg_hw_job *hw);
 	atomic_t stop;
 	bool started;
+	u64 job_context;
+	u64 job_seqno;
 };
 
 int vseg_engine_init(struct vseg_device *vdev);

@@ -89,6 +89,8 @@ static struct dma_fence *vseg_sched_run_job(struct drm_sched_job *sj)
 		err = job->ops->run(job);
 		return err ? ERR_PTR(err) : NULL;
 	}
+	job->hw.job_context = sj->s_fence->finished.context;
+	job->hw.job_seqno = sj->s_fence->finished.seqno;
 	return vseg_engine_start(&job->hw);
 }
 
