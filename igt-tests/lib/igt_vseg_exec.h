@@ -31,7 +31,11 @@
 /* Default time a test waits for a job (the engine runs in an emulator). */
 #define VSEG_JOB_TIMEOUT_MS	10000
 
-/* GPU virtual addresses: granularity and end of the address space. */
+/*
+ * GPU virtual addresses: the granularity the tests hand them out in (the
+ * kernel's is the page, DRM_VSEG_DEVICE_QUERY_LIMITS' va_alignment) and
+ * the end of the address space.
+ */
 #define VSEG_VA_ALIGN		0x10000ull
 #define VSEG_VA_END		(1ull << 47)
 
