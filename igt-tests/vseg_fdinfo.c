@@ -41,8 +41,9 @@
  *	moves of the file's buffers; the other engines' times do not.
  *
  * SUBTEST: active
- * Description: drm-active-<segment> counts the resident buffers a job
- *	still uses: the buffers of a job held back on a gate (in vram for the
+ * Description: drm-active-<segment> counts the resident buffers a job or
+ *	move still uses: none once the moves that placed them ended; the
+ *	buffers of a job held back on a gate (in vram for the
  *	render engine, in the aperture for the copy engine) are active until
  *	the gate opens and the job ends, an idle buffer never is, and another
  *	file sees none of it.
@@ -509,6 +510,14 @@ static void test_active(void)
 	phys = create_in(ctx.fd, ctx.ap_id, SZ_256K,
 			 DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY);
 	vseg_vm_bind(ctx.fd, job_buf, va);
+	/* Their first placement is a move (zeroes, GART entries): its end. */
+	{
+		const uint32_t bufs[] = { job_buf, idle, phys };
+		uint32_t word;
+
+		for (unsigned int i = 0; i < ARRAY_SIZE(bufs); i++)
+			vseg_bo_read(ctx.fd, bufs[i], 0, &word, sizeof(word));
+	}
 	check_active(ctx.fd, 0, 0, "no job yet");
 
 	/* A render job behind a gate: its buffer, in vram, is active. */
