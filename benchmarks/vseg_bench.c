@@ -813,9 +813,10 @@ static double engine_run(const struct vseg_cmdbuf *cb)
 
 /*
  * The anchor of a job's round trip: what the same guest does with a DRM
- * syncobj alone, created, signalled by the CPU, waited for and destroyed;
- * a NOP job's round trip creates, waits for and destroys one too, with a
- * job in between. Round trips per second for half a second.
+ * syncobj alone, as a NOP job's round trip (vseg_cb_exec()) uses one:
+ * created, signalled (by the CPU instead of a job), waited for, its
+ * status read through a sync_file and destroyed. Round trips per second
+ * for half a second.
  */
 static double syncobj_round_trips(void)
 {
@@ -827,6 +828,7 @@ static double syncobj_round_trips(void)
 
 		igt_assert_eq(drmSyncobjSignal(vseg_fd, &h, 1), 0);
 		igt_assert_eq(__vseg_syncobj_wait(vseg_fd, &h, 1, 1000), 0);
+		igt_assert_eq(vseg_syncobj_status(vseg_fd, h), 1);
 		vseg_syncobj_destroy(vseg_fd, h);
 	}
 	return k / (now() - t);
@@ -872,8 +874,8 @@ static void bench_engine(void)
 	    &st[0], "memset", &st[1], AT_LEAST, 0.8);
 	row("engine-copy", "engine physical COPY 64M (submit to signal)", "MiB/s",
 	    &st[2], "memcpy", &st[3], AT_LEAST, 0.8);
-	row("syncobj", "syncobj create/signal/wait/destroy round trips", "1/s",
-	    &syncobjs, NULL, NULL, REPORT, 0);
+	row("syncobj", "syncobj create/signal/wait/status/destroy round trips",
+	    "1/s", &syncobjs, NULL, NULL, REPORT, 0);
 	row("engine-nop", "engine NOP submit-to-signal round trips", "1/s",
 	    &nops, "syncobj round trips", &syncobjs, AT_LEAST, 0.5);
 	vseg_cb_fini(&fill);
