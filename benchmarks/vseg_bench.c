@@ -811,6 +811,29 @@ static double engine_run(const struct vseg_cmdbuf *cb)
 	return SZ_BENCH / t / (1 << 20);
 }
 
+/*
+ * The anchor of a job's round trip: what the same guest does with a DRM
+ * syncobj alone, as a NOP job's round trip (vseg_cb_exec()) uses one:
+ * created, signalled (by the CPU instead of a job), waited for, its
+ * status read through a sync_file and destroyed. Round trips per second
+ * for half a second.
+ */
+static double syncobj_round_trips(void)
+{
+	double t = now();
+	unsigned int k;
+
+	for (k = 0; now() - t < 0.5; k++) {
+		uint32_t h = vseg_syncobj_create(vseg_fd, 0);
+
+		igt_assert_eq(drmSyncobjSignal(vseg_fd, &h, 1), 0);
+		igt_assert_eq(__vseg_syncobj_wait(vseg_fd, &h, 1, 1000), 0);
+		igt_assert_eq(vseg_syncobj_status(vseg_fd, h), 1);
+		vseg_syncobj_destroy(vseg_fd, h);
+	}
+	return k / (now() - t);
+}
+
 static void bench_engine(void)
 {
 	uint32_t a = vseg_gem_create_simple(vseg_fd, SZ_BENCH, BIT(vram_id),
@@ -818,7 +841,7 @@ static void bench_engine(void)
 	uint32_t b = vseg_gem_create_simple(vseg_fd, SZ_BENCH, BIT(vram_id),
 					    AP_FLAG);
 	struct vseg_cmdbuf fill, copy, nop;
-	struct bstat st[4] = {}, nops = {};
+	struct bstat st[4] = {}, nops = {}, syncobjs = {};
 	unsigned int r, nr = runs(7), k;
 	char *src = malloc(SZ_BENCH), *dst = malloc(SZ_BENCH);
 	double t;
@@ -845,13 +868,16 @@ static void bench_engine(void)
 		for (k = 0; now() - t < 0.5; k++)
 			vseg_cb_exec_ok(vseg_fd, DRM_VSEG_ENGINE_COPY, &nop, "nop");
 		stat_add(&nops, k / (now() - t));
+		stat_add(&syncobjs, syncobj_round_trips());
 	}
 	row("engine-fill", "engine physical FILL 64M (submit to signal)", "MiB/s",
 	    &st[0], "memset", &st[1], AT_LEAST, 0.8);
 	row("engine-copy", "engine physical COPY 64M (submit to signal)", "MiB/s",
 	    &st[2], "memcpy", &st[3], AT_LEAST, 0.8);
+	row("syncobj", "syncobj create/signal/wait/status/destroy round trips",
+	    "1/s", &syncobjs, NULL, NULL, REPORT, 0);
 	row("engine-nop", "engine NOP submit-to-signal round trips", "1/s",
-	    &nops, NULL, NULL, REPORT, 0);
+	    &nops, "syncobj round trips", &syncobjs, AT_LEAST, 0.5);
 	vseg_cb_fini(&fill);
 	vseg_cb_fini(&copy);
 	vseg_cb_fini(&nop);

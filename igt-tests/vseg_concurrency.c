@@ -40,14 +40,26 @@
  * SUBTEST: processes-threads-smallbar
  * Description: The same on a small-BAR device: faults compete for the
  *	CPU-visible part.
+ *
+ * SUBTEST: overlapping-sets
+ * Description: Four processes, two of them unprivileged, lock
+ *	overlapping sets of three 1 MiB buffers in opposite orders, over and
+ *	over, on a 4 MiB segment that each set fits alone: MAKE_RESIDENT of
+ *	the set and a copy-engine job with the set as its allocation list
+ *	(AccessedPhysically: contiguous in that segment). Every process makes
+ *	progress, none gets ENOSPC (an empty segment would have served every
+ *	set) and every job's stores are in the buffers.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <xf86drm.h>
 
 #include "igt.h"
 #include "igt_vseg.h"
@@ -476,6 +488,114 @@ static void test_concurrency(int procs, unsigned int threads,
 	igt_waitchildren();
 }
 
+/* --- overlapping sets on a tight segment ------------------------------------ */
+
+#define SET_BUFS	6
+#define SET_LEN		3
+#define SET_PROCS	4
+#define SET_BUF_SIZE	SZ_1M
+/* A 4 MiB vram that each set of three 1 MiB buffers fits alone. */
+#define TIGHT		"discrete mem_size_mb=4,4"
+
+/*
+ * Process @proc: its set is buffers proc .. proc + 2, taken in increasing
+ * order by even processes and decreasing by odd ones; each round makes
+ * the set resident, then a copy job stores (proc, round) in the process's
+ * own slot of every buffer of the set.
+ */
+static void set_process(unsigned int proc, const int *dmabufs)
+{
+	int fd = drm_open_vseg_render();
+	uint32_t set[SET_LEN], out;
+	uint64_t rounds = 0, value = 0;
+	struct vseg_cmdbuf cb;
+
+	if (proc & 1)
+		igt_assert(setgid(65534) == 0 && setuid(65534) == 0);
+	for (unsigned int k = 0; k < SET_LEN; k++) {
+		unsigned int b = proc + (proc & 1 ? SET_LEN - 1 - k : k);
+
+		igt_assert_eq(drmPrimeFDToHandle(fd, dmabufs[b], &set[k]), 0);
+	}
+	out = vseg_syncobj_create(fd, 0);
+	vseg_cb_init(&cb);
+	while (time_left() || rounds < 2) {
+		uint32_t done = 0;
+		int err;
+
+		err = __vseg_make_resident(fd, set, SET_LEN, &done);
+		igt_assert_f(err == 0,
+			     "process %u, round %llu: MAKE_RESIDENT of its set: %d (%s), %u of %u done\n",
+			     proc, (unsigned long long)rounds, err,
+			     vseg_errname(err), done, SET_LEN);
+		value = (uint64_t)proc << 32 | ++rounds;
+		vseg_cb_reset(&cb);
+		for (unsigned int k = 0; k < SET_LEN; k++)
+			vseg_cb_write_phys(&cb, set[k], 8 * proc, value);
+		err = __vseg_cb_submit(fd, DRM_VSEG_ENGINE_COPY, &cb, NULL, 0,
+				       &out, 1);
+		igt_assert_f(err == 0,
+			     "process %u, round %llu: SUBMIT with its set: %d (%s)\n",
+			     proc, (unsigned long long)rounds, err,
+			     vseg_errname(err));
+		err = vseg_syncobj_wait_error(fd, out, WAIT_MS);
+		igt_assert_f(err == 0, "process %u, round %llu: job: %d (%s)\n",
+			     proc, (unsigned long long)rounds, err,
+			     vseg_errname(err));
+	}
+	for (unsigned int k = 0; k < SET_LEN; k++) {
+		uint64_t got;
+
+		vseg_bo_read(fd, set[k], 8 * proc, &got, sizeof(got));
+		igt_assert_f(got == value,
+			     "process %u: its slot of a buffer reads %#llx, its last job stored %#llx\n",
+			     proc, (unsigned long long)got,
+			     (unsigned long long)value);
+	}
+	igt_info("process %u%s: %llu rounds\n", proc,
+		 proc & 1 ? " (unprivileged)" : "", (unsigned long long)rounds);
+	vseg_cb_fini(&cb);
+	vseg_syncobj_destroy(fd, out);
+	for (unsigned int k = 0; k < SET_LEN; k++)
+		vseg_gem_close(fd, set[k]);
+	close(fd);
+}
+
+static void test_overlapping_sets(void)
+{
+	uint32_t bufs[SET_BUFS];
+	int dmabufs[SET_BUFS];
+
+	/* Supported in vram and system memory only: vram for the engine. */
+	for (unsigned int b = 0; b < SET_BUFS; b++) {
+		bufs[b] = vseg_gem_create_in(ctx.fd, SET_BUF_SIZE, 1, AP_FLAG);
+		igt_assert_eq(drmPrimeHandleToFD(ctx.fd, bufs[b],
+						 DRM_CLOEXEC | DRM_RDWR,
+						 &dmabufs[b]), 0);
+	}
+	/* Each set alone fits: made resident and used, one after the other. */
+	for (unsigned int proc = 0; proc < SET_PROCS; proc++) {
+		struct vseg_cmdbuf cb;
+
+		vseg_make_resident(ctx.fd, &bufs[proc], SET_LEN);
+		vseg_cb_init(&cb);
+		for (unsigned int k = 0; k < SET_LEN; k++)
+			vseg_cb_write_phys(&cb, bufs[proc + k], 8 * proc, 0);
+		vseg_cb_exec_ok(ctx.fd, DRM_VSEG_ENGINE_COPY, &cb,
+				"a job with a set alone");
+		vseg_cb_fini(&cb);
+	}
+	deadline_ns = loop_seconds * 1000000000ull;
+	igt_gettime(&start_time);
+	igt_fork(child, SET_PROCS)
+		set_process(child, dmabufs);
+	igt_waitchildren();
+	for (unsigned int b = 0; b < SET_BUFS; b++) {
+		close(dmabufs[b]);
+		vseg_gem_close(ctx.fd, bufs[b]);
+	}
+}
+
 static void read_memory_mask(void)
 {
 	memory_mask = vseg_ctx_memory_segments(&ctx);
@@ -519,6 +639,15 @@ igt_main
 		vseg_ctx_load(&ctx, SMALLBAR);
 		test_concurrency(2, 3, true, true);
 		vseg_ctx_finish(&ctx, "after every thread closed its buffers");
+	}
+
+	igt_describe("Processes lock overlapping buffer sets in opposite "
+		     "orders on a tight segment: all make progress, none "
+		     "gets ENOSPC.");
+	igt_subtest("overlapping-sets") {
+		vseg_ctx_load(&ctx, TIGHT);
+		test_overlapping_sets();
+		vseg_ctx_finish(&ctx, "after every process closed its file");
 	}
 
 	igt_fixture

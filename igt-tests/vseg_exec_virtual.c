@@ -70,8 +70,47 @@
  *
  * SUBTEST: queued-rebind
  * Description: A job reaches what is mapped when it runs, and only buffers
- *	mapped in its ranges when it was queued: rebound under a queued job,
- *	its address faults and neither buffer is written.
+ *	mapped in its ranges when it was queued: queued behind a job that
+ *	waits on a gate, its address rebound to another buffer before it
+ *	runs, it faults and writes neither buffer; a job queued after the
+ *	rebind reaches the new buffer.
+ *
+ * SUBTEST: partial-bind
+ * Description: VM_BIND of a range of a buffer (offset and size, or size 0
+ *	for the rest of it): jobs reach exactly the bound window of the
+ *	buffer, checked through mmap; the addresses around a window fault.
+ *
+ * SUBTEST: split-unbind
+ * Description: VM_UNBIND of the middle of a mapping leaves both ends
+ *	working and the hole faulting; an unbind of size 0 takes the piece
+ *	that starts at the address; unbinding across a piece shrinks it.
+ *
+ * SUBTEST: bind-replace
+ * Description: VM_BIND over an existing mapping replaces the part it
+ *	covers, whatever buffer it maps, and keeps the rest.
+ *
+ * SUBTEST: async-bind
+ * Description: A VM_BIND with a gate as input syncobj is not applied until
+ *	the gate opens, nor are the binds made after it: a job that does not
+ *	wait for the bind's output syncobj reaches the old mapping or faults;
+ *	the output signals once the bind is applied, and a job waiting for it
+ *	reaches the new mapping.
+ *
+ * SUBTEST: readonly
+ * Description: A mapping with DRM_VSEG_VM_BIND_READONLY faults (EFAULT)
+ *	on WRITE, FILL and COPY into it and the buffer is untouched; COPY out
+ *	of it works, as does a writable mapping of the same buffer elsewhere.
+ *
+ * SUBTEST: vm-private
+ * Description: Buffers created VM_PRIVATE are bound, filled and copied by
+ *	render jobs with their data intact through mmap, moved by EVICT and
+ *	MAKE_RESIDENT, and cannot be exported (PRIME: EINVAL).
+ *
+ * SUBTEST: bind-limit-queued
+ * Description: Queued (asynchronous) binds reserve their worst case
+ *	against DRM_VSEG_MAX_VM_MAPPINGS, a MAP two mappings and an UNMAP
+ *	one: a bind that would not fit then is ENOSPC, also an unbind; once
+ *	the queued binds are applied only what they added counts.
  *
  * SUBTEST: evict-busy
  * Description: Evicting and restoring a bound buffer a render job writes
@@ -94,10 +133,13 @@
  * @multi:	the multi profile
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+#include <xf86drm.h>
 
 #include "igt.h"
 #include "igt_vseg.h"
@@ -953,62 +995,84 @@ static void long_job(struct vseg_cmdbuf *cb, struct vbuf *b, unsigned int n)
 		vfill(cb, b, 0, b->size, 0x20000000 + i);
 }
 
+/* The job behind @h has not signalled yet. */
+static void expect_pending(int fd, uint32_t h, const char *what)
+{
+	int st = vseg_syncobj_status(fd, h);
+
+	igt_assert_f(st == 0, "%s: signalled (%d) before its gate opened\n",
+		     what, st);
+}
+
 /*
  * A job reaches what is mapped when it runs, and only the buffers that
- * were mapped in its ranges when it was queued: a job queued behind a
- * long one, whose address is unbound and given to another buffer before
- * it runs, faults on it and writes neither buffer; the long job writes its
- * own buffer whole.
+ * were mapped in its ranges when it was queued: a job queued behind one
+ * that waits on a gate, whose address is unbound and given to another
+ * buffer before it runs, faults on it and writes neither buffer; a job
+ * queued after the rebind reaches the new buffer.
  */
 static void test_queued_rebind(void)
 {
 	struct drm_vseg_gem_create c;
 	struct vseg_cmdbuf cb;
-	struct vbuf a, other, slow;
-	uint32_t sync[2];
+	struct vbuf a, other, front;
+	struct vseg_gate g;
+	uint32_t sync[3], gate;
 	uint64_t va;
 
-	vseg_create_args(&c, SZ_4M, BIT(1) | BIT(0), 0);
-	vbuf_create(&slow, ctx.fd, &c);
+	vseg_create_args(&c, SZ_64K, BIT(0), 0);
+	vbuf_create(&front, ctx.fd, &c);
 	vseg_create_args(&c, SZ_1M, BIT(1) | BIT(0), 0);
 	vbuf_create(&a, ctx.fd, &c);
 	vseg_create_args(&c, SZ_1M, BIT(0), 0);
 	vbuf_create(&other, ctx.fd, &c);
 	va = vseg_va_alloc(&va_space, SZ_1M);
 	vbuf_bind(&a, va);
-	vbuf_bind(&slow, vseg_va_alloc(&va_space, SZ_4M));
+	vbuf_bind(&front, vseg_va_alloc(&va_space, SZ_64K));
 	vbuf_cpu_pattern(&a, 0x700);
 	vbuf_cpu_pattern(&other, 0x800);
+	for (unsigned int i = 0; i < 3; i++)
+		sync[i] = vseg_syncobj_create(ctx.fd, 0);
 
-	/* The slow job first; the file's jobs run in order. */
+	/* The front job waits on the gate; the file's jobs run in order. */
+	vseg_gate_init(&g);
+	gate = vseg_gate_syncobj(&g, ctx.fd);
 	vseg_cb_init(&cb);
-	long_job(&cb, &slow, 16);
-	sync[0] = vseg_syncobj_create(ctx.fd, 0);
-	vseg_cb_submit(ctx.fd, RENDER, &cb, NULL, 0, &sync[0], 1);
+	vfill(&cb, &front, 0, SZ_64K, 0xf0f0f0f0);
+	vseg_cb_submit(ctx.fd, RENDER, &cb, &gate, 1, &sync[0], 1);
 	vseg_cb_reset(&cb);
 	vseg_cb_fill(&cb, va, SZ_1M, 0xbadbad);
-	sync[1] = vseg_syncobj_create(ctx.fd, 0);
 	vseg_cb_submit(ctx.fd, RENDER, &cb, NULL, 0, &sync[1], 1);
-	igt_require_f(vseg_syncobj_status(ctx.fd, sync[0]) == 0,
-		      "the slow job ended before the rebind\n");
+	expect_pending(ctx.fd, sync[1], "a job queued behind a gated one");
 
 	vseg_vm_unbind(ctx.fd, va);
 	a.va = 0;
 	vbuf_bind(&other, va);
+	vseg_cb_reset(&cb);
+	vfill(&cb, &other, 0, SZ_4K, 0x0e0e0e0e);
+	vseg_cb_submit(ctx.fd, RENDER, &cb, NULL, 0, &sync[2], 1);
+	expect_pending(ctx.fd, sync[1], "a job queued behind a gated one");
+	vseg_gate_assert_closed(&g, "the address was rebound under a queued job");
+
+	vseg_gate_open(&g);
 	igt_assert_eq(vseg_syncobj_wait_error(ctx.fd, sync[0],
 					      VSEG_JOB_TIMEOUT_MS), 0);
 	igt_assert_eq(vseg_syncobj_wait_error(ctx.fd, sync[1],
 					      VSEG_JOB_TIMEOUT_MS), -EFAULT);
-	vbuf_verify(&slow, "the buffer of the job in front");
+	igt_assert_eq(vseg_syncobj_wait_error(ctx.fd, sync[2],
+					      VSEG_JOB_TIMEOUT_MS), 0);
+	vbuf_verify(&front, "the gated job's buffer");
 	vbuf_verify(&a, "the buffer unbound before a queued job ran");
 	vbuf_verify(&other, "a buffer bound where a queued job writes");
 
-	vseg_syncobj_destroy(ctx.fd, sync[0]);
-	vseg_syncobj_destroy(ctx.fd, sync[1]);
+	for (unsigned int i = 0; i < 3; i++)
+		vseg_syncobj_destroy(ctx.fd, sync[i]);
+	vseg_syncobj_destroy(ctx.fd, gate);
+	vseg_gate_fini(&g);
 	vseg_cb_fini(&cb);
 	vbuf_destroy(&a);
 	vbuf_destroy(&other);
-	vbuf_destroy(&slow);
+	vbuf_destroy(&front);
 }
 
 /* Evicting a bound buffer a queued render job writes: nothing is lost. */
@@ -1150,6 +1214,468 @@ static void test_render_rejects_lists(void)
 	vseg_gem_close(ctx.fd, h);
 }
 
+/* --- ranges: partial binds, split unbinds, replacing binds --------------------- */
+
+/* A job of one FILL at @va of @size bytes must fault. */
+static void expect_fault_at(uint64_t va, uint64_t size, const char *what)
+{
+	expect_fault_fill(va, size, what);
+}
+
+/*
+ * VM_BIND of a range of a buffer: a job reaches exactly the bound window
+ * (@b.va is set so that the buffer's byte 0 would be at it: the model's
+ * offsets are the buffer's).
+ */
+static void test_partial_bind(void)
+{
+	struct drm_vseg_gem_create c;
+	struct vseg_cmdbuf cb;
+	uint64_t va, va2;
+	struct vbuf b;
+
+	vseg_create_args(&c, SZ_1M, BIT(1) | BIT(0), 0);
+	vbuf_create(&b, ctx.fd, &c);
+	vbuf_cpu_pattern(&b, 0xa00);
+	va = vseg_va_alloc(&va_space, SZ_256K);
+	va2 = vseg_va_alloc(&va_space, SZ_256K);
+
+	/* [256 KiB, 512 KiB) of the buffer at va. */
+	igt_assert_eq_u64(vseg_vm_bind_range(ctx.fd, b.handle, va, SZ_256K,
+					     SZ_256K, 0, NULL, 0, NULL, 0),
+			  SZ_256K);
+	b.va = va - SZ_256K;
+	vseg_cb_init(&cb);
+	vfill(&cb, &b, SZ_256K, SZ_256K, 0x11111111);
+	vwrite(&cb, &b, SZ_256K + 8, 0x1122334455667788ull);
+	vcopy(&cb, &b, SZ_256K + SZ_64K, &b, SZ_256K + SZ_128K, SZ_4K);
+	vseg_cb_exec_ok(ctx.fd, RENDER, &cb, "jobs in a bound window");
+	vbuf_verify(&b, "a buffer written through a window of it");
+	expect_fault_at(va + SZ_256K, SZ_4K, "FILL right after the window");
+	expect_fault_at(va - SZ_4K, SZ_4K, "FILL right before the window");
+	vbuf_verify(&b, "a buffer after faults around its window");
+
+	/* Size 0: the rest of the buffer from the offset. */
+	igt_assert_eq_u64(vseg_vm_bind_range(ctx.fd, b.handle, va2, 3 * SZ_256K,
+					     0, 0, NULL, 0, NULL, 0),
+			  SZ_256K);
+	vseg_cb_reset(&cb);
+	vseg_cb_fill(&cb, va2, SZ_256K, 0x22222222);
+	vseg_fill32(b.model + 3 * SZ_256K, SZ_256K, 0x22222222);
+	/* From one window into the other. */
+	vseg_cb_copy(&cb, va + SZ_4K, va2 + SZ_128K, SZ_4K);
+	memcpy(b.model + SZ_256K + SZ_4K, b.model + 3 * SZ_256K + SZ_128K,
+	       SZ_4K);
+	vseg_cb_exec_ok(ctx.fd, RENDER, &cb, "jobs in two windows");
+	vbuf_verify(&b, "a buffer written through two windows");
+	expect_fault_at(va2 + SZ_256K, 4, "FILL past the buffer's last window");
+
+	vseg_vm_unbind(ctx.fd, va);
+	vseg_vm_unbind(ctx.fd, va2);
+	b.va = 0;
+	vseg_cb_fini(&cb);
+	vbuf_destroy(&b);
+}
+
+/*
+ * VM_UNBIND of the middle of a mapping: both ends keep working, the hole
+ * faults; size 0 unbinds the piece that starts at an address.
+ */
+static void test_split_unbind(void)
+{
+	struct drm_vseg_gem_create c;
+	struct vseg_cmdbuf cb;
+	struct vbuf b;
+	uint64_t va;
+
+	vseg_create_args(&c, SZ_1M, BIT(1) | BIT(0), 0);
+	vbuf_create(&b, ctx.fd, &c);
+	vbuf_cpu_pattern(&b, 0xb00);
+	va = vseg_va_alloc(&va_space, SZ_1M);
+	vbuf_bind(&b, va);
+
+	vseg_vm_unbind_range(ctx.fd, va + SZ_256K, SZ_256K, NULL, 0, NULL, 0);
+	vseg_cb_init(&cb);
+	vfill(&cb, &b, 0, SZ_256K, 0x33333333);
+	vfill(&cb, &b, SZ_512K, SZ_512K, 0x44444444);
+	vcopy(&cb, &b, SZ_4K, &b, SZ_1M - SZ_4K, SZ_4K);
+	vseg_cb_exec_ok(ctx.fd, RENDER, &cb, "both ends of a split mapping");
+	vbuf_verify(&b, "a buffer whose mapping was split");
+	expect_fault_at(va + SZ_256K, SZ_4K, "FILL at the start of the hole");
+	expect_fault_at(va + SZ_512K - SZ_4K, SZ_4K, "FILL at the end of the hole");
+	vbuf_verify(&b, "a buffer after faults in its hole");
+
+	/* Size 0: the piece that starts there; none starts in the hole. */
+	igt_assert_eq(__vseg_vm_unbind(ctx.fd, va + SZ_256K), -EINVAL);
+	vseg_vm_unbind(ctx.fd, va + SZ_512K);
+	expect_fault_at(va + SZ_512K, SZ_4K, "FILL of an unbound second piece");
+	/* Across the first piece's end: it shrinks. */
+	vseg_vm_unbind_range(ctx.fd, va + SZ_128K, SZ_256K, NULL, 0, NULL, 0);
+	expect_fault_at(va + SZ_128K, SZ_4K, "FILL past a shrunk piece");
+	vseg_cb_reset(&cb);
+	vfill(&cb, &b, SZ_128K - SZ_4K, SZ_4K, 0x55555555);
+	vseg_cb_exec_ok(ctx.fd, RENDER, &cb, "the end of a shrunk piece");
+	vbuf_verify(&b, "a buffer after its mapping shrank");
+
+	vseg_vm_unbind(ctx.fd, va);
+	b.va = 0;
+	expect_fault_at(va, SZ_4K, "FILL after the last piece went");
+	vseg_cb_fini(&cb);
+	vbuf_destroy(&b);
+}
+
+/* VM_BIND over a mapping replaces the part it covers. */
+static void test_bind_replace(void)
+{
+	struct drm_vseg_gem_create c;
+	struct vseg_cmdbuf cb;
+	struct vbuf a, m;
+	uint64_t va;
+
+	vseg_create_args(&c, SZ_1M, BIT(1) | BIT(0), 0);
+	vbuf_create(&a, ctx.fd, &c);
+	vseg_create_args(&c, SZ_256K, BIT(0), 0);
+	vbuf_create(&m, ctx.fd, &c);
+	vbuf_cpu_pattern(&a, 0xc00);
+	vbuf_cpu_pattern(&m, 0xd00);
+	va = vseg_va_alloc(&va_space, SZ_1M);
+	vbuf_bind(&a, va);
+	vbuf_bind(&m, va + SZ_256K);
+
+	/* One FILL over the whole range: a, m, a. */
+	vseg_cb_init(&cb);
+	vseg_cb_fill(&cb, va, SZ_1M, 0x66666666);
+	vseg_fill32(a.model, SZ_256K, 0x66666666);
+	vseg_fill32(m.model, SZ_256K, 0x66666666);
+	vseg_fill32(a.model + SZ_512K, SZ_512K, 0x66666666);
+	vseg_cb_exec_ok(ctx.fd, RENDER, &cb, "a FILL over a replaced range");
+	vbuf_verify(&a, "the buffer whose mapping was partly replaced");
+	vbuf_verify(&m, "the buffer that replaced it");
+
+	/* The replacing mapping starts there: size 0 unbinds it. */
+	vseg_vm_unbind(ctx.fd, va + SZ_256K);
+	m.va = 0;
+	expect_fault_at(va + SZ_256K, SZ_4K, "FILL where the replacement was");
+	/* The buffer over itself: its first 256 KiB where its third were. */
+	igt_assert_eq_u64(vseg_vm_bind_range(ctx.fd, a.handle, va + SZ_512K, 0,
+					     SZ_256K, 0, NULL, 0, NULL, 0),
+			  SZ_256K);
+	vseg_cb_reset(&cb);
+	vseg_cb_write(&cb, va + SZ_512K + 16, 0x7777777777777777ull);
+	memcpy(a.model + 16, &(uint64_t){ 0x7777777777777777ull }, 8);
+	vseg_cb_write(&cb, va + 3 * SZ_256K, 0x8888888888888888ull);
+	memcpy(a.model + 3 * SZ_256K, &(uint64_t){ 0x8888888888888888ull }, 8);
+	vseg_cb_exec_ok(ctx.fd, RENDER, &cb, "WRITEs through a rebound window");
+	vbuf_verify(&a, "a buffer bound over itself");
+
+	vseg_vm_unbind_range(ctx.fd, va, SZ_1M, NULL, 0, NULL, 0);
+	a.va = 0;
+	expect_fault_at(va + 3 * SZ_256K, SZ_4K, "FILL after unbinding the range");
+	vseg_cb_fini(&cb);
+	vbuf_destroy(&a);
+	vbuf_destroy(&m);
+}
+
+/* --- asynchronous binds ------------------------------------------------------------- */
+
+/*
+ * A bind behind a gate is applied only when the gate opens, and so are
+ * the binds after it; jobs that do not wait for its output see the old
+ * mapping (or nothing), jobs that do see the new one.
+ */
+static void test_async_bind(void)
+{
+	struct drm_vseg_gem_create c;
+	struct vseg_cmdbuf cb;
+	struct vbuf old, new, later;
+	uint32_t gate, sb, sl, j[4];
+	struct vseg_gate g;
+	uint64_t va, va2;
+
+	vseg_create_args(&c, SZ_256K, BIT(1) | BIT(0), 0);
+	vbuf_create(&old, ctx.fd, &c);
+	vseg_create_args(&c, SZ_256K, BIT(1) | BIT(0), 0);
+	vbuf_create(&new, ctx.fd, &c);
+	vseg_create_args(&c, SZ_64K, BIT(0), 0);
+	vbuf_create(&later, ctx.fd, &c);
+	vbuf_cpu_pattern(&old, 0xe00);
+	vbuf_cpu_pattern(&new, 0xe01);
+	vbuf_cpu_pattern(&later, 0xe02);
+	va = vseg_va_alloc(&va_space, SZ_256K);
+	va2 = vseg_va_alloc(&va_space, SZ_64K);
+	vbuf_bind(&old, va);
+	for (unsigned int i = 0; i < 4; i++)
+		j[i] = vseg_syncobj_create(ctx.fd, 0);
+	sb = vseg_syncobj_create(ctx.fd, 0);
+	sl = vseg_syncobj_create(ctx.fd, 0);
+
+	vseg_gate_init(&g);
+	gate = vseg_gate_syncobj(&g, ctx.fd);
+	/* new over old, behind the gate; later behind that bind. */
+	igt_assert_eq_u64(vseg_vm_bind_range(ctx.fd, new.handle, va, 0, 0, 0,
+					     &gate, 1, &sb, 1), SZ_256K);
+	igt_assert_eq_u64(vseg_vm_bind_range(ctx.fd, later.handle, va2, 0, 0, 0,
+					     NULL, 0, &sl, 1), SZ_64K);
+	expect_pending(ctx.fd, sb, "the output of a bind behind a gate");
+	expect_pending(ctx.fd, sl, "the output of a bind queued behind it");
+
+	/* Not waiting for the bind: the old mapping, or nothing. */
+	vseg_cb_init(&cb);
+	vseg_cb_fill(&cb, va, SZ_256K, 0x12121212);
+	vseg_fill32(old.model, SZ_256K, 0x12121212);
+	vseg_cb_submit(ctx.fd, RENDER, &cb, NULL, 0, &j[0], 1);
+	igt_assert_eq(vseg_syncobj_wait_error(ctx.fd, j[0], VSEG_JOB_TIMEOUT_MS), 0);
+	vseg_cb_reset(&cb);
+	vseg_cb_fill(&cb, va2, SZ_4K, 0xbad);
+	vseg_cb_submit(ctx.fd, RENDER, &cb, NULL, 0, &j[1], 1);
+	igt_assert_eq(vseg_syncobj_wait_error(ctx.fd, j[1], VSEG_JOB_TIMEOUT_MS),
+		      -EFAULT);
+	/* Read before a job waiting for the bind fences it (CPU access waits). */
+	vbuf_verify(&new, "a buffer whose bind waits");
+	/* Waiting for it: the new mapping. */
+	vseg_cb_reset(&cb);
+	vseg_cb_fill(&cb, va, SZ_256K, 0x34343434);
+	vseg_fill32(new.model, SZ_256K, 0x34343434);
+	vseg_cb_submit(ctx.fd, RENDER, &cb, &sb, 1, &j[2], 1);
+	vseg_cb_reset(&cb);
+	vseg_cb_fill(&cb, va2, SZ_64K, 0x56565656);
+	vseg_fill32(later.model, SZ_64K, 0x56565656);
+	vseg_cb_submit(ctx.fd, RENDER, &cb, &sl, 1, &j[3], 1);
+	expect_pending(ctx.fd, sb, "the output of a bind behind a gate");
+	expect_pending(ctx.fd, j[2], "a job waiting for a bind");
+	vseg_gate_assert_closed(&g, "the binds were held back");
+
+	vseg_gate_open(&g);
+	igt_assert_eq(vseg_syncobj_wait_error(ctx.fd, sb, VSEG_JOB_TIMEOUT_MS), 0);
+	igt_assert_eq(vseg_syncobj_wait_error(ctx.fd, sl, VSEG_JOB_TIMEOUT_MS), 0);
+	igt_assert_eq(vseg_syncobj_wait_error(ctx.fd, j[2], VSEG_JOB_TIMEOUT_MS), 0);
+	igt_assert_eq(vseg_syncobj_wait_error(ctx.fd, j[3], VSEG_JOB_TIMEOUT_MS), 0);
+	vbuf_verify(&old, "the buffer mapped before the bind");
+	vbuf_verify(&new, "the buffer the bind mapped");
+	vbuf_verify(&later, "the buffer of the bind queued behind");
+
+	vseg_cb_fini(&cb);
+	for (unsigned int i = 0; i < 4; i++)
+		vseg_syncobj_destroy(ctx.fd, j[i]);
+	vseg_syncobj_destroy(ctx.fd, sb);
+	vseg_syncobj_destroy(ctx.fd, sl);
+	vseg_syncobj_destroy(ctx.fd, gate);
+	vseg_gate_fini(&g);
+	old.va = 0;
+	new.va = va;
+	later.va = va2;
+	vbuf_destroy(&old);
+	vbuf_destroy(&new);
+	vbuf_destroy(&later);
+}
+
+/* --- read-only mappings -------------------------------------------------------------- */
+
+static void test_readonly(void)
+{
+	struct drm_vseg_gem_create c;
+	struct vseg_cmdbuf cb;
+	struct vbuf b, d;
+	uint64_t va, rw;
+
+	vseg_create_args(&c, SZ_64K, BIT(1) | BIT(0), 0);
+	vbuf_create(&b, ctx.fd, &c);
+	vseg_create_args(&c, SZ_64K, BIT(1) | BIT(0), 0);
+	vbuf_create(&d, ctx.fd, &c);
+	vbuf_cpu_pattern(&b, 0xf00);
+	vbuf_cpu_pattern(&d, 0xf01);
+	va = vseg_va_alloc(&va_space, SZ_64K);
+	rw = vseg_va_alloc(&va_space, SZ_64K);
+	igt_assert_eq_u64(vseg_vm_bind_range(ctx.fd, b.handle, va, 0, 0,
+					     DRM_VSEG_VM_BIND_READONLY, NULL, 0,
+					     NULL, 0), SZ_64K);
+	vbuf_bind(&d, vseg_va_alloc(&va_space, SZ_64K));
+
+	vseg_cb_init(&cb);
+	vseg_cb_write(&cb, va + 8, 0xbad);
+	expect_fault(ctx.fd, &cb, "WRITE into a read-only mapping");
+	vseg_cb_reset(&cb);
+	vseg_cb_fill(&cb, va, SZ_64K, 0xbad);
+	expect_fault(ctx.fd, &cb, "FILL of a read-only mapping");
+	vseg_cb_reset(&cb);
+	vseg_cb_copy(&cb, va + SZ_4K, d.va, SZ_4K);
+	expect_fault(ctx.fd, &cb, "COPY into a read-only mapping");
+	vbuf_verify(&b, "a buffer mapped read-only after writes into it");
+
+	/* Reading works. */
+	vseg_cb_reset(&cb);
+	vseg_cb_copy(&cb, d.va, va, SZ_64K);
+	memcpy(d.model, b.model, SZ_64K);
+	vseg_cb_exec_ok(ctx.fd, RENDER, &cb, "COPY out of a read-only mapping");
+	vbuf_verify(&d, "a copy out of a read-only mapping");
+
+	/* The same buffer, writable at another address. */
+	igt_assert_eq_u64(vseg_vm_bind_range(ctx.fd, b.handle, rw, 0, 0, 0,
+					     NULL, 0, NULL, 0), SZ_64K);
+	b.va = rw;
+	vseg_cb_reset(&cb);
+	vfill(&cb, &b, SZ_4K, SZ_4K, 0x9a9a9a9a);
+	vseg_cb_exec_ok(ctx.fd, RENDER, &cb, "FILL through a writable mapping");
+	vbuf_verify(&b, "a buffer written through its writable mapping");
+	vseg_cb_reset(&cb);
+	vseg_cb_fill(&cb, va + SZ_4K, 4, 0xbad);
+	expect_fault(ctx.fd, &cb, "FILL through the read-only one still");
+	vbuf_verify(&b, "a buffer mapped read-only and writable");
+
+	/* Bound writable over the read-only mapping: it is replaced. */
+	igt_assert_eq_u64(vseg_vm_bind_range(ctx.fd, b.handle, va, 0, 0, 0,
+					     NULL, 0, NULL, 0), SZ_64K);
+	vseg_cb_reset(&cb);
+	vseg_cb_write(&cb, va + 24, 0x0123012301230123ull);
+	memcpy(b.model + 24, &(uint64_t){ 0x0123012301230123ull }, 8);
+	vseg_cb_exec_ok(ctx.fd, RENDER, &cb, "WRITE after a writable rebind");
+	vbuf_verify(&b, "a buffer rebound writable");
+
+	vseg_vm_unbind(ctx.fd, va);
+	vseg_cb_fini(&cb);
+	vbuf_destroy(&b);
+	vbuf_destroy(&d);
+}
+
+/* --- VM-private buffers ------------------------------------------------------------- */
+
+static void test_vm_private(void)
+{
+	struct drm_vseg_gem_create c;
+	struct vseg_cmdbuf cb;
+	struct vbuf p, q, n;
+	int dmabuf = -1;
+
+	vseg_create_args(&c, SZ_256K, BIT(1) | BIT(0),
+			 DRM_VSEG_GEM_CREATE_VM_PRIVATE);
+	vseg_create_prefer(&c, 1, 0);
+	vbuf_create(&p, ctx.fd, &c);
+	vseg_create_args(&c, SZ_64K, BIT(0), DRM_VSEG_GEM_CREATE_VM_PRIVATE);
+	vbuf_create(&q, ctx.fd, &c);
+	vseg_create_args(&c, SZ_64K, BIT(0), 0);
+	vbuf_create(&n, ctx.fd, &c);
+	vbuf_cpu_pattern(&p, 0x1100);
+	vbuf_cpu_pattern(&q, 0x1101);
+	vbuf_cpu_pattern(&n, 0x1102);
+	vbuf_bind(&p, vseg_va_alloc(&va_space, p.size));
+	vbuf_bind(&q, vseg_va_alloc(&va_space, q.size));
+	vbuf_bind(&n, vseg_va_alloc(&va_space, n.size));
+
+	/* Two private buffers (one reservation) and a shared one in a job. */
+	vseg_cb_init(&cb);
+	vfill(&cb, &p, SZ_64K, SZ_64K, 0xabababab);
+	vcopy(&cb, &q, 0, &p, SZ_64K + SZ_4K, SZ_4K);
+	vcopy(&cb, &p, 0, &n, 0, SZ_4K);
+	vcopy(&cb, &n, SZ_4K, &q, SZ_8K, SZ_4K);
+	vwrite(&cb, &q, SZ_64K - 8, 0x5a5a5a5a5a5a5a5aull);
+	vseg_cb_exec_ok(ctx.fd, RENDER, &cb, "jobs on VM-private buffers");
+	vbuf_verify(&p, "a VM-private buffer in vram");
+	vbuf_verify(&q, "a VM-private buffer in system memory");
+	vbuf_verify(&n, "a buffer copied to and from VM-private ones");
+
+	/* Not exportable. */
+	igt_assert_eq(drmPrimeHandleToFD(ctx.fd, p.handle, DRM_CLOEXEC, &dmabuf), -1);
+	igt_assert_eq(errno, EINVAL);
+	errno = 0;
+	igt_assert_eq(dmabuf, -1);
+
+	/* Moved out and back, they keep their data and work. */
+	vseg_evict(ctx.fd, &p.handle, 1);
+	igt_assert_eq(vseg_gem_segment(ctx.fd, p.handle), 0);
+	vbuf_verify(&p, "an evicted VM-private buffer");
+	vseg_cb_reset(&cb);
+	vfill(&cb, &p, 0, SZ_4K, 0xcdcdcdcd);
+	vseg_cb_exec_ok(ctx.fd, RENDER, &cb, "a job on an evicted VM-private buffer");
+	vseg_make_resident(ctx.fd, &p.handle, 1);
+	igt_assert_eq(vseg_gem_segment(ctx.fd, p.handle), 1);
+	vseg_make_resident(ctx.fd, &q.handle, 1);
+	vseg_cb_reset(&cb);
+	vcopy(&cb, &q, SZ_4K, &p, 0, SZ_4K);
+	vseg_cb_exec_ok(ctx.fd, RENDER, &cb, "a job on resident VM-private buffers");
+	vbuf_verify(&p, "a VM-private buffer made resident again");
+	vbuf_verify(&q, "a VM-private buffer made resident");
+
+	vseg_cb_fini(&cb);
+	vbuf_destroy(&p);
+	vbuf_destroy(&q);
+	vbuf_destroy(&n);
+}
+
+/* --- the mapping limit with queued binds ----------------------------------------- */
+
+static void test_bind_limit_queued(void)
+{
+	const uint64_t base = 1ull << 44, step = 2 * VSEG_VA_ALIGN;
+	const unsigned int max = DRM_VSEG_MAX_VM_MAPPINGS;
+	int fd2 = drm_open_vseg();
+	uint32_t h, h2, gate, out;
+	struct vseg_gate g;
+	int err;
+
+	h = vseg_gem_create_simple(fd2, SZ_64K, BIT(0), 0);
+	/* Two short of the limit, each mapping alone. */
+	for (unsigned int i = 0; i < max - 2; i++) {
+		err = __vseg_vm_bind(fd2, h, base + i * step, NULL);
+		igt_assert_f(err == 0, "mapping %u: %d (%s)\n", i, err,
+			     vseg_errname(err));
+	}
+
+	/* A queued MAP reserves two: the space is full until it is applied. */
+	vseg_gate_init(&g);
+	gate = vseg_gate_syncobj(&g, fd2);
+	out = vseg_syncobj_create(fd2, 0);
+	igt_assert_eq(__vseg_vm_bind_range(fd2, h, base - step, 0, 0, 0, &gate,
+					   1, &out, 1), 0);
+	err = __vseg_vm_bind(fd2, h, base - 2 * step, NULL);
+	igt_assert_f(err == -ENOSPC,
+		     "a MAP behind a queued one, at %u mappings and 2 reserved: %d (%s)\n",
+		     max - 2, err, vseg_errname(err));
+	err = __vseg_vm_unbind(fd2, base);
+	igt_assert_f(err == -ENOSPC,
+		     "an UNMAP behind a queued MAP, with the space reserved: %d (%s)\n",
+		     err, vseg_errname(err));
+	/* Another file is not affected. */
+	h2 = vseg_gem_create_simple(ctx.fd, SZ_64K, BIT(0), 0);
+	igt_assert_eq(__vseg_vm_bind(ctx.fd, h2, base, NULL), 0);
+	vseg_vm_unbind(ctx.fd, base);
+	vseg_gem_close(ctx.fd, h2);
+	expect_pending(fd2, out, "a bind behind a gate");
+	vseg_gate_assert_closed(&g, "the space was full of reservations");
+	vseg_gate_open(&g);
+	igt_assert_eq(vseg_syncobj_wait_error(fd2, out, VSEG_JOB_TIMEOUT_MS), 0);
+	vseg_syncobj_destroy(fd2, gate);
+	vseg_gate_fini(&g);
+
+	/* Applied, it counts one: one more fits, then none. */
+	igt_assert_eq(__vseg_vm_bind(fd2, h, base - 2 * step, NULL), 0);
+	igt_assert_eq(__vseg_vm_bind(fd2, h, base - 3 * step, NULL), -ENOSPC);
+
+	/* A queued UNMAP reserves one, whatever it will free. */
+	vseg_vm_unbind(fd2, base);
+	vseg_gate_init(&g);
+	gate = vseg_gate_syncobj(&g, fd2);
+	igt_assert_eq(__vseg_vm_unbind_range(fd2, base + step, 0, &gate, 1, &out,
+					     1), 0);
+	err = __vseg_vm_unbind_range(fd2, base + 2 * step, 0, NULL, 0, NULL, 0);
+	igt_assert_f(err == -ENOSPC,
+		     "an UNMAP behind a queued UNMAP at the limit: %d (%s)\n",
+		     err, vseg_errname(err));
+	expect_pending(fd2, out, "an unbind behind a gate");
+	vseg_gate_assert_closed(&g, "the space was full with a queued unbind");
+	vseg_gate_open(&g);
+	igt_assert_eq(vseg_syncobj_wait_error(fd2, out, VSEG_JOB_TIMEOUT_MS), 0);
+	/* Two free now. */
+	igt_assert_eq(__vseg_vm_bind(fd2, h, base, NULL), 0);
+	igt_assert_eq(__vseg_vm_bind(fd2, h, base + step, NULL), 0);
+	igt_assert_eq(__vseg_vm_bind(fd2, h, base - 3 * step, NULL), -ENOSPC);
+
+	vseg_syncobj_destroy(fd2, out);
+	vseg_syncobj_destroy(fd2, gate);
+	vseg_gate_fini(&g);
+	vseg_gem_close(fd2, h);
+	drm_close_driver(fd2);
+}
+
 /* The subtests on the discrete profile. */
 static const struct vseg_subtest discrete_tests[] = {
 	{ "unbind-fault", test_unbind_fault,
@@ -1174,7 +1700,23 @@ static const struct vseg_subtest discrete_tests[] = {
 	  "A buffer bound at two addresses is reached through "
 	  "both." },
 	{ "queued-rebind", test_queued_rebind,
-	  "A queued job keeps the mappings it was submitted with." },
+	  "A queued job reaches only the buffers mapped in its ranges when "
+	  "it was queued: rebound under it, its address faults." },
+	{ "partial-bind", test_partial_bind,
+	  "A bound range of a buffer is reached exactly." },
+	{ "split-unbind", test_split_unbind,
+	  "Unbinding the middle of a mapping leaves both ends working." },
+	{ "bind-replace", test_bind_replace,
+	  "A bind over a mapping replaces the part it covers." },
+	{ "async-bind", test_async_bind,
+	  "A bind behind a gate is applied when the gate opens." },
+	{ "readonly", test_readonly,
+	  "A read-only mapping faults on writes and can be read." },
+	{ "vm-private", test_vm_private,
+	  "VM-private buffers work in jobs, move and are not exported." },
+	{ "bind-limit-queued", test_bind_limit_queued,
+	  "Queued binds reserve their worst case against the mapping "
+	  "limit." },
 	{ "evict-busy", test_evict_busy,
 	  "Evicting and restoring a bound buffer a render job "
 	  "writes loses nothing." },

@@ -40,6 +40,19 @@
  *	drm-engine-render with a render-engine job and drm-engine-paging with
  *	moves of the file's buffers; the other engines' times do not.
  *
+ * SUBTEST: active
+ * Description: drm-active-<segment> counts the resident buffers a job or
+ *	move still uses: none once the moves that placed them ended; the
+ *	buffers of a job held back on a gate (in vram for the
+ *	render engine, in the aperture for the copy engine) are active until
+ *	the gate opens and the job ends, an idle buffer never is, and another
+ *	file sees none of it.
+ *
+ * SUBTEST: resident-system
+ * Description: drm-resident-system counts a system-memory buffer once it
+ *	has pages: 0 after its creation (drm-total-system has it), its size
+ *	after a CPU write; a buffer never written stays out of it.
+ *
  * SUBTEST: unprivileged
  * Description: A process without root privileges (uid and gid 65534) reads
  *	its own file's fdinfo and finds its buffer there.
@@ -468,6 +481,111 @@ static void test_engine_time(void)
 	vseg_gem_close(ctx.fd, phys);
 }
 
+/* Assert drm-active-<segment> of @fd, every segment: @bytes in @id, else 0. */
+static void check_active(int fd, uint32_t id, uint64_t bytes, const char *what)
+{
+	struct fdinfo fi;
+
+	fdinfo_read(fd, &fi);
+	for (uint32_t s = 0; s <= num_segs(); s++) {
+		uint64_t want = s == id ? bytes : 0;
+
+		igt_assert_f(seg_key(&fi, "drm-active", s) == want,
+			     "%s: drm-active-%s %" PRIu64 ", expected %" PRIu64 "\n",
+			     what, vseg_ctx_seg_name(&ctx, s),
+			     seg_key(&fi, "drm-active", s), want);
+	}
+}
+
+static void test_active(void)
+{
+	const uint64_t va = 0x100000000ull;
+	uint32_t job_buf, idle, phys, gate, out[2];
+	int other = drm_open_vseg_render();
+	struct vseg_cmdbuf cb;
+	struct vseg_gate g;
+
+	job_buf = create_in(ctx.fd, 1, SZ_1M, 0);
+	idle = create_in(ctx.fd, 1, SZ_2M, 0);
+	phys = create_in(ctx.fd, ctx.ap_id, SZ_256K,
+			 DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY);
+	vseg_vm_bind(ctx.fd, job_buf, va);
+	/* Their first placement is a move (zeroes, GART entries): its end. */
+	{
+		const uint32_t bufs[] = { job_buf, idle, phys };
+		uint32_t word;
+
+		for (unsigned int i = 0; i < ARRAY_SIZE(bufs); i++)
+			vseg_bo_read(ctx.fd, bufs[i], 0, &word, sizeof(word));
+	}
+	check_active(ctx.fd, 0, 0, "no job yet");
+
+	/* A render job behind a gate: its buffer, in vram, is active. */
+	vseg_gate_init(&g);
+	gate = vseg_gate_syncobj(&g, ctx.fd);
+	out[0] = vseg_syncobj_create(ctx.fd, 0);
+	out[1] = vseg_syncobj_create(ctx.fd, 0);
+	vseg_cb_init(&cb);
+	vseg_cb_fill(&cb, va, SZ_4K, 0x12345678);
+	vseg_cb_submit(ctx.fd, DRM_VSEG_ENGINE_RENDER, &cb, &gate, 1, &out[0], 1);
+	check_active(ctx.fd, 1, SZ_1M, "a render job behind a gate");
+	check_active(other, 0, 0, "another file, with a job of ours queued");
+	/* A copy job too: its buffer, in the aperture. */
+	vseg_cb_reset(&cb);
+	vseg_cb_fill_phys(&cb, phys, 0, SZ_4K, 0x9abcdef0);
+	vseg_cb_submit(ctx.fd, DRM_VSEG_ENGINE_COPY, &cb, &gate, 1, &out[1], 1);
+	igt_assert_eq_u32(vseg_gem_segment(ctx.fd, phys), ctx.ap_id);
+	{
+		struct fdinfo fi;
+
+		fdinfo_read(ctx.fd, &fi);
+		igt_assert_eq_u64(seg_key(&fi, "drm-active", 1), SZ_1M);
+		igt_assert_eq_u64(seg_key(&fi, "drm-active", ctx.ap_id), SZ_256K);
+		igt_assert_eq_u64(seg_key(&fi, "drm-total", 1), SZ_1M + SZ_2M);
+	}
+	vseg_gate_assert_closed(&g, "the jobs' buffers were active");
+
+	vseg_gate_open(&g);
+	igt_assert_eq(vseg_syncobj_wait_error(ctx.fd, out[0], VSEG_JOB_TIMEOUT_MS), 0);
+	igt_assert_eq(vseg_syncobj_wait_error(ctx.fd, out[1], VSEG_JOB_TIMEOUT_MS), 0);
+	check_active(ctx.fd, 0, 0, "the jobs ended");
+
+	vseg_cb_fini(&cb);
+	vseg_syncobj_destroy(ctx.fd, out[0]);
+	vseg_syncobj_destroy(ctx.fd, out[1]);
+	vseg_syncobj_destroy(ctx.fd, gate);
+	vseg_gate_fini(&g);
+	vseg_vm_unbind(ctx.fd, va);
+	vseg_gem_close(ctx.fd, job_buf);
+	vseg_gem_close(ctx.fd, idle);
+	vseg_gem_close(ctx.fd, phys);
+	close(other);
+}
+
+static void test_resident_system(void)
+{
+	uint32_t written, untouched;
+	struct fdinfo fi;
+
+	written = create_in(ctx.fd, 0, SZ_1M, 0);
+	untouched = create_in(ctx.fd, 0, SZ_2M, 0);
+	fdinfo_read(ctx.fd, &fi);
+	igt_assert_eq_u64(seg_key(&fi, "drm-total", 0), SZ_1M + SZ_2M);
+	igt_assert_eq_u64(seg_key(&fi, "drm-resident", 0), 0);
+
+	vseg_bo_fill_pattern(ctx.fd, written, SZ_1M, 0x5e5);
+	fdinfo_read(ctx.fd, &fi);
+	igt_assert_eq_u64(seg_key(&fi, "drm-total", 0), SZ_1M + SZ_2M);
+	igt_assert_eq_u64(seg_key(&fi, "drm-resident", 0), SZ_1M);
+	igt_assert_eq_u64(seg_key(&fi, "drm-active", 0), 0);
+
+	vseg_gem_close(ctx.fd, written);
+	fdinfo_read(ctx.fd, &fi);
+	igt_assert_eq_u64(seg_key(&fi, "drm-total", 0), SZ_2M);
+	igt_assert_eq_u64(seg_key(&fi, "drm-resident", 0), 0);
+	vseg_gem_close(ctx.fd, untouched);
+}
+
 static void test_unprivileged(void)
 {
 	igt_fork(child, 1) {
@@ -585,6 +703,20 @@ igt_main
 		vseg_ctx_load(&ctx, "discrete");
 		test_engine_time();
 		vseg_ctx_finish(&ctx, "engine-time");
+	}
+
+	igt_describe("drm-active counts the buffers of queued jobs.");
+	igt_subtest("active") {
+		vseg_ctx_load(&ctx, "discrete");
+		test_active();
+		vseg_ctx_finish(&ctx, "active");
+	}
+
+	igt_describe("drm-resident-system counts buffers with pages.");
+	igt_subtest("resident-system") {
+		vseg_ctx_load(&ctx, "discrete");
+		test_resident_system();
+		vseg_ctx_finish(&ctx, "resident-system");
 	}
 
 	igt_describe("fdinfo needs no root.");

@@ -197,7 +197,7 @@ static unsigned int r_index(int ret)
 #define DOC_MMAP	(EINV | ENOE | EMEM | EFLT)
 #define DOC_RESIDENT	(EINV | EBIG | ENOE | EFLT | ESPC | EMEM)
 #define DOC_EVICT	(EINV | EBIG | ENOE | EFLT | EBSY | EMEM)
-#define DOC_VM		(EINV | ENOE | EMEM | EFLT)
+#define DOC_VM		(EINV | ENOE | EBIG | ESPC | EMEM | EFLT)
 #define DOC_SUBMIT	(EINV | EBIG | ENOE | EFLT | ESPC | EMEM)
 #define DOC_SCANOUT	(EINV | ENOE | ESPC | EMEM | EFLT | EACC)
 
@@ -906,8 +906,7 @@ static uint64_t real_size(const struct drm_vseg_gem_create *c)
 static const struct field create_mbz[] = {
 	C(extensions, V_ANY, "extensions"),
 	FIELD_ARRAY(struct drm_vseg_gem_create, reserved, V_ANY, "reserved"),
-	C(flags, V_FLAG, "unknown flag", .first = 4, .add = true,
-	  .known = DRM_VSEG_GEM_CREATE_VM_PRIVATE),
+	C(flags, V_FLAG, "unknown flag", .first = 4, .add = true),
 	C(handle, V_WORD, "handle in"),
 };
 static const struct field pref_flags =
@@ -1612,77 +1611,127 @@ static void op_residency(struct fz *g, bool make)
 
 /* --- VM_BIND and VM_UNBIND ---------------------------------------------- */
 
-static bool va_overlaps(const struct fclient *c, uint64_t va, uint64_t size)
-{
-	unsigned int i;
+/*
+ * The address space as the model has it: mappings that do not overlap,
+ * each from map_va[i] for map_size[i] bytes. A bind replaces what it
+ * covers and an unbind of a range removes it, both keeping the parts of
+ * the mappings they cut outside the range (drm_gpuvm's splits).
+ */
 
-	for (i = 0; i < c->nmap; i++)
-		if (va < c->map_va[i] + c->map_size[i] &&
-		    c->map_va[i] < va + size)
-			return true;
-	return false;
+/* The mappings after binding (@map) or unbinding [@va, @va + @size). */
+static unsigned int vm_model_cut(const struct fclient *c, uint64_t va,
+				 uint64_t size, bool map, uint64_t *nva,
+				 uint64_t *nsize)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < c->nmap; i++) {
+		uint64_t a = c->map_va[i], e = a + c->map_size[i];
+
+		if (e <= va || a >= va + size) {
+			nva[n] = a;
+			nsize[n++] = e - a;
+			continue;
+		}
+		if (a < va) {
+			nva[n] = a;
+			nsize[n++] = va - a;
+		}
+		if (e > va + size) {
+			nva[n] = va + size;
+			nsize[n++] = e - (va + size);
+		}
+	}
+	if (map) {
+		nva[n] = va;
+		nsize[n++] = size;
+	}
+	return n;
 }
 
-static uint64_t vm_round(uint64_t size)
+/* How many mappings the model would hold after such a change. */
+static unsigned int vm_model_count(const struct fclient *c, uint64_t va,
+				   uint64_t size, bool map)
 {
-	return (size + SZ_64K - 1) & ~(SZ_64K - 1);
+	uint64_t nva[MAX_MAPS + 2], nsize[MAX_MAPS + 2];
+
+	return vm_model_cut(c, va, size, map, nva, nsize);
 }
 
-#define VB(f, v)	FIELD(struct drm_vseg_vm_bind, f, v, #f)
-/* Odd sizes and offsets are never page aligned: each is a defect. */
+static void vm_model_apply(struct fclient *c, uint64_t va, uint64_t size,
+			   bool map)
+{
+	uint64_t nva[MAX_MAPS + 2], nsize[MAX_MAPS + 2];
+	unsigned int n = vm_model_cut(c, va, size, map, nva, nsize);
+
+	igt_assert(n <= MAX_MAPS);
+	memcpy(c->map_va, nva, n * sizeof(*nva));
+	memcpy(c->map_size, nsize, n * sizeof(*nsize));
+	c->nmap = n;
+}
+
+#define VB(f, v, ...)	FIELD(struct drm_vseg_vm_bind, f, v, #f, __VA_ARGS__)
+/* VM_BIND: DRM_VSEG_VM_BIND_READONLY is the one flag. */
 static const struct field bind_mbz[] = {
-	VB(extensions, V_ANY),
-	FIELD(struct drm_vseg_vm_bind, flags, V_FLAG, "flags", .first = 1),
-	VB(size, V_ANY), VB(offset, V_ANY), VB(pad, V_WORD),
-	VB(num_in_syncs, V_WORD),
+	VB(extensions, V_ANY), VB(flags, V_FLAG, .first = 1), VB(pad, V_WORD),
 	FIELD_ARRAY(struct drm_vseg_vm_bind, reserved, V_ANY, "reserved"),
 };
-/* VM_UNBIND: the handle too. */
+/* VM_UNBIND: the handle, the offset and every flag too. */
 static const struct field unbind_mbz[] = {
-	VB(extensions, V_ANY), VB(flags, V_FLAG), VB(size, V_ANY),
-	VB(offset, V_ANY), VB(handle, V_WORD),
+	VB(extensions, V_ANY), VB(flags, V_FLAG), VB(pad, V_WORD),
+	VB(handle, V_WORD), VB(offset, V_ANY),
 	FIELD_ARRAY(struct drm_vseg_vm_bind, reserved, V_ANY, "reserved"),
 };
 
 static void op_bind(struct fz *g)
 {
+	const uint64_t page = page_size;
 	struct fclient *c = pick_client(g);
 	struct drm_vseg_vm_bind vb = {};
 	struct fbo *b = pick_bo(g, c);
 	enum mut m = pick_mut(g);
 	const char *what = "", *kind = "";
 	unsigned int allowed = OK | EMEM;
+	uint64_t range = 0;
 	void *arg = &vb;
 	int ret;
 
 	if (!b && m == M_NONE)
 		m = M_HANDLE;
-	if (c->nmap == MAX_MAPS && m == M_NONE)
-		m = M_BOUNDARY;
 	vb.handle = b ? b->handle : 0;
 	if (c->nmap && chance(g, 30))
 		vb.gpu_va = c->map_va[below(g, c->nmap)] +
-			    SZ_64K * below(g, 3);
+			    page * below(g, 3);
 	else
 		vb.gpu_va = g->va_base + SZ_64K * below(g, 4096);
-	/*
-	 * A bind over a mapping replaces it (splitting the rest), which this
-	 * model does not follow: vseg_exec_virtual tests it.
-	 */
-	if (b && m == M_NONE && va_overlaps(c, vb.gpu_va, vm_round(b->size)))
-		return;
+	if (b) {
+		uint64_t pages = b->size / page;
+
+		/* A range of the buffer, or all of it. */
+		if (chance(g, 25))
+			vb.offset = page * below(g, pages);
+		if (chance(g, 25))
+			vb.size = page *
+				  (1 + below(g, pages - vb.offset / page));
+		range = vb.size ?: b->size - vb.offset;
+		if (chance(g, 10))
+			vb.flags = DRM_VSEG_VM_BIND_READONLY;
+		if (m == M_NONE &&
+		    vm_model_count(c, vb.gpu_va, range, true) > MAX_MAPS)
+			m = M_BOUNDARY;
+	}
 	switch (m) {
 	case M_BOUNDARY:
 	case M_HUGE:
 		if (!b)
 			return;
-		switch (below(g, 5)) {
+		switch (below(g, 9)) {
 		case 0:
 			vb.gpu_va = 0;
 			what = "va 0";
 			break;
 		case 1:
-			vb.gpu_va += 8 << below(g, 9);
+			vb.gpu_va += 1 + below(g, page - 1);
 			what = "unaligned va";
 			break;
 		case 2:
@@ -1690,10 +1739,30 @@ static void op_bind(struct fz *g)
 			what = "va at 2^47";
 			break;
 		case 3:
-			vb.gpu_va = (1ull << 47) - SZ_64K;
-			if (vm_round(b->size) <= SZ_64K)
+			vb.gpu_va = (1ull << 47) - page;
+			vb.offset = 0;
+			vb.size = 0;
+			if (b->size <= page)
 				vb.gpu_va = ~0ull << 16;
 			what = "mapping past 2^47";
+			break;
+		case 4:
+			vb.offset = b->size + page * below(g, 4);
+			vb.size = 0;
+			what = "offset past the buffer";
+			break;
+		case 5:
+			vb.offset += 1 + below(g, page - 1);
+			what = "unaligned offset";
+			break;
+		case 6:
+			vb.size = b->size - vb.offset + page;
+			what = "size past the buffer";
+			break;
+		case 7:
+			vb.size = (vb.size ?: page) + 1 +
+				  below(g, page - 1);
+			what = "unaligned size";
 			break;
 		default:
 			vb.gpu_va = ~0ull << 16;
@@ -1708,28 +1777,24 @@ static void op_bind(struct fz *g)
 				     &kind) ?: allowed;
 		break;
 	}
-	note(g, "fd%d %s %s%s handle %u va %#llx size %#llx flags %#x",
+	note(g, "fd%d %s %s%s handle %u va %#llx offset %#llx size %#llx flags %#x",
 	     c == &g->cl[1], mut_name(m), what, kind, vb.handle,
-	     (unsigned long long)vb.gpu_va, (unsigned long long)vb.size,
-	     vb.flags);
+	     (unsigned long long)vb.gpu_va, (unsigned long long)vb.offset,
+	     (unsigned long long)vb.size, vb.flags);
 	ret = vioctl(c->fd, DRM_IOCTL_VSEG_VM_BIND, arg);
 	if (!expect(g, ret, allowed) || ret)
 		return;
-	if (vb.size != b->size) {
-		fail(g, "VM_BIND returned size %#llx for a %#llx-byte buffer",
-		     (unsigned long long)vb.size, (unsigned long long)b->size);
+	if (vb.size != range) {
+		fail(g, "VM_BIND returned size %#llx for a range of %#llx bytes",
+		     (unsigned long long)vb.size, (unsigned long long)range);
 		return;
 	}
-	if (c->nmap < MAX_MAPS) {
-		c->map_va[c->nmap] = vb.gpu_va;
-		c->map_size[c->nmap++] = vm_round(b->size);
-	} else {
-		fail(g, "model full of mappings");
-	}
+	vm_model_apply(c, vb.gpu_va, range, true);
 }
 
 static void op_unbind(struct fz *g)
 {
+	const uint64_t page = page_size;
 	struct fclient *c = pick_client(g);
 	struct drm_vseg_vm_bind vb = {};
 	enum mut m = pick_mut(g);
@@ -1743,6 +1808,17 @@ static void op_unbind(struct fz *g)
 		i = below(g, c->nmap);
 		vb.gpu_va = c->map_va[i];
 		mapped = true;
+		/* Sometimes a range: from inside the mapping, through it. */
+		if (chance(g, 30)) {
+			vb.gpu_va += page *
+				     below(g, c->map_size[i] / page);
+			vb.size = page * (1 + below(g, 64));
+			if (vm_model_count(c, vb.gpu_va, vb.size, false) >
+			    MAX_MAPS) {
+				vb.gpu_va = c->map_va[i];
+				vb.size = 0;
+			}
+		}
 	} else {
 		vb.gpu_va = chance(g, 20) ? interesting(g) :
 			    g->va_base + SZ_64K * below(g, 4096);
@@ -1774,10 +1850,8 @@ static void op_unbind(struct fz *g)
 	ret = vioctl(c->fd, DRM_IOCTL_VSEG_VM_UNBIND, arg);
 	if (!expect(g, ret, allowed) || ret)
 		return;
-	if (mapped) {
-		c->map_va[i] = c->map_va[c->nmap - 1];
-		c->map_size[i] = c->map_size[--c->nmap];
-	}
+	if (mapped)
+		vm_model_apply(c, vb.gpu_va, vb.size ?: c->map_size[i], false);
 }
 
 /* --- SUBMIT ------------------------------------------------------------- */

@@ -114,26 +114,20 @@ static int open_vgem(void)
 }
 
 /* A vgem buffer of @size bytes (a multiple of 4 KiB). */
-static uint32_t vgem_create(int vgem, uint64_t size)
+static uint32_t vgem_create_size(int vgem, uint64_t size)
 {
-	struct drm_mode_create_dumb dumb = {
-		.width = 1024, .height = size / 4096, .bpp = 32,
-	};
+	struct vgem_bo bo = { .width = 1024, .height = size / 4096, .bpp = 32 };
 
-	do_ioctl(vgem, DRM_IOCTL_MODE_CREATE_DUMB, &dumb);
-	igt_assert(dumb.size >= size);
-	return dumb.handle;
+	vgem_create(vgem, &bo);
+	igt_assert(bo.size >= size);
+	return bo.handle;
 }
 
-static void *vgem_mmap(int vgem, uint32_t handle, uint64_t size)
+static void *vgem_mmap_size(int vgem, uint32_t handle, uint64_t size)
 {
-	struct drm_mode_map_dumb map = { .handle = handle };
-	void *ptr;
+	struct vgem_bo bo = { .handle = handle, .size = size };
 
-	do_ioctl(vgem, DRM_IOCTL_MODE_MAP_DUMB, &map);
-	ptr = mmap(NULL, size, RW, MAP_SHARED, vgem, map.offset);
-	igt_assert(ptr != MAP_FAILED);
-	return ptr;
+	return vgem_mmap(vgem, &bo, RW);
 }
 
 /* Attach a vgem fence to @handle: 0 and the fence's id, or -errno. */
@@ -154,23 +148,6 @@ static void vgem_signal(int vgem, uint32_t fence)
 	struct drm_vgem_fence_signal s = { .fence = fence };
 
 	do_ioctl(vgem, DRM_IOCTL_VGEM_FENCE_SIGNAL, &s);
-}
-
-/* A syncobj of @fd holding the fences a writer would wait for on @dmabuf. */
-static uint32_t syncobj_of_dmabuf(int fd, int dmabuf)
-{
-	struct dma_buf_export_sync_file ex = { .flags = DMA_BUF_SYNC_RW };
-	struct drm_syncobj_handle imp = {
-		.flags = DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE,
-	};
-
-	igt_require_f(ioctl(dmabuf, DMA_BUF_IOCTL_EXPORT_SYNC_FILE, &ex) == 0,
-		      "no DMA_BUF_IOCTL_EXPORT_SYNC_FILE\n");
-	imp.handle = vseg_syncobj_create(fd, 0);
-	imp.fd = ex.fd;
-	do_ioctl(fd, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &imp);
-	close(ex.fd);
-	return imp.handle;
 }
 
 /* Is the dma-buf free of unsignalled write fences right now? */
@@ -320,8 +297,8 @@ static void test_import_vgem(void)
 
 	vseg_ctx_start(&ctx);
 	vgem = open_vgem();
-	vh = vgem_create(vgem, size);
-	map = vgem_mmap(vgem, vh, size);
+	vh = vgem_create_size(vgem, size);
+	map = vgem_mmap_size(vgem, vh, size);
 	vseg_pattern_fill(map, size, SEED);
 	dmabuf = export(vgem, vh);
 	igt_assert_eq(drmPrimeFDToHandle(ctx.fd, dmabuf, &h), 0);
@@ -424,8 +401,9 @@ static void test_mmap_evict(void)
 static void test_fence_export(void)
 {
 	const uint64_t size = SZ_64K;
-	uint32_t h, vh, blocker, fence = 0, gate, done, unused = 0;
-	int vgem, dmabuf, blocker_buf;
+	uint32_t h, vh, gate, done, unused = 0;
+	struct vseg_gate g;
+	int vgem, dmabuf;
 	uint32_t *map;
 
 	vseg_ctx_start(&ctx);
@@ -436,11 +414,8 @@ static void test_fence_export(void)
 	igt_assert_eq(drmPrimeFDToHandle(vgem, dmabuf, &vh), 0);
 
 	/* A gate: an unsignalled vgem fence on a buffer of vgem's own. */
-	blocker = vgem_create(vgem, SZ_4K);
-	igt_assert_eq(vgem_fence(vgem, blocker, &fence), 0);
-	blocker_buf = export(vgem, blocker);
-	gate = syncobj_of_dmabuf(ctx.fd, blocker_buf);
-	close(blocker_buf);
+	vseg_gate_init(&g);
+	gate = vseg_gate_syncobj(&g, ctx.fd);
 
 	igt_assert(dmabuf_idle(dmabuf));
 	vseg_vm_bind(ctx.fd, h, VA);
@@ -451,8 +426,9 @@ static void test_fence_export(void)
 	igt_assert_eq(__vseg_syncobj_wait(ctx.fd, &done, 1, 0), -ETIME);
 	igt_assert(!dmabuf_idle(dmabuf));
 	igt_assert_eq(vgem_fence(vgem, vh, &unused), -EBUSY);
+	vseg_gate_assert_closed(&g, "a job held back by the gate");
 
-	vgem_signal(vgem, fence);
+	vseg_gate_open(&g);
 	vseg_syncobj_wait(ctx.fd, done, VSEG_JOB_TIMEOUT_MS);
 	igt_assert_eq(vseg_syncobj_status(ctx.fd, done), 1);
 	{
@@ -470,6 +446,7 @@ static void test_fence_export(void)
 	munmap(map, size);
 	vseg_syncobj_destroy(ctx.fd, done);
 	vseg_syncobj_destroy(ctx.fd, gate);
+	vseg_gate_fini(&g);
 	vseg_vm_unbind(ctx.fd, VA);
 	vseg_gem_close(ctx.fd, h);
 	close(dmabuf);
@@ -486,8 +463,8 @@ static void test_fence_import(void)
 
 	vseg_ctx_start(&ctx);
 	vgem = open_vgem();
-	vh = vgem_create(vgem, size);
-	map = vgem_mmap(vgem, vh, size);
+	vh = vgem_create_size(vgem, size);
+	map = vgem_mmap_size(vgem, vh, size);
 	vseg_fill32(map, size, 0xaaaaaaaa);
 	dmabuf = export(vgem, vh);
 	igt_assert_eq(drmPrimeFDToHandle(ctx.fd, dmabuf, &h), 0);

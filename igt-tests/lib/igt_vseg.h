@@ -19,6 +19,8 @@
  *   igt_vseg_display.h      SCANOUT, debugfs "display"
  *   igt_vseg_exec.h         the engines: command buffers, submission,
  *                           syncobjs, VM_BIND, physical addresses
+ *   igt_vseg_fence.h        gates (vgem fences a test opens) and fence
+ *                           identities
  *
  * Written against upstream IGT's library API only, so that it can live in
  * upstream's lib/ next to the other driver helpers.
@@ -43,5 +45,6 @@
 #include "igt_vseg_ctx.h"
 #include "igt_vseg_display.h"
 #include "igt_vseg_exec.h"
+#include "igt_vseg_fence.h"
 
 #endif /* IGT_VSEG_H */

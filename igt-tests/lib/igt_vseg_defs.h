@@ -42,7 +42,10 @@
 
 /*
  * The flags of the UAPI this suite knows (the header has no masks: a
- * program learns what the kernel takes from its version).
+ * program learns what the kernel takes from its version). Create flags
+ * outside VSEG_GEM_CREATE_FLAGS_KNOWN must be refused on the discrete
+ * profile: DRM_VSEG_GEM_CREATE_PROTECTED is, for want of a segment with a
+ * video protected region there.
  */
 #define VSEG_SEGMENT_FLAGS_KNOWN \
 	((DRM_VSEG_SEGMENT_POPULATED_BY_RESERVED_DDR_BY_FIRMWARE << 1) - 1)

@@ -435,6 +435,98 @@ void vseg_vm_unbind(int fd, uint64_t gpu_va)
 		     (unsigned long long)gpu_va, err, strerror(-err));
 }
 
+/* A bind argument with its binary sync arrays (free() *@si and *@so). */
+static void bind_args(struct drm_vseg_vm_bind *b, uint64_t gpu_va,
+		      uint64_t size, const uint32_t *in, uint32_t num_in,
+		      const uint32_t *out, uint32_t num_out,
+		      struct drm_vseg_sync **si, struct drm_vseg_sync **so)
+{
+	memset(b, 0, sizeof(*b));
+	b->gpu_va = gpu_va;
+	b->size = size;
+	*si = vseg_binary_syncs(in, num_in);
+	*so = vseg_binary_syncs(out, num_out);
+	if (num_in || num_out)
+		b->sync_size = sizeof(struct drm_vseg_sync);
+	b->num_in_syncs = num_in;
+	b->in_syncs = num_in ? (uintptr_t)*si : 0;
+	b->num_out_syncs = num_out;
+	b->out_syncs = num_out ? (uintptr_t)*so : 0;
+}
+
+int __vseg_vm_bind_range(int fd, uint32_t handle, uint64_t gpu_va,
+			 uint64_t offset, uint64_t size, uint32_t flags,
+			 const uint32_t *in, uint32_t num_in,
+			 const uint32_t *out, uint32_t num_out)
+{
+	struct drm_vseg_sync *si, *so;
+	struct drm_vseg_vm_bind b;
+	int err;
+
+	bind_args(&b, gpu_va, size, in, num_in, out, num_out, &si, &so);
+	b.handle = handle;
+	b.offset = offset;
+	b.flags = flags;
+	err = __vseg_vm_bind_ioctl(fd, &b);
+	free(si);
+	free(so);
+	return err;
+}
+
+uint64_t vseg_vm_bind_range(int fd, uint32_t handle, uint64_t gpu_va,
+			    uint64_t offset, uint64_t size, uint32_t flags,
+			    const uint32_t *in, uint32_t num_in,
+			    const uint32_t *out, uint32_t num_out)
+{
+	struct drm_vseg_sync *si, *so;
+	struct drm_vseg_vm_bind b;
+	int err;
+
+	bind_args(&b, gpu_va, size, in, num_in, out, num_out, &si, &so);
+	b.handle = handle;
+	b.offset = offset;
+	b.flags = flags;
+	err = __vseg_vm_bind_ioctl(fd, &b);
+	free(si);
+	free(so);
+	igt_assert_f(err == 0,
+		     "VM_BIND of handle %u [%#llx, +%#llx) at %#llx failed: %d (%s)\n",
+		     handle, (unsigned long long)offset,
+		     (unsigned long long)size, (unsigned long long)gpu_va,
+		     err, strerror(-err));
+	igt_assert_f(b.size && (!size || b.size == size),
+		     "VM_BIND of %#llx bytes mapped %#llx\n",
+		     (unsigned long long)size, (unsigned long long)b.size);
+	return b.size;
+}
+
+int __vseg_vm_unbind_range(int fd, uint64_t gpu_va, uint64_t size,
+			   const uint32_t *in, uint32_t num_in,
+			   const uint32_t *out, uint32_t num_out)
+{
+	struct drm_vseg_sync *si, *so;
+	struct drm_vseg_vm_bind b;
+	int err;
+
+	bind_args(&b, gpu_va, size, in, num_in, out, num_out, &si, &so);
+	err = __vseg_vm_unbind_ioctl(fd, &b);
+	free(si);
+	free(so);
+	return err;
+}
+
+void vseg_vm_unbind_range(int fd, uint64_t gpu_va, uint64_t size,
+			  const uint32_t *in, uint32_t num_in,
+			  const uint32_t *out, uint32_t num_out)
+{
+	int err = __vseg_vm_unbind_range(fd, gpu_va, size, in, num_in, out,
+					 num_out);
+
+	igt_assert_f(err == 0, "VM_UNBIND of [%#llx, +%#llx) failed: %d (%s)\n",
+		     (unsigned long long)gpu_va, (unsigned long long)size, err,
+		     strerror(-err));
+}
+
 void vseg_va_init(struct vseg_va_space *va, uint64_t start, uint64_t end)
 {
 	igt_assert(!(start % VSEG_VA_ALIGN) && start && start < end &&

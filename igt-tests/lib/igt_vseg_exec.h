@@ -31,7 +31,11 @@
 /* Default time a test waits for a job (the engine runs in an emulator). */
 #define VSEG_JOB_TIMEOUT_MS	10000
 
-/* GPU virtual addresses: granularity and end of the address space. */
+/*
+ * GPU virtual addresses: the granularity the tests hand them out in (the
+ * kernel's is the page, DRM_VSEG_DEVICE_QUERY_LIMITS' va_alignment) and
+ * the end of the address space.
+ */
 #define VSEG_VA_ALIGN		0x10000ull
 #define VSEG_VA_END		(1ull << 47)
 
@@ -202,6 +206,30 @@ uint64_t vseg_vm_bind(int fd, uint32_t handle, uint64_t gpu_va);
 /* Unbind the mapping at @gpu_va: 0 or -errno. */
 int __vseg_vm_unbind(int fd, uint64_t gpu_va);
 void vseg_vm_unbind(int fd, uint64_t gpu_va);
+/*
+ * VM_BIND of @size bytes (0: the rest of the buffer) of @handle from its
+ * byte @offset at @gpu_va, with DRM_VSEG_VM_BIND_* @flags, waiting for the
+ * binary syncobjs @in and signalling @out once applied: 0 or -errno.
+ */
+int __vseg_vm_bind_range(int fd, uint32_t handle, uint64_t gpu_va,
+			 uint64_t offset, uint64_t size, uint32_t flags,
+			 const uint32_t *in, uint32_t num_in,
+			 const uint32_t *out, uint32_t num_out);
+/* The same, asserting success; returns the bytes mapped. */
+uint64_t vseg_vm_bind_range(int fd, uint32_t handle, uint64_t gpu_va,
+			    uint64_t offset, uint64_t size, uint32_t flags,
+			    const uint32_t *in, uint32_t num_in,
+			    const uint32_t *out, uint32_t num_out);
+/*
+ * VM_UNBIND of [@gpu_va, @gpu_va + @size) (@size 0: the mapping that
+ * starts at @gpu_va), waiting for @in and signalling @out: 0 or -errno.
+ */
+int __vseg_vm_unbind_range(int fd, uint64_t gpu_va, uint64_t size,
+			   const uint32_t *in, uint32_t num_in,
+			   const uint32_t *out, uint32_t num_out);
+void vseg_vm_unbind_range(int fd, uint64_t gpu_va, uint64_t size,
+			  const uint32_t *in, uint32_t num_in,
+			  const uint32_t *out, uint32_t num_out);
 
 /**
  * struct vseg_va_space - a trivial allocator of GPU virtual addresses

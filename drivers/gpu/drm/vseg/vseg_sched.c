@@ -29,6 +29,7 @@
  */
 
 #include <linux/dma-fence.h>
+#include <linux/dma-fence-chain.h>
 #include <linux/dma-resv.h>
 #include <linux/jiffies.h>
 #include <linux/moduleparam.h>
@@ -78,9 +79,12 @@ static struct dma_fence *vseg_sched_run_job(struct drm_sched_job *sj)
 	int err;
 	u32 i;
 
-	/* Its dependencies have signalled: did an input fail? */
+	/*
+	 * Its dependencies have signalled: did an input fail? The link of a
+	 * timeline (a point) carries no error, the fence it holds does.
+	 */
 	for (i = 0; i < job->num_in; i++)
-		if (job->in_fences[i]->error)
+		if (dma_fence_chain_contained(job->in_fences[i])->error)
 			return ERR_PTR(-ECANCELED);
 	if (job->queue == VSEG_QUEUE_BIND) {
 		err = job->ops->run(job);
@@ -94,27 +98,37 @@ static struct dma_fence *vseg_sched_run_job(struct drm_sched_job *sj)
 
 /*
  * A job ran past the time limit: the engine stops it at its next step (its
- * hardware fence signals -ETIME, which drm_sched passes on to the job's
- * fence) and takes the next job. The scheduler is stopped and restarted
- * around it, as drm_sched asks of a reset; with one job on the engine at
- * a time no other job is on the engine to be lost.
+ * hardware fence signals -ETIME, which drm_sched's callback passes on to
+ * the job's fence) and takes the next job.
+ *
+ * Submission is paused meanwhile, so that no other job reaches the engine
+ * before this one has left it, and drm_sched_stop()/drm_sched_start() are
+ * not used: they detach the hardware fence callback of every job on the
+ * pending list, and drm_sched_start() then ends such a job with -ECANCELED
+ * and frees it while its engine may still run it. drm_sched took the job
+ * off the pending list to call us; its fence has signalled, so it goes
+ * back at the head, where drm_sched frees it as any finished job.
  */
 static enum drm_gpu_sched_stat vseg_sched_timedout_job(struct drm_sched_job *sj)
 {
 	struct vseg_job *job = to_vseg_job(sj);
 	struct vseg_sched *vs = container_of(sj->sched, struct vseg_sched, base);
+	struct drm_gpu_scheduler *sched = &vs->base;
 	struct dma_fence *hw = vseg_hw_job_fence(&job->hw);
 
+	drm_sched_wqueue_stop(sched);
 	if (hw && !dma_fence_is_signaled(hw)) {
 		atomic64_inc(&vs->timedout);
 		dev_warn_ratelimited(job->vdev->drm.dev,
 				     "%s: a job ran longer than %u ms: stopped\n",
-				     vs->base.name, job_timeout_ms);
+				     sched->name, job_timeout_ms);
 		vseg_engine_stop_job(&job->hw);
 		dma_fence_wait(hw, false);
 	}
-	drm_sched_stop(&vs->base, sj);
-	vseg_drm_sched_start(&vs->base);
+	spin_lock(&sched->job_list_lock);
+	list_add(&sj->list, &sched->pending_list);
+	spin_unlock(&sched->job_list_lock);
+	drm_sched_wqueue_start(sched);
 	return VSEG_DRM_GPU_SCHED_STAT_RESET;
 }
 
