@@ -314,6 +314,7 @@ static inline void vseg_shrinker_destroy(struct shrinker *s)
  * the Makefile (VSEG_HAVE_*), not on version numbers:
  * - drm_sched_init() takes a &struct drm_sched_init_args (6.12.117, 6.15);
  * - drm_sched_job_init() takes the DRM client id (6.12.117, 6.16);
+ * - drm_sched_start() takes the error of the jobs it cancels (6.13);
  * - the timedout handler's "reset done" status is
  *   DRM_GPU_SCHED_STAT_RESET, formerly DRM_GPU_SCHED_STAT_NOMINAL (6.17).
  */
@@ -350,6 +351,15 @@ static inline int vseg_drm_sched_job_init(struct drm_sched_job *job,
 	return drm_sched_job_init(job, entity, credits, owner, client_id);
 #else
 	return drm_sched_job_init(job, entity, credits, owner);
+#endif
+}
+
+static inline void vseg_drm_sched_start(struct drm_gpu_scheduler *sched)
+{
+#ifdef VSEG_HAVE_SCHED_START_ERRNO
+	drm_sched_start(sched, 0);
+#else
+	drm_sched_start(sched);
 #endif
 }
 

@@ -18,6 +18,9 @@ have() {
 have SCHED_INIT_ARGS 'struct drm_sched_init_args {' drm/gpu_scheduler.h
 # drm_sched_job_init() takes the DRM client id (6.16, 6.12.117).
 have SCHED_CLIENT_ID 'u64 drm_client_id);' drm/gpu_scheduler.h
+# drm_sched_start() takes the error to give the jobs it cancels (6.13).
+have SCHED_START_ERRNO 'drm_sched_start(struct drm_gpu_scheduler \*sched, int' \
+	drm/gpu_scheduler.h
 # The timedout handler's status after a reset is ..._RESET (6.17).
 have SCHED_STAT_RESET 'DRM_GPU_SCHED_STAT_RESET' drm/gpu_scheduler.h
 # drm_gpuvm's immediate mode, GEM objects' own gpuva lock (6.17).

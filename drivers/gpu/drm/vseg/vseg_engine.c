@@ -478,6 +478,7 @@ struct dma_fence *vseg_engine_start(struct vseg_hw_job *hw)
 	spin_unlock_irqrestore(&e->fence_lock, flags);
 	dma_fence_init(&hw->fence->base, &vseg_fence_ops, &hw->fence->lock,
 		       e->context, seqno);
+	hw->start = jiffies;
 	hw->started = true;
 	atomic64_inc(&e->submitted);
 	/* One reference for the job, one for the engine until it signals. */

@@ -26,6 +26,7 @@ struct vseg_fence;
  * @stop: set when the job has run too long: @exec must end soon, and
  *	the fence signals -ETIME.
  * @started: the engine took the job (@fence is a live fence).
+ * @start: when it did, in jiffies (its time limit runs from then).
  * @trace_context: the dma-fence context of the job's own fence, for the
  *	vseg_job_run and vseg_job_done tracepoints.
  * @trace_seqno: its seqno.
@@ -37,6 +38,7 @@ struct vseg_hw_job {
 	int (*exec)(struct vseg_hw_job *hw);
 	atomic_t stop;
 	bool started;
+	unsigned long start;
 	u64 trace_context;
 	u64 trace_seqno;
 };

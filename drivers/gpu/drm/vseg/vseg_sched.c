@@ -101,13 +101,16 @@ static struct dma_fence *vseg_sched_run_job(struct drm_sched_job *sj)
  * hardware fence signals -ETIME, which drm_sched's callback passes on to
  * the job's fence) and takes the next job.
  *
- * Submission is paused meanwhile, so that no other job reaches the engine
- * before this one has left it, and drm_sched_stop()/drm_sched_start() are
- * not used: they detach the hardware fence callback of every job on the
- * pending list, and drm_sched_start() then ends such a job with -ECANCELED
- * and frees it while its engine may still run it. drm_sched took the job
- * off the pending list to call us; its fence has signalled, so it goes
- * back at the head, where drm_sched frees it as any finished job.
+ * Submission is paused first (drm_sched_wqueue_stop()): once the stopped
+ * job's hardware fence signals, drm_sched would otherwise hand the next
+ * job to the engine at once, and drm_sched_stop() would then detach that
+ * job's callback for drm_sched_start() to cancel and free it while the
+ * engine runs it. Paused, the engine holds no job but this one, which
+ * drm_sched_stop() puts back and frees once we return (its fence has
+ * signalled). The timer may also fire for a job that has just started,
+ * the one before it having ended as it fired: that one is not stopped,
+ * drm_sched_stop() and drm_sched_start() leave it pending with its
+ * callback, and its time limit runs again.
  */
 static enum drm_gpu_sched_stat vseg_sched_timedout_job(struct drm_sched_job *sj)
 {
@@ -115,9 +118,11 @@ static enum drm_gpu_sched_stat vseg_sched_timedout_job(struct drm_sched_job *sj)
 	struct vseg_sched *vs = container_of(sj->sched, struct vseg_sched, base);
 	struct drm_gpu_scheduler *sched = &vs->base;
 	struct dma_fence *hw = vseg_hw_job_fence(&job->hw);
+	unsigned long limit = msecs_to_jiffies(job_timeout_ms);
 
 	drm_sched_wqueue_stop(sched);
-	if (hw && !dma_fence_is_signaled(hw)) {
+	if (hw && !dma_fence_is_signaled(hw) &&
+	    time_after_eq(jiffies, job->hw.start + limit)) {
 		atomic64_inc(&vs->timedout);
 		dev_warn_ratelimited(job->vdev->drm.dev,
 				     "%s: a job ran longer than %u ms: stopped\n",
@@ -125,10 +130,8 @@ static enum drm_gpu_sched_stat vseg_sched_timedout_job(struct drm_sched_job *sj)
 		vseg_engine_stop_job(&job->hw);
 		dma_fence_wait(hw, false);
 	}
-	spin_lock(&sched->job_list_lock);
-	list_add(&sj->list, &sched->pending_list);
-	spin_unlock(&sched->job_list_lock);
-	drm_sched_wqueue_start(sched);
+	drm_sched_stop(sched, sj);
+	vseg_drm_sched_start(sched);
 	return VSEG_DRM_GPU_SCHED_STAT_RESET;
 }
 
