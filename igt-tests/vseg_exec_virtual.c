@@ -109,8 +109,9 @@
  * SUBTEST: bind-limit-queued
  * Description: Queued (asynchronous) binds reserve their worst case
  *	against DRM_VSEG_MAX_VM_MAPPINGS, a MAP two mappings and an UNMAP
- *	one: a bind that would not fit then is ENOSPC, also an unbind; once
- *	the queued binds are applied only what they added counts.
+ *	one: a bind that would not fit then is ENOSPC, also an unbind, on
+ *	any file of the process, not in another process; once the queued
+ *	binds are applied only what they added counts.
  *
  * SUBTEST: evict-busy
  * Description: Evicting and restoring a bound buffer a render job writes
@@ -1634,11 +1635,26 @@ static void test_bind_limit_queued(void)
 	igt_assert_f(err == -ENOSPC,
 		     "an UNMAP behind a queued MAP, with the space reserved: %d (%s)\n",
 		     err, vseg_errname(err));
-	/* Another file is not affected. */
+	/*
+	 * The bound is the process's: another file of it is refused too,
+	 * another process is not affected.
+	 */
 	h2 = vseg_gem_create_simple(ctx.fd, SZ_64K, BIT(0), 0);
-	igt_assert_eq(__vseg_vm_bind(ctx.fd, h2, base, NULL), 0);
-	vseg_vm_unbind(ctx.fd, base);
+	err = __vseg_vm_bind(ctx.fd, h2, base, NULL);
+	igt_assert_f(err == -ENOSPC,
+		     "a MAP on another file of the process: %d (%s)\n", err,
+		     vseg_errname(err));
 	vseg_gem_close(ctx.fd, h2);
+	igt_fork(child, 1) {
+		int fd3 = drm_open_vseg();
+
+		h2 = vseg_gem_create_simple(fd3, SZ_64K, BIT(0), 0);
+		igt_assert_eq(__vseg_vm_bind(fd3, h2, base, NULL), 0);
+		vseg_vm_unbind(fd3, base);
+		vseg_gem_close(fd3, h2);
+		close(fd3);
+	}
+	igt_waitchildren();
 	expect_pending(fd2, out, "a bind behind a gate");
 	vseg_gate_assert_closed(&g, "the space was full of reservations");
 	vseg_gate_open(&g);

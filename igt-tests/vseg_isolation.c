@@ -180,14 +180,13 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
-#include <linux/dma-buf.h>
-#include <drm/vgem_drm.h>
 #include <xf86drm.h>
 
 #include "igt.h"
 #include "igt_kmod.h"
 #include "igt_vseg.h"
 #include "igt_vseg_exec.h"
+#include "igt_vseg_fence.h"
 
 IGT_TEST_DESCRIPTION("Client isolation: a second client of the device can "
 		     "never read, write or pin the first one's memory, take "
@@ -1000,67 +999,6 @@ static void test_vm_mappings_limit(void)
 	vseg_ctx_finish(&ctx, "VM mappings");
 }
 
-/* An unsignalled fence from vgem, in a new syncobj of @fd. */
-struct vgem_blocker {
-	int vgem;
-	uint32_t fence;
-	uint32_t syncobj;
-	int sync_file;
-};
-
-static void vgem_blocker_init(struct vgem_blocker *b, int fd)
-{
-	struct drm_mode_create_dumb dumb = {
-		.width = 1024, .height = 1, .bpp = 32,
-	};
-	struct drm_vgem_fence_attach attach = { .flags = VGEM_FENCE_WRITE };
-	struct dma_buf_export_sync_file ex = { .flags = DMA_BUF_SYNC_RW };
-	struct drm_syncobj_handle imp = {
-		.flags = DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE,
-	};
-	int dmabuf;
-
-	igt_require(igt_kmod_load("vgem", NULL) == 0);
-	b->vgem = drm_open_driver(DRIVER_VGEM);
-	do_ioctl(b->vgem, DRM_IOCTL_MODE_CREATE_DUMB, &dumb);
-	attach.handle = dumb.handle;
-	do_ioctl(b->vgem, DRM_IOCTL_VGEM_FENCE_ATTACH, &attach);
-	b->fence = attach.out_fence;
-	igt_assert_eq(drmPrimeHandleToFD(b->vgem, dumb.handle, DRM_CLOEXEC,
-					 &dmabuf), 0);
-	igt_require_f(ioctl(dmabuf, DMA_BUF_IOCTL_EXPORT_SYNC_FILE, &ex) == 0,
-		      "no DMA_BUF_IOCTL_EXPORT_SYNC_FILE\n");
-	close(dmabuf);
-	b->syncobj = vseg_syncobj_create(fd, 0);
-	imp.handle = b->syncobj;
-	imp.fd = ex.fd;
-	do_ioctl(fd, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &imp);
-	/* For processes of their own, which import it into their files. */
-	b->sync_file = ex.fd;
-}
-
-static void vgem_blocker_release(struct vgem_blocker *b)
-{
-	struct drm_vgem_fence_signal sig = { .fence = b->fence };
-
-	do_ioctl(b->vgem, DRM_IOCTL_VGEM_FENCE_SIGNAL, &sig);
-	close(b->sync_file);
-	close(b->vgem);
-}
-
-/* A syncobj of @fd holding the blocker's fence (its sync_file imported). */
-static uint32_t blocker_syncobj(const struct vgem_blocker *b, int fd)
-{
-	struct drm_syncobj_handle imp = {
-		.flags = DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE,
-		.fd = b->sync_file,
-	};
-
-	imp.handle = vseg_syncobj_create(fd, 0);
-	do_ioctl(fd, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &imp);
-	return imp.handle;
-}
-
 /*
  * A child that runs one job on a new file and reports when the job is done:
  * neither its SUBMIT nor its job waits behind another file's blocked jobs.
@@ -1094,21 +1032,22 @@ static bool readable(int fd, int timeout_ms)
 
 static void test_jobs_in_flight_limit(void)
 {
-	struct vgem_blocker blk;
+	struct vseg_gate g;
 	struct vseg_cmdbuf cb;
-	uint32_t done;
+	uint32_t done, gate;
 	int fd, attacker_pipe[2], victim_pipe[2];
 	char c;
 
 	vseg_ctx_start(&ctx);
 	fd = drm_open_vseg_render();
-	vgem_blocker_init(&blk, fd);
+	vseg_gate_init(&g);
+	gate = vseg_gate_syncobj(&g, fd);
 	done = vseg_syncobj_create(fd, 0);
 
 	/* A full queue: the first job waits for the fence, the rest behind. */
 	vseg_cb_init(&cb);
 	vseg_cb_nop(&cb);
-	vseg_cb_submit(fd, RENDER, &cb, &blk.syncobj, 1, NULL, 0);
+	vseg_cb_submit(fd, RENDER, &cb, &gate, 1, NULL, 0);
 	for (unsigned int i = 1; i < DRM_VSEG_MAX_JOBS_IN_FLIGHT; i++)
 		vseg_cb_submit(fd, RENDER, &cb, NULL, 0,
 			       i == DRM_VSEG_MAX_JOBS_IN_FLIGHT - 1 ? &done : NULL,
@@ -1134,13 +1073,15 @@ static void test_jobs_in_flight_limit(void)
 		     "another file's job waited for this file's blocked jobs\n");
 	igt_assert_f(!readable(attacker_pipe[0], 500),
 		     "SUBMIT queued a job beyond the file's limit\n");
+	vseg_gate_assert_closed(&g, "the file's queue was full");
 
-	vgem_blocker_release(&blk);
+	vseg_gate_open(&g);
 	igt_assert_f(readable(attacker_pipe[0], 20000),
 		     "SUBMIT still waits after the oldest job finished\n");
 	igt_assert_eq(read(attacker_pipe[0], &c, 1), 1);
 	igt_waitchildren();
 	igt_assert_eq(vseg_syncobj_wait_error(fd, done, 20000), 0);
+	vseg_gate_fini(&g);
 	vseg_cb_fini(&cb);
 	for (unsigned int i = 0; i < 2; i++) {
 		close(attacker_pipe[i]);
@@ -2186,7 +2127,7 @@ static void test_job_time_limit(void)
  * (each waiting for the blocker), a byte to @report after each SUBMIT
  * returns, until @jobs of them or until killed.
  */
-static void queue_blocked_jobs(const struct vgem_blocker *blk, uid_t uid,
+static void queue_blocked_jobs(const struct vseg_gate *g, uid_t uid,
 			       unsigned int files, unsigned int jobs,
 			       int report)
 {
@@ -2198,7 +2139,7 @@ static void queue_blocked_jobs(const struct vgem_blocker *blk, uid_t uid,
 	become_user(uid);
 	for (unsigned int f = 0; f < files; f++) {
 		fd[f] = drm_open_vseg_render();
-		in[f] = blocker_syncobj(blk, fd[f]);
+		in[f] = vseg_gate_syncobj(g, fd[f]);
 	}
 	vseg_cb_init(&cb);
 	vseg_cb_nop(&cb);
@@ -2232,12 +2173,12 @@ static unsigned int count_bytes(int fd, int quiet_ms)
 static void test_jobs_limit(void)
 {
 	const unsigned int per_process = DRM_VSEG_MAX_JOBS_IN_FLIGHT;
-	struct vgem_blocker blk;
+	struct vseg_gate g;
 	int a[2], b[2], c[2];
 
 	vseg_ctx_load(&ctx, "discrete jobs_user_limit=96");
 	render_node_for_all();
-	vgem_blocker_init(&blk, ctx.fd);
+	vseg_gate_init(&g);
 	igt_assert_eq(pipe(a), 0);
 	igt_assert_eq(pipe(b), 0);
 	igt_assert_eq(pipe(c), 0);
@@ -2248,26 +2189,28 @@ static void test_jobs_limit(void)
 	 * fence signals by itself after 10 s, so the waits stay well short.
 	 */
 	igt_fork(child, 1)
-		queue_blocked_jobs(&blk, NOBODY, 3, per_process + 1, a[1]);
+		queue_blocked_jobs(&g, NOBODY, 3, per_process + 1, a[1]);
 	close(a[1]);
 	igt_assert_eq_u32(count_bytes(a[0], 1000), per_process);
 	igt_fork(child, 1)
-		queue_blocked_jobs(&blk, NOBODY, 1, per_process, b[1]);
+		queue_blocked_jobs(&g, NOBODY, 1, per_process, b[1]);
 	close(b[1]);
 	igt_assert_eq_u32(count_bytes(b[0], 1000), 96 - per_process);
 	igt_fork(child, 1)
-		queue_blocked_jobs(&blk, NOBODY - 1, 1, per_process, c[1]);
+		queue_blocked_jobs(&g, NOBODY - 1, 1, per_process, c[1]);
 	close(c[1]);
 	igt_assert_eq_u32(count_bytes(c[0], 1000), per_process);
 	/* Still waiting, both. */
 	igt_assert(!readable(a[0], 500) && !readable(b[0], 0));
+	vseg_gate_assert_closed(&g, "the users' jobs were counted");
 
-	vgem_blocker_release(&blk);
+	vseg_gate_open(&g);
 	/* Until each child exits, having queued all its jobs. */
 	igt_assert_eq_u32(count_bytes(a[0], 10000), 1);
 	igt_assert_eq_u32(count_bytes(b[0], 10000), 2 * per_process - 96);
 	igt_assert_eq_u32(count_bytes(c[0], 10000), 0);
 	igt_waitchildren();
+	vseg_gate_fini(&g);
 	close(a[0]);
 	close(b[0]);
 	close(c[0]);
