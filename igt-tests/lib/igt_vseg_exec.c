@@ -454,10 +454,11 @@ static void bind_args(struct drm_vseg_vm_bind *b, uint64_t gpu_va,
 	b->out_syncs = num_out ? (uintptr_t)*so : 0;
 }
 
-int __vseg_vm_bind_range(int fd, uint32_t handle, uint64_t gpu_va,
-			 uint64_t offset, uint64_t size, uint32_t flags,
-			 const uint32_t *in, uint32_t num_in,
-			 const uint32_t *out, uint32_t num_out)
+/* VM_BIND of a range; *@bound: the size the kernel says it mapped. */
+static int bind_range(int fd, uint32_t handle, uint64_t gpu_va,
+		      uint64_t offset, uint64_t size, uint32_t flags,
+		      const uint32_t *in, uint32_t num_in,
+		      const uint32_t *out, uint32_t num_out, uint64_t *bound)
 {
 	struct drm_vseg_sync *si, *so;
 	struct drm_vseg_vm_bind b;
@@ -470,7 +471,19 @@ int __vseg_vm_bind_range(int fd, uint32_t handle, uint64_t gpu_va,
 	err = __vseg_vm_bind_ioctl(fd, &b);
 	free(si);
 	free(so);
+	*bound = b.size;
 	return err;
+}
+
+int __vseg_vm_bind_range(int fd, uint32_t handle, uint64_t gpu_va,
+			 uint64_t offset, uint64_t size, uint32_t flags,
+			 const uint32_t *in, uint32_t num_in,
+			 const uint32_t *out, uint32_t num_out)
+{
+	uint64_t bound;
+
+	return bind_range(fd, handle, gpu_va, offset, size, flags, in, num_in,
+			  out, num_out, &bound);
 }
 
 uint64_t vseg_vm_bind_range(int fd, uint32_t handle, uint64_t gpu_va,
@@ -478,26 +491,19 @@ uint64_t vseg_vm_bind_range(int fd, uint32_t handle, uint64_t gpu_va,
 			    const uint32_t *in, uint32_t num_in,
 			    const uint32_t *out, uint32_t num_out)
 {
-	struct drm_vseg_sync *si, *so;
-	struct drm_vseg_vm_bind b;
-	int err;
+	uint64_t bound;
+	int err = bind_range(fd, handle, gpu_va, offset, size, flags, in,
+			     num_in, out, num_out, &bound);
 
-	bind_args(&b, gpu_va, size, in, num_in, out, num_out, &si, &so);
-	b.handle = handle;
-	b.offset = offset;
-	b.flags = flags;
-	err = __vseg_vm_bind_ioctl(fd, &b);
-	free(si);
-	free(so);
 	igt_assert_f(err == 0,
 		     "VM_BIND of handle %u [%#llx, +%#llx) at %#llx failed: %d (%s)\n",
 		     handle, (unsigned long long)offset,
 		     (unsigned long long)size, (unsigned long long)gpu_va,
 		     err, strerror(-err));
-	igt_assert_f(b.size && (!size || b.size == size),
+	igt_assert_f(bound && (!size || bound == size),
 		     "VM_BIND of %#llx bytes mapped %#llx\n",
-		     (unsigned long long)size, (unsigned long long)b.size);
-	return b.size;
+		     (unsigned long long)size, (unsigned long long)bound);
+	return bound;
 }
 
 int __vseg_vm_unbind_range(int fd, uint64_t gpu_va, uint64_t size,
