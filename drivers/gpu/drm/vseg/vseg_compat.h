@@ -4,11 +4,11 @@
  *
  * Every difference between the kernels vseg supports (6.12 LTS and 7.3)
  * lives here and nowhere else. A difference is told by a feature test
- * where the kernel offers one (__has_include() of a header that came with
- * the change, #ifdef of a macro); VSEG_KERNEL_AT_LEAST() only where none
- * exists. Gates marked "(7, 3)" are exact for the pair 6.12/7.3 only: the
- * change came in an earlier release not pinned here, so re-check them
- * before supporting a kernel in between.
+ * where the kernel offers one (#ifdef of a macro that came with the
+ * change); VSEG_KERNEL_AT_LEAST() only where none exists. Gates marked
+ * "(7, 3)" are exact for the pair 6.12/7.3 only: the change came in an
+ * earlier release not pinned here, so re-check them before supporting a
+ * kernel in between.
  */
 #ifndef __VSEG_COMPAT_H__
 #define __VSEG_COMPAT_H__
@@ -31,12 +31,15 @@
 #include <drm/ttm/ttm_resource.h>
 #include <drm/ttm/ttm_tt.h>
 #include <drm/ttm/ttm_device.h>
-#if __has_include(<drm/ttm/ttm_allocation.h>)
-#include <drm/ttm/ttm_allocation.h>
+
+/*
+ * Feature tests are macros the headers above define on one kernel only
+ * (not __has_include(): Debian 12's sparse does not know it).
+ */
+#ifdef TTM_ALLOCATION_POOL_USE_DMA_ALLOC	/* <drm/ttm/ttm_allocation.h> */
 #define VSEG_TTM_ALLOC_FLAGS
 #endif
-#if __has_include(<linux/gpu_buddy.h>)
-#include <linux/gpu_buddy.h>
+#ifdef GPU_BUDDY_RANGE_ALLOCATION		/* <linux/gpu_buddy.h> */
 #define VSEG_GPU_BUDDY
 #endif
 
@@ -47,10 +50,11 @@
 #define VSEG_TTM_FUNCS_CONST const
 
 /*
- * drm_buddy became gpu_buddy (<linux/gpu_buddy.h>, built in; <drm/drm_buddy.h>
- * keeps only drm_buddy_print() and drm_buddy_block_print()): vseg is written
- * against the drm_buddy names, mapped here. Every file that uses the buddy
- * allocator includes this header (not <drm/drm_buddy.h>) first.
+ * drm_buddy became gpu_buddy (<linux/gpu_buddy.h>, built in, included by
+ * <drm/drm_buddy.h>, which keeps only drm_buddy_print() and
+ * drm_buddy_block_print()): vseg is written against the drm_buddy names,
+ * mapped here. Every file that uses the buddy allocator includes this
+ * header (not <drm/drm_buddy.h>) first.
  */
 #ifdef VSEG_GPU_BUDDY
 #define drm_buddy			gpu_buddy
@@ -69,7 +73,8 @@
 
 /*
  * ttm_device_init(): two bools (use_dma_alloc, use_dma32) became one
- * alloc_flags word (<drm/ttm/ttm_allocation.h>). vseg wants neither.
+ * alloc_flags word (<drm/ttm/ttm_allocation.h>, included by
+ * <drm/ttm/ttm_device.h>). vseg wants neither.
  */
 static inline int vseg_ttm_device_init(struct ttm_device *bdev,
 				       const struct ttm_device_funcs *funcs,
