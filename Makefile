@@ -10,9 +10,10 @@ SHELL := /bin/bash
 REPO := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 TOOLS := $(REPO)/tools
 
-# Supported kernels: the newest installed 6.1 and 6.12 (tools/kernels.sh).
+# Supported kernels: the newest installed 6.12 and the newest 7.3 in the
+# cache (tools/kernels.sh, tools/trixie-kernel.sh).
 KERNELS ?= $(shell $(TOOLS)/kernels.sh)
-# The kernel "make run" boots: newest 6.1.
+# The kernel "make run" boots: newest 6.12.
 KVER ?= $(shell $(TOOLS)/kernels.sh --default)
 # Headers "make all/modules" build against: the running kernel's, or KVER's
 # when the running kernel has none (these machines run a kernel of their own).
@@ -208,7 +209,7 @@ help:
 	@echo "  check            deps + builds + IGT tests in a QEMU guest per kernel (what CI runs),"
 	@echo "                   then IGT + KUnit + kmemleak on the debug kernel (DEBUG_TIER=0: skip)"
 	@echo "  check-debug      only the debug kernel's part of make check"
-	@echo "  debug-kernel     build the debug kernel (cached outside the tree; ~10 min once)"
+	@echo "  debug-kernel     build the debug kernel (7.3, cached outside the tree; ~10-20 min once)"
 	@echo "  soak             SOAK_TESTS on SOAK_KERNEL, SOAK_SECONDS per subtest (not in check)"
 	@echo "  check-upstream-igt  the IGT tests built against upstream IGT (UPSTREAM_IGT_SRC) and"
 	@echo "                   run by its igt_runner in the guest, per kernel (not part of check)"
@@ -234,7 +235,8 @@ help:
 	@echo "  SOAK_SECONDS=$(SOAK_SECONDS) SOAK_KERNEL=$(SOAK_KERNEL) SOAK_TESTS=\"$(SOAK_TESTS)\"  (make soak)"
 	@echo "  V=1              print compiler command lines (userspace, and kbuild's in make check)"
 	@echo "  DESTDIR=\"$(DESTDIR)\" PREFIX=$(PREFIX)  (make install; also BINDIR INCLUDEDIR LIBDIR PKGCONFIGDIR SYSCONFDIR)"
-	@echo "  VSEG_CACHE       debug kernels and their source, outside the tree (default /var/cache/vseg)"
+	@echo "  VSEG_CACHE       debug kernels, the 7.3 kernel and build root, sources, outside the tree"
+	@echo "                   (default /var/cache/vseg)"
 	@echo "  UPSTREAM_IGT_SRC=\"$(UPSTREAM_IGT_SRC)\" UPSTREAM_IGT_BUILD=\"$(UPSTREAM_IGT_BUILD)\" UPSTREAM_VM_TIMEOUT=$(UPSTREAM_VM_TIMEOUT)  (make check-upstream-igt)"
 	@echo "logs: build/KVER/build.log, build/check/KVER/{console.log,dmesg.txt,igt-results/}"
 	@echo "      debug kernel: build/check/debug/ (+ igt-results/kunit/, igt-results/kmemleak.txt)"

@@ -159,6 +159,24 @@ static bool time_left(void)
 	return igt_nsec_elapsed(&start_time) < deadline_ns;
 }
 
+/*
+ * A thread goes on past the deadline, for at most OVERTIME times the
+ * phase, until it has been through every kind of step its process is
+ * checked for: on a slow kernel (a debug kernel under TCG) a thread gets
+ * through only a few dozen random steps in the phase, and one kind may
+ * not come up at all.
+ */
+#define OVERTIME	4
+
+static bool keep_going(const struct worker *w)
+{
+	uint64_t t = igt_nsec_elapsed(&start_time);
+	bool all = w->churn || (w->n.creates && w->n.checks && w->n.fills &&
+				w->n.evicts);
+
+	return t < deadline_ns || (!all && t < OVERTIME * deadline_ns);
+}
+
 /* --- one buffer ---------------------------------------------------------- */
 
 static uint32_t *slot_map(int fd, struct slot *s)
@@ -408,7 +426,7 @@ static void *worker_run(void *arg)
 {
 	struct worker *w = arg;
 
-	while (time_left()) {
+	while (keep_going(w)) {
 		if (w->churn)
 			churn_step(w);
 		else

@@ -24,7 +24,8 @@ LOG=${OUTDIR:-/tmp}/bench.log
 TMO=${BENCH_SUBTEST_TIMEOUT:-600}
 rc=0
 
-for m in drm drm_kms_helper ttm drm_buddy drm_ttm_helper vgem bochs; do
+load_deps "$IGT_KMOD_PATH/vseg.ko"
+for m in vgem bochs; do
 	modprobe -q "$m" 2>/dev/null || say "modprobe $m failed"
 done
 for c in /sys/class/drm/card*; do

@@ -12,6 +12,10 @@
 # usage: tools/build-module.sh [-s] [-K KDIR] KVER...
 #   -K KDIR  build against this kernel tree instead of /lib/modules/KVER/build
 #            (the debug kernel of tools/debug-kernel/)
+# A kernel whose headers are not installed on the host but in a build root
+# of tools/trixie-kernel.sh (Debian 13's 7.3, made for gcc 14 and glibc
+# 2.38) is built in that build root (its compiler, its kbuild tools), the
+# copy of the sources bound at the same path.
 # Output: build/KVER/drivers/gpu/drm/vseg/vseg.ko (and, against a kernel
 # with CONFIG_KUNIT, build/KVER/drivers/gpu/drm/vseg/tests/vseg_test.ko)
 
@@ -48,11 +52,26 @@ sync_tree() {
 	done
 }
 
+# kmake ARGS...: make for $kver, on the host or in its build root
+kmake() {
+	if [ -n "$broot" ]; then
+		"$TOOLS/trixie-kernel.sh" --make "$kver" "$dst" "$@"
+	else
+		make "$@"
+	fi
+}
+
 fail=0
 for kver in "$@"; do
 	kdir=${KDIR:-/lib/modules/$kver/build}
 	dst=$REPO/build/$kver
-	if [ ! -d "$kdir" ]; then
+	broot=
+	if [ -z "$KDIR" ] && [ ! -d "$kdir" ] &&
+		broot=$("$TOOLS/trixie-kernel.sh" --root "$kver" 2>/dev/null); then
+		# the path inside the build root
+		[ -d "$broot$kdir" ] || broot=
+	fi
+	if [ ! -d "$kdir" ] && [ -z "$broot" ]; then
 		log "no headers for $kver ($kdir)"
 		fail=1
 		continue
@@ -63,12 +82,12 @@ for kver in "$@"; do
 	flock 8
 	sync_tree "$dst"
 
-	say "$kver: make W=1 (log: build/$kver/build.log)"
+	say "$kver: make W=1 (log: build/$kver/build.log)${broot:+, in its Debian 13 build root}"
 	if [ "${V:-0}" = 1 ]; then
 		# every command line, on the terminal too
-		make -C "$kdir" M="$dst" W=1 V=1 -j"$JOBS" modules 2>&1 | tee "$dst/build.log"
+		kmake -C "$kdir" M="$dst" W=1 V=1 -j"$JOBS" modules 2>&1 | tee "$dst/build.log"
 	else
-		make -C "$kdir" M="$dst" W=1 -j"$JOBS" modules >"$dst/build.log" 2>&1
+		kmake -C "$kdir" M="$dst" W=1 -j"$JOBS" modules >"$dst/build.log" 2>&1
 	fi || {
 		[ "${V:-0}" = 1 ] || cat "$dst/build.log"
 		log "$kver: BUILD FAILED"
@@ -86,7 +105,7 @@ for kver in "$@"; do
 
 	if [ "$SPARSE" = 1 ]; then
 		say "$kver: sparse (C=2, log: build/$kver/sparse.log)"
-		if ! make -C "$kdir" M="$dst" W=1 C=2 -j"$JOBS" modules >"$dst/sparse.log" 2>&1; then
+		if ! kmake -C "$kdir" M="$dst" W=1 C=2 -j"$JOBS" modules >"$dst/sparse.log" 2>&1; then
 			cat "$dst/sparse.log"
 			log "$kver: sparse build FAILED"
 			fail=1

@@ -209,7 +209,8 @@ test_kernel() {
 				"${genv[@]}" \
 				--qemu-args "${QEMU_ARGS:-}" -- \
 				"$TOOLS/debug-kernel/guest-check.sh" -r "$out/igt-results" \
-				-u "$kmod/tests/vseg_test.ko" -- "${igt[@]}"
+				-u "$kmod/tests/vseg_test.ko" \
+				-H "$kmod/tests/vseg_ttm_hold.ko" -- "${igt[@]}"
 		else
 			"$TOOLS/vm-run.sh" -k "$mver" -t "$VM_TIMEOUT" -o "$out" "${binds[@]}" \
 				"${lenv[@]}" \

@@ -228,9 +228,8 @@ unload_vseg() {
 }
 
 # --- main -----------------------------------------------------------------
-for m in drm drm_kms_helper ttm drm_buddy drm_ttm_helper; do
-	modprobe -q "$m" 2>/dev/null || true
-done
+# vseg's dependencies, loaded once: no test's kernel log gets their load
+load_deps "$KMOD_DIR/vseg.ko"
 vseg_loaded && rmmod vseg 2>/dev/null
 kmsg_new
 

@@ -2,18 +2,23 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Install everything vseg needs to build and test: the toolchain, QEMU, busybox,
-# libdrm and the image + headers of the newest Debian 6.1 (bookworm) and 6.12
-# (bookworm-backports) kernels. Idempotent: when everything is present it only
-# runs a few dpkg queries and returns.
+# libdrm, debootstrap, the image + headers of the newest Debian 6.12 kernel
+# (bookworm-backports, installed as packages) and Debian 13's newest 7.3
+# (trixie-backports: image, modules and a Debian 13 build root with its
+# headers, kept in the cache, not installed; tools/trixie-kernel.sh).
+# Idempotent: when everything is present it only runs a few dpkg queries
+# and returns.
 #
 # The backports suite is added by copying the machine's own Debian archive
-# entry, so no archive host is ever written here.
+# entry (the 7.3 build root's entry likewise), so no archive host is ever
+# written here.
 #
-# Also linux-source-6.12, the source of the debug kernel (tools/debug-kernel/)
-# and of checkpatch.pl, unless DEBUG_TIER=0.
+# Also linux-source-7.3 of the cached 7.3's version, the source of the debug
+# kernel (tools/debug-kernel/) and of checkpatch.pl, into the cache, unless
+# DEBUG_TIER=0.
 #
 # usage: tools/install-deps.sh [--checkpatch] [--bench] [--upstream-igt]
-#   --checkpatch    install linux-source-6.12 even with DEBUG_TIER=0
+#   --checkpatch    fetch linux-source-7.3 even with DEBUG_TIER=0
 #   --bench         also gnuplot-nox, for the plot of "make bench" (only
 #                   make bench asks for it; make check never needs it)
 #   --upstream-igt  also what building upstream IGT's library and runner
@@ -27,7 +32,8 @@ SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 
 BASE_PKGS=(build-essential bc bison flex kmod cpio busybox-static xz-utils
-	   qemu-system-x86 libdrm-dev pkg-config libelf-dev libssl-dev sparse)
+	   qemu-system-x86 libdrm-dev pkg-config libelf-dev libssl-dev sparse
+	   debootstrap)
 
 BPO_SOURCES=/etc/apt/sources.list.d/vseg-backports.sources
 STAMP_DIR=${VSEG_STATE_DIR:-/var/lib/vseg}
@@ -74,17 +80,8 @@ apt_install() {
 # Derive a bookworm-backports entry from the machine's own Debian entry.
 add_backports() {
 	[ -f "$BPO_SOURCES" ] && return 0
-	local uri=
-	if [ -f /etc/apt/sources.list.d/debian.sources ]; then
-		uri=$(awk '
-			/^URIs:/ { u = $2 }
-			/^Suites:/ { for (i = 2; i <= NF; i++) if ($i == "bookworm") { print u; exit } }
-			/^$/ { u = "" }' /etc/apt/sources.list.d/debian.sources)
-	fi
-	if [ -z "$uri" ] && [ -f /etc/apt/sources.list ]; then
-		uri=$(awk '$1 == "deb" && $3 == "bookworm" { print $2; exit }' \
-			/etc/apt/sources.list)
-	fi
+	local uri
+	uri=$(debian_uri bookworm)
 	if [ -z "$uri" ]; then
 		log "cannot find the Debian bookworm archive entry to derive backports from"
 		exit 1
@@ -100,7 +97,7 @@ EOT
 	UPDATED=0
 }
 
-# Newest kernel ABI name ("6.1.0-41-amd64") offered for a series (a regex).
+# Newest kernel ABI name ("6.12.95+deb12-amd64") offered for a series (a regex).
 kernel_abi() {
 	local series=$1
 	apt-cache show linux-image-amd64 2>/dev/null |
@@ -121,33 +118,23 @@ if [ -n "$m" ]; then
 	apt_install $m
 fi
 
-if ! kver_present 6.1. || ! kver_present 6.12.; then
+if ! kver_present 6.12.; then
 	add_backports
 	apt_update
-	k61=$(kernel_abi '6\.1\.')
 	k612=$(kernel_abi '6\.12\.')
-	if [ -z "$k61" ] || [ -z "$k612" ]; then
-		log "cannot find the 6.1 ($k61) or 6.12 ($k612) kernel in the archive"
+	if [ -z "$k612" ]; then
+		log "cannot find the 6.12 kernel in the archive (bookworm-backports)"
 		exit 1
 	fi
-	if ! kver_present 6.1.; then
-		log "installing kernel $k61"
-		apt_install "linux-image-$k61" "linux-headers-$k61"
-	fi
-	if ! kver_present 6.12.; then
-		log "installing kernel $k612"
-		apt_install -t bookworm-backports "linux-image-$k612" "linux-headers-$k612"
-	fi
+	log "installing kernel $k612"
+	apt_install -t bookworm-backports "linux-image-$k612" "linux-headers-$k612"
 fi
 
-install_source() {
-	add_backports
-	apt_update
-	log "installing linux-source-6.12"
-	if ! apt_install linux-source-6.12; then
-		apt_install -t bookworm-backports linux-source-6.12
-	fi
-}
+# Linux 7.3: Debian 13's, in the cache with its build root (about a minute
+# and 800 MB; tools/trixie-kernel.sh).
+if ! "$TOOLS/trixie-kernel.sh" --kver >/dev/null; then
+	"$TOOLS/trixie-kernel.sh" --install >/dev/null
+fi
 
 if [ "$BENCH" = 1 ]; then
 	m=$(missing "${BENCH_PKGS[@]}")
@@ -169,38 +156,14 @@ if [ "$UPSTREAM_IGT" = 1 ]; then
 	fi
 fi
 
-if [ "$CHECKPATCH" = 1 ] && [ ! -r /usr/src/linux-source-6.12.tar.xz ]; then
-	install_source
-fi
-
-# The debug kernel's source: linux-source-6.12 of the stock 6.12 kernel's
-# version (tools/debug-kernel/build.sh --source says which and where). If
-# that is not the installed one, the package is fetched and only its
-# tarball kept, in the cache, so the installed package stays as it is.
-if [ "${DEBUG_TIER:-1}" != 0 ]; then
-	read -r dver dtar < <("$TOOLS/debug-kernel/build.sh" --source)
+# The debug kernel's source and checkpatch.pl's: linux-source-7.3 of the
+# cached 7.3's version (tools/debug-kernel/build.sh --source says which and
+# where), fetched through the 7.3 build root's apt; only its tarball is
+# kept, in the cache (about 170 MB).
+if [ "${DEBUG_TIER:-1}" != 0 ] || [ "$CHECKPATCH" = 1 ]; then
+	read -r _ dtar < <("$TOOLS/debug-kernel/build.sh" --source)
 	if [ ! -r "$dtar" ]; then
-		case $dtar in
-		/usr/src/*) install_source ;;
-		*)
-			add_backports
-			apt_update
-			log "fetching linux-source-6.12 $dver for the debug kernel"
-			mkdir -p "$(dirname "$dtar")"
-			fetch=$(mktemp -d "$(dirname "$dtar")/.fetch.XXXXXX")
-			(cd "$fetch" && apt-get download -q "linux-source-6.12=$dver" 2>&1 |
-				grep -v 'unsandboxed' >&2 || true)
-			deb=$(ls "$fetch"/linux-source-6.12_*.deb 2>/dev/null | head -n 1)
-			if [ -z "$deb" ] || ! dpkg-deb --fsys-tarfile "$deb" |
-				tar -xO ./usr/src/linux-source-6.12.tar.xz >"$fetch/src.tar.xz"; then
-				rm -rf "$fetch"
-				log "cannot fetch linux-source-6.12 $dver"
-				exit 1
-			fi
-			mv "$fetch/src.tar.xz" "$dtar"
-			rm -rf "$fetch"
-			;;
-		esac
+		"$TOOLS/trixie-kernel.sh" --fetch-source
 	fi
 fi
 

@@ -1,12 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Print the kernels vseg supports and that are installed here: the newest
-# 6.1 and the newest 6.12 Debian amd64 kernel having both an image in /boot
-# and headers in /lib/modules/KVER/build.
+# Print the kernels vseg supports and that are here: the newest 6.12 Debian
+# amd64 kernel having both an image in /boot and headers in
+# /lib/modules/KVER/build (Debian 12's bookworm-backports), and the newest
+# 7.3 kept in the cache by tools/trixie-kernel.sh (Debian 13's
+# trixie-backports, with its build root).
 #
 # usage: tools/kernels.sh            all supported kernels, one per line
-#        tools/kernels.sh --default  the default one (newest 6.1)
+#        tools/kernels.sh --default  the default one (newest 6.12)
 
 # shellcheck source=tools/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -25,7 +27,7 @@ newest() {
 }
 
 case ${1:-} in
---default) newest 6.1 ;;
-"") newest 6.1; newest 6.12 ;;
+--default) newest 6.12 ;;
+"") newest 6.12; "$TOOLS/trixie-kernel.sh" --kver 2>/dev/null || true ;;
 *) echo "usage: $0 [--default]" >&2; exit 2 ;;
 esac

@@ -16,8 +16,9 @@
 KMOD=$1 BIN=$2 SUB=$3
 X=/tmp/pm-sleep
 
-# vseg's dependencies, loaded while the root still answers
-modprobe -a ttm drm_buddy drm_ttm_helper drm_kms_helper drm 2>/dev/null
+# vseg's dependencies (its modinfo's), loaded while the root still answers
+# shellcheck disable=SC2046 # one name per word
+modprobe -a $(modinfo -F depends "$KMOD/vseg.ko" | tr ',' ' ') 2>/dev/null
 mkdir -p $X || exit 1
 cp "$BIN" "$KMOD/vseg.ko" $X/ || exit 1
 cp -L /bin/sh $X/sh || exit 1

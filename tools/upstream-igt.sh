@@ -383,6 +383,11 @@ for kver in "${kernels[@]}"; do
 	# the debug kernel (tools/debug-kernel/), as make check boots it
 	mver=$kver build_args=("$kver") moddir=/lib/modules/$kver
 	vm_args=(-k "$kver" -t "$VM_TIMEOUT") tmo=$SUBTEST_TIMEOUT
+	# a 7.3 kept in the cache (tools/trixie-kernel.sh): its module tree
+	if [ ! -d "$moddir" ] &&
+		read -r _ m < <("$TOOLS/trixie-kernel.sh" --image "$kver" 2>/dev/null); then
+		moddir=$m
+	fi
 	if [ "$kver" = debug ]; then
 		if ! dkdir=$("$TOOLS/debug-kernel/build.sh"); then
 			say "debug: FAIL: the debug kernel build (tools/debug-kernel/build.sh)"

@@ -13,7 +13,8 @@
 # there and reused, so a run probes once.
 #
 # usage: tools/vm-run.sh [options] -- command [args...]
-#   -k KVER          installed kernel (default: newest 6.1, see tools/kernels.sh)
+#   -k KVER          kernel (default: newest 6.12, see tools/kernels.sh): one
+#                    installed in /boot, or a 7.3 of tools/trixie-kernel.sh
 #   -t SECONDS       QEMU timeout (default 600)
 #   -o OUTDIR        host dir, created, shared writable at the same path in the
 #                    guest; gets console.log, dmesg.txt, status
@@ -86,6 +87,13 @@ bzimage_version() {
 }
 
 MODBASE=/
+# A kernel not installed on the host but kept in the cache by
+# tools/trixie-kernel.sh (Debian 13's 7.3): its image and module tree.
+if [ -z "$KIMAGE" ] && [ -z "$MODDIR" ] && [ -n "$KVER" ] &&
+	[ ! -e "/boot/vmlinuz-$KVER" ] &&
+	read -r KIMAGE MODDIR < <("$TOOLS/trixie-kernel.sh" --image "$KVER" 2>/dev/null); then
+	:
+fi
 if [ -n "$KIMAGE" ]; then
 	[ -r "$KIMAGE" ] || die "cannot read kernel image $KIMAGE"
 	KIMAGE=$(realpath "$KIMAGE")
@@ -106,7 +114,7 @@ if [ -n "$KIMAGE" ]; then
 else
 	[ -z "$MODDIR" ] || die "--modules needs --kernel"
 	[ -n "$KVER" ] || KVER=$("$TOOLS/kernels.sh" --default)
-	[ -n "$KVER" ] || die "no installed 6.1 kernel (run tools/install-deps.sh)"
+	[ -n "$KVER" ] || die "no installed 6.12 kernel (run tools/install-deps.sh)"
 	KIMAGE=/boot/vmlinuz-$KVER
 	[ -r "$KIMAGE" ] || die "no $KIMAGE"
 fi

@@ -14,9 +14,7 @@
 KO=${1:?usage: $0 PATH/TO/vseg.ko}
 rc=0
 
-for m in drm drm_kms_helper ttm drm_buddy drm_ttm_helper; do
-	modprobe -q "$m" 2>/dev/null || true
-done
+load_deps "$KO"
 dmesg -c >/dev/null 2>&1 || true
 
 say "insmod $KO ${VSEG_ARGS:-}"

@@ -2,32 +2,41 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The debug tier's job inside the debug-kernel guest (tools/check.sh runs it
-# through tools/vm-run.sh): the IGT suite (tools/igt-run.sh), then the KUnit
-# module (kunit-run.sh), then a kmemleak scan. Leaks the kernel already
-# held at boot are set aside first ("clear"); any kmemleak report after the
-# tests is a FAIL result "debug/kmemleak" (the report is kept in
+# through tools/vm-run.sh): a module holding TTM's global state first (-H),
+# then the IGT suite (tools/igt-run.sh), the KUnit module (kunit-run.sh),
+# then a kmemleak scan. Leaks the kernel already held at boot are set aside
+# first ("clear"); any kmemleak report after the tests is a FAIL result
+# "debug/kmemleak" (the report is kept in
 # RESULTS/kmemleak.txt); lockdep must still be on at the end (result
 # "debug/lockdep-active"). Everything lands in RESULTS/results.txt in
 # igt-run.sh's format; RESULTS/summary is rewritten to count it all.
 #
-# usage: tools/debug-kernel/guest-check.sh -r RESULTS_DIR [-u KUNIT.ko] [-t SECONDS]
-#            -- IGT_RUN_ARGS... (without -r)
+# usage: tools/debug-kernel/guest-check.sh -r RESULTS_DIR [-u KUNIT.ko] [-H HOLD.ko]
+#            [-t SECONDS] -- IGT_RUN_ARGS... (without -r)
 #   -u  KUnit module to run after the IGT tests (skipped if absent)
+#   -H  module loaded before everything and kept (vseg_ttm_hold.ko: an idle
+#       TTM device, so that TTM's global state is set up once, before any
+#       fault injection, and is not torn down and set up again with every
+#       reload of vseg; Linux 7.3's TTM leaks, or oopses after an injected
+#       allocation failure, when it is); a failed load is the result
+#       debug/ttm-hold, failed
 #   -t  timeout of the KUnit module's run (default 600)
 # Exit status: 0 if nothing failed, 1 otherwise.
 
-USAGE_LINES=12,16
+USAGE_LINES=13,23
 # shellcheck source=tools/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 TOOLS=$(dirname "$HERE")
 RESULTS=
 KUNIT=
+HOLD=
 KTMO=600
-while getopts r:u:t:h opt; do
+while getopts r:u:H:t:h opt; do
 	case $opt in
 	r) RESULTS=$OPTARG ;;
 	u) KUNIT=$OPTARG ;;
+	H) HOLD=$OPTARG ;;
 	t) KTMO=$OPTARG ;;
 	*) usage ;;
 	esac
@@ -43,6 +52,19 @@ line() {
 	printf '%s %s (%ss)\n' "$1" "$2" "$3" >>"$RESULTS/results.txt"
 }
 
+rc=0
+hold_failed=0
+if [ -n "$HOLD" ]; then
+	# its own dependencies (ttm, drm) from the kernel's tree
+	if load_deps "$HOLD" && insmod "$HOLD"; then
+		say "$(basename "$HOLD" .ko): TTM's global state held for the run"
+	else
+		log "cannot load $HOLD"
+		hold_failed=1
+		rc=1
+	fi
+fi
+
 # Boot-time reports are not ours: scan once and set them aside.
 if [ -w "$KMEMLEAK" ]; then
 	t0=$SECONDS
@@ -50,10 +72,11 @@ if [ -w "$KMEMLEAK" ]; then
 	say "kmemleak: boot-time objects set aside ($((SECONDS - t0)) s)"
 fi
 
-rc=0
 if [ $# -gt 0 ]; then
 	"$TOOLS/igt-run.sh" -r "$RESULTS" "$@" || rc=1
 fi
+# (igt-run.sh starts results.txt afresh)
+[ "$hold_failed" = 0 ] || line FAIL debug/ttm-hold 0.000
 
 if [ -n "$KUNIT" ]; then
 	if [ -f "$KUNIT" ]; then

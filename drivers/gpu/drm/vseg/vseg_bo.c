@@ -278,7 +278,7 @@ static int bo_place_evicting(struct vseg_bo *vbo, void *arg)
 	n = vseg_place_home(&vdev->layout, &vbo->params, 0, places);
 	vseg_placement_set(&placement, places, n);
 	err = validate_evicting(&vbo->tbo, &placement, &ctx);
-	/* A BO may start in system memory without a move (6.1). */
+	/* Placed without a move (none was needed): accounted here. */
 	if (!err && vbo->accounted_seg == VSEG_BO_NOWHERE)
 		vseg_bo_update_state(vbo, vbo->tbo.resource, false);
 	return err;
@@ -374,7 +374,7 @@ again:
 		goto out_unlock;
 	if (!direct)
 		err = bo_place(vbo, &ctx);
-	/* A BO may start in system memory without a move (6.1). */
+	/* Placed without a move (none was needed): accounted here. */
 	if (!err && vbo->accounted_seg == VSEG_BO_NOWHERE)
 		vseg_bo_update_state(vbo, vbo->tbo.resource, false);
 	ttm_bo_unreserve(&vbo->tbo);
@@ -951,7 +951,7 @@ static int discard_pages(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
 	err = ttm_bo_validate(tbo, &none, ctx);
 	if (err)
 		return err;
-	/* 6.1 leaves it in system memory, 6.12 nowhere until the validate. */
+	/* Nowhere now, until its next validate. */
 	vseg_bo_update_state(vbo, tbo->resource, false);
 	return 0;
 }

@@ -76,7 +76,7 @@ void vseg_client_stats_add(struct vseg_client_stats *s, u32 engine, u64 ns)
 /**
  * vseg_client_id_next() - an id for a new file, unique while loaded
  *
- * Return: the id; printed as drm-client-id where DRM has no id of its own.
+ * Return: the id (the owner of the buffers the file creates).
  */
 u64 vseg_client_id_next(void)
 {

@@ -190,7 +190,7 @@ static const struct drm_driver vseg_drm_driver = {
 	.debugfs_init = vseg_debugfs_init,
 	.name = DRIVER_NAME,
 	.desc = DRIVER_DESC,
-	.date = DRIVER_DATE,
+	VSEG_DRM_DRIVER_DATE(DRIVER_DATE)
 	.major = DRIVER_MAJOR,
 	.minor = DRIVER_MINOR,
 };
@@ -411,7 +411,7 @@ const struct dev_pm_ops vseg_dev_pm_ops = {
 
 static struct platform_driver vseg_platform_driver = {
 	.probe = vseg_probe_record,
-	.remove_new = vseg_remove,
+	.remove = vseg_remove,
 	.driver = {
 		.name = DRIVER_NAME,
 		.pm = &vseg_dev_pm_ops,

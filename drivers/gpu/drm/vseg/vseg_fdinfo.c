@@ -98,7 +98,6 @@ void vseg_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 	u32 n = vdev->table.num_segments, i;
 	struct seg_bytes b[VSEG_MAX_SEGMENTS + 1] = {};
 
-	vseg_fdinfo_client_id(p, file, vf->client_id);
 	count_buffers(file, b, n);
 	for (i = 0; i <= n; i++) {
 		const char *name = i ? vseg_seg(vdev, i)->desc->name : "system";

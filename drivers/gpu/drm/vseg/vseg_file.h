@@ -26,7 +26,8 @@ struct vseg_limits_client;
 /**
  * struct vseg_file - per open file state
  * @vdev: the device.
- * @client_id: the file's id for fdinfo where DRM has none (6.1).
+ * @client_id: the file's id while vseg is loaded: the owner of the
+ *	buffers it creates.
  * @stats: the time each engine spent on the file's work (fdinfo).
  * @vm: the file's GPU virtual address space, a reference.
  * @limits: where the file's charges go: the process and the user that

@@ -44,7 +44,7 @@ static void vseg_gem_free(struct drm_gem_object *gem)
 {
 	dma_resv_wait_timeout(gem->resv, DMA_RESV_USAGE_KERNEL, false,
 			      MAX_SCHEDULE_TIMEOUT);
-	ttm_bo_put(drm_gem_ttm_of_gem(gem));
+	vseg_ttm_bo_put(drm_gem_ttm_of_gem(gem));
 }
 
 static int vseg_gem_mmap(struct drm_gem_object *gem, struct vm_area_struct *vma)

@@ -579,7 +579,7 @@ static void paging_release(struct drm_device *drm, void *arg)
 		ttm_bo_reserve(pg->bo, false, false, NULL);
 		ttm_bo_unpin(pg->bo);
 		ttm_bo_unreserve(pg->bo);
-		ttm_bo_put(pg->bo);
+		vseg_ttm_bo_put(pg->bo);
 	} else if (pg->ops) {
 		dma_free_wc(drm->dev, PAGE_ALIGN(pg->size), pg->ops, pg->dma);
 	}

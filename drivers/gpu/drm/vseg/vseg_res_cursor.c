@@ -12,11 +12,11 @@
 #include <linux/dma-resv.h>
 #include <linux/highmem.h>
 #include <linux/string.h>
-#include <drm/drm_buddy.h>
 #include <drm/drm_gem_ttm_helper.h>
 #include <drm/ttm/ttm_resource.h>
 #include <drm/ttm/ttm_tt.h>
 
+#include "vseg_compat.h"
 #include "vseg_device_types.h"
 #include "vseg_res_cursor.h"
 #include "vseg_vram_mgr.h"

@@ -671,12 +671,13 @@ static VSEG_TTM_FUNCS_CONST struct ttm_device_funcs vseg_ttm_funcs = {
  */
 const char *vseg_ttm_mem_type_name(u32 mem_type)
 {
-	static const char * const names[TTM_NUM_MEM_TYPES] = {
+	/* TTM_NUM_MEM_TYPES: 8 on 6.12, 9 on 7.3 */
+	static const char * const names[] = {
 		"SYSTEM", "TT", "VRAM", "PRIV0", "PRIV1", "PRIV2", "PRIV3",
-		"PRIV4",
+		"PRIV4", "PRIV5",
 	};
 
-	return mem_type < TTM_NUM_MEM_TYPES ? names[mem_type] : "?";
+	return mem_type < ARRAY_SIZE(names) ? names[mem_type] : "?";
 }
 
 static void ttm_device_release(struct drm_device *drm, void *arg)
@@ -713,9 +714,9 @@ int vseg_ttm_init(struct vseg_device *vdev)
 	int err;
 
 	vseg_layout_init(&vdev->layout, &vdev->table);
-	err = ttm_device_init(&vdev->bdev, &vseg_ttm_funcs, drm->dev,
-			      drm->anon_inode->i_mapping,
-			      drm->vma_offset_manager, false, false);
+	err = vseg_ttm_device_init(&vdev->bdev, &vseg_ttm_funcs, drm->dev,
+				   drm->anon_inode->i_mapping,
+				   drm->vma_offset_manager);
 	if (err)
 		return err;
 	err = drmm_add_action_or_reset(drm, ttm_device_release, vdev);

@@ -33,6 +33,7 @@
 #include <drm/ttm/ttm_tt.h>
 
 #include "vseg_bo.h"
+#include "vseg_compat.h"
 #include "vseg_device_types.h"
 #include "vseg_phys.h"
 #include "vseg_res_cursor.h"
@@ -82,8 +83,8 @@ void vseg_vpr_crypt(const u8 *key, u64 nonce, u64 offset, void *dst,
 			block = (offset + i) / VPR_BLOCK;
 			in[0] = cpu_to_le64(nonce);
 			in[1] = cpu_to_le64(block);
-			blake2s(stream, (const u8 *)in, key, sizeof(stream),
-				sizeof(in), VSEG_VPR_KEY_SIZE);
+			vseg_blake2s(stream, sizeof(stream), (const u8 *)in,
+				     sizeof(in), key, VSEG_VPR_KEY_SIZE);
 		}
 		d[i] = s[i] ^ stream[(offset + i) % VPR_BLOCK];
 	}

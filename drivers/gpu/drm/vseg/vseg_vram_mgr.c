@@ -449,7 +449,7 @@ static bool vseg_vram_mgr_compatible(struct ttm_resource_manager *man,
 	struct vseg_vram_res *vres = to_vseg_vram_res(res);
 	struct drm_buddy_block *block;
 
-	/* 6.1 asks even when the memory types differ. */
+	/* TTM may ask about a place of another memory type. */
 	if (res->mem_type != place->mem_type)
 		return false;
 	if ((place->flags & TTM_PL_FLAG_CONTIGUOUS) && !vres->contiguous)

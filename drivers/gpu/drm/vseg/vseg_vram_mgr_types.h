@@ -7,9 +7,9 @@
 
 #include <linux/list.h>
 #include <linux/mutex.h>
-#include <drm/drm_buddy.h>
 #include <drm/ttm/ttm_resource.h>
 
+#include "vseg_compat.h"
 #include "vseg_segment.h"
 
 struct page;

@@ -20,6 +20,7 @@
 #include <drm/ttm/ttm_tt.h>
 
 #include "../vseg_aperture_mgr.h"
+#include "../vseg_compat.h"
 #include "../vseg_gart.h"
 
 /* 64 pages of aperture, 16 of them committable */
@@ -66,8 +67,8 @@ static struct aperture_test *__aperture_setup(struct kunit *test, u64 commit,
 	KUNIT_ASSERT_NOT_NULL(test, a->mgr);
 
 	drm_vma_offset_manager_init(&a->vma, 1, 1024);
-	err = ttm_device_init(&a->bdev, &aperture_test_funcs, NULL, NULL,
-			      &a->vma, false, false);
+	err = vseg_ttm_device_init(&a->bdev, &aperture_test_funcs, NULL, NULL,
+				   &a->vma);
 	if (err)
 		drm_vma_offset_manager_destroy(&a->vma);
 	KUNIT_ASSERT_EQ(test, err, 0);
