@@ -435,4 +435,19 @@ static inline int vseg_drm_gpuvm_sm_map(struct drm_gpuvm *gpuvm, void *priv,
 #define VSEG_DRM_GEM_OBJECT_ACTIVE	0
 #endif
 
+/*
+ * The system's unbound workqueue: system_dfl_wq where the kernel has it
+ * (it warns of work queued on system_unbound_wq, its old name).
+ */
+#include <linux/workqueue.h>
+
+static inline struct workqueue_struct *vseg_system_dfl_wq(void)
+{
+#ifdef VSEG_HAVE_SYSTEM_DFL_WQ
+	return system_dfl_wq;
+#else
+	return system_unbound_wq;
+#endif
+}
+
 #endif /* __VSEG_COMPAT_H__ */

@@ -30,3 +30,7 @@ have GPUVM_MAP_REQ 'struct drm_gpuvm_map_req {' drm/drm_gpuvm.h
 # enum drm_gem_object_status has DRM_GEM_OBJECT_ACTIVE (6.15).
 have GEM_OBJECT_ACTIVE 'DRM_GEM_OBJECT_ACTIVE' drm/drm_gem.h
 echo
+# system_dfl_wq, the unbound queue's new name (6.17, 6.12.y stable); 7.3
+# warns of work queued on system_unbound_wq.
+have SYSTEM_DFL_WQ 'extern struct workqueue_struct \*system_dfl_wq;' \
+	linux/workqueue.h

@@ -192,7 +192,7 @@ void vseg_pages_put(struct page **pages, unsigned long n)
 	stack_push(&pool.dirty, pages, kept);
 	spin_unlock(&pool.lock);
 	if (kept)
-		queue_work(system_unbound_wq, &pool.zero_work);
+		queue_work(vseg_system_dfl_wq(), &pool.zero_work);
 	if (kept == n)
 		return;
 	atomic64_add(n - kept, &pool.overflows);
