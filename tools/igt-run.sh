@@ -164,6 +164,16 @@ result() {
 
 vseg_loaded() { [ -d /sys/module/vseg ]; }
 
+# After a timeout: the tasks still blocked in the kernel, with their
+# stacks (sysrq w), for the log of the subtest that hung.
+blocked_tasks() {
+	[ -w /proc/sysrq-trigger ] || return 0
+	echo w >/proc/sysrq-trigger
+	sleep 1
+	echo "---- tasks blocked after the timeout (sysrq w) ----"
+	dmesg | sed -n '/Show Blocked State/,$p' | tail -n 200
+}
+
 # run_one BINPATH BIN SUBTEST|"" -> one result
 run_one() {
 	local path=$1 bin=$2 sub=$3 name log rc t0 t text st cmd line p
@@ -198,7 +208,8 @@ run_one() {
 	case $rc in
 	0) st=PASS ;;
 	77) st=SKIP ;;
-	124|137) st=FAIL; echo "igt-run: $name: timed out after ${TMO}s" >>"$log" ;;
+	124|137) st=FAIL; echo "igt-run: $name: timed out after ${TMO}s" >>"$log"
+		 blocked_tasks >>"$log" ;;
 	*) st=FAIL ;;
 	esac
 	case $text in
