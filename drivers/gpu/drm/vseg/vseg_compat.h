@@ -390,6 +390,13 @@ static inline void vseg_gpuva_lock_init(struct drm_gem_object *obj,
 {
 	mutex_init(own);	/* unused: the object has its own */
 }
+
+/* 7.3 takes the object's gpuva lock itself. */
+static inline struct drm_gpuvm_bo *
+vseg_gpuvm_bo_obtain_prealloc(struct drm_gpuvm_bo *vm_bo, struct mutex *lock)
+{
+	return drm_gpuvm_bo_obtain_prealloc(vm_bo);
+}
 #else
 #define VSEG_GPUVM_FLAGS		0
 #define VSEG_DRIVER_GEM_GPUVA		DRIVER_GEM_GPUVA
@@ -404,6 +411,18 @@ static inline void vseg_gpuva_lock_init(struct drm_gem_object *obj,
 {
 	mutex_init(own);
 	drm_gem_gpuva_set_lock(obj, own);
+}
+
+/* 6.12 expects the caller to hold the object's gpuva lock. */
+static inline struct drm_gpuvm_bo *
+vseg_gpuvm_bo_obtain_prealloc(struct drm_gpuvm_bo *vm_bo, struct mutex *lock)
+{
+	struct drm_gpuvm_bo *found;
+
+	mutex_lock(lock);
+	found = drm_gpuvm_bo_obtain_prealloc(vm_bo);
+	mutex_unlock(lock);
+	return found;
 }
 #endif
 

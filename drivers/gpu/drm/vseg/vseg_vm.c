@@ -640,9 +640,8 @@ static int op_prepare(struct vseg_vm_op *op)
 	vm_bo = drm_gpuvm_bo_create(&vm->base, op->obj);
 	if (!vm_bo)
 		return -ENOMEM;
-	mutex_lock(vseg_gem_gpuva_lock(op->obj));
-	op->vm_bo = drm_gpuvm_bo_obtain_prealloc(vm_bo);
-	mutex_unlock(vseg_gem_gpuva_lock(op->obj));
+	op->vm_bo = vseg_gpuvm_bo_obtain_prealloc(vm_bo,
+						  vseg_gem_gpuva_lock(op->obj));
 	return 0;
 }
 
