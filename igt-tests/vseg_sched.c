@@ -53,10 +53,11 @@
  *	flood.
  *
  * SUBTEST: sched-tracepoints
- * Description: The gpu_scheduler tracepoints drm_sched_job, drm_run_job
- *	and drm_sched_process_job fire for every job of vseg's copy, render,
- *	bind and paging queues, in that order per job, and a gated job runs
- *	only after the gate opened.
+ * Description: The gpu_scheduler tracepoints of a job queued, run and
+ *	done (drm_sched_job_queue, _run and _done; drm_sched_job, drm_run_job
+ *	and drm_sched_process_job before 6.15) fire for every job of vseg's
+ *	copy, render, bind and paging queues, in that order per job, and a
+ *	gated job runs only after the gate opened.
  *
  * SUBTEST: cancel-on-close
  * Description: A file closed with jobs queued behind a gate (by close() in
@@ -376,7 +377,7 @@ static void trace_lines_free(char **lines)
 }
 
 /**
- * struct signaled - one dma_fence_signaled event
+ * struct signaled - one dma_fence event of the trace
  * @driver: the fence's driver.
  * @timeline: its timeline.
  * @context: its context.
@@ -389,11 +390,16 @@ struct signaled {
 	unsigned long long seqno;
 };
 
-static bool parse_signaled(const char *line, struct signaled *s)
+/* Parse a dma_fence event @event ("dma_fence_init", ...) of the trace. */
+static bool parse_fence_event(const char *line, const char *event,
+			      struct signaled *s)
 {
-	const char *p = strstr(line, "dma_fence_signaled: ");
+	char name[32];
+	const char *p;
 
-	return p && sscanf(p + strlen("dma_fence_signaled: "),
+	snprintf(name, sizeof(name), " %s: ", event);
+	p = strstr(line, name);
+	return p && sscanf(p + strlen(name),
 			   "driver=%31s timeline=%31s context=%llu seqno=%llu",
 			   s->driver, s->timeline, &s->context,
 			   &s->seqno) == 4;
@@ -451,13 +457,22 @@ static void order_child(int fd, const struct vseg_gate *g, int ready)
 
 static void test_fence_order(void)
 {
-	static const char * const events[] = { "dma_fence/dma_fence_signaled" };
-	uint32_t a_out[A_JOBS], b_out[2 * ORDER_JOBS], gate, ha, hb;
+	/*
+	 * From 6.17 on, a signalled fence no longer names its driver and
+	 * timeline, in the trace too: contexts are told from their fences'
+	 * dma_fence_init events.
+	 */
+	static const char * const events[] = {
+		"dma_fence/dma_fence_init", "dma_fence/dma_fence_signaled",
+	};
+	char ctx_name[256][64];
+	bool ctx_signalled[256] = {};
+	uint32_t a_out[A_JOBS], b_out[2 * ORDER_JOBS], gate, gate_b, ha, hb;
 	struct vseg_fence_id a_id[A_JOBS], b_id[2 * ORDER_JOBS];
 	int fda, fdb, ready[2], a_first = -1, b_last = -1;
-	unsigned int n, checked = 0, contexts = 0;
+	unsigned int n, checked = 0, contexts = 0, signalled_contexts = 0;
 	unsigned long long ctx_seen[256], last_seqno[256];
-	struct vseg_gate g;
+	struct vseg_gate g, gb;
 	char **lines;
 
 	trace_start(events, ARRAY_SIZE(events));
@@ -480,13 +495,27 @@ static void test_fence_order(void)
 	fill_job(fda, COPY, ha, 0, 0, SZ_64K, 0xa0000003, 1, &gate, 1, a_out[3]);
 	fill_job(fda, COPY, ha, 0, 0, SZ_64K, 0xa0000004, 1, NULL, 0, a_out[4]);
 
-	/* B: runs while A waits. */
+	/*
+	 * B: runs while A waits, once its own gate opens. The gates let each
+	 * job's fence be read while it is unsignalled: from 6.17 on, a
+	 * signalled fence's sync_file no longer names its driver and
+	 * timeline, and its name is cut before the seqno.
+	 */
+	vseg_gate_init(&gb);
+	gate_b = vseg_gate_syncobj(&gb, fdb);
 	hb = new_buf(fdb, SZ_64K, VA, true);
 	for (unsigned int i = 0; i < 2 * ORDER_JOBS; i++) {
 		b_out[i] = syncobj_create(fdb, 0);
 		fill_job(fdb, i % 2 ? COPY : RENDER, hb, VA, 0, SZ_64K,
-			 0xb0000000 + i, 1, NULL, 0, b_out[i]);
+			 0xb0000000 + i, 1, i < 2 ? &gate_b : NULL, i < 2,
+			 b_out[i]);
 	}
+	for (unsigned int i = 0; i < A_JOBS; i++)
+		vseg_syncobj_fence(fda, a_out[i], &a_id[i]);
+	for (unsigned int i = 0; i < ARRAY_SIZE(b_out); i++)
+		vseg_syncobj_fence(fdb, b_out[i], &b_id[i]);
+	vseg_gate_assert_closed(&gb, "the other client's fences were read unsignalled");
+	vseg_gate_open(&gb);
 	pipe_recv(ready[0]);
 	igt_assert_eq(__vseg_syncobj_wait(fdb, b_out, ARRAY_SIZE(b_out),
 					  VSEG_GATE_MAX_MS), 0);
@@ -506,15 +535,12 @@ static void test_fence_order(void)
 
 	/* Each job's fence: drm_sched's, per file and engine, in order. */
 	for (unsigned int i = 0; i < A_JOBS; i++) {
-		vseg_syncobj_fence(fda, a_out[i], &a_id[i]);
 		igt_assert_f(!strcmp(a_id[i].driver, "drm_sched") &&
 			     !strcmp(a_id[i].timeline,
 				     i < 3 ? "vseg-render" : "vseg-copy"),
 			     "job %u's fence is %s/%s\n", i, a_id[i].driver,
 			     a_id[i].timeline);
 	}
-	for (unsigned int i = 0; i < ARRAY_SIZE(b_out); i++)
-		vseg_syncobj_fence(fdb, b_out[i], &b_id[i]);
 	igt_assert(a_id[0].context == a_id[1].context &&
 		   a_id[1].context == a_id[2].context);
 	igt_assert(a_id[0].seqno < a_id[1].seqno &&
@@ -535,33 +561,47 @@ static void test_fence_order(void)
 		struct signaled s;
 		unsigned int c;
 
-		if (!parse_signaled(lines[i], &s) || !vseg_fence(&s))
+		if (parse_fence_event(lines[i], "dma_fence_init", &s)) {
+			if (!vseg_fence(&s))
+				continue;
+			for (c = 0; c < contexts; c++)
+				if (ctx_seen[c] == s.context)
+					break;
+			if (c < contexts)
+				continue;
+			igt_assert(contexts < ARRAY_SIZE(ctx_seen));
+			snprintf(ctx_name[contexts], sizeof(ctx_name[0]),
+				 "%s %s", s.driver, s.timeline);
+			ctx_seen[contexts++] = s.context;
 			continue;
-		checked++;
+		}
+		if (!parse_fence_event(lines[i], "dma_fence_signaled", &s))
+			continue;
 		for (c = 0; c < contexts; c++)
 			if (ctx_seen[c] == s.context)
 				break;
-		if (c == contexts) {
-			igt_assert(contexts < ARRAY_SIZE(ctx_seen));
-			ctx_seen[contexts++] = s.context;
-		} else {
-			igt_assert_f(s.seqno > last_seqno[c],
-				     "context %llu (%s %s): seqno %llu signalled after %llu\n",
-				     s.context, s.driver, s.timeline, s.seqno,
-				     last_seqno[c]);
-		}
+		if (c == contexts)
+			continue;
+		checked++;
+		igt_assert_f(!ctx_signalled[c] || s.seqno > last_seqno[c],
+			     "context %llu (%s): seqno %llu signalled after %llu\n",
+			     s.context, ctx_name[c], s.seqno, last_seqno[c]);
+		ctx_signalled[c] = true;
 		last_seqno[c] = s.seqno;
 		for (unsigned int k = 0; k < ARRAY_SIZE(b_id); k++)
 			if (s.context == b_id[k].context &&
-			    s.seqno == b_id[k].seqno && !strcmp(s.driver, "drm_sched"))
+			    s.seqno == b_id[k].seqno)
 				b_last = i;
 		if (a_first < 0 && s.context == a_id[0].context &&
-		    s.seqno == a_id[0].seqno && !strcmp(s.driver, "drm_sched"))
+		    s.seqno == a_id[0].seqno)
 			a_first = i;
 	}
-	igt_info("%u vseg fence signals in %u contexts\n", checked, contexts);
+	for (unsigned int c = 0; c < contexts; c++)
+		signalled_contexts += ctx_signalled[c];
+	igt_info("%u vseg fence signals in %u contexts\n", checked,
+		 signalled_contexts);
 	/* A's, B's, the child's, per engine, scheduled and finished, engines. */
-	igt_assert_lte(8, contexts);
+	igt_assert_lte(8, signalled_contexts);
 	igt_assert_f(a_first >= 0, "the gated job's fence did not show in the trace\n");
 	igt_assert_f(b_last >= 0, "the other client's fences did not show in the trace\n");
 	igt_assert_f(b_last < a_first,
@@ -569,6 +609,8 @@ static void test_fence_order(void)
 	trace_lines_free(lines);
 	trace_stop();
 
+	syncobj_destroy(fdb, gate_b);
+	vseg_gate_fini(&gb);
 	vseg_gate_fini(&g);
 	close(ready[0]);
 	close(ready[1]);
@@ -899,9 +941,9 @@ static void test_fairness(void)
 
 /**
  * struct sched_event - one gpu_scheduler event of the trace
- * @kind: 0 drm_sched_job (queued), 1 drm_run_job, 2 drm_sched_process_job.
+ * @kind: 0 queued, 1 run, 2 done.
  * @fence: the job's finished fence, as printed.
- * @ring: the scheduler (not for drm_sched_process_job).
+ * @ring: the scheduler (not for done).
  * @line: its index in the trace.
  */
 struct sched_event {
@@ -911,18 +953,48 @@ struct sched_event {
 	unsigned int line;
 };
 
-static bool parse_sched_event(const char *line, unsigned int index,
-			      struct sched_event *e)
+/*
+ * The three events, as 6.15 renamed them (queue, run, done; the fence
+ * printed as context:seqno), then as 6.12 names them (the fence printed
+ * as a pointer).
+ */
+static const char * const sched_events[2][3] = {
+	{ "gpu_scheduler/drm_sched_job_queue", "gpu_scheduler/drm_sched_job_run",
+	  "gpu_scheduler/drm_sched_job_done" },
+	{ "gpu_scheduler/drm_sched_job", "gpu_scheduler/drm_run_job",
+	  "gpu_scheduler/drm_sched_process_job" },
+};
+
+/* The set of names this kernel has. */
+static const char * const *sched_event_names(void)
 {
-	static const char * const names[] = {
-		" drm_sched_job: ", " drm_run_job: ", " drm_sched_process_job: ",
+	static const char * const where[] = {
+		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
 	};
-	const char *p, *f, *r;
+	char path[256];
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(where); i++) {
+		snprintf(path, sizeof(path), "%s/events/%s", where[i],
+			 sched_events[0][0]);
+		if (!access(path, F_OK))
+			return sched_events[0];
+	}
+	return sched_events[1];
+}
+
+static bool parse_sched_event(const char *line, unsigned int index,
+			      const char * const *names, struct sched_event *e)
+{
+	const char *p = NULL, *f, *r;
+	char name[64];
 
 	memset(e, 0, sizeof(*e));
-	for (e->kind = 0; e->kind < 3; e->kind++)
-		if ((p = strstr(line, names[e->kind])))
+	for (e->kind = 0; e->kind < 3; e->kind++) {
+		snprintf(name, sizeof(name), " %s: ",
+			 strchr(names[e->kind], '/') + 1);
+		if ((p = strstr(line, name)))
 			break;
+	}
 	if (e->kind == 3)
 		return false;
 	f = strstr(p, "fence=");
@@ -938,10 +1010,7 @@ static bool parse_sched_event(const char *line, unsigned int index,
 
 static void test_sched_tracepoints(void)
 {
-	static const char * const events[] = {
-		"gpu_scheduler/drm_sched_job", "gpu_scheduler/drm_run_job",
-		"gpu_scheduler/drm_sched_process_job",
-	};
+	const char * const *events = sched_event_names();
 	static const char * const rings[] = {
 		"vseg-copy", "vseg-render", "vseg-bind", "vseg-paging",
 	};
@@ -952,7 +1021,7 @@ static void test_sched_tracepoints(void)
 	struct vseg_gate g;
 	char **lines;
 
-	trace_start(events, ARRAY_SIZE(events));
+	trace_start(events, 3);
 	vseg_gate_init(&g);
 	gate = vseg_gate_syncobj(&g, ctx.fd);
 	h = new_buf(ctx.fd, SZ_64K, VA, false);
@@ -993,7 +1062,7 @@ static void test_sched_tracepoints(void)
 	for (unsigned int i = 0; i < n; i++) {
 		if (strstr(lines[i], "vseg_sched: the gate opens"))
 			mark = i;
-		if (parse_sched_event(lines[i], i, &ev[num_ev]))
+		if (parse_sched_event(lines[i], i, events, &ev[num_ev]))
 			num_ev++;
 	}
 	igt_assert_f(mark, "the trace marker is not in the trace\n");
@@ -1026,10 +1095,10 @@ static void test_sched_tracepoints(void)
 				done = k;
 			}
 		}
-		igt_assert_f(run > (int)i, "%s job %s: no drm_run_job after drm_sched_job\n",
+		igt_assert_f(run > (int)i, "%s job %s: not run after it was queued\n",
 			     rings[r], ev[i].fence);
 		igt_assert_f(done > run,
-			     "%s job %s: no drm_sched_process_job after drm_run_job\n",
+			     "%s job %s: not done after it ran\n",
 			     rings[r], ev[i].fence);
 		/* The first render job and the bind waited for the gate. */
 		if ((r == 1 && queued[r] == 1) || r == 2)
