@@ -474,6 +474,12 @@ static void test_fence_import(void)
 	dst = vseg_gem_create_simple(ctx.fd, size, BIT(0), 0);
 	vseg_vm_bind(ctx.fd, h, VA);
 	vseg_vm_bind(ctx.fd, dst, VA + SZ_1M);
+	/*
+	 * The move into the aperture runs on the paging engine; vgem refuses
+	 * a fence (EBUSY) while the dma-buf has one pending.
+	 */
+	igt_assert_eq(poll(&(struct pollfd){ .fd = dmabuf, .events = POLLOUT },
+			   1, VSEG_JOB_TIMEOUT_MS), 1);
 
 	/* vgem is writing it: the copy must wait for vgem's fence. */
 	igt_assert_eq(vgem_fence(vgem, vh, &fence), 0);
