@@ -124,7 +124,7 @@ void vseg_file_fini(struct vseg_file *vf)
 	u32 i;
 
 	for (i = 0; i < VSEG_NUM_USER_ENGINES; i++) {
-		drm_sched_entity_fini(&vf->entity[i]);
+		vseg_sched_entity_fini(&vf->entity[i]);
 		dma_fence_put(vf->last[i]);
 	}
 	xa_for_each(&vf->pins, id, pin) {

@@ -572,7 +572,7 @@ static void paging_release(struct drm_device *drm, void *arg)
 		pg->last = NULL;
 	}
 	if (pg->entity_ready)
-		drm_sched_entity_fini(&pg->entity);
+		vseg_sched_entity_fini(&pg->entity);
 	if (pg->bo) {
 		if (pg->ops)
 			vunmap(pg->ops);

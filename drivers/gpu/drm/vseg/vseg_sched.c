@@ -120,6 +120,7 @@ static enum drm_gpu_sched_stat vseg_sched_timedout_job(struct drm_sched_job *sj)
 	struct dma_fence *hw = vseg_hw_job_fence(&job->hw);
 	unsigned long limit = msecs_to_jiffies(job_timeout_ms);
 
+	mutex_lock(&vs->pause_lock);
 	drm_sched_wqueue_stop(sched);
 	if (hw && !dma_fence_is_signaled(hw) &&
 	    time_after_eq(jiffies, job->hw.start + limit)) {
@@ -132,6 +133,7 @@ static enum drm_gpu_sched_stat vseg_sched_timedout_job(struct drm_sched_job *sj)
 	}
 	drm_sched_stop(sched, sj);
 	vseg_drm_sched_start(sched);
+	mutex_unlock(&vs->pause_lock);
 	return VSEG_DRM_GPU_SCHED_STAT_RESET;
 }
 
@@ -178,6 +180,7 @@ static void sched_release(struct drm_device *drm, void *arg)
 	 */
 	wait_var_event(&vs->vdev->jobs, !atomic_read(&vs->vdev->jobs));
 	drm_sched_fini(&vs->base);
+	mutex_destroy(&vs->pause_lock);
 }
 
 /**
@@ -201,6 +204,7 @@ int vseg_sched_init(struct vseg_device *vdev)
 
 		vs->vdev = vdev;
 		vs->id = i;
+		mutex_init(&vs->pause_lock);
 		/* Moves and binds are the kernel's: bounded, never stopped. */
 		if ((i == VSEG_QUEUE_COPY || i == VSEG_QUEUE_RENDER) &&
 		    job_timeout_ms)
@@ -291,7 +295,7 @@ void vseg_sched_show(struct vseg_device *vdev, struct seq_file *m)
  * @prio: DRM_SCHED_PRIORITY_NORMAL for a file's, _KERNEL for the
  *	memory manager's
  *
- * End it with drm_sched_entity_fini(): jobs still queued then are
+ * End it with vseg_sched_entity_fini(): jobs still queued then are
  * cancelled (their fences signal -ESRCH once their dependencies have).
  *
  * Return: 0 or a negative error code.
@@ -303,6 +307,31 @@ int vseg_sched_entity_init(struct vseg_device *vdev,
 	struct drm_gpu_scheduler *sched = &vdev->sched[queue].base;
 
 	return drm_sched_entity_init(entity, prio, &sched, 1, NULL);
+}
+
+/**
+ * vseg_sched_entity_fini() - end an entity that may have jobs queued
+ * @entity: an entity of vseg_sched_entity_init()
+ *
+ * Its jobs still queued are cancelled (drm_sched_entity_fini()), with the
+ * queue's submission paused meanwhile. drm_sched_entity_fini() takes the
+ * entity out of its run queue, but a run_job work popping one of the
+ * entity's jobs at that moment puts it back in the run queue's tree
+ * (drm_sched_rq_pop_entity() does not look at entity->stopped): the
+ * entity would be freed while the scheduler can still reach it (KASAN saw
+ * it on 7.3 when a process exited with jobs queued). With submission
+ * paused, no run_job work runs; a job timeout waits (pause_lock).
+ */
+void vseg_sched_entity_fini(struct drm_sched_entity *entity)
+{
+	struct vseg_sched *vs = container_of(entity->rq->sched,
+					     struct vseg_sched, base);
+
+	mutex_lock(&vs->pause_lock);
+	drm_sched_wqueue_stop(&vs->base);
+	drm_sched_entity_fini(entity);
+	drm_sched_wqueue_start(&vs->base);
+	mutex_unlock(&vs->pause_lock);
 }
 
 /**

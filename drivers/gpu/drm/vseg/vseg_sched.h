@@ -80,6 +80,7 @@ struct vseg_sched {
 	struct vseg_device *vdev;
 	u32 id;
 	atomic64_t timedout;
+	struct mutex pause_lock; /* submission paused: a timeout, an entity's end */
 };
 
 int vseg_sched_init(struct vseg_device *vdev);
@@ -89,6 +90,7 @@ unsigned int vseg_sched_timeout_ms(void);
 int vseg_sched_entity_init(struct vseg_device *vdev,
 			   struct drm_sched_entity *entity, u32 queue,
 			   enum drm_sched_priority prio);
+void vseg_sched_entity_fini(struct drm_sched_entity *entity);
 int vseg_job_init(struct vseg_job *job, struct vseg_device *vdev,
 		  const struct vseg_job_ops *ops,
 		  struct drm_sched_entity *entity, u32 queue, u64 client_id,

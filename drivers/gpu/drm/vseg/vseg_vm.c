@@ -309,7 +309,7 @@ void vseg_vm_close(struct vseg_vm *vm)
 	struct vseg_va *v, *tmp;
 	unsigned int before;
 
-	drm_sched_entity_fini(&vm->entity);
+	vseg_sched_entity_fini(&vm->entity);
 	INIT_LIST_HEAD(&op.removed);
 	mutex_lock(&vm->tree_lock);
 	before = vm->reserved;
