@@ -27,6 +27,7 @@
 #include <drm/drm_prime.h>
 #include <uapi/drm/vseg_drm.h>
 
+#include "vseg_bus.h"
 #include "vseg_compat.h"
 #include "vseg_debugfs.h"
 #include "vseg_display.h"
@@ -279,8 +280,10 @@ static int vseg_device_probe(struct device *dev, struct pci_dev *pci)
 
 	/* Each part registers the drmm action that tears it down. */
 	err = probe_step(vdev, &step, vseg_ttm_init(vdev));
-	if (!err)
+	if (!err) {
+		vseg_bus_init(vdev);
 		err = probe_step(vdev, &step, vseg_engine_init(vdev));
+	}
 	if (!err)
 		err = probe_step(vdev, &step, vseg_sched_init(vdev));
 	if (!err)
