@@ -15,6 +15,7 @@
 #include <linux/highmem.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
+#include <drm/drm_managed.h>
 
 #include "vseg_bus.h"
 #include "vseg_device_types.h"
@@ -124,12 +125,29 @@ static const struct vseg_hw_bus_ops vseg_bus_ops = {
 	.write = bus_write,
 };
 
+static void hw_release(struct drm_device *drm, void *arg)
+{
+	struct vseg_hw *hw = arg;
+
+	hw->ops->release(hw);
+}
+
 /**
  * vseg_bus_init() - set up the device's bus and attach its GPU to it
  * @vdev: the device, its segments and GART set up (vseg_ttm_init())
+ *
+ * The GPU is released with the DRM device (drmm), after everything set
+ * up later.
+ *
+ * Return: 0 or -ENOMEM.
  */
-void vseg_bus_init(struct vseg_device *vdev)
+int vseg_bus_init(struct vseg_device *vdev)
 {
+	int err;
+
 	vdev->bus.ops = &vseg_bus_ops;
-	vseg_sim_attach(&vdev->hw, &vdev->bus);
+	err = vseg_sim_attach(&vdev->hw, &vdev->bus);
+	if (err)
+		return err;
+	return drmm_add_action_or_reset(&vdev->drm, hw_release, &vdev->hw);
 }

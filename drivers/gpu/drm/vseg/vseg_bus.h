@@ -7,6 +7,6 @@
 
 struct vseg_device;
 
-void vseg_bus_init(struct vseg_device *vdev);
+int vseg_bus_init(struct vseg_device *vdev);
 
 #endif /* __VSEG_BUS_H__ */

@@ -280,10 +280,10 @@ static int vseg_device_probe(struct device *dev, struct pci_dev *pci)
 
 	/* Each part registers the drmm action that tears it down. */
 	err = probe_step(vdev, &step, vseg_ttm_init(vdev));
-	if (!err) {
-		vseg_bus_init(vdev);
+	if (!err)
+		err = vseg_bus_init(vdev);
+	if (!err)
 		err = probe_step(vdev, &step, vseg_engine_init(vdev));
-	}
 	if (!err)
 		err = probe_step(vdev, &step, vseg_sched_init(vdev));
 	if (!err)

@@ -136,6 +136,24 @@ struct vseg_hw_cmd_job {
 	const atomic_t *stop;
 };
 
+/* Display heads a GPU behind the interface may have. */
+#define VSEG_HW_MAX_HEADS	2
+
+/**
+ * struct vseg_hw_scanout - what a display head scans out
+ * @address: GPU physical address of the primary's first byte: a memory
+ *	segment's, or the aperture's (the display controller reads memory
+ *	physically).
+ * @size: the primary's bytes.
+ *
+ * vseg's primaries carry no pixel format (the SCANOUT ioctl names a
+ * buffer, nothing more): a head has none to be told.
+ */
+struct vseg_hw_scanout {
+	u64 address;
+	u64 size;
+};
+
 /**
  * struct vseg_hw_ops - the GPU, as vseg drives it
  * @run_commands: run @job's commands on its engine, in order, from the
@@ -144,21 +162,37 @@ struct vseg_hw_cmd_job {
  *	command that reaches memory it may not (the rest is skipped), or
  *	-ETIME when @job->stop was set. DxgkDdiSubmitCommand and the
  *	engine's execution of the DMA buffer.
+ * @set_scanout: program display head @head (below VSEG_HW_MAX_HEADS) to
+ *	scan out @s, or turn it off with @s NULL. The core calls it once
+ *	the primary is pinned where the display reaches it, and before it
+ *	drops that pin. May sleep. DxgkDdiSetVidPnSourceAddress (and
+ *	DxgkDdiSetVidPnSourceVisibility for off).
+ * @get_scanout: read head @head's scanout registers back into @s (for
+ *	debugfs). Returns false for a head that is off.
+ * @release: free what the attach function allocated; the last call, at
+ *	the device's teardown.
  */
 struct vseg_hw_ops {
 	int (*run_commands)(struct vseg_hw *hw, struct vseg_hw_cmd_job *job);
+	void (*set_scanout)(struct vseg_hw *hw, u32 head,
+			    const struct vseg_hw_scanout *s);
+	bool (*get_scanout)(struct vseg_hw *hw, u32 head,
+			    struct vseg_hw_scanout *s);
+	void (*release)(struct vseg_hw *hw);
 };
 
 /**
  * struct vseg_hw - one GPU behind the interface
  * @ops: its operations, set by its attach function.
  * @bus: the core's bus, handed to it at attach.
+ * @priv: the implementation's own state.
  */
 struct vseg_hw {
 	const struct vseg_hw_ops *ops;
 	struct vseg_hw_bus *bus;
+	void *priv;
 };
 
-void vseg_sim_attach(struct vseg_hw *hw, struct vseg_hw_bus *bus);
+int vseg_sim_attach(struct vseg_hw *hw, struct vseg_hw_bus *bus);
 
 #endif /* __VSEG_HW_H__ */

@@ -2,8 +2,8 @@
 /*
  * Copyright (c) 2026 The vseg authors
  *
- * The software GPU: command execution of its copy and render engines, one
- * implementation of vseg_hw.h. The copy engine addresses memory
+ * The software GPU: command execution of its copy and render engines
+ * (vseg_hw_ops.run_commands). The copy engine addresses memory
  * physically, through the bus the core hands it (a memory segment's
  * bytes, or aperture pages through the GART); the render engine
  * virtually, through the job's translation. Whatever an address does not
@@ -18,7 +18,7 @@
 #include <linux/string.h>
 #include <uapi/drm/vseg_drm.h>
 
-#include "../vseg_hw.h"
+#include "vseg_sim.h"
 
 /*
  * Most bytes a command touches in one step: the engine reschedules between
@@ -111,7 +111,16 @@ static int run_cmd(struct vseg_hw *hw, struct vseg_hw_cmd_job *job,
 	return err;
 }
 
-static int sim_run_commands(struct vseg_hw *hw, struct vseg_hw_cmd_job *job)
+/**
+ * vseg_sim_run_commands() - run a command job on its engine
+ * @hw: the software GPU
+ * @job: the job
+ *
+ * Return: 0, -EFAULT at the first command that reaches memory it may not
+ * or that the job's policy refuses (the rest is skipped), or -ETIME when
+ * the job was stopped.
+ */
+int vseg_sim_run_commands(struct vseg_hw *hw, struct vseg_hw_cmd_job *job)
 {
 	u32 i;
 	int err = 0;
@@ -127,20 +136,4 @@ static int sim_run_commands(struct vseg_hw *hw, struct vseg_hw_cmd_job *job)
 			err = run_cmd(hw, job, c);
 	}
 	return err;
-}
-
-static const struct vseg_hw_ops vseg_sim_ops = {
-	.run_commands = sim_run_commands,
-};
-
-/**
- * vseg_sim_attach() - make the software GPU the device's hardware
- * @hw: the device's hardware interface
- * @bus: the core's bus, through which alone the software GPU reaches
- *	memory
- */
-void vseg_sim_attach(struct vseg_hw *hw, struct vseg_hw_bus *bus)
-{
-	hw->ops = &vseg_sim_ops;
-	hw->bus = bus;
 }
