@@ -730,7 +730,8 @@ int vseg_ttm_init(struct vseg_device *vdev)
 		if (desc->kind == VSEG_SEGMENT_APERTURE)
 			err = vseg_aperture_mgr_init(vdev, desc->id);
 		else
-			err = vseg_vram_mgr_init(vdev, desc->id);
+			err = vseg_vram_mgr_init(vdev, desc->id,
+						 vseg_vpr_tbo_protected);
 		if (!err && desc->kind == VSEG_SEGMENT_MEMORY)
 			err = vseg_host_aperture_init(vdev, desc->id);
 		if (err)

@@ -118,25 +118,6 @@ static bool seg_vpr(struct vseg_device *vdev, u32 id, u64 *lo, u64 *hi)
 }
 
 /**
- * vseg_vpr_overlaps() - does a range of a memory segment touch its VPR
- * @desc: the segment
- * @offset: segment offset of the range
- * @size: its bytes
- *
- * Return: true if some byte of the range is in the segment's video
- * protected region.
- */
-bool vseg_vpr_overlaps(const struct vseg_segment_desc *desc, u64 offset,
-		       u64 size)
-{
-	if (desc->kind != VSEG_SEGMENT_MEMORY ||
-	    !(desc->flags & VSEG_SEGF_VPR_SUPPORTED) || !desc->vpr_size || !size)
-		return false;
-	return offset < desc->vpr_start + desc->vpr_size &&
-	       (desc->vpr_start <= offset || desc->vpr_start - offset < size);
-}
-
-/**
  * vseg_vpr_res_inside() - does a placement lie wholly inside a VPR
  * @vdev: the device
  * @res: the placement, or NULL (none)
@@ -198,45 +179,6 @@ bool vseg_vpr_evictable(struct vseg_device *vdev, struct vseg_bo *vbo)
 	if (!vseg_seg_is_memory(vdev, id))
 		return true;
 	return vseg_seg(vdev, id)->desc->flags & VSEG_SEGF_ENCRYPTED_PAGING;
-}
-
-/**
- * vseg_vpr_extents() - how many extents protected placements make
- * @list: the protected placements of a segment, by offset
- *	(&vseg_vram_res.vpr_link)
- *
- * Return: the number of runs of placements each starting where the
- * previous one ends.
- */
-u32 vseg_vpr_extents(const struct list_head *list)
-{
-	const struct vseg_vram_res *r;
-	u64 end = U64_MAX;
-	u32 n = 0;
-
-	list_for_each_entry(r, list, vpr_link) {
-		u64 start = (u64)r->base.start << PAGE_SHIFT;
-
-		if (start != end)
-			n++;
-		end = start + r->size;
-	}
-	return n;
-}
-
-/**
- * vseg_vpr_extent_insert() - add a protected placement to its segment's list
- * @list: the segment's protected placements, by offset
- * @vres: the new placement (contiguous)
- */
-void vseg_vpr_extent_insert(struct list_head *list, struct vseg_vram_res *vres)
-{
-	struct vseg_vram_res *r;
-
-	list_for_each_entry(r, list, vpr_link)
-		if (r->base.start > vres->base.start)
-			break;
-	list_add_tail(&vres->vpr_link, &r->vpr_link);
 }
 
 /* Protected buffers, referenced, collected under the list's lock. */
@@ -313,16 +255,12 @@ void vseg_vpr_show(struct vseg_device *vdev, struct seq_file *m)
 
 	for (id = 1; id <= vdev->table.num_segments; id++) {
 		const struct vseg_segment_desc *d = vseg_seg(vdev, id)->desc;
-		struct vseg_vram_mgr *mgr;
 		u32 extents;
 
 		if (!vseg_seg_is_memory(vdev, id) ||
 		    !(d->flags & VSEG_SEGF_VPR_SUPPORTED))
 			continue;
-		mgr = vseg_vram(vdev, id);
-		mutex_lock(&mgr->lock);
-		extents = vseg_vpr_extents(&mgr->vpr);
-		mutex_unlock(&mgr->lock);
+		extents = vseg_vram_vpr_extents(vseg_vram(vdev, id));
 		seq_printf(m, "segment %u name=%s vpr_start=0x%llx vpr_size=0x%llx vpr_alignment=0x%x vpr_reserve=0x%x num_vpr_supported=%u extents=%u encrypted_paging=%d preserved_standby=%d\n",
 			   id, d->name, d->vpr_start, d->vpr_size,
 			   d->vpr_alignment, d->vpr_reserve_size,
