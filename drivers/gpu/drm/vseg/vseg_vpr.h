@@ -8,20 +8,16 @@
 #include <linux/list.h>
 #include <linux/types.h>
 
-struct seq_file;
-struct ttm_buffer_object;
 struct ttm_resource;
-struct vseg_bo;
 struct vseg_device;
 struct vseg_paging;
 
 void vseg_vpr_key_init(struct vseg_paging *pg);
 void vseg_vpr_crypt(const u8 *key, u64 nonce, u64 offset, void *dst,
 		    const void *src, u64 len);
-bool vseg_vpr_tbo_protected(struct ttm_buffer_object *tbo);
 bool vseg_vpr_res_inside(struct vseg_device *vdev, struct ttm_resource *res);
 bool vseg_vpr_phys_inside(struct vseg_device *vdev, u64 addr, u64 len);
-bool vseg_vpr_evictable(struct vseg_device *vdev, struct vseg_bo *vbo);
-void vseg_vpr_show(struct vseg_device *vdev, struct seq_file *m);
+bool vseg_vpr_evictable(struct vseg_device *vdev, bool protected,
+			struct ttm_resource *res);
 
 #endif /* __VSEG_VPR_H__ */
