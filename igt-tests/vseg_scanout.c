@@ -21,8 +21,10 @@
  * Functionality: scanout
  * Description: Show vseg primaries on the virtual display: mapped into the
  *	aperture only while displayed, pinned contiguous in memory segments,
- *	unmapped and unpinned when replaced or turned off; debugfs display and
- *	the paging counters.
+ *	unmapped and unpinned when replaced or turned off; debugfs display
+ *	(each displayed head's scanout registers hold its primary's GPU
+ *	physical address and size, an off head's nothing) and the paging
+ *	counters.
  *
  * SUBTEST: aperture-%s
  * Description: A primary supported in the aperture only: not mapped before
@@ -139,7 +141,7 @@ static void check_head_off(uint32_t head)
 {
 	struct vseg_display_head h = display_head(head);
 
-	igt_assert_f(!h.on && !h.mapped,
+	igt_assert_f(!h.on && !h.mapped && !h.has_scanout,
 		     "debugfs display: head %u should be off, shows bo %llu\n",
 		     head, (unsigned long long)h.buffer_id);
 }
@@ -169,6 +171,13 @@ static void check_displayed(uint32_t head, uint32_t handle,
 		     "a displayed primary in %s is neither contiguous nor mapped (flags %#x)\n",
 		     vseg_ctx_seg_name(&ctx, info.segment_id),
 		     info.placement_flags);
+	igt_assert_f(h.has_scanout && h.scanout == pa &&
+		     h.scanout_size == info.size,
+		     "debugfs display: head %u scans out %s%#llx+%#llx, the primary is at %#llx+%#llx\n",
+		     head, h.has_scanout ? "" : "(nothing) ",
+		     (unsigned long long)h.scanout,
+		     (unsigned long long)h.scanout_size,
+		     (unsigned long long)pa, (unsigned long long)info.size);
 	igt_assert_f(h.has_segment && h.segment == info.segment_id &&
 		     h.offset == info.offset,
 		     "debugfs display: head %u at segment %u offset %#llx, GEM_INFO says %u %#llx\n",

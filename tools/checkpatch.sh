@@ -36,7 +36,7 @@ cd "$REPO"
 if [ $# -eq 0 ]; then
 	# sources only: not kbuild's generated vseg.mod.c
 	files=()
-	for f in drivers/gpu/drm/vseg/*.[ch]; do
+	for f in drivers/gpu/drm/vseg/*.[ch] drivers/gpu/drm/vseg/sim/*.[ch]; do
 		case $f in *.mod.c) ;; *) files+=("$f") ;; esac
 	done
 	set -- "${files[@]}" include/uapi/drm/vseg_drm.h

@@ -48,6 +48,13 @@ static void parse_head(const struct vseg_debugfs_line *l,
 	igt_assert_f(h->on || !h->mapped,
 		     "debugfs display: a head showing nothing has an aperture range: \"%s\"\n",
 		     l->text);
+	/* The firmware's line has no scanout registers to show. */
+	if (vseg_debugfs_value(l, "scanout"))
+		h->has_scanout = vseg_debugfs_range(l, "scanout", &h->scanout,
+						    &h->scanout_size);
+	igt_assert_f(h->on || !h->has_scanout,
+		     "debugfs display: a head showing nothing scans out: \"%s\"\n",
+		     l->text);
 }
 
 void vseg_debugfs_parse_display(const char *text, struct vseg_display *d)

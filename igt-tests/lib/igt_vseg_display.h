@@ -27,6 +27,10 @@ void vseg_scanout(int fd, uint32_t head, uint32_t handle);
  * @mapped: aperture= is a range (not "-").
  * @ap_start: aperture range start.
  * @ap_size: aperture range length.
+ * @has_scanout: scanout= is a range: the head's scanout registers are
+ *	programmed (not "-", and not a firmware line, which has none).
+ * @scanout: the GPU physical address they hold.
+ * @scanout_size: the size they hold.
  */
 struct vseg_display_head {
 	uint32_t head;
@@ -38,6 +42,9 @@ struct vseg_display_head {
 	bool mapped;
 	uint64_t ap_start;
 	uint64_t ap_size;
+	bool has_scanout;
+	uint64_t scanout;
+	uint64_t scanout_size;
 };
 
 /**

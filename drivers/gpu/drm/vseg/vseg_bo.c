@@ -594,6 +594,17 @@ void vseg_bo_update_state(struct vseg_bo *vbo, struct ttm_resource *res,
 }
 
 /**
+ * vseg_tbo_is_protected() - is a TTM buffer a protected vseg buffer
+ * @tbo: the buffer (a ghost of a move is not)
+ *
+ * Return: true for a buffer created with DRM_VSEG_GEM_CREATE_PROTECTED.
+ */
+bool vseg_tbo_is_protected(struct ttm_buffer_object *tbo)
+{
+	return vseg_is_vseg_bo(tbo) && vseg_bo_is_protected(to_vseg_bo(tbo));
+}
+
+/**
  * vseg_bo_get_state() - read a buffer's placement snapshot
  * @vbo: the buffer
  * @st: receives it
@@ -1018,7 +1029,9 @@ int vseg_bo_evict(struct vseg_bo *vbo, bool unpin, bool discard,
 			goto out;
 	}
 	/* Pinned, or protected where it may not leave its segment. */
-	if (vbo->tbo.pin_count || !vseg_vpr_evictable(bo_vdev(vbo), vbo)) {
+	if (vbo->tbo.pin_count ||
+	    !vseg_vpr_evictable(bo_vdev(vbo), vseg_bo_is_protected(vbo),
+				vbo->tbo.resource)) {
 		err = -EBUSY;
 		goto out;
 	}

@@ -169,6 +169,7 @@ static inline struct mutex *vseg_gem_gpuva_lock(struct drm_gem_object *obj)
 }
 
 bool vseg_is_vseg_bo(struct ttm_buffer_object *tbo);
+bool vseg_tbo_is_protected(struct ttm_buffer_object *tbo);
 /**
  * struct vseg_validation - a ww transaction's hold on the validation lock
  * @vdev: the device (its &vseg_device.validation)

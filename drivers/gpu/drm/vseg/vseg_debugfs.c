@@ -17,12 +17,16 @@
  *		"del START+SIZE" (vseg_ranges.c).
  */
 
+#include <linux/crc32.h>
 #include <linux/debugfs.h>
+#include <linux/dma-resv.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <drm/drm_debugfs.h>
 #include <drm/drm_file.h>
 #include <drm/ttm/ttm_placement.h>
 #include <drm/ttm/ttm_resource.h>
+#include <drm/ttm/ttm_tt.h>
 
 #include "vseg_aperture_mgr.h"
 #include "vseg_bo.h"
@@ -35,6 +39,7 @@
 #include "vseg_paging.h"
 #include "vseg_pm.h"
 #include "vseg_ranges.h"
+#include "vseg_res_cursor.h"
 #include "vseg_ttm.h"
 #include "vseg_vpr.h"
 #include "vseg_vram_mgr.h"
@@ -266,11 +271,129 @@ static const struct file_operations vseg_debugfs_pm_fops = {
 	.release = single_release,
 };
 
+/* Protected buffers, referenced, collected under the list's lock. */
+static struct vseg_bo **collect_protected(struct vseg_device *vdev, u64 *n)
+{
+	struct vseg_bo **bos, *vbo;
+
+	mutex_lock(&vdev->bo_lock);
+	bos = kvmalloc_array(max_t(u64, vdev->num_bos, 1), sizeof(*bos),
+			     GFP_KERNEL);
+	*n = 0;
+	if (bos)
+		list_for_each_entry(vbo, &vdev->bos, link)
+			if (vseg_bo_is_protected(vbo) &&
+			    kref_get_unless_zero(&vbo->tbo.base.refcount))
+				bos[(*n)++] = vbo;
+	mutex_unlock(&vdev->bo_lock);
+	return bos;
+}
+
+/* The CRC32 and the first bytes of a buffer's content where it is now. */
+static void show_content(struct vseg_device *vdev, struct vseg_bo *vbo,
+			 struct seq_file *m)
+{
+	struct ttm_buffer_object *tbo = &vbo->tbo;
+	struct ttm_resource *res = tbo->resource;
+	u8 head[16] = {};
+	struct vseg_cursor c;
+	u64 off = 0, len;
+	u32 crc = ~0u;
+	void *p;
+
+	if (res->mem_type == TTM_PL_SYSTEM &&
+	    (!tbo->ttm || !ttm_tt_is_populated(tbo->ttm))) {
+		seq_puts(m, " content=none");
+		return;
+	}
+	vseg_cursor_init(&c, vdev, tbo->ttm, res);
+	while (off < tbo->base.size) {
+		p = vseg_cursor_map(&c, off, &len, false);
+		if (!p) {
+			seq_puts(m, " content=unreadable");
+			return;
+		}
+		len = min_t(u64, len, tbo->base.size - off);
+		if (off < sizeof(head))
+			memcpy(head + off, p, min_t(u64, len,
+						    sizeof(head) - off));
+		crc = crc32_le(crc, p, len);
+		vseg_cursor_unmap(&c);
+		off += len;
+	}
+	seq_printf(m, " crc32=%08x head=%16phN", ~crc, head);
+}
+
+/*
+ * vpr_show() - the video protected regions and protected buffers
+ * @vdev: the device
+ * @m: the debugfs file
+ *
+ * A line per VprSupported segment (its region and how many extents the
+ * protected buffers in it make), then a line per protected buffer: where
+ * it is, whether its system copy is encrypted, whether a standby lost its
+ * content, and the CRC32 and first 16 bytes of its content as they are
+ * where it is now: the plaintext in the segment, the ciphertext in system
+ * memory. A test hook: the protected content never reaches user space
+ * otherwise (debugfs is root's).
+ */
+static void vpr_show(struct vseg_device *vdev, struct seq_file *m)
+{
+	struct vseg_bo **bos;
+	u64 i, n;
+	u32 id;
+
+	for (id = 1; id <= vdev->table.num_segments; id++) {
+		const struct vseg_segment_desc *d = vseg_seg(vdev, id)->desc;
+		u32 extents;
+
+		if (!vseg_seg_is_memory(vdev, id) ||
+		    !(d->flags & VSEG_SEGF_VPR_SUPPORTED))
+			continue;
+		extents = vseg_vram_vpr_extents(vseg_vram(vdev, id));
+		seq_printf(m, "segment %u name=%s vpr_start=0x%llx vpr_size=0x%llx vpr_alignment=0x%x vpr_reserve=0x%x num_vpr_supported=%u extents=%u encrypted_paging=%d preserved_standby=%d\n",
+			   id, d->name, d->vpr_start, d->vpr_size,
+			   d->vpr_alignment, d->vpr_reserve_size,
+			   d->num_vpr_supported, extents,
+			   !!(d->flags & VSEG_SEGF_ENCRYPTED_PAGING),
+			   !!(d->flags & VSEG_SEGF_VPR_PRESERVED_STANDBY));
+	}
+
+	bos = collect_protected(vdev, &n);
+	if (!bos)
+		return;
+	for (i = 0; i < n; i++) {
+		struct vseg_bo *vbo = bos[i];
+		struct ttm_buffer_object *tbo = &vbo->tbo;
+		u32 seg;
+
+		if (!ttm_bo_reserve(tbo, true, false, NULL)) {
+			if (tbo->resource &&
+			    dma_resv_wait_timeout(tbo->base.resv,
+						  DMA_RESV_USAGE_KERNEL, true,
+						  MAX_SCHEDULE_TIMEOUT) > 0) {
+				seg = vseg_mem_type_to_seg(vdev,
+							   tbo->resource->mem_type);
+				seq_printf(m, "bo %llu segment=%u offset=0x%llx size=%zu encrypted=%d content_lost=%d",
+					   vbo->id, seg,
+					   (u64)tbo->resource->start << PAGE_SHIFT,
+					   tbo->base.size, vbo->crypt_nonce != 0,
+					   vbo->content_lost);
+				show_content(vdev, vbo, m);
+				seq_putc(m, '\n');
+			}
+			ttm_bo_unreserve(tbo);
+		}
+		drm_gem_object_put(&tbo->base);
+	}
+	kvfree(bos);
+}
+
 static int vseg_debugfs_vpr(struct seq_file *m, void *unused)
 {
 	struct drm_info_node *node = m->private;
 
-	vseg_vpr_show(to_vseg(node->minor->dev), m);
+	vpr_show(to_vseg(node->minor->dev), m);
 	return 0;
 }
 

@@ -16,6 +16,7 @@
 #include "vseg_aperture_mgr_types.h"
 #include "vseg_display_types.h"
 #include "vseg_engine_types.h"
+#include "vseg_hw.h"
 #include "vseg_limits.h"
 #include "vseg_paging_types.h"
 #include "vseg_phys.h"
@@ -98,7 +99,9 @@ struct vseg_segment {
  * @num_bos: number of buffers in @bos.
  * @next_bo_id: last buffer id handed out.
  * @paging: paging operations per segment id (0 = system).
- * @engine: the copy, render and paging engines (their hardware side).
+ * @bus: the bus the core hands the hardware (vseg_bus.c).
+ * @hw: the hardware behind vseg_hw.h (the software GPU of sim/).
+ * @engine: the copy, render and paging engines (their queues).
  * @sched: the scheduler of each queue (VSEG_QUEUE_*).
  * @jobs: jobs of every queue not freed yet.
  * @job_room: SUBMITs waiting for their process, user or the device to
@@ -127,6 +130,8 @@ struct vseg_device {
 	u64 num_bos;
 	u64 next_bo_id;
 	struct vseg_paging_counts paging[VSEG_MAX_SEGMENTS + 1];
+	struct vseg_hw_bus bus;
+	struct vseg_hw hw;
 	struct vseg_engine engine[VSEG_NUM_ENGINES];
 	struct vseg_sched sched[VSEG_NUM_QUEUES];
 	atomic_t jobs;

@@ -17,6 +17,8 @@
 #include "vseg_bo.h"
 #include "vseg_device_types.h"
 #include "vseg_display.h"
+#include "vseg_hw.h"
+#include "vseg_phys.h"
 #include "vseg_ranges.h"
 
 static int head_pin_locked(struct vseg_bo *bo, void *arg)
@@ -59,6 +61,27 @@ static void head_unpin(struct vseg_bo *bo)
 	drm_gem_object_put(&bo->tbo.base);
 }
 
+/*
+ * Program a head's scanout registers: the primary's GPU physical address,
+ * where it is pinned (contiguous in a memory segment, or mapped into the
+ * aperture), or off. Under the display lock.
+ */
+static void head_program(struct vseg_device *vdev, u32 head,
+			 struct vseg_bo *bo)
+{
+	struct vseg_hw_scanout s;
+	struct vseg_bo_state st;
+
+	if (!bo) {
+		vdev->hw.ops->set_scanout(&vdev->hw, head, NULL);
+		return;
+	}
+	vseg_bo_get_state(bo, &st);
+	s.address = vseg_phys_base(vdev, st.seg) + st.offset;
+	s.size = bo->tbo.base.size;
+	vdev->hw.ops->set_scanout(&vdev->hw, head, &s);
+}
+
 static void display_release(struct drm_device *drm, void *arg)
 {
 	struct vseg_display *d = arg;
@@ -96,13 +119,15 @@ int vseg_display_init(struct vseg_device *vdev)
  * lock; @remember keeps each one (with a reference) and its owner for
  * vseg_display_resume().
  */
-static void heads_off(struct vseg_display *d, bool remember)
+static void heads_off(struct vseg_device *vdev, bool remember)
 {
+	struct vseg_display *d = &vdev->display;
 	struct vseg_bo *off[VSEG_NUM_HEADS];
 	u32 i;
 
 	mutex_lock(&d->lock);
 	for (i = 0; i < VSEG_NUM_HEADS; i++) {
+		head_program(vdev, i, NULL);
 		off[i] = d->head[i];
 		if (remember) {
 			d->saved[i] = off[i];
@@ -127,7 +152,7 @@ static void heads_off(struct vseg_display *d, bool remember)
  */
 void vseg_display_unplug(struct vseg_device *vdev)
 {
-	heads_off(&vdev->display, false);
+	heads_off(vdev, false);
 }
 
 /**
@@ -162,6 +187,7 @@ int vseg_display_set(struct vseg_device *vdev, u32 head, struct vseg_bo *bo,
 	old = d->head[head];
 	d->head[head] = bo;
 	d->owner[head] = bo ? file : NULL;
+	head_program(vdev, head, bo);
 	mutex_unlock(&d->lock);
 	head_unpin(old);
 	return 0;
@@ -187,6 +213,7 @@ void vseg_display_file_close(struct vseg_device *vdev,
 	mutex_lock(&d->lock);
 	for (i = 0; i < VSEG_NUM_HEADS; i++) {
 		if (d->head[i] && d->owner[i] == file) {
+			head_program(vdev, i, NULL);
 			off[i] = d->head[i];
 			d->head[i] = NULL;
 			d->owner[i] = NULL;
@@ -216,7 +243,7 @@ void vseg_display_file_close(struct vseg_device *vdev,
  */
 void vseg_display_suspend(struct vseg_device *vdev)
 {
-	heads_off(&vdev->display, true);
+	heads_off(vdev, true);
 }
 
 /**
@@ -245,6 +272,7 @@ int vseg_display_resume(struct vseg_device *vdev)
 		if (!err) {
 			d->head[i] = bo;
 			d->owner[i] = d->saved_owner[i];
+			head_program(vdev, i, bo);
 		} else if (!ret) {
 			ret = err;
 		}
@@ -263,6 +291,7 @@ int vseg_display_resume(struct vseg_device *vdev)
 void vseg_display_show(struct vseg_device *vdev, struct seq_file *m)
 {
 	struct vseg_display *d = &vdev->display;
+	struct vseg_hw_scanout s;
 	struct vseg_bo_state st;
 	u32 i;
 
@@ -273,7 +302,7 @@ void vseg_display_show(struct vseg_device *vdev, struct seq_file *m)
 		if (!bo) {
 			/* Until the first SCANOUT, head 0 shows the firmware image. */
 			if (i || !vseg_firmware_show(vdev, m))
-				seq_printf(m, "head %u bo=- segment=- offset=- aperture=-\n",
+				seq_printf(m, "head %u bo=- segment=- offset=- aperture=- scanout=-\n",
 					   i);
 			continue;
 		}
@@ -281,10 +310,16 @@ void vseg_display_show(struct vseg_device *vdev, struct seq_file *m)
 		seq_printf(m, "head %u bo=%llu segment=%u offset=0x%llx", i,
 			   bo->id, st.seg, st.offset);
 		if (st.ap_mapped)
-			seq_printf(m, " aperture=0x%llx+0x%llx\n", st.ap_start,
+			seq_printf(m, " aperture=0x%llx+0x%llx", st.ap_start,
 				   st.ap_size);
 		else
-			seq_puts(m, " aperture=-\n");
+			seq_puts(m, " aperture=-");
+		/* What the display controller's registers say it shows. */
+		if (vdev->hw.ops->get_scanout(&vdev->hw, i, &s))
+			seq_printf(m, " scanout=0x%llx+0x%llx\n", s.address,
+				   s.size);
+		else
+			seq_puts(m, " scanout=-\n");
 	}
 	mutex_unlock(&d->lock);
 }

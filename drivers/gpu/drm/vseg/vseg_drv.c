@@ -15,6 +15,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/pci.h>
 #include <linux/platform_device.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -26,6 +27,7 @@
 #include <drm/drm_prime.h>
 #include <uapi/drm/vseg_drm.h>
 
+#include "vseg_bus.h"
 #include "vseg_compat.h"
 #include "vseg_debugfs.h"
 #include "vseg_display.h"
@@ -246,7 +248,7 @@ static int probe_step(struct vseg_device *vdev, unsigned int *step, int err)
  *
  * Return: 0 or a negative error code.
  */
-int vseg_device_probe(struct device *dev, struct pci_dev *pci)
+static int vseg_device_probe(struct device *dev, struct pci_dev *pci)
 {
 	struct vseg_device *vdev;
 	unsigned int step = 0;
@@ -279,6 +281,8 @@ int vseg_device_probe(struct device *dev, struct pci_dev *pci)
 	/* Each part registers the drmm action that tears it down. */
 	err = probe_step(vdev, &step, vseg_ttm_init(vdev));
 	if (!err)
+		err = vseg_bus_init(vdev);
+	if (!err)
 		err = probe_step(vdev, &step, vseg_engine_init(vdev));
 	if (!err)
 		err = probe_step(vdev, &step, vseg_sched_init(vdev));
@@ -310,7 +314,7 @@ int vseg_device_probe(struct device *dev, struct pci_dev *pci)
  * left alone from then on (its contents are lost). The rest is torn down
  * with the DRM device (see vseg_device_probe()).
  */
-void vseg_device_remove(struct device *dev)
+static void vseg_device_remove(struct device *dev)
 {
 	struct vseg_device *vdev = dev_get_drvdata(dev);
 	u32 id;
@@ -397,10 +401,8 @@ static struct attribute *vseg_dev_attrs[] = {
 };
 ATTRIBUTE_GROUPS(vseg_dev);
 
-/* The platform device's and the PCI devices' (vseg_pci.c) alike. */
-const struct attribute_group **vseg_device_groups = vseg_dev_groups;
-
-const struct dev_pm_ops vseg_dev_pm_ops = {
+/* The platform device's and the PCI devices' alike. */
+static const struct dev_pm_ops vseg_dev_pm_ops = {
 	.suspend = vseg_pm_suspend,
 	.resume = vseg_pm_resume,
 	.freeze = vseg_pm_freeze,
@@ -418,6 +420,60 @@ static struct platform_driver vseg_platform_driver = {
 		.dev_groups = vseg_dev_groups,
 	},
 };
+
+/*
+ * A PCI device (vseg_pci.c). The BARs' regions are not requested: as for
+ * most GPU drivers, root keeps the sysfs resource files of the device (an
+ * independent view of its memory, which the tests use).
+ */
+static int vseg_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	int err;
+
+	err = pci_enable_device(pdev);
+	if (err)
+		return err;
+	err = vseg_device_probe(&pdev->dev, pdev);
+	if (err)
+		pci_disable_device(pdev);
+	return err;
+}
+
+/*
+ * The device is unplugged and never touches the BARs again; the DRM device
+ * lives on until its last user goes (vseg_device_remove()).
+ */
+static void vseg_pci_remove(struct pci_dev *pdev)
+{
+	vseg_device_remove(&pdev->dev);
+	pci_disable_device(pdev);
+}
+
+/* The device named by the pci parameter, and the end of the table. */
+static struct pci_device_id vseg_pci_ids[2];
+
+static struct pci_driver vseg_pci_driver = {
+	.name = DRIVER_NAME,
+	.id_table = vseg_pci_ids,
+	.probe = vseg_pci_probe,
+	.remove = vseg_pci_remove,
+	.driver = {
+		.pm = &vseg_dev_pm_ops,
+		.dev_groups = vseg_dev_groups,
+	},
+};
+
+/*
+ * The PCI driver for the pci parameter: the devices it names are probed
+ * now; a device that fails to probe does not fail the module's load (as
+ * for any PCI driver).
+ */
+static int vseg_pci_register(void)
+{
+	int err = vseg_pci_id(&vseg_pci_ids[0]);
+
+	return err ?: pci_register_driver(&vseg_pci_driver);
+}
 
 static int __init vseg_init(void)
 {
@@ -479,7 +535,7 @@ err_pool:
 static void __exit vseg_exit(void)
 {
 	if (vseg_pci_wanted()) {
-		vseg_pci_unregister();
+		pci_unregister_driver(&vseg_pci_driver);
 	} else {
 		platform_device_unregister(vseg_pdev);
 		platform_driver_unregister(&vseg_platform_driver);

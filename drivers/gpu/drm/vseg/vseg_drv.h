@@ -16,12 +16,4 @@
 #define DRIVER_MAJOR	0
 #define DRIVER_MINOR	7
 
-struct pci_dev;
-
-int vseg_device_probe(struct device *dev, struct pci_dev *pci);
-void vseg_device_remove(struct device *dev);
-
-extern const struct dev_pm_ops vseg_dev_pm_ops;
-extern const struct attribute_group **vseg_device_groups;
-
 #endif /* __VSEG_DRV_H__ */

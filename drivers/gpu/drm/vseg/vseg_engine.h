@@ -12,7 +12,6 @@
 #include "vseg_engine_types.h"
 
 struct dma_fence;
-struct vseg_cmd_job;
 struct vseg_device;
 struct vseg_fence;
 
@@ -51,7 +50,6 @@ struct dma_fence *vseg_engine_start(struct vseg_hw_job *hw);
 struct dma_fence *vseg_hw_job_fence(struct vseg_hw_job *hw);
 void vseg_engine_stop_job(struct vseg_hw_job *hw);
 void vseg_engine_flush(struct vseg_device *vdev);
-int vseg_engine_run_commands(struct vseg_cmd_job *job);
 
 /* Has the job been told to stop (vseg_engine_stop_job())? */
 static inline bool vseg_hw_job_stopping(const struct vseg_hw_job *hw)

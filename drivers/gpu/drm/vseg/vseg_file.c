@@ -99,17 +99,6 @@ err_limits:
 }
 
 /**
- * vseg_file_client_id() - the DRM client id of a file
- * @file: the file
- *
- * Return: the id fdinfo shows as drm-client-id.
- */
-u64 vseg_file_client_id(struct drm_file *file)
-{
-	return file->client_id;
-}
-
-/**
  * vseg_file_fini() - drop everything a closing file holds
  * @vf: the state
  *

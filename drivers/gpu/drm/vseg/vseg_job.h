@@ -3,14 +3,16 @@
  * Copyright (c) 2026 The vseg authors
  *
  * A command job of the copy or render engine, as submission
- * (vseg_submit.c) builds it and the engine (vseg_engine.c) runs it.
- * Internal to those two files.
+ * (vseg_submit.c) builds it and the engine runs it (vseg_job.c, through
+ * vseg_hw.h). Internal to those files.
  */
 #ifndef __VSEG_JOB_H__
 #define __VSEG_JOB_H__
 
 #include <linux/types.h>
 
+#include "vseg_hw.h"
+#include "vseg_res_cursor.h"
 #include "vseg_sched.h"
 
 struct drm_gem_object;
@@ -55,6 +57,10 @@ struct vseg_phys_range {
  * @stats: the submitting file's engine time counters, a reference.
  * @limits: the submitting file's limits client, a reference: the job is
  *	charged to its process, user and device until it is freed.
+ * @exec: the job as the engine runs it (vseg_job_run_commands()).
+ * @cursor: render engine: per port of @exec, a cursor over the buffer it
+ *	reached last.
+ * @cursor_bo: the index in @bos plus one of that buffer, 0 for none.
  */
 struct vseg_cmd_job {
 	struct vseg_job base;
@@ -69,6 +75,9 @@ struct vseg_cmd_job {
 	struct vseg_vm *vm;
 	struct vseg_client_stats *stats;
 	struct vseg_limits_client *limits;
+	struct vseg_hw_cmd_job exec;
+	struct vseg_cursor cursor[VSEG_HW_NUM_PORTS];
+	u32 cursor_bo[VSEG_HW_NUM_PORTS];
 };
 
 static inline struct vseg_cmd_job *to_cmd_job(struct vseg_job *job)
@@ -78,5 +87,6 @@ static inline struct vseg_cmd_job *to_cmd_job(struct vseg_job *job)
 
 bool vseg_job_cmd_listed(const struct vseg_cmd_job *job,
 			 const struct drm_vseg_cmd *c);
+int vseg_job_run_commands(struct vseg_cmd_job *job);
 
 #endif /* __VSEG_JOB_H__ */

@@ -2,11 +2,12 @@
 /*
  * Copyright (c) 2026 The vseg authors
  *
- * vseg on a PCI device. Loaded with pci=VVVV:DDDD, the module registers a
- * PCI driver for that vendor and device instead of creating its virtual
- * platform device; other devices can be handed to it through sysfs
- * (driver_override, or the driver's new_id). Each device it binds becomes a
- * vseg GPU whose segment table may put memory segments on its BARs: a
+ * vseg on a PCI device: its parameters, and the BARs of its segment table.
+ * Loaded with pci=VVVV:DDDD, the module registers a PCI driver for that
+ * vendor and device (vseg_drv.c) instead of creating its virtual platform
+ * device; other devices can be handed to it through sysfs (driver_override,
+ * or the driver's new_id). Each device it binds becomes a vseg GPU whose
+ * segment table may put memory segments on its BARs: a
  * segment on a BAR is that BAR's memory from the given offset on, its
  * CpuTranslatedAddress the BAR's bus address and its CPU-visible part as
  * much of it as the BAR holds; the rest of a larger segment is not
@@ -21,7 +22,6 @@
 #include <linux/pci.h>
 #include <linux/printk.h>
 
-#include "vseg_drv.h"
 #include "vseg_pci.h"
 #include "vseg_segment.h"
 
@@ -34,9 +34,6 @@ static unsigned int pci_bar = 2;
 module_param(pci_bar, uint, 0444);
 MODULE_PARM_DESC(pci_bar,
 		 "BAR of the first CPU-visible memory segment when the table names none (default 2)");
-
-/* The device named by the pci parameter, and the end of the table. */
-static struct pci_device_id vseg_pci_ids[2];
 
 /**
  * vseg_pci_wanted() - was the module loaded to bind PCI devices
@@ -167,52 +164,13 @@ int vseg_pci_table_resolve(struct vseg_segment_table *t, struct pci_dev *pdev)
 	return 0;
 }
 
-/*
- * The BARs' regions are not requested: as for most GPU drivers, root keeps
- * the sysfs resource files of the device (an independent view of its
- * memory, which the tests use).
- */
-static int vseg_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
-{
-	int err;
-
-	err = pci_enable_device(pdev);
-	if (err)
-		return err;
-	err = vseg_device_probe(&pdev->dev, pdev);
-	if (err)
-		pci_disable_device(pdev);
-	return err;
-}
-
-/*
- * The device is unplugged and never touches the BARs again; the DRM device
- * lives on until its last user goes (vseg_device_remove()).
- */
-static void vseg_pci_remove(struct pci_dev *pdev)
-{
-	vseg_device_remove(&pdev->dev);
-	pci_disable_device(pdev);
-}
-
-static struct pci_driver vseg_pci_driver = {
-	.name = DRIVER_NAME,
-	.id_table = vseg_pci_ids,
-	.probe = vseg_pci_probe,
-	.remove = vseg_pci_remove,
-	.driver.pm = &vseg_dev_pm_ops,
-};
-
 /**
- * vseg_pci_register() - register the PCI driver for the pci parameter
+ * vseg_pci_id() - the PCI device the pci parameter names
+ * @id: set to match that vendor and device, any subsystem
  *
- * The devices it names are probed now; a device that fails to probe does
- * not fail the module's load (as for any PCI driver).
- *
- * Return: 0, -EINVAL if the parameter is not VVVV:DDDD, or the driver
- * core's error.
+ * Return: 0, or -EINVAL if the parameter is not VVVV:DDDD.
  */
-int vseg_pci_register(void)
+int vseg_pci_id(struct pci_device_id *id)
 {
 	unsigned int vendor, device;
 	char end;
@@ -224,18 +182,9 @@ int vseg_pci_register(void)
 		       pci);
 		return -EINVAL;
 	}
-	vseg_pci_ids[0].vendor = vendor;
-	vseg_pci_ids[0].device = device;
-	vseg_pci_ids[0].subvendor = PCI_ANY_ID;
-	vseg_pci_ids[0].subdevice = PCI_ANY_ID;
-	vseg_pci_driver.driver.dev_groups = vseg_device_groups;
-	return pci_register_driver(&vseg_pci_driver);
-}
-
-/**
- * vseg_pci_unregister() - unbind every device and unregister the driver
- */
-void vseg_pci_unregister(void)
-{
-	pci_unregister_driver(&vseg_pci_driver);
+	id->vendor = vendor;
+	id->device = device;
+	id->subvendor = PCI_ANY_ID;
+	id->subdevice = PCI_ANY_ID;
+	return 0;
 }

@@ -8,11 +8,11 @@
 #include <linux/types.h>
 
 struct pci_dev;
+struct pci_device_id;
 struct vseg_segment_table;
 
 bool vseg_pci_wanted(void);
-int vseg_pci_register(void);
-void vseg_pci_unregister(void);
+int vseg_pci_id(struct pci_device_id *id);
 int vseg_pci_table_resolve(struct vseg_segment_table *t, struct pci_dev *pdev);
 
 #endif /* __VSEG_PCI_H__ */

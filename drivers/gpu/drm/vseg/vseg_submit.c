@@ -521,7 +521,7 @@ static int cmd_job_run(struct vseg_job *base)
 	u64 start = ktime_get_ns();
 	int err;
 
-	err = vseg_engine_run_commands(job);
+	err = vseg_job_run_commands(job);
 	vseg_client_stats_add(job->stats, base->queue, ktime_get_ns() - start);
 	return err;
 }

@@ -247,7 +247,7 @@ static int emit_crypt(struct vseg_device *vdev, struct ttm_buffer_object *bo,
 	u64 base;
 	bool out;
 
-	if (!vseg_vpr_tbo_protected(bo) ||
+	if (!vseg_tbo_is_protected(bo) ||
 	    res_uses_pages(old) == res_uses_pages(new_mem))
 		return 0;
 	vbo = to_vseg_bo(bo);
@@ -472,7 +472,7 @@ static int vseg_ttm_move(struct ttm_buffer_object *bo, bool evict,
 	}
 	dma_fence_put(fence);
 	/* Back in its segment: the decrypting TRANSFERs hold the nonce. */
-	if (vseg_vpr_tbo_protected(bo) && !res_uses_pages(bo->resource))
+	if (vseg_tbo_is_protected(bo) && !res_uses_pages(bo->resource))
 		to_vseg_bo(bo)->crypt_nonce = 0;
 	if (vseg_is_vseg_bo(bo)) {
 		trace_move(vdev, to_vseg_bo(bo), from, evict && old);
@@ -557,7 +557,7 @@ static int access_locked(struct ttm_buffer_object *bo, unsigned long offset,
 	if (!bo->resource)
 		return -ENODATA;
 	/* A debugger does not read protected content either. */
-	if (vseg_vpr_tbo_protected(bo))
+	if (vseg_tbo_is_protected(bo))
 		return -EPERM;
 	/* The move filling the placement, and the jobs writing it, first. */
 	wait = dma_resv_wait_timeout(bo->base.resv, DMA_RESV_USAGE_WRITE,
@@ -642,7 +642,8 @@ static bool vseg_ttm_eviction_valuable(struct ttm_buffer_object *bo,
 	struct vseg_device *vdev = bdev_to_vseg(bo->bdev);
 
 	if (vseg_is_vseg_bo(bo) &&
-	    (!vseg_vpr_evictable(vdev, to_vseg_bo(bo)) ||
+	    (!vseg_vpr_evictable(vdev, vseg_bo_is_protected(to_vseg_bo(bo)),
+				 bo->resource) ||
 	     (vseg_bo_is_protected(to_vseg_bo(bo)) &&
 	      READ_ONCE(vdev->pm.state) != VSEG_PM_NONE)))
 		return false;
@@ -730,7 +731,8 @@ int vseg_ttm_init(struct vseg_device *vdev)
 		if (desc->kind == VSEG_SEGMENT_APERTURE)
 			err = vseg_aperture_mgr_init(vdev, desc->id);
 		else
-			err = vseg_vram_mgr_init(vdev, desc->id);
+			err = vseg_vram_mgr_init(vdev, desc->id,
+						 vseg_tbo_is_protected);
 		if (!err && desc->kind == VSEG_SEGMENT_MEMORY)
 			err = vseg_host_aperture_init(vdev, desc->id);
 		if (err)

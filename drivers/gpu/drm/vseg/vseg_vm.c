@@ -40,7 +40,7 @@
 #include "vseg_bo.h"
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
-#include "vseg_file.h"
+#include "vseg_file_types.h"
 #include "vseg_limits.h"
 #include "vseg_sched.h"
 #include "vseg_syncs.h"

@@ -4,7 +4,7 @@
  *
  * The video protected region (VprSupported, VprRangeStartOffset, ...) and
  * protected buffers (DRM_VSEG_GEM_CREATE_PROTECTED): what their placement
- * (vseg_placement.c), the engines (vseg_engine.c), the moves (vseg_ttm.c)
+ * (vseg_placement.c), the engines' jobs (vseg_job.c), the moves (vseg_ttm.c)
  * and power management (vseg_pm.c) share.
  *
  * Encrypted paging. A protected buffer leaves its segment only if the
@@ -22,22 +22,13 @@
  * (vseg_vram_mgr.c).
  */
 
-#include <linux/crc32.h>
-#include <linux/dma-resv.h>
-#include <linux/list_sort.h>
 #include <linux/random.h>
-#include <linux/seq_file.h>
-#include <linux/slab.h>
 #include <linux/string.h>
 #include <crypto/blake2s.h>
-#include <drm/ttm/ttm_tt.h>
 
-#include "vseg_bo.h"
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
 #include "vseg_phys.h"
-#include "vseg_res_cursor.h"
-#include "vseg_vm.h"
 #include "vseg_vpr.h"
 #include "vseg_vram_mgr.h"
 
@@ -91,17 +82,6 @@ void vseg_vpr_crypt(const u8 *key, u64 nonce, u64 offset, void *dst,
 	memzero_explicit(stream, sizeof(stream));
 }
 
-/**
- * vseg_vpr_tbo_protected() - is a TTM buffer a protected vseg buffer
- * @tbo: the buffer (a ghost of a move is not)
- *
- * Return: true for a buffer created with DRM_VSEG_GEM_CREATE_PROTECTED.
- */
-bool vseg_vpr_tbo_protected(struct ttm_buffer_object *tbo)
-{
-	return vseg_is_vseg_bo(tbo) && vseg_bo_is_protected(to_vseg_bo(tbo));
-}
-
 /* The VPR of memory segment @id as [*lo, *hi); false if it has none. */
 static bool seg_vpr(struct vseg_device *vdev, u32 id, u64 *lo, u64 *hi)
 {
@@ -115,25 +95,6 @@ static bool seg_vpr(struct vseg_device *vdev, u32 id, u64 *lo, u64 *hi)
 	*lo = d->vpr_start;
 	*hi = d->vpr_start + d->vpr_size;
 	return true;
-}
-
-/**
- * vseg_vpr_overlaps() - does a range of a memory segment touch its VPR
- * @desc: the segment
- * @offset: segment offset of the range
- * @size: its bytes
- *
- * Return: true if some byte of the range is in the segment's video
- * protected region.
- */
-bool vseg_vpr_overlaps(const struct vseg_segment_desc *desc, u64 offset,
-		       u64 size)
-{
-	if (desc->kind != VSEG_SEGMENT_MEMORY ||
-	    !(desc->flags & VSEG_SEGF_VPR_SUPPORTED) || !desc->vpr_size || !size)
-		return false;
-	return offset < desc->vpr_start + desc->vpr_size &&
-	       (desc->vpr_start <= offset || desc->vpr_start - offset < size);
 }
 
 /**
@@ -182,181 +143,21 @@ bool vseg_vpr_phys_inside(struct vseg_device *vdev, u64 addr, u64 len)
 /**
  * vseg_vpr_evictable() - may a buffer leave the memory segment it is in
  * @vdev: the device
- * @vbo: the buffer, reserved
+ * @protected: the buffer is protected
+ * @res: its placement, or NULL
  *
  * Return: false for a protected buffer in a segment without
  * EncryptedPagingSupported, true otherwise.
  */
-bool vseg_vpr_evictable(struct vseg_device *vdev, struct vseg_bo *vbo)
+bool vseg_vpr_evictable(struct vseg_device *vdev, bool protected,
+			struct ttm_resource *res)
 {
-	struct ttm_resource *res = vbo->tbo.resource;
 	u32 id;
 
-	if (!vseg_bo_is_protected(vbo) || !res)
+	if (!protected || !res)
 		return true;
 	id = vseg_mem_type_to_seg(vdev, res->mem_type);
 	if (!vseg_seg_is_memory(vdev, id))
 		return true;
 	return vseg_seg(vdev, id)->desc->flags & VSEG_SEGF_ENCRYPTED_PAGING;
-}
-
-/**
- * vseg_vpr_extents() - how many extents protected placements make
- * @list: the protected placements of a segment, by offset
- *	(&vseg_vram_res.vpr_link)
- *
- * Return: the number of runs of placements each starting where the
- * previous one ends.
- */
-u32 vseg_vpr_extents(const struct list_head *list)
-{
-	const struct vseg_vram_res *r;
-	u64 end = U64_MAX;
-	u32 n = 0;
-
-	list_for_each_entry(r, list, vpr_link) {
-		u64 start = (u64)r->base.start << PAGE_SHIFT;
-
-		if (start != end)
-			n++;
-		end = start + r->size;
-	}
-	return n;
-}
-
-/**
- * vseg_vpr_extent_insert() - add a protected placement to its segment's list
- * @list: the segment's protected placements, by offset
- * @vres: the new placement (contiguous)
- */
-void vseg_vpr_extent_insert(struct list_head *list, struct vseg_vram_res *vres)
-{
-	struct vseg_vram_res *r;
-
-	list_for_each_entry(r, list, vpr_link)
-		if (r->base.start > vres->base.start)
-			break;
-	list_add_tail(&vres->vpr_link, &r->vpr_link);
-}
-
-/* Protected buffers, referenced, collected under the list's lock. */
-static struct vseg_bo **collect_protected(struct vseg_device *vdev, u64 *n)
-{
-	struct vseg_bo **bos, *vbo;
-
-	mutex_lock(&vdev->bo_lock);
-	bos = kvmalloc_array(max_t(u64, vdev->num_bos, 1), sizeof(*bos),
-			     GFP_KERNEL);
-	*n = 0;
-	if (bos)
-		list_for_each_entry(vbo, &vdev->bos, link)
-			if (vseg_bo_is_protected(vbo) &&
-			    kref_get_unless_zero(&vbo->tbo.base.refcount))
-				bos[(*n)++] = vbo;
-	mutex_unlock(&vdev->bo_lock);
-	return bos;
-}
-
-/* The CRC32 and the first bytes of a buffer's content where it is now. */
-static void show_content(struct vseg_device *vdev, struct vseg_bo *vbo,
-			 struct seq_file *m)
-{
-	struct ttm_buffer_object *tbo = &vbo->tbo;
-	struct ttm_resource *res = tbo->resource;
-	u8 head[16] = {};
-	struct vseg_cursor c;
-	u64 off = 0, len;
-	u32 crc = ~0u;
-	void *p;
-
-	if (res->mem_type == TTM_PL_SYSTEM &&
-	    (!tbo->ttm || !ttm_tt_is_populated(tbo->ttm))) {
-		seq_puts(m, " content=none");
-		return;
-	}
-	vseg_cursor_init(&c, vdev, tbo->ttm, res);
-	while (off < tbo->base.size) {
-		p = vseg_cursor_map(&c, off, &len, false);
-		if (!p) {
-			seq_puts(m, " content=unreadable");
-			return;
-		}
-		len = min_t(u64, len, tbo->base.size - off);
-		if (off < sizeof(head))
-			memcpy(head + off, p, min_t(u64, len,
-						    sizeof(head) - off));
-		crc = crc32_le(crc, p, len);
-		vseg_cursor_unmap(&c);
-		off += len;
-	}
-	seq_printf(m, " crc32=%08x head=%16phN", ~crc, head);
-}
-
-/**
- * vseg_vpr_show() - the video protected regions and protected buffers
- * @vdev: the device
- * @m: the debugfs file
- *
- * A line per VprSupported segment (its region and how many extents the
- * protected buffers in it make), then a line per protected buffer: where
- * it is, whether its system copy is encrypted, whether a standby lost its
- * content, and the CRC32 and first 16 bytes of its content as they are
- * where it is now: the plaintext in the segment, the ciphertext in system
- * memory. A test hook: the protected content never reaches user space
- * otherwise (debugfs is root's).
- */
-void vseg_vpr_show(struct vseg_device *vdev, struct seq_file *m)
-{
-	struct vseg_bo **bos;
-	u64 i, n;
-	u32 id;
-
-	for (id = 1; id <= vdev->table.num_segments; id++) {
-		const struct vseg_segment_desc *d = vseg_seg(vdev, id)->desc;
-		struct vseg_vram_mgr *mgr;
-		u32 extents;
-
-		if (!vseg_seg_is_memory(vdev, id) ||
-		    !(d->flags & VSEG_SEGF_VPR_SUPPORTED))
-			continue;
-		mgr = vseg_vram(vdev, id);
-		mutex_lock(&mgr->lock);
-		extents = vseg_vpr_extents(&mgr->vpr);
-		mutex_unlock(&mgr->lock);
-		seq_printf(m, "segment %u name=%s vpr_start=0x%llx vpr_size=0x%llx vpr_alignment=0x%x vpr_reserve=0x%x num_vpr_supported=%u extents=%u encrypted_paging=%d preserved_standby=%d\n",
-			   id, d->name, d->vpr_start, d->vpr_size,
-			   d->vpr_alignment, d->vpr_reserve_size,
-			   d->num_vpr_supported, extents,
-			   !!(d->flags & VSEG_SEGF_ENCRYPTED_PAGING),
-			   !!(d->flags & VSEG_SEGF_VPR_PRESERVED_STANDBY));
-	}
-
-	bos = collect_protected(vdev, &n);
-	if (!bos)
-		return;
-	for (i = 0; i < n; i++) {
-		struct vseg_bo *vbo = bos[i];
-		struct ttm_buffer_object *tbo = &vbo->tbo;
-		u32 seg;
-
-		if (!ttm_bo_reserve(tbo, true, false, NULL)) {
-			if (tbo->resource &&
-			    dma_resv_wait_timeout(tbo->base.resv,
-						  DMA_RESV_USAGE_KERNEL, true,
-						  MAX_SCHEDULE_TIMEOUT) > 0) {
-				seg = vseg_mem_type_to_seg(vdev,
-							   tbo->resource->mem_type);
-				seq_printf(m, "bo %llu segment=%u offset=0x%llx size=%zu encrypted=%d content_lost=%d",
-					   vbo->id, seg,
-					   (u64)tbo->resource->start << PAGE_SHIFT,
-					   tbo->base.size, vbo->crypt_nonce != 0,
-					   vbo->content_lost);
-				show_content(vdev, vbo, m);
-				seq_putc(m, '\n');
-			}
-			ttm_bo_unreserve(tbo);
-		}
-		drm_gem_object_put(&tbo->base);
-	}
-	kvfree(bos);
 }

@@ -8,26 +8,16 @@
 #include <linux/list.h>
 #include <linux/types.h>
 
-struct seq_file;
-struct ttm_buffer_object;
 struct ttm_resource;
-struct vseg_bo;
 struct vseg_device;
 struct vseg_paging;
-struct vseg_segment_desc;
-struct vseg_vram_res;
 
 void vseg_vpr_key_init(struct vseg_paging *pg);
 void vseg_vpr_crypt(const u8 *key, u64 nonce, u64 offset, void *dst,
 		    const void *src, u64 len);
-bool vseg_vpr_tbo_protected(struct ttm_buffer_object *tbo);
-bool vseg_vpr_overlaps(const struct vseg_segment_desc *desc, u64 offset,
-		       u64 size);
 bool vseg_vpr_res_inside(struct vseg_device *vdev, struct ttm_resource *res);
 bool vseg_vpr_phys_inside(struct vseg_device *vdev, u64 addr, u64 len);
-bool vseg_vpr_evictable(struct vseg_device *vdev, struct vseg_bo *vbo);
-u32 vseg_vpr_extents(const struct list_head *list);
-void vseg_vpr_extent_insert(struct list_head *list, struct vseg_vram_res *vres);
-void vseg_vpr_show(struct vseg_device *vdev, struct seq_file *m);
+bool vseg_vpr_evictable(struct vseg_device *vdev, bool protected,
+			struct ttm_resource *res);
 
 #endif /* __VSEG_VPR_H__ */

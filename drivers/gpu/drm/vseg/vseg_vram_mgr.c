@@ -32,7 +32,6 @@
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
 #include "vseg_page_pool.h"
-#include "vseg_vpr.h"
 #include "vseg_vram_mgr.h"
 
 static inline struct vseg_vram_mgr *
@@ -276,6 +275,66 @@ static int vram_alloc(struct vseg_vram_mgr *mgr, const struct ttm_place *place,
 }
 
 /*
+ * How many extents the protected placements of a segment (by offset, on
+ * &vseg_vram_res.vpr_link) make: runs of placements each starting where
+ * the previous one ends.
+ */
+static u32 vpr_extents(const struct list_head *list)
+{
+	const struct vseg_vram_res *r;
+	u64 end = U64_MAX;
+	u32 n = 0;
+
+	list_for_each_entry(r, list, vpr_link) {
+		u64 start = (u64)r->base.start << PAGE_SHIFT;
+
+		if (start != end)
+			n++;
+		end = start + r->size;
+	}
+	return n;
+}
+
+/* Add a protected placement (contiguous) to its segment's list, by offset. */
+static void vpr_extent_insert(struct list_head *list, struct vseg_vram_res *vres)
+{
+	struct vseg_vram_res *r;
+
+	list_for_each_entry(r, list, vpr_link)
+		if (r->base.start > vres->base.start)
+			break;
+	list_add_tail(&vres->vpr_link, &r->vpr_link);
+}
+
+/* Does some byte of a range of a memory segment lie in its VPR? */
+static bool vpr_overlaps(const struct vseg_segment_desc *desc, u64 offset,
+			 u64 size)
+{
+	if (desc->kind != VSEG_SEGMENT_MEMORY ||
+	    !(desc->flags & VSEG_SEGF_VPR_SUPPORTED) || !desc->vpr_size || !size)
+		return false;
+	return offset < desc->vpr_start + desc->vpr_size &&
+	       (desc->vpr_start <= offset || desc->vpr_start - offset < size);
+}
+
+/**
+ * vseg_vram_vpr_extents() - how many extents a segment's VPR holds
+ * @mgr: the manager
+ *
+ * Return: the runs of protected placements each starting where the
+ * previous one ends.
+ */
+u32 vseg_vram_vpr_extents(struct vseg_vram_mgr *mgr)
+{
+	u32 n;
+
+	mutex_lock(&mgr->lock);
+	n = vpr_extents(&mgr->vpr);
+	mutex_unlock(&mgr->lock);
+	return n;
+}
+
+/*
  * A protected buffer's placement joins the segment's extents; refused
  * (its blocks freed) if it adds an extent beyond NumVprSupported.
  */
@@ -290,9 +349,9 @@ static int vpr_extent_add(struct vseg_vram_mgr *mgr,
 		first = min(first, block_start(block));
 	vres->base.start = first >> PAGE_SHIFT;
 	vres->size = size;
-	before = vseg_vpr_extents(&mgr->vpr);
-	vseg_vpr_extent_insert(&mgr->vpr, vres);
-	after = vseg_vpr_extents(&mgr->vpr);
+	before = vpr_extents(&mgr->vpr);
+	vpr_extent_insert(&mgr->vpr, vres);
+	after = vpr_extents(&mgr->vpr);
 	if (!max || after <= max || after <= before)
 		return 0;
 	list_del_init(&vres->vpr_link);
@@ -352,7 +411,7 @@ static int vseg_vram_mgr_alloc(struct ttm_resource_manager *man,
 	if (err == -ENOSPC && !start && end == seg_size)
 		err = vram_alloc(mgr, place, start, end, size, align,
 				 &vres->blocks, flags & ~DRM_BUDDY_RANGE_ALLOCATION);
-	if (!err && vseg_vpr_tbo_protected(bo))
+	if (!err && mgr->protected && mgr->protected(bo))
 		err = vpr_extent_add(mgr, vres, size);
 	if (!err) {
 		mgr->committed += size;
@@ -733,12 +792,15 @@ static void vram_mgr_release(struct drm_device *drm, void *arg)
  * vseg_vram_mgr_init() - the manager of one of the device's memory segments
  * @vdev: the device, with its TTM device initialized
  * @id: the segment id
+ * @protected: tells the protected buffers, whose placements join the
+ *	segment's VPR extents (the policy is the caller's: vseg_vpr.c)
  *
  * Torn down with the DRM device (a drmm action).
  *
  * Return: 0 or a negative error code.
  */
-int vseg_vram_mgr_init(struct vseg_device *vdev, u32 id)
+int vseg_vram_mgr_init(struct vseg_device *vdev, u32 id,
+		       bool (*protected)(struct ttm_buffer_object *tbo))
 {
 	struct vseg_vram_mgr *mgr = vseg_vram(vdev, id);
 	int err;
@@ -747,6 +809,7 @@ int vseg_vram_mgr_init(struct vseg_device *vdev, u32 id)
 				   vseg_mem_type(vdev, id));
 	if (err)
 		return err;
+	mgr->protected = protected;
 	return drmm_add_action_or_reset(&vdev->drm, vram_mgr_release, mgr);
 }
 
@@ -1103,7 +1166,7 @@ void vseg_vram_release(struct vseg_vram_mgr *mgr, u64 offset, u64 size)
 	u64 off = offset, end = min(offset + size, mgr->desc->size);
 	u64 bar_end = min(end, READ_ONCE(mgr->bar_size));
 	/* Protected plaintext never reaches the pool, whoever takes it next. */
-	bool scrub = vseg_vpr_overlaps(mgr->desc, offset, size);
+	bool scrub = vpr_overlaps(mgr->desc, offset, size);
 	struct page *batch[64], **slot;
 	unsigned int n = 0;
 	u64 freed = 0;

@@ -9,6 +9,7 @@
 
 #include "vseg_vram_mgr_types.h"
 
+struct ttm_buffer_object;
 struct ttm_device;
 struct ttm_resource;
 struct vseg_device;
@@ -19,7 +20,9 @@ static inline struct vseg_vram_res *to_vseg_vram_res(struct ttm_resource *res)
 	return container_of(res, struct vseg_vram_res, base);
 }
 
-int vseg_vram_mgr_init(struct vseg_device *vdev, u32 id);
+u32 vseg_vram_vpr_extents(struct vseg_vram_mgr *mgr);
+int vseg_vram_mgr_init(struct vseg_device *vdev, u32 id,
+		       bool (*protected)(struct ttm_buffer_object *tbo));
 int __vseg_vram_mgr_init(struct vseg_vram_mgr *mgr, struct ttm_device *bdev,
 			 const struct vseg_segment_desc *desc, u32 mem_type);
 void vseg_vram_mgr_fini(struct vseg_vram_mgr *mgr, struct ttm_device *bdev);

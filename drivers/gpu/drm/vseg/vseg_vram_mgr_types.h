@@ -66,6 +66,8 @@ struct vseg_vram_hold {
  * @cached: blocks in @cache, at most %VSEG_VRAM_CACHE_MAX.
  * @vpr: the protected buffers' placements, by offset
  *	(&vseg_vram_res.vpr_link): the extents of the video protected region.
+ * @protected: is a buffer protected (its placement joins @vpr)? The
+ *	core's policy (vseg_vpr.c), handed down at init; NULL: none is.
  * @bar: a segment on a PCI BAR: its first @bar_size bytes are the BAR's
  *	memory, mapped write-combined here (the rest is in @backing); NULL
  *	for a segment wholly in @backing.
@@ -90,6 +92,7 @@ struct vseg_vram_mgr {
 	u64 committed;
 	u64 free_hint;
 	struct list_head vpr;
+	bool (*protected)(struct ttm_buffer_object *tbo);
 	struct list_head cache;
 	unsigned int cached;
 	void *bar;
