@@ -14,7 +14,7 @@
 #define DRIVER_DESC	"WDDM GPU segment memory model on TTM"
 #define DRIVER_DATE	"20261127"
 #define DRIVER_MAJOR	0
-#define DRIVER_MINOR	7
+#define DRIVER_MINOR	8
 
 struct pci_dev;
 
