@@ -383,7 +383,7 @@ static void ap_table_system(void)
 	uint32_t h;
 
 	vseg_usage_read(ctx.fd, &before);
-	h = create(size, BIT(0), 0, NULL);
+	h = create(size, BIT(ctx.ap_id), 0, NULL);
 	vseg_check_allocation(ctx.fd, h, &info);
 	igt_assert_eq_u32(info.segment_id, 0);
 	igt_assert(!(info.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED));
@@ -511,7 +511,7 @@ static void test_preferred(const char *profile)
 			     "a buffer with room in its second preferred segment evicted buffers from the first\n");
 
 		/* Three preferred, the full one first. */
-		prefer_lands(chunk, BIT(full) | BIT(next) | BIT(0),
+		prefer_lands(chunk, BIT(full) | BIT(next) | BIT(ctx.ap_id),
 			     (const uint32_t[]){ full, next, 0 }, 3, next,
 			     "%s full, then %s, then system",
 			     vseg_ctx_seg_name(&ctx, full),
@@ -538,7 +538,7 @@ static void test_preferred_system(const char *profile)
 	n = placements(ids);
 	for (unsigned int i = 0; i + 1 < n; i++) {
 		/* System memory first, then a resident placement. */
-		prefer_lands(SZ_64K, BIT(ids[i]) | BIT(0),
+		prefer_lands(SZ_64K, BIT(ids[i]) | BIT(ctx.ap_id),
 			     (const uint32_t[]){ 0, ids[i] }, 2, 0,
 			     "preferred system then %s",
 			     vseg_ctx_seg_name(&ctx, ids[i]));
@@ -557,7 +557,7 @@ static void test_preferred_system(const char *profile)
 		fillers = calloc(room_of(full) / chunk + 1, sizeof(uint32_t));
 		igt_assert(fillers);
 		nf = fill(full, chunk, room_of(full), 0, NO_BANK, fillers);
-		prefer_lands(chunk, BIT(full) | BIT(next) | BIT(0),
+		prefer_lands(chunk, BIT(full) | BIT(next) | BIT(ctx.ap_id),
 			     (const uint32_t[]){ full, 0, next },
 			     next != full ? 3 : 2, 0, "%s full, then system",
 			     vseg_ctx_seg_name(&ctx, full));

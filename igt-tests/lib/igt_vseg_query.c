@@ -268,7 +268,7 @@ void vseg_check_table_rules(const struct drm_vseg_query_segments *q,
 				     (unsigned long long)s->cpu_host_aperture_size);
 
 		if (f & F(USE_BANKING))
-			igt_assert_f(s->num_banks >= 2 &&
+			igt_assert_f(s->num_banks >= 1 &&
 				     s->num_banks <= DRM_VSEG_MAX_BANKS,
 				     "segment %u: UseBanking with %u banks\n",
 				     s->id, s->num_banks);
