@@ -238,7 +238,7 @@ static void slot_create(struct worker *w, struct slot *s)
 	 * the CPU reaches. AccessedPhysically buffers are kept small: in
 	 * system memory they hold aperture commit.
 	 */
-	supported = (vseg_rand32(&w->rs) & memory_mask) | BIT(0);
+	supported = (vseg_rand32(&w->rs) & memory_mask) | BIT(ctx.ap_id);
 	if (s->ap) {
 		/* it needs somewhere to be contiguous: a memory segment */
 		s->size = sizes[vseg_rand32(&w->rs) % 3];

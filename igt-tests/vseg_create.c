@@ -20,7 +20,16 @@
  * Description: A buffer supported in one segment lands there, is charged its
  *	size there only, is listed in debugfs, and closing it gives everything
  *	back. Dynamic subtests: one per segment of the discrete profile, named
- *	after it (system for system memory).
+ *	after it (system memory is the aperture's: segment-zero-refused).
+ *
+ * SUBTEST: segment-zero-refused
+ * Description: Segment 0 (system memory) in the supported set or in the
+ *	preferred list is refused with EINVAL, for root and for an
+ *	unprivileged process on the render node, and nothing is created
+ *	(usage and debugfs allocations unchanged); system memory is named by
+ *	the aperture's id: such a buffer lands in the aperture, and in plain
+ *	system memory (segment 0) when it is larger than the aperture's
+ *	commit limit.
  *
  * SUBTEST: create-size-rounding
  * Description: The real size is rounded up to the largest page size of the
@@ -85,6 +94,7 @@
  * Description: A handle is not valid on another file.
  */
 #include <errno.h>
+#include <grp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -247,8 +257,9 @@ struct rounding {
 
 static void test_size_rounding(void)
 {
-	const uint32_t sys = BIT(0), vram = BIT(vram_id), local = BIT(local_id),
-		       ap = BIT(ctx.ap_id);
+	/* System memory is named by the aperture's id. */
+	const uint32_t sys = BIT(ctx.ap_id), vram = BIT(vram_id),
+		       local = BIT(local_id), ap = BIT(ctx.ap_id);
 	const struct rounding cases[] = {
 		{ SZ_4K, vram }, { SZ_64K, vram }, { SZ_64K + SZ_4K, vram },
 		{ 3 * SZ_4K, local }, { SZ_4K, local }, { SZ_4K, vram | local },
@@ -301,7 +312,8 @@ static void test_invalid_size(void)
 	struct drm_vseg_gem_create c;
 	const struct drm_vseg_segment_info *s;
 	const uint32_t sets[] = { BIT(vram_id), BIT(local_id), BIT(ctx.ap_id),
-				  BIT(0), vseg_all_segments(&ctx.q) };
+				  BIT(vram_id) | BIT(ctx.ap_id),
+				  vseg_all_segments(&ctx.q) };
 	char what[96];
 	uint64_t ram;
 
@@ -319,10 +331,13 @@ static void test_invalid_size(void)
 	/*
 	 * Larger than any supported place could ever hold: -EINVAL (not
 	 * -ENOSPC, which means "could fit, but no room now"), nothing
-	 * evicted.
+	 * evicted. (The aperture's id also names plain system memory,
+	 * which holds what the aperture cannot: see below.)
 	 */
 	for (unsigned int i = 0; i < ctx.q.num_segments; i++) {
 		s = &ctx.segs[i];
+		if (s->id == ctx.ap_id)
+			continue;
 		vseg_create_args(&c, s->size + SZ_64K, BIT(s->id), 0);
 		snprintf(what, sizeof(what), "size of segment %u + 64K", s->id);
 		create_fails(&c, -EINVAL, what);
@@ -331,8 +346,6 @@ static void test_invalid_size(void)
 		create_fails(&c, -EINVAL, what);
 	}
 	s = vseg_ctx_seg(&ctx, ctx.ap_id);
-	vseg_create_args(&c, s->commit_limit + SZ_4K, BIT(ctx.ap_id), 0);
-	create_fails(&c, -EINVAL, "aperture commit limit + 4K");
 	igt_assert_lt_u64(vseg_ctx_seg(&ctx, local_id)->size,
 			  vseg_ctx_seg(&ctx, vram_id)->size + SZ_64K);
 	vseg_create_args(&c, vseg_ctx_seg(&ctx, vram_id)->size +
@@ -342,12 +355,14 @@ static void test_invalid_size(void)
 	/* System memory holds at most half of RAM. */
 	/* not sysinfo(): <sys/sysinfo.h> defines _AC, as IGT's headers do */
 	ram = (uint64_t)sysconf(_SC_PHYS_PAGES) * sysconf(_SC_PAGE_SIZE);
-	vseg_create_args(&c, ALIGN(ram / 2 + SZ_1M, SZ_64K), BIT(0), 0);
-	create_fails(&c, -EINVAL, "more than half of RAM in system memory");
-	vseg_create_args(&c, ALIGN(ram / 2 + SZ_1M, SZ_64K),
-			 BIT(0) | BIT(ctx.ap_id), 0);
+	vseg_create_args(&c, ALIGN(ram / 2 + SZ_1M, SZ_64K), BIT(ctx.ap_id),
+			 0);
 	create_fails(&c, -EINVAL,
-		     "more than half of RAM in system memory | aperture");
+		     "more than half of RAM in system memory (the aperture's id)");
+	vseg_create_args(&c, ALIGN(ram / 2 + SZ_1M, SZ_64K),
+			 BIT(local_id) | BIT(ctx.ap_id), 0);
+	create_fails(&c, -EINVAL,
+		     "more than half of RAM in local | system memory");
 
 	/*
 	 * One supported place too small, another large enough: created,
@@ -358,7 +373,7 @@ static void test_invalid_size(void)
 		uint32_t h;
 
 		vseg_create_args(&c, s->commit_limit + SZ_4K,
-				 BIT(ctx.ap_id) | BIT(0), 0);
+				 BIT(ctx.ap_id), 0);
 		vseg_create_prefer(&c, ctx.ap_id, 0);
 		h = vseg_gem_create(ctx.fd, &c);
 		vseg_gem_info(ctx.fd, h, &info);
@@ -376,7 +391,8 @@ static void test_invalid_size(void)
 		const uint32_t gpu_sets[] = { BIT(vram_id), BIT(local_id),
 					      BIT(ctx.ap_id),
 					      BIT(vram_id) | BIT(ctx.ap_id),
-					      BIT(0), vseg_all_segments(&ctx.q) };
+					      BIT(local_id) | BIT(ctx.ap_id),
+					      vseg_all_segments(&ctx.q) };
 
 		for (unsigned int j = 0; j < ARRAY_SIZE(gpu_sets); j++) {
 			vseg_create_args(&c, absurd[i], gpu_sets[j], 0);
@@ -407,9 +423,9 @@ static void test_alignment(void)
 		snprintf(what, sizeof(what), "alignment %#llx",
 			 (unsigned long long)bad[i]);
 		create_fails(&c, -EINVAL, what);
-		vseg_create_args(&c, SZ_64K, BIT(0), 0);
+		vseg_create_args(&c, SZ_64K, BIT(ctx.ap_id), 0);
 		c.alignment = bad[i];
-		snprintf(what, sizeof(what), "alignment %#llx, system",
+		snprintf(what, sizeof(what), "alignment %#llx, system memory",
 			 (unsigned long long)bad[i]);
 		create_fails(&c, -EINVAL, what);
 	}
@@ -447,7 +463,8 @@ static void test_invalid_flags(void)
 	for (unsigned int bit = 0; bit < 32; bit++) {
 		if (VSEG_GEM_CREATE_FLAGS_KNOWN & (1u << bit))
 			continue;
-		vseg_create_args(&c, SZ_64K, BIT(vram_id) | BIT(0), 1u << bit);
+		vseg_create_args(&c, SZ_64K, BIT(vram_id) | BIT(ctx.ap_id),
+				 1u << bit);
 		snprintf(what, sizeof(what), "create flag bit %u", bit);
 		create_fails(&c, -EINVAL, what);
 	}
@@ -579,7 +596,7 @@ static void test_invalid_segments(void)
 	vseg_create_args(&c, SZ_64K, vseg_all_segments(&ctx.q), 0);
 	c.eviction_segments = BIT(0);
 	create_fails(&c, -EINVAL, "eviction set = system memory bit");
-	vseg_create_args(&c, SZ_64K, BIT(vram_id) | BIT(0), 0);
+	vseg_create_args(&c, SZ_64K, BIT(vram_id) | BIT(local_id), 0);
 	c.eviction_segments = BIT(ctx.ap_id);
 	create_fails(&c, -EINVAL, "eviction to an unsupported aperture");
 	vseg_ctx_finish(&ctx, "invalid-segments");
@@ -587,7 +604,7 @@ static void test_invalid_segments(void)
 
 static void test_invalid_preferred(void)
 {
-	const uint32_t sys = BIT(0), vram = BIT(vram_id), local = BIT(local_id),
+	const uint32_t vram = BIT(vram_id), local = BIT(local_id),
 		       ap = BIT(ctx.ap_id);
 	struct {
 		uint32_t supported;
@@ -596,12 +613,10 @@ static void test_invalid_preferred(void)
 	} cases[] = {
 		{ vram, { local_id }, 1 },
 		{ vram, { ctx.ap_id }, 1 },
-		{ vram, { 0 }, 1 },
 		{ vram | local, { ctx.ap_id }, 1 },
-		{ vram | local, { vram_id, 0 }, 2 },
-		{ ap | sys, { vram_id }, 1 },
-		{ ap | sys, { 0, local_id }, 2 },
-		{ sys, { ctx.ap_id }, 1 },
+		{ ap, { vram_id }, 1 },
+		{ ap, { ctx.ap_id, local_id }, 2 },
+		{ local, { ctx.ap_id }, 1 },
 		{ local | ap, { local_id, vram_id }, 2 },
 	};
 	struct drm_vseg_gem_create c;
@@ -655,7 +670,7 @@ static void test_list_length(void)
 	vseg_create_prefer(&c, local_id, 0);
 	vseg_create_prefer(&c, vram_id, 0);
 	vseg_create_prefer(&c, ctx.ap_id, 0);
-	vseg_create_prefer(&c, 0, 0);
+	vseg_create_prefer(&c, local_id, DRM_VSEG_PREF_TOP_DOWN);
 	handle = vseg_gem_create(ctx.fd, &c);
 	vseg_check_allocation(ctx.fd, handle, &info);
 	igt_assert_eq_u32(info.segment_id, local_id);
@@ -740,9 +755,6 @@ static void test_invalid_placement_flags(void)
 	vseg_create_args(&c, SZ_64K, BIT(local_id), CPU_VISIBLE | PRIMARY);
 	create_fails(&c, -EINVAL, "CPU_VISIBLE | PRIMARY in local only");
 
-	/* AccessedPhysically needs a memory segment or the aperture. */
-	vseg_create_args(&c, SZ_64K, BIT(0), AP_FLAG);
-	create_fails(&c, -EINVAL, "AP in system memory only");
 
 	/* With a CPU-visible alternative, CPU_VISIBLE picks it. */
 	vseg_create_args(&c, SZ_64K, BIT(local_id) | BIT(vram_id), CPU_VISIBLE);
@@ -759,14 +771,8 @@ static void test_invalid_placement_flags(void)
 	igt_assert_eq_u32(info.segment_id, ctx.ap_id);
 	vseg_gem_close(ctx.fd, handle);
 
-	vseg_create_args(&c, SZ_64K, BIT(local_id) | BIT(0), CPU_VISIBLE);
-	handle = vseg_gem_create(ctx.fd, &c);
-	vseg_check_allocation(ctx.fd, handle, &info);
-	igt_assert_eq_u32(info.segment_id, 0);
-	vseg_gem_close(ctx.fd, handle);
-
-	/* AP with system memory and the aperture: the aperture, mapped. */
-	vseg_create_args(&c, SZ_64K, BIT(0) | BIT(ctx.ap_id), AP_FLAG);
+	/* AP with system memory (the aperture's id): the aperture, mapped. */
+	vseg_create_args(&c, SZ_64K, BIT(ctx.ap_id), AP_FLAG);
 	handle = vseg_gem_create(ctx.fd, &c);
 	vseg_check_allocation(ctx.fd, handle, &info);
 	igt_assert_eq_u32(info.segment_id, ctx.ap_id);
@@ -849,7 +855,8 @@ static void test_double_close(void)
 	for (unsigned int i = 0; i < 3; i++)
 		handle[i] = vseg_gem_create_simple(ctx.fd, SZ_64K,
 						   BIT(i == 0 ? vram_id :
-						       i == 1 ? ctx.ap_id : 0),
+						       i == 1 ? ctx.ap_id :
+						       local_id),
 						   0);
 	for (unsigned int i = 0; i < 3; i++) {
 		vseg_gem_close(ctx.fd, handle[i]);
@@ -874,7 +881,8 @@ static void test_fd_close(void)
 		vseg_gem_create_simple(fd, SZ_64K, BIT(local_id), 0);
 		vseg_gem_create_simple(fd, SZ_64K, BIT(ctx.ap_id),
 				       i & 1 ? AP_FLAG : 0);
-		vseg_gem_create_simple(fd, SZ_64K, BIT(0), 0);
+		vseg_gem_create_simple(fd, SZ_64K, BIT(local_id) | BIT(ctx.ap_id),
+				       0);
 	}
 	igt_assert_eq(vseg_allocation_count(ctx.fd), ctx.base_count + 16);
 	vseg_usage_read(ctx.fd, &during);
@@ -885,6 +893,109 @@ static void test_fd_close(void)
 			  2 * SZ_64K);
 	drm_close_driver(fd);
 	vseg_ctx_finish(&ctx, "after closing the file with buffers open");
+}
+
+/*
+ * Every way a client could name segment 0 in GEM_CREATE: in the supported
+ * set, alone or with others, and in the preferred list, first or not.
+ */
+static int segment_zero_creates(int fd)
+{
+	const uint32_t all = vseg_all_segments(&ctx.q);
+	struct drm_vseg_gem_create c;
+	int n = 0, err;
+
+#define SEG0_EXPECT(_what)						\
+	do {								\
+		err = __vseg_gem_create(fd, &c);			\
+		igt_assert_f(err == -EINVAL,				\
+			     "%s: GEM_CREATE returned %d (%s)\n",	\
+			     _what, err, vseg_errname(err));		\
+		n++;							\
+	} while (0)
+
+	vseg_create_args(&c, SZ_64K, BIT(0), 0);
+	SEG0_EXPECT("supported = segment 0");
+	vseg_create_args(&c, SZ_64K, BIT(0) | BIT(ctx.ap_id), 0);
+	SEG0_EXPECT("supported = segment 0 | aperture");
+	vseg_create_args(&c, SZ_64K, all | BIT(0), 0);
+	SEG0_EXPECT("supported = every segment | segment 0");
+	vseg_create_args(&c, SZ_64K, BIT(0) | BIT(vram_id), AP_FLAG);
+	vseg_create_prefer(&c, vram_id, 0);
+	SEG0_EXPECT("supported = segment 0 | vram, AccessedPhysically");
+	vseg_create_args(&c, SZ_64K, all, 0);
+	vseg_create_prefer(&c, 0, 0);
+	SEG0_EXPECT("preferred segment 0");
+	vseg_create_args(&c, SZ_64K, all, 0);
+	vseg_create_prefer(&c, vram_id, 0);
+	vseg_create_prefer(&c, local_id, 0);
+	vseg_create_prefer(&c, 0, DRM_VSEG_PREF_TOP_DOWN);
+	SEG0_EXPECT("third preferred segment 0");
+	vseg_create_args(&c, SZ_64K, BIT(0), 0);
+	vseg_create_prefer(&c, 0, 0);
+	SEG0_EXPECT("segment 0 supported and preferred");
+#undef SEG0_EXPECT
+	return n;
+}
+
+/*
+ * Seed 004: system memory is the implicit segment 0; a client places a
+ * buffer there through the aperture's id, never names 0.
+ */
+static void test_segment_zero(void)
+{
+	struct vseg_usage_snapshot before;
+	struct drm_vseg_gem_create c;
+	struct drm_vseg_gem_info info;
+	uint32_t h;
+	int rfd;
+
+	vseg_ctx_start(&ctx);
+	vseg_usage_read(ctx.fd, &before);
+	igt_assert_eq(segment_zero_creates(ctx.fd), 7);
+	vseg_usage_assert(ctx.fd, &before, "after the refused creates");
+	igt_assert_eq(vseg_allocation_count(ctx.fd), ctx.base_count);
+
+	/* An unprivileged process on the render node: the same. */
+	rfd = __drm_open_vseg_render();
+	igt_assert_f(rfd >= 0, "vseg has no render node\n");
+	igt_fork(child, 1) {
+		igt_assert_eq(setgroups(0, NULL), 0);
+		igt_assert_eq(setresgid(65534, 65534, 65534), 0);
+		igt_assert_eq(setresuid(65534, 65534, 65534), 0);
+		igt_assert_eq(geteuid(), 65534);
+		igt_assert_eq(segment_zero_creates(rfd), 7);
+	}
+	igt_waitchildren();
+	close(rfd);
+	vseg_usage_assert(ctx.fd, &before, "after an unprivileged process");
+	igt_assert_eq(vseg_allocation_count(ctx.fd), ctx.base_count);
+
+	/* The aperture's id names system memory: committed to the aperture. */
+	vseg_create_args(&c, SZ_64K, BIT(ctx.ap_id), 0);
+	vseg_create_prefer(&c, ctx.ap_id, 0);
+	h = vseg_gem_create(ctx.fd, &c);
+	vseg_check_allocation(ctx.fd, h, &info);
+	igt_assert_eq_u32(info.segment_id, ctx.ap_id);
+	igt_assert_f(!(info.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED),
+		     "a plain buffer in system memory is aperture-mapped\n");
+	vseg_gem_close(ctx.fd, h);
+
+	/* Larger than the aperture's commit limit: plain system memory. */
+	vseg_create_args(&c, vseg_ctx_seg(&ctx, ctx.ap_id)->commit_limit +
+			 SZ_64K, BIT(ctx.ap_id), 0);
+	h = vseg_gem_create(ctx.fd, &c);
+	vseg_check_allocation(ctx.fd, h, &info);
+	igt_assert_eq_u32(info.segment_id, 0);
+	igt_assert_f(!(info.placement_flags & DRM_VSEG_INFO_RESIDENT),
+		     "a buffer in plain system memory is resident\n");
+	vseg_gem_close(ctx.fd, h);
+
+	/* Memory segments only: never plain system memory at creation. */
+	vseg_create_args(&c, vseg_ctx_seg(&ctx, local_id)->size + SZ_64K,
+			 BIT(local_id), 0);
+	create_fails(&c, -EINVAL, "larger than local, local only");
+	vseg_ctx_finish(&ctx, "segment-zero-refused");
 }
 
 /* Handles are per file: another file cannot use them. */
@@ -954,7 +1065,8 @@ static void test_many(void)
 	for (unsigned int i = 0; i < n; i++) {
 		struct drm_vseg_gem_info info;
 		const uint32_t sets[] = { BIT(vram_id), BIT(local_id),
-					  BIT(ctx.ap_id), BIT(0) };
+					  BIT(ctx.ap_id),
+					  BIT(local_id) | BIT(ctx.ap_id) };
 
 		h[i] = vseg_gem_create_simple(ctx.fd, SZ_4K, sets[i % 4],
 					      i % 8 == 2 ? AP_FLAG : 0);
@@ -996,12 +1108,9 @@ igt_main
 		     "charged its size there only, is listed in debugfs, and "
 		     "closing it gives everything back.");
 	igt_subtest_with_dynamic("create-each-segment") {
-		for (unsigned int i = 0; i <= ctx.q.num_segments; i++) {
-			const char *name = i ? ctx.segs[i - 1].name : "system";
-
-			igt_dynamic(name)
+		for (unsigned int i = 1; i <= ctx.q.num_segments; i++)
+			igt_dynamic(ctx.segs[i - 1].name)
 				test_create_each(i);
-		}
 	}
 
 	igt_describe("The real size is rounded up to the largest page size "
@@ -1035,6 +1144,13 @@ igt_main
 		     "segments and bad eviction sets are refused.");
 	igt_subtest("invalid-segments")
 		test_invalid_segments();
+
+	igt_describe("Segment 0 (system memory) in the supported set or in "
+		     "the preferred list is refused with EINVAL, for root and "
+		     "for an unprivileged process, and nothing is created; "
+		     "system memory is named by the aperture's id.");
+	igt_subtest("segment-zero-refused")
+		test_segment_zero();
 
 	igt_describe("A preferred segment outside the supported set is "
 		     "refused with EINVAL.");

@@ -198,7 +198,7 @@ static void overcommit(int fd, uint32_t id, uint64_t target, uint64_t rs,
 		 * or also in the aperture and system memory.
 		 */
 		set = cpu && vseg_rand32(&rs) % 3 == 0 ? BIT(id) :
-		      BIT(id) | BIT(ctx.ap_id) | BIT(0);
+		      BIT(id) | BIT(ctx.ap_id);
 		vseg_create_args(&c,
 				 page * (1 + vseg_rand32(&rs) % (max / page)),
 				 set,
@@ -218,7 +218,7 @@ static void overcommit(int fd, uint32_t id, uint64_t target, uint64_t rs,
 		 * Creation evicts nothing while system memory is an option;
 		 * a buffer without that option must evict its way in.
 		 */
-		if (strict && !(set & BIT(0)))
+		if (strict && !(set & BIT(ctx.ap_id)))
 			igt_assert_f(info.segment_id != 0,
 				     "buffer %u created in system memory though it could evict others\n",
 				     n);
@@ -352,7 +352,7 @@ static void assert_in(uint32_t handle, const char *name, uint32_t id)
 static void test_resident_list(uint32_t id)
 {
 	const uint64_t unit = vseg_ctx_seg(&ctx, id)->size / 16;
-	const uint32_t anywhere = BIT(id) | BIT(ctx.ap_id) | BIT(0);
+	const uint32_t anywhere = BIT(id) | BIT(ctx.ap_id);
 	uint32_t filler, tmp, a, b, c, list[2], processed;
 	int err;
 
@@ -533,7 +533,7 @@ static void test_commit_limit(void)
 	vseg_usage_assert(ctx.fd, &before, "after the refused create");
 
 	/* With system memory allowed, it goes there instead. */
-	vseg_create_args(&c, SZ_4M, BIT(ctx.ap_id) | BIT(0), 0);
+	vseg_create_args(&c, SZ_4M, BIT(ctx.ap_id), 0);
 	err = __vseg_gem_create(ctx.fd, &c);
 	igt_assert_f(err == 0, "creating in aperture | system: %d (%s)\n", err,
 		     strerror(-err));

@@ -174,7 +174,7 @@ static unsigned int physical_cells(struct cell *cells)
 
 	for (uint32_t id = 1; id <= ctx.q.num_segments; id++) {
 		cells[n].seg = id;
-		cells[n].supported = BIT(id) | BIT(0);
+		cells[n].supported = BIT(id) | BIT(ctx.ap_id);
 		n++;
 	}
 	return n;
@@ -325,7 +325,7 @@ static void check_engine_alive(const char *what)
 					0x600d0000 | k, 0x600d0000 | k };
 		uint32_t got[4];
 
-		vseg_create_args(&c, SZ_64K, BIT(ctx.ap_id) | BIT(0), AP_FLAG);
+		vseg_create_args(&c, SZ_64K, BIT(ctx.ap_id), AP_FLAG);
 		vseg_create_prefer(&c, ctx.ap_id, 0);
 		h = vseg_gem_create(fds[k], &c);
 		vseg_cb_init(&cb);
@@ -1028,8 +1028,8 @@ static void reject_setup(struct reject_env *e)
 	tbuf_create(&e->b, cell_of(ctx.ap_id), SZ_64K, AP_FLAG);
 	tbuf_cpu_pattern(&e->a, 0x600);
 	tbuf_cpu_pattern(&e->b, 0x601);
-	e->plain = vseg_gem_create_simple(ctx.fd, SZ_64K, BIT(1) | BIT(0), 0);
-	e->primary = vseg_gem_create_simple(ctx.fd, SZ_64K, BIT(1) | BIT(0),
+	e->plain = vseg_gem_create_simple(ctx.fd, SZ_64K, BIT(1) | BIT(ctx.ap_id), 0);
+	e->primary = vseg_gem_create_simple(ctx.fd, SZ_64K, BIT(1) | BIT(ctx.ap_id),
 					    PRIMARY);
 	h[0] = e->a.handle;
 	h[1] = e->b.handle;
@@ -1762,7 +1762,7 @@ static void test_unload_busy(void)
 
 	tbuf_create(&a, cell_of(1), SZ_4M, AP_FLAG);
 	tbuf_create(&b, cell_of(ctx.ap_id), SZ_1M, AP_FLAG);
-	vseg_create_args(&c, SZ_4M, BIT(0), 0);
+	vseg_create_args(&c, SZ_4M, BIT(ctx.ap_id), 0);
 	tbuf_create_args(&r, &c);
 	igt_assert_eq_u64(vseg_vm_bind(ctx.fd, r.handle, va), r.size);
 
@@ -1902,10 +1902,12 @@ static void test_gem_info_address(const struct cell *cell)
 	tbuf_destroy(&b);
 
 	/* In system memory: no GPU physical address. */
-	vseg_create_args(&c, size, BIT(0), 0);
+	vseg_create_args(&c, size, BIT(ctx.ap_id), 0);
 	h = vseg_gem_create(ctx.fd, &c);
 	vseg_gem_info(ctx.fd, h, &info);
-	igt_assert_f(info.segment_id == 0 &&
+	/* named by the aperture's id: its pages, unmapped */
+	igt_assert_f((info.segment_id == 0 || info.segment_id == ctx.ap_id) &&
+		     !(info.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED) &&
 		     info.gpu_address == DRM_VSEG_GPU_ADDRESS_NONE,
 		     "a buffer in system memory: segment %u, gpu_address %#llx\n",
 		     info.segment_id, (unsigned long long)info.gpu_address);
@@ -2011,7 +2013,7 @@ static void test_hostile_client(const struct cell *cell)
 	igt_info("the victim is at %#llx in %s\n", (unsigned long long)addr,
 		 cell_name(cell));
 
-	h = vseg_gem_create_simple(fd2, size, BIT(ctx.ap_id) | BIT(0),
+	h = vseg_gem_create_simple(fd2, size, BIT(ctx.ap_id),
 				   AP_FLAG);
 	vseg_pattern_fill(want, size, 0x8c0);
 	vseg_bo_write(fd2, h, 0, want, size);

@@ -212,7 +212,7 @@ static void create_buffers(struct proc *p)
 		while (total < target) {
 			uint64_t size = s->page_size * (1 + vseg_rand32(&p->rs) % max_pages);
 			bool ap = id == ctx.ap_id || vseg_rand32(&p->rs) % 2;
-			uint32_t supported = BIT(id) | BIT(0);
+			uint32_t supported = BIT(id) | BIT(ctx.ap_id);
 
 			if (id != ctx.ap_id && vseg_rand32(&p->rs) % 2)
 				supported |= BIT(ctx.ap_id);

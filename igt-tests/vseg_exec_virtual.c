@@ -311,7 +311,7 @@ static unsigned int virtual_cells(struct vcell *cells, bool with_scattered)
 
 static uint32_t cell_supported(const struct vcell *cell)
 {
-	return cell->seg ? BIT(cell->seg) | BIT(0) : BIT(0);
+	return cell->seg ? BIT(cell->seg) | BIT(ctx.ap_id) : BIT(ctx.ap_id);
 }
 
 /* Fillers that fragment a memory segment: every other one is closed. */
@@ -466,7 +466,7 @@ static void check_engine_alive(const char *what)
 		struct vseg_cmdbuf cb;
 		struct vbuf b;
 
-		vseg_create_args(&c, SZ_64K, BIT(0), 0);
+		vseg_create_args(&c, SZ_64K, BIT(ctx.ap_id), 0);
 		vbuf_create(&b, fds[k], &c);
 		vbuf_bind(&b, k ? vseg_va_alloc(&va_space, b.size) : VA_START);
 		vseg_cb_init(&cb);
@@ -598,7 +598,7 @@ static void test_unbind_fault(void)
 	struct vbuf b;
 	uint64_t va;
 
-	vseg_create_args(&c, SZ_1M, BIT(1) | BIT(0), 0);
+	vseg_create_args(&c, SZ_1M, BIT(1) | BIT(ctx.ap_id), 0);
 	vbuf_create(&b, ctx.fd, &c);
 	vbuf_cpu_pattern(&b, 0x700);
 	va = vseg_va_alloc(&va_space, b.size);
@@ -657,7 +657,7 @@ static void test_unmapped(void)
 	struct vbuf b;
 	int status;
 
-	vseg_create_args(&c, SZ_256K, BIT(0), 0);
+	vseg_create_args(&c, SZ_256K, BIT(ctx.ap_id), 0);
 	vbuf_create(&b, ctx.fd, &c);
 	vbuf_bind(&b, vseg_va_alloc(&va_space, b.size));
 	vbuf_cpu_pattern(&b, 0x800);
@@ -679,7 +679,7 @@ static void test_unmapped(void)
 	{
 		struct vbuf small;
 
-		vseg_create_args(&c, SZ_4K, BIT(0), 0);
+		vseg_create_args(&c, SZ_4K, BIT(ctx.ap_id), 0);
 		vbuf_create(&small, ctx.fd, &c);
 		vbuf_bind(&small, vseg_va_alloc(&va_space, VSEG_VA_ALIGN));
 		expect_fault_fill(small.va + SZ_4K, 4,
@@ -758,9 +758,9 @@ static void test_bind_errors(void)
 	struct vbuf b;
 	uint64_t x;
 
-	vseg_create_args(&c, SZ_1M, BIT(0), 0);
+	vseg_create_args(&c, SZ_1M, BIT(ctx.ap_id), 0);
 	vbuf_create(&b, ctx.fd, &c);
-	other = vseg_gem_create_simple(ctx.fd, SZ_1M, BIT(0), 0);
+	other = vseg_gem_create_simple(ctx.fd, SZ_1M, BIT(ctx.ap_id), 0);
 	/* b at x, with 4 MiB free on either side. */
 	x = vseg_va_alloc(&va_space, 9 * SZ_1M) + 4 * SZ_1M;
 	vbuf_bind(&b, x);
@@ -873,7 +873,7 @@ static void test_bind_limit(void)
 		uint64_t size;
 		int err;
 
-		h = vseg_gem_create_simple(fd2, SZ_64K, BIT(0), 0);
+		h = vseg_gem_create_simple(fd2, SZ_64K, BIT(ctx.ap_id), 0);
 		for (unsigned int i = 0; i < DRM_VSEG_MAX_VM_MAPPINGS; i++) {
 			err = __vseg_vm_bind(fd2, h, base + i * step, &size);
 			igt_assert_f(err == 0, "mapping %u of %u: %d (%s)\n", i,
@@ -887,7 +887,7 @@ static void test_bind_limit(void)
 		/* Still exactly the mappings there were. */
 		igt_assert_eq(__vseg_vm_unbind(fd2, base - step), -EINVAL);
 		/* Another file of the process: no room either. */
-		h3 = vseg_gem_create_simple(fd3, SZ_64K, BIT(0), 0);
+		h3 = vseg_gem_create_simple(fd3, SZ_64K, BIT(ctx.ap_id), 0);
 		igt_assert_eq(__vseg_vm_bind(fd3, h3, base, NULL), -ENOSPC);
 
 		/* One out, one in: and full again. */
@@ -904,7 +904,7 @@ static void test_bind_limit(void)
 	}
 	igt_waitchildren();
 	/* Another process's address space had room of its own all along. */
-	h2 = vseg_gem_create_simple(ctx.fd, SZ_64K, BIT(0), 0);
+	h2 = vseg_gem_create_simple(ctx.fd, SZ_64K, BIT(ctx.ap_id), 0);
 	igt_assert_eq(__vseg_vm_bind(ctx.fd, h2, base - step, NULL), 0);
 	vseg_vm_unbind(ctx.fd, base - step);
 	vseg_gem_close(ctx.fd, h2);
@@ -921,9 +921,9 @@ static void test_per_file(void)
 	struct vbuf a, b;
 	uint64_t va = vseg_va_alloc(&va_space, SZ_1M);
 
-	vseg_create_args(&c, SZ_1M, BIT(0), 0);
+	vseg_create_args(&c, SZ_1M, BIT(ctx.ap_id), 0);
 	vbuf_create(&a, ctx.fd, &c);
-	vseg_create_args(&c, SZ_1M, BIT(0), 0);
+	vseg_create_args(&c, SZ_1M, BIT(ctx.ap_id), 0);
 	vbuf_create(&b, fd2, &c);
 	vbuf_bind(&a, va);
 
@@ -963,9 +963,9 @@ static void test_alias(void)
 	struct vbuf a, d;
 	uint64_t va2 = vseg_va_alloc(&va_space, SZ_1M);
 
-	vseg_create_args(&c, SZ_1M, BIT(1) | BIT(0), 0);
+	vseg_create_args(&c, SZ_1M, BIT(1) | BIT(ctx.ap_id), 0);
 	vbuf_create(&a, ctx.fd, &c);
-	vseg_create_args(&c, SZ_64K, BIT(0), 0);
+	vseg_create_args(&c, SZ_64K, BIT(ctx.ap_id), 0);
 	vbuf_create(&d, ctx.fd, &c);
 	vbuf_bind(&a, vseg_va_alloc(&va_space, SZ_1M));
 	vbuf_bind(&d, vseg_va_alloc(&va_space, SZ_64K));
@@ -1021,11 +1021,11 @@ static void test_queued_rebind(void)
 	uint32_t sync[3], gate;
 	uint64_t va;
 
-	vseg_create_args(&c, SZ_64K, BIT(0), 0);
+	vseg_create_args(&c, SZ_64K, BIT(ctx.ap_id), 0);
 	vbuf_create(&front, ctx.fd, &c);
-	vseg_create_args(&c, SZ_1M, BIT(1) | BIT(0), 0);
+	vseg_create_args(&c, SZ_1M, BIT(1) | BIT(ctx.ap_id), 0);
 	vbuf_create(&a, ctx.fd, &c);
-	vseg_create_args(&c, SZ_1M, BIT(0), 0);
+	vseg_create_args(&c, SZ_1M, BIT(ctx.ap_id), 0);
 	vbuf_create(&other, ctx.fd, &c);
 	va = vseg_va_alloc(&va_space, SZ_1M);
 	vbuf_bind(&a, va);
@@ -1084,7 +1084,7 @@ static void test_evict_busy(void)
 	uint32_t sync;
 	struct vbuf a;
 
-	vseg_create_args(&c, SZ_4M, BIT(1) | BIT(ctx.ap_id) | BIT(0), 0);
+	vseg_create_args(&c, SZ_4M, BIT(1) | BIT(ctx.ap_id), 0);
 	vseg_create_prefer(&c, 1, 0);
 	vbuf_create(&a, ctx.fd, &c);
 	vbuf_bind(&a, vseg_va_alloc(&va_space, SZ_4M));
@@ -1115,11 +1115,11 @@ static void test_cross_engine(void)
 	struct vbuf a, r, p;
 	uint32_t s[3];
 
-	vseg_create_args(&c, SZ_4M, BIT(1) | BIT(0), AP_FLAG);
+	vseg_create_args(&c, SZ_4M, BIT(1) | BIT(ctx.ap_id), AP_FLAG);
 	vbuf_create(&a, ctx.fd, &c);
-	vseg_create_args(&c, SZ_64K, BIT(0), 0);
+	vseg_create_args(&c, SZ_64K, BIT(ctx.ap_id), 0);
 	vbuf_create(&r, ctx.fd, &c);
-	vseg_create_args(&c, SZ_64K, BIT(ctx.ap_id) | BIT(0), AP_FLAG);
+	vseg_create_args(&c, SZ_64K, BIT(ctx.ap_id), AP_FLAG);
 	vbuf_create(&p, ctx.fd, &c);
 	vbuf_bind(&a, vseg_va_alloc(&va_space, a.size));
 	vbuf_bind(&r, vseg_va_alloc(&va_space, r.size));
@@ -1170,9 +1170,9 @@ static void test_render_node(void)
 	struct vseg_cmdbuf cb;
 	struct vbuf b, p;
 
-	vseg_create_args(&c, SZ_64K, BIT(0), 0);
+	vseg_create_args(&c, SZ_64K, BIT(ctx.ap_id), 0);
 	vbuf_create(&b, fd, &c);
-	vseg_create_args(&c, SZ_64K, BIT(ctx.ap_id) | BIT(0), AP_FLAG);
+	vseg_create_args(&c, SZ_64K, BIT(ctx.ap_id), AP_FLAG);
 	vbuf_create(&p, fd, &c);
 	vbuf_bind(&b, VA_START);
 	vseg_cb_init(&cb);
@@ -1198,7 +1198,7 @@ static void test_render_rejects_lists(void)
 	uint32_t h, out;
 	int err;
 
-	vseg_create_args(&c, SZ_64K, BIT(ctx.ap_id) | BIT(0), AP_FLAG);
+	vseg_create_args(&c, SZ_64K, BIT(ctx.ap_id), AP_FLAG);
 	h = vseg_gem_create(ctx.fd, &c);
 	igt_assert_eq_u64(vseg_vm_bind(ctx.fd, h, VA_START), c.size);
 	vseg_cb_init(&cb);
@@ -1235,7 +1235,7 @@ static void test_partial_bind(void)
 	uint64_t va, va2;
 	struct vbuf b;
 
-	vseg_create_args(&c, SZ_1M, BIT(1) | BIT(0), 0);
+	vseg_create_args(&c, SZ_1M, BIT(1) | BIT(ctx.ap_id), 0);
 	vbuf_create(&b, ctx.fd, &c);
 	vbuf_cpu_pattern(&b, 0xa00);
 	va = vseg_va_alloc(&va_space, SZ_256K);
@@ -1289,7 +1289,7 @@ static void test_split_unbind(void)
 	struct vbuf b;
 	uint64_t va;
 
-	vseg_create_args(&c, SZ_1M, BIT(1) | BIT(0), 0);
+	vseg_create_args(&c, SZ_1M, BIT(1) | BIT(ctx.ap_id), 0);
 	vbuf_create(&b, ctx.fd, &c);
 	vbuf_cpu_pattern(&b, 0xb00);
 	va = vseg_va_alloc(&va_space, SZ_1M);
@@ -1333,9 +1333,9 @@ static void test_bind_replace(void)
 	struct vbuf a, m;
 	uint64_t va;
 
-	vseg_create_args(&c, SZ_1M, BIT(1) | BIT(0), 0);
+	vseg_create_args(&c, SZ_1M, BIT(1) | BIT(ctx.ap_id), 0);
 	vbuf_create(&a, ctx.fd, &c);
-	vseg_create_args(&c, SZ_256K, BIT(0), 0);
+	vseg_create_args(&c, SZ_256K, BIT(ctx.ap_id), 0);
 	vbuf_create(&m, ctx.fd, &c);
 	vbuf_cpu_pattern(&a, 0xc00);
 	vbuf_cpu_pattern(&m, 0xd00);
@@ -1393,11 +1393,11 @@ static void test_async_bind(void)
 	struct vseg_gate g;
 	uint64_t va, va2;
 
-	vseg_create_args(&c, SZ_256K, BIT(1) | BIT(0), 0);
+	vseg_create_args(&c, SZ_256K, BIT(1) | BIT(ctx.ap_id), 0);
 	vbuf_create(&old, ctx.fd, &c);
-	vseg_create_args(&c, SZ_256K, BIT(1) | BIT(0), 0);
+	vseg_create_args(&c, SZ_256K, BIT(1) | BIT(ctx.ap_id), 0);
 	vbuf_create(&new, ctx.fd, &c);
-	vseg_create_args(&c, SZ_64K, BIT(0), 0);
+	vseg_create_args(&c, SZ_64K, BIT(ctx.ap_id), 0);
 	vbuf_create(&later, ctx.fd, &c);
 	vbuf_cpu_pattern(&old, 0xe00);
 	vbuf_cpu_pattern(&new, 0xe01);
@@ -1479,9 +1479,9 @@ static void test_readonly(void)
 	struct vbuf b, d;
 	uint64_t va, rw;
 
-	vseg_create_args(&c, SZ_64K, BIT(1) | BIT(0), 0);
+	vseg_create_args(&c, SZ_64K, BIT(1) | BIT(ctx.ap_id), 0);
 	vbuf_create(&b, ctx.fd, &c);
-	vseg_create_args(&c, SZ_64K, BIT(1) | BIT(0), 0);
+	vseg_create_args(&c, SZ_64K, BIT(1) | BIT(ctx.ap_id), 0);
 	vbuf_create(&d, ctx.fd, &c);
 	vbuf_cpu_pattern(&b, 0xf00);
 	vbuf_cpu_pattern(&d, 0xf01);
@@ -1547,13 +1547,13 @@ static void test_vm_private(void)
 	struct vbuf p, q, n;
 	int dmabuf = -1;
 
-	vseg_create_args(&c, SZ_256K, BIT(1) | BIT(0),
+	vseg_create_args(&c, SZ_256K, BIT(1) | BIT(ctx.ap_id),
 			 DRM_VSEG_GEM_CREATE_VM_PRIVATE);
 	vseg_create_prefer(&c, 1, 0);
 	vbuf_create(&p, ctx.fd, &c);
-	vseg_create_args(&c, SZ_64K, BIT(0), DRM_VSEG_GEM_CREATE_VM_PRIVATE);
+	vseg_create_args(&c, SZ_64K, BIT(ctx.ap_id), DRM_VSEG_GEM_CREATE_VM_PRIVATE);
 	vbuf_create(&q, ctx.fd, &c);
-	vseg_create_args(&c, SZ_64K, BIT(0), 0);
+	vseg_create_args(&c, SZ_64K, BIT(ctx.ap_id), 0);
 	vbuf_create(&n, ctx.fd, &c);
 	vbuf_cpu_pattern(&p, 0x1100);
 	vbuf_cpu_pattern(&q, 0x1101);
@@ -1613,7 +1613,7 @@ static void test_bind_limit_queued(void)
 	struct vseg_gate g;
 	int err;
 
-	h = vseg_gem_create_simple(fd2, SZ_64K, BIT(0), 0);
+	h = vseg_gem_create_simple(fd2, SZ_64K, BIT(ctx.ap_id), 0);
 	/* Two short of the limit, each mapping alone. */
 	for (unsigned int i = 0; i < max - 2; i++) {
 		err = __vseg_vm_bind(fd2, h, base + i * step, NULL);
@@ -1639,7 +1639,7 @@ static void test_bind_limit_queued(void)
 	 * The bound is the process's: another file of it is refused too,
 	 * another process is not affected.
 	 */
-	h2 = vseg_gem_create_simple(ctx.fd, SZ_64K, BIT(0), 0);
+	h2 = vseg_gem_create_simple(ctx.fd, SZ_64K, BIT(ctx.ap_id), 0);
 	err = __vseg_vm_bind(ctx.fd, h2, base, NULL);
 	igt_assert_f(err == -ENOSPC,
 		     "a MAP on another file of the process: %d (%s)\n", err,
@@ -1648,7 +1648,7 @@ static void test_bind_limit_queued(void)
 	igt_fork(child, 1) {
 		int fd3 = drm_open_vseg();
 
-		h2 = vseg_gem_create_simple(fd3, SZ_64K, BIT(0), 0);
+		h2 = vseg_gem_create_simple(fd3, SZ_64K, BIT(ctx.ap_id), 0);
 		igt_assert_eq(__vseg_vm_bind(fd3, h2, base, NULL), 0);
 		vseg_vm_unbind(fd3, base);
 		vseg_gem_close(fd3, h2);

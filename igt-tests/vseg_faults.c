@@ -534,9 +534,9 @@ static void witness_close(void)
 static void witness_everywhere(void)
 {
 	witness_add(SZ_64K, BIT(vram_id), 0, 0);
-	witness_add(SZ_64K, BIT(local_id) | BIT(0), 0, local_id);
+	witness_add(SZ_64K, BIT(local_id) | BIT(ctx.ap_id), 0, local_id);
 	witness_add(SZ_64K, BIT(ctx.ap_id), AP_FLAG, 0);
-	witness_add(SZ_64K, BIT(0), 0, 0);
+	witness_add(SZ_64K, BIT(ctx.ap_id), 0, 0);
 }
 
 static uint32_t where(uint32_t h)
@@ -674,7 +674,7 @@ static void test_move(bool resident, uint32_t segment, uint32_t flags)
 	};
 
 	witness_everywhere();
-	move_supported = BIT(segment) | BIT(0);
+	move_supported = BIT(segment) | BIT(ctx.ap_id);
 	move_flags = flags;
 	move_from = resident ? 0 : segment;
 	move_to = resident ? segment : 0;
@@ -745,7 +745,7 @@ static void test_pressure(void)
 	n = (size - u.usage[vram_id].committed) / (size / 4);
 	igt_assert(n >= 2);
 	for (unsigned int i = 0; i < n; i++)
-		witness_add(size / 4, BIT(vram_id) | BIT(0), 0, vram_id);
+		witness_add(size / 4, BIT(vram_id) | BIT(ctx.ap_id), 0, vram_id);
 	vseg_create_args(&create_args, size / 4, BIT(vram_id), 0);
 	fi_sweep(&op);
 }
@@ -827,7 +827,7 @@ static void test_submit(uint32_t engine, bool evicted, bool syncs)
 	sub_engine = engine;
 	sub_evicted = evicted;
 	sub_syncs = syncs;
-	vseg_create_args(&c, BO_SIZE, BIT(vram_id) | BIT(0),
+	vseg_create_args(&c, BO_SIZE, BIT(vram_id) | BIT(ctx.ap_id),
 			 engine == COPY ? AP_FLAG : 0);
 	vseg_create_prefer(&c, vram_id, 0);
 	sub_bo = vseg_gem_create(ctx.fd, &c);
@@ -880,7 +880,7 @@ static void test_vm_bind(void)
 
 	witness_everywhere();
 	bind_bo = vseg_gem_create_simple(ctx.fd, BO_SIZE,
-					 BIT(vram_id) | BIT(0), 0);
+					 BIT(vram_id) | BIT(ctx.ap_id), 0);
 	fi_sweep(&op);
 	vseg_gem_close(ctx.fd, bind_bo);
 }
@@ -899,7 +899,7 @@ static void fault_prepare(void)
 {
 	struct drm_vseg_gem_create c;
 
-	vseg_create_args(&c, BO_SIZE, BIT(fault_from) | BIT(0), 0);
+	vseg_create_args(&c, BO_SIZE, BIT(fault_from) | BIT(ctx.ap_id), 0);
 	if (fault_from)
 		vseg_create_prefer(&c, fault_from, 0);
 	fault_bo = vseg_gem_create(ctx.fd, &c);
@@ -969,7 +969,7 @@ static void multi_prepare(void)
 	for (unsigned int i = 0; i < MULTI; i++) {
 		struct drm_vseg_gem_create c;
 
-		vseg_create_args(&c, BO_SIZE, BIT(vram_id) | BIT(0), 0);
+		vseg_create_args(&c, BO_SIZE, BIT(vram_id) | BIT(ctx.ap_id), 0);
 		vseg_create_prefer(&c, vram_id, 0);
 		multi_bo[i] = vseg_gem_create(ctx.fd, &c);
 		vseg_bo_fill_pattern(ctx.fd, multi_bo[i], BO_SIZE, 20 + i);
@@ -1049,7 +1049,7 @@ static void scanout_prepare(void)
 {
 	struct drm_vseg_gem_create c;
 
-	vseg_create_args(&c, BO_SIZE, BIT(scan_seg) | BIT(0),
+	vseg_create_args(&c, BO_SIZE, BIT(scan_seg) | BIT(ctx.ap_id),
 			 DRM_VSEG_GEM_CREATE_PRIMARY);
 	scan_bo = vseg_gem_create(ctx.fd, &c);
 	vseg_bo_fill_pattern(ctx.fd, scan_bo, BO_SIZE, 30);
@@ -1159,7 +1159,7 @@ static void open_check(int ret, bool injected)
 {
 	(void)injected;
 	if (!ret) {
-		uint32_t h = vseg_gem_create_simple(open_fd, SZ_64K, BIT(0), 0);
+		uint32_t h = vseg_gem_create_simple(open_fd, SZ_64K, BIT(ctx.ap_id), 0);
 
 		vseg_gem_close(open_fd, h);
 		close(open_fd);

@@ -836,6 +836,15 @@ static uint32_t pick_seg(struct fz *g, uint32_t mask)
 	return id;
 }
 
+/*
+ * Where a buffer may be, as the kernel sees it: the aperture's bit also
+ * names plain system memory (bit 0 of the model's sets).
+ */
+static uint32_t sys_too(uint32_t supported)
+{
+	return supported & BIT(T.ap_id) ? supported | 1 : supported;
+}
+
 static void create_valid(struct fz *g, struct drm_vseg_gem_create *c)
 {
 	static const uint64_t sizes[] = {
@@ -1017,14 +1026,15 @@ static unsigned int create_mutate(struct fz *g, struct drm_vseg_gem_create *c,
 		case 10:
 			c->supported_segments &= ~BIT(T.ap_id);
 			if (!c->supported_segments)
-				c->supported_segments = 1;
+				c->supported_segments =
+					BIT(pick_seg(g, T.mem_mask));
 			c->flags &= ~AP;
 			if (!(c->supported_segments & T.cpu_mask))
 				c->flags &= ~CPU_VIS;
 			for (k = 0; k < c->num_preferred; k++)
 				if (c->preferred[k].segment_id == T.ap_id)
-					c->preferred[k].segment_id = 0,
-					c->supported_segments |= 1;
+					c->preferred[k].segment_id =
+						pick_seg(g, c->supported_segments);
 			c->eviction_segments = BIT(T.ap_id);
 			*what = "eviction to an unsupported aperture";
 			return EINV;
@@ -1069,16 +1079,17 @@ static unsigned int create_mutate(struct fz *g, struct drm_vseg_gem_create *c,
 			*what = "CPU_VISIBLE without a visible segment";
 			return EINV;
 		case 14:
+			/* since driver 0.8: segment 0 is no client's to name */
 			c->supported_segments = 1;
 			c->flags = below(g, 2) ? AP : PRIMARY;
 			no_hints(c);
-			*what = "physical or primary in system memory only";
+			*what = "segment 0 in the supported set";
 			return EINV;
 		case 15:
 			nonvis = T.mem_mask & ~T.cpu_mask;
 			if (!nonvis)
 				return create_mutate(g, c, m, what);
-			c->supported_segments = 1 | nonvis;
+			c->supported_segments = nonvis;
 			c->flags = CPU_VIS | (below(g, 2) ? AP : PRIMARY);
 			no_hints(c);
 			*what = "CPU_VISIBLE physical buffer without a visible physical segment";
@@ -1142,7 +1153,7 @@ static void op_create(struct fz *g)
 			b->handle = a.handle;
 			b->size = a.size;
 			b->flags = a.flags;
-			b->supported = a.supported_segments;
+			b->supported = sys_too(a.supported_segments);
 			b->uid = ++g->next_uid;
 		}
 	}
@@ -2612,7 +2623,7 @@ static void raw_new_buffer(struct fz *g, struct fclient *c)
 	if (c->nbo == MAX_BOS)
 		return;
 	vseg_create_args(&a, sizes[below(g, ARRAY_SIZE(sizes))],
-			 BIT(id) | (chance(g, 70) ? 1 : 0), AP);
+			 BIT(id) | (chance(g, 70) ? BIT(T.ap_id) : 0), AP);
 	vseg_create_prefer(&a, id, chance(g, 30) ? DRM_VSEG_PREF_TOP_DOWN : 0);
 	note(g, "fd0 AccessedPhysically buffer of %#llx in %#x",
 	     (unsigned long long)a.size, a.supported_segments);
@@ -2624,7 +2635,7 @@ static void raw_new_buffer(struct fz *g, struct fclient *c)
 	b->handle = a.handle;
 	b->size = a.size;
 	b->flags = a.flags;
-	b->supported = a.supported_segments;
+	b->supported = sys_too(a.supported_segments);
 	b->uid = ++g->next_uid;
 }
 
@@ -3260,7 +3271,8 @@ static void read_table(void)
 	memset(&T, 0, sizeof(T));
 	T.nseg = ctx.q.num_segments;
 	T.ap_id = ctx.ap_id;
-	T.all = (uint32_t)((2ull << T.nseg) - 1);
+	/* A client's set: segment 0 is named by the aperture's id. */
+	T.all = (uint32_t)((2ull << T.nseg) - 1) & ~1u;
 	T.cpu_mask = 1;
 	for (id = 1; id <= T.nseg; id++) {
 		const struct drm_vseg_segment_info *s = &ctx.segs[id - 1];
@@ -3379,7 +3391,7 @@ static void evict_unpin_listed_twice(void)
 	int ret;
 
 	vseg_ctx_start(&ctx);
-	h = vseg_gem_create_simple(ctx.fd, SZ_64K, BIT(0) | BIT(vram), 0);
+	h = vseg_gem_create_simple(ctx.fd, SZ_64K, BIT(ctx.ap_id) | BIT(vram), 0);
 	igt_assert_eq(__vseg_make_resident_flags(ctx.fd, &h, 1,
 						 DRM_VSEG_RESIDENCY_PIN,
 						 NULL), 0);
@@ -3555,11 +3567,10 @@ static void physical_cpu_visible(void)
 	vseg_ctx_start(&ctx);
 	igt_require(!vseg_ctx_seg(&ctx, local)->cpu_visible_size);
 	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
-		vseg_create_args(&c, SZ_64K, BIT(0) | BIT(local),
-				 kinds[i] | CPU_VIS);
+		vseg_create_args(&c, SZ_64K, BIT(local), kinds[i] | CPU_VIS);
 		ret = __vseg_gem_create(ctx.fd, &c);
 		igt_assert_f(ret == -EINVAL,
-			     "flags %#x | CPU_VISIBLE in system + local: %d, expected -EINVAL\n",
+			     "flags %#x | CPU_VISIBLE in local: %d, expected -EINVAL\n",
 			     kinds[i], ret);
 		vseg_create_args(&c, SZ_64K, BIT(0), kinds[i]);
 		ret = __vseg_gem_create(ctx.fd, &c);
@@ -3567,7 +3578,7 @@ static void physical_cpu_visible(void)
 			     "flags %#x in system memory only: %d, expected -EINVAL\n",
 			     kinds[i], ret);
 		/* With a visible physical place it is fine, and works. */
-		vseg_create_args(&c, SZ_64K, BIT(0) | BIT(local) | BIT(vram),
+		vseg_create_args(&c, SZ_64K, BIT(ctx.ap_id) | BIT(local) | BIT(vram),
 				 kinds[i] | CPU_VIS);
 		h = vseg_gem_create(ctx.fd, &c);
 		if (kinds[i] & PRIMARY) {

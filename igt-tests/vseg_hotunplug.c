@@ -319,7 +319,7 @@ static void test_ioctls(void)
 static void test_mmap(void)
 {
 	struct { uint32_t seg; uint32_t flags; } bos[] = {
-		{ 0, 0 },		/* system memory */
+		{ 0, 0 },		/* system memory: aperture, evicted */
 		{ 1, 0 },		/* memory segment, CPU-visible */
 		{ 0, 0 },		/* aperture, set below */
 		{ 1, DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY },
@@ -331,6 +331,7 @@ static void test_mmap(void)
 
 	fd = drm_open_vseg();
 	find_aperture();
+	bos[0].seg = ap_id;
 	bos[2].seg = ap_id;
 	for (unsigned int i = 0; i < ARRAY_SIZE(bos); i++) {
 		handle[i] = vseg_gem_create_simple(fd, BO_SIZE,
@@ -342,6 +343,8 @@ static void test_mmap(void)
 		map[i][BO_SIZE / 4 - 1] = 0x2000 + i;
 		igt_assert_eq_u32(map[i][0], 0x1000 + i);
 	}
+	/* System memory is named by the aperture's id: evicted there. */
+	vseg_evict(fd, &handle[0], 1);
 	igt_assert_eq(__vseg_gem_mmap_offset(fd, handle[0], &offset), 0);
 
 	unbind();

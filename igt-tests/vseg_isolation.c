@@ -216,7 +216,7 @@ static uint32_t create_in(int fd, uint32_t seg, uint64_t size, uint32_t flags)
 {
 	struct drm_vseg_gem_create c;
 
-	vseg_create_args(&c, size, BIT(seg) | BIT(0), flags);
+	vseg_create_args(&c, size, BIT(seg) | BIT(ctx.ap_id), flags);
 	vseg_create_prefer(&c, seg, 0);
 	return vseg_gem_create(fd, &c);
 }
@@ -810,7 +810,7 @@ static void test_primary_unmap_pinned(void)
 
 	vseg_ctx_start(&ctx);
 	igt_require(drmIsMaster(ctx.fd));
-	p = vseg_gem_create_simple(ctx.fd, SZ_64K, BIT(ctx.ap_id) | BIT(0),
+	p = vseg_gem_create_simple(ctx.fd, SZ_64K, BIT(ctx.ap_id),
 				   PRIMARY);
 	resident_in(ctx.fd, p, ctx.ap_id);
 	vseg_gem_info(ctx.fd, p, &info);
@@ -952,7 +952,7 @@ static void test_vm_mappings_limit(void)
 
 	vseg_ctx_start(&ctx);
 	fd = drm_open_vseg_render();
-	bo = vseg_gem_create_simple(fd, SZ_4K, BIT(0), 0);
+	bo = vseg_gem_create_simple(fd, SZ_4K, BIT(ctx.ap_id), 0);
 	for (unsigned int i = 0; i < DRM_VSEG_MAX_VM_MAPPINGS; i++)
 		igt_assert_eq(__vseg_vm_bind(fd, bo, stride * (i + 1), NULL),
 			      0);
@@ -975,7 +975,7 @@ static void test_vm_mappings_limit(void)
 	/* The bound is the process's: another file of it has no room... */
 	{
 		int other = drm_open_vseg_render();
-		uint32_t obo = vseg_gem_create_simple(other, SZ_4K, BIT(0), 0);
+		uint32_t obo = vseg_gem_create_simple(other, SZ_4K, BIT(ctx.ap_id), 0);
 
 		err = __vseg_vm_bind(other, obo, stride, NULL);
 		igt_assert_f(err == -ENOSPC,
@@ -987,7 +987,7 @@ static void test_vm_mappings_limit(void)
 	/* ...another process has its own. */
 	igt_fork(child, 1) {
 		int other = drm_open_vseg_render();
-		uint32_t obo = vseg_gem_create_simple(other, SZ_4K, BIT(0), 0);
+		uint32_t obo = vseg_gem_create_simple(other, SZ_4K, BIT(ctx.ap_id), 0);
 
 		vseg_vm_bind(other, obo, stride);
 		vseg_gem_close(other, obo);
@@ -1006,7 +1006,7 @@ static void test_vm_mappings_limit(void)
 static void submit_in_child(int pipe_w)
 {
 	int fd = drm_open_vseg_render();
-	uint32_t bo = vseg_gem_create_simple(fd, SZ_4K, BIT(0), 0);
+	uint32_t bo = vseg_gem_create_simple(fd, SZ_4K, BIT(ctx.ap_id), 0);
 	struct vseg_cmdbuf cb;
 	uint64_t got = 0;
 	char c = 1;
@@ -1104,7 +1104,7 @@ static void test_mmap_unreachable(void)
 	igt_assert_f(err == -EINVAL, "MMAP_OFFSET of a buffer the CPU never reaches: %d (%s)\n",
 		     err, vseg_errname(err));
 	/* With system memory supported, it can be moved where the CPU is. */
-	ok = vseg_gem_create_simple(ctx.fd, SZ_64K, BIT(2) | BIT(0), 0);
+	ok = vseg_gem_create_simple(ctx.fd, SZ_64K, BIT(2) | BIT(ctx.ap_id), 0);
 	write_pattern(ctx.fd, ok, SZ_64K, 3);
 	assert_pattern(ctx.fd, ok, SZ_64K, 3, "a buffer moved for the CPU");
 	vseg_gem_close(ctx.fd, hidden);
@@ -1205,14 +1205,14 @@ static void test_create_honest_discrete(void)
 	c.hinted_banks[0] = 0;
 	expect_create(ctx.fd, &c, 0, "larger than its hinted bank");
 	/* Offset 0 is aligned to anything (vseg_fuzz --replay 40). */
-	vseg_create_args(&c, 0x30000, BIT(0) | BIT(1) | BIT(2), AP | FROM_END);
+	vseg_create_args(&c, 0x30000, BIT(ctx.ap_id) | BIT(1) | BIT(2), AP | FROM_END);
 	c.alignment = 1ull << 30;
 	expect_create(ctx.fd, &c, 0, "1 GiB alignment, from the end");
 	/* More than the aperture's commit limit. */
 	vseg_create_args(&c, vseg_ctx_seg(&ctx, ctx.ap_id)->commit_limit +
 			 SZ_4K, BIT(ctx.ap_id), AP);
 	expect_create(ctx.fd, &c, -EINVAL, "larger than the commit limit");
-	vseg_create_args(&c, 1ull << 46, BIT(0), 0);
+	vseg_create_args(&c, 1ull << 46, BIT(ctx.ap_id), 0);
 	expect_create(ctx.fd, &c, -EINVAL, "larger than system memory");
 	vseg_ctx_finish(&ctx, "honest creation");
 }
@@ -1238,10 +1238,12 @@ static void test_smallbar_render(void)
 	 * job commits it to the aperture, which has room for it beside the
 	 * paging buffer.
 	 */
-	vseg_create_args(&c, visible + SZ_1M, BIT(1) | BIT(0), CPU_VISIBLE);
+	vseg_create_args(&c, visible + SZ_1M, BIT(1) | BIT(ctx.ap_id), CPU_VISIBLE);
 	h = vseg_gem_create(ctx.fd, &c);
 	vseg_gem_info(ctx.fd, h, &info);
-	igt_assert_eq_u32(info.segment_id, 0);
+	/* system memory, named by the aperture's id: committed to it or not */
+	igt_assert_f(info.segment_id == 0 || info.segment_id == ctx.ap_id,
+		     "created in %s\n", vseg_ctx_seg_name(&ctx, info.segment_id));
 	vseg_vm_bind(ctx.fd, h, VSEG_VA_ALIGN);
 	vseg_cb_init(&cb);
 	vseg_cb_write(&cb, VSEG_VA_ALIGN + visible, 0x5a5a5a5a5aull);
@@ -1484,7 +1486,7 @@ static uint32_t race_buffer(int fd, uint32_t seg, uint64_t size, bool prot,
 {
 	struct drm_vseg_gem_create c;
 
-	vseg_create_args(&c, size, BIT(seg) | (prot || only ? 0 : BIT(0)),
+	vseg_create_args(&c, size, BIT(seg) | (prot || only ? 0 : BIT(ctx.ap_id)),
 			 prot ? DRM_VSEG_GEM_CREATE_PROTECTED | AP : 0);
 	vseg_create_prefer(&c, seg, 0);
 	return vseg_gem_create(fd, &c);
@@ -1709,7 +1711,7 @@ static void protected_aperture_attacker(void)
 	fd = drm_open_vseg_render();
 	src = race_buffer(fd, vpr_enc, SZ_64K, true, true);
 	dst = race_buffer(fd, vpr_enc, SZ_64K, true, true);
-	plain = vseg_gem_create_simple(fd, SZ_64K, BIT(vpr_plain) | BIT(0), 0);
+	plain = vseg_gem_create_simple(fd, SZ_64K, BIT(vpr_plain) | BIT(ctx.ap_id), 0);
 	map = vseg_gem_mmap(fd, plain, SZ_64K, RW);
 	vseg_fill32(map, SZ_64K, 0x11111111);
 	vseg_cb_init(&cb);
@@ -2078,7 +2080,7 @@ static void test_job_time_limit(void)
 	igt_assert_eq(recv_byte(to_parent[0]), 1);
 
 	/* The victim's job, on the same engine, behind the attacker's. */
-	h = vseg_gem_create_simple(ctx.fd, SZ_4K, BIT(0), 0);
+	h = vseg_gem_create_simple(ctx.fd, SZ_4K, BIT(ctx.ap_id), 0);
 	vseg_vm_bind(ctx.fd, h, VSEG_VA_ALIGN);
 	vseg_cb_init(&cb);
 	vseg_cb_write(&cb, VSEG_VA_ALIGN, 0x5afe);
@@ -2284,7 +2286,7 @@ static void test_importer_discard(void)
 		/* A list with one own buffer first: nothing moves either. */
 		{
 			uint32_t list[2] = {
-				vseg_gem_create_simple(fd, SZ_64K, BIT(0), 0), h,
+				vseg_gem_create_simple(fd, SZ_64K, BIT(ctx.ap_id), 0), h,
 			};
 
 			igt_assert_eq(__vseg_evict_flags(fd, list, 2,
@@ -2438,14 +2440,14 @@ static void test_memcg_charge(void)
 		igt_assert_eq_u32(vseg_gem_segment(fd, hs), 2);
 		after_seg = cg_current();
 
-		hy = vseg_gem_create_simple(fd, sys, BIT(0), 0);
+		hy = vseg_gem_create_simple(fd, sys, BIT(ctx.ap_id), 0);
 		map = vseg_gem_mmap(fd, hy, sys, RW);
 		memset(map, 0xa5, sys);
 		munmap(map, sys);
 		after_sys = cg_current();
 
 		for (unsigned int i = 0; i < small; i++)
-			h[i] = vseg_gem_create_simple(fd, SZ_4K, BIT(0), 0);
+			h[i] = vseg_gem_create_simple(fd, SZ_4K, BIT(ctx.ap_id), 0);
 		after_small = cg_current();
 		igt_info("memory.current: %llu KiB, %+lld KiB for %llu MiB of local, %+lld KiB for %llu MiB of system memory, %+lld KiB for %u empty buffers\n",
 			 (unsigned long long)base >> 10,

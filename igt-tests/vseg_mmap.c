@@ -434,11 +434,11 @@ static void test_fault_move(void)
 	local = vseg_segment_by_name(&ctx.q, ctx.segs, "local");
 	igt_require(!vseg_ctx_seg(&ctx, local)->cpu_visible_size);
 
-	fault_move(local, BIT(0), 0, 0x2001);
+	fault_move(local, BIT(ctx.ap_id), 0, 0x2001);
 	fault_move(local, BIT(ctx.ap_id), 0, 0x2002);
 	fault_move(local, BIT(ctx.ap_id), AP_FLAG, 0x2003);
-	fault_move(local, BIT(0) | BIT(ctx.ap_id), AP_FLAG, 0x2004);
-	fault_move(local, BIT(0) |
+	fault_move(local, BIT(ctx.ap_id), AP_FLAG, 0x2004);
+	fault_move(local, BIT(ctx.ap_id) |
 		   BIT(vseg_segment_by_name(&ctx.q, ctx.segs, "vram")), 0,
 		   0x2005);
 	vseg_ctx_finish(&ctx, "after unmapping and closing every buffer");
@@ -485,7 +485,7 @@ static void test_sigbus(void)
 		vseg_gem_close(ctx.fd, h);
 
 		/* It could go to system memory, but it is pinned in local. */
-		vseg_create_args(&c, size, BIT(local) | BIT(0),
+		vseg_create_args(&c, size, BIT(local) | BIT(ctx.ap_id),
 				 k ? AP_FLAG : 0);
 		vseg_create_prefer(&c, local, 0);
 		h = vseg_gem_create(ctx.fd, &c);

@@ -62,6 +62,15 @@
  *	its top end is written and read back through the CPU and only its
  *	pages are backed.
  *
+ * SUBTEST: seed-rules
+ * Description: What the seeds allow loads (issue 23): an aperture's
+ *	CpuTranslatedAddress, Agp or not, is accepted, ignored and reported
+ *	as 0 by QUERY_SEGMENTS and debugfs; a memory segment with commit 0
+ *	takes its size (reported, and a buffer of the whole segment fits);
+ *	UseBanking with one bank; a VprAlignment that is not a power of two.
+ *	Dynamic subtests: aperture-cpu-address, agp-cpu-address,
+ *	memory-commit-zero, one-bank, vpr-alignment-not-power-of-two.
+ *
  * SUBTEST: bad-profile
  * Description: An unknown profile makes the load fail with EINVAL and one
  *	kernel log line.
@@ -79,8 +88,7 @@
  *	hibernate-without-standby, page-size-8k, size-not-host-page,
  *	size-above-1t, banks-without-banking, visible-above-size,
  *	cpu-visible-without-address, cpu-address-without-flag,
- *	cpu-address-on-aperture, cpu-address-on-agp-aperture,
- *	invalid-range-overlap, gpu-range-overlap, paging-above-commit-limit,
+ *	memory-commit-not-size, invalid-range-overlap, gpu-range-overlap, paging-above-commit-limit,
  *	paging-no-operation, parse-unknown-key, reserved-ddr-on-aperture,
  *	uefi-on-aperture, uefi-range-outside, uefi-range-overlap,
  *	uefi-range-overlaps-invalid, parse-too-many-uefi-ranges).
@@ -808,6 +816,139 @@ static void test_text_table(const char *table,
 	unload();
 }
 
+/* --- the seed rules (issue 23) ------------------------------------------- */
+
+#define SEED_AP		";aperture:name=gart,size=32M"
+
+static void seed_gart(struct vseg_table *t)
+{
+	add(t, APER, "gart", F(APERTURE), VSEG_APERTURE_BASE, SZ_32M, SZ_4K);
+	t->paging_segment_id = t->num_segments;
+}
+
+/* cpu=0xe0000000 on the aperture: ignored, 0 */
+static void seed_aperture_cpu(struct vseg_table *t)
+{
+	add(t, MEM, "m", 0, 0, SZ_16M, SZ_4K);
+	seed_gart(t);
+}
+
+static void seed_agp_cpu(struct vseg_table *t)
+{
+	agp_table(t, SZ_64M, SZ_64M);
+}
+
+/* commit=0 on memory segments: their sizes */
+static void seed_commit_zero(struct vseg_table *t)
+{
+	add(t, MEM, "m", 0, 0, SZ_16M, SZ_4K);
+	add(t, MEM, "b", F(USE_64KB_PAGES), SZ_16M, SZ_8M, SZ_64K);
+	seed_gart(t);
+}
+
+static void seed_one_bank(struct vseg_table *t)
+{
+	struct drm_vseg_segment_info *s;
+
+	s = add(t, MEM, "m", F(USE_BANKING), 0, SZ_16M, SZ_4K);
+	s->num_banks = 1;
+	s->bank_end[0] = SZ_16M;
+	seed_gart(t);
+}
+
+static void seed_vpr_align(struct vseg_table *t)
+{
+	struct drm_vseg_segment_info *s;
+
+	s = add(t, MEM, "m", F(VPR_SUPPORTED), 0, SZ_16M, SZ_4K);
+	s->vpr_range_start_offset = 0x3000;
+	s->vpr_range_size = 3 * SZ_1M;
+	s->vpr_alignment = 0x3000;
+	seed_gart(t);
+}
+
+static const struct {
+	const char *name;
+	const char *table;
+	void (*build)(struct vseg_table *t);
+} seed_cases[] = {
+	{ "aperture-cpu-address",
+	  "memory:name=m,size=16M;aperture:name=gart,size=32M,cpu=0xe0000000",
+	  seed_aperture_cpu },
+	{ "agp-cpu-address",
+	  "memory:name=m,size=16M;aperture:flags=agp,cpu=0xe0001000",
+	  seed_agp_cpu },
+	{ "memory-commit-zero",
+	  "memory:name=m,size=16M,commit=0;"
+	  "memory:name=b,size=8M,flags=64kpages,commit=0" SEED_AP,
+	  seed_commit_zero },
+	{ "one-bank", "memory:name=m,size=16M,flags=banking" SEED_AP,
+	  seed_one_bank },
+	{ "vpr-alignment-not-power-of-two",
+	  "memory:name=m,size=16M,flags=vpr,vprstart=0x3000,vprsize=3M,"
+	  "vpralign=0x3000" SEED_AP, seed_vpr_align },
+};
+
+/*
+ * The table loads and QUERY_SEGMENTS reports what the seeds say (the
+ * aperture's CPU-translated address 0, a memory commit limit of 0 the
+ * size); debugfs "segments" says the same; a buffer of a whole memory
+ * segment is created in it (its commit limit is its size).
+ */
+static void test_seed_rule(const char *table,
+			   void (*build)(struct vseg_table *t))
+{
+	struct vseg_debugfs_segments d;
+	struct drm_vseg_query_segments q;
+	struct drm_vseg_segment_info *segs;
+	struct drm_vseg_gem_create c;
+	struct drm_vseg_gem_info info;
+	struct vseg_table want;
+	char *opts;
+	uint32_t h;
+
+	memset(&want, 0, sizeof(want));
+	want.paging_size = VSEG_PAGING_SIZE;
+	build(&want);
+	igt_assert(asprintf(&opts, "table=%s", table) > 0);
+	reload(opts);
+	free(opts);
+	check_loaded_table(&want);
+
+	dev_fd = drm_open_vseg();
+	segs = vseg_query_all(dev_fd, &q);
+	vseg_debugfs_read_segments(dev_fd, &d);
+	igt_assert_eq_u32(d.num_lines, q.num_segments + 1);
+	for (uint32_t i = 0; i < q.num_segments; i++) {
+		const struct drm_vseg_segment_info *s = &segs[i];
+		const struct vseg_debugfs_line *l = &d.line[s->id];
+
+		igt_assert_eq_u64(vseg_debugfs_u64(l, "cpu"),
+				  s->cpu_translated_address);
+		igt_assert_eq_u64(vseg_debugfs_u64(l, "commit"),
+				  s->commit_limit);
+		if (s->kind == DRM_VSEG_SEGMENT_KIND_APERTURE) {
+			igt_assert_eq_u64(s->cpu_translated_address, 0);
+			continue;
+		}
+		igt_assert_eq_u64(s->commit_limit, s->size);
+		/* a VPR is not for plain buffers */
+		if (s->flags & DRM_VSEG_SEGMENT_VPR_SUPPORTED)
+			continue;
+		/* the whole segment: its commit limit is its size */
+		vseg_create_args(&c, s->size, VSEG_SEG_BIT(s->id), 0);
+		h = vseg_gem_create(dev_fd, &c);
+		vseg_gem_info(dev_fd, h, &info);
+		igt_assert_eq_u32(info.segment_id, s->id);
+		igt_assert_eq_u64(info.size, s->size);
+		vseg_gem_close(dev_fd, h);
+	}
+	vseg_debugfs_free_segments(&d);
+	free(segs);
+	close_fds();
+	unload();
+}
+
 /*
  * A 16 GiB CPU-visible segment in a 2 GiB guest: nothing is allocated for
  * it at load; a buffer at its very end is backed by its own pages only, and
@@ -1016,11 +1157,9 @@ static const struct {
 	  SEG1 "CpuVisible without a CPU-translated address" },
 	{ "cpu-address-without-flag", M16 ",cpu=0xe0000000" AP,
 	  SEG1 "CPU-translated address 0xe0000000 without CpuVisible" },
-	{ "cpu-address-on-aperture", M16 AP ",cpu=0xe0000000",
-	  INV "segment 2 \"aperture\": CPU-translated address 0xe0000000 on the aperture must be 0" },
-	{ "cpu-address-on-agp-aperture",
-	  M16 ";aperture:name=gart,flags=agp,cpu=0xe0000000",
-	  INV "segment 2 \"gart\": CPU-translated address 0xe0000000 on the aperture must be 0" },
+	/* a memory segment's commit limit: 0 (its size) or its size */
+	{ "memory-commit-not-size", M16 ",commit=8M" AP,
+	  SEG1 "commit limit 0x800000 of a memory segment must be 0 or its size 0x1000000" },
 	/* invalid ranges */
 	{ "invalid-range-overlap", M16 ",invalid=0+2M/1M+2M" AP,
 	  SEG1 "invalid range 1 overlaps invalid range 0" },
@@ -1046,8 +1185,9 @@ static const struct {
 	  SEG1 "video protected region without VprSupported" },
 	{ "vpr-without-size", M16 ",flags=vpr,vpralign=4K" AP,
 	  SEG1 "VprSupported without a VPR size" },
-	{ "vpr-align-not-power-of-two", M16 ",flags=vpr,vprsize=3M,vpralign=0x3000" AP,
-	  SEG1 "VPR alignment 0x3000 is not a power of two of at least the page size" },
+	{ "vpr-size-not-multiple-of-alignment",
+	  M16 ",flags=vpr,vprsize=1M,vpralign=0x3000" AP,
+	  SEG1 "VPR [0x0, +0x100000) is unaligned or outside the segment" },
 	{ "vpr-past-end", M16 ",flags=vpr,vprstart=15M,vprsize=2M,vpralign=1M" AP,
 	  SEG1 "VPR [0xf00000, +0x200000) is unaligned or outside the segment" },
 	{ "vpr-over-invalid",
@@ -1181,6 +1321,17 @@ igt_main
 		     "read back and only its pages are backed.");
 	igt_subtest("large-segment")
 		test_large_segment();
+
+	igt_describe("What the seeds allow loads: an aperture's "
+		     "CpuTranslatedAddress is ignored and reported as 0, a "
+		     "memory segment's commit 0 is its size, one bank, any "
+		     "VprAlignment.");
+	igt_subtest_with_dynamic("seed-rules") {
+		for (unsigned int i = 0; i < ARRAY_SIZE(seed_cases); i++)
+			igt_dynamic(seed_cases[i].name)
+				test_seed_rule(seed_cases[i].table,
+					       seed_cases[i].build);
+	}
 
 	igt_describe("An unknown profile makes the load fail with EINVAL and "
 		     "one kernel log line.");

@@ -228,7 +228,7 @@ static void move_round_trip(uint64_t size, uint32_t seed)
 	struct vseg_paging_engine e0, e1;
 	uint32_t h;
 
-	h = vseg_gem_create_simple(ctx.fd, size, BIT(0) | BIT(vram_id), 0);
+	h = vseg_gem_create_simple(ctx.fd, size, BIT(ctx.ap_id) | BIT(vram_id), 0);
 	evict(ctx.fd, h);
 	vseg_bo_fill_pattern(ctx.fd, h, size, seed);
 
@@ -376,7 +376,7 @@ static void test_discard(void)
 	vseg_gem_close(ctx.fd, h);
 
 	/* From the aperture: its range goes too. */
-	h = vseg_gem_create_simple(ctx.fd, SZ_1M, BIT(ctx.ap_id) | BIT(0),
+	h = vseg_gem_create_simple(ctx.fd, SZ_1M, BIT(ctx.ap_id),
 				   AP_FLAG);
 	vseg_bo_fill_pattern(ctx.fd, h, SZ_1M, 22);
 	igt_assert_eq_u32(vseg_gem_segment(ctx.fd, h), ctx.ap_id);
@@ -388,7 +388,7 @@ static void test_discard(void)
 	vseg_gem_close(ctx.fd, h);
 
 	/* From system memory. */
-	h = vseg_gem_create_simple(ctx.fd, SZ_1M, BIT(0), 0);
+	h = vseg_gem_create_simple(ctx.fd, SZ_1M, BIT(ctx.ap_id), 0);
 	vseg_bo_fill_pattern(ctx.fd, h, SZ_1M, 23);
 	discard_one(h, SZ_1M, 0, "discarded in system memory");
 	vseg_gem_close(ctx.fd, h);
@@ -489,7 +489,7 @@ static void move_rounds(int fd, uint32_t seed, bool discard)
 	uint32_t h[HOSTILE_BUFS];
 
 	for (unsigned int i = 0; i < HOSTILE_BUFS; i++) {
-		h[i] = vseg_gem_create_simple(fd, SZ_1M, BIT(0) | BIT(vram_id),
+		h[i] = vseg_gem_create_simple(fd, SZ_1M, BIT(ctx.ap_id) | BIT(vram_id),
 					      0);
 		vseg_bo_fill_pattern(fd, h[i], SZ_1M, seed + i);
 	}

@@ -30,8 +30,9 @@
  *	profile, named after it.
  *
  * SUBTEST: preferred-system
- * Description: System memory as a preferred segment is honoured in its turn,
- *	before resident placements preferred after it or only supported.
+ * Description: System memory, named by the aperture's id, as a preferred
+ *	segment is honoured in its turn, before placements preferred after it
+ *	or only supported.
  *	Dynamic subtests: one per built-in profile, named after it.
  *
  * SUBTEST: supported-set
@@ -382,8 +383,13 @@ static void ap_table_system(void)
 	struct drm_vseg_gem_info info;
 	uint32_t h;
 
+	/*
+	 * System memory is named by the aperture's id; plain system memory
+	 * (segment 0) is where such a buffer is evicted to.
+	 */
 	vseg_usage_read(ctx.fd, &before);
-	h = create(size, BIT(0), 0, NULL);
+	h = create(size, BIT(ctx.ap_id), 0, NULL);
+	vseg_evict(ctx.fd, &h, 1);
 	vseg_check_allocation(ctx.fd, h, &info);
 	igt_assert_eq_u32(info.segment_id, 0);
 	igt_assert(!(info.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED));
@@ -436,7 +442,11 @@ static void prefer_lands(uint64_t size, uint32_t supported,
 	vseg_gem_close(ctx.fd, h);
 }
 
-/* The placements of the profile: memory segments by id, aperture, system. */
+/*
+ * The placements a client names: memory segments by id, then the
+ * aperture, whose id also names system memory (segment 0 is not a
+ * client's to name since driver 0.8).
+ */
 static unsigned int placements(uint32_t *ids)
 {
 	unsigned int n = 0;
@@ -445,7 +455,6 @@ static unsigned int placements(uint32_t *ids)
 		if (vseg_ctx_is_memory(&ctx, id))
 			ids[n++] = id;
 	ids[n++] = ctx.ap_id;
-	ids[n++] = 0;
 	return n;
 }
 
@@ -478,20 +487,19 @@ static void test_preferred(const char *profile)
 
 	/* Every resident placement preferred, in reverse table order. */
 	vseg_create_args(&c, SZ_64K, vseg_all_segments(&ctx.q), 0);
-	for (unsigned int i = n - 1; i-- > 0 && c.num_preferred < DRM_VSEG_MAX_PREFERRED;)
+	for (unsigned int i = n; i-- > 0 && c.num_preferred < DRM_VSEG_MAX_PREFERRED;)
 		vseg_create_prefer(&c, ids[i], 0);
 	h = vseg_gem_create(ctx.fd, &c);
 	vseg_check_allocation(ctx.fd, h, &info);
-	igt_assert_eq_u32(info.segment_id, ids[n - 2]);
+	igt_assert_eq_u32(info.segment_id, ids[n - 1]);
 	vseg_gem_close(ctx.fd, h);
 
 	/*
 	 * A full first preferred segment: the next preferred one with room
 	 * gets the buffer, and nothing is evicted for it.
 	 */
-	for (unsigned int i = 0; i + 1 < n; i++) {
-		/* Resident placements only; system memory is never full. */
-		uint32_t full = ids[i], next = ids[(i + 1) % (n - 1)];
+	for (unsigned int i = 0; i < n; i++) {
+		uint32_t full = ids[i], next = ids[(i + 1) % n];
 		uint64_t chunk;
 		unsigned int max;
 
@@ -511,9 +519,9 @@ static void test_preferred(const char *profile)
 			     "a buffer with room in its second preferred segment evicted buffers from the first\n");
 
 		/* Three preferred, the full one first. */
-		prefer_lands(chunk, BIT(full) | BIT(next) | BIT(0),
-			     (const uint32_t[]){ full, next, 0 }, 3, next,
-			     "%s full, then %s, then system",
+		prefer_lands(chunk, BIT(full) | BIT(next) | BIT(ctx.ap_id),
+			     (const uint32_t[]){ full, next, ctx.ap_id }, 3, next,
+			     "%s full, then %s, then the aperture",
 			     vseg_ctx_seg_name(&ctx, full),
 			     vseg_ctx_seg_name(&ctx, next));
 		igt_assert(unmoved(fillers, nf, full));
@@ -525,9 +533,10 @@ static void test_preferred(const char *profile)
 }
 
 /*
- * System memory (segment 0) as a preferred segment is tried in its turn
- * like any other: before the segments preferred after it, and before the
- * rest of the supported set.
+ * System memory, named by the aperture's id (segment 0 is no client's to
+ * name), as a preferred segment is tried in its turn like any other:
+ * before the segments preferred after it, and before the rest of the
+ * supported set.
  */
 static void test_preferred_system(const char *profile)
 {
@@ -536,30 +545,34 @@ static void test_preferred_system(const char *profile)
 
 	vseg_ctx_load(&ctx, profile);
 	n = placements(ids);
-	for (unsigned int i = 0; i + 1 < n; i++) {
-		/* System memory first, then a resident placement. */
-		prefer_lands(SZ_64K, BIT(ids[i]) | BIT(0),
-			     (const uint32_t[]){ 0, ids[i] }, 2, 0,
-			     "preferred system then %s",
+	for (unsigned int i = 0; i < n; i++) {
+		/* System memory (the aperture's id) first, then another. */
+		prefer_lands(SZ_64K, BIT(ids[i]) | BIT(ctx.ap_id),
+			     (const uint32_t[]){ ctx.ap_id, ids[i] }, 2,
+			     ctx.ap_id, "preferred system then %s",
 			     vseg_ctx_seg_name(&ctx, ids[i]));
 
 		/* System memory alone preferred, everything supported. */
 		prefer_lands(SZ_64K, vseg_all_segments(&ctx.q),
-			     (const uint32_t[]){ 0 }, 1, 0,
+			     (const uint32_t[]){ ctx.ap_id }, 1, ctx.ap_id,
 			     "only system preferred, all supported");
 	}
 
-	/* A full first preference, then system memory, then another one. */
-	for (unsigned int i = 0; i + 1 < n; i++) {
-		uint32_t full = ids[i], next = ids[(i + 1) % (n - 1)];
+	/*
+	 * A full first preference, then system memory, then another one:
+	 * the aperture, or the next one when the aperture is the full one.
+	 */
+	for (unsigned int i = 0; i < n; i++) {
+		uint32_t full = ids[i], next = ids[(i + 1) % n];
 		uint64_t chunk = chunk_of(full) > SZ_1M ? chunk_of(full) : SZ_1M;
 
 		fillers = calloc(room_of(full) / chunk + 1, sizeof(uint32_t));
 		igt_assert(fillers);
 		nf = fill(full, chunk, room_of(full), 0, NO_BANK, fillers);
-		prefer_lands(chunk, BIT(full) | BIT(next) | BIT(0),
-			     (const uint32_t[]){ full, 0, next },
-			     next != full ? 3 : 2, 0, "%s full, then system",
+		prefer_lands(chunk, BIT(full) | BIT(next) | BIT(ctx.ap_id),
+			     (const uint32_t[]){ full, ctx.ap_id, next }, 3,
+			     full == ctx.ap_id ? next : ctx.ap_id,
+			     "%s full, then system",
 			     vseg_ctx_seg_name(&ctx, full));
 		igt_assert(unmoved(fillers, nf, full));
 		close_all(fillers, nf);
@@ -878,9 +891,9 @@ igt_main
 	igt_subtest_with_dynamic("preferred-order")
 		vseg_dynamic_profiles(test_preferred);
 
-	igt_describe("System memory as a preferred segment is honoured in "
-		     "its turn, before resident placements preferred after "
-		     "it or only supported.");
+	igt_describe("System memory, named by the aperture's id, as a "
+		     "preferred segment is honoured in its turn, before "
+		     "placements preferred after it or only supported.");
 	igt_subtest_with_dynamic("preferred-system")
 		vseg_dynamic_profiles(test_preferred_system);
 

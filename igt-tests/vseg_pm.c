@@ -403,7 +403,7 @@ static void populate_extras(struct pm_set *set)
 {
 	struct drm_vseg_gem_create c;
 
-	vseg_create_args(&c, PRIM_SIZE, BIT(seg_id[NONE]) | BIT(0),
+	vseg_create_args(&c, PRIM_SIZE, BIT(seg_id[NONE]) | BIT(ctx.ap_id),
 			 DRM_VSEG_GEM_CREATE_PRIMARY);
 	vseg_create_prefer(&c, seg_id[NONE], 0);
 	set->primary = vseg_gem_create(ctx.fd, &c);

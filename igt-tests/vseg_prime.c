@@ -471,7 +471,7 @@ static void test_fence_import(void)
 	/* In the aperture now: the job moves nothing. */
 	vseg_make_resident(ctx.fd, &h, 1);
 	assert_seg(ctx.fd, h, ctx.ap_id, "imported, made resident");
-	dst = vseg_gem_create_simple(ctx.fd, size, BIT(0), 0);
+	dst = vseg_gem_create_simple(ctx.fd, size, BIT(ctx.ap_id), 0);
 	vseg_vm_bind(ctx.fd, h, VA);
 	vseg_vm_bind(ctx.fd, dst, VA + SZ_1M);
 	/*
@@ -607,7 +607,7 @@ static void test_hostile(void)
 		struct drm_vseg_gem_create c;
 		struct vseg_cmdbuf cb;
 
-		vseg_create_args(&c, size, BIT(VRAM) | BIT(0),
+		vseg_create_args(&c, size, BIT(VRAM) | BIT(ctx.ap_id),
 				 DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY);
 		h = vseg_gem_create(ctx.fd, &c);
 		vseg_evict(ctx.fd, &h, 1);

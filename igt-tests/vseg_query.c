@@ -877,7 +877,7 @@ static void test_dq_heads(int fd)
 	uint32_t primary;
 
 	igt_assert_eq_u32(heads_active(fd), 0);
-	primary = vseg_gem_create_simple(fd, SZ_1M, VSEG_SEG_BIT(1) | BIT(0),
+	primary = vseg_gem_create_simple(fd, SZ_1M, VSEG_SEG_BIT(1) | vseg_system_set(fd),
 					 DRM_VSEG_GEM_CREATE_PRIMARY);
 	vseg_scanout(fd, 1, primary);
 	igt_assert_eq_u32(heads_active(fd), 2);
@@ -1116,7 +1116,7 @@ static int create_ext(int fd, uint64_t chain, uint32_t *handle)
 	struct drm_vseg_gem_create c;
 	int err;
 
-	vseg_create_args(&c, SZ_64K, VSEG_SEG_BIT(1) | BIT(0), 0);
+	vseg_create_args(&c, SZ_64K, VSEG_SEG_BIT(1) | vseg_system_set(fd), 0);
 	c.extensions = chain;
 	err = __vseg_gem_create(fd, &c);
 	if (handle)

@@ -245,7 +245,7 @@ static void test_evict_make_resident(void)
 
 	/* A system-only buffer: MAKE_RESIDENT has nowhere better to go. */
 	{
-		uint32_t h = vseg_gem_create_simple(ctx.fd, SZ_64K, BIT(0), 0);
+		uint32_t h = vseg_gem_create_simple(ctx.fd, SZ_64K, BIT(ctx.ap_id), 0);
 		struct where w = where(h);
 		uint32_t processed;
 
@@ -531,7 +531,7 @@ static void test_pin_budget(void)
 	}
 
 	/* One more byte of pins is past the budget, though vram has room. */
-	vseg_create_args(&cr, size, BIT(vram_id) | BIT(0), 0);
+	vseg_create_args(&cr, size, BIT(vram_id) | BIT(ctx.ap_id), 0);
 	vseg_create_prefer(&cr, vram_id, 0);
 	c = vseg_gem_create(ctx.fd, &cr);
 	vseg_evict(ctx.fd, &c, 1);
@@ -895,7 +895,7 @@ static void test_accounting(const char *profile)
 			for (unsigned int k = 0; k < nids; k++)
 				if (random() % 3 == 0)
 					set |= BIT(ids[k]);
-		flags = (set & ~BIT(0)) && random() % 2 ? AP_FLAG : 0;
+		flags = (set & ~BIT(ctx.ap_id)) && random() % 2 ? AP_FLAG : 0;
 		vseg_create_args(&c, (1 + random() % 4) * SZ_64K, set, flags);
 		if (random() % 2) {
 			/*

@@ -352,7 +352,7 @@ static void test_memory(uint32_t id)
 	const bool cpu = vseg_ctx_cpu_visible(&ctx, id);
 	int err;
 
-	p = create_primary(BIT(id) | BIT(0), id, &info);
+	p = create_primary(BIT(id) | BIT(ctx.ap_id), id, &info);
 	igt_assert_f(info.segment_id == id && (info.placement_flags & CONTIGUOUS),
 		     "a primary of %s is in %s, flags %#x\n", vseg_ctx_seg_name(&ctx, id),
 		     vseg_ctx_seg_name(&ctx, info.segment_id),
@@ -414,7 +414,7 @@ static void test_either(void)
 	struct drm_vseg_gem_info info;
 	uint32_t p;
 
-	p = create_primary(BIT(1) | BIT(ctx.ap_id) | BIT(0), 1, NULL);
+	p = create_primary(BIT(1) | BIT(ctx.ap_id), 1, NULL);
 	write_pattern(p, 0x3000);
 	vseg_evict(ctx.fd, &p, 1);
 	vseg_scanout(ctx.fd, 0, p);
@@ -481,7 +481,7 @@ static void test_user_pins(void)
 	uint32_t p;
 	int err;
 
-	p = create_primary(BIT(ap) | BIT(0), ap, NULL);
+	p = create_primary(BIT(ap) | BIT(ctx.ap_id), ap, NULL);
 	vseg_scanout(ctx.fd, 0, p);
 	err = __vseg_evict_flags(ctx.fd, &p, 1, DRM_VSEG_RESIDENCY_UNPIN,
 				 NULL);
@@ -832,7 +832,7 @@ static void test_paging(void)
 	for (uint32_t id = 1; id <= ctx.q.num_segments; id++) {
 		if (!vseg_ctx_is_memory(&ctx, id))
 			continue;
-		vseg_create_args(&c, SZ_1M, BIT(id) | BIT(0), AP_FLAG);
+		vseg_create_args(&c, SZ_1M, BIT(id) | BIT(ctx.ap_id), AP_FLAG);
 		vseg_create_prefer(&c, id, 0);
 		h = vseg_gem_create(ctx.fd, &c);
 		paging_grew(&p, id, TRANSFERS);
@@ -848,7 +848,7 @@ static void test_paging(void)
 	}
 
 	/* The aperture: mapped when an AccessedPhysically buffer comes in. */
-	vseg_create_args(&c, SZ_1M, BIT(ap) | BIT(0), AP_FLAG);
+	vseg_create_args(&c, SZ_1M, BIT(ap) | BIT(ctx.ap_id), AP_FLAG);
 	vseg_create_prefer(&c, ap, 0);
 	h = vseg_gem_create(ctx.fd, &c);
 	igt_assert_f(paging_grew(&p, ap, MAP),
@@ -883,7 +883,7 @@ static void test_unload_displayed(void)
 	uint32_t a, b;
 
 	a = create_primary(BIT(ctx.ap_id), 0, NULL);
-	b = create_primary(BIT(1) | BIT(0), 1, NULL);
+	b = create_primary(BIT(1) | BIT(ctx.ap_id), 1, NULL);
 	vseg_scanout(ctx.fd, 0, a);
 	vseg_scanout(ctx.fd, 1, b);
 	check_displayed(0, a, NULL);

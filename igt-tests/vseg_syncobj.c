@@ -71,7 +71,7 @@ static int fd = -1, fd2 = -1;
 
 static uint32_t new_buf(int f, uint64_t size)
 {
-	return vseg_gem_create_simple(f, size, VSEG_SEG_BIT(1) | BIT(0),
+	return vseg_gem_create_simple(f, size, VSEG_SEG_BIT(1) | vseg_system_set(f),
 				      DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY);
 }
 

@@ -218,15 +218,21 @@ int main(int argc, char **argv)
 	memset(b, 0, sizeof(b));
 	if (mem) {
 		b[n++] = (struct buf){ "AccessedPhysically in segment", DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY,
-				       1u << mem | 1u << aperture | 1, mem, 0,
+				       1u << mem | 1u << aperture, mem, 0,
 				       DRM_VSEG_INFO_CONTIGUOUS, mem };
 		b[n++] = (struct buf){ "plain buffer in segment", 0,
-				       1u << mem | 1, mem, 0, 0, mem };
+				       1u << mem | 1u << aperture, mem, 0, 0, mem };
 	}
+	/*
+	 * System memory is segment 0, which a program never names (-EINVAL):
+	 * the aperture's id places a buffer there, mapped into the aperture
+	 * only if it is AccessedPhysically.
+	 */
 	b[n++] = (struct buf){ "AccessedPhysically in aperture", DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY,
-			       1u << aperture | 1, aperture, 0,
+			       1u << aperture, aperture, 0,
 			       DRM_VSEG_INFO_APERTURE_MAPPED, aperture };
-	b[n++] = (struct buf){ "plain buffer in system memory", 0, 1, 0, 0, 0, 0 };
+	b[n++] = (struct buf){ "plain buffer in system memory", 0,
+			       1u << aperture, aperture, 0, 0, aperture };
 
 	printf("creating %d buffers of %u KiB\n", n, SIZE >> 10);
 	for (k = 0; k < n; k++) {

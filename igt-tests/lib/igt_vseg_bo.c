@@ -67,7 +67,7 @@ uint32_t vseg_gem_create_in(int fd, uint64_t size, uint32_t seg,
 {
 	struct drm_vseg_gem_create c;
 
-	vseg_create_args(&c, size, BIT(seg) | BIT(0), flags);
+	vseg_create_args(&c, size, BIT(seg) | vseg_system_set(fd), flags);
 	vseg_create_prefer(&c, seg, 0);
 	return vseg_gem_create(fd, &c);
 }

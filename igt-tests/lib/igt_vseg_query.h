@@ -46,8 +46,17 @@ uint32_t vseg_aperture_id(const struct drm_vseg_query_segments *q,
 uint32_t vseg_segment_by_name(const struct drm_vseg_query_segments *q,
 			      const struct drm_vseg_segment_info *segs,
 			      const char *name);
-/* Bitmask of every segment of the table, system memory (bit 0) included. */
+/*
+ * Bitmask of every segment of the table, a client's set: bit 0 (system
+ * memory) is never in it (GEM_CREATE: -EINVAL since driver 0.8), the
+ * aperture's bit naming system memory.
+ */
 uint32_t vseg_all_segments(const struct drm_vseg_query_segments *q);
+/*
+ * The supported set that names system memory on @fd's device: the
+ * aperture's bit (segment 0 is not a client's to name since driver 0.8).
+ */
+uint32_t vseg_system_set(int fd);
 
 /* Assert that a queried table obeys the WDDM rules the driver enforces. */
 void vseg_check_table_rules(const struct drm_vseg_query_segments *q,

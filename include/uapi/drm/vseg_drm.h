@@ -18,7 +18,12 @@ extern "C" {
  *
  * vseg exposes the memory of a GPU as a WDDM segment table. Segment ids
  * start at 1; id 0 is the implicit system-memory segment and never appears
- * in the table. Physical references are (segment id, offset) pairs; the
+ * in the table. As in WDDM, id 0 is the memory manager's, not a client's:
+ * since 0.8 a client never names it in a segment set or a preferred
+ * segment (-EINVAL), and places a buffer in system memory through the
+ * aperture segment's id; vseg reports it (GEM_INFO's @segment_id, the
+ * system usage of QUERY_SEGMENTS) for a buffer that is in system memory
+ * without being committed to the aperture. Physical references are (segment id, offset) pairs; the
  * GPU physical address of one is the segment's @base_address (&struct
  * drm_vseg_segment_info) plus the offset. Segments never share GPU
  * addresses. System memory has no GPU physical address: the GPU reaches it
@@ -120,6 +125,16 @@ extern "C" {
  *   The limits query's @va_alignment is the page size. Jobs not finished
  *   and GPU virtual address mappings are bounded per process (no longer
  *   per file), per user and for the device.
+ * - 0.8: the seed rules of the segment model. GEM_CREATE refuses segment
+ *   0 (system memory) in @supported_segments and in @preferred with
+ *   -EINVAL, and nothing is created: system memory is named by the
+ *   aperture's id, whose bit in @supported_segments now makes both the
+ *   aperture and plain system memory places of the buffer (a program
+ *   built against 0.7 that set bit 0 sets the aperture's bit instead).
+ *   Segment tables: an aperture's CpuTranslatedAddress is ignored and
+ *   reported as 0 (it failed the load before); a memory segment's commit
+ *   limit of 0 stands for its size and is reported as the size;
+ *   UseBanking with a single bank, and any VprAlignment, are accepted.
  *
  * Rule for the version: the minor grows by one whenever this header
  * gains something a program may want to test for before it uses it (an
@@ -415,21 +430,24 @@ struct drm_vseg_segment_power {
  *	segment, else the first 4 GiB boundary past every other segment.
  * @cpu_translated_address: base of the segment as the CPU sees it on the
  *	bus, where its CPU-visible part starts: nonzero and page aligned on a
- *	CPU-visible memory segment, zero on every other segment (the
- *	aperture included).
+ *	CPU-visible memory segment, zero on every other segment. Always zero
+ *	on the aperture: WDDM ignores an aperture's CpuTranslatedAddress, and
+ *	since 0.8 so does vseg (a table may give one; it is reported as 0).
  * @size: size in bytes; a multiple of @page_size and of the host page
  *	size. For an Agp aperture, the size the module parameters give it.
  * @cpu_visible_size: bytes from offset 0 the CPU can reach directly; equal
  *	to @size for a fully visible segment, less on a small-BAR segment, zero
  *	when the segment is not CPU-visible.
  * @commit_limit: most bytes that may be committed to the segment. Equal to
- *	@size for memory segments; at most @size for the aperture.
+ *	@size for memory segments (since 0.8 a table may give 0 there, as
+ *	DXGK_SEGMENTDESCRIPTOR4's CommitLimit applies to the aperture only:
+ *	it is reported as the size); at most @size for the aperture.
  * @system_memory_end_address: for segments populated from system memory,
  *	allocations ending after this offset are purged during hibernation;
  *	zero when unused.
  * @page_size: allocation granularity: 4096 or 65536.
  * @num_banks: number of banks, zero without %DRM_VSEG_SEGMENT_USE_BANKING,
- *	at most %DRM_VSEG_MAX_BANKS (16).
+ *	one (since 0.8) to %DRM_VSEG_MAX_BANKS (16) with it.
  * @bank_end: end offset (exclusive) of each bank; bank 0 starts at 0, bank
  *	i starts at @bank_end[i - 1], the last bank ends at @size.
  * @num_invalid_ranges: number of valid entries in @invalid_ranges, at most
@@ -456,7 +474,9 @@ struct drm_vseg_segment_power {
  * @vpr_range_size: since 0.5: its size in bytes (VprRangeSize); zero
  *	without a VPR.
  * @vpr_alignment: since 0.5: alignment of the VPR's start and size
- *	(VprAlignment), a power of two at least @page_size.
+ *	(VprAlignment), as the table gives it: the start and the size are
+ *	multiples of it (when nonzero) and of @page_size. Before 0.8 it was a
+ *	power of two of at least @page_size.
  * @num_vpr_supported: since 0.5: most disjoint protected extents the VPR
  *	holds at once (NumVprSupported); zero means no limit.
  * @vpr_reserve_size: since 0.5: bytes at the start of the VPR kept for the
@@ -624,8 +644,14 @@ struct drm_vseg_query_segments {
  * - in plain system memory (segment 0) a buffer is never mapped and counts
  *   against no commit limit; it has no GPU physical address.
  *
- * Segment sets are bitmasks of segment ids: bit 0 is the system segment,
- * bit n is segment n of the table.
+ * Segment sets are bitmasks of segment ids: bit n is segment n of the
+ * table. Bit 0, the implicit system segment, is never set in a client's
+ * set (since 0.8: -EINVAL): system memory is placed through the
+ * aperture's bit, as WDDM places it through the aperture segment's id. A
+ * buffer whose supported set has the aperture's bit may live in system
+ * memory committed to the aperture (resident) or, when no segment has
+ * room or once evicted, in plain system memory (segment 0, not resident);
+ * a buffer without it reaches plain system memory only by eviction.
  */
 
 #define DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY	(1u << 0)
@@ -656,7 +682,8 @@ struct drm_vseg_query_segments {
 
 /**
  * struct drm_vseg_segment_pref - one preferred segment (DXGK_SEGMENTPREFERENCE)
- * @segment_id: a segment id of the table, or 0 for system memory.
+ * @segment_id: a segment id of the table. Not 0 (since 0.8: -EINVAL):
+ *	system memory is preferred through the aperture's id.
  * @flags: %DRM_VSEG_PREF_TOP_DOWN (allocate from the end of the segment)
  *	or 0 (bottom-up).
  */
@@ -693,8 +720,9 @@ struct drm_vseg_segment_pref {
  *	everywhere), %DRM_VSEG_GEM_CREATE_PROTECTED (since 0.5, below),
  *	%DRM_VSEG_GEM_CREATE_VM_PRIVATE (since 0.7), or 0.
  * @handle: in: must be zero; out: the GEM handle.
- * @supported_segments: segments the buffer may live in; nonzero; bit 0 is
- *	system memory.
+ * @supported_segments: segments the buffer may live in; nonzero; bit 0
+ *	(system memory) must be clear (since 0.8): the aperture's bit stands
+ *	for system memory, committed to the aperture or not.
  * @eviction_segments: where the buffer goes when evicted from a memory
  *	segment: the aperture's bit, or 0 for straight to system memory. The
  *	aperture must then be in @supported_segments.
@@ -742,6 +770,7 @@ struct drm_vseg_segment_pref {
  *
  * Errors: -EINVAL for bad arguments (zero or unaligned size, alignment not a
  * power of two, unknown flags, nonzero reserved fields, unknown segment ids,
+ * segment 0 in @supported_segments or @preferred (since 0.8),
  * a preferred segment outside the supported set, banks on a segment without
  * banking, CPU_VISIBLE with no CPU-visible supported segment,
  * AccessedPhysically or PRIMARY with no memory segment or aperture

@@ -221,6 +221,7 @@ static int vseg_build_table(struct vseg_segment_table *t, struct pci_dev *pci)
 		err = vseg_pci_table_resolve(t, pci);
 	if (err)
 		return err;
+	vseg_segment_table_normalize(t);
 	return vseg_segment_table_validate(t);
 }
 

@@ -359,6 +359,10 @@ int vseg_ioctl_gem_create(struct drm_device *drm, void *data,
 	p.eviction = args->eviction_segments;
 	p.num_preferred = args->num_preferred;
 	p.num_banks = args->num_hinted_banks;
+	/* Segment 0 is not the client's to name (-EINVAL). */
+	err = vseg_place_client_sets(&vdev->layout, &p);
+	if (err)
+		return err;
 
 	err = vseg_ext_walk(args->extensions, gem_create_exts,
 			    ARRAY_SIZE(gem_create_exts), &p);

@@ -431,6 +431,38 @@ static u64 place_capacity(const struct vseg_layout *l,
 	return largest_run(d, lo, hi, align);
 }
 
+/**
+ * vseg_place_client_sets() - take a client's segment sets
+ * @l: the layout
+ * @p: properties whose @supported and @pref_seg a client gave
+ *
+ * System memory is the implicit segment 0 of the memory manager, which a
+ * client never names (WDDM's GPU segments: the kernel-mode driver places
+ * an allocation in system memory through the aperture segment's id). A
+ * client's supported set with bit 0, or a preferred segment 0, is
+ * refused. The aperture's bit in the supported set names system memory:
+ * it makes both the aperture (system pages committed to it) and plain
+ * system memory (not committed, where a buffer goes when no segment has
+ * room) places of the buffer, so bit 0 is added to @p->supported.
+ *
+ * Return: 0, or -EINVAL (@p unchanged) if the client named segment 0.
+ */
+int vseg_place_client_sets(const struct vseg_layout *l,
+			   struct vseg_bo_params *p)
+{
+	unsigned int i;
+
+	if (p->supported & BIT(0))
+		return -EINVAL;
+	for (i = 0; i < p->num_preferred && i < VSEG_BO_MAX_PREFERRED; i++)
+		if (!p->pref_seg[i])
+			return -EINVAL;
+	if (p->supported & BIT(l->aperture_id))
+		p->supported |= BIT(0);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vseg_place_client_sets);
+
 /* Contradictions between the properties and the table. */
 static int check_sets(const struct vseg_layout *l,
 		      const struct vseg_bo_params *p)

@@ -105,6 +105,8 @@ unsigned int vseg_place_physical(const struct vseg_layout *l,
 unsigned int vseg_place_filter(const struct vseg_layout *l,
 			       struct ttm_place *places, unsigned int n,
 			       u32 segments);
+int vseg_place_client_sets(const struct vseg_layout *l,
+			   struct vseg_bo_params *p);
 int vseg_place_check(const struct vseg_layout *l,
 		     const struct vseg_bo_params *p, u64 *real_size);
 

@@ -14,7 +14,6 @@
 #include <linux/errno.h>
 #include <linux/export.h>
 #include <linux/kernel.h>
-#include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
@@ -834,6 +833,10 @@ static int vseg_parse_segment(struct vseg_parser *p,
 		else
 			strscpy(s->name, "aperture", sizeof(s->name));
 	}
+	/* UseBanking without banks=: one bank, the whole segment. */
+	if (!s->num_banks && kind == VSEG_SEGMENT_MEMORY &&
+	    (s->flags & VSEG_SEGF_USE_BANKING))
+		s->num_banks = 1;
 	if (s->num_banks)
 		s->bank_end[s->num_banks - 1] = s->size;
 
@@ -909,7 +912,8 @@ static int vseg_parse_item(struct vseg_parser *p, char *item)
  * the previous one ends (the first at GPU address 0), the aperture sits
  * at 0x100000000 and gets the Aperture flag unless it has Aperture or
  * Agp. A CPU-visible memory segment gets no CPU-translated address: the
- * table must give it. An Agp aperture needs no size: whatever the table
+ * table must give it. A memory segment with the banking flag and no banks
+ * key has one bank, the whole segment. An Agp aperture needs no size: whatever the table
  * says, it gets %VSEG_AGP_DEFAULT_SIZE, which
  * vseg_segment_table_size_agp() may change (WDDM ignores the Size of an
  * Agp aperture too). The paging buffer, with or without a paging item,
@@ -917,7 +921,9 @@ static int vseg_parse_item(struct vseg_parser *p, char *item)
  * most its commit limit) and no private data.
  *
  * Only the syntax and the array capacities are checked: call
- * vseg_segment_table_validate() on the result.
+ * vseg_segment_table_validate() on the result, which is normalized
+ * (vseg_segment_table_normalize(): an aperture's cpu key is ignored, a
+ * memory segment's commit=0 is its size).
  *
  * Return: 0; -EINVAL with one line logged if @text cannot be parsed
  * (then @t holds a partial table); -ENOMEM.
@@ -960,11 +966,39 @@ int vseg_segment_table_parse(struct vseg_segment_table *t, const char *text)
 		t->paging_buffer_size = ap && ap->commit_limit < VSEG_PAGING_SIZE ?
 					ap->commit_limit : VSEG_PAGING_SIZE;
 	}
+	vseg_segment_table_normalize(t);
 out:
 	kfree(buf);
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(vseg_segment_table_parse);
+
+/**
+ * vseg_segment_table_normalize() - apply what WDDM ignores or defaults
+ * @t: the table.
+ *
+ * WDDM ignores the CpuTranslatedAddress of an aperture segment, the Agp
+ * one included (DXGK_SEGMENTDESCRIPTOR): it is set to 0, which is what
+ * QUERY_SEGMENTS, debugfs and vseg-info then report. DXGK_SEGMENTDESCRIPTOR4's
+ * CommitLimit applies to the aperture only: a memory segment's 0 becomes
+ * its size. Nothing else changes; vseg_segment_table_check() accepts a
+ * table before and after. Safe on any table (only the first
+ * %VSEG_MAX_SEGMENTS entries are looked at).
+ */
+void vseg_segment_table_normalize(struct vseg_segment_table *t)
+{
+	struct vseg_segment_desc *s;
+	unsigned int i;
+
+	for (i = 0; i < t->num_segments && i < VSEG_MAX_SEGMENTS; i++) {
+		s = &t->seg[i];
+		if (s->kind == VSEG_SEGMENT_APERTURE)
+			s->cpu_translated_address = 0;
+		else if (s->kind == VSEG_SEGMENT_MEMORY && !s->commit_limit)
+			s->commit_limit = s->size;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(vseg_segment_table_normalize);
 
 /**
  * vseg_segment_table_size_agp() - size an Agp aperture by parameter
@@ -1031,6 +1065,17 @@ static bool vseg_ranges_overlap(u64 a, u64 alen, u64 b, u64 blen)
 	if (!alen || !blen)
 		return false;
 	return a >= b ? a - b < blen : b - a < alen;
+}
+
+/* Is @val a multiple of @align? Everything is of 0 (no alignment). */
+static bool vseg_multiple_of(u64 val, u32 align)
+{
+	u32 rem;
+
+	if (!align)
+		return true;
+	div_u64_rem(val, align, &rem);
+	return !rem;
 }
 
 static bool vseg_name_ok(const char *name)
@@ -1139,10 +1184,15 @@ static int vseg_validate_size(const struct vseg_segment_desc *s,
 				       "size 0x%llx exceeds the 4 GiB limit of the aperture",
 				       s->size);
 
+	/*
+	 * DXGK_SEGMENTDESCRIPTOR4's CommitLimit applies to the aperture only:
+	 * a memory segment's 0 stands for its size; any other value must be
+	 * the size (DXGK_SEGMENTDESCRIPTOR: "always the same as the size").
+	 */
 	if (!is_ap) {
-		if (s->commit_limit != s->size)
+		if (s->commit_limit && s->commit_limit != s->size)
 			return vseg_table_fail(err, id, VSEG_RULE_MEMORY_COMMIT,
-					       "commit limit 0x%llx of a memory segment must equal its size 0x%llx",
+					       "commit limit 0x%llx of a memory segment must be 0 or its size 0x%llx",
 					       s->commit_limit, s->size);
 		return 0;
 	}
@@ -1175,7 +1225,7 @@ static int vseg_validate_banks(const struct vseg_segment_desc *s,
 	if (s->num_banks && !banking)
 		return vseg_table_fail(err, id, VSEG_RULE_BANKS_WITHOUT_BANKING,
 				       "banks without UseBanking");
-	if (banking && s->num_banks < 2)
+	if (banking && !s->num_banks)
 		return vseg_table_fail(err, id, VSEG_RULE_BANKING_WITHOUT_BANKS,
 				       "UseBanking without banks");
 
@@ -1210,14 +1260,13 @@ static int vseg_validate_cpu_address(const struct vseg_segment_desc *s,
 	u64 cpu = s->cpu_translated_address;
 	u32 id = s->id;
 
-	if (s->kind == VSEG_SEGMENT_APERTURE) {
-		if (cpu)
-			return vseg_table_fail(err, id,
-					       VSEG_RULE_APERTURE_CPU_ADDRESS,
-					       "CPU-translated address 0x%llx on the aperture must be 0",
-					       cpu);
+	/*
+	 * WDDM ignores it on aperture segments, the Agp one included (seed
+	 * DXGK_SEGMENTDESCRIPTOR): so does vseg, which reports it as 0
+	 * (vseg_segment_table_normalize()).
+	 */
+	if (s->kind == VSEG_SEGMENT_APERTURE)
 		return 0;
-	}
 	if (!visible) {
 		if (cpu)
 			return vseg_table_fail(err, id,
@@ -1328,7 +1377,6 @@ static int vseg_validate_vpr(const struct vseg_segment_desc *s,
 			     struct vseg_table_error *err)
 {
 	bool vpr = s->flags & VSEG_SEGF_VPR_SUPPORTED;
-	u64 align = s->vpr_alignment;
 	unsigned int i;
 	u32 id = s->id;
 
@@ -1349,13 +1397,15 @@ static int vseg_validate_vpr(const struct vseg_segment_desc *s,
 	if (!s->vpr_size)
 		return vseg_table_fail(err, id, VSEG_RULE_VPR_SIZE_ZERO,
 				       "VprSupported without a VPR size");
-	if (!is_power_of_2(align) || align < s->page_size)
-		return vseg_table_fail(err, id, VSEG_RULE_VPR_ALIGNMENT,
-				       "VPR alignment 0x%llx is not a power of two of at least the page size",
-				       align);
-	if (!IS_ALIGNED(s->vpr_start, align) ||
-	    !IS_ALIGNED(s->vpr_size, align) || s->vpr_start > s->size ||
-	    s->vpr_size > s->size - s->vpr_start)
+	/*
+	 * VprAlignment applies to the start and the size (any value: 0 and
+	 * 1 align nothing); the VPR is made of whole segment pages.
+	 */
+	if (!vseg_multiple_of(s->vpr_start, s->vpr_alignment) ||
+	    !vseg_multiple_of(s->vpr_size, s->vpr_alignment) ||
+	    !IS_ALIGNED(s->vpr_start, s->page_size) ||
+	    !IS_ALIGNED(s->vpr_size, s->page_size) ||
+	    s->vpr_start > s->size || s->vpr_size > s->size - s->vpr_start)
 		return vseg_table_fail(err, id, VSEG_RULE_VPR_RANGE,
 				       "VPR [0x%llx, +0x%llx) is unaligned or outside the segment",
 				       s->vpr_start, s->vpr_size);

@@ -89,10 +89,12 @@ struct vseg_range {
  * @flags: VSEG_SEGF_* (DXGK_SEGMENTFLAGS).
  * @base_address: GPU physical base.
  * @cpu_translated_address: CPU/bus base, CPU-visible memory segments only
- *	(nonzero and host-page aligned there, zero everywhere else).
+ *	(nonzero and host-page aligned there, zero on other memory segments);
+ *	ignored on the aperture, where vseg_segment_table_normalize() sets 0.
  * @size: bytes.
  * @cpu_visible_size: bytes from offset 0 the CPU reaches (0 if not visible).
- * @commit_limit: bytes that may be committed.
+ * @commit_limit: bytes that may be committed; on a memory segment 0 or
+ *	its size (vseg_segment_table_normalize() turns 0 into the size).
  * @system_memory_end: DXGK_SEGMENTDESCRIPTOR4.SystemMemoryEndAddress.
  * @page_size: SZ_4K or SZ_64K.
  * @num_banks: number of banks (0 without banking).
@@ -221,8 +223,9 @@ struct vseg_profile_overrides {
  *	%VSEG_MEMORY_SIZE_LIMIT (1 TiB).
  * @VSEG_RULE_APERTURE_SIZE_LIMIT: the aperture's size is above
  *	%VSEG_APERTURE_SIZE_LIMIT (4 GiB).
- * @VSEG_RULE_MEMORY_COMMIT: a memory segment's commit limit is not its
- *	size.
+ * @VSEG_RULE_MEMORY_COMMIT: a memory segment's commit limit is neither 0
+ *	(its size: DXGK_SEGMENTDESCRIPTOR4's CommitLimit applies to the
+ *	aperture only) nor its size.
  * @VSEG_RULE_APERTURE_COMMIT_SIZE: the aperture's commit limit is above
  *	its size.
  * @VSEG_RULE_APERTURE_COMMIT_ALIGN: the aperture's commit limit is 0 or
@@ -230,7 +233,7 @@ struct vseg_profile_overrides {
  * @VSEG_RULE_APERTURE_BANKS: the aperture has banks.
  * @VSEG_RULE_TOO_MANY_BANKS: more than %VSEG_MAX_BANKS banks.
  * @VSEG_RULE_BANKS_WITHOUT_BANKING: banks without UseBanking.
- * @VSEG_RULE_BANKING_WITHOUT_BANKS: UseBanking with fewer than two banks.
+ * @VSEG_RULE_BANKING_WITHOUT_BANKS: UseBanking without a bank (NbOfBanks 0).
  * @VSEG_RULE_BANK_ALIGN: a bank end is not a multiple of the page size.
  * @VSEG_RULE_BANK_ORDER: a bank end is not above the previous one (or 0
  *	for the first bank).
@@ -243,8 +246,6 @@ struct vseg_profile_overrides {
  * @VSEG_RULE_VISIBLE_SIZE: the CPU-visible size is above the size.
  * @VSEG_RULE_VISIBLE_ALIGN: the CPU-visible size is not a multiple of the
  *	page size.
- * @VSEG_RULE_APERTURE_CPU_ADDRESS: the aperture has a CPU-translated
- *	address.
  * @VSEG_RULE_CPU_ADDRESS_WITHOUT_FLAG: a memory segment has a
  *	CPU-translated address without CpuVisible.
  * @VSEG_RULE_CPU_ADDRESS_ZERO: CpuVisible with a CPU-translated address of 0.
@@ -271,10 +272,9 @@ struct vseg_profile_overrides {
  * @VSEG_RULE_VPR_WITHOUT_FLAG: a video protected region field (start,
  *	size, alignment, count, reserve) is set without VprSupported.
  * @VSEG_RULE_VPR_SIZE_ZERO: VprSupported without a VPR size.
- * @VSEG_RULE_VPR_ALIGNMENT: the VPR alignment is not a power of two at
- *	least the page size.
  * @VSEG_RULE_VPR_RANGE: the VPR start or size is not a multiple of the
- *	VPR alignment, or the VPR is not inside the segment.
+ *	VPR alignment (when nonzero) or of the page size, or the VPR is not
+ *	inside the segment.
  * @VSEG_RULE_VPR_INVALID_OVERLAP: the VPR overlaps an invalid range.
  * @VSEG_RULE_VPR_UEFI_OVERLAP: the VPR overlaps a UEFI frame-buffer range.
  * @VSEG_RULE_VPR_RESERVE: the VPR reserve is above the VPR size or not a
@@ -366,7 +366,6 @@ enum vseg_table_rule {
 	VSEG_RULE_VISIBLE_ZERO,
 	VSEG_RULE_VISIBLE_SIZE,
 	VSEG_RULE_VISIBLE_ALIGN,
-	VSEG_RULE_APERTURE_CPU_ADDRESS,
 	VSEG_RULE_CPU_ADDRESS_WITHOUT_FLAG,
 	VSEG_RULE_CPU_ADDRESS_ZERO,
 	VSEG_RULE_CPU_ADDRESS_ALIGN,
@@ -386,7 +385,6 @@ enum vseg_table_rule {
 	VSEG_RULE_ENCRYPTED_PAGING,
 	VSEG_RULE_VPR_WITHOUT_FLAG,
 	VSEG_RULE_VPR_SIZE_ZERO,
-	VSEG_RULE_VPR_ALIGNMENT,
 	VSEG_RULE_VPR_RANGE,
 	VSEG_RULE_VPR_INVALID_OVERLAP,
 	VSEG_RULE_VPR_UEFI_OVERLAP,
@@ -431,6 +429,7 @@ int vseg_segment_table_from_profile(struct vseg_segment_table *t,
 				    const char *profile,
 				    const struct vseg_profile_overrides *ovr);
 int vseg_segment_table_parse(struct vseg_segment_table *t, const char *text);
+void vseg_segment_table_normalize(struct vseg_segment_table *t);
 void vseg_segment_table_size_agp(struct vseg_segment_table *t, u64 size,
 				 u64 commit);
 int vseg_segment_table_check(const struct vseg_segment_table *t,

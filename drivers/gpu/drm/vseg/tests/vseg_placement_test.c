@@ -473,6 +473,54 @@ static void placement_check_capacity(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vseg_place_check(l, p, &real), 0);
 }
 
+/*
+ * Seed 004: system memory is the implicit segment 0, which a client never
+ * names; it places a buffer in system memory through the aperture's id.
+ */
+static void placement_client_sets(struct kunit *test)
+{
+	struct vseg_layout *l = placement_dev(test, "discrete");
+	struct vseg_bo_params *p = params(test, SZ_1M, 0, BIT(0) | BIT(1));
+	struct ttm_place pl[VSEG_BO_MAX_PLACES];
+
+	/* bit 0 in the supported set: refused, nothing changed */
+	KUNIT_EXPECT_EQ(test, vseg_place_client_sets(l, p), -EINVAL);
+	KUNIT_EXPECT_EQ(test, p->supported, BIT(0) | BIT(1));
+	p->supported = BIT(0);
+	KUNIT_EXPECT_EQ(test, vseg_place_client_sets(l, p), -EINVAL);
+	KUNIT_EXPECT_EQ(test, p->supported, BIT(0));
+
+	/* a preferred segment 0, anywhere in the list: refused */
+	p->supported = BIT(1) | BIT(3);
+	prefer(p, 1, false);
+	prefer(p, 0, false);
+	KUNIT_EXPECT_EQ(test, vseg_place_client_sets(l, p), -EINVAL);
+	KUNIT_EXPECT_EQ(test, p->supported, BIT(1) | BIT(3));
+	p->num_preferred = 0;
+	prefer(p, 0, true);
+	KUNIT_EXPECT_EQ(test, vseg_place_client_sets(l, p), -EINVAL);
+
+	/* memory segments only: no system memory place */
+	p->num_preferred = 0;
+	p->supported = BIT(1) | BIT(2);
+	KUNIT_EXPECT_EQ(test, vseg_place_client_sets(l, p), 0);
+	KUNIT_EXPECT_EQ(test, p->supported, BIT(1) | BIT(2));
+	KUNIT_ASSERT_EQ(test, home_places(l, p, false, false, pl), 2);
+	expect_place(test, pl, 0, TTM_PL_VRAM, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 1, TTM_PL_PRIV, NO_FLAGS, 0, 0);
+
+	/* the aperture's id names system memory: aperture, then system */
+	p->supported = BIT(3);
+	prefer(p, 3, false);
+	KUNIT_EXPECT_EQ(test, vseg_place_client_sets(l, p), 0);
+	KUNIT_EXPECT_EQ(test, p->supported, BIT(0) | BIT(3));
+	KUNIT_ASSERT_EQ(test, home_places(l, p, false, false, pl), 2);
+	expect_place(test, pl, 0, TTM_PL_TT, NO_FLAGS, 0, 0);
+	expect_place(test, pl, 1, TTM_PL_SYSTEM, NO_FLAGS, 0, 0);
+	KUNIT_ASSERT_EQ(test, home_places(l, p, false, true, pl), 1);
+	expect_place(test, pl, 0, TTM_PL_TT, NO_FLAGS, 0, 0);
+}
+
 static struct kunit_case vseg_placement_cases[] = {
 	KUNIT_CASE(placement_accessed_physically),
 	KUNIT_CASE(placement_preference_order),
@@ -485,6 +533,7 @@ static struct kunit_case vseg_placement_cases[] = {
 	KUNIT_CASE(placement_filter),
 	KUNIT_CASE(placement_check_capacity),
 	KUNIT_CASE_PARAM(placement_check_params, check_cases_gen_params),
+	KUNIT_CASE(placement_client_sets),
 	{}
 };
 

@@ -996,6 +996,17 @@ static const struct text_case good_tables[] = {
 	  "memory:name=h,size=16M,flags=cpuhostaperture,hostaperture=1M,hostaddr=0xc1000000" AP },
 	{ "host-aperture-at-top",
 	  M16 ",flags=cpuhostaperture,hostaperture=1M,hostaddr=0xfffffffffff00000" AP },
+	/* limits stricter than the seeds that went (issue 23) */
+	{ "cpu-address-on-aperture-ignored", M16 AP ",cpu=0xe0000000" },
+	{ "cpu-address-on-agp-aperture-ignored",
+	  M16 ";aperture:flags=agp,cpu=0xe0001000" },
+	{ "memory-commit-zero", M16 ",commit=0" AP },
+	{ "banking-one-bank", M16 ",flags=banking" AP },
+	{ "vpr-align-zero", M16 ",flags=vpr,vprsize=1M" AP },
+	{ "vpr-align-not-power-of-two", M16 ",flags=vpr,vprsize=3M,vpralign=0x3000" AP },
+	{ "vpr-align-below-page",
+	  "memory:name=m,size=16M,page=64K,flags=64kpages|vpr,vprsize=1M,vpralign=4K" AP },
+	{ "vpr-align-one", M16 ",flags=vpr,vprstart=4K,vprsize=12K,vpralign=1" AP },
 };
 
 KUNIT_ARRAY_PARAM_DESC(good_tables, good_tables, name);
@@ -1108,7 +1119,10 @@ static const struct table_case bad_tables[] = {
 	  "Use64KBPages does not match the page size 4096" },
 	{ "memory-commit-below-size", M16 ",commit=8M" AP,
 	  1, VSEG_RULE_MEMORY_COMMIT,
-	  "commit limit 0x800000 of a memory segment must equal its size 0x1000000" },
+	  "commit limit 0x800000 of a memory segment must be 0 or its size 0x1000000" },
+	{ "memory-commit-above-size", M16 ",commit=32M" AP,
+	  1, VSEG_RULE_MEMORY_COMMIT,
+	  "commit limit 0x2000000 of a memory segment must be 0 or its size 0x1000000" },
 	{ "aperture-commit-above-size", M16 AP ",commit=128M",
 	  2, VSEG_RULE_APERTURE_COMMIT_SIZE,
 	  "aperture commit limit 0x8000000 exceeds its size 0x4000000" },
@@ -1122,8 +1136,8 @@ static const struct table_case bad_tables[] = {
 	{ "banks-without-banking", M16 ",banks=8M" AP,
 	  1, VSEG_RULE_BANKS_WITHOUT_BANKING,
 	  "banks without UseBanking" },
-	{ "banking-without-banks", M16 ",flags=banking" AP,
-	  1, VSEG_RULE_BANKING_WITHOUT_BANKS,
+	{ "banking-on-aperture-without-banks", M16 AP ",flags=banking",
+	  2, VSEG_RULE_BANKING_WITHOUT_BANKS,
 	  "UseBanking without banks" },
 	{ "banks-on-aperture", M16 AP ",flags=banking,banks=32M",
 	  2, VSEG_RULE_APERTURE_BANKS,
@@ -1167,16 +1181,6 @@ static const struct table_case bad_tables[] = {
 	{ "visible-on-aperture", M16 AP ",visible=4K",
 	  2, VSEG_RULE_APERTURE_VISIBLE,
 	  "CPU-visible size 0x1000 on the aperture must be 0" },
-	{ "cpu-address-on-aperture", M16 AP ",cpu=0xe0000000",
-	  2, VSEG_RULE_APERTURE_CPU_ADDRESS,
-	  "CPU-translated address 0xe0000000 on the aperture must be 0" },
-	{ "cpu-address-on-visible-aperture",
-	  M16 AP ",flags=cpuvisible,cpu=0xe0000000",
-	  2, VSEG_RULE_APERTURE_CPU_ADDRESS,
-	  "CPU-translated address 0xe0000000 on the aperture must be 0" },
-	{ "cpu-address-on-agp-aperture", M16 ";aperture:flags=agp,cpu=0xe0000000",
-	  2, VSEG_RULE_APERTURE_CPU_ADDRESS,
-	  "CPU-translated address 0xe0000000 on the aperture must be 0" },
 	{ "cpu-address-without-flag", M16 ",cpu=0xe0000000" AP,
 	  1, VSEG_RULE_CPU_ADDRESS_WITHOUT_FLAG,
 	  "CPU-translated address 0xe0000000 without CpuVisible" },
@@ -1334,16 +1338,22 @@ static const struct table_case bad_tables[] = {
 	{ "vpr-without-size", M16 ",flags=vpr,vpralign=4K" AP,
 	  1, VSEG_RULE_VPR_SIZE_ZERO,
 	  "VprSupported without a VPR size" },
-	{ "vpr-align-zero", M16 ",flags=vpr,vprsize=1M" AP,
-	  1, VSEG_RULE_VPR_ALIGNMENT,
-	  "VPR alignment 0x0 is not a power of two of at least the page size" },
-	{ "vpr-align-not-power-of-two", M16 ",flags=vpr,vprsize=3M,vpralign=0x3000" AP,
-	  1, VSEG_RULE_VPR_ALIGNMENT,
-	  "VPR alignment 0x3000 is not a power of two of at least the page size" },
-	{ "vpr-align-below-page",
-	  "memory:name=m,size=16M,page=64K,flags=64kpages|vpr,vprsize=1M,vpralign=4K" AP,
-	  1, VSEG_RULE_VPR_ALIGNMENT,
-	  "VPR alignment 0x1000 is not a power of two of at least the page size" },
+	{ "vpr-size-not-multiple-of-odd-alignment",
+	  M16 ",flags=vpr,vprsize=1M,vpralign=0x3000" AP,
+	  1, VSEG_RULE_VPR_RANGE,
+	  "VPR [0x0, +0x100000) is unaligned or outside the segment" },
+	{ "vpr-start-not-multiple-of-odd-alignment",
+	  M16 ",flags=vpr,vprstart=0x2000,vprsize=0x3000,vpralign=0x3000" AP,
+	  1, VSEG_RULE_VPR_RANGE,
+	  "VPR [0x2000, +0x3000) is unaligned or outside the segment" },
+	{ "vpr-start-not-page-aligned",
+	  "memory:name=m,size=16M,page=64K,flags=64kpages|vpr,vprstart=4K,vprsize=64K,vpralign=4K" AP,
+	  1, VSEG_RULE_VPR_RANGE,
+	  "VPR [0x1000, +0x10000) is unaligned or outside the segment" },
+	{ "vpr-size-not-page-aligned-no-alignment",
+	  M16 ",flags=vpr,vprsize=0x1800" AP,
+	  1, VSEG_RULE_VPR_RANGE,
+	  "VPR [0x0, +0x1800) is unaligned or outside the segment" },
 	{ "vpr-start-unaligned", M16 ",flags=vpr,vprstart=64K,vprsize=1M,vpralign=1M" AP,
 	  1, VSEG_RULE_VPR_RANGE,
 	  "VPR [0x10000, +0x100000) is unaligned or outside the segment" },
@@ -1545,12 +1555,11 @@ static void edit_aperture_without_flag(struct vseg_segment_table *t)
 	t->seg[1].flags &= ~VSEG_SEGF_APERTURE;
 }
 
-/* The parser always makes two banks or more: leave one. */
-static void edit_one_bank(struct vseg_segment_table *t)
+/* The parser gives a banking memory segment one bank at least: none. */
+static void edit_no_bank(struct vseg_segment_table *t)
 {
 	t->seg[0].flags |= VSEG_SEGF_USE_BANKING;
-	t->seg[0].num_banks = 1;
-	t->seg[0].bank_end[0] = t->seg[0].size;
+	t->seg[0].num_banks = 0;
 }
 
 /* The parser ends the last bank at the size: end it short. */
@@ -1589,7 +1598,7 @@ static const struct struct_case struct_cases[] = {
 	{ "aperture-kind-without-flag", edit_aperture_without_flag,
 	  2, VSEG_RULE_KIND_FLAGS,
 	  "kind does not match the Aperture/Agp flags" },
-	{ "banking-with-one-bank", edit_one_bank,
+	{ "banking-with-no-bank", edit_no_bank,
 	  1, VSEG_RULE_BANKING_WITHOUT_BANKS, "UseBanking without banks" },
 	{ "last-bank-short", edit_last_bank_short,
 	  1, VSEG_RULE_BANK_OUTSIDE,
@@ -1618,6 +1627,139 @@ static void segment_unknown_kind(struct kunit *test)
 
 	t->seg[1].kind = 0;
 	expect_rule(test, t, "kind 0", 2, VSEG_RULE_KIND, "unknown kind 0");
+}
+
+/* --- the seed rules (issue 23) ------------------------------------------- */
+
+/*
+ * Seed 000: CpuTranslatedAddress is ignored for aperture segments, the Agp
+ * one included: accepted, and reported as 0 (normalized away).
+ */
+static void segment_seed_aperture_cpu_address(struct kunit *test)
+{
+	static const char * const tables[] = {
+		M16 AP ",cpu=0xe0000000",
+		M16 AP ",flags=aperture|cpuvisible,cpu=0xe0000000",
+		M16 ";aperture:flags=agp,cpu=0xe0001000",
+		M16 AP ",cpu=0x1234",		/* not even page aligned */
+	};
+	struct vseg_segment_table *t;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(tables); i++) {
+		t = parse_ok(test, tables[i]);
+		KUNIT_EXPECT_EQ_MSG(test, t->seg[1].cpu_translated_address, 0,
+				    "%s", tables[i]);
+		expect_valid(test, t);
+		KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+	}
+
+	/* a table built in memory: valid before normalizing, 0 after */
+	t = parse_ok(test, M16 AP);
+	t->seg[1].cpu_translated_address = 0xe0000000;
+	expect_valid(test, t);
+	vseg_segment_table_normalize(t);
+	KUNIT_EXPECT_EQ(test, t->seg[1].cpu_translated_address, 0);
+	expect_valid(test, t);
+
+	/* a memory segment's is not the aperture's: still checked and kept */
+	t = parse_ok(test, M16 ",flags=cpuvisible,cpu=0xe0000000" AP);
+	vseg_segment_table_normalize(t);
+	KUNIT_EXPECT_EQ(test, t->seg[0].cpu_translated_address, 0xe0000000);
+	t->seg[0].flags &= ~VSEG_SEGF_CPU_VISIBLE;
+	t->seg[0].cpu_visible_size = 0;
+	expect_rule(test, t, "memory cpu without CpuVisible", 1,
+		    VSEG_RULE_CPU_ADDRESS_WITHOUT_FLAG,
+		    "CPU-translated address 0xe0000000 without CpuVisible");
+}
+
+/*
+ * Seed 001: DXGK_SEGMENTDESCRIPTOR4's CommitLimit applies to the aperture
+ * only; a memory segment's 0 takes its size. Any other value but the size
+ * is still refused (seed 000: always the size). The aperture's 0 is
+ * refused: it could commit nothing.
+ */
+static void segment_seed_memory_commit_zero(struct kunit *test)
+{
+	struct vseg_segment_table *t;
+
+	t = parse_ok(test, M16 ",commit=0;memory:name=b,size=8M,flags=64kpages,commit=0" AP);
+	KUNIT_EXPECT_EQ(test, t->seg[0].commit_limit, SZ_16M);
+	KUNIT_EXPECT_EQ(test, t->seg[1].commit_limit, SZ_8M);
+	KUNIT_EXPECT_EQ(test, t->seg[2].commit_limit, SZ_64M);
+	expect_valid(test, t);
+
+	/* built in memory: 0 is valid as it is, and becomes the size */
+	t = parse_ok(test, M16 AP);
+	t->seg[0].commit_limit = 0;
+	expect_valid(test, t);
+	vseg_segment_table_normalize(t);
+	KUNIT_EXPECT_EQ(test, t->seg[0].commit_limit, SZ_16M);
+	expect_valid(test, t);
+
+	/* a profile resized keeps commit == size */
+	KUNIT_ASSERT_EQ(test, vseg_segment_table_from_profile(t, "discrete",
+							      NULL), 0);
+	t->seg[1].commit_limit = 0;
+	vseg_segment_table_normalize(t);
+	KUNIT_EXPECT_EQ(test, t->seg[1].commit_limit, t->seg[1].size);
+	KUNIT_EXPECT_EQ(test, vseg_segment_table_validate(t), 0);
+
+	t = parse_ok(test, M16 ",commit=4M" AP);
+	expect_rule(test, t, "memory commit 4M", 1, VSEG_RULE_MEMORY_COMMIT,
+		    "commit limit 0x400000 of a memory segment must be 0 or its size 0x1000000");
+	t = parse_ok(test, M16 AP ",commit=0");
+	KUNIT_EXPECT_EQ(test, t->seg[1].commit_limit, 0);
+	expect_rule(test, t, "aperture commit 0", 2,
+		    VSEG_RULE_APERTURE_COMMIT_ALIGN,
+		    "commit limit 0x0 is zero or not a multiple of the page size");
+}
+
+/* NbOfBanks 1 with an empty pBankRangeTable is a segment of one bank. */
+static void segment_one_bank(struct kunit *test)
+{
+	struct vseg_segment_table *t = parse_ok(test, M16 ",flags=banking" AP);
+
+	KUNIT_EXPECT_EQ(test, t->seg[0].num_banks, 1);
+	KUNIT_EXPECT_EQ(test, t->seg[0].bank_end[0], SZ_16M);
+	expect_valid(test, t);
+
+	t = parse_ok(test, M16 AP);
+	t->seg[0].flags |= VSEG_SEGF_USE_BANKING;
+	t->seg[0].num_banks = 1;
+	t->seg[0].bank_end[0] = SZ_16M;
+	expect_valid(test, t);
+	t->seg[0].bank_end[0] = SZ_8M;
+	expect_rule(test, t, "one bank short", 1, VSEG_RULE_BANK_OUTSIDE,
+		    "bank 0 end 0x800000 is outside the segment");
+}
+
+/*
+ * VprAlignment is any number: the start and the size are multiples of it
+ * (0: no constraint) and of the page size (the VPR is made of pages).
+ */
+static void segment_vpr_alignment(struct kunit *test)
+{
+	struct vseg_segment_table *t;
+
+	t = parse_ok(test, M16 ",flags=vpr,vprstart=0x3000,vprsize=0x6000,vpralign=0x3000" AP);
+	KUNIT_EXPECT_EQ(test, t->seg[0].vpr_alignment, 0x3000);
+	expect_valid(test, t);
+	t->seg[0].vpr_alignment = 0x5000;
+	expect_rule(test, t, "start 0x3000 of alignment 0x5000", 1,
+		    VSEG_RULE_VPR_RANGE,
+		    "VPR [0x3000, +0x6000) is unaligned or outside the segment");
+	t->seg[0].vpr_alignment = 0;
+	expect_valid(test, t);
+	t->seg[0].vpr_alignment = 1;
+	expect_valid(test, t);
+	t->seg[0].vpr_alignment = U32_MAX;
+	expect_rule(test, t, "alignment U32_MAX", 1, VSEG_RULE_VPR_RANGE,
+		    "VPR [0x3000, +0x6000) is unaligned or outside the segment");
+	t->seg[0].vpr_start = 0;
+	t->seg[0].vpr_size = 0xffffe000ULL;	/* 2 * 0x7ffff000, beyond */
+	t->seg[0].vpr_alignment = 0x7ffff000;
+	expect_rule(test, t, "past the end", 1, VSEG_RULE_VPR_RANGE, NULL);
 }
 
 /* --- the logging wrapper ------------------------------------------------ */
@@ -1731,6 +1873,10 @@ static struct kunit_case vseg_segment_cases[] = {
 	KUNIT_CASE_PARAM(segment_bad_struct, struct_cases_gen_params),
 	KUNIT_CASE(segment_unknown_kind),
 	KUNIT_CASE(segment_validate),
+	KUNIT_CASE(segment_seed_aperture_cpu_address),
+	KUNIT_CASE(segment_seed_memory_commit_zero),
+	KUNIT_CASE(segment_one_bank),
+	KUNIT_CASE(segment_vpr_alignment),
 	KUNIT_CASE(segment_every_rule_has_a_case),
 	{}
 };
