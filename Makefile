@@ -37,7 +37,8 @@ DEBUG_SUBTEST_TIMEOUT ?= $(shell echo $$((3 * $(SUBTEST_TIMEOUT))))
 # 1: the debug kernel is built and tested alongside the others (two cores)
 DEBUG_PARALLEL ?= 1
 
-# make check-upstream-igt: upstream IGT's source tree (README.md, "Tests")
+# make check-upstream-igt: upstream IGT's source tree
+# (Documentation/gpu/vseg-testing.rst, "Against upstream IGT")
 UPSTREAM_IGT_SRC ?=
 UPSTREAM_IGT_BUILD ?=
 UPSTREAM_VM_TIMEOUT ?= 3600

@@ -126,7 +126,7 @@ if [ -z "$SRC" ] && [ -n "${UPSTREAM_IGT_GIT:-}" ]; then
 		fatal "git clone of $UPSTREAM_IGT_GIT failed"
 	fi
 fi
-[ -n "$SRC" ] || fatal "no upstream IGT source: set UPSTREAM_IGT_SRC to an igt-gpu-tools tree (README.md, \"Tests\"), or UPSTREAM_IGT_GIT to a git URL to clone"
+[ -n "$SRC" ] || fatal "no upstream IGT source: set UPSTREAM_IGT_SRC to an igt-gpu-tools tree (Documentation/gpu/vseg-testing.rst), or UPSTREAM_IGT_GIT to a git URL to clone"
 SRC=$(cd "$SRC" && pwd -P)
 VERSION=$(sed -n "s/^[[:space:]]*version *: *'\([^']*\)'.*/\1/p" "$SRC/meson.build" | head -n 1)
 say "upstream IGT ${VERSION:-?} in $SRC"
