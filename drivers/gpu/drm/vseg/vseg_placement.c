@@ -576,8 +576,15 @@ int vseg_place_check(const struct vseg_layout *l,
 				     vseg_layout_desc(l, id)->page_size);
 	q.size = round_up(p->size, page);
 
-	/* Some place must be able to hold the real size, ever. */
-	n = vseg_place_home(l, &q, 0, places);
+	/*
+	 * Some place must be able to hold the real size, ever: a physical
+	 * one for a buffer that engines or the display reach physically
+	 * (system memory, which the aperture's id also names, is none).
+	 */
+	if (p->flags & (VSEG_BO_ACCESSED_PHYSICALLY | VSEG_BO_PRIMARY))
+		n = vseg_place_physical(l, &q, true, places);
+	else
+		n = vseg_place_home(l, &q, 0, places);
 	for (i = 0; i < n; i++)
 		if (q.size <= place_capacity(l, &q, &places[i]))
 			break;
