@@ -211,7 +211,7 @@ static void overcommit(int fd, uint32_t id, uint64_t target, uint64_t rs,
 		b[n].pattern = next_pattern++;
 		b[n].supported = set;
 		vseg_gem_info(fd, b[n].handle, &info);
-		igt_assert_f(set & BIT(info.segment_id),
+		igt_assert_f(vseg_ctx_set_holds(&ctx, set, info.segment_id),
 			     "buffer %u created in %s outside %#x\n", n,
 			     vseg_ctx_seg_name(&ctx, info.segment_id), set);
 		/*
@@ -519,30 +519,38 @@ static void test_commit_limit(void)
 		     "pinning stopped with %llu of %llu committed\n",
 		     (unsigned long long)before.usage[ctx.ap_id].committed,
 		     (unsigned long long)limit);
-	vseg_create_args(&c, SZ_4M, BIT(ctx.ap_id), AP_FLAG);
-	err = __vseg_gem_create(ctx.fd, &c);
-	igt_assert_f(err == -ENOSPC,
-		     "creating in an aperture full of pinned buffers: %d (%s)\n",
-		     err, strerror(-err));
-	vseg_usage_assert(ctx.fd, &before, "after the refused create");
-	vseg_create_args(&c, SZ_4M, BIT(ctx.ap_id), 0);
-	err = __vseg_gem_create(ctx.fd, &c);
-	igt_assert_f(err == -ENOSPC,
-		     "creating (AP=0) in an aperture full of pinned buffers: %d (%s)\n",
-		     err, strerror(-err));
-	vseg_usage_assert(ctx.fd, &before, "after the refused create");
-
-	/* With system memory allowed, it goes there instead. */
-	vseg_create_args(&c, SZ_4M, BIT(ctx.ap_id), 0);
-	err = __vseg_gem_create(ctx.fd, &c);
-	igt_assert_f(err == 0, "creating in aperture | system: %d (%s)\n", err,
-		     strerror(-err));
-	{
+	/*
+	 * The aperture's id names system memory: creation still succeeds,
+	 * in plain system pages, committing nothing to the full aperture.
+	 * An AccessedPhysically buffer cannot be made resident there (it
+	 * would have to be mapped into the aperture): -ENOSPC, changing
+	 * nothing. Without AccessedPhysically, its system pages are a
+	 * resident place.
+	 */
+	for (unsigned int ap = 0; ap < 2; ap++) {
 		struct drm_vseg_gem_info info;
 
+		vseg_create_args(&c, SZ_4M, BIT(ctx.ap_id), ap ? AP_FLAG : 0);
+		err = __vseg_gem_create(ctx.fd, &c);
+		igt_assert_f(err == 0,
+			     "creating (AP=%u) with the aperture full of pinned buffers: %d (%s)\n",
+			     ap, err, strerror(-err));
 		vseg_gem_info(ctx.fd, c.handle, &info);
 		igt_assert_eq_u32(info.segment_id, 0);
+		igt_assert(!(info.placement_flags &
+			     DRM_VSEG_INFO_APERTURE_MAPPED));
+		err = __vseg_make_resident_flags(ctx.fd, &c.handle, 1, 0, NULL);
+		if (ap) {
+			igt_assert_f(err == -ENOSPC || err == -ENOMEM,
+				     "MAKE_RESIDENT of an AccessedPhysically buffer with the aperture full of pinned buffers: %d (%s)\n",
+				     err, strerror(-err));
+			vseg_gem_info(ctx.fd, c.handle, &info);
+			igt_assert_eq_u32(info.segment_id, 0);
+		} else {
+			igt_assert_eq(err, 0);
+		}
 		vseg_gem_close(ctx.fd, c.handle);
+		vseg_usage_assert(ctx.fd, &before, "after the create and close");
 	}
 
 	/* Nothing was lost. */

@@ -287,11 +287,17 @@ static void check_reachable(const struct tbuf *b, const struct cell *cell,
 	uint64_t addr;
 
 	vseg_gem_info(ctx.fd, b->handle, &info);
-	igt_assert_f(info.segment_id == cell->seg,
+	/*
+	 * The aperture's bit in the cell's set names system memory: a
+	 * buffer the CPU moved there may stay, mapped into the aperture.
+	 */
+	igt_assert_f(info.segment_id == cell->seg ||
+		     (info.segment_id == ctx.ap_id &&
+		      (cell->supported & BIT(ctx.ap_id))),
 		     "%s: the buffer is in %s, expected %s\n", what,
 		     vseg_ctx_seg_name(&ctx, info.segment_id),
 		     vseg_ctx_seg_name(&ctx, cell->seg));
-	if (cell->seg == ctx.ap_id)
+	if (info.segment_id == ctx.ap_id)
 		igt_assert_f(info.placement_flags &
 			     DRM_VSEG_INFO_APERTURE_MAPPED,
 			     "%s: AccessedPhysically buffer in the aperture is not mapped (flags %#x)\n",
@@ -301,7 +307,7 @@ static void check_reachable(const struct tbuf *b, const struct cell *cell,
 			      DRM_VSEG_INFO_CONTIGUOUS) &&
 			     (info.placement_flags & DRM_VSEG_INFO_RESIDENT),
 			     "%s: AccessedPhysically buffer in %s is not contiguous and resident (flags %#x)\n",
-			     what, vseg_ctx_seg_name(&ctx, cell->seg),
+			     what, vseg_ctx_seg_name(&ctx, info.segment_id),
 			     info.placement_flags);
 	igt_assert(vseg_phys_addr_of(&info, 0, &addr));
 	if (out)
@@ -1785,22 +1791,15 @@ static void test_unload_busy(void)
 /* --- no room to make a buffer reachable ---------------------------------------- */
 
 /*
- * Fill segment @id with pinned buffers: a job on a buffer that is not
- * there cannot get it in (-ENOSPC, nothing changed); unpin one and it can.
+ * Fill segment @id with pinned AccessedPhysically buffers of @chunk bytes,
+ * into @pinned (at most 16); returns how many. A memory segment refuses
+ * the create that does not fit (-ENOSPC); in the aperture, creation goes
+ * to system memory and the pin that does not fit fails (-ENOSPC).
  */
-static void test_enospc(uint32_t id)
+static unsigned int fill_pinned(uint32_t id, uint64_t chunk, uint32_t *pinned)
 {
-	const struct drm_vseg_segment_info *s = vseg_ctx_seg(&ctx, id);
-	const uint64_t limit = vseg_ctx_is_memory(&ctx, id) ? s->size :
-			       s->commit_limit;
-	const uint64_t chunk = limit / 8;
-	struct vseg_usage_snapshot usage;
-	struct drm_vseg_gem_info info;
 	struct drm_vseg_gem_create c;
-	uint32_t pinned[16], out;
 	unsigned int n = 0;
-	struct vseg_cmdbuf cb;
-	struct tbuf x;
 	int err;
 
 	for (;;) {
@@ -1813,12 +1812,52 @@ static void test_enospc(uint32_t id)
 				     vseg_errname(err));
 			break;
 		}
+		err = __vseg_make_resident_flags(ctx.fd, &c.handle, 1,
+						 DRM_VSEG_RESIDENCY_PIN, NULL);
+		if (err) {
+			igt_assert_f(id == ctx.ap_id && err == -ENOSPC,
+				     "MAKE_RESIDENT(PIN) in %s: %s\n",
+				     vseg_ctx_seg_name(&ctx, id),
+				     vseg_errname(err));
+			vseg_gem_close(ctx.fd, c.handle);
+			break;
+		}
 		pinned[n++] = c.handle;
-		pin(c.handle);
 	}
 	igt_info("%s: %u pinned buffers of %llu KiB\n",
 		 vseg_ctx_seg_name(&ctx, id), n,
 		 (unsigned long long)(chunk >> 10));
+	return n;
+}
+
+static uint64_t enospc_chunk(uint32_t id)
+{
+	const struct drm_vseg_segment_info *s = vseg_ctx_seg(&ctx, id);
+
+	return (vseg_ctx_is_memory(&ctx, id) ? s->size : s->commit_limit) / 8;
+}
+
+/*
+ * Fill segment @id (and the aperture, the other place its cell names)
+ * with pinned buffers: a job on a buffer that is in neither cannot get it
+ * in (-ENOSPC, nothing changed); unpin one in @id and it can.
+ */
+static void test_enospc(uint32_t id)
+{
+	const uint64_t chunk = enospc_chunk(id);
+	uint32_t pinned[16], pinned_ap[16], out;
+	struct vseg_usage_snapshot usage;
+	struct drm_vseg_gem_info info;
+	unsigned int n, n_ap = 0;
+	struct vseg_cmdbuf cb;
+	struct tbuf x;
+	int err;
+
+	n = fill_pinned(id, chunk, pinned);
+	igt_assert(n > 0);
+	if (id != ctx.ap_id)
+		n_ap = fill_pinned(ctx.ap_id, enospc_chunk(ctx.ap_id),
+				   pinned_ap);
 
 	tbuf_create(&x, cell_of(id), chunk, AP_FLAG);
 	vseg_gem_info(ctx.fd, x.handle, &info);
@@ -1846,6 +1885,10 @@ static void test_enospc(uint32_t id)
 	for (unsigned int i = 0; i < n; i++) {
 		unpin(pinned[i]);
 		vseg_gem_close(ctx.fd, pinned[i]);
+	}
+	for (unsigned int i = 0; i < n_ap; i++) {
+		unpin(pinned_ap[i]);
+		vseg_gem_close(ctx.fd, pinned_ap[i]);
 	}
 	vseg_syncobj_destroy(ctx.fd, out);
 	vseg_cb_fini(&cb);

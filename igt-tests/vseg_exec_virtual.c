@@ -409,6 +409,13 @@ static void cell_create(const struct vcell *cell, uint64_t size,
 	if (cell->seg)
 		vseg_create_prefer(&c, cell->seg, 0);
 	vbuf_create(b, ctx.fd, &c);
+	/*
+	 * System memory is named by the aperture's id, where a buffer is
+	 * created committed to the aperture: evicting it leaves its plain
+	 * system pages.
+	 */
+	if (!cell->seg)
+		vseg_evict(ctx.fd, &b->handle, 1);
 	vseg_gem_info(ctx.fd, b->handle, &info);
 	igt_assert_f(info.segment_id == cell->seg,
 		     "%s: the buffer was created in %s\n", cell->name,

@@ -283,10 +283,18 @@ static uint32_t create_in(int fd, uint32_t id, uint64_t size, uint32_t flags)
 	struct drm_vseg_gem_info info;
 	uint32_t h;
 
-	vseg_create_args(&c, size, 1u << id | 1, flags);
+	vseg_create_args(&c, size, 1u << id | 1u << ctx.ap_id, flags);
 	if (id)
 		vseg_create_prefer(&c, id, 0);
+	else
+		c.supported_segments = 1u << ctx.ap_id;
 	h = vseg_gem_create(fd, &c);
+	/*
+	 * System memory is named by the aperture's id, where the buffer is
+	 * created committed to the aperture: evicted, it is in system memory.
+	 */
+	if (!id)
+		vseg_evict(fd, &h, 1);
 	vseg_gem_info(fd, h, &info);
 	igt_assert_eq_u32(info.segment_id, id);
 	return h;

@@ -2691,7 +2691,7 @@ static void victim_init(struct fz *g)
 
 		if (!(T.phys_mask & BIT(id)))
 			continue;
-		vseg_create_args(&a, SZ_64K, BIT(id) | 1, AP);
+		vseg_create_args(&a, SZ_64K, BIT(id) | BIT(T.ap_id), AP);
 		vseg_create_prefer(&a, id, 0);
 		g->victim[g->nvictim] = vseg_gem_create(g->victim_fd, &a);
 		map = vseg_gem_mmap(g->victim_fd, g->victim[g->nvictim],

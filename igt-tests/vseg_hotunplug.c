@@ -529,10 +529,15 @@ static void test_clients_cycles(unsigned int cycles)
 			fd = fds[i];
 			find_aperture();
 			fd = -1;
-			/* system memory, vram, the aperture */
+			/*
+			 * system memory (the aperture's id, evicted), vram,
+			 * the aperture
+			 */
 			h = vseg_gem_create_simple(fds[i], BO_SIZE,
-						   VSEG_SEG_BIT(i < 2 ? i : ap_id),
+						   VSEG_SEG_BIT(i == 1 ? 1 : ap_id),
 						   0);
+			if (i == 0)
+				vseg_evict(fds[i], &h, 1);
 			maps[i] = vseg_gem_mmap(fds[i], h, BO_SIZE,
 						PROT_READ | PROT_WRITE);
 			maps[i][0] = 0x100 + c;

@@ -860,7 +860,8 @@ static void place_buffers(int fd, uint32_t *handles, unsigned int *n)
 		(*n)++;
 	}
 	/* evicted from the first segment: counted as evicted there */
-	handles[*n] = vseg_gem_create_simple(fd, BO_SIZE, 1u | 1u << segs[0].id, 0);
+	handles[*n] = vseg_gem_create_simple(fd, BO_SIZE,
+						 vseg_system_set(fd) | 1u << segs[0].id, 0);
 	vseg_make_resident(fd, &handles[*n], 1);
 	vseg_evict(fd, &handles[*n], 1);
 	(*n)++;
@@ -881,7 +882,7 @@ static void test_json(void)
 
 	place_buffers(card_fd, handles, &n);
 	/* head 1 on, head 0 off: the JSON says which */
-	primary = vseg_gem_create_simple(card_fd, BO_SIZE, VSEG_SEG_BIT(1) | 1u,
+	primary = vseg_gem_create_simple(card_fd, BO_SIZE, VSEG_SEG_BIT(1) | vseg_system_set(card_fd),
 					 DRM_VSEG_GEM_CREATE_PRIMARY);
 	vseg_scanout(card_fd, 1, primary);
 	segs = vseg_query_all(card_fd, &q);

@@ -118,6 +118,21 @@ static void write_pattern(uint32_t h, uint64_t size, uint32_t seed)
 
 /* --- every CPU-reachable placement ------------------------------------------ */
 
+/*
+ * A buffer in segment @id; system memory (0) is named by the aperture's
+ * id, where the buffer is created committed to the aperture: evicted, it
+ * is in system memory.
+ */
+static uint32_t create_in_seg(uint32_t id, uint64_t size, uint32_t flags)
+{
+	uint32_t h = vseg_gem_create_simple(ctx.fd, size,
+					    BIT(id ? id : ctx.ap_id), flags);
+
+	if (!id)
+		vseg_evict(ctx.fd, &h, 1);
+	return h;
+}
+
 static void mmap_one(uint32_t id, uint32_t flags, uint32_t seed)
 {
 	const uint64_t size = SZ_1M;
@@ -129,7 +144,7 @@ static void mmap_one(uint32_t id, uint32_t flags, uint32_t seed)
 
 	snprintf(what, sizeof(what), "%s, flags %#x",
 		 vseg_ctx_seg_name(&ctx, id), flags);
-	h = vseg_gem_create_simple(ctx.fd, size, BIT(id), flags);
+	h = create_in_seg(id, size, flags);
 	vseg_gem_info(ctx.fd, h, &before);
 	igt_assert_eq_u32(before.segment_id, id);
 	igt_assert_f(before.placement_flags & DRM_VSEG_INFO_CPU_MAPPABLE,
@@ -189,13 +204,13 @@ static void mmap_one(uint32_t id, uint32_t flags, uint32_t seed)
 
 	/* Memory given back is cleared before it is handed out again. */
 	vseg_gem_close(ctx.fd, h);
-	h2 = vseg_gem_create_simple(ctx.fd, size, BIT(id), flags);
+	h2 = create_in_seg(id, size, flags);
 	verify(h2, size, 0, "a buffer created where another one was");
 	vseg_gem_close(ctx.fd, h2);
 
 	/* Another buffer's data is not seen through this buffer's offset. */
-	other = vseg_gem_create_simple(ctx.fd, size, BIT(id), flags);
-	h2 = vseg_gem_create_simple(ctx.fd, size, BIT(id), flags);
+	other = create_in_seg(id, size, flags);
+	h2 = create_in_seg(id, size, flags);
 	write_pattern(other, size, seed + 1);
 	write_pattern(h2, size, seed + 2);
 	verify(other, size, seed + 1, "first of two buffers");
@@ -238,7 +253,7 @@ static void test_mmap_after_close(void)
 		if (vseg_ctx_is_memory(&ctx, id) &&
 		    !vseg_ctx_seg(&ctx, id)->cpu_visible_size)
 			continue;
-		h = vseg_gem_create_simple(ctx.fd, size, BIT(id), 0);
+		h = create_in_seg(id, size, 0);
 		ptr = vseg_gem_mmap(ctx.fd, h, size, RW);
 		vseg_pattern_fill(ptr, size, 0x77 + id);
 		vseg_gem_close(ctx.fd, h);
@@ -381,7 +396,7 @@ static void fault_move(uint32_t local, uint32_t alt_set, uint32_t flags,
 	vseg_pattern_fill(ptr, size, seed);
 	vseg_check_allocation(ctx.fd, h, &i1);
 	igt_assert_f(i1.segment_id != local &&
-		     (alt_set & BIT(i1.segment_id)) &&
+		     vseg_ctx_set_holds(&ctx, alt_set, i1.segment_id) &&
 		     cpu_reachable(i1.segment_id, i1.offset, size),
 		     "after a CPU fault the buffer is in %s (supported %#x)\n",
 		     vseg_ctx_seg_name(&ctx, i1.segment_id),

@@ -389,7 +389,10 @@ static void test_discard(void)
 
 	/* From system memory. */
 	h = vseg_gem_create_simple(ctx.fd, SZ_1M, BIT(ctx.ap_id), 0);
+	/* created committed to the aperture: evicted, in system memory */
+	vseg_evict(ctx.fd, &h, 1);
 	vseg_bo_fill_pattern(ctx.fd, h, SZ_1M, 23);
+	igt_assert_eq_u32(vseg_gem_segment(ctx.fd, h), 0);
 	discard_one(h, SZ_1M, 0, "discarded in system memory");
 	vseg_gem_close(ctx.fd, h);
 

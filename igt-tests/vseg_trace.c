@@ -302,7 +302,7 @@ static void test_sequence(void)
 	instance_enable(true);
 
 	/* 1 MiB in vram (or system memory). */
-	vseg_create_args(&c, SZ_1M, 1u << vram | 1, 0);
+	vseg_create_args(&c, SZ_1M, 1u << vram | 1u << ap, 0);
 	vseg_create_prefer(&c, vram, 0);
 	a = vseg_gem_create(ctx.fd, &c);
 	a_id = buffer_id(a);
@@ -316,7 +316,7 @@ static void test_sequence(void)
 	vseg_gem_close(ctx.fd, big);
 
 	/* A job on a buffer evicted first: it moves back for the job. */
-	vseg_create_args(&c, SZ_1M, 1u << local | 1,
+	vseg_create_args(&c, SZ_1M, 1u << local | 1u << ap,
 			 DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY);
 	vseg_create_prefer(&c, local, 0);
 	job_bo = vseg_gem_create(ctx.fd, &c);

@@ -211,6 +211,13 @@ bool vseg_ctx_is_memory(const struct vseg_ctx *ctx, uint32_t id)
 	       vseg_ctx_seg(ctx, id)->kind == DRM_VSEG_SEGMENT_KIND_MEMORY;
 }
 
+bool vseg_ctx_set_holds(const struct vseg_ctx *ctx, uint32_t set, uint32_t id)
+{
+	if (id == 0)
+		return set & (1u << ctx->ap_id);
+	return id < 32 && (set & (1u << id));
+}
+
 const char *vseg_ctx_seg_name(const struct vseg_ctx *ctx, uint32_t id)
 {
 	return id ? vseg_ctx_seg(ctx, id)->name : "system";

@@ -137,6 +137,12 @@ uint64_t vseg_ctx_gpu_addr(const struct vseg_ctx *ctx, uint32_t id,
 bool vseg_ctx_is_memory(const struct vseg_ctx *ctx, uint32_t id);
 /* The name of segment @id, "system" for 0. */
 const char *vseg_ctx_seg_name(const struct vseg_ctx *ctx, uint32_t id);
+/*
+ * Is segment @id a place of a buffer created with supported set @set? The
+ * aperture's bit names system memory: segment 0 is a place whenever it is
+ * in @set.
+ */
+bool vseg_ctx_set_holds(const struct vseg_ctx *ctx, uint32_t set, uint32_t id);
 /* The set of memory segments of @ctx's table (bit @id for segment @id). */
 uint32_t vseg_ctx_memory_segments(const struct vseg_ctx *ctx);
 /* Can the CPU see all of segment @id (system memory and the aperture too)? */
