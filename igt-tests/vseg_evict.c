@@ -522,10 +522,9 @@ static void test_commit_limit(void)
 	/*
 	 * The aperture's id names system memory: creation still succeeds,
 	 * in plain system pages, committing nothing to the full aperture.
-	 * An AccessedPhysically buffer cannot be made resident there (it
-	 * would have to be mapped into the aperture): -ENOSPC, changing
-	 * nothing. Without AccessedPhysically, its system pages are a
-	 * resident place.
+	 * Neither buffer can be made resident (committed to the aperture,
+	 * and for AccessedPhysically mapped into it): -ENOSPC, changing
+	 * nothing.
 	 */
 	for (unsigned int ap = 0; ap < 2; ap++) {
 		struct drm_vseg_gem_info info;
@@ -540,15 +539,11 @@ static void test_commit_limit(void)
 		igt_assert(!(info.placement_flags &
 			     DRM_VSEG_INFO_APERTURE_MAPPED));
 		err = __vseg_make_resident_flags(ctx.fd, &c.handle, 1, 0, NULL);
-		if (ap) {
-			igt_assert_f(err == -ENOSPC || err == -ENOMEM,
-				     "MAKE_RESIDENT of an AccessedPhysically buffer with the aperture full of pinned buffers: %d (%s)\n",
-				     err, strerror(-err));
-			vseg_gem_info(ctx.fd, c.handle, &info);
-			igt_assert_eq_u32(info.segment_id, 0);
-		} else {
-			igt_assert_eq(err, 0);
-		}
+		igt_assert_f(err == -ENOSPC || err == -ENOMEM,
+			     "MAKE_RESIDENT (AP=%u) with the aperture full of pinned buffers: %d (%s)\n",
+			     ap, err, strerror(-err));
+		vseg_gem_info(ctx.fd, c.handle, &info);
+		igt_assert_eq_u32(info.segment_id, 0);
 		vseg_gem_close(ctx.fd, c.handle);
 		vseg_usage_assert(ctx.fd, &before, "after the create and close");
 	}

@@ -1792,18 +1792,19 @@ static void test_unload_busy(void)
 
 /*
  * Fill segment @id with pinned AccessedPhysically buffers of @chunk bytes,
- * into @pinned (at most 16); returns how many. A memory segment refuses
+ * into @pinned (at most @max); returns how many. A memory segment refuses
  * the create that does not fit (-ENOSPC); in the aperture, creation goes
  * to system memory and the pin that does not fit fails (-ENOSPC).
  */
-static unsigned int fill_pinned(uint32_t id, uint64_t chunk, uint32_t *pinned)
+static unsigned int fill_pinned(uint32_t id, uint64_t chunk, uint32_t *pinned,
+				unsigned int max)
 {
 	struct drm_vseg_gem_create c;
 	unsigned int n = 0;
 	int err;
 
 	for (;;) {
-		igt_assert(n < 16);
+		igt_assert(n < max);
 		vseg_create_args(&c, chunk, BIT(id), AP_FLAG);
 		err = __vseg_gem_create(ctx.fd, &c);
 		if (err) {
@@ -1845,7 +1846,7 @@ static uint64_t enospc_chunk(uint32_t id)
 static void test_enospc(uint32_t id)
 {
 	const uint64_t chunk = enospc_chunk(id);
-	uint32_t pinned[16], pinned_ap[16], out;
+	uint32_t pinned[16], pinned_ap[80], out;
 	struct vseg_usage_snapshot usage;
 	struct drm_vseg_gem_info info;
 	unsigned int n, n_ap = 0;
@@ -1853,11 +1854,15 @@ static void test_enospc(uint32_t id)
 	struct tbuf x;
 	int err;
 
-	n = fill_pinned(id, chunk, pinned);
+	n = fill_pinned(id, chunk, pinned, ARRAY_SIZE(pinned));
 	igt_assert(n > 0);
-	if (id != ctx.ap_id)
+	if (id != ctx.ap_id) {
+		/* big pieces, then pieces of the buffer's size */
 		n_ap = fill_pinned(ctx.ap_id, enospc_chunk(ctx.ap_id),
-				   pinned_ap);
+				   pinned_ap, 16);
+		n_ap += fill_pinned(ctx.ap_id, chunk, pinned_ap + n_ap,
+				    ARRAY_SIZE(pinned_ap) - n_ap);
+	}
 
 	tbuf_create(&x, cell_of(id), chunk, AP_FLAG);
 	vseg_gem_info(ctx.fd, x.handle, &info);

@@ -291,10 +291,13 @@ static uint32_t create_in(int fd, uint32_t id, uint64_t size, uint32_t flags)
 	h = vseg_gem_create(fd, &c);
 	/*
 	 * System memory is named by the aperture's id, where the buffer is
-	 * created committed to the aperture: evicted, it is in system memory.
+	 * created committed to the aperture: evicted with its content
+	 * discarded, it is in system memory, no page populated.
 	 */
 	if (!id)
-		vseg_evict(fd, &h, 1);
+		igt_assert_eq(__vseg_evict_flags(fd, &h, 1,
+						 DRM_VSEG_RESIDENCY_DISCARD,
+						 NULL), 0);
 	vseg_gem_info(fd, h, &info);
 	igt_assert_eq_u32(info.segment_id, id);
 	return h;

@@ -243,7 +243,7 @@ static void test_evict_make_resident(void)
 	}
 	vseg_usage_assert(ctx.fd, &ctx.base_usage, "after closing");
 
-	/* A system-only buffer: MAKE_RESIDENT has nowhere better to go. */
+	/* A buffer of system memory (the aperture's id) in and out. */
 	{
 		uint32_t h = vseg_gem_create_simple(ctx.fd, SZ_64K, BIT(ctx.ap_id), 0);
 		struct where w;
@@ -251,19 +251,22 @@ static void test_evict_make_resident(void)
 
 		/*
 		 * The aperture's id names system memory: the buffer is
-		 * created committed to the aperture, evicted to plain system
-		 * pages, which are a resident place of it too.
+		 * created committed to the aperture. Evicted, it is in plain
+		 * system pages, and EVICT leaves it there; MAKE_RESIDENT
+		 * commits it to the aperture again, once.
 		 */
 		vseg_evict(ctx.fd, &h, 1);
 		w = where(h);
 		igt_assert_eq_u32(w.segment, 0);
-
-		igt_assert_eq(make_resident(&h, 1, 0, &processed), 0);
-		igt_assert_eq_u32(processed, 1);
-		assert_same(h, w, "MAKE_RESIDENT of a system-only buffer");
 		igt_assert_eq(evict(&h, 1, 0, &processed), 0);
 		igt_assert_eq_u32(processed, 1);
-		assert_same(h, w, "EVICT of a system-only buffer");
+		assert_same(h, w, "EVICT of an evicted buffer");
+		igt_assert_eq(make_resident(&h, 1, 0, &processed), 0);
+		igt_assert_eq_u32(processed, 1);
+		w = where(h);
+		igt_assert_eq_u32(w.segment, ctx.ap_id);
+		igt_assert_eq(make_resident(&h, 1, 0, &processed), 0);
+		assert_same(h, w, "MAKE_RESIDENT of a resident buffer");
 		vseg_gem_close(ctx.fd, h);
 	}
 	vseg_ctx_finish(&ctx, "after closing every buffer");
