@@ -599,8 +599,13 @@ static void test_create(uint32_t segment, uint32_t flags)
 	};
 
 	witness_everywhere();
-	vseg_create_args(&create_args, BO_SIZE, BIT(segment), flags);
-	create_want = segment;
+	/*
+	 * System memory (0) is named by the aperture's id, where a buffer is
+	 * created committed to the aperture.
+	 */
+	vseg_create_args(&create_args, BO_SIZE,
+			 BIT(segment ? segment : ctx.ap_id), flags);
+	create_want = segment ? segment : ctx.ap_id;
 	fi_sweep(&op);
 }
 
@@ -899,7 +904,9 @@ static void fault_prepare(void)
 {
 	struct drm_vseg_gem_create c;
 
-	vseg_create_args(&c, BO_SIZE, BIT(fault_from) | BIT(ctx.ap_id), 0);
+	/* system memory is named by the aperture's id */
+	vseg_create_args(&c, BO_SIZE,
+			 (fault_from ? BIT(fault_from) : 0) | BIT(ctx.ap_id), 0);
 	if (fault_from)
 		vseg_create_prefer(&c, fault_from, 0);
 	fault_bo = vseg_gem_create(ctx.fd, &c);
@@ -908,6 +915,14 @@ static void fault_prepare(void)
 		vseg_evict(ctx.fd, &fault_bo, 1);
 		vseg_bo_fill_pattern(ctx.fd, fault_bo, BO_SIZE, 11);
 		vseg_make_resident(ctx.fd, &fault_bo, 1);
+	} else {
+		/*
+		 * Created committed to the aperture; evicted with its content
+		 * discarded, it is in system memory with no page populated.
+		 */
+		igt_assert_eq(__vseg_evict_flags(ctx.fd, &fault_bo, 1,
+						 DRM_VSEG_RESIDENCY_DISCARD,
+						 NULL), 0);
 	}
 	igt_assert_eq_u32(where(fault_bo), fault_from);
 	fault_ptr = vseg_gem_mmap(ctx.fd, fault_bo, BO_SIZE, RW);
