@@ -118,6 +118,18 @@ static int bus_write(struct vseg_hw_bus *bus, u64 addr, const void *buf,
 	return bus_access(bus, addr, (void *)buf, len, true);
 }
 
+/* The page frame behind a memory segment's page, for a CPU host aperture. */
+static unsigned long bus_pfn(struct vseg_hw_bus *bus, u64 addr)
+{
+	struct vseg_vram_mgr *mgr;
+	u64 off;
+
+	mgr = bus_segment(bus_to_vseg(bus), addr, &off);
+	if (!mgr || !PAGE_ALIGNED(off))
+		return 0;
+	return vseg_vram_pfn(mgr, off);
+}
+
 /*
  * Zeroes. Whole pages of a memory segment are cleared a backing table at
  * a time (absent pages read zero already and stay absent); the rest is
@@ -162,6 +174,7 @@ static const struct vseg_hw_bus_ops vseg_bus_ops = {
 	.unmap = bus_unmap,
 	.read = bus_read,
 	.write = bus_write,
+	.pfn = bus_pfn,
 	.zero = bus_zero,
 };
 

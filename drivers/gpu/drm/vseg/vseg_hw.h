@@ -61,6 +61,10 @@ struct vseg_hw_mapping {
  * @read: copy @len bytes at GPU physical address @addr to @buf. Returns
  *	0 or -EFAULT (an address @map refuses).
  * @write: copy @len bytes of @buf to GPU physical address @addr; as @read.
+ * @pfn: the page frame the CPU reaches the memory segment page at GPU
+ *	physical address @addr (page aligned) through: its backing page, or
+ *	the BAR's. 0 for an address of no memory segment or a page not
+ *	backed. What the software GPU's CPU host aperture window shows.
  * @zero: write zeroes over @len bytes at GPU physical address @addr; the
  *	pages of a memory segment that nothing backs read zero already and
  *	stay unbacked (the paging engine's Fill of zero). Returns 0 or
@@ -78,6 +82,7 @@ struct vseg_hw_bus_ops {
 	int (*read)(struct vseg_hw_bus *bus, u64 addr, void *buf, u64 len);
 	int (*write)(struct vseg_hw_bus *bus, u64 addr, const void *buf,
 		     u64 len);
+	unsigned long (*pfn)(struct vseg_hw_bus *bus, u64 addr);
 	int (*zero)(struct vseg_hw_bus *bus, u64 addr, u64 len);
 };
 
@@ -150,6 +155,11 @@ struct vseg_hw_cmd_job {
 	bool virtual;
 	const atomic_t *stop;
 };
+
+/* CPU host aperture windows a GPU behind the interface may have. */
+#define VSEG_HW_MAX_WINDOWS	8
+/* &vseg_hw_ops.host_slot_set: clear the slot. */
+#define VSEG_HW_SLOT_CLEAR	U64_MAX
 
 /* What &vseg_hw_ops.gart_read gives for an invalid entry. */
 #define VSEG_HW_GART_INVALID	U64_MAX
@@ -301,6 +311,21 @@ struct vseg_hw_paging_result {
  *	@entries: a system page's physical address, or
  *	%VSEG_HW_GART_INVALID. Returns how many were read (fewer at the
  *	GART's end). For debugfs.
+ * @host_aperture_setup: CPU host aperture window @window (below
+ *	%VSEG_HW_MAX_WINDOWS; the core numbers them by segment id) of
+ *	@num_slots slots, each one host page (PAGE_SIZE) of the window, all
+ *	clear; 0 slots removes it. At load, before the window's slots are
+ *	programmed. Returns 0, -EINVAL (no such window) or -ENOMEM. A real
+ *	GPU's window has its size: the driver reports it as the segment's
+ *	CPU host aperture (DXGK_SEGMENTFLAGS CpuVisible through a
+ *	DXGK_CPUHOSTAPERTURE).
+ * @host_slot_set: program slot @slot of window @window to show the page
+ *	at GPU physical address @addr (a memory segment's page, page
+ *	aligned, backed), or clear it with %VSEG_HW_SLOT_CLEAR. Returns the
+ *	page frame number of the slot's page of the window, which the CPU
+ *	maps, or 0 when the slot is cleared or cannot show @addr. May sleep.
+ *	What DXGK_CPUHOSTAPERTURE's driver programs when the video memory
+ *	manager maps a page of the segment for the CPU.
  * @set_scanout: program display head @head (below VSEG_HW_MAX_HEADS) to
  *	scan out @s, or turn it off with @s NULL. The core calls it once
  *	the primary is pinned where the display reaches it, and before it
@@ -323,6 +348,10 @@ struct vseg_hw_ops {
 			  u64 *cleared);
 	u64 (*gart_read)(struct vseg_hw *hw, u64 first, u64 *entries,
 			 u64 num);
+	int (*host_aperture_setup)(struct vseg_hw *hw, u32 window,
+				   u32 num_slots);
+	unsigned long (*host_slot_set)(struct vseg_hw *hw, u32 window,
+				       u32 slot, u64 addr);
 	void (*set_scanout)(struct vseg_hw *hw, u32 head,
 			    const struct vseg_hw_scanout *s);
 	bool (*get_scanout)(struct vseg_hw *hw, u32 head,

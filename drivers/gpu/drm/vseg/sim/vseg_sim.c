@@ -4,8 +4,9 @@
  *
  * The software GPU, one implementation of vseg_hw.h: its engines'
  * command execution (vseg_sim_engine.c), its paging engine
- * (vseg_sim_paging.c), its GART (vseg_sim_gart.c) and its display
- * controller (vseg_sim_display.c). It reaches memory only through the bus the core
+ * (vseg_sim_paging.c), its GART (vseg_sim_gart.c), its CPU host aperture
+ * windows (vseg_sim_host_aperture.c) and its display controller
+ * (vseg_sim_display.c). It reaches memory only through the bus the core
  * hands it at attach.
  */
 
@@ -20,6 +21,7 @@ static void sim_release(struct vseg_hw *hw)
 	struct vseg_sim *sim = to_vseg_sim(hw);
 
 	vseg_sim_gart_fini(sim);
+	vseg_sim_host_aperture_fini(sim);
 	memzero_explicit(&sim->paging, sizeof(sim->paging));
 	kfree(sim);
 	hw->priv = NULL;
@@ -33,6 +35,8 @@ static const struct vseg_hw_ops vseg_sim_ops = {
 	.gart_write = vseg_sim_gart_write,
 	.gart_clear = vseg_sim_gart_clear,
 	.gart_read = vseg_sim_gart_read,
+	.host_aperture_setup = vseg_sim_host_aperture_setup,
+	.host_slot_set = vseg_sim_host_slot_set,
 	.set_scanout = vseg_sim_set_scanout,
 	.get_scanout = vseg_sim_get_scanout,
 	.release = sim_release,
@@ -57,6 +61,7 @@ int vseg_sim_attach(struct vseg_hw *hw, struct vseg_hw_bus *bus)
 		return -ENOMEM;
 	spin_lock_init(&sim->lock);
 	vseg_sim_gart_init(sim);
+	mutex_init(&sim->window_lock);
 	sim->hw = hw;
 	hw->priv = sim;
 	hw->bus = bus;

@@ -59,12 +59,25 @@ struct vseg_sim_paging {
 };
 
 /**
+ * struct vseg_sim_window - a CPU host aperture window
+ * @num: its slots.
+ * @slot: what each slot shows: a GPU physical address, or
+ *	%VSEG_HW_SLOT_CLEAR.
+ */
+struct vseg_sim_window {
+	u32 num;
+	u64 *slot;
+};
+
+/**
  * struct vseg_sim - the software GPU
  * @hw: the interface it implements.
  * @lock: protects @head (a register write is atomic to its readers).
  * @head: the display controller's heads.
  * @gart: the GART.
  * @paging: the paging engine.
+ * @window_lock: protects @window.
+ * @window: the CPU host aperture windows.
  */
 struct vseg_sim {
 	struct vseg_hw *hw;
@@ -72,6 +85,8 @@ struct vseg_sim {
 	struct vseg_sim_head head[VSEG_HW_MAX_HEADS];
 	struct vseg_sim_gart gart;
 	struct vseg_sim_paging paging;
+	struct mutex window_lock; /* see above */
+	struct vseg_sim_window window[VSEG_HW_MAX_WINDOWS];
 };
 
 static inline struct vseg_sim *to_vseg_sim(struct vseg_hw *hw)
@@ -87,6 +102,12 @@ void vseg_sim_set_scanout(struct vseg_hw *hw, u32 head,
 			  const struct vseg_hw_scanout *s);
 bool vseg_sim_get_scanout(struct vseg_hw *hw, u32 head,
 			  struct vseg_hw_scanout *s);
+
+int vseg_sim_host_aperture_setup(struct vseg_hw *hw, u32 window,
+				 u32 num_slots);
+unsigned long vseg_sim_host_slot_set(struct vseg_hw *hw, u32 window, u32 slot,
+				     u64 addr);
+void vseg_sim_host_aperture_fini(struct vseg_sim *sim);
 
 void vseg_sim_gart_init(struct vseg_sim *sim);
 void vseg_sim_gart_fini(struct vseg_sim *sim);
