@@ -307,9 +307,9 @@ struct vseg_hw_paging_result {
  *	the old entries any more (the pages behind them may be freed).
  *	Returns 0 or -EINVAL for a run outside the GART. May sleep.
  *	DXGK_BUILDPAGINGBUFFER_UNMAPAPERTURESEGMENT.
- * @gart_read: read entries @first to @first + @num - 1 back into
- *	@entries: a system page's physical address, or
- *	%VSEG_HW_GART_INVALID. Returns how many were read (fewer at the
+ * @gart_read: read entries @first to @first + @num - 1 back, each as a
+ *	system page's physical address or %VSEG_HW_GART_INVALID, into the
+ *	array @entries. Returns how many were read (fewer at the
  *	GART's end). For debugfs.
  * @host_aperture_setup: CPU host aperture window @window (below
  *	%VSEG_HW_MAX_WINDOWS; the core numbers them by segment id) of
