@@ -153,7 +153,7 @@ static void gart_clear_pages(struct vseg_gart *gart, u64 start, u64 num_pages)
 	lockdep_assert_held(&gart->lock);
 	if (gart->hw->ops->gart_clear(gart->hw, start, num_pages, &cleared))
 		return;
-	gart->mapped -= min(gart->mapped, cleared);
+	gart->mapped -= cleared;
 	if (cleared) {
 		gart->unbinds++;
 		trace_vseg_gart_unmap(start << PAGE_SHIFT,
@@ -228,7 +228,11 @@ EXPORT_SYMBOL_IF_KUNIT(vseg_gart_bind);
  * @res: what a run of paging operations reported
  *
  * The paging engine's MAP_APERTURE and UNMAP_APERTURE write the
- * hardware's entries themselves: the counters follow their report.
+ * hardware's entries themselves: the counters follow their report. The
+ * GPU counts each entry's changes exactly, under its own lock, but the
+ * reports of a batch and of a clear by the core (vseg_gart_unbind()) may
+ * reach the counter in either order: it may dip below zero for a moment
+ * and is exact once both are in.
  */
 void vseg_gart_account(struct vseg_gart *gart,
 		       const struct vseg_hw_paging_result *res)
@@ -238,7 +242,7 @@ void vseg_gart_account(struct vseg_gart *gart,
 		return;
 	mutex_lock(&gart->lock);
 	gart->mapped += res->gart_set;
-	gart->mapped -= min(gart->mapped, res->gart_cleared);
+	gart->mapped -= res->gart_cleared;
 	gart->binds += res->gart_binds;
 	gart->unbinds += res->gart_unbinds;
 	mutex_unlock(&gart->lock);
@@ -292,12 +296,12 @@ EXPORT_SYMBOL_IF_KUNIT(vseg_gart_entry);
  */
 u64 vseg_gart_mapped_bytes(struct vseg_gart *gart)
 {
-	u64 mapped;
+	s64 mapped;
 
 	mutex_lock(&gart->lock);
 	mapped = gart->mapped;
 	mutex_unlock(&gart->lock);
-	return mapped << PAGE_SHIFT;
+	return max_t(s64, mapped, 0) << PAGE_SHIFT;
 }
 EXPORT_SYMBOL_IF_KUNIT(vseg_gart_mapped_bytes);
 
@@ -368,7 +372,7 @@ void vseg_gart_print(struct vseg_gart *gart, struct drm_printer *p)
 	struct drm_mm_node *node;
 
 	mutex_lock(&gart->lock);
-	drm_printf(p, "gart: %llu pages, %llu ranges, %llu entries valid\n",
+	drm_printf(p, "gart: %llu pages, %llu ranges, %lld entries valid\n",
 		   gart->num_pages, gart->ranges, gart->mapped);
 	drm_mm_print(&gart->mm, p);
 	drm_mm_for_each_node(node, &gart->mm)

@@ -21,7 +21,8 @@ struct vseg_hw;
  * @lock: protects @mm and the counters; taken before the GPU's GART
  *	lock, never under it.
  * @mm: the aperture's address space, in host pages: who owns which range.
- * @mapped: entries currently valid (as the GPU reported writing them).
+ * @mapped: entries currently valid (as the GPU reported writing them;
+ *	see vseg_gart_account()).
  * @ranges: ranges currently allocated (reserved ones not counted).
  * @binds: ranges bound to pages so far (paging: map aperture).
  * @unbinds: bound ranges invalidated so far (paging: unmap aperture).
@@ -32,7 +33,7 @@ struct vseg_gart {
 	struct mutex lock; /* see above */
 	struct drm_mm mm;
 	u64 *pte;
-	u64 mapped;
+	s64 mapped;
 	u64 ranges;
 	u64 binds;
 	u64 unbinds;
