@@ -360,6 +360,7 @@ static void aperture_unreserve_invalid(struct vseg_aperture_mgr *mgr)
  * @mgr: the manager, zeroed
  * @bdev: the TTM device
  * @desc: the aperture segment
+ * @hw: the GPU whose GART maps the aperture, attached
  *
  * Undo with vseg_aperture_mgr_fini().
  *
@@ -367,13 +368,14 @@ static void aperture_unreserve_invalid(struct vseg_aperture_mgr *mgr)
  */
 int __vseg_aperture_mgr_init(struct vseg_aperture_mgr *mgr,
 			     struct ttm_device *bdev,
-			     const struct vseg_segment_desc *desc)
+			     const struct vseg_segment_desc *desc,
+			     struct vseg_hw *hw)
 {
 	int err;
 
 	mgr->desc = desc;
 	spin_lock_init(&mgr->lock);
-	err = vseg_gart_init(&mgr->gart, desc->size);
+	err = vseg_gart_init(&mgr->gart, hw, desc->base_address, desc->size);
 	if (err)
 		return err;
 	err = aperture_reserve_invalid(mgr);
@@ -426,7 +428,7 @@ static void aperture_mgr_release(struct drm_device *drm, void *arg)
 
 /**
  * vseg_aperture_mgr_init() - the device's aperture manager
- * @vdev: the device, with its TTM device initialized
+ * @vdev: the device, with its TTM device initialized and its GPU attached
  * @id: the aperture's segment id
  *
  * Torn down with the DRM device (a drmm action).
@@ -438,7 +440,7 @@ int vseg_aperture_mgr_init(struct vseg_device *vdev, u32 id)
 	int err;
 
 	err = __vseg_aperture_mgr_init(&vdev->aperture, &vdev->bdev,
-				       vseg_seg(vdev, id)->desc);
+				       vseg_seg(vdev, id)->desc, &vdev->hw);
 	if (err)
 		return err;
 	return drmm_add_action_or_reset(&vdev->drm, aperture_mgr_release,

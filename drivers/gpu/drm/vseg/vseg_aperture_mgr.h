@@ -14,6 +14,7 @@ struct ttm_device;
 struct ttm_resource;
 struct ttm_tt;
 struct vseg_device;
+struct vseg_hw;
 
 /* res->start of an aperture resource that has no GART range. */
 #define VSEG_APERTURE_NO_RANGE	(~0UL)
@@ -21,7 +22,8 @@ struct vseg_device;
 int vseg_aperture_mgr_init(struct vseg_device *vdev, u32 id);
 int __vseg_aperture_mgr_init(struct vseg_aperture_mgr *mgr,
 			     struct ttm_device *bdev,
-			     const struct vseg_segment_desc *desc);
+			     const struct vseg_segment_desc *desc,
+			     struct vseg_hw *hw);
 void vseg_aperture_mgr_fini(struct vseg_aperture_mgr *mgr,
 			    struct ttm_device *bdev);
 u64 vseg_aperture_mgr_committed(struct vseg_aperture_mgr *mgr);

@@ -6,20 +6,22 @@
  * read, written and mapped as the software GPU reaches them. An address
  * resolves to its segment by the segments' GPU address ranges
  * (vseg_phys.c); a memory segment's offset to its backing store (system
- * pages, or a BAR: vseg_vram_mgr.c), an aperture offset through the
- * GART's entry to a system page (vseg_gart.c). The bus allocates nothing:
- * memory segments were backed for the jobs that reach them when the jobs
- * were queued.
+ * pages, or a BAR: vseg_vram_mgr.c). An address of the system class
+ * (VSEG_HW_SYSTEM_ADDR()) is a system page's byte. The aperture is not
+ * the bus's: the GPU translates its addresses through its own GART into
+ * system addresses. The bus allocates nothing and takes no lock: memory
+ * segments were backed for the jobs that reach them when the jobs were
+ * queued.
  */
 
 #include <linux/highmem.h>
 #include <linux/minmax.h>
+#include <linux/sched.h>
 #include <linux/string.h>
 #include <drm/drm_managed.h>
 
 #include "vseg_bus.h"
 #include "vseg_device_types.h"
-#include "vseg_gart.h"
 #include "vseg_hw.h"
 #include "vseg_phys.h"
 #include "vseg_vram_mgr.h"
@@ -29,17 +31,24 @@ static struct vseg_device *bus_to_vseg(struct vseg_hw_bus *bus)
 	return container_of(bus, struct vseg_device, bus);
 }
 
-static void bus_hold(struct vseg_hw_bus *bus)
+/* The memory segment manager of a GPU physical address, and its offset. */
+static struct vseg_vram_mgr *bus_segment(struct vseg_device *vdev, u64 addr,
+					 u64 *off)
 {
-	vseg_gart_lock(&bus_to_vseg(bus)->aperture.gart);
+	struct vseg_vram_mgr *mgr;
+	u32 id;
+
+	if (VSEG_HW_IS_SYSTEM(addr) || !vseg_phys_resolve(vdev, addr, &id, off) ||
+	    !vseg_seg_is_memory(vdev, id))
+		return NULL;
+	mgr = vseg_vram(vdev, id);
+	return *off < mgr->desc->size ? mgr : NULL;
 }
 
-static void bus_release(struct vseg_hw_bus *bus)
-{
-	vseg_gart_unlock(&bus_to_vseg(bus)->aperture.gart);
-}
-
-/* The caller holds the bus for an aperture address: its page cannot go. */
+/*
+ * A system page's byte: the entry or operation that names it keeps the
+ * page, so it stays as long as the mapping (one step of a command).
+ */
 static void *bus_map(struct vseg_hw_bus *bus, u64 addr, u64 *len, bool write,
 		     struct vseg_hw_mapping *m)
 {
@@ -47,25 +56,20 @@ static void *bus_map(struct vseg_hw_bus *bus, u64 addr, u64 *len, bool write,
 	struct vseg_vram_mgr *mgr;
 	phys_addr_t phys;
 	u64 off;
-	u32 id;
 
 	m->kmapped = NULL;
-	if (!vseg_phys_resolve(vdev, addr, &id, &off))
-		return NULL;
-	if (vseg_seg_is_memory(vdev, id)) {
-		mgr = vseg_vram(vdev, id);
-		if (off >= mgr->desc->size)
-			return NULL;
-		if (write)
-			return vseg_vram_map_populated(mgr, off, len,
-						       &m->kmapped);
-		return vseg_vram_map(mgr, off, len, false, &m->kmapped);
+	if (VSEG_HW_IS_SYSTEM(addr)) {
+		phys = VSEG_HW_SYSTEM_PHYS(addr);
+		m->kmapped = kmap_local_page(pfn_to_page(PHYS_PFN(phys)));
+		*len = PAGE_SIZE - offset_in_page(phys);
+		return m->kmapped + offset_in_page(phys);
 	}
-	if (vseg_gart_translate_locked(&vdev->aperture.gart, off, &phys))
+	mgr = bus_segment(vdev, addr, &off);
+	if (!mgr)
 		return NULL;
-	m->kmapped = kmap_local_page(pfn_to_page(PHYS_PFN(phys)));
-	*len = PAGE_SIZE - offset_in_page(phys);
-	return m->kmapped + offset_in_page(phys);
+	if (write)
+		return vseg_vram_map_populated(mgr, off, len, &m->kmapped);
+	return vseg_vram_map(mgr, off, len, false, &m->kmapped);
 }
 
 static void bus_unmap(struct vseg_hw_bus *bus, struct vseg_hw_mapping *m)
@@ -75,7 +79,7 @@ static void bus_unmap(struct vseg_hw_bus *bus, struct vseg_hw_mapping *m)
 	m->kmapped = NULL;
 }
 
-/* Copy between @buf and the bus, a host page at a time, holding the bus. */
+/* Copy between @buf and the bus, a host page at a time. */
 static int bus_access(struct vseg_hw_bus *bus, u64 addr, void *buf, u64 len,
 		      bool write)
 {
@@ -84,7 +88,6 @@ static int bus_access(struct vseg_hw_bus *bus, u64 addr, void *buf, u64 len,
 	u64 n;
 	void *p;
 
-	bus_hold(bus);
 	while (len) {
 		p = bus_map(bus, addr, &n, write, &m);
 		if (!p) {
@@ -101,7 +104,6 @@ static int bus_access(struct vseg_hw_bus *bus, u64 addr, void *buf, u64 len,
 		addr += n;
 		len -= n;
 	}
-	bus_release(bus);
 	return err;
 }
 
@@ -116,13 +118,64 @@ static int bus_write(struct vseg_hw_bus *bus, u64 addr, const void *buf,
 	return bus_access(bus, addr, (void *)buf, len, true);
 }
 
+/* The page frame behind a memory segment's page, for a CPU host aperture. */
+static unsigned long bus_pfn(struct vseg_hw_bus *bus, u64 addr)
+{
+	struct vseg_vram_mgr *mgr;
+	u64 off;
+
+	mgr = bus_segment(bus_to_vseg(bus), addr, &off);
+	if (!mgr || !PAGE_ALIGNED(off))
+		return 0;
+	return vseg_vram_pfn(mgr, off);
+}
+
+/*
+ * Zeroes. Whole pages of a memory segment are cleared a backing table at
+ * a time (absent pages read zero already and stay absent); the rest is
+ * written a page at a time, pages that nothing backs skipped.
+ */
+static int bus_zero(struct vseg_hw_bus *bus, u64 addr, u64 len)
+{
+	struct vseg_device *vdev = bus_to_vseg(bus);
+	struct vseg_hw_mapping m;
+	struct vseg_vram_mgr *mgr;
+	u64 off, n;
+	void *p;
+
+	mgr = bus_segment(vdev, addr, &off);
+	if (mgr && PAGE_ALIGNED(off) && PAGE_ALIGNED(len) &&
+	    len <= mgr->desc->size - off) {
+		vseg_vram_clear(mgr, off, len);
+		return 0;
+	}
+	while (len) {
+		p = bus_map(bus, addr, &n, true, &m);
+		if (!p) {
+			/* Not backed: it reads zero, if it is memory at all. */
+			if (!bus_segment(vdev, addr, &off))
+				return -EFAULT;
+			n = PAGE_SIZE - offset_in_page(off);
+		}
+		n = min(n, len);
+		if (p) {
+			memset(p, 0, n);
+			bus_unmap(bus, &m);
+		}
+		addr += n;
+		len -= n;
+		cond_resched();
+	}
+	return 0;
+}
+
 static const struct vseg_hw_bus_ops vseg_bus_ops = {
-	.hold = bus_hold,
-	.release = bus_release,
 	.map = bus_map,
 	.unmap = bus_unmap,
 	.read = bus_read,
 	.write = bus_write,
+	.pfn = bus_pfn,
+	.zero = bus_zero,
 };
 
 static void hw_release(struct drm_device *drm, void *arg)
@@ -134,10 +187,12 @@ static void hw_release(struct drm_device *drm, void *arg)
 
 /**
  * vseg_bus_init() - set up the device's bus and attach its GPU to it
- * @vdev: the device, its segments and GART set up (vseg_ttm_init())
+ * @vdev: the device, its segment table and GPU address space laid out
+ *	(vseg_phys_map_init())
  *
- * The GPU is released with the DRM device (drmm), after everything set
- * up later.
+ * Before the memory managers (vseg_ttm_init()), which program the
+ * GPU's GART. The GPU is released with the DRM device (drmm), after
+ * everything set up later.
  *
  * Return: 0 or -ENOMEM.
  */

@@ -279,10 +279,13 @@ static int vseg_device_probe(struct device *dev, struct pci_dev *pci)
 	INIT_LIST_HEAD(&vdev->bos);
 	vseg_file_limits_init(vdev);
 
-	/* Each part registers the drmm action that tears it down. */
-	err = probe_step(vdev, &step, vseg_ttm_init(vdev));
+	/*
+	 * Each part registers the drmm action that tears it down. The GPU
+	 * first: the memory managers program its GART, and it goes last.
+	 */
+	err = vseg_bus_init(vdev);
 	if (!err)
-		err = vseg_bus_init(vdev);
+		err = probe_step(vdev, &step, vseg_ttm_init(vdev));
 	if (!err)
 		err = probe_step(vdev, &step, vseg_engine_init(vdev));
 	if (!err)

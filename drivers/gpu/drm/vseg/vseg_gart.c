@@ -2,38 +2,48 @@
 /*
  * Copyright (c) 2026 The vseg authors
  *
- * The software GART: the page table of the aperture segment. The aperture
- * is an address range of the GPU; each of its host pages has one entry
- * that points at a system page. A buffer that must be reached physically
- * while it lives in system memory gets a range of the aperture and entries
- * that point at exactly its pages, so that the GPU sees it as contiguous.
+ * The aperture segment's GART, the allocator's side. The aperture is an
+ * address range of the GPU; each of its host pages has one entry in the
+ * GPU's GART that points at a system page. A buffer that must be reached
+ * physically while it lives in system memory gets a range of the
+ * aperture and entries that point at exactly its pages, so that the GPU
+ * sees it as contiguous.
  *
- * Ranges are handed out by a drm_mm over the aperture; entries are written
- * only when a range is bound to pages, and cleared when it is unbound.
+ * Ranges are handed out by a drm_mm over the aperture; the entries are
+ * the hardware's (vseg_hw_ops.gart_write, .gart_clear, and the paging
+ * engine's MAP_APERTURE and UNMAP_APERTURE operations), written only when
+ * a range is bound to pages and cleared when it is unbound. This file
+ * keeps the ranges, the counters and what debugfs shows.
  */
 
 #include <kunit/visibility.h>
-#include <linux/io.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <drm/drm_print.h>
 
 #include "vseg_gart.h"
+#include "vseg_hw.h"
 #include "vseg_trace.h"
 
 /**
  * vseg_gart_init() - create an empty GART
  * @gart: the GART
+ * @hw: the GPU whose GART entries the aperture's are
+ * @base: GPU physical address of the aperture
  * @size: aperture size in bytes, a multiple of PAGE_SIZE
  *
  * Return: 0 or -ENOMEM.
  */
-int vseg_gart_init(struct vseg_gart *gart, u64 size)
+int vseg_gart_init(struct vseg_gart *gart, struct vseg_hw *hw, u64 base,
+		   u64 size)
 {
+	int err;
+
+	gart->hw = hw;
 	gart->num_pages = size >> PAGE_SHIFT;
-	gart->pte = kvcalloc(gart->num_pages, sizeof(*gart->pte), GFP_KERNEL);
-	if (!gart->pte)
-		return -ENOMEM;
+	err = hw->ops->gart_setup(hw, base, gart->num_pages);
+	if (err)
+		return err;
 	mutex_init(&gart->lock);
 	drm_mm_init(&gart->mm, 0, gart->num_pages);
 	gart->mapped = 0;
@@ -52,8 +62,7 @@ void vseg_gart_fini(struct vseg_gart *gart)
 {
 	drm_mm_takedown(&gart->mm);
 	mutex_destroy(&gart->lock);
-	kvfree(gart->pte);
-	gart->pte = NULL;
+	gart->hw->ops->gart_setup(gart->hw, 0, 0);
 }
 EXPORT_SYMBOL_IF_KUNIT(vseg_gart_fini);
 
@@ -133,20 +142,19 @@ void vseg_gart_unreserve(struct vseg_gart *gart, struct drm_mm_node *node)
 }
 EXPORT_SYMBOL_IF_KUNIT(vseg_gart_unreserve);
 
+/*
+ * Clear entries through the hardware: once it returns, no engine step
+ * uses them. Counts one unbind if an entry was valid.
+ */
 static void gart_clear_pages(struct vseg_gart *gart, u64 start, u64 num_pages)
 {
-	bool was_bound = false;
-	u64 i;
+	u64 cleared = 0;
 
 	lockdep_assert_held(&gart->lock);
-	for (i = start; i < start + num_pages; i++) {
-		if (gart->pte[i] & VSEG_GART_PTE_VALID) {
-			gart->mapped--;
-			was_bound = true;
-		}
-		WRITE_ONCE(gart->pte[i], 0);
-	}
-	if (was_bound) {
+	if (gart->hw->ops->gart_clear(gart->hw, start, num_pages, &cleared))
+		return;
+	gart->mapped -= cleared;
+	if (cleared) {
 		gart->unbinds++;
 		trace_vseg_gart_unmap(start << PAGE_SHIFT,
 				      num_pages << PAGE_SHIFT);
@@ -182,92 +190,64 @@ EXPORT_SYMBOL_IF_KUNIT(vseg_gart_free);
  * @pages: the pages, in the order the GPU is to see them
  * @num_pages: number of @pages, at most the range's length
  *
+ * The hardware's entries are written a run of physically contiguous
+ * pages at a time.
+ *
  * Return: 0, or -EINVAL if the pages do not fit the range.
  */
 int vseg_gart_bind(struct vseg_gart *gart, const struct drm_mm_node *node,
 		   struct page **pages, u64 num_pages)
 {
-	u64 i;
+	struct vseg_hw *hw = gart->hw;
+	u64 i, n, set;
+	int err = 0;
 
 	if (!drm_mm_node_allocated(node) || num_pages > node->size)
 		return -EINVAL;
 	mutex_lock(&gart->lock);
 	gart_clear(gart, node);
-	for (i = 0; i < num_pages; i++) {
-		WRITE_ONCE(gart->pte[node->start + i],
-			   page_to_phys(pages[i]) | VSEG_GART_PTE_VALID);
-		gart->mapped++;
+	for (i = 0; i < num_pages && !err; i += n) {
+		for (n = 1; i + n < num_pages; n++)
+			if (page_to_phys(pages[i + n]) !=
+			    page_to_phys(pages[i]) + (n << PAGE_SHIFT))
+				break;
+		err = hw->ops->gart_write(hw, node->start + i,
+					  page_to_phys(pages[i]), n, &set);
+		gart->mapped += set;
 	}
 	gart->binds++;
 	mutex_unlock(&gart->lock);
 	trace_vseg_gart_map(node->start << PAGE_SHIFT, num_pages << PAGE_SHIFT);
-	return 0;
+	return err;
 }
 EXPORT_SYMBOL_IF_KUNIT(vseg_gart_bind);
 
-/* Is [first, first + num_pages) inside the aperture? */
-static bool gart_run_valid(struct vseg_gart *gart, u64 first, u64 num_pages)
-{
-	return first < gart->num_pages && num_pages &&
-	       num_pages <= gart->num_pages - first;
-}
-
 /**
- * vseg_gart_map_run() - point entries at physically contiguous pages
+ * vseg_gart_account() - count what the paging engine did to the entries
  * @gart: the GART
- * @first: first aperture page
- * @phys: physical address of the first system page, page aligned
- * @num_pages: entries to write
- * @new_range: the first run of a range: count one bind
+ * @res: what a run of paging operations reported
  *
- * For the paging engine, which maps a buffer's pages run by run: it
- * neither allocates nor checks who owns the entries (the range's owner
- * wrote the operation).
- *
- * Return: 0, or -EINVAL if the run is not inside the aperture.
+ * The paging engine's MAP_APERTURE and UNMAP_APERTURE write the
+ * hardware's entries themselves: the counters follow their report. The
+ * GPU counts each entry's changes exactly, under its own lock, but the
+ * reports of a batch and of a clear by the core (vseg_gart_unbind()) may
+ * reach the counter in either order: it may dip below zero for a moment
+ * and is exact once both are in.
  */
-int vseg_gart_map_run(struct vseg_gart *gart, u64 first, phys_addr_t phys,
-		      u64 num_pages, bool new_range)
+void vseg_gart_account(struct vseg_gart *gart,
+		       const struct vseg_hw_paging_result *res)
 {
-	u64 i;
-
-	if (!gart_run_valid(gart, first, num_pages) || offset_in_page(phys))
-		return -EINVAL;
+	if (!res->gart_set && !res->gart_cleared && !res->gart_binds &&
+	    !res->gart_unbinds)
+		return;
 	mutex_lock(&gart->lock);
-	for (i = 0; i < num_pages; i++) {
-		if (!(gart->pte[first + i] & VSEG_GART_PTE_VALID))
-			gart->mapped++;
-		WRITE_ONCE(gart->pte[first + i],
-			   (phys + (i << PAGE_SHIFT)) | VSEG_GART_PTE_VALID);
-	}
-	if (new_range)
-		gart->binds++;
+	gart->mapped += res->gart_set;
+	gart->mapped -= res->gart_cleared;
+	gart->binds += res->gart_binds;
+	gart->unbinds += res->gart_unbinds;
 	mutex_unlock(&gart->lock);
-	trace_vseg_gart_map(first << PAGE_SHIFT, num_pages << PAGE_SHIFT);
-	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(vseg_gart_map_run);
-
-/**
- * vseg_gart_unmap_run() - invalidate entries, keeping their range
- * @gart: the GART
- * @first: first aperture page
- * @num_pages: entries to clear
- *
- * The paging engine's unmap; counts one unbind if an entry was valid.
- *
- * Return: 0, or -EINVAL if the run is not inside the aperture.
- */
-int vseg_gart_unmap_run(struct vseg_gart *gart, u64 first, u64 num_pages)
-{
-	if (!gart_run_valid(gart, first, num_pages))
-		return -EINVAL;
-	mutex_lock(&gart->lock);
-	gart_clear_pages(gart, first, num_pages);
-	mutex_unlock(&gart->lock);
-	return 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(vseg_gart_unmap_run);
+EXPORT_SYMBOL_IF_KUNIT(vseg_gart_account);
 
 /**
  * vseg_gart_unbind() - invalidate a range's entries, keeping the range
@@ -285,79 +265,28 @@ void vseg_gart_unbind(struct vseg_gart *gart, const struct drm_mm_node *node)
 EXPORT_SYMBOL_IF_KUNIT(vseg_gart_unbind);
 
 /**
- * vseg_gart_lock() - hold the GART still
+ * vseg_gart_entry() - read an aperture page's entry back from the hardware
  * @gart: the GART
- *
- * While it is held no entry changes: a page found through
- * vseg_gart_translate_locked() stays mapped, and allocated, until
- * vseg_gart_unlock(). Hold it briefly (one step of a command).
- */
-void vseg_gart_lock(struct vseg_gart *gart)
-{
-	mutex_lock(&gart->lock);
-}
-EXPORT_SYMBOL_IF_KUNIT(vseg_gart_lock);
-
-/**
- * vseg_gart_unlock() - let the GART change again
- * @gart: the GART, locked by vseg_gart_lock()
- */
-void vseg_gart_unlock(struct vseg_gart *gart)
-{
-	mutex_unlock(&gart->lock);
-}
-EXPORT_SYMBOL_IF_KUNIT(vseg_gart_unlock);
-
-/**
- * vseg_gart_translate_locked() - vseg_gart_translate() under the GART lock
- * @gart: the GART, locked by the caller (vseg_gart_lock())
  * @offset: byte offset into the aperture
- * @phys: receives the system physical address
+ * @phys: receives the system physical address of that byte
  *
- * The page stays mapped, and allocated, until the caller drops the lock.
+ * For debugfs and tests: the entry may change as soon as it is read.
  *
  * Return: 0, or -EFAULT for an offset outside the aperture or behind an
  * invalid entry.
  */
-int vseg_gart_translate_locked(struct vseg_gart *gart, u64 offset,
-			       phys_addr_t *phys)
+int vseg_gart_entry(struct vseg_gart *gart, u64 offset, phys_addr_t *phys)
 {
-	u64 idx = offset >> PAGE_SHIFT;
-	u64 pte;
+	u64 e;
 
-	lockdep_assert_held(&gart->lock);
-	if (idx >= gart->num_pages)
+	if (offset >> PAGE_SHIFT >= gart->num_pages ||
+	    gart->hw->ops->gart_read(gart->hw, offset >> PAGE_SHIFT, &e, 1) != 1 ||
+	    e == VSEG_HW_GART_INVALID)
 		return -EFAULT;
-	pte = gart->pte[idx];
-	if (!(pte & VSEG_GART_PTE_VALID))
-		return -EFAULT;
-	*phys = (pte & VSEG_GART_PTE_ADDR) | (offset & ~PAGE_MASK);
+	*phys = e | offset_in_page(offset);
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(vseg_gart_translate_locked);
-
-/**
- * vseg_gart_translate() - resolve an aperture offset as the GPU does
- * @gart: the GART
- * @offset: byte offset into the aperture
- * @phys: receives the system physical address
- *
- * Takes the GART lock for the lookup only: callers that go on to use the
- * page hold the lock themselves and call vseg_gart_translate_locked().
- *
- * Return: 0, or -EFAULT for an offset outside the aperture or behind an
- * invalid entry.
- */
-int vseg_gart_translate(struct vseg_gart *gart, u64 offset, phys_addr_t *phys)
-{
-	int err;
-
-	mutex_lock(&gart->lock);
-	err = vseg_gart_translate_locked(gart, offset, phys);
-	mutex_unlock(&gart->lock);
-	return err;
-}
-EXPORT_SYMBOL_IF_KUNIT(vseg_gart_translate);
+EXPORT_SYMBOL_IF_KUNIT(vseg_gart_entry);
 
 /**
  * vseg_gart_mapped_bytes() - bytes of the aperture with valid entries
@@ -367,12 +296,12 @@ EXPORT_SYMBOL_IF_KUNIT(vseg_gart_translate);
  */
 u64 vseg_gart_mapped_bytes(struct vseg_gart *gart)
 {
-	u64 mapped;
+	s64 mapped;
 
 	mutex_lock(&gart->lock);
 	mapped = gart->mapped;
 	mutex_unlock(&gart->lock);
-	return mapped << PAGE_SHIFT;
+	return max_t(s64, mapped, 0) << PAGE_SHIFT;
 }
 EXPORT_SYMBOL_IF_KUNIT(vseg_gart_mapped_bytes);
 
@@ -412,17 +341,46 @@ void vseg_gart_walk(struct vseg_gart *gart,
 }
 EXPORT_SYMBOL_IF_KUNIT(vseg_gart_walk);
 
+/* How many of a range's entries the hardware holds valid. */
+static u64 gart_range_valid(struct vseg_gart *gart, u64 start, u64 num)
+{
+	u64 e[16], valid = 0, n, i;
+
+	while (num) {
+		n = gart->hw->ops->gart_read(gart->hw, start, e,
+					     min_t(u64, num, ARRAY_SIZE(e)));
+		if (!n)
+			break;
+		for (i = 0; i < n; i++)
+			valid += e[i] != VSEG_HW_GART_INVALID;
+		start += n;
+		num -= n;
+	}
+	return valid;
+}
+
 /**
  * vseg_gart_print() - describe the GART state
  * @gart: the GART
  * @p: where to print
+ *
+ * The counters, then each range with how many of its entries the
+ * hardware holds valid, read back from it.
  */
 void vseg_gart_print(struct vseg_gart *gart, struct drm_printer *p)
 {
+	struct drm_mm_node *node;
+
 	mutex_lock(&gart->lock);
-	drm_printf(p, "gart: %llu pages, %llu ranges, %llu entries valid\n",
+	drm_printf(p, "gart: %llu pages, %llu ranges, %lld entries valid\n",
 		   gart->num_pages, gart->ranges, gart->mapped);
 	drm_mm_print(&gart->mm, p);
+	drm_mm_for_each_node(node, &gart->mm)
+		if (node->color != VSEG_GART_RESERVED)
+			drm_printf(p, "gart range %#llx+%#llx: %llu entries valid\n",
+				   node->start, node->size,
+				   gart_range_valid(gart, node->start,
+						    node->size));
 	mutex_unlock(&gart->lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(vseg_gart_print);

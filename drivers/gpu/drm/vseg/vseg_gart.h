@@ -12,8 +12,11 @@
 struct drm_mm_node;
 struct drm_printer;
 struct page;
+struct vseg_hw;
+struct vseg_hw_paging_result;
 
-int vseg_gart_init(struct vseg_gart *gart, u64 size);
+int vseg_gart_init(struct vseg_gart *gart, struct vseg_hw *hw, u64 base,
+		   u64 size);
 void vseg_gart_fini(struct vseg_gart *gart);
 int vseg_gart_alloc(struct vseg_gart *gart, struct drm_mm_node *node,
 		    u64 num_pages, u64 align_pages, u64 fpfn, u64 lpfn,
@@ -25,15 +28,9 @@ void vseg_gart_unreserve(struct vseg_gart *gart, struct drm_mm_node *node);
 int vseg_gart_bind(struct vseg_gart *gart, const struct drm_mm_node *node,
 		   struct page **pages, u64 num_pages);
 void vseg_gart_unbind(struct vseg_gart *gart, const struct drm_mm_node *node);
-int vseg_gart_map_run(struct vseg_gart *gart, u64 first, phys_addr_t phys,
-		      u64 num_pages, bool new_range);
-int vseg_gart_unmap_run(struct vseg_gart *gart, u64 first, u64 num_pages);
-int vseg_gart_translate(struct vseg_gart *gart, u64 offset,
-			phys_addr_t *phys);
-void vseg_gart_lock(struct vseg_gart *gart);
-void vseg_gart_unlock(struct vseg_gart *gart);
-int vseg_gart_translate_locked(struct vseg_gart *gart, u64 offset,
-			       phys_addr_t *phys);
+void vseg_gart_account(struct vseg_gart *gart,
+		       const struct vseg_hw_paging_result *res);
+int vseg_gart_entry(struct vseg_gart *gart, u64 offset, phys_addr_t *phys);
 void vseg_gart_walk(struct vseg_gart *gart,
 		    void (*fn)(void *arg, struct drm_mm_node *node),
 		    void *arg);

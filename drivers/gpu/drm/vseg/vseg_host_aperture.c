@@ -5,7 +5,11 @@
  * The CPU host aperture (DXGK_CPUHOSTAPERTURE) of a memory segment with
  * SupportsCpuHostAperture: a window of host pages through which the CPU
  * reaches a segment it cannot see. Each host page of the window is a slot
- * that points at one page of the segment at a time.
+ * that points at one page of the segment at a time. The window is the
+ * GPU's (vseg_hw_ops.host_aperture_setup, .host_slot_set): this file
+ * decides which page takes which slot, programs the slot with the page's
+ * GPU physical address, and maps the slot's page of the window, which the
+ * GPU names, into the process.
  *
  * A CPU fault on a buffer placed in such a segment does not move it: the
  * faulting page takes a free slot, or the least recently used one, whose
@@ -14,8 +18,7 @@
  * or cached with SupportsCachedCpuHostAperture. At most as many pages of
  * the segment as the window has slots are mapped into processes at once.
  *
- * The segment's pages are those of its backing store (vseg_vram_mgr.c):
- * the mapping points at the page behind the segment offset. A buffer that
+ * A buffer that
  * moves (or is evicted, or discarded) loses its user mappings and its
  * slots before its segment pages are released, and a freed buffer its
  * slots, so that no mapping reaches a page that is another buffer's.
@@ -36,8 +39,9 @@
 #include "vseg_bo.h"
 #include "vseg_device_types.h"
 #include "vseg_host_aperture.h"
+#include "vseg_hw.h"
+#include "vseg_phys.h"
 #include "vseg_res_cursor.h"
-#include "vseg_vram_mgr.h"
 
 /**
  * struct vseg_host_slot - one host page of the window
@@ -56,6 +60,8 @@ struct vseg_host_slot {
 
 /**
  * struct vseg_host_window - the CPU host aperture of one segment
+ * @hw: the GPU whose window it is.
+ * @id: the segment's id, the window's number for the GPU.
  * @lock: protects everything below, and &vseg_bo.host_slots.
  * @slots: the slots, one per host page of the window.
  * @num_slots: their number.
@@ -69,6 +75,8 @@ struct vseg_host_slot {
  * @cached: map cached (SupportsCachedCpuHostAperture), else write-combined.
  */
 struct vseg_host_window {
+	struct vseg_hw *hw;
+	u32 id;
 	struct mutex lock; /* see above */
 	struct vseg_host_slot *slots;
 	u32 num_slots;
@@ -94,6 +102,7 @@ static void window_release(struct drm_device *drm, void *arg)
 {
 	struct vseg_host_window *w = arg;
 
+	w->hw->ops->host_aperture_setup(w->hw, w->id, 0);
 	kvfree(w->buckets);
 	kvfree(w->slots);
 	mutex_destroy(&w->lock);
@@ -105,10 +114,10 @@ static void window_release(struct drm_device *drm, void *arg)
  * @id: a memory segment of its validated table
  *
  * A segment with SupportsCpuHostAperture gets a window of
- * host_aperture_size / PAGE_SIZE slots, all free; others get none. Freed
- * with the DRM device.
+ * host_aperture_size / PAGE_SIZE slots, all free, and the GPU's window
+ * of as many slots; others get none. Freed with the DRM device.
  *
- * Return: 0, -ENOMEM.
+ * Return: 0, -ENOMEM, -EINVAL (the GPU has no such window).
  */
 int vseg_host_aperture_init(struct vseg_device *vdev, u32 id)
 {
@@ -116,6 +125,7 @@ int vseg_host_aperture_init(struct vseg_device *vdev, u32 id)
 	const struct vseg_segment_desc *d = seg->desc;
 	struct vseg_host_window *w;
 	u32 i, n;
+	int err;
 
 	if (!(d->flags & VSEG_SEGF_CPU_HOST_APERTURE) || !d->host_aperture_size)
 		return 0;
@@ -123,6 +133,8 @@ int vseg_host_aperture_init(struct vseg_device *vdev, u32 id)
 	w = drmm_kzalloc(&vdev->drm, sizeof(*w), GFP_KERNEL);
 	if (!w)
 		return -ENOMEM;
+	w->hw = &vdev->hw;
+	w->id = id;
 	mutex_init(&w->lock);
 	INIT_LIST_HEAD(&w->lru);
 	INIT_LIST_HEAD(&w->free);
@@ -134,9 +146,12 @@ int vseg_host_aperture_init(struct vseg_device *vdev, u32 id)
 	w->slots = kvcalloc(n, sizeof(*w->slots), GFP_KERNEL | __GFP_NOWARN);
 	w->buckets = kvcalloc(BIT(w->hash_bits), sizeof(*w->buckets),
 			      GFP_KERNEL | __GFP_NOWARN);
-	if (!w->slots || !w->buckets) {
+	err = w->slots && w->buckets ? 0 : -ENOMEM;
+	if (!err)
+		err = w->hw->ops->host_aperture_setup(w->hw, id, n);
+	if (err) {
 		window_release(&vdev->drm, w);
-		return -ENOMEM;
+		return err;
 	}
 	for (i = 0; i < n; i++)
 		list_add_tail(&w->slots[i].lru, &w->free);
@@ -203,8 +218,16 @@ static void zap_page(struct vseg_bo *vbo, pgoff_t page)
 			    PAGE_SHIFT, PAGE_SIZE, 1);
 }
 
+/* Program a slot: the page frame of its page of the window, or 0. */
+static unsigned long slot_set(struct vseg_host_window *w,
+			      struct vseg_host_slot *s, u64 addr)
+{
+	return w->hw->ops->host_slot_set(w->hw, w->id, s - w->slots, addr);
+}
+
 static void slot_free(struct vseg_host_window *w, struct vseg_host_slot *s)
 {
+	slot_set(w, s, VSEG_HW_SLOT_CLEAR);
 	hlist_del_init(&s->hash);
 	s->bo->host_slots--;
 	s->bo = NULL;
@@ -260,7 +283,9 @@ used:
  * @vmf: the fault
  *
  * Backs the segment page behind the faulting page if it was never
- * written, takes a slot for it and maps it (one page, no prefault).
+ * written, takes a slot for it, programs the slot with the page's GPU
+ * physical address and maps the slot's page of the window (one page, no
+ * prefault).
  *
  * Return: VM_FAULT_NOPAGE when mapped, VM_FAULT_SIGBUS outside the
  * buffer, VM_FAULT_OOM, or what vmf_insert_pfn_prot() returns.
@@ -271,11 +296,12 @@ vm_fault_t vseg_host_aperture_fault(struct vseg_bo *vbo, struct vm_fault *vmf)
 	struct vseg_host_window *w = bo_window(vbo);
 	struct ttm_resource *res = vbo->tbo.resource;
 	struct vm_area_struct *vma = vmf->vma;
+	struct vseg_host_slot *s;
 	unsigned long pfn;
 	pgprot_t prot;
 	pgoff_t page;
 	vm_fault_t ret;
-	u64 off;
+	u64 addr;
 
 	page = ((vmf->address - vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff -
 	       drm_vma_node_start(&vbo->tbo.base.vma_node);
@@ -283,19 +309,21 @@ vm_fault_t vseg_host_aperture_fault(struct vseg_bo *vbo, struct vm_fault *vmf)
 		return VM_FAULT_SIGBUS;
 	if (vseg_cursor_populate(vdev, res, (u64)page << PAGE_SHIFT, PAGE_SIZE))
 		return VM_FAULT_OOM;
-	off = vseg_cursor_vram_offset(vdev, res, (u64)page << PAGE_SHIFT);
-	pfn = vseg_vram_pfn(vseg_vram(vdev, vseg_mem_type_to_seg(vdev,
-								 res->mem_type)),
-			    off);
-	if (!pfn)
-		return VM_FAULT_SIGBUS;
+	addr = vseg_phys_base(vdev, w->id) +
+	       vseg_cursor_vram_offset(vdev, res, (u64)page << PAGE_SHIFT);
 	prot = w->cached ? vma->vm_page_prot :
 			   pgprot_writecombine(vma->vm_page_prot);
 
 	mutex_lock(&w->lock);
 	w->faults++;
-	slot_get(w, vbo, page);
-	ret = vmf_insert_pfn_prot(vma, vmf->address, pfn, prot);
+	s = slot_get(w, vbo, page);
+	pfn = slot_set(w, s, addr);
+	if (pfn) {
+		ret = vmf_insert_pfn_prot(vma, vmf->address, pfn, prot);
+	} else {
+		slot_free(w, s);
+		ret = VM_FAULT_SIGBUS;
+	}
 	mutex_unlock(&w->lock);
 	return ret;
 }

@@ -12,6 +12,8 @@
 #define __VSEG_HW_H__
 
 #include <linux/atomic.h>
+#include <linux/bits.h>
+#include <linux/limits.h>
 #include <linux/types.h>
 
 struct drm_vseg_cmd;
@@ -30,40 +32,58 @@ struct vseg_hw_mapping {
 	void *kmapped;
 };
 
+/*
+ * GPU physical addresses with bit 63 set are the bus's address class for
+ * system pages: the rest is the physical address of a byte of a system
+ * page (what a GART entry, or a paging operation on system memory,
+ * names). Memory segments and the aperture never reach bit 63 (the
+ * segment table's rule, vseg_phys.c).
+ */
+#define VSEG_HW_SYSTEM_BIT		BIT_ULL(63)
+#define VSEG_HW_SYSTEM_ADDR(phys)	((u64)(phys) | VSEG_HW_SYSTEM_BIT)
+#define VSEG_HW_IS_SYSTEM(addr)		(((addr) & VSEG_HW_SYSTEM_BIT) != 0)
+#define VSEG_HW_SYSTEM_PHYS(addr)	((addr) & ~VSEG_HW_SYSTEM_BIT)
+
 /**
  * struct vseg_hw_bus_ops - the bus: GPU physical addresses
- * @hold: keep what the bus resolves addresses with (the GART's entries)
- *	from changing until @release; taken around every @map of an
- *	aperture address, and held at most for one step of a command
- *	(VSEG_SIM_STEP bytes). May sleep.
- * @release: undo @hold.
  * @map: the kernel address of GPU physical address @addr: a memory
  *	segment's byte (its segment's GPU base address plus its offset), or
- *	an aperture byte (translated through the GART's entry, with @hold
- *	held). @len receives how many bytes follow contiguously (at most to
- *	the end of the host page); @write: the bytes will be written.
- *	Allocates nothing: a memory segment's pages were backed when the
- *	job was queued. Returns NULL for an address of no segment, past a
- *	segment's end, or an aperture page without an entry.
+ *	a system page's byte (VSEG_HW_SYSTEM_ADDR()). @len receives how many
+ *	bytes follow contiguously (at most to the end of the host page);
+ *	@write: the bytes will be written. Allocates nothing and takes no
+ *	lock: a memory segment's pages were backed when the job was queued,
+ *	and a system page stays as long as the entry or operation that
+ *	named it. Returns NULL for an address of no memory segment, past a
+ *	segment's end, a memory segment's page not backed for a @write, or
+ *	an aperture address: the aperture is the GPU's to translate,
+ *	through its GART, into system addresses.
  * @unmap: undo @map (a no-op for a @m whose @map failed).
- * @read: copy @len bytes at GPU physical address @addr to @buf; takes
- *	@hold itself. Returns 0 or -EFAULT (an address @map refuses).
+ * @read: copy @len bytes at GPU physical address @addr to @buf. Returns
+ *	0 or -EFAULT (an address @map refuses).
  * @write: copy @len bytes of @buf to GPU physical address @addr; as @read.
+ * @pfn: the page frame the CPU reaches the memory segment page at GPU
+ *	physical address @addr (page aligned) through: its backing page, or
+ *	the BAR's. 0 for an address of no memory segment or a page not
+ *	backed. What the software GPU's CPU host aperture window shows.
+ * @zero: write zeroes over @len bytes at GPU physical address @addr; the
+ *	pages of a memory segment that nothing backs read zero already and
+ *	stay unbacked (the paging engine's Fill of zero). Returns 0 or
+ *	-EFAULT (an address @map refuses for reading).
  *
  * The core's, implemented over the memory segments' backing store and
- * the GART (vseg_bus.c): the only way the software GPU reaches memory.
- * A real GPU reaches memory over its own bus: its driver implements none
- * of this.
+ * system pages (vseg_bus.c): the only way the software GPU reaches
+ * memory. A real GPU reaches memory over its own bus: its driver
+ * implements none of this.
  */
 struct vseg_hw_bus_ops {
-	void (*hold)(struct vseg_hw_bus *bus);
-	void (*release)(struct vseg_hw_bus *bus);
 	void *(*map)(struct vseg_hw_bus *bus, u64 addr, u64 *len, bool write,
 		     struct vseg_hw_mapping *m);
 	void (*unmap)(struct vseg_hw_bus *bus, struct vseg_hw_mapping *m);
 	int (*read)(struct vseg_hw_bus *bus, u64 addr, void *buf, u64 len);
 	int (*write)(struct vseg_hw_bus *bus, u64 addr, const void *buf,
 		     u64 len);
+	unsigned long (*pfn)(struct vseg_hw_bus *bus, u64 addr);
+	int (*zero)(struct vseg_hw_bus *bus, u64 addr, u64 len);
 };
 
 /**
@@ -136,6 +156,14 @@ struct vseg_hw_cmd_job {
 	const atomic_t *stop;
 };
 
+/* CPU host aperture windows a GPU behind the interface may have. */
+#define VSEG_HW_MAX_WINDOWS	8
+/* &vseg_hw_ops.host_slot_set: clear the slot. */
+#define VSEG_HW_SLOT_CLEAR	U64_MAX
+
+/* What &vseg_hw_ops.gart_read gives for an invalid entry. */
+#define VSEG_HW_GART_INVALID	U64_MAX
+
 /* Display heads a GPU behind the interface may have. */
 #define VSEG_HW_MAX_HEADS	2
 
@@ -155,13 +183,149 @@ struct vseg_hw_scanout {
 };
 
 /**
+ * enum vseg_paging_opcode - what a paging operation does
+ * @VSEG_PAGING_OP_TRANSFER: copy @size bytes from @src to @dst
+ *	(DXGK_BUILDPAGINGBUFFER_TRANSFER).
+ * @VSEG_PAGING_OP_FILL: fill @size bytes at @dst with the 32-bit pattern
+ *	in @src (DXGK_BUILDPAGINGBUFFER_FILL).
+ * @VSEG_PAGING_OP_DISCARD: the content of @size bytes at @dst is dropped
+ *	(DXGK_BUILDPAGINGBUFFER_DISCARDCONTENT).
+ * @VSEG_PAGING_OP_MAP_APERTURE: point the GART entries of the aperture
+ *	range at byte offset @dst, @size bytes, at the physically contiguous
+ *	system pages from physical address @src
+ *	(DXGK_BUILDPAGINGBUFFER_MAPAPERTURESEGMENT).
+ * @VSEG_PAGING_OP_UNMAP_APERTURE: invalidate the GART entries of the
+ *	aperture range at byte offset @dst, @size bytes
+ *	(DXGK_BUILDPAGINGBUFFER_UNMAPAPERTURESEGMENT).
+ * @VSEG_PAGING_OP_CRYPT_CONTEXT: the TRANSFERs that follow with
+ *	%VSEG_PAGING_F_ENCRYPT or %VSEG_PAGING_F_DECRYPT encrypt or decrypt a
+ *	protected buffer whose first byte is at GPU physical address @dst in
+ *	its segment, with the nonce @src, under the key of
+ *	&vseg_hw_ops.set_vpr_key.
+ * @VSEG_PAGING_NUM_OPCODES: number of values.
+ */
+enum vseg_paging_opcode {
+	VSEG_PAGING_OP_TRANSFER,
+	VSEG_PAGING_OP_FILL,
+	VSEG_PAGING_OP_DISCARD,
+	VSEG_PAGING_OP_MAP_APERTURE,
+	VSEG_PAGING_OP_UNMAP_APERTURE,
+	VSEG_PAGING_OP_CRYPT_CONTEXT,
+	VSEG_PAGING_NUM_OPCODES
+};
+
+/* MAP_APERTURE: the first run of a range (counted as one bind). */
+#define VSEG_PAGING_F_NEW_RANGE	BIT(0)
+/* TRANSFER out of a protected buffer's segment: encrypt what is written. */
+#define VSEG_PAGING_F_ENCRYPT	BIT(1)
+/* TRANSFER into a protected buffer's segment: decrypt what is written. */
+#define VSEG_PAGING_F_DECRYPT	BIT(2)
+
+/**
+ * struct vseg_paging_op - one operation, as written into the paging buffer
+ * @opcode: &enum vseg_paging_opcode.
+ * @flags: VSEG_PAGING_F_*.
+ * @dst: destination: a GPU physical address, or an aperture byte offset
+ *	for MAP/UNMAP.
+ * @src: source GPU physical address; FILL: the pattern; MAP: the physical
+ *	address of the first system page.
+ * @size: bytes.
+ *
+ * The paging engine reaches memory physically, without a page table, and
+ * never through the aperture: a memory segment's bytes by their GPU
+ * physical address (segment base plus offset), system pages by
+ * VSEG_HW_SYSTEM_ADDR() of their physical address. The core writes
+ * nothing the engine would have to look up. Fixed size: the paging
+ * buffer is an array of these.
+ */
+struct vseg_paging_op {
+	u32 opcode;
+	u32 flags;
+	u64 dst;
+	u64 src;
+	u64 size;
+};
+
+/**
+ * struct vseg_hw_paging_result - what the paging engine reports of a run
+ * @executed: operations that ran, per opcode.
+ * @failed: operations that failed (a bad address: a driver bug).
+ * @bytes: bytes transferred or filled.
+ * @gart_set: GART entries that became valid.
+ * @gart_cleared: valid GART entries that were invalidated.
+ * @gart_binds: MAP_APERTUREs that began a range (%VSEG_PAGING_F_NEW_RANGE).
+ * @gart_unbinds: UNMAP_APERTUREs that invalidated a valid entry.
+ *
+ * Added to, never reset, by &vseg_hw_ops.run_paging: the core's counters.
+ */
+struct vseg_hw_paging_result {
+	u64 executed[VSEG_PAGING_NUM_OPCODES];
+	u64 failed;
+	u64 bytes;
+	u64 gart_set;
+	u64 gart_cleared;
+	u64 gart_binds;
+	u64 gart_unbinds;
+};
+
+/* Bytes of the key the paging engine encrypts protected content with. */
+#define VSEG_HW_VPR_KEY_SIZE	32
+
+/**
  * struct vseg_hw_ops - the GPU, as vseg drives it
  * @run_commands: run @job's commands on its engine, in order, from the
  *	engine's queue (in the fence signalling path: allocate nothing,
- *	take no lock but the bus's @hold). Returns 0, -EFAULT at the first
+ *	take no lock but the GART's). Returns 0, -EFAULT at the first
  *	command that reaches memory it may not (the rest is skipped), or
  *	-ETIME when @job->stop was set. DxgkDdiSubmitCommand and the
  *	engine's execution of the DMA buffer.
+ * @run_paging: run @num paging operations of @ops on the paging engine,
+ *	in order, each read once (the paging buffer may be write-combined
+ *	memory); one that fails does not stop the rest. Adds what ran to
+ *	@res. In the fence signalling path, as @run_commands, or at once in
+ *	the core's thread (before the paging buffer exists, and for
+ *	operations with nothing to wait for). Returns 0 or the first
+ *	failure's error (-EFAULT, -EINVAL). The paging buffer that
+ *	DxgkDdiBuildPagingBuffer wrote, handed over by DxgkDdiSubmitCommand
+ *	on the paging node.
+ * @set_vpr_key: program the key (%VSEG_HW_VPR_KEY_SIZE bytes) the paging
+ *	engine encrypts and decrypts protected content with; once, at load,
+ *	before any paging operation.
+ * @gart_setup: the aperture segment: @num_entries GART entries (one per
+ *	host page), translating GPU physical addresses from @base on; every
+ *	entry invalid. At load, before any other GART call; again replaces
+ *	the GART. Returns 0 or -ENOMEM. A real GPU's GART has its size: the
+ *	driver reports it as the aperture segment's size.
+ * @gart_write: point entries @first to @first + @num - 1 at the
+ *	physically contiguous system pages from physical address @phys
+ *	(page aligned); *@set receives how many were invalid before.
+ *	Returns 0 or -EINVAL for a run outside the GART. May sleep.
+ *	DXGK_BUILDPAGINGBUFFER_MAPAPERTURESEGMENT, for the core's own binds
+ *	(the paging engine's MAP_APERTURE does the same).
+ * @gart_clear: invalidate entries @first to @first + @num - 1; *@cleared
+ *	receives how many were valid. Once it returns, no engine step uses
+ *	the old entries any more (the pages behind them may be freed).
+ *	Returns 0 or -EINVAL for a run outside the GART. May sleep.
+ *	DXGK_BUILDPAGINGBUFFER_UNMAPAPERTURESEGMENT.
+ * @gart_read: read entries @first to @first + @num - 1 back, each as a
+ *	system page's physical address or %VSEG_HW_GART_INVALID, into the
+ *	array @entries. Returns how many were read (fewer at the
+ *	GART's end). For debugfs.
+ * @host_aperture_setup: CPU host aperture window @window (below
+ *	%VSEG_HW_MAX_WINDOWS; the core numbers them by segment id) of
+ *	@num_slots slots, each one host page (PAGE_SIZE) of the window, all
+ *	clear; 0 slots removes it. At load, before the window's slots are
+ *	programmed. Returns 0, -EINVAL (no such window) or -ENOMEM. A real
+ *	GPU's window has its size: the driver reports it as the segment's
+ *	CPU host aperture (DXGK_SEGMENTFLAGS CpuVisible through a
+ *	DXGK_CPUHOSTAPERTURE).
+ * @host_slot_set: program slot @slot of window @window to show the page
+ *	at GPU physical address @addr (a memory segment's page, page
+ *	aligned, backed), or clear it with %VSEG_HW_SLOT_CLEAR. Returns the
+ *	page frame number of the slot's page of the window, which the CPU
+ *	maps, or 0 when the slot is cleared or cannot show @addr. May sleep.
+ *	What DXGK_CPUHOSTAPERTURE's driver programs when the video memory
+ *	manager maps a page of the segment for the CPU.
  * @set_scanout: program display head @head (below VSEG_HW_MAX_HEADS) to
  *	scan out @s, or turn it off with @s NULL. The core calls it once
  *	the primary is pinned where the display reaches it, and before it
@@ -174,6 +338,20 @@ struct vseg_hw_scanout {
  */
 struct vseg_hw_ops {
 	int (*run_commands)(struct vseg_hw *hw, struct vseg_hw_cmd_job *job);
+	int (*run_paging)(struct vseg_hw *hw, const struct vseg_paging_op *ops,
+			  u32 num, struct vseg_hw_paging_result *res);
+	void (*set_vpr_key)(struct vseg_hw *hw, const u8 *key);
+	int (*gart_setup)(struct vseg_hw *hw, u64 base, u64 num_entries);
+	int (*gart_write)(struct vseg_hw *hw, u64 first, u64 phys, u64 num,
+			  u64 *set);
+	int (*gart_clear)(struct vseg_hw *hw, u64 first, u64 num,
+			  u64 *cleared);
+	u64 (*gart_read)(struct vseg_hw *hw, u64 first, u64 *entries,
+			 u64 num);
+	int (*host_aperture_setup)(struct vseg_hw *hw, u32 window,
+				   u32 num_slots);
+	unsigned long (*host_slot_set)(struct vseg_hw *hw, u32 window,
+				       u32 slot, u64 addr);
 	void (*set_scanout)(struct vseg_hw *hw, u32 head,
 			    const struct vseg_hw_scanout *s);
 	bool (*get_scanout)(struct vseg_hw *hw, u32 head,

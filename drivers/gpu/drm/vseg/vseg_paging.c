@@ -23,16 +23,16 @@
  * faults, jobs and later moves wait for it while the ioctl that moved the
  * buffer has returned.
  *
- * The engine runs a batch inside the fence signalling path: it never
- * allocates, and the move wrote nothing it would have to look up (the
- * memory it touches was backed, and addresses are physical). Before the
- * buffer exists (probe) and after teardown, operations run at once on
- * the CPU, in the caller.
+ * The engine is the hardware's (vseg_hw_ops.run_paging, the software
+ * GPU's in sim/vseg_sim_paging.c): it runs a batch inside the fence
+ * signalling path, never allocates, and the move wrote nothing it would
+ * have to look up (the memory it touches was backed, and addresses are
+ * GPU physical addresses: vseg_paging_addr()). Before the buffer exists
+ * (probe) and after teardown, operations run at once, in the caller.
  */
 
 #include <linux/dma-fence.h>
 #include <linux/dma-mapping.h>
-#include <linux/highmem.h>
 #include <linux/ktime.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -49,10 +49,12 @@
 #include "vseg_engine.h"
 #include "vseg_gart.h"
 #include "vseg_page_pool.h"
+#include "vseg_hw.h"
 #include "vseg_paging.h"
+#include "vseg_phys.h"
 #include "vseg_sched.h"
+#include "vseg_trace.h"
 #include "vseg_vpr.h"
-#include "vseg_vram_mgr.h"
 
 static_assert(sizeof(struct vseg_paging_op) == VSEG_PAGING_BUFFER_MIN);
 
@@ -71,200 +73,91 @@ struct vseg_paging_batch {
 	u64 count;
 };
 
-/*
- * A paging address mapped for the CPU, to the end of its page (@len).
- * ERR_PTR(-EFAULT) for an address outside every segment; NULL for a page
- * of a memory segment that is not backed (to write: the move did not
- * back it; to read, it reads zero and never returns NULL).
+/**
+ * vseg_paging_addr() - the paging engine's address of a byte
+ * @vdev: the device
+ * @seg: a memory segment's id, or 0 for a system page
+ * @offset: the offset in the segment, or the system page's physical
+ *	address
+ *
+ * The paging engine reaches memory physically: a memory segment's byte
+ * at its GPU physical address, a system page's by the bus's system
+ * class (VSEG_HW_SYSTEM_ADDR()).
+ *
+ * Return: the GPU physical address.
  */
-static void *paging_map(struct vseg_paging *pg, u64 addr, bool write,
-			u64 *len, void **kmapped)
+u64 vseg_paging_addr(struct vseg_device *vdev, u32 seg, u64 offset)
 {
-	struct vseg_device *vdev = pg->vdev;
-	u32 seg = addr >> VSEG_PAGING_SEG_SHIFT;
-	u64 off = addr & (BIT_ULL(VSEG_PAGING_SEG_SHIFT) - 1);
-	struct vseg_vram_mgr *mgr;
-
-	*len = PAGE_SIZE - offset_in_page(off);
-	if (!seg) {
-		*kmapped = kmap_local_page(pfn_to_page(PHYS_PFN(off)));
-		return *kmapped + offset_in_page(off);
-	}
-	if (seg > vdev->table.num_segments || !vseg_seg_is_memory(vdev, seg))
-		return ERR_PTR(-EFAULT);
-	mgr = vseg_vram(vdev, seg);
-	if (off >= mgr->desc->size)
-		return ERR_PTR(-EFAULT);
-	if (write)
-		return vseg_vram_map_populated(mgr, off, len, kmapped);
-	return vseg_vram_map(mgr, off, len, false, kmapped);
+	if (!seg)
+		return VSEG_HW_SYSTEM_ADDR(offset);
+	return vseg_phys_base(vdev, seg) + offset;
 }
 
-static int paging_fill(struct vseg_paging *pg, u64 dst, u32 value, u64 size);
-
 /*
- * A Transfer, encrypting or decrypting a protected buffer's bytes on the
- * way (the result is written straight into the destination: plaintext
- * never sits in the system pages of an encrypted copy). One that fails
- * part-way zeroes what it did not write: the destination may be pages of
- * another owner's that only the Transfer was to overwrite.
+ * Run operations on the paging engine (vseg_hw_ops.run_paging) and count
+ * what it reports; the aperture operations' effect on the GART follows
+ * in the GART's counters and trace events.
  */
-static int paging_transfer(struct vseg_paging *pg, u64 dst, u64 src,
-			   u64 size, u32 flags)
+static int paging_exec(struct vseg_paging *pg, const struct vseg_paging_op *ops,
+		       u32 num)
 {
-	bool crypt = flags & (VSEG_PAGING_F_ENCRYPT | VSEG_PAGING_F_DECRYPT);
-	u64 done = 0, dlen, slen, n, prot;
-	void *d, *s, *dk, *sk;
-	int err = 0;
+	struct vseg_hw *hw = &pg->vdev->hw;
+	struct vseg_hw_paging_result res = {};
+	u32 i;
+	int err;
 
-	/* The protected side's address: its offset in the buffer. */
-	prot = flags & VSEG_PAGING_F_ENCRYPT ? src : dst;
-	if (crypt && (prot < pg->crypt_base || !pg->crypt_nonce))
-		err = -EFAULT;
-
-	while (!err && done < size) {
-		d = paging_map(pg, dst + done, true, &dlen, &dk);
-		if (IS_ERR_OR_NULL(d)) {
-			err = -EFAULT;
-			break;
-		}
-		s = paging_map(pg, src + done, false, &slen, &sk);
-		if (IS_ERR_OR_NULL(s)) {
-			kunmap_local(dk);
-			err = -EFAULT;
-			break;
-		}
-		n = min3(dlen, slen, size - done);
-		if (crypt)
-			vseg_vpr_crypt(pg->vpr_key, pg->crypt_nonce,
-				       prot + done - pg->crypt_base, d, s, n);
-		else
-			memcpy(d, s, n);
-		kunmap_local(sk);
-		kunmap_local(dk);
-		done += n;
-		cond_resched();
+	err = hw->ops->run_paging(hw, ops, num, &res);
+	for (i = 0; i < VSEG_PAGING_NUM_OPCODES; i++)
+		if (res.executed[i])
+			atomic64_add(res.executed[i], &pg->executed[i]);
+	atomic64_add(res.bytes, &pg->bytes);
+	atomic64_add(res.failed, &pg->failed);
+	vseg_gart_account(&pg->vdev->aperture.gart, &res);
+	if (!res.executed[VSEG_PAGING_OP_MAP_APERTURE] &&
+	    !res.gart_unbinds)
+		return err;
+	for (i = 0; i < num; i++) {
+		if (ops[i].opcode == VSEG_PAGING_OP_MAP_APERTURE)
+			trace_vseg_gart_map(ops[i].dst, ops[i].size);
+		else if (ops[i].opcode == VSEG_PAGING_OP_UNMAP_APERTURE &&
+			 res.gart_unbinds)
+			trace_vseg_gart_unmap(ops[i].dst, ops[i].size);
 	}
-	if (err)
-		paging_fill(pg, dst + done, 0, size - done);
 	return err;
 }
 
 /*
- * Zeroes into a memory segment: absent pages read zero already, so only
- * the backed pages (and the part on a BAR) are written, found a backing
- * table at a time instead of mapping every page. False if @dst..@size is
- * not whole pages of one.
+ * The engine: run a batch, free its room in the buffer. The operations
+ * go to the hardware a stretch at a time: those of one owner (whose
+ * drm-engine-paging the stretch's time is charged to), up to the end of
+ * the ring.
  */
-static bool paging_zero_segment(struct vseg_paging *pg, u64 dst, u64 size)
-{
-	struct vseg_device *vdev = pg->vdev;
-	u32 seg = dst >> VSEG_PAGING_SEG_SHIFT;
-	u64 off = dst & (BIT_ULL(VSEG_PAGING_SEG_SHIFT) - 1);
-	struct vseg_vram_mgr *mgr;
-
-	if (!seg || seg > vdev->table.num_segments ||
-	    !vseg_seg_is_memory(vdev, seg) || !PAGE_ALIGNED(off) ||
-	    !PAGE_ALIGNED(size))
-		return false;
-	mgr = vseg_vram(vdev, seg);
-	if (off >= mgr->desc->size || size > mgr->desc->size - off)
-		return false;
-	vseg_vram_clear(mgr, off, size);
-	return true;
-}
-
-/* A page of a memory segment that is not backed reads zero already. */
-static int paging_fill(struct vseg_paging *pg, u64 dst, u32 value, u64 size)
-{
-	u64 done = 0, len;
-	void *d, *dk;
-
-	if (!value && paging_zero_segment(pg, dst, size))
-		return 0;
-	while (done < size) {
-		d = paging_map(pg, dst + done, true, &len, &dk);
-		if (IS_ERR(d) || (!d && value))
-			return -EFAULT;
-		len = min(len, size - done);
-		if (d) {
-			memset32(d, value, len / sizeof(u32));
-			kunmap_local(dk);
-		}
-		done += len;
-		cond_resched();
-	}
-	return 0;
-}
-
-/* Run one operation; it was written by a move, addresses checked there. */
-static int paging_exec(struct vseg_paging *pg, const struct vseg_paging_op *o)
-{
-	struct vseg_gart *gart = &pg->vdev->aperture.gart;
-	int err;
-
-	switch (o->opcode) {
-	case VSEG_PAGING_OP_TRANSFER:
-		err = paging_transfer(pg, o->dst, o->src, o->size, o->flags);
-		break;
-	case VSEG_PAGING_OP_FILL:
-		err = paging_fill(pg, o->dst, (u32)o->src, o->size);
-		break;
-	case VSEG_PAGING_OP_DISCARD:
-		/* The content is not kept: nothing to do. */
-		err = 0;
-		break;
-	case VSEG_PAGING_OP_MAP_APERTURE:
-		err = vseg_gart_map_run(gart, o->dst >> PAGE_SHIFT, o->src,
-					o->size >> PAGE_SHIFT,
-					o->flags & VSEG_PAGING_F_NEW_RANGE);
-		break;
-	case VSEG_PAGING_OP_UNMAP_APERTURE:
-		err = vseg_gart_unmap_run(gart, o->dst >> PAGE_SHIFT,
-					  o->size >> PAGE_SHIFT);
-		break;
-	case VSEG_PAGING_OP_CRYPT_CONTEXT:
-		pg->crypt_base = o->dst;
-		pg->crypt_nonce = o->src;
-		err = 0;
-		break;
-	default:
-		return -EINVAL;
-	}
-	if (err)
-		return err;
-	atomic64_inc(&pg->executed[o->opcode]);
-	if (o->opcode == VSEG_PAGING_OP_TRANSFER ||
-	    o->opcode == VSEG_PAGING_OP_FILL)
-		atomic64_add(o->size, &pg->bytes);
-	return 0;
-}
-
-/* The engine: run a batch, free its room in the buffer. */
 static int paging_run(struct vseg_job *job)
 {
 	struct vseg_paging_batch *b = container_of(job, typeof(*b), base);
 	struct vseg_paging *pg = b->pg;
-	struct vseg_paging_op op;
-	u64 i, idx = b->first;
+	u64 i = 0, idx = b->first, n, k, start;
+	struct vseg_client_stats *owner;
 	int err = 0, ret;
 
-	for (i = 0; i < b->count; i++) {
-		struct vseg_client_stats *owner = pg->owners[idx];
-		u64 start = ktime_get_ns();
-
-		/* Read once: the buffer is write-combined memory. */
-		op = pg->ops[idx];
-		ret = paging_exec(pg, &op);
-		if (ret) {
-			atomic64_inc(&pg->failed);
-			err = err ?: ret;
-		}
-		pg->owners[idx] = NULL;
+	while (i < b->count) {
+		owner = pg->owners[idx];
+		n = 1;
+		while (i + n < b->count && idx + n < pg->capacity &&
+		       n < U32_MAX && pg->owners[idx + n] == owner)
+			n++;
+		start = ktime_get_ns();
+		ret = paging_exec(pg, &pg->ops[idx], n);
+		err = err ?: ret;
 		vseg_client_stats_add(owner, VSEG_ENGINE_PAGING,
 				      ktime_get_ns() - start);
-		vseg_client_stats_put(owner);
-		if (++idx == pg->capacity)
+		for (k = 0; k < n; k++) {
+			vseg_client_stats_put(pg->owners[idx + k]);
+			pg->owners[idx + k] = NULL;
+		}
+		i += n;
+		idx += n;
+		if (idx == pg->capacity)
 			idx = 0;
 	}
 	atomic64_inc(&pg->batches);
@@ -399,7 +292,7 @@ int vseg_paging_emit(struct vseg_paging *pg, u32 opcode, u32 flags, u64 dst,
 
 	lockdep_assert_held(&pg->lock);
 	if (!pg->ready)
-		return paging_exec(pg, &op);
+		return paging_exec(pg, &op, 1);
 	if (!paging_room(pg)) {
 		paging_flush(pg);
 		atomic64_inc(&pg->full);
@@ -439,7 +332,7 @@ int vseg_paging_run(struct vseg_paging *pg, u32 opcode, u32 flags, u64 dst,
 	struct vseg_paging_op op = paging_op(opcode, flags, dst, src, size);
 
 	lockdep_assert_held(&pg->lock);
-	return paging_exec(pg, &op);
+	return paging_exec(pg, &op, 1);
 }
 
 /**

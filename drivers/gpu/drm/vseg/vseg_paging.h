@@ -5,7 +5,6 @@
 #ifndef __VSEG_PAGING_H__
 #define __VSEG_PAGING_H__
 
-#include <linux/bits.h>
 #include <linux/types.h>
 
 #include "vseg_paging_types.h"
@@ -16,14 +15,7 @@ struct seq_file;
 struct vseg_client_stats;
 struct vseg_device;
 
-/* A paging address: segment id in the top byte, the offset below. */
-#define VSEG_PAGING_SEG_SHIFT	56
-
-static inline u64 vseg_paging_addr(u32 seg, u64 offset)
-{
-	return (u64)seg << VSEG_PAGING_SEG_SHIFT | offset;
-}
-
+u64 vseg_paging_addr(struct vseg_device *vdev, u32 seg, u64 offset);
 int vseg_paging_init(struct vseg_device *vdev);
 void vseg_paging_begin(struct vseg_paging *pg, struct dma_resv *resv);
 void vseg_paging_charge(struct vseg_paging *pg, struct vseg_client_stats *owner);

@@ -12,6 +12,8 @@
 #include <linux/wait.h>
 #include <drm/gpu_scheduler.h>
 
+#include "vseg_hw.h"
+
 struct dma_fence;
 struct dma_resv;
 struct ttm_buffer_object;
@@ -19,67 +21,6 @@ struct vseg_device;
 struct vseg_engine;
 struct vseg_client_stats;
 struct vseg_paging_batch;
-
-/* Bytes of the key protected content is encrypted with (BLAKE2s's). */
-#define VSEG_VPR_KEY_SIZE	32
-
-/**
- * enum vseg_paging_opcode - what a paging operation does
- * @VSEG_PAGING_OP_TRANSFER: copy @size bytes from @src to @dst
- *	(DXGK_BUILDPAGINGBUFFER_TRANSFER).
- * @VSEG_PAGING_OP_FILL: fill @size bytes at @dst with the 32-bit pattern
- *	in @src (DXGK_BUILDPAGINGBUFFER_FILL).
- * @VSEG_PAGING_OP_DISCARD: the content of @size bytes at @dst is dropped
- *	(DXGK_BUILDPAGINGBUFFER_DISCARDCONTENT).
- * @VSEG_PAGING_OP_MAP_APERTURE: point the aperture range at byte offset
- *	@dst, @size bytes, at the physically contiguous system pages from
- *	@src (DXGK_BUILDPAGINGBUFFER_MAPAPERTURESEGMENT).
- * @VSEG_PAGING_OP_UNMAP_APERTURE: invalidate the aperture range at byte
- *	offset @dst, @size bytes (DXGK_BUILDPAGINGBUFFER_UNMAPAPERTURESEGMENT).
- * @VSEG_PAGING_OP_CRYPT_CONTEXT: the TRANSFERs that follow with
- *	%VSEG_PAGING_F_ENCRYPT or %VSEG_PAGING_F_DECRYPT encrypt or decrypt a
- *	protected buffer whose first byte is at paging address @dst in its
- *	segment, with the nonce @src (vseg_vpr.c).
- * @VSEG_PAGING_NUM_OPCODES: number of values.
- */
-enum vseg_paging_opcode {
-	VSEG_PAGING_OP_TRANSFER,
-	VSEG_PAGING_OP_FILL,
-	VSEG_PAGING_OP_DISCARD,
-	VSEG_PAGING_OP_MAP_APERTURE,
-	VSEG_PAGING_OP_UNMAP_APERTURE,
-	VSEG_PAGING_OP_CRYPT_CONTEXT,
-	VSEG_PAGING_NUM_OPCODES
-};
-
-/* MAP_APERTURE: the first run of a range (counted as one bind). */
-#define VSEG_PAGING_F_NEW_RANGE	BIT(0)
-/* TRANSFER out of a protected buffer's segment: encrypt what is written. */
-#define VSEG_PAGING_F_ENCRYPT	BIT(1)
-/* TRANSFER into a protected buffer's segment: decrypt what is written. */
-#define VSEG_PAGING_F_DECRYPT	BIT(2)
-
-/**
- * struct vseg_paging_op - one operation, as written into the paging buffer
- * @opcode: &enum vseg_paging_opcode.
- * @flags: VSEG_PAGING_F_*.
- * @dst: destination: a paging address (vseg_paging_addr()), or an
- *	aperture byte offset for MAP/UNMAP.
- * @src: source paging address; FILL: the pattern; MAP: the physical
- *	address of the first system page.
- * @size: bytes.
- *
- * Paging addresses are what the engine reaches without a page table: a
- * memory segment's (segment id, offset) pair, or a system page's physical
- * address (segment 0). Fixed size: the buffer is an array of these.
- */
-struct vseg_paging_op {
-	u32 opcode;
-	u32 flags;
-	u64 dst;
-	u64 src;
-	u64 size;
-};
 
 /**
  * struct vseg_paging - the paging buffer and the paging engine's state
@@ -117,12 +58,7 @@ struct vseg_paging_op {
  * @bytes: bytes transferred or filled.
  * @full: times a move waited for room in a full buffer.
  * @failed: operations that failed (bad addresses: a driver bug).
- * @vpr_key: the device's key for protected content in system memory,
- *	random, made at load (vseg_vpr.c).
  * @vpr_nonce: the last nonce given to an encrypted eviction.
- * @crypt_base: the engine's: paging address of the protected buffer's
- *	first byte, from the last CRYPT_CONTEXT operation.
- * @crypt_nonce: the engine's: the nonce of that operation.
  */
 struct vseg_paging {
 	struct vseg_device *vdev;
@@ -153,10 +89,7 @@ struct vseg_paging {
 	atomic64_t bytes;
 	atomic64_t full;
 	atomic64_t failed;
-	u8 vpr_key[VSEG_VPR_KEY_SIZE];
 	atomic64_t vpr_nonce;
-	u64 crypt_base;
-	u64 crypt_nonce;
 };
 
 #endif /* __VSEG_PAGING_TYPES_H__ */

@@ -9,9 +9,12 @@
  * its segment through a small sorted map of those ranges: an address in
  * no segment's range is not memory.
  *
- * System memory (segment 0) has no physical range: the GPU reaches it
- * physically only through the aperture, where a buffer's GART entries
- * point at exactly its pages.
+ * System memory (segment 0) has no physical range: the GPU's engines
+ * reach it physically only through the aperture, where a buffer's GART
+ * entries point at exactly its pages. The bus names a system page by an
+ * address with bit 63 set (VSEG_HW_SYSTEM_ADDR(), what a GART entry
+ * translates to and what the paging engine's operations name): no
+ * segment's range may reach that half of the address space.
  */
 
 #include <linux/errno.h>
@@ -21,6 +24,7 @@
 #include <drm/drm_print.h>
 
 #include "vseg_device_types.h"
+#include "vseg_hw.h"
 #include "vseg_phys.h"
 
 /* Do [a, a + alen) and [b, b + blen) intersect? Nonempty, neither wraps. */
@@ -105,6 +109,16 @@ int vseg_phys_map_init(struct vseg_device *vdev)
 			err = place_agp(vdev, &t->seg[i]);
 			if (err)
 				return err;
+		}
+	}
+	for (i = 0; i < t->num_segments; i++) {
+		const struct vseg_segment_desc *s = &t->seg[i];
+
+		if (VSEG_HW_IS_SYSTEM(s->base_address + (s->size - 1))) {
+			drm_err(&vdev->drm, "segment %u \"%.*s\": GPU range %#llx + %#llx reaches bit 63, the bus's system pages\n",
+				s->id, VSEG_NAME_LEN, s->name,
+				s->base_address, s->size);
+			return -EINVAL;
 		}
 	}
 

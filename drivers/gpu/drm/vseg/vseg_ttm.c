@@ -155,13 +155,14 @@ static struct vseg_vram_mgr *res_vram(struct vseg_device *vdev,
 }
 
 /* The paging address of a run of a buffer's bytes in one placement. */
-static u64 span(struct vseg_cursor *c, u64 off, u64 max, u64 *addr)
+static u64 span(struct vseg_device *vdev, struct vseg_cursor *c, u64 off,
+		u64 max, u64 *addr)
 {
 	u64 len, where;
 	u32 seg;
 
 	len = vseg_cursor_span(c, off, max, &seg, &where);
-	*addr = vseg_paging_addr(seg, where);
+	*addr = vseg_paging_addr(vdev, seg, where);
 	return len;
 }
 
@@ -177,9 +178,9 @@ static int emit_runs(struct vseg_paging *pg, u32 opcode, u32 flags,
 	int err;
 
 	while (off < size) {
-		len = span(dst, off, size - off, &daddr);
+		len = span(pg->vdev, dst, off, size - off, &daddr);
 		if (src)
-			len = span(src, off, len, &saddr);
+			len = span(pg->vdev, src, off, len, &saddr);
 		if (now)
 			err = vseg_paging_run(pg, opcode, flags, daddr, saddr,
 					      len);
@@ -256,7 +257,7 @@ static int emit_crypt(struct vseg_device *vdev, struct ttm_buffer_object *bo,
 		vbo->crypt_nonce = atomic64_inc_return(&vdev->pager.vpr_nonce);
 	else if (!vbo->crypt_nonce)
 		return -EINVAL;	/* never encrypted: a driver bug */
-	span(out ? src : dst, 0, bo->base.size, &base);
+	span(vdev, out ? src : dst, 0, bo->base.size, &base);
 	*flags = out ? VSEG_PAGING_F_ENCRYPT : VSEG_PAGING_F_DECRYPT;
 	return vseg_paging_emit(&vdev->pager, VSEG_PAGING_OP_CRYPT_CONTEXT, 0,
 				base, vbo->crypt_nonce, 0);

@@ -9,12 +9,12 @@
  *
  * Encrypted paging. A protected buffer leaves its segment only if the
  * segment has EncryptedPagingSupported, and then its system-memory copy is
- * encrypted: the move's TRANSFERs XOR the bytes they write with a key
- * stream, block n of a buffer's stream (32 bytes) being the keyed BLAKE2s
- * hash (the kernel's crypto library, <crypto/blake2s.h>) of the eviction's
- * nonce and n, under a random key made at load. Each eviction takes a new
- * nonce, so that no two copies share a stream; the return decrypts with
- * the nonce the buffer kept, wherever in the region it lands.
+ * encrypted by the paging engine (the hardware's: vseg_hw_ops.run_paging)
+ * under a random key made at load and programmed into it
+ * (vseg_hw_ops.set_vpr_key). Each eviction takes a new nonce, which the
+ * move names in a CRYPT_CONTEXT operation before its TRANSFERs, so that no
+ * two copies share a key stream; the return decrypts with the nonce the
+ * buffer kept, wherever in the region it lands.
  *
  * Extents. Protected buffers that touch one another (the end of one is
  * the start of the next) form one extent of the region; the segment's
@@ -24,62 +24,27 @@
 
 #include <linux/random.h>
 #include <linux/string.h>
-#include <crypto/blake2s.h>
 
-#include "vseg_compat.h"
 #include "vseg_device_types.h"
 #include "vseg_phys.h"
 #include "vseg_vpr.h"
 #include "vseg_vram_mgr.h"
 
-/* Bytes of key stream one hash gives. */
-#define VPR_BLOCK	BLAKE2S_HASH_SIZE
-
-static_assert(VSEG_VPR_KEY_SIZE == BLAKE2S_KEY_SIZE);
-
 /**
  * vseg_vpr_key_init() - make the device's key for protected content
  * @pg: the paging state, whose engine encrypts and decrypts
+ *
+ * The key is programmed into the paging engine and kept nowhere else.
  */
 void vseg_vpr_key_init(struct vseg_paging *pg)
 {
-	get_random_bytes(pg->vpr_key, sizeof(pg->vpr_key));
+	struct vseg_hw *hw = &pg->vdev->hw;
+	u8 key[VSEG_HW_VPR_KEY_SIZE];
+
+	get_random_bytes(key, sizeof(key));
+	hw->ops->set_vpr_key(hw, key);
+	memzero_explicit(key, sizeof(key));
 	atomic64_set(&pg->vpr_nonce, 0);
-}
-
-/**
- * vseg_vpr_crypt() - encrypt or decrypt bytes of a protected buffer
- * @key: the device's key (%VSEG_VPR_KEY_SIZE bytes)
- * @nonce: the eviction's nonce
- * @offset: offset of the bytes' first one in the buffer
- * @dst: where the result goes
- * @src: the bytes to encrypt or decrypt (may be @dst)
- * @len: how many
- *
- * Writes @src XOR the key stream of (@key, @nonce) from @offset on into
- * @dst: the same call encrypts and decrypts. @dst never holds @src's bytes
- * as they are, not even for a moment: plaintext never reaches the system
- * pages of an encrypted copy.
- */
-void vseg_vpr_crypt(const u8 *key, u64 nonce, u64 offset, void *dst,
-		    const void *src, u64 len)
-{
-	u8 stream[VPR_BLOCK], *d = dst;
-	const u8 *s = src;
-	__le64 in[2];
-	u64 block = U64_MAX, i;
-
-	for (i = 0; i < len; i++) {
-		if ((offset + i) / VPR_BLOCK != block) {
-			block = (offset + i) / VPR_BLOCK;
-			in[0] = cpu_to_le64(nonce);
-			in[1] = cpu_to_le64(block);
-			vseg_blake2s(stream, sizeof(stream), (const u8 *)in,
-				     sizeof(in), key, VSEG_VPR_KEY_SIZE);
-		}
-		d[i] = s[i] ^ stream[(offset + i) % VPR_BLOCK];
-	}
-	memzero_explicit(stream, sizeof(stream));
 }
 
 /* The VPR of memory segment @id as [*lo, *hi); false if it has none. */

@@ -13,8 +13,6 @@ struct vseg_device;
 struct vseg_paging;
 
 void vseg_vpr_key_init(struct vseg_paging *pg);
-void vseg_vpr_crypt(const u8 *key, u64 nonce, u64 offset, void *dst,
-		    const void *src, u64 len);
 bool vseg_vpr_res_inside(struct vseg_device *vdev, struct ttm_resource *res);
 bool vseg_vpr_phys_inside(struct vseg_device *vdev, u64 addr, u64 len);
 bool vseg_vpr_evictable(struct vseg_device *vdev, bool protected,

@@ -7,6 +7,7 @@
 #ifndef __VSEG_SIM_H__
 #define __VSEG_SIM_H__
 
+#include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
@@ -23,15 +24,69 @@ struct vseg_sim_head {
 };
 
 /**
+ * struct vseg_sim_gart - the GART: the aperture's page table
+ * @lock: protects @pte; an engine holds it over each step of a command
+ *	that may reach the aperture, so that once an entry is cleared no
+ *	step still uses the page it pointed at.
+ * @base: GPU physical address of the aperture's first byte.
+ * @num: entries, one per host page of the aperture.
+ * @pte: the entries: a system page's physical address, plus
+ *	%VSEG_SIM_PTE_VALID.
+ */
+struct vseg_sim_gart {
+	struct mutex lock; /* see above */
+	u64 base;
+	u64 num;
+	u64 *pte;
+};
+
+/* A GART entry's valid bit; the rest is the page's physical address. */
+#define VSEG_SIM_PTE_VALID	BIT_ULL(0)
+
+/**
+ * struct vseg_sim_paging - the paging engine's registers
+ * @key: the key protected content is encrypted with (set_vpr_key).
+ * @crypt_base: GPU physical address of the protected buffer's first byte,
+ *	from the last CRYPT_CONTEXT operation.
+ * @crypt_nonce: the nonce of that operation; 0 before any.
+ *
+ * The paging engine runs one batch at a time (the paging queue's).
+ */
+struct vseg_sim_paging {
+	u8 key[VSEG_HW_VPR_KEY_SIZE];
+	u64 crypt_base;
+	u64 crypt_nonce;
+};
+
+/**
+ * struct vseg_sim_window - a CPU host aperture window
+ * @num: its slots.
+ * @slot: what each slot shows: a GPU physical address, or
+ *	%VSEG_HW_SLOT_CLEAR.
+ */
+struct vseg_sim_window {
+	u32 num;
+	u64 *slot;
+};
+
+/**
  * struct vseg_sim - the software GPU
  * @hw: the interface it implements.
  * @lock: protects @head (a register write is atomic to its readers).
  * @head: the display controller's heads.
+ * @gart: the GART.
+ * @paging: the paging engine.
+ * @window_lock: protects @window.
+ * @window: the CPU host aperture windows.
  */
 struct vseg_sim {
 	struct vseg_hw *hw;
 	spinlock_t lock; /* see above */
 	struct vseg_sim_head head[VSEG_HW_MAX_HEADS];
+	struct vseg_sim_gart gart;
+	struct vseg_sim_paging paging;
+	struct mutex window_lock; /* see above */
+	struct vseg_sim_window window[VSEG_HW_MAX_WINDOWS];
 };
 
 static inline struct vseg_sim *to_vseg_sim(struct vseg_hw *hw)
@@ -40,9 +95,29 @@ static inline struct vseg_sim *to_vseg_sim(struct vseg_hw *hw)
 }
 
 int vseg_sim_run_commands(struct vseg_hw *hw, struct vseg_hw_cmd_job *job);
+int vseg_sim_run_paging(struct vseg_hw *hw, const struct vseg_paging_op *ops,
+			u32 num, struct vseg_hw_paging_result *res);
+void vseg_sim_set_vpr_key(struct vseg_hw *hw, const u8 *key);
 void vseg_sim_set_scanout(struct vseg_hw *hw, u32 head,
 			  const struct vseg_hw_scanout *s);
 bool vseg_sim_get_scanout(struct vseg_hw *hw, u32 head,
 			  struct vseg_hw_scanout *s);
+
+int vseg_sim_host_aperture_setup(struct vseg_hw *hw, u32 window,
+				 u32 num_slots);
+unsigned long vseg_sim_host_slot_set(struct vseg_hw *hw, u32 window, u32 slot,
+				     u64 addr);
+void vseg_sim_host_aperture_fini(struct vseg_sim *sim);
+
+void vseg_sim_gart_init(struct vseg_sim *sim);
+void vseg_sim_gart_fini(struct vseg_sim *sim);
+int vseg_sim_gart_setup(struct vseg_hw *hw, u64 base, u64 num_entries);
+int vseg_sim_gart_write(struct vseg_hw *hw, u64 first, u64 phys, u64 num,
+			u64 *set);
+int vseg_sim_gart_clear(struct vseg_hw *hw, u64 first, u64 num,
+			u64 *cleared);
+u64 vseg_sim_gart_read(struct vseg_hw *hw, u64 first, u64 *entries, u64 num);
+void *vseg_sim_gart_map(struct vseg_sim *sim, u64 addr, u64 *len, bool write,
+			struct vseg_hw_mapping *m);
 
 #endif /* __VSEG_SIM_H__ */

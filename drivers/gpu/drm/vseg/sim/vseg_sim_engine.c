@@ -4,8 +4,9 @@
  *
  * The software GPU: command execution of its copy and render engines
  * (vseg_hw_ops.run_commands). The copy engine addresses memory
- * physically, through the bus the core hands it (a memory segment's
- * bytes, or aperture pages through the GART); the render engine
+ * physically: a memory segment's bytes through the bus the core hands it,
+ * aperture pages through the GART (vseg_sim_gart.c) to system pages,
+ * which it reaches through the bus too; the render engine
  * virtually, through the job's translation. Whatever an address does not
  * resolve to ends the job with -EFAULT; a command the job's policy
  * refuses (outside the allocation list, protected content leaving a
@@ -13,6 +14,7 @@
  */
 
 #include <linux/minmax.h>
+#include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/sizes.h>
 #include <linux/string.h>
@@ -22,8 +24,8 @@
 
 /*
  * Most bytes a command touches in one step: the engine reschedules between
- * steps, holds the bus for one step at most, and notices a request to
- * stop between steps.
+ * steps, holds the GART's lock for one step at most, and notices a
+ * request to stop between steps.
  */
 #define VSEG_SIM_STEP	SZ_256K
 
@@ -44,7 +46,7 @@ static void *port_map(struct vseg_hw *hw, struct vseg_hw_cmd_job *job,
 		p->translated = ptr;
 		return ptr;
 	}
-	return hw->bus->ops->map(hw->bus, addr, len, write, &p->m);
+	return vseg_sim_gart_map(to_vseg_sim(hw), addr, len, write, &p->m);
 }
 
 static void port_unmap(struct vseg_hw *hw, struct vseg_hw_cmd_job *job,
@@ -61,15 +63,15 @@ static void port_unmap(struct vseg_hw *hw, struct vseg_hw_cmd_job *job,
 
 /*
  * Run one FILL, COPY or WRITE in steps of at most VSEG_SIM_STEP bytes,
- * each resolving its addresses anew (holding the bus for a physical job,
- * released between steps).
+ * each resolving its addresses anew (holding the GART still for a
+ * physical job, let go between steps).
  */
 static int run_cmd(struct vseg_hw *hw, struct vseg_hw_cmd_job *job,
 		   const struct drm_vseg_cmd *c)
 {
 	bool copy = c->opcode == DRM_VSEG_CMD_COPY;
 	u64 total = c->opcode == DRM_VSEG_CMD_WRITE ? sizeof(u64) : c->size;
-	struct vseg_hw_bus *bus = job->virtual ? NULL : hw->bus;
+	struct mutex *gart = job->virtual ? NULL : &to_vseg_sim(hw)->gart.lock;
 	struct sim_port dp = {}, sp = {};
 	u64 done = 0, n = 0, slen = U64_MAX;
 	void *d, *s = NULL;
@@ -79,8 +81,8 @@ static int run_cmd(struct vseg_hw *hw, struct vseg_hw_cmd_job *job,
 		/* Past the time limit: the scheduler wants the engine back. */
 		if (atomic_read(job->stop))
 			return -ETIME;
-		if (bus)
-			bus->ops->hold(bus);
+		if (gart)
+			mutex_lock(gart);
 		d = port_map(hw, job, VSEG_HW_DST, &dp, c->dst + done, &n,
 			     true);
 		if (d && copy)
@@ -103,8 +105,8 @@ static int run_cmd(struct vseg_hw *hw, struct vseg_hw_cmd_job *job,
 		if (copy)
 			port_unmap(hw, job, VSEG_HW_SRC, &sp);
 		port_unmap(hw, job, VSEG_HW_DST, &dp);
-		if (bus)
-			bus->ops->release(bus);
+		if (gart)
+			mutex_unlock(gart);
 		done += n;
 		cond_resched();
 	}

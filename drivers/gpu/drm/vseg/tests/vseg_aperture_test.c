@@ -22,6 +22,7 @@
 #include "../vseg_aperture_mgr.h"
 #include "../vseg_compat.h"
 #include "../vseg_gart.h"
+#include "../vseg_hw.h"
 
 /* 64 pages of aperture, 16 of them committable */
 #define AP_PAGES	64
@@ -32,6 +33,7 @@ struct aperture_test {
 	struct drm_vma_offset_manager vma;
 	struct vseg_segment_desc desc;
 	struct vseg_aperture_mgr *mgr;
+	struct vseg_hw hw;
 };
 
 static const struct ttm_device_funcs aperture_test_funcs;
@@ -42,6 +44,13 @@ static void aperture_test_device_fini(void *arg)
 
 	ttm_device_fini(&a->bdev);
 	drm_vma_offset_manager_destroy(&a->vma);
+}
+
+static void aperture_test_hw_release(void *arg)
+{
+	struct vseg_hw *hw = arg;
+
+	hw->ops->release(hw);
 }
 
 static void aperture_test_mgr_fini(void *arg)
@@ -88,8 +97,12 @@ static struct aperture_test *__aperture_setup(struct kunit *test, u64 commit,
 		a->desc.invalid[0].size = invalid * PAGE_SIZE;
 	}
 
+	/* the software GPU holds the GART's entries; it needs no bus here */
+	KUNIT_ASSERT_EQ(test, vseg_sim_attach(&a->hw, NULL), 0);
+	err = kunit_add_action_or_reset(test, aperture_test_hw_release, &a->hw);
+	KUNIT_ASSERT_EQ(test, err, 0);
 	KUNIT_ASSERT_EQ(test, __vseg_aperture_mgr_init(a->mgr, &a->bdev,
-						       &a->desc), 0);
+						       &a->desc, &a->hw), 0);
 	err = kunit_add_action_or_reset(test, aperture_test_mgr_fini, a);
 	KUNIT_ASSERT_EQ(test, err, 0);
 	KUNIT_ASSERT_PTR_EQ(test, ttm_manager_type(&a->bdev, TTM_PL_TT),
@@ -344,9 +357,9 @@ static void aperture_map_unmap(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, size, 4 * PAGE_SIZE);
 	KUNIT_EXPECT_EQ(test, a->mgr->gart.ranges, 1);
 	for (i = 0; i < 4; i++) {
-		KUNIT_ASSERT_EQ(test, vseg_gart_translate(&a->mgr->gart,
-							  i * PAGE_SIZE + 8,
-							  &phys), 0);
+		KUNIT_ASSERT_EQ(test, vseg_gart_entry(&a->mgr->gart,
+						      i * PAGE_SIZE + 8,
+						      &phys), 0);
 		KUNIT_EXPECT_EQ(test, phys, page_to_phys(tt->pages[i]) + 8);
 	}
 	/* mapping again keeps the range */
@@ -359,7 +372,7 @@ static void aperture_map_unmap(struct kunit *test)
 	/* unbinding clears the entries (the pages may go), keeps the range */
 	vseg_aperture_unbind(a->mgr, r->res);
 	KUNIT_EXPECT_TRUE(test, vseg_aperture_res_mapped(r->res));
-	KUNIT_EXPECT_EQ(test, vseg_gart_translate(&a->mgr->gart, 0, &phys),
+	KUNIT_EXPECT_EQ(test, vseg_gart_entry(&a->mgr->gart, 0, &phys),
 			-EFAULT);
 	KUNIT_EXPECT_EQ(test, vseg_gart_mapped_bytes(&a->mgr->gart), 0);
 	KUNIT_ASSERT_EQ(test, vseg_aperture_bind(a->mgr, r->res, tt), 0);

@@ -2,9 +2,11 @@
 /*
  * Copyright (c) 2026 The vseg authors
  *
- * KUnit tests of the software GART: range allocation over the aperture,
- * binding ranges to system pages, translation as the engine does it,
- * unbinding and freeing, and the counts of valid entries and ranges.
+ * KUnit tests of the aperture's GART: range allocation over the aperture,
+ * binding ranges to system pages, the entries as the GPU (the software
+ * GPU of sim/, through vseg_hw.h) holds them, the paging engine's
+ * MAP_APERTURE and UNMAP_APERTURE, unbinding and freeing, and the counts
+ * of valid entries and ranges.
  */
 
 #include <kunit/test.h>
@@ -14,11 +16,13 @@
 #include <drm/drm_print.h>
 
 #include "../vseg_gart.h"
+#include "../vseg_hw.h"
 
 #define GART_PAGES	64
 #define TEST_PAGES	8
 
 struct gart_test {
+	struct vseg_hw hw;
 	struct vseg_gart gart;
 	struct page *pages[TEST_PAGES];
 };
@@ -26,6 +30,25 @@ struct gart_test {
 static void gart_fini_action(void *arg)
 {
 	vseg_gart_fini(arg);
+}
+
+static void hw_release_action(void *arg)
+{
+	struct vseg_hw *hw = arg;
+
+	hw->ops->release(hw);
+}
+
+/* The software GPU, without a bus: its GART and paging engine's MAP. */
+static struct vseg_hw *test_hw(struct kunit *test)
+{
+	struct vseg_hw *hw = kunit_kzalloc(test, sizeof(*hw), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, hw);
+	KUNIT_ASSERT_EQ(test, vseg_sim_attach(hw, NULL), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, hw_release_action,
+							hw), 0);
+	return hw;
 }
 
 static void free_page_action(void *arg)
@@ -55,7 +78,13 @@ static int gart_test_init(struct kunit *test)
 		if (err)
 			return err;
 	}
-	err = vseg_gart_init(&g->gart, GART_PAGES * PAGE_SIZE);
+	err = vseg_sim_attach(&g->hw, NULL);
+	if (err)
+		return err;
+	err = kunit_add_action_or_reset(test, hw_release_action, &g->hw);
+	if (err)
+		return err;
+	err = vseg_gart_init(&g->gart, &g->hw, 0, GART_PAGES * PAGE_SIZE);
 	if (err)
 		return err;
 	err = kunit_add_action_or_reset(test, gart_fini_action, &g->gart);
@@ -99,8 +128,8 @@ static void gart_init_empty(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vseg_gart_mapped_bytes(&g->gart), 0);
 	KUNIT_EXPECT_TRUE(test, drm_mm_clean(&g->gart.mm));
 	for (i = 0; i < GART_PAGES; i++)
-		KUNIT_EXPECT_EQ(test, g->gart.pte[i], 0);
-	KUNIT_EXPECT_EQ(test, vseg_gart_translate(&g->gart, 0, &phys), -EFAULT);
+		KUNIT_EXPECT_EQ(test, vseg_gart_entry(&g->gart, i * PAGE_SIZE,
+						      &phys), -EFAULT);
 }
 
 static void gart_alloc_bottom_up_and_top_down(struct kunit *test)
@@ -207,34 +236,32 @@ static void gart_bind_translate(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vseg_gart_mapped_bytes(&g->gart), 3 * PAGE_SIZE);
 
 	for (i = 0; i < 3; i++) {
-		KUNIT_EXPECT_EQ(test, g->gart.pte[a->start + i],
-				page_to_phys(g->pages[i]) | VSEG_GART_PTE_VALID);
 		phys = 0;
-		KUNIT_EXPECT_EQ(test, vseg_gart_translate(&g->gart,
-							  base + i * PAGE_SIZE,
-							  &phys), 0);
+		KUNIT_EXPECT_EQ(test, vseg_gart_entry(&g->gart,
+						      base + i * PAGE_SIZE,
+						      &phys), 0);
 		KUNIT_EXPECT_EQ(test, phys, page_to_phys(g->pages[i]));
-		KUNIT_EXPECT_EQ(test, vseg_gart_translate(&g->gart,
-							  base + i * PAGE_SIZE + 123,
-							  &phys), 0);
+		KUNIT_EXPECT_EQ(test, vseg_gart_entry(&g->gart,
+						      base + i * PAGE_SIZE + 123,
+						      &phys), 0);
 		KUNIT_EXPECT_EQ(test, phys, page_to_phys(g->pages[i]) + 123);
-		KUNIT_EXPECT_EQ(test, vseg_gart_translate(&g->gart,
-							  base + (i + 1) * PAGE_SIZE - 1,
-							  &phys), 0);
+		KUNIT_EXPECT_EQ(test, vseg_gart_entry(&g->gart,
+						      base + (i + 1) * PAGE_SIZE - 1,
+						      &phys), 0);
 		KUNIT_EXPECT_EQ(test, phys,
 				page_to_phys(g->pages[i]) + PAGE_SIZE - 1);
 	}
 	/* the range's fourth entry, entries outside it, past the aperture */
 	phys = 42;
-	KUNIT_EXPECT_EQ(test, vseg_gart_translate(&g->gart, base + 3 * PAGE_SIZE,
-						  &phys), -EFAULT);
-	KUNIT_EXPECT_EQ(test, vseg_gart_translate(&g->gart, base - 1, &phys),
+	KUNIT_EXPECT_EQ(test, vseg_gart_entry(&g->gart, base + 3 * PAGE_SIZE,
+					      &phys), -EFAULT);
+	KUNIT_EXPECT_EQ(test, vseg_gart_entry(&g->gart, base - 1, &phys),
 			-EFAULT);
-	KUNIT_EXPECT_EQ(test, vseg_gart_translate(&g->gart, 0, &phys), -EFAULT);
-	KUNIT_EXPECT_EQ(test, vseg_gart_translate(&g->gart,
-						  GART_PAGES * PAGE_SIZE, &phys),
+	KUNIT_EXPECT_EQ(test, vseg_gart_entry(&g->gart, 0, &phys), -EFAULT);
+	KUNIT_EXPECT_EQ(test, vseg_gart_entry(&g->gart,
+					      GART_PAGES * PAGE_SIZE, &phys),
 			-EFAULT);
-	KUNIT_EXPECT_EQ(test, vseg_gart_translate(&g->gart, U64_MAX, &phys),
+	KUNIT_EXPECT_EQ(test, vseg_gart_entry(&g->gart, U64_MAX, &phys),
 			-EFAULT);
 	KUNIT_EXPECT_EQ(test, phys, 42);
 }
@@ -281,11 +308,12 @@ static void gart_rebind_unbind_free(struct kunit *test)
 	/* binding again replaces the old entries, the count stays exact */
 	KUNIT_ASSERT_EQ(test, vseg_gart_bind(&g->gart, a, g->pages + 6, 1), 0);
 	KUNIT_EXPECT_EQ(test, g->gart.mapped, 3);
-	KUNIT_EXPECT_EQ(test, vseg_gart_translate(&g->gart, 0, &phys), 0);
+	KUNIT_EXPECT_EQ(test, vseg_gart_entry(&g->gart, 0, &phys), 0);
 	KUNIT_EXPECT_EQ(test, phys, page_to_phys(g->pages[6]));
-	KUNIT_EXPECT_EQ(test, vseg_gart_translate(&g->gart, PAGE_SIZE, &phys),
+	KUNIT_EXPECT_EQ(test, vseg_gart_entry(&g->gart, PAGE_SIZE, &phys),
 			-EFAULT);
-	KUNIT_EXPECT_EQ(test, g->gart.pte[1], 0);
+	KUNIT_EXPECT_EQ(test, vseg_gart_entry(&g->gart, PAGE_SIZE, &phys),
+			-EFAULT);
 
 	/* unbind keeps the range, clears its entries; twice is harmless */
 	vseg_gart_unbind(&g->gart, b);
@@ -294,8 +322,8 @@ static void gart_rebind_unbind_free(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, g->gart.mapped, 1);
 	vseg_gart_unbind(&g->gart, b);
 	KUNIT_EXPECT_EQ(test, g->gart.mapped, 1);
-	KUNIT_EXPECT_EQ(test, vseg_gart_translate(&g->gart, 4 * PAGE_SIZE,
-						  &phys), -EFAULT);
+	KUNIT_EXPECT_EQ(test, vseg_gart_entry(&g->gart, 4 * PAGE_SIZE,
+					      &phys), -EFAULT);
 	/* and it can be bound again */
 	KUNIT_ASSERT_EQ(test, vseg_gart_bind(&g->gart, b, g->pages, 4), 0);
 	KUNIT_EXPECT_EQ(test, g->gart.mapped, 5);
@@ -304,7 +332,8 @@ static void gart_rebind_unbind_free(struct kunit *test)
 	vseg_gart_free(&g->gart, b);
 	KUNIT_EXPECT_EQ(test, g->gart.mapped, 1);
 	KUNIT_EXPECT_EQ(test, g->gart.ranges, 1);
-	KUNIT_EXPECT_EQ(test, g->gart.pte[4], 0);
+	KUNIT_EXPECT_EQ(test, vseg_gart_entry(&g->gart, 4 * PAGE_SIZE, &phys),
+			-EFAULT);
 	/* freeing or unbinding a free node does nothing */
 	vseg_gart_free(&g->gart, b);
 	vseg_gart_unbind(&g->gart, b);
@@ -318,6 +347,36 @@ static void gart_rebind_unbind_free(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, drm_mm_clean(&g->gart.mm));
 }
 
+/* Run one paging operation on the GPU and count it, as vseg_paging.c does. */
+static int run_op(struct gart_test *g, u32 opcode, u32 flags, u64 dst,
+		  u64 src, u64 size)
+{
+	struct vseg_paging_op op = {
+		.opcode = opcode, .flags = flags,
+		.dst = dst, .src = src, .size = size,
+	};
+	struct vseg_hw_paging_result res = {};
+	int err;
+
+	err = g->hw.ops->run_paging(&g->hw, &op, 1, &res);
+	vseg_gart_account(&g->gart, &res);
+	return err;
+}
+
+static int map_run(struct gart_test *g, u64 first, phys_addr_t phys,
+		   u64 num, bool new_range)
+{
+	return run_op(g, VSEG_PAGING_OP_MAP_APERTURE,
+		      new_range ? VSEG_PAGING_F_NEW_RANGE : 0,
+		      first << PAGE_SHIFT, phys, num << PAGE_SHIFT);
+}
+
+static int unmap_run(struct gart_test *g, u64 first, u64 num)
+{
+	return run_op(g, VSEG_PAGING_OP_UNMAP_APERTURE, 0, first << PAGE_SHIFT,
+		      0, num << PAGE_SHIFT);
+}
+
 /* The paging engine's runs: entries, counts, and runs outside refused. */
 static void gart_map_unmap_runs(struct kunit *test)
 {
@@ -326,44 +385,41 @@ static void gart_map_unmap_runs(struct kunit *test)
 	u64 binds, unbinds;
 
 	/* a range mapped in two runs counts one bind */
-	KUNIT_ASSERT_EQ(test, vseg_gart_map_run(&g->gart, 2, base, 1, true),
-			0);
-	KUNIT_ASSERT_EQ(test, vseg_gart_map_run(&g->gart, 3,
-						page_to_phys(g->pages[5]), 1,
-						false), 0);
+	KUNIT_ASSERT_EQ(test, map_run(g, 2, base, 1, true), 0);
+	KUNIT_ASSERT_EQ(test, map_run(g, 3, page_to_phys(g->pages[5]), 1,
+				      false), 0);
 	vseg_gart_counts(&g->gart, &binds, &unbinds);
 	KUNIT_EXPECT_EQ(test, binds, 1);
 	KUNIT_EXPECT_EQ(test, g->gart.mapped, 2);
-	KUNIT_EXPECT_EQ(test, vseg_gart_translate(&g->gart, 3 * PAGE_SIZE + 8,
-						  &phys), 0);
+	KUNIT_EXPECT_EQ(test, vseg_gart_entry(&g->gart, 3 * PAGE_SIZE + 8,
+					      &phys), 0);
 	KUNIT_EXPECT_EQ(test, phys, page_to_phys(g->pages[5]) + 8);
 	/* mapping a valid entry again does not count it twice */
-	KUNIT_ASSERT_EQ(test, vseg_gart_map_run(&g->gart, 2, base, 1, false),
-			0);
+	KUNIT_ASSERT_EQ(test, map_run(g, 2, base, 1, false), 0);
 	KUNIT_EXPECT_EQ(test, g->gart.mapped, 2);
 
 	/* outside the aperture, empty, or unaligned: refused, nothing written */
-	KUNIT_EXPECT_EQ(test, vseg_gart_map_run(&g->gart, GART_PAGES - 1, base,
-						2, true), -EINVAL);
-	KUNIT_EXPECT_EQ(test, vseg_gart_map_run(&g->gart, GART_PAGES, base, 1,
-						true), -EINVAL);
-	KUNIT_EXPECT_EQ(test, vseg_gart_map_run(&g->gart, 0, base, 0, true),
+	KUNIT_EXPECT_EQ(test, map_run(g, GART_PAGES - 1, base, 2, true),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, vseg_gart_map_run(&g->gart, 0, base + 8, 1,
-						true), -EINVAL);
-	KUNIT_EXPECT_EQ(test, vseg_gart_unmap_run(&g->gart, GART_PAGES - 1, 2),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, g->gart.pte[GART_PAGES - 1], 0);
-	KUNIT_EXPECT_EQ(test, g->gart.pte[0], 0);
+	KUNIT_EXPECT_EQ(test, map_run(g, GART_PAGES, base, 1, true), -EINVAL);
+	KUNIT_EXPECT_EQ(test, map_run(g, 0, base, 0, true), -EINVAL);
+	KUNIT_EXPECT_EQ(test, map_run(g, 0, base + 8, 1, true), -EINVAL);
+	KUNIT_EXPECT_EQ(test, unmap_run(g, GART_PAGES - 1, 2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vseg_gart_entry(&g->gart,
+					      (GART_PAGES - 1) * PAGE_SIZE,
+					      &phys), -EFAULT);
+	KUNIT_EXPECT_EQ(test, vseg_gart_entry(&g->gart, 0, &phys), -EFAULT);
+	vseg_gart_counts(&g->gart, &binds, &unbinds);
+	KUNIT_EXPECT_EQ(test, binds, 1);
 
 	/* unmapping clears and counts one unbind; again counts nothing */
-	KUNIT_ASSERT_EQ(test, vseg_gart_unmap_run(&g->gart, 2, 2), 0);
-	KUNIT_ASSERT_EQ(test, vseg_gart_unmap_run(&g->gart, 2, 2), 0);
+	KUNIT_ASSERT_EQ(test, unmap_run(g, 2, 2), 0);
+	KUNIT_ASSERT_EQ(test, unmap_run(g, 2, 2), 0);
 	vseg_gart_counts(&g->gart, &binds, &unbinds);
 	KUNIT_EXPECT_EQ(test, unbinds, 1);
 	KUNIT_EXPECT_EQ(test, g->gart.mapped, 0);
-	KUNIT_EXPECT_EQ(test, vseg_gart_translate(&g->gart, 2 * PAGE_SIZE,
-						  &phys), -EFAULT);
+	KUNIT_EXPECT_EQ(test, vseg_gart_entry(&g->gart, 2 * PAGE_SIZE, &phys),
+			-EFAULT);
 }
 
 struct print_buf {
@@ -401,20 +457,26 @@ static void gart_sizes(struct kunit *test)
 {
 	struct vseg_gart *gart = kunit_kzalloc(test, sizeof(*gart), GFP_KERNEL);
 	struct drm_mm_node *a = new_node(test);
+	struct vseg_hw *hw = test_hw(test);
+	u64 e;
 
 	KUNIT_ASSERT_NOT_NULL(test, gart);
 	/* one page */
-	KUNIT_ASSERT_EQ(test, vseg_gart_init(gart, PAGE_SIZE), 0);
+	KUNIT_ASSERT_EQ(test, vseg_gart_init(gart, hw, 0, PAGE_SIZE), 0);
 	KUNIT_EXPECT_EQ(test, gart->num_pages, 1);
 	KUNIT_EXPECT_EQ(test, vseg_gart_alloc(gart, a, 2, 0, 0, 0, false),
 			-ENOSPC);
 	KUNIT_ASSERT_EQ(test, vseg_gart_alloc(gart, a, 1, 0, 0, 0, true), 0);
 	vseg_gart_free(gart, a);
 	vseg_gart_fini(gart);
-	KUNIT_EXPECT_NULL(test, gart->pte);
+	/* the GPU's GART went with it */
+	KUNIT_EXPECT_EQ(test, hw->ops->gart_read(hw, 0, &e, 1), 0);
 
 	/* the largest aperture the validator allows: 4 GiB */
-	KUNIT_ASSERT_EQ(test, vseg_gart_init(gart, SZ_4G), 0);
+	KUNIT_ASSERT_EQ(test, vseg_gart_init(gart, hw, 0, SZ_4G), 0);
+	KUNIT_EXPECT_EQ(test, hw->ops->gart_read(hw, (SZ_4G >> PAGE_SHIFT) - 1,
+						 &e, 1), 1);
+	KUNIT_EXPECT_EQ(test, e, VSEG_HW_GART_INVALID);
 	KUNIT_EXPECT_EQ(test, gart->num_pages, SZ_4G >> PAGE_SHIFT);
 	KUNIT_ASSERT_EQ(test, vseg_gart_alloc(gart, a, 1, 0, 0, 0, true), 0);
 	KUNIT_EXPECT_EQ(test, a->start, (SZ_4G >> PAGE_SHIFT) - 1);
@@ -449,11 +511,9 @@ static void gart_reserved_ranges(struct kunit *test)
 	vseg_gart_walk(&g->gart, walk_count, &walked);
 	KUNIT_EXPECT_EQ(test, walked, got);
 	/* nothing behind the held range translates */
-	vseg_gart_lock(&g->gart);
-	KUNIT_EXPECT_EQ(test, vseg_gart_translate_locked(&g->gart,
-							 5 * PAGE_SIZE, &phys),
+	KUNIT_EXPECT_EQ(test, vseg_gart_entry(&g->gart,
+					      5 * PAGE_SIZE, &phys),
 			-EFAULT);
-	vseg_gart_unlock(&g->gart);
 	for (i = 0; i < got; i++)
 		vseg_gart_free(&g->gart, &n[i]);
 	vseg_gart_unreserve(&g->gart, &held);

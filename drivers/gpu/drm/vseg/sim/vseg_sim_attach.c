@@ -3,23 +3,40 @@
  * Copyright (c) 2026 The vseg authors
  *
  * The software GPU, one implementation of vseg_hw.h: its engines'
- * command execution (vseg_sim_engine.c) and its display controller
+ * command execution (vseg_sim_engine.c), its paging engine
+ * (vseg_sim_paging.c), its GART (vseg_sim_gart.c), its CPU host aperture
+ * windows (vseg_sim_host_aperture.c) and its display controller
  * (vseg_sim_display.c). It reaches memory only through the bus the core
  * hands it at attach.
  */
 
+#include <kunit/visibility.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include "vseg_sim.h"
 
 static void sim_release(struct vseg_hw *hw)
 {
-	kfree(hw->priv);
+	struct vseg_sim *sim = to_vseg_sim(hw);
+
+	vseg_sim_gart_fini(sim);
+	vseg_sim_host_aperture_fini(sim);
+	memzero_explicit(&sim->paging, sizeof(sim->paging));
+	kfree(sim);
 	hw->priv = NULL;
 }
 
 static const struct vseg_hw_ops vseg_sim_ops = {
 	.run_commands = vseg_sim_run_commands,
+	.run_paging = vseg_sim_run_paging,
+	.set_vpr_key = vseg_sim_set_vpr_key,
+	.gart_setup = vseg_sim_gart_setup,
+	.gart_write = vseg_sim_gart_write,
+	.gart_clear = vseg_sim_gart_clear,
+	.gart_read = vseg_sim_gart_read,
+	.host_aperture_setup = vseg_sim_host_aperture_setup,
+	.host_slot_set = vseg_sim_host_slot_set,
 	.set_scanout = vseg_sim_set_scanout,
 	.get_scanout = vseg_sim_get_scanout,
 	.release = sim_release,
@@ -31,7 +48,8 @@ static const struct vseg_hw_ops vseg_sim_ops = {
  * @bus: the core's bus, through which alone the software GPU reaches
  *	memory
  *
- * Every head starts off. Undone by @hw->ops->release.
+ * Every head starts off; the GART has no entries until gart_setup.
+ * Undone by @hw->ops->release.
  *
  * Return: 0 or -ENOMEM.
  */
@@ -42,9 +60,12 @@ int vseg_sim_attach(struct vseg_hw *hw, struct vseg_hw_bus *bus)
 	if (!sim)
 		return -ENOMEM;
 	spin_lock_init(&sim->lock);
+	vseg_sim_gart_init(sim);
+	mutex_init(&sim->window_lock);
 	sim->hw = hw;
 	hw->priv = sim;
 	hw->bus = bus;
 	hw->ops = &vseg_sim_ops;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_sim_attach);

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The vseg authors
+ *
+ * The software GPU's paging engine (vseg_hw_ops.run_paging): it runs the
+ * operations the core wrote into the paging buffer (WDDM's
+ * DxgkDdiBuildPagingBuffer), a batch at a time. Transfers and fills reach
+ * memory physically through the bus (memory segments by GPU physical
+ * address, system pages by the bus's system class), never through the
+ * aperture; the aperture operations write the GART's entries
+ * (vseg_sim_gart.c).
+ *
+ * Encrypted paging is the engine's: a Transfer with
+ * %VSEG_PAGING_F_ENCRYPT or %VSEG_PAGING_F_DECRYPT XORs the bytes it
+ * writes with a key stream, block n of a buffer's stream (32 bytes) being
+ * the keyed BLAKE2s hash of the eviction's nonce and n under the key the
+ * core programmed at load (set_vpr_key). The same XOR decrypts.
+ */
+
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <crypto/blake2s.h>
+
+#include "../vseg_compat.h"
+#include "vseg_sim.h"
+
+/* Bytes of key stream one hash gives. */
+#define VPR_BLOCK	BLAKE2S_HASH_SIZE
+
+static_assert(VSEG_HW_VPR_KEY_SIZE == BLAKE2S_KEY_SIZE);
+
+/**
+ * vseg_sim_set_vpr_key() - program the paging engine's key
+ * @hw: the software GPU
+ * @key: %VSEG_HW_VPR_KEY_SIZE bytes
+ */
+void vseg_sim_set_vpr_key(struct vseg_hw *hw, const u8 *key)
+{
+	memcpy(to_vseg_sim(hw)->paging.key, key, VSEG_HW_VPR_KEY_SIZE);
+}
+
+/*
+ * Write @src XOR the key stream of (@key, @nonce) from @offset on into
+ * @dst. @dst never holds @src's bytes as they are, not even for a moment:
+ * plaintext never reaches the system pages of an encrypted copy.
+ */
+static void vpr_crypt(const u8 *key, u64 nonce, u64 offset, void *dst,
+		      const void *src, u64 len)
+{
+	u8 stream[VPR_BLOCK], *d = dst;
+	const u8 *s = src;
+	__le64 in[2];
+	u64 block = U64_MAX, i;
+
+	for (i = 0; i < len; i++) {
+		if ((offset + i) / VPR_BLOCK != block) {
+			block = (offset + i) / VPR_BLOCK;
+			in[0] = cpu_to_le64(nonce);
+			in[1] = cpu_to_le64(block);
+			vseg_blake2s(stream, sizeof(stream), (const u8 *)in,
+				     sizeof(in), key, VSEG_HW_VPR_KEY_SIZE);
+		}
+		d[i] = s[i] ^ stream[(offset + i) % VPR_BLOCK];
+	}
+	memzero_explicit(stream, sizeof(stream));
+}
+
+/* Fill a page at a time; a zero fill leaves unbacked memory unbacked. */
+static int paging_fill(struct vseg_hw *hw, u64 dst, u32 value, u64 size)
+{
+	struct vseg_hw_bus *bus = hw->bus;
+	struct vseg_hw_mapping m;
+	u64 done = 0, len;
+	void *d;
+
+	if (!value)
+		return bus->ops->zero(bus, dst, size);
+	while (done < size) {
+		d = bus->ops->map(bus, dst + done, &len, true, &m);
+		if (!d)
+			return -EFAULT;
+		len = min(len, size - done);
+		memset32(d, value, len / sizeof(u32));
+		bus->ops->unmap(bus, &m);
+		done += len;
+		cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * A Transfer, encrypting or decrypting a protected buffer's bytes on the
+ * way (the result is written straight into the destination). One that
+ * fails part-way zeroes what it did not write: the destination may be
+ * pages of another owner's that only the Transfer was to overwrite.
+ */
+static int paging_transfer(struct vseg_hw *hw, u64 dst, u64 src, u64 size,
+			   u32 flags)
+{
+	bool crypt = flags & (VSEG_PAGING_F_ENCRYPT | VSEG_PAGING_F_DECRYPT);
+	struct vseg_sim_paging *eng = &to_vseg_sim(hw)->paging;
+	struct vseg_hw_bus *bus = hw->bus;
+	struct vseg_hw_mapping dm, sm;
+	u64 done = 0, dlen, slen, n, prot;
+	void *d, *s;
+	int err = 0;
+
+	/* The protected side's address: its offset in the buffer. */
+	prot = flags & VSEG_PAGING_F_ENCRYPT ? src : dst;
+	if (crypt && (prot < eng->crypt_base || !eng->crypt_nonce))
+		err = -EFAULT;
+
+	while (!err && done < size) {
+		d = bus->ops->map(bus, dst + done, &dlen, true, &dm);
+		if (!d) {
+			err = -EFAULT;
+			break;
+		}
+		s = bus->ops->map(bus, src + done, &slen, false, &sm);
+		if (!s) {
+			bus->ops->unmap(bus, &dm);
+			err = -EFAULT;
+			break;
+		}
+		n = min3(dlen, slen, size - done);
+		if (crypt)
+			vpr_crypt(eng->key, eng->crypt_nonce,
+				  prot + done - eng->crypt_base, d, s, n);
+		else
+			memcpy(d, s, n);
+		bus->ops->unmap(bus, &sm);
+		bus->ops->unmap(bus, &dm);
+		done += n;
+		cond_resched();
+	}
+	if (err)
+		paging_fill(hw, dst + done, 0, size - done);
+	return err;
+}
+
+/* Run one operation. */
+static int paging_exec(struct vseg_hw *hw, const struct vseg_paging_op *o,
+		       struct vseg_hw_paging_result *res)
+{
+	struct vseg_sim *sim = to_vseg_sim(hw);
+	u64 n = 0;
+	int err;
+
+	switch (o->opcode) {
+	case VSEG_PAGING_OP_TRANSFER:
+		err = paging_transfer(hw, o->dst, o->src, o->size, o->flags);
+		break;
+	case VSEG_PAGING_OP_FILL:
+		err = paging_fill(hw, o->dst, (u32)o->src, o->size);
+		break;
+	case VSEG_PAGING_OP_DISCARD:
+		/* The content is not kept: nothing to do. */
+		err = 0;
+		break;
+	case VSEG_PAGING_OP_MAP_APERTURE:
+		err = vseg_sim_gart_write(hw, o->dst >> PAGE_SHIFT, o->src,
+					  o->size >> PAGE_SHIFT, &n);
+		res->gart_set += n;
+		if (!err && (o->flags & VSEG_PAGING_F_NEW_RANGE))
+			res->gart_binds++;
+		break;
+	case VSEG_PAGING_OP_UNMAP_APERTURE:
+		err = vseg_sim_gart_clear(hw, o->dst >> PAGE_SHIFT,
+					  o->size >> PAGE_SHIFT, &n);
+		res->gart_cleared += n;
+		if (n)
+			res->gart_unbinds++;
+		break;
+	case VSEG_PAGING_OP_CRYPT_CONTEXT:
+		sim->paging.crypt_base = o->dst;
+		sim->paging.crypt_nonce = o->src;
+		err = 0;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (err)
+		return err;
+	res->executed[o->opcode]++;
+	if (o->opcode == VSEG_PAGING_OP_TRANSFER ||
+	    o->opcode == VSEG_PAGING_OP_FILL)
+		res->bytes += o->size;
+	return 0;
+}
+
+/**
+ * vseg_sim_run_paging() - run paging operations on the paging engine
+ * @hw: the software GPU
+ * @ops: the operations, in the paging buffer
+ * @num: how many
+ * @res: what ran is added here
+ *
+ * Return: 0 or the first failure's error; every operation is tried.
+ */
+int vseg_sim_run_paging(struct vseg_hw *hw, const struct vseg_paging_op *ops,
+			u32 num, struct vseg_hw_paging_result *res)
+{
+	struct vseg_paging_op op;
+	int err = 0, ret;
+	u32 i;
+
+	for (i = 0; i < num; i++) {
+		/* Read once: the buffer is write-combined memory. */
+		op = ops[i];
+		ret = paging_exec(hw, &op, res);
+		if (ret) {
+			res->failed++;
+			err = err ?: ret;
+		}
+	}
+	return err;
+}
