@@ -904,25 +904,26 @@ static void fault_prepare(void)
 {
 	struct drm_vseg_gem_create c;
 
-	/* system memory is named by the aperture's id */
-	vseg_create_args(&c, BO_SIZE,
-			 (fault_from ? BIT(fault_from) : 0) | BIT(ctx.ap_id), 0);
-	if (fault_from)
+	if (fault_from) {
+		vseg_create_args(&c, BO_SIZE,
+				 BIT(fault_from) | BIT(ctx.ap_id), 0);
 		vseg_create_prefer(&c, fault_from, 0);
+	} else {
+		/*
+		 * System memory is named by the aperture's id; larger than
+		 * the aperture's commit limit, the buffer is created in plain
+		 * system memory, nothing populated (only its first BO_SIZE
+		 * bytes are mapped and checked).
+		 */
+		vseg_create_args(&c, vseg_ctx_seg(&ctx, ctx.ap_id)->commit_limit +
+				 BO_SIZE, BIT(ctx.ap_id), 0);
+	}
 	fault_bo = vseg_gem_create(ctx.fd, &c);
 	if (fault_from) {
 		/* filled in system memory, then moved where it starts */
 		vseg_evict(ctx.fd, &fault_bo, 1);
 		vseg_bo_fill_pattern(ctx.fd, fault_bo, BO_SIZE, 11);
 		vseg_make_resident(ctx.fd, &fault_bo, 1);
-	} else {
-		/*
-		 * Created committed to the aperture; evicted with its content
-		 * discarded, it is in system memory with no page populated.
-		 */
-		igt_assert_eq(__vseg_evict_flags(ctx.fd, &fault_bo, 1,
-						 DRM_VSEG_RESIDENCY_DISCARD,
-						 NULL), 0);
 	}
 	igt_assert_eq_u32(where(fault_bo), fault_from);
 	fault_ptr = vseg_gem_mmap(ctx.fd, fault_bo, BO_SIZE, RW);
