@@ -7,7 +7,9 @@
  * resolves to its segment by the segments' GPU address ranges
  * (vseg_phys.c); a memory segment's offset to its backing store (system
  * pages, or a BAR: vseg_vram_mgr.c), an aperture offset through the
- * GART's entry to a system page (vseg_gart.c). The bus allocates nothing:
+ * GART's entry to a system page (vseg_gart.c); an address of the system
+ * class (VSEG_HW_SYSTEM_ADDR(), named by page-table entries) to its system
+ * page directly. The bus allocates nothing:
  * memory segments were backed for the jobs that reach them when the jobs
  * were queued.
  */
@@ -50,6 +52,13 @@ static void *bus_map(struct vseg_hw_bus *bus, u64 addr, u64 *len, bool write,
 	u32 id;
 
 	m->kmapped = NULL;
+	if (VSEG_HW_IS_SYSTEM(addr)) {
+		/* Only page tables name system pages, and the core writes them. */
+		phys = VSEG_HW_SYSTEM_PHYS(addr);
+		if (!pfn_valid(PHYS_PFN(phys)))
+			return NULL;
+		goto system_page;
+	}
 	if (!vseg_phys_resolve(vdev, addr, &id, &off))
 		return NULL;
 	if (vseg_seg_is_memory(vdev, id)) {
@@ -63,6 +72,7 @@ static void *bus_map(struct vseg_hw_bus *bus, u64 addr, u64 *len, bool write,
 	}
 	if (vseg_gart_translate_locked(&vdev->aperture.gart, off, &phys))
 		return NULL;
+system_page:
 	m->kmapped = kmap_local_page(pfn_to_page(PHYS_PFN(phys)));
 	*len = PAGE_SIZE - offset_in_page(phys);
 	return m->kmapped + offset_in_page(phys);

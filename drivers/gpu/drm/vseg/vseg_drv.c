@@ -46,6 +46,7 @@
 #include "vseg_pci.h"
 #include "vseg_phys.h"
 #include "vseg_pm.h"
+#include "vseg_pt.h"
 #include "vseg_ttm.h"
 #include "vseg_vram_mgr.h"
 
@@ -289,6 +290,8 @@ static int vseg_device_probe(struct device *dev, struct pci_dev *pci)
 		err = probe_step(vdev, &step, vseg_sched_init(vdev));
 	if (!err)
 		err = probe_step(vdev, &step, vseg_paging_init(vdev));
+	if (!err)
+		err = vseg_pt_init(vdev);
 	if (!err)
 		err = probe_step(vdev, &step, vseg_display_init(vdev));
 	if (err)

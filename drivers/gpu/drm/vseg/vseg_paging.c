@@ -197,6 +197,37 @@ static int paging_fill(struct vseg_paging *pg, u64 dst, u32 value, u64 size)
 	return 0;
 }
 
+/*
+ * Write a run of page-table entries, each only if it still belongs to the
+ * mapping the values were computed for, and free the values.
+ */
+static int paging_update_pt(struct vseg_paging *pg, u64 dst, u64 src,
+			    u64 size)
+{
+	struct vseg_paging_pte_update *u = (void *)(uintptr_t)src;
+	u64 len, *p;
+	void *k;
+	u32 i;
+	int err = 0;
+
+	if (!u)
+		return -EINVAL;
+	mutex_lock(u->lock);
+	p = paging_map(pg, dst, true, &len, &k);
+	if (IS_ERR_OR_NULL(p) || len < size || size != u->count * sizeof(u64)) {
+		err = -EFAULT;
+	} else {
+		for (i = 0; i < u->count; i++)
+			if (u->tags[i] == u->tag)
+				WRITE_ONCE(p[i], u->pte[i]);
+	}
+	if (!IS_ERR_OR_NULL(p))
+		kunmap_local(k);
+	mutex_unlock(u->lock);
+	kfree(u);
+	return err;
+}
+
 /* Run one operation; it was written by a move, addresses checked there. */
 static int paging_exec(struct vseg_paging *pg, const struct vseg_paging_op *o)
 {
@@ -226,6 +257,13 @@ static int paging_exec(struct vseg_paging *pg, const struct vseg_paging_op *o)
 	case VSEG_PAGING_OP_CRYPT_CONTEXT:
 		pg->crypt_base = o->dst;
 		pg->crypt_nonce = o->src;
+		err = 0;
+		break;
+	case VSEG_PAGING_OP_UPDATE_PT:
+		err = paging_update_pt(pg, o->dst, o->src, o->size);
+		break;
+	case VSEG_PAGING_OP_FLUSH_TLB:
+		pg->vdev->hw.ops->flush_tlb(&pg->vdev->hw);
 		err = 0;
 		break;
 	default:
@@ -668,6 +706,7 @@ void vseg_paging_show(struct vseg_paging *pg, struct seq_file *m)
 {
 	static const char * const names[VSEG_PAGING_NUM_OPCODES] = {
 		"transfer", "fill", "discard", "map", "unmap", "crypt",
+		"update_pt", "flush_tlb",
 	};
 	u64 offset = 0;
 	bool zero;

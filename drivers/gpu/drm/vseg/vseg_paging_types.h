@@ -40,6 +40,12 @@ struct vseg_paging_batch;
  *	%VSEG_PAGING_F_ENCRYPT or %VSEG_PAGING_F_DECRYPT encrypt or decrypt a
  *	protected buffer whose first byte is at paging address @dst in its
  *	segment, with the nonce @src (vseg_vpr.c).
+ * @VSEG_PAGING_OP_UPDATE_PT: write @size / 8 page-table entries from
+ *	the first one, at paging address @dst, with the values of the
+ *	&struct vseg_paging_pte_update at kernel address @src (which the
+ *	engine frees once run): DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE.
+ * @VSEG_PAGING_OP_FLUSH_TLB: the MMU forgets every entry it cached
+ *	(DXGK_BUILDPAGINGBUFFER_FLUSHTLB).
  * @VSEG_PAGING_NUM_OPCODES: number of values.
  */
 enum vseg_paging_opcode {
@@ -49,6 +55,8 @@ enum vseg_paging_opcode {
 	VSEG_PAGING_OP_MAP_APERTURE,
 	VSEG_PAGING_OP_UNMAP_APERTURE,
 	VSEG_PAGING_OP_CRYPT_CONTEXT,
+	VSEG_PAGING_OP_UPDATE_PT,
+	VSEG_PAGING_OP_FLUSH_TLB,
 	VSEG_PAGING_NUM_OPCODES
 };
 
@@ -58,6 +66,28 @@ enum vseg_paging_opcode {
 #define VSEG_PAGING_F_ENCRYPT	BIT(1)
 /* TRANSFER into a protected buffer's segment: decrypt what is written. */
 #define VSEG_PAGING_F_DECRYPT	BIT(2)
+
+/**
+ * struct vseg_paging_pte_update - the entries of one UPDATE_PT operation
+ * @lock: the VA space's page-table lock, held while they are written.
+ * @tags: the page-table page's tag array, at the first entry: which
+ *	mapping each entry belongs to now (vseg_pt.c).
+ * @tag: the mapping the entries were computed for: an entry whose tag
+ *	differs is left alone (a later bind or unbind changed it; this
+ *	update is stale for it).
+ * @count: entries.
+ * @pte: their values.
+ *
+ * WDDM's UpdatePageTable hands the driver an array of entries the same
+ * way (in system memory, for the paging engine to copy).
+ */
+struct vseg_paging_pte_update {
+	struct mutex *lock; /* see above */
+	u64 *tags;
+	u64 tag;
+	u32 count;
+	u64 pte[] __counted_by(count);
+};
 
 /**
  * struct vseg_paging_op - one operation, as written into the paging buffer

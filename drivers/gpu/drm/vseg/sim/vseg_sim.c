@@ -3,8 +3,8 @@
  * Copyright (c) 2026 The vseg authors
  *
  * The software GPU, one implementation of vseg_hw.h: its engines'
- * command execution (vseg_sim_engine.c) and its display controller
- * (vseg_sim_display.c). It reaches memory only through the bus the core
+ * command execution (vseg_sim_engine.c), its MMU (vseg_sim_mmu.c) and its
+ * display controller (vseg_sim_display.c). It reaches memory only through the bus the core
  * hands it at attach.
  */
 
@@ -22,6 +22,7 @@ static const struct vseg_hw_ops vseg_sim_ops = {
 	.run_commands = vseg_sim_run_commands,
 	.set_scanout = vseg_sim_set_scanout,
 	.get_scanout = vseg_sim_get_scanout,
+	.flush_tlb = vseg_sim_flush_tlb,
 	.release = sim_release,
 };
 

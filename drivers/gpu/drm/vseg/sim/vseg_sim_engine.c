@@ -6,10 +6,11 @@
  * (vseg_hw_ops.run_commands). The copy engine addresses memory
  * physically, through the bus the core hands it (a memory segment's
  * bytes, or aperture pages through the GART); the render engine
- * virtually, through the job's translation. Whatever an address does not
- * resolve to ends the job with -EFAULT; a command the job's policy
- * refuses (outside the allocation list, protected content leaving a
- * video protected region) too, before it touches a byte.
+ * virtually, through the MMU (vseg_sim_mmu.c) and the job's page
+ * tables. Whatever an address does not resolve to ends the job with
+ * -EFAULT; a command the job's policy refuses (outside the allocation
+ * list, protected content leaving a video protected region) too, before
+ * it touches a byte.
  */
 
 #include <linux/minmax.h>
@@ -27,50 +28,44 @@
  */
 #define VSEG_SIM_STEP	SZ_256K
 
-/* One side of a command, mapped for one step. */
-struct sim_port {
-	struct vseg_hw_mapping m;
-	bool translated;
-};
-
+/*
+ * Map one side of a command for one step, the bus held: a physical
+ * job's GPU physical address as it is, a virtual job's GPU virtual
+ * address through the MMU (a missing entry, or a write through a
+ * read-only one, faults). @len receives the bytes that follow.
+ */
 static void *port_map(struct vseg_hw *hw, struct vseg_hw_cmd_job *job,
-		      enum vseg_hw_port port, struct sim_port *p, u64 addr,
-		      u64 *len, bool write)
+		      struct vseg_hw_mapping *m, u64 addr, u64 *len,
+		      bool write)
 {
+	struct vseg_hw_bus *bus = hw->bus;
+	u64 pa, plen;
 	void *ptr;
 
-	if (job->virtual) {
-		ptr = job->ops->translate(job, port, addr, len, write);
-		p->translated = ptr;
-		return ptr;
-	}
-	return hw->bus->ops->map(hw->bus, addr, len, write, &p->m);
-}
-
-static void port_unmap(struct vseg_hw *hw, struct vseg_hw_cmd_job *job,
-		       enum vseg_hw_port port, struct sim_port *p)
-{
-	if (job->virtual) {
-		if (p->translated)
-			job->ops->untranslate(job, port);
-		p->translated = false;
-		return;
-	}
-	hw->bus->ops->unmap(hw->bus, &p->m);
+	m->kmapped = NULL;
+	if (!job->virtual)
+		return bus->ops->map(bus, addr, len, write, m);
+	if (vseg_sim_mmu_translate(to_vseg_sim(hw), job->pt_root, addr, write,
+				   &pa, &plen))
+		return NULL;
+	ptr = bus->ops->map(bus, pa, len, write, m);
+	if (ptr)
+		*len = min(*len, plen);
+	return ptr;
 }
 
 /*
  * Run one FILL, COPY or WRITE in steps of at most VSEG_SIM_STEP bytes,
- * each resolving its addresses anew (holding the bus for a physical job,
- * released between steps).
+ * each resolving its addresses anew, holding the bus (released between
+ * steps: a TLB flush waits for the step in progress).
  */
 static int run_cmd(struct vseg_hw *hw, struct vseg_hw_cmd_job *job,
 		   const struct drm_vseg_cmd *c)
 {
 	bool copy = c->opcode == DRM_VSEG_CMD_COPY;
 	u64 total = c->opcode == DRM_VSEG_CMD_WRITE ? sizeof(u64) : c->size;
-	struct vseg_hw_bus *bus = job->virtual ? NULL : hw->bus;
-	struct sim_port dp = {}, sp = {};
+	struct vseg_hw_bus *bus = hw->bus;
+	struct vseg_hw_mapping dm = {}, sm = {};
 	u64 done = 0, n = 0, slen = U64_MAX;
 	void *d, *s = NULL;
 	int err = 0;
@@ -79,13 +74,10 @@ static int run_cmd(struct vseg_hw *hw, struct vseg_hw_cmd_job *job,
 		/* Past the time limit: the scheduler wants the engine back. */
 		if (atomic_read(job->stop))
 			return -ETIME;
-		if (bus)
-			bus->ops->hold(bus);
-		d = port_map(hw, job, VSEG_HW_DST, &dp, c->dst + done, &n,
-			     true);
+		bus->ops->hold(bus);
+		d = port_map(hw, job, &dm, c->dst + done, &n, true);
 		if (d && copy)
-			s = port_map(hw, job, VSEG_HW_SRC, &sp, c->src + done,
-				     &slen, false);
+			s = port_map(hw, job, &sm, c->src + done, &slen, false);
 		if (!d || (copy && !s)) {
 			err = -EFAULT;
 		} else {
@@ -101,10 +93,9 @@ static int run_cmd(struct vseg_hw *hw, struct vseg_hw_cmd_job *job,
 				*(u64 *)d = c->value;
 		}
 		if (copy)
-			port_unmap(hw, job, VSEG_HW_SRC, &sp);
-		port_unmap(hw, job, VSEG_HW_DST, &dp);
-		if (bus)
-			bus->ops->release(bus);
+			bus->ops->unmap(bus, &sm);
+		bus->ops->unmap(bus, &dm);
+		bus->ops->release(bus);
 		done += n;
 		cond_resched();
 	}
