@@ -284,14 +284,15 @@ static int vseg_device_probe(struct device *dev, struct pci_dev *pci)
 	err = probe_step(vdev, &step, vseg_ttm_init(vdev));
 	if (!err)
 		err = vseg_bus_init(vdev);
+	/* Torn down after the engines: the last VA space goes with a job. */
+	if (!err)
+		err = vseg_pt_init(vdev);
 	if (!err)
 		err = probe_step(vdev, &step, vseg_engine_init(vdev));
 	if (!err)
 		err = probe_step(vdev, &step, vseg_sched_init(vdev));
 	if (!err)
 		err = probe_step(vdev, &step, vseg_paging_init(vdev));
-	if (!err)
-		err = vseg_pt_init(vdev);
 	if (!err)
 		err = probe_step(vdev, &step, vseg_display_init(vdev));
 	if (err)

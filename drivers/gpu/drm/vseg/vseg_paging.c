@@ -224,7 +224,7 @@ static int paging_update_pt(struct vseg_paging *pg, u64 dst, u64 src,
 	if (!IS_ERR_OR_NULL(p))
 		kunmap_local(k);
 	mutex_unlock(u->lock);
-	kfree(u);
+	u->done(u);
 	return err;
 }
 
@@ -425,7 +425,8 @@ void vseg_paging_charge(struct vseg_paging *pg, struct vseg_client_stats *owner)
  *
  * The memory the operation writes must be backed already: the engine
  * cannot allocate. When the buffer is full, what is written goes to the
- * engine and the caller waits for room.
+ * engine and the caller waits for room. An UPDATE_PT's values (@src) are
+ * the engine's from the call on, whatever it returns.
  *
  * Return: 0, or -ENOMEM (nothing of this operation was written); without
  * the engine (before the buffer exists), the error of running it.
@@ -434,6 +435,7 @@ int vseg_paging_emit(struct vseg_paging *pg, u32 opcode, u32 flags, u64 dst,
 		     u64 src, u64 size)
 {
 	struct vseg_paging_op op = paging_op(opcode, flags, dst, src, size);
+	struct vseg_paging_pte_update *u = (void *)(uintptr_t)src;
 
 	lockdep_assert_held(&pg->lock);
 	if (!pg->ready)
@@ -445,8 +447,12 @@ int vseg_paging_emit(struct vseg_paging *pg, u32 opcode, u32 flags, u64 dst,
 	}
 	if (!pg->batch) {
 		pg->batch = paging_batch_new(pg);
-		if (!pg->batch)
+		if (!pg->batch) {
+			/* An UPDATE_PT's values are taken whatever happens. */
+			if (opcode == VSEG_PAGING_OP_UPDATE_PT && u)
+				u->done(u);
 			return -ENOMEM;
+		}
 	}
 	pg->ops[pg->head % pg->capacity] = op;
 	pg->owners[pg->head % pg->capacity] = vseg_client_stats_get(pg->owner);

@@ -42,8 +42,8 @@ struct vseg_paging_batch;
  *	segment, with the nonce @src (vseg_vpr.c).
  * @VSEG_PAGING_OP_UPDATE_PT: write @size / 8 page-table entries from
  *	the first one, at paging address @dst, with the values of the
- *	&struct vseg_paging_pte_update at kernel address @src (which the
- *	engine frees once run): DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE.
+ *	&struct vseg_paging_pte_update at kernel address @src (whose @done
+ *	the engine calls once run): DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE.
  * @VSEG_PAGING_OP_FLUSH_TLB: the MMU forgets every entry it cached
  *	(DXGK_BUILDPAGINGBUFFER_FLUSHTLB).
  * @VSEG_PAGING_NUM_OPCODES: number of values.
@@ -75,6 +75,9 @@ enum vseg_paging_opcode {
  * @tag: the mapping the entries were computed for: an entry whose tag
  *	differs is left alone (a later bind or unbind changed it; this
  *	update is stale for it).
+ * @done: called once the operation has run (or will never run), to free
+ *	this; the engine calls it, in the fence signalling path.
+ * @owner: the page tables it writes, for @done.
  * @count: entries.
  * @pte: their values.
  *
@@ -85,6 +88,8 @@ struct vseg_paging_pte_update {
 	struct mutex *lock; /* see above */
 	u64 *tags;
 	u64 tag;
+	void (*done)(struct vseg_paging_pte_update *u);
+	void *owner;
 	u32 count;
 	u64 pte[] __counted_by(count);
 };

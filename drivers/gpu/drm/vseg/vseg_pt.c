@@ -96,6 +96,7 @@ struct vseg_pt_page {
  * @num_pages: pages per level.
  * @next_tag: the last tag handed out.
  * @pid: the process that created the VA space (debugfs).
+ * @pending: UPDATE_PT operations made for it and not done with yet.
  * @link: in &vseg_pt_dev.spaces, then .dead.
  */
 struct vseg_pt {
@@ -108,6 +109,7 @@ struct vseg_pt {
 	u32 num_pages[VSEG_HW_PT_LEVELS];
 	atomic64_t next_tag;
 	pid_t pid;
+	atomic_t pending;
 	struct list_head link;
 };
 
@@ -237,6 +239,7 @@ static void pt_release(struct drm_device *drm, void *arg)
 {
 	struct vseg_device *vdev = arg;
 
+	/* After the schedulers and the paging engine: every VA space is gone. */
 	flush_work(&vdev->pt.free_work);
 	mutex_destroy(&vdev->pt.lock);
 }
@@ -255,8 +258,9 @@ static void pt_free_work(struct work_struct *work)
 	mutex_unlock(&vdev->pt.lock);
 	if (list_empty(&dead))
 		return;
-	/* UPDATE_PT operations queued for them have run. */
-	vseg_paging_wait_idle(&vdev->pager);
+	/* The UPDATE_PT operations made for them have run. */
+	list_for_each_entry(pt, &dead, link)
+		wait_event(vdev->pt.idle, !atomic_read(&pt->pending));
 	/* No TLB entry survives under a root that may be reused. */
 	vdev->hw.ops->flush_tlb(&vdev->hw);
 	list_for_each_entry_safe(pt, next, &dead, link) {
@@ -270,7 +274,9 @@ static void pt_free_work(struct work_struct *work)
 
 /**
  * vseg_pt_init() - the device's page-table state
- * @vdev: the device, its paging engine started
+ * @vdev: the device, its bus and GPU set up; the engines, schedulers and
+ *	paging engine set up after this, so that they are torn down before
+ *	(the last VA space goes with the last job)
  *
  * Return: 0 or -ENOMEM.
  */
@@ -280,6 +286,7 @@ int vseg_pt_init(struct vseg_device *vdev)
 	INIT_LIST_HEAD(&vdev->pt.spaces);
 	INIT_LIST_HEAD(&vdev->pt.dead);
 	INIT_WORK(&vdev->pt.free_work, pt_free_work);
+	init_waitqueue_head(&vdev->pt.idle);
 	return drmm_add_action_or_reset(&vdev->drm, pt_release, vdev);
 }
 
@@ -313,8 +320,9 @@ struct vseg_pt *vseg_pt_create(struct vseg_device *vdev)
  * @pt: the tables, or NULL; nothing maps anything in them any more, and
  *	no job uses them
  *
- * Freed by a worker once the paging engine has run what was queued for
- * them; may be called in any context that may take a mutex.
+ * Freed by a worker once the paging engine has run the UPDATE_PT
+ * operations made for them; may be called in any context that may take
+ * a mutex.
  */
 void vseg_pt_destroy(struct vseg_pt *pt)
 {
@@ -664,6 +672,17 @@ void vseg_pt_bo_unreachable(struct vseg_device *vdev,
 	mutex_unlock(lock);
 }
 
+/* An UPDATE_PT is done with: the tables may go once none is left. */
+static void update_done(struct vseg_paging_pte_update *u)
+{
+	struct vseg_pt *pt = u->owner;
+	struct vseg_device *vdev = pt->vdev;
+
+	kfree(u);
+	if (atomic_dec_and_test(&pt->pending))
+		wake_up_all(&vdev->pt.idle);
+}
+
 /* One UPDATE_PT's values: the entries of one leaf a mapping covers. */
 static struct vseg_paging_pte_update *
 update_new(struct vseg_pt *pt, struct vseg_pt_page *leaf, u32 first, u32 n,
@@ -677,7 +696,10 @@ update_new(struct vseg_pt *pt, struct vseg_pt_page *leaf, u32 first, u32 n,
 	u->lock = &pt->lock;
 	u->tags = &leaf->tags[first];
 	u->tag = tag;
+	u->done = update_done;
+	u->owner = pt;
 	u->count = n;
+	atomic_inc(&pt->pending);
 	return u;
 }
 
@@ -855,13 +877,13 @@ int vseg_pt_move_emit(struct vseg_pt_move *mv, struct vseg_paging *pg,
 		return 0;
 	for (; i < end; i++) {
 		u = mv->ups[i];
+		/* The engine's now, whatever happens: done once run. */
+		mv->ups[i] = NULL;
 		err = vseg_paging_emit(pg, VSEG_PAGING_OP_UPDATE_PT, 0,
 				       mv->dst[i], (uintptr_t)u,
 				       u->count * sizeof(u64));
 		if (err)
 			return err;
-		/* The engine's now: it frees it once run. */
-		mv->ups[i] = NULL;
 	}
 	return inval ? vseg_paging_emit(pg, VSEG_PAGING_OP_FLUSH_TLB, 0, 0, 0,
 					0) : 0;
@@ -892,7 +914,8 @@ void vseg_pt_move_end(struct vseg_pt_move *mv)
 	unsigned int i;
 
 	for (i = 0; i < mv->num_ups; i++)
-		kfree(mv->ups[i]);
+		if (mv->ups[i])
+			update_done(mv->ups[i]);
 	kfree(mv->ups);
 	kfree(mv->dst);
 	for (i = 0; i < mv->num_gpuvms; i++)

@@ -8,6 +8,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <drm/drm_gpuvm.h>
 
@@ -65,12 +66,14 @@ struct vseg_pt_bo {
  * @dead: tables of VA spaces gone, waiting for the paging engine to be
  *	done with them before they are freed.
  * @free_work: frees @dead.
+ * @idle: woken when an UPDATE_PT operation is done with.
  */
 struct vseg_pt_dev {
 	struct mutex lock; /* see above */
 	struct list_head spaces;
 	struct list_head dead;
 	struct work_struct free_work;
+	wait_queue_head_t idle;
 };
 
 /**
