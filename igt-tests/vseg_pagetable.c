@@ -175,6 +175,27 @@ static void check_bytes(int fd, uint32_t h, const void *want, const char *what)
 	free(got);
 }
 
+/*
+ * Moves end on the paging engine after the ioctl: wait for a buffer's
+ * last one. In system memory, a CPU read (which waits for it); else a
+ * render job copying 8 bytes of it onto themselves (which waits for it,
+ * and keeps the buffer where it is).
+ */
+static void settle(uint32_t h, uint64_t va)
+{
+	struct vseg_cmdbuf cb;
+	uint64_t x;
+
+	if (!vseg_gem_segment(ctx.fd, h)) {
+		vseg_bo_read(ctx.fd, h, 0, &x, sizeof(x));
+		return;
+	}
+	vseg_cb_init(&cb);
+	vseg_cb_copy(&cb, va, va, 8);
+	vseg_cb_exec_ok(ctx.fd, RENDER, &cb, "a job after a move");
+	vseg_cb_fini(&cb);
+}
+
 /* --- entries ------------------------------------------------------------ */
 
 static void test_entries(void)
@@ -198,8 +219,10 @@ static void test_entries(void)
 		/* Evicted while bound: nothing to reach. */
 		vseg_evict(ctx.fd, &h, 1);
 		igt_assert_eq_u32(vseg_gem_segment(ctx.fd, h), 0);
+		settle(h, va);
 		pt_expect(&base, 0, 0, 0, 0, "evicted while bound");
 		vseg_make_resident(ctx.fd, &h, 1);
+		settle(h, va);
 		pt_expect(&base, vseg_gem_segment(ctx.fd, h) == big_id ? 0 : PAGES,
 			  vseg_gem_segment(ctx.fd, h) == big_id ? PAGES : 0, 0,
 			  vseg_gem_segment(ctx.fd, h) == ctx.ap_id ? PAGES : 0,
