@@ -72,6 +72,19 @@ struct vseg_paging_segment {
 	uint64_t unmap;
 };
 
+/* Indices of struct vseg_paging_engine.op. */
+enum {
+	VSEG_PAGING_OP_TRANSFER,
+	VSEG_PAGING_OP_FILL,
+	VSEG_PAGING_OP_DISCARD,
+	VSEG_PAGING_OP_MAP,
+	VSEG_PAGING_OP_UNMAP,
+	VSEG_PAGING_OP_CRYPT,
+	VSEG_PAGING_OP_UPDATE_PT,
+	VSEG_PAGING_OP_FLUSH_TLB,
+	VSEG_PAGING_NUM_OPS
+};
+
 /**
  * struct vseg_paging_engine - the paging engine's line of debugfs "paging"
  * @segment: where the paging buffer is: the aperture's id, or 0.
@@ -85,7 +98,8 @@ struct vseg_paging_segment {
  * @full: times a move waited for room in the buffer.
  * @failed: operations that failed.
  * @bytes: bytes transferred or filled.
- * @op: operations run: transfer, fill, discard, map, unmap.
+ * @op: operations run: transfer, fill, discard, map, unmap, crypt,
+ *	update_pt, flush_tlb (VSEG_PAGING_OP_*).
  */
 struct vseg_paging_engine {
 	uint32_t segment;
@@ -99,7 +113,7 @@ struct vseg_paging_engine {
 	uint64_t full;
 	uint64_t failed;
 	uint64_t bytes;
-	uint64_t op[5];
+	uint64_t op[VSEG_PAGING_NUM_OPS];
 };
 
 /**
@@ -120,14 +134,6 @@ struct vseg_page_pool {
 	uint64_t shrunk;
 };
 
-/* Indices of struct vseg_paging_engine.op. */
-enum {
-	VSEG_PAGING_OP_TRANSFER,
-	VSEG_PAGING_OP_FILL,
-	VSEG_PAGING_OP_DISCARD,
-	VSEG_PAGING_OP_MAP,
-	VSEG_PAGING_OP_UNMAP,
-};
 
 /**
  * struct vseg_paging - the parsed debugfs "paging" file

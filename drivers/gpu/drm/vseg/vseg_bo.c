@@ -956,6 +956,9 @@ static int discard_pages(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
 		return err;
 	ttm_bo_unmap_virtual(tbo);
 	vseg_host_aperture_drop(vbo);
+	/* Its page-table entries go before its pages can. */
+	vseg_pt_bo_unreachable(vdev, &tbo->base, vseg_gem_gpuva_lock(&tbo->base),
+			       &vbo->pt);
 	vseg_aperture_unbind(&vdev->aperture, tbo->resource);
 	vseg_count(vdev, tbo->resource, VSEG_PAGING_DISCARDS);
 	vseg_placement_set(&none, NULL, 0);

@@ -13,6 +13,7 @@
 
 #include "vseg_compat.h"
 #include "vseg_placement.h"
+#include "vseg_pt.h"
 
 struct dma_resv;
 struct drm_exec;
@@ -123,6 +124,8 @@ struct vseg_bo_state {
  *	reference; NULL otherwise.
  * @gpuva_lock: protects the GEM object's list of GPU VA mappings where
  *	the kernel has no lock of its own for it (see vseg_compat.h).
+ * @pt: where its page-table entries point (vseg_pt.c); under the GEM
+ *	object's GPU VA lock (vseg_gem_gpuva_lock()).
  */
 struct vseg_bo {
 	struct ttm_buffer_object tbo;
@@ -148,6 +151,7 @@ struct vseg_bo {
 	unsigned int host_slots;
 	struct drm_gem_object *resv_obj;
 	struct mutex gpuva_lock; /* see above */
+	struct vseg_pt_bo pt;
 };
 
 #define VSEG_BO_NOWHERE		U32_MAX

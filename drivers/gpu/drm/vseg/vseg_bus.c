@@ -60,6 +60,8 @@ static void *bus_map(struct vseg_hw_bus *bus, u64 addr, u64 *len, bool write,
 	m->kmapped = NULL;
 	if (VSEG_HW_IS_SYSTEM(addr)) {
 		phys = VSEG_HW_SYSTEM_PHYS(addr);
+		if (!pfn_valid(PHYS_PFN(phys)))
+			return NULL;
 		m->kmapped = kmap_local_page(pfn_to_page(PHYS_PFN(phys)));
 		*len = PAGE_SIZE - offset_in_page(phys);
 		return m->kmapped + offset_in_page(phys);

@@ -38,6 +38,7 @@
 #include "vseg_host_aperture.h"
 #include "vseg_paging.h"
 #include "vseg_pm.h"
+#include "vseg_pt.h"
 #include "vseg_ranges.h"
 #include "vseg_res_cursor.h"
 #include "vseg_ttm.h"
@@ -405,10 +406,20 @@ static int vseg_debugfs_engines(struct seq_file *m, void *unused)
 	return 0;
 }
 
+/* Every VA space's GPU page tables (vseg_pt_show()). */
+static int vseg_debugfs_pagetables(struct seq_file *m, void *unused)
+{
+	struct drm_info_node *node = m->private;
+
+	vseg_pt_show(to_vseg(node->minor->dev), m);
+	return 0;
+}
+
 static const struct drm_info_list vseg_debugfs_list[] = {
 	{ "display", vseg_debugfs_display, 0 },
 	{ "engines", vseg_debugfs_engines, 0 },
 	{ "paging", vseg_debugfs_paging, 0 },
+	{ "pagetables", vseg_debugfs_pagetables, 0 },
 	{ "segments", vseg_debugfs_segments, 0 },
 	{ "allocations", vseg_debugfs_allocations, 0 },
 	{ "aperture", vseg_debugfs_aperture, 0 },

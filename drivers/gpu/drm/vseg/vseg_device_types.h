@@ -22,6 +22,7 @@
 #include "vseg_phys.h"
 #include "vseg_placement.h"
 #include "vseg_pm_types.h"
+#include "vseg_pt.h"
 #include "vseg_sched.h"
 #include "vseg_segment.h"
 #include "vseg_vram_mgr_types.h"
@@ -107,6 +108,7 @@ struct vseg_segment {
  * @job_room: SUBMITs waiting for their process, user or the device to
  *	have room for one more unfinished job; woken when a job is freed.
  * @pager: the paging buffer and what the paging engine runs.
+ * @pt: the VA spaces' GPU page tables (vseg_pt.c).
  * @display: the virtual display.
  * @pm: standby and hibernate (vseg_pm.c).
  * @limits: what clients may tie up, per process, per user and for the
@@ -137,6 +139,7 @@ struct vseg_device {
 	atomic_t jobs;
 	wait_queue_head_t job_room;
 	struct vseg_paging pager;
+	struct vseg_pt_dev pt;
 	struct vseg_display display;
 	struct vseg_pm pm;
 	struct vseg_limits limits;

@@ -46,6 +46,7 @@
 #include "vseg_pci.h"
 #include "vseg_phys.h"
 #include "vseg_pm.h"
+#include "vseg_pt.h"
 #include "vseg_ttm.h"
 #include "vseg_vram_mgr.h"
 
@@ -286,6 +287,9 @@ static int vseg_device_probe(struct device *dev, struct pci_dev *pci)
 	err = vseg_bus_init(vdev);
 	if (!err)
 		err = probe_step(vdev, &step, vseg_ttm_init(vdev));
+	/* Torn down after the engines: the last VA space goes with a job. */
+	if (!err)
+		err = vseg_pt_init(vdev);
 	if (!err)
 		err = probe_step(vdev, &step, vseg_engine_init(vdev));
 	if (!err)

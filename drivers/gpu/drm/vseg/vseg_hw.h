@@ -35,14 +35,120 @@ struct vseg_hw_mapping {
 /*
  * GPU physical addresses with bit 63 set are the bus's address class for
  * system pages: the rest is the physical address of a byte of a system
- * page (what a GART entry, or a paging operation on system memory,
- * names). Memory segments and the aperture never reach bit 63 (the
- * segment table's rule, vseg_phys.c).
+ * page (what a GART entry, a paging operation on system memory, or a
+ * page-table entry with %VSEG_HW_PTE_SYSTEM names). Memory segments and
+ * the aperture never reach bit 63 (the segment table's rule,
+ * vseg_phys.c).
  */
 #define VSEG_HW_SYSTEM_BIT		BIT_ULL(63)
 #define VSEG_HW_SYSTEM_ADDR(phys)	((u64)(phys) | VSEG_HW_SYSTEM_BIT)
 #define VSEG_HW_IS_SYSTEM(addr)		(((addr) & VSEG_HW_SYSTEM_BIT) != 0)
 #define VSEG_HW_SYSTEM_PHYS(addr)	((addr) & ~VSEG_HW_SYSTEM_BIT)
+
+/*
+ * GPU page tables (WDDM v2 GpuMmu), as the MMU walks them.
+ *
+ * A VA space (47 bits of GPU virtual address) is a tree of 4 levels of
+ * page-table pages: 4 KiB each, 512 entries of 8 bytes, little endian.
+ * Level 0 is the root (VA bits 46..39: 256 of its entries are used),
+ * levels 1 and 2 are directories (bits 38..30, 29..21), level 3 the leaf
+ * (bits 20..12), whose entries map 4 KiB pages. An entry:
+ *
+ *   bit 0        VALID: the entry maps something; 0 faults.
+ *   bit 1        READONLY (leaf): a write through it faults.
+ *   bit 2        SYSTEM: the address is a system page's physical address
+ *                (VSEG_HW_SYSTEM_ADDR() on the bus), not a GPU physical
+ *                address of a segment.
+ *   bit 3        64K (leaf): the entry belongs to a 64 KiB page: the 16
+ *                entries of an aligned group of 16 all carry it, each with
+ *                the 64 KiB page's first address (a multiple of 64 KiB).
+ *   bits 62..12  the address: of the next level's page-table page
+ *                (directory), of the page (leaf).
+ *   bit 63, 11..4  zero.
+ *
+ * A directory entry is VALID with the next table's address (SYSTEM if
+ * that is a system page). The MMU caches leaf entries in a TLB until the
+ * core has it flushed (vseg_hw_ops.flush_tlb), after every change that
+ * invalidates or moves an entry.
+ */
+#define VSEG_HW_PT_LEVELS	4
+#define VSEG_HW_PT_ENTRIES	512
+#define VSEG_HW_PT_SHIFT	9
+#define VSEG_HW_PAGE_SHIFT	12
+#define VSEG_HW_PAGE_SIZE	BIT_ULL(VSEG_HW_PAGE_SHIFT)
+#define VSEG_HW_PAGE_64K	BIT_ULL(16)
+/* Leaf entries per 64 KiB page. */
+#define VSEG_HW_PTE_PER_64K	16
+#define VSEG_HW_VA_BITS		47
+
+#define VSEG_HW_PTE_VALID	BIT_ULL(0)
+#define VSEG_HW_PTE_READONLY	BIT_ULL(1)
+#define VSEG_HW_PTE_SYSTEM	BIT_ULL(2)
+#define VSEG_HW_PTE_64K		BIT_ULL(3)
+#define VSEG_HW_PTE_ADDR	GENMASK_ULL(62, 12)
+
+/* The index into a level-@level table of the entry covering @va. */
+static inline u32 vseg_hw_pt_index(u64 va, u32 level)
+{
+	u32 shift = VSEG_HW_PAGE_SHIFT +
+		    VSEG_HW_PT_SHIFT * (VSEG_HW_PT_LEVELS - 1 - level);
+
+	return (va >> shift) & (VSEG_HW_PT_ENTRIES - 1);
+}
+
+/* Bytes of VA one entry of a level-@level table covers. */
+static inline u64 vseg_hw_pt_entry_span(u32 level)
+{
+	return BIT_ULL(VSEG_HW_PAGE_SHIFT +
+		       VSEG_HW_PT_SHIFT * (VSEG_HW_PT_LEVELS - 1 - level));
+}
+
+/*
+ * A leaf entry for bus address @addr (a segment's GPU physical address,
+ * or VSEG_HW_SYSTEM_ADDR() of a system page), page aligned: 4 KiB, or
+ * 64 KiB with @big. 0 (invalid) for an address an entry cannot hold.
+ */
+static inline u64 vseg_hw_pte_encode(u64 addr, bool readonly, bool big)
+{
+	u64 pte = VSEG_HW_PTE_VALID;
+
+	if (VSEG_HW_IS_SYSTEM(addr)) {
+		pte |= VSEG_HW_PTE_SYSTEM;
+		addr = VSEG_HW_SYSTEM_PHYS(addr);
+	}
+	if (addr & ~VSEG_HW_PTE_ADDR)
+		return 0;
+	if (big && (addr & (VSEG_HW_PAGE_64K - 1)))
+		return 0;
+	return pte | addr | (readonly ? VSEG_HW_PTE_READONLY : 0) |
+	       (big ? VSEG_HW_PTE_64K : 0);
+}
+
+/* The bus address an entry (VALID) names: what it maps, or a table. */
+static inline u64 vseg_hw_pte_addr(u64 pte)
+{
+	u64 addr = pte & VSEG_HW_PTE_ADDR;
+
+	return pte & VSEG_HW_PTE_SYSTEM ? VSEG_HW_SYSTEM_ADDR(addr) : addr;
+}
+
+/* Bytes of the page a VALID leaf entry maps. */
+static inline u64 vseg_hw_pte_page_size(u64 pte)
+{
+	return pte & VSEG_HW_PTE_64K ? VSEG_HW_PAGE_64K : VSEG_HW_PAGE_SIZE;
+}
+
+/*
+ * Where a VALID leaf entry sends @va: the bus address of its byte. A 64K
+ * entry's page starts at its address, whichever of the 16 it is.
+ */
+static inline u64 vseg_hw_pte_translate(u64 pte, u64 va)
+{
+	u64 size = vseg_hw_pte_page_size(pte);
+
+	return vseg_hw_pte_addr(pte & ~((size - 1) & VSEG_HW_PTE_ADDR)) +
+	       (va & (size - 1));
+}
 
 /**
  * struct vseg_hw_bus_ops - the bus: GPU physical addresses
@@ -113,24 +219,10 @@ enum vseg_hw_port {
  *	inside its allocation list; protected content is not copied out of
  *	a video protected region (vseg_vpr.c). False ends the job with
  *	-EFAULT.
- * @translate: a virtual job: the kernel address of GPU virtual address
- *	@va on @port, through the submitting file's address space as the
- *	job sees it (its buffers where they were when it was queued);
- *	@len receives how many bytes follow contiguously. NULL for a hole,
- *	a buffer the job does not hold, or a @write to a read-only
- *	mapping: the engine faults the job (-EFAULT). Allocates nothing.
- * @untranslate: undo the last @translate of @port.
- *
- * Until vseg has GPU page tables, the address space is the core's
- * (vseg_vm.c), and @translate is the MMU's walk.
  */
 struct vseg_hw_cmd_job_ops {
 	bool (*allowed)(struct vseg_hw_cmd_job *job,
 			const struct drm_vseg_cmd *c);
-	void *(*translate)(struct vseg_hw_cmd_job *job, enum vseg_hw_port port,
-			   u64 va, u64 *len, bool write);
-	void (*untranslate)(struct vseg_hw_cmd_job *job,
-			    enum vseg_hw_port port);
 };
 
 /**
@@ -140,8 +232,12 @@ struct vseg_hw_cmd_job_ops {
  *	addresses are GPU physical addresses, a virtual job's GPU virtual
  *	addresses.
  * @num_cmds: entries in @cmds.
- * @virtual: the render engine's (addresses through @ops.translate), else
- *	the copy engine's (through the bus).
+ * @virtual: the render engine's: addresses are GPU virtual addresses,
+ *	translated by the MMU through the page tables at @pt_root; else the
+ *	copy engine's (GPU physical addresses, through the bus).
+ * @pt_root: a virtual job: bus address of its VA space's root page
+ *	table (level 0; vseg's are system pages, VSEG_HW_SYSTEM_ADDR()), or
+ *	0 for a VA space without tables (every access faults).
  * @stop: nonzero when the job has run past its time limit: the engine
  *	ends it at its next step with -ETIME.
  *
@@ -153,6 +249,7 @@ struct vseg_hw_cmd_job {
 	const struct drm_vseg_cmd *cmds;
 	u32 num_cmds;
 	bool virtual;
+	u64 pt_root;
 	const atomic_t *stop;
 };
 
@@ -202,6 +299,13 @@ struct vseg_hw_scanout {
  *	protected buffer whose first byte is at GPU physical address @dst in
  *	its segment, with the nonce @src, under the key of
  *	&vseg_hw_ops.set_vpr_key.
+ * @VSEG_PAGING_OP_UPDATE_PT: write @size / 8 page-table entries from the
+ *	one at GPU physical address @dst with the values at @src (a copy,
+ *	each entry written whole, 8 bytes at a time, so that the MMU never
+ *	reads half of one): DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE.
+ * @VSEG_PAGING_OP_FLUSH_TLB: the MMU forgets every entry it cached, once
+ *	an engine step in progress has ended (as &vseg_hw_ops.flush_tlb):
+ *	DXGK_BUILDPAGINGBUFFER_FLUSHTLB.
  * @VSEG_PAGING_NUM_OPCODES: number of values.
  */
 enum vseg_paging_opcode {
@@ -211,6 +315,8 @@ enum vseg_paging_opcode {
 	VSEG_PAGING_OP_MAP_APERTURE,
 	VSEG_PAGING_OP_UNMAP_APERTURE,
 	VSEG_PAGING_OP_CRYPT_CONTEXT,
+	VSEG_PAGING_OP_UPDATE_PT,
+	VSEG_PAGING_OP_FLUSH_TLB,
 	VSEG_PAGING_NUM_OPCODES
 };
 
@@ -333,6 +439,11 @@ struct vseg_hw_paging_result {
  *	DxgkDdiSetVidPnSourceVisibility for off).
  * @get_scanout: read head @head's scanout registers back into @s (for
  *	debugfs). Returns false for a head that is off.
+ * @flush_tlb: drop every page-table entry the MMU has cached; returns
+ *	once no engine uses a translation made before (an engine step in
+ *	progress ends first). May sleep. DXGK_BUILDPAGINGBUFFER_FLUSHTLB,
+ *	for the core's own binds and unbinds (the paging engine's FLUSH_TLB
+ *	does the same).
  * @release: free what the attach function allocated; the last call, at
  *	the device's teardown.
  */
@@ -356,6 +467,7 @@ struct vseg_hw_ops {
 			    const struct vseg_hw_scanout *s);
 	bool (*get_scanout)(struct vseg_hw *hw, u32 head,
 			    struct vseg_hw_scanout *s);
+	void (*flush_tlb)(struct vseg_hw *hw);
 	void (*release)(struct vseg_hw *hw);
 };
 
@@ -372,5 +484,6 @@ struct vseg_hw {
 };
 
 int vseg_sim_attach(struct vseg_hw *hw, struct vseg_hw_bus *bus);
+int vseg_sim_mmu_walk(struct vseg_hw_bus *bus, u64 root, u64 va, u64 *pte);
 
 #endif /* __VSEG_HW_H__ */

@@ -6,11 +6,10 @@
  * its execution. The engine asks the job, before each command, whether
  * the command may run (the policy: a physical job stays inside its
  * allocation list, protected content stays inside a video protected
- * region), and has a virtual job translate its addresses through the
- * submitting file's address space, as the job sees it: only the buffers
- * fenced for the job are reached, where they were when it was queued (a
- * move since keeps that placement until the job is done: its operations
- * wait for the job's fence).
+ * region). A virtual job's addresses are translated by the GPU's MMU
+ * through the submitting file's page tables (vseg_pt.c), whose root the
+ * job carries: the buffers fenced for the job are where the entries say
+ * (a move of one waits for the job's fence before it rewrites them).
  */
 
 #include <drm/drm_gem.h>
@@ -20,7 +19,7 @@
 #include "vseg_device_types.h"
 #include "vseg_hw.h"
 #include "vseg_job.h"
-#include "vseg_res_cursor.h"
+#include "vseg_pt.h"
 #include "vseg_vm.h"
 #include "vseg_vpr.h"
 
@@ -117,16 +116,17 @@ static bool virt_reaches(const struct vseg_cmd_job *job, u64 va, u64 len,
 }
 
 /*
- * A buffer of the job that is not protected, or not inside a VPR where
- * the job found it. One the job may not reach faults anyway.
+ * A buffer that is not protected, or not inside a VPR where the job found
+ * it; or one the job does not hold (bound since it was queued), which the
+ * page tables may reach all the same: counted as outside.
  */
 static bool obj_outside_vpr(struct drm_gem_object *obj, void *arg)
 {
 	const struct vseg_cmd_job *job = arg;
 	int i = job_bo_index(job, obj);
 
-	return i >= 0 && (!vseg_bo_is_protected(job->bos[i]) ||
-			  !vseg_vpr_res_inside(job->base.vdev, job->res[i]));
+	return i < 0 || !vseg_bo_is_protected(job->bos[i]) ||
+	       !vseg_vpr_res_inside(job->base.vdev, job->res[i]);
 }
 
 /*
@@ -169,49 +169,8 @@ static bool job_allowed(struct vseg_hw_cmd_job *hw, const struct drm_vseg_cmd *c
 	return !copy_leaks(job, c);
 }
 
-/*
- * Through the address space as it is now; only the buffers fenced for
- * the job are reached, where they were when it was queued. A mapping of
- * anything else, a hole, or a write to a read-only mapping faults. Each
- * port keeps its cursor over the buffer it reached last, so that a
- * command walking a scattered buffer goes on from the block it reached
- * instead of walking the blocks from the first for every step.
- */
-static void *job_translate(struct vseg_hw_cmd_job *hw, enum vseg_hw_port port,
-			   u64 va, u64 *len, bool write)
-{
-	struct vseg_cmd_job *job = hw_to_cmd_job(hw);
-	struct vseg_cursor *cursor = &job->cursor[port];
-	struct vseg_vm_target t;
-	void *ptr;
-	int i;
-
-	if (!vseg_vm_resolve(job->vm, va, &t) || (write && t.readonly))
-		return NULL;
-	i = job_bo_index(job, t.obj);
-	if (i < 0)
-		return NULL;
-	if (job->cursor_bo[port] != i + 1) {
-		vseg_cursor_init(cursor, job->base.vdev, job->tt[i],
-				 job->res[i]);
-		cursor->populated = true;
-		job->cursor_bo[port] = i + 1;
-	}
-	ptr = vseg_cursor_map(cursor, t.offset, len, write);
-	if (ptr)
-		*len = min(*len, t.len);
-	return ptr;
-}
-
-static void job_untranslate(struct vseg_hw_cmd_job *hw, enum vseg_hw_port port)
-{
-	vseg_cursor_unmap(&hw_to_cmd_job(hw)->cursor[port]);
-}
-
 static const struct vseg_hw_cmd_job_ops vseg_cmd_job_hw_ops = {
 	.allowed = job_allowed,
-	.translate = job_translate,
-	.untranslate = job_untranslate,
 };
 
 /**
@@ -228,14 +187,12 @@ static const struct vseg_hw_cmd_job_ops vseg_cmd_job_hw_ops = {
 int vseg_job_run_commands(struct vseg_cmd_job *job)
 {
 	struct vseg_hw *hw = &job->base.vdev->hw;
-	u32 port;
 
 	job->exec.ops = &vseg_cmd_job_hw_ops;
 	job->exec.cmds = job->cmds;
 	job->exec.num_cmds = job->num_cmds;
 	job->exec.virtual = job->vm;
+	job->exec.pt_root = job->vm ? vseg_pt_root(job->vm->pt) : 0;
 	job->exec.stop = &job->base.hw.stop;
-	for (port = 0; port < VSEG_HW_NUM_PORTS; port++)
-		job->cursor_bo[port] = 0;
 	return hw->ops->run_commands(hw, &job->exec);
 }

@@ -12,7 +12,6 @@
 #include <linux/types.h>
 
 #include "vseg_hw.h"
-#include "vseg_res_cursor.h"
 #include "vseg_sched.h"
 
 struct drm_gem_object;
@@ -48,7 +47,7 @@ struct vseg_phys_range {
  *	address.
  * @objs: the same, as GEM objects, for locking.
  * @res: where each of @bos was when the job was queued (a move since
- *	keeps that placement until the job is done).
+ *	keeps that placement until the job is done): the VPR policy's view.
  * @tt: the pages of each of @bos then.
  * @num_bos: entries in @bos.
  * @ranges: copy engine: the physical range of each of @bos, sorted.
@@ -58,9 +57,6 @@ struct vseg_phys_range {
  * @limits: the submitting file's limits client, a reference: the job is
  *	charged to its process, user and device until it is freed.
  * @exec: the job as the engine runs it (vseg_job_run_commands()).
- * @cursor: render engine: per port of @exec, a cursor over the buffer it
- *	reached last.
- * @cursor_bo: the index in @bos plus one of that buffer, 0 for none.
  */
 struct vseg_cmd_job {
 	struct vseg_job base;
@@ -76,8 +72,6 @@ struct vseg_cmd_job {
 	struct vseg_client_stats *stats;
 	struct vseg_limits_client *limits;
 	struct vseg_hw_cmd_job exec;
-	struct vseg_cursor cursor[VSEG_HW_NUM_PORTS];
-	u32 cursor_bo[VSEG_HW_NUM_PORTS];
 };
 
 static inline struct vseg_cmd_job *to_cmd_job(struct vseg_job *job)

@@ -127,27 +127,56 @@ static int paging_exec(struct vseg_paging *pg, const struct vseg_paging_op *ops,
 }
 
 /*
+ * Run the UPDATE_PT @op of @u alone, its page tables' lock held: @u's
+ * values are made current for the entries a bind or unbind changed since
+ * they were computed (@u->prepare), and no bind or unbind changes an
+ * entry until the copy is done. Then @u is done with. The engine copies
+ * bytes; which entries it may overwrite is the core's to decide.
+ */
+static int paging_exec_update(struct vseg_paging *pg,
+			      const struct vseg_paging_op *op,
+			      struct vseg_paging_pte_update *u)
+{
+	int err;
+
+	mutex_lock(u->lock);
+	u->prepare(u);
+	err = paging_exec(pg, op, 1);
+	mutex_unlock(u->lock);
+	u->done(u);
+	return err;
+}
+
+/*
  * The engine: run a batch, free its room in the buffer. The operations
  * go to the hardware a stretch at a time: those of one owner (whose
  * drm-engine-paging the stretch's time is charged to), up to the end of
- * the ring.
+ * the ring; an UPDATE_PT alone (paging_exec_update()).
  */
 static int paging_run(struct vseg_job *job)
 {
 	struct vseg_paging_batch *b = container_of(job, typeof(*b), base);
 	struct vseg_paging *pg = b->pg;
 	u64 i = 0, idx = b->first, n, k, start;
+	struct vseg_paging_pte_update *u;
 	struct vseg_client_stats *owner;
 	int err = 0, ret;
 
 	while (i < b->count) {
 		owner = pg->owners[idx];
+		u = pg->updates[idx];
 		n = 1;
-		while (i + n < b->count && idx + n < pg->capacity &&
-		       n < U32_MAX && pg->owners[idx + n] == owner)
+		while (!u && i + n < b->count && idx + n < pg->capacity &&
+		       n < U32_MAX && pg->owners[idx + n] == owner &&
+		       !pg->updates[idx + n])
 			n++;
 		start = ktime_get_ns();
-		ret = paging_exec(pg, &pg->ops[idx], n);
+		if (u) {
+			pg->updates[idx] = NULL;
+			ret = paging_exec_update(pg, &pg->ops[idx], u);
+		} else {
+			ret = paging_exec(pg, &pg->ops[idx], n);
+		}
 		err = err ?: ret;
 		vseg_client_stats_add(owner, VSEG_ENGINE_PAGING,
 				      ktime_get_ns() - start);
@@ -268,6 +297,37 @@ void vseg_paging_charge(struct vseg_paging *pg, struct vseg_client_stats *owner)
 	pg->owner = owner;
 }
 
+/*
+ * Write @op, the UPDATE_PT of @u when @u is not NULL (then @u is done
+ * with, whatever this returns).
+ */
+static int paging_write(struct vseg_paging *pg, const struct vseg_paging_op *op,
+			struct vseg_paging_pte_update *u)
+{
+	lockdep_assert_held(&pg->lock);
+	if (!pg->ready)
+		return u ? paging_exec_update(pg, op, u) : paging_exec(pg, op, 1);
+	if (!paging_room(pg)) {
+		paging_flush(pg);
+		atomic64_inc(&pg->full);
+		wait_event(pg->room, paging_room(pg));
+	}
+	if (!pg->batch) {
+		pg->batch = paging_batch_new(pg);
+		if (!pg->batch) {
+			if (u)
+				u->done(u);
+			return -ENOMEM;
+		}
+	}
+	pg->ops[pg->head % pg->capacity] = *op;
+	pg->owners[pg->head % pg->capacity] = vseg_client_stats_get(pg->owner);
+	pg->updates[pg->head % pg->capacity] = u;
+	pg->head++;
+	pg->batch->count++;
+	return 0;
+}
+
 /**
  * vseg_paging_emit() - write one operation
  * @pg: the paging state, between begin and end
@@ -280,7 +340,8 @@ void vseg_paging_charge(struct vseg_paging *pg, struct vseg_client_stats *owner)
  *
  * The memory the operation writes must be backed already: the engine
  * cannot allocate. When the buffer is full, what is written goes to the
- * engine and the caller waits for room.
+ * engine and the caller waits for room. UPDATE_PT goes through
+ * vseg_paging_emit_update().
  *
  * Return: 0, or -ENOMEM (nothing of this operation was written); without
  * the engine (before the buffer exists), the error of running it.
@@ -290,24 +351,32 @@ int vseg_paging_emit(struct vseg_paging *pg, u32 opcode, u32 flags, u64 dst,
 {
 	struct vseg_paging_op op = paging_op(opcode, flags, dst, src, size);
 
-	lockdep_assert_held(&pg->lock);
-	if (!pg->ready)
-		return paging_exec(pg, &op, 1);
-	if (!paging_room(pg)) {
-		paging_flush(pg);
-		atomic64_inc(&pg->full);
-		wait_event(pg->room, paging_room(pg));
-	}
-	if (!pg->batch) {
-		pg->batch = paging_batch_new(pg);
-		if (!pg->batch)
-			return -ENOMEM;
-	}
-	pg->ops[pg->head % pg->capacity] = op;
-	pg->owners[pg->head % pg->capacity] = vseg_client_stats_get(pg->owner);
-	pg->head++;
-	pg->batch->count++;
-	return 0;
+	return paging_write(pg, &op, NULL);
+}
+
+/**
+ * vseg_paging_emit_update() - write one UPDATE_PT operation
+ * @pg: the paging state, between begin and end
+ * @dst: bus address of the first page-table entry it writes
+ * @u: its values and the core's record of it; done with (@u->done)
+ *	once it has run, or at once if it cannot be written, whatever this
+ *	returns
+ *
+ * The operation copies @u->count entries from @u->pte (by the bus address
+ * of their system page) to @dst. It runs alone, @u->lock held and
+ * @u->prepare called right before, in the batch's run (paging_run()).
+ *
+ * Return: 0 or -ENOMEM; without the engine, the error of running it.
+ */
+int vseg_paging_emit_update(struct vseg_paging *pg, u64 dst,
+			    struct vseg_paging_pte_update *u)
+{
+	struct vseg_paging_op op =
+		paging_op(VSEG_PAGING_OP_UPDATE_PT, 0, dst,
+			  VSEG_HW_SYSTEM_ADDR(virt_to_phys(u->pte)),
+			  u->count * sizeof(u64));
+
+	return paging_write(pg, &op, u);
 }
 
 /**
@@ -484,6 +553,15 @@ static void paging_release(struct drm_device *drm, void *arg)
 			vseg_client_stats_put(pg->owners[i]);
 		kvfree(pg->owners);
 	}
+	if (pg->updates) {
+		u64 i;
+
+		/* Every batch has run: none is left, unless one never did. */
+		for (i = 0; i < pg->capacity; i++)
+			if (pg->updates[i])
+				pg->updates[i]->done(pg->updates[i]);
+		kvfree(pg->updates);
+	}
 	kvfree(pg->private);
 	mutex_destroy(&pg->lock);
 }
@@ -527,6 +605,9 @@ int vseg_paging_init(struct vseg_device *vdev)
 	pg->owners = kvcalloc(pg->capacity, sizeof(*pg->owners), GFP_KERNEL);
 	if (!pg->owners)
 		return -ENOMEM;
+	pg->updates = kvcalloc(pg->capacity, sizeof(*pg->updates), GFP_KERNEL);
+	if (!pg->updates)
+		return -ENOMEM;
 	if (pg->private_size) {
 		pg->private = kvzalloc(pg->private_size, GFP_KERNEL);
 		if (!pg->private)
@@ -561,6 +642,7 @@ void vseg_paging_show(struct vseg_paging *pg, struct seq_file *m)
 {
 	static const char * const names[VSEG_PAGING_NUM_OPCODES] = {
 		"transfer", "fill", "discard", "map", "unmap", "crypt",
+		"update_pt", "flush_tlb",
 	};
 	u64 offset = 0;
 	bool zero;

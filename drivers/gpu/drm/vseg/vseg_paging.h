@@ -21,6 +21,8 @@ void vseg_paging_begin(struct vseg_paging *pg, struct dma_resv *resv);
 void vseg_paging_charge(struct vseg_paging *pg, struct vseg_client_stats *owner);
 int vseg_paging_emit(struct vseg_paging *pg, u32 opcode, u32 flags, u64 dst,
 		     u64 src, u64 size);
+int vseg_paging_emit_update(struct vseg_paging *pg, u64 dst,
+			    struct vseg_paging_pte_update *u);
 int vseg_paging_run(struct vseg_paging *pg, u32 opcode, u32 flags, u64 dst,
 		    u64 src, u64 size);
 struct dma_fence *vseg_paging_end(struct vseg_paging *pg);

@@ -23,6 +23,43 @@ struct vseg_client_stats;
 struct vseg_paging_batch;
 
 /**
+ * struct vseg_paging_pte_update - the entries of one UPDATE_PT operation
+ * @lock: the VA space's page-table lock: held by the core while the
+ *	operation runs (vseg_paging.c runs it alone), so that no bind or
+ *	unbind changes the entries between @prepare and the copy.
+ * @prepare: called under @lock right before the operation runs: makes
+ *	every value of @pte whose entry no longer belongs to the mapping
+ *	the values were computed for (a later bind or unbind changed it)
+ *	the entry's current value, so that the copy leaves it as it is.
+ * @done: called once the operation has run (or will never run), to free
+ *	this; in the core's batch-completion path (paging_run()), never by
+ *	the engine.
+ * @owner: the page tables it writes, for @prepare and @done.
+ * @table: the leaf page-table page it writes (vseg_pt.c's record).
+ * @first: the index of its first entry there.
+ * @tag: the mapping the values were computed for (vseg_pt.c).
+ * @count: entries.
+ * @pte: their values: the staging memory the paging engine copies from
+ *	(kmalloc'ed, so physically contiguous: the operation's source is
+ *	VSEG_HW_SYSTEM_ADDR() of its physical address).
+ *
+ * WDDM's UpdatePageTable hands the driver an array of entries the same
+ * way (in system memory, for the paging engine to copy). Core state only:
+ * the engine sees the operation, a copy from bus address to bus address.
+ */
+struct vseg_paging_pte_update {
+	struct mutex *lock; /* see above */
+	void (*prepare)(struct vseg_paging_pte_update *u);
+	void (*done)(struct vseg_paging_pte_update *u);
+	void *owner;
+	void *table;
+	u32 first;
+	u64 tag;
+	u32 count;
+	u64 pte[] __counted_by(count);
+};
+
+/**
  * struct vseg_paging - the paging buffer and the paging engine's state
  * @vdev: the device.
  * @engine: the paging engine, which runs the batches.
@@ -40,11 +77,15 @@ struct vseg_paging_batch;
  * @dma: in system memory: the DMA address of @ops.
  * @owners: for each operation slot of the buffer, the counters of the file
  *	whose buffer the operation moves (a reference), or NULL.
+ * @updates: for each operation slot of the buffer, the core's record of
+ *	the UPDATE_PT written there (its staging values, its page tables'
+ *	lock), or NULL.
  * @owner: the counters the current move's operations are charged to.
  * @private: PagingBufferPrivateDataSize bytes, zeroed, never interpreted.
  * @private_size: bytes in @private.
  * @lock: one move writes operations at a time; protects @head, @batch,
- *	@last, @move_fence, @move_resv, @owner and the entries of @owners.
+ *	@last, @move_fence, @move_resv, @owner and the entries of @owners
+ *	and @updates.
  * @ready: operations go to the engine; before the buffer exists and
  *	after teardown they run at once, on the CPU, in the caller.
  * @head: operations written so far.
@@ -73,6 +114,7 @@ struct vseg_paging {
 	struct ttm_buffer_object *bo;
 	dma_addr_t dma;
 	struct vseg_client_stats **owners;
+	struct vseg_paging_pte_update **updates;
 	struct vseg_client_stats *owner;
 	void *private;
 	u32 private_size;

@@ -31,6 +31,7 @@
 #include "vseg_host_aperture.h"
 #include "vseg_page_pool.h"
 #include "vseg_paging.h"
+#include "vseg_pt.h"
 #include "vseg_res_cursor.h"
 #include "vseg_trace.h"
 #include "vseg_ttm.h"
@@ -427,6 +428,7 @@ static int vseg_ttm_move(struct ttm_buffer_object *bo, bool evict,
 	struct ttm_resource *old = bo->resource;
 	s32 from = old ? vseg_mem_type_to_seg(vdev, old->mem_type) : -1;
 	bool has_content, discard, overwritten;
+	struct vseg_pt_move pt = {};
 	struct dma_fence *fence;
 	int err;
 
@@ -436,17 +438,32 @@ static int vseg_ttm_move(struct ttm_buffer_object *bo, bool evict,
 	discard = vseg_is_vseg_bo(bo) && to_vseg_bo(bo)->discard;
 	err = move_prepare(vdev, bo, ctx, old, new_mem, discard, &has_content,
 			   &overwritten);
+	/* The page-table entries of the buffer's mappings follow it. */
+	if (!err && vseg_is_vseg_bo(bo))
+		err = vseg_pt_move_prepare(&pt, vdev, &bo->base,
+					   vseg_gem_gpuva_lock(&bo->base),
+					   &to_vseg_bo(bo)->pt, new_mem,
+					   bo->ttm);
 	if (!err) {
 		vseg_paging_begin(pg, bo->base.resv);
 		if (vseg_is_vseg_bo(bo))
 			vseg_paging_charge(pg, to_vseg_bo(bo)->stats);
-		err = move_emit(vdev, bo, old, new_mem, has_content, discard);
+		/* Entries invalid, TLB flushed, before the old pages can go. */
+		err = vseg_pt_move_emit(&pt, pg, true);
+		if (!err)
+			err = move_emit(vdev, bo, old, new_mem, has_content,
+					discard);
+		if (!err)
+			err = vseg_pt_move_emit(&pt, pg, false);
 		/* Nothing to run: the old placement still waits for its users. */
 		if (!err && old)
 			err = vseg_paging_barrier(pg);
-		if (err)
+		if (err) {
 			vseg_paging_abort(pg);
+			vseg_pt_move_fail(&pt);
+		}
 	}
+	vseg_pt_move_end(&pt);
 	if (err) {
 		/* The buffer stays; pages the Transfer did not write go. */
 		if (overwritten)
@@ -493,12 +510,14 @@ static void vseg_ttm_delete_mem_notify(struct ttm_buffer_object *bo)
 		struct vseg_segment *seg = res_seg(vdev, bo->resource);
 
 		/* TTM's ghost of a move: the old placement is done with. */
-		if (seg && bo != vdev->pager.bo)
+		if (seg && bo->type != ttm_bo_type_kernel)
 			atomic64_sub(vseg_res_size(bo->resource),
 				     &seg->in_flight);
 		return;
 	}
 	vseg_host_aperture_drop(to_vseg_bo(bo));
+	/* Unbound by now: no entry points at it. */
+	to_vseg_bo(bo)->pt = (struct vseg_pt_bo){};
 	/* The contents go away with the buffer: a discard. */
 	if (bo->resource)
 		vseg_count(vdev, bo->resource, VSEG_PAGING_DISCARDS);

@@ -18,12 +18,14 @@
  * while allocating or waiting, and what a bind takes out of the tree is
  * freed when its job is.
  *
- * The render engine translates each address through the tree while a job
- * runs (vseg_vm_resolve()); it reaches only the buffers made resident and
- * fenced for the job (vseg_vm_collect_bos() found them at submission:
- * those mapped in the ranges its commands use, now or by a bind still
- * queued). An address mapped to anything else, or to nothing, faults the
- * job.
+ * Each address space has GPU page tables (vseg_pt.c), which the render
+ * engine's MMU walks: a bind writes its mapping's entries as it is
+ * applied, an unbind invalidates them and flushes the TLB before the
+ * buffer's reference goes, and every move of a bound buffer rewrites them
+ * (vseg_ttm.c). A job's buffers (vseg_vm_collect_bos() found them at
+ * submission: those mapped in the ranges its commands use, now or by a
+ * bind still queued) are made resident and fenced for it; an address
+ * with no valid entry faults the job.
  *
  * Buffers created VM-private share the address space's reservation object
  * (drm_gpuvm's resv object): locking one locks all of them.
@@ -42,22 +44,10 @@
 #include "vseg_device_types.h"
 #include "vseg_file_types.h"
 #include "vseg_limits.h"
+#include "vseg_pt.h"
 #include "vseg_sched.h"
 #include "vseg_syncs.h"
 #include "vseg_vm.h"
-
-/**
- * struct vseg_va - a mapping of the tree
- * @base: drm_gpuvm's.
- * @link: in &vseg_vm_op.removed once a bind took it out of the tree.
- * @hold: then, a reference to the &drm_gpuvm_bo it was linked to, dropped
- *	when it is freed, out of the signalling path.
- */
-struct vseg_va {
-	struct drm_gpuva base;
-	struct list_head link;
-	struct drm_gpuvm_bo *hold;
-};
 
 /* Mappings one bind may add to the tree, at most: a MAP that splits one. */
 #define VSEG_VM_OP_PREALLOC	3
@@ -96,16 +86,6 @@ struct vseg_vm_op {
 	struct list_head removed;
 };
 
-static struct vseg_vm *to_vseg_vm(struct drm_gpuvm *gpuvm)
-{
-	return container_of(gpuvm, struct vseg_vm, base);
-}
-
-static struct vseg_va *to_vseg_va(struct drm_gpuva *va)
-{
-	return container_of(va, struct vseg_va, base);
-}
-
 static struct vseg_va *op_va(struct vseg_vm_op *op)
 {
 	/* Allocated for the worst case: never runs out. */
@@ -122,8 +102,12 @@ static int vm_step_map(struct drm_gpuva_op *o, void *priv)
 
 	drm_gpuva_map(&vm->base, &va->base, &o->map);
 	va->base.flags |= op->readonly ? VSEG_VA_READONLY : 0;
+	va->pt = vm->pt;
+	va->tag = vseg_pt_new_tag(vm->pt);
 	mutex_lock(lock);
 	drm_gpuva_link(&va->base, op->vm_bo);
+	/* Its entries, where the buffer is now (moves rewrite them). */
+	vseg_pt_map_va(va, &gem_to_vseg_bo(o->map.gem.obj)->pt);
 	mutex_unlock(lock);
 	vm->mappings++;
 	vm->reserved++;
@@ -141,6 +125,7 @@ static void vm_take_out(struct vseg_vm_op *op, struct drm_gpuva *old,
 	struct vseg_va *ov = to_vseg_va(old), *prev = NULL, *next = NULL;
 	struct drm_gpuvm_bo *vm_bo = old->vm_bo;
 	struct mutex *lock = vseg_gem_gpuva_lock(old->gem.obj);
+	u64 start = old->va.addr, end = old->va.addr + old->va.range;
 	struct vseg_vm *vm = op->vm;
 
 	if (remap && remap->prev)
@@ -157,18 +142,29 @@ static void vm_take_out(struct vseg_vm_op *op, struct drm_gpuva *old,
 	}
 	if (prev) {
 		prev->base.flags |= old->flags & VSEG_VA_READONLY;
+		prev->pt = ov->pt;
+		prev->tag = ov->tag;
+		start = prev->base.va.addr + prev->base.va.range;
 		drm_gpuva_link(&prev->base, vm_bo);
 		vm->mappings++;
 		vm->reserved++;
 	}
 	if (next) {
 		next->base.flags |= old->flags & VSEG_VA_READONLY;
+		next->pt = ov->pt;
+		next->tag = ov->tag;
+		end = next->base.va.addr;
 		drm_gpuva_link(&next->base, vm_bo);
 		vm->mappings++;
 		vm->reserved++;
 	}
 	drm_gpuva_unlink(old);
 	mutex_unlock(lock);
+	/*
+	 * What is no longer mapped: invalid, untagged; the bind flushes the
+	 * TLB before the buffer's reference can go.
+	 */
+	vseg_pt_clear(vm->pt, start, end - start);
 	list_add_tail(&ov->link, &op->removed);
 	vm->mappings--;
 	vm->reserved--;
@@ -192,6 +188,7 @@ static void vm_free(struct drm_gpuvm *gpuvm)
 
 	if (vm->limits)
 		vseg_limits_client_put(vm->limits);
+	vseg_pt_destroy(vm->pt);
 	mutex_destroy(&vm->tree_lock);
 	mutex_destroy(&vm->bind_lock);
 	kfree(vm);
@@ -232,8 +229,11 @@ struct vseg_vm *vseg_vm_create(struct vseg_device *vdev,
 	mutex_init(&vm->bind_lock);
 	mutex_init(&vm->tree_lock);
 	INIT_LIST_HEAD(&vm->pending);
-	err = vseg_sched_entity_init(vdev, &vm->entity, VSEG_QUEUE_BIND,
-				     DRM_SCHED_PRIORITY_NORMAL);
+	vm->pt = vseg_pt_create(vdev);
+	err = vm->pt ? vseg_sched_entity_init(vdev, &vm->entity,
+					      VSEG_QUEUE_BIND,
+					      DRM_SCHED_PRIORITY_NORMAL) :
+		       -ENOMEM;
 	if (err) {
 		drm_gem_object_put(r_obj);
 		vm_free(&vm->base);
@@ -319,6 +319,8 @@ void vseg_vm_close(struct vseg_vm *vm)
 	vseg_limits_uncharge(vm->limits, VSEG_LIMIT_VM_MAPPINGS, 0,
 			     before - vm->reserved);
 	mutex_unlock(&vm->tree_lock);
+	/* No entry reaches the buffers once their references go. */
+	vseg_pt_flush(vm->pt);
 	list_for_each_entry_safe(v, tmp, &op.removed, link)
 		va_free(v);
 	vseg_vm_put(vm);
@@ -482,36 +484,6 @@ int vseg_vm_collect_bos(struct vseg_vm *vm, struct vseg_va_range *ranges,
 }
 
 /**
- * vseg_vm_resolve() - what a GPU virtual address reaches now
- * @vm: the address space
- * @va: the address
- * @t: receives the buffer, offset and what is left of the mapping
- *
- * Called by the render engine, in the fence signalling path.
- *
- * Return: false if nothing is mapped there.
- */
-bool vseg_vm_resolve(struct vseg_vm *vm, u64 va, struct vseg_vm_target *t)
-{
-	struct drm_gpuva *gva;
-	bool found;
-
-	if (va >= VSEG_VM_END)
-		return false;
-	mutex_lock(&vm->tree_lock);
-	gva = drm_gpuva_find_first(&vm->base, va, 1);
-	found = gva && gva->gem.obj;
-	if (found) {
-		t->obj = gva->gem.obj;
-		t->offset = gva->gem.offset + (va - gva->va.addr);
-		t->len = gva->va.addr + gva->va.range - va;
-		t->readonly = gva->flags & VSEG_VA_READONLY;
-	}
-	mutex_unlock(&vm->tree_lock);
-	return found;
-}
-
-/**
  * vseg_vm_reaches() - does a range reach a buffer of some kind
  * @vm: the address space
  * @va: first address of the range
@@ -560,6 +532,8 @@ static void op_apply_locked(struct vseg_vm_op *op)
 	else
 		drm_gpuvm_sm_unmap(&vm->base, op, op->addr, op->range);
 	grew += vm->reserved;
+	/* The entries it invalidated, or moved, are no longer used. */
+	vseg_pt_flush(vm->pt);
 	list_del_init(&op->pending);
 	/* What was reserved and not used, and what the bind unmapped. */
 	vm->reserved -= op->reserve;
@@ -828,6 +802,9 @@ static int vm_bind(struct drm_file *file, struct drm_vseg_vm_bind *args,
 		op->range = mapping_at(vm, op->addr);
 	if (!err && !va_range_ok(op->addr, op->range))
 		err = -EINVAL;
+	/* The page tables it writes: applying it allocates nothing. */
+	if (!err && map)
+		err = vseg_pt_prepare(vm->pt, op->addr, op->range);
 	if (!err)
 		err = vseg_syncs_get_out(file, args->out_syncs,
 					 args->num_out_syncs, args->sync_size,

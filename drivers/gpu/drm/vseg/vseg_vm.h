@@ -12,6 +12,8 @@
 #include <drm/drm_gpuvm.h>
 #include <drm/gpu_scheduler.h>
 
+#include "vseg_pt.h"
+
 struct drm_device;
 struct drm_file;
 struct drm_gem_object;
@@ -24,9 +26,6 @@ struct vseg_limits_client;
 #define VSEG_VM_END		BIT_ULL(47)
 /* Most mappings of one process (DRM_VSEG_MAX_VM_MAPPINGS). */
 #define VSEG_VM_MAX_MAPPINGS	4096
-
-/* &drm_gpuva.flags: the mapping may be read, not written. */
-#define VSEG_VA_READONLY	DRM_GPUVA_USERBITS
 
 /**
  * struct vseg_vm - one file's GPU virtual address space
@@ -48,6 +47,7 @@ struct vseg_limits_client;
  *	are charged to its process, user and device.
  * @entity: the file's entity on the bind queue: binds with input
  *	syncobjs wait there, and those after them.
+ * @pt: its GPU page tables (vseg_pt.c), which the render engine walks.
  */
 struct vseg_vm {
 	struct drm_gpuvm base;
@@ -59,21 +59,13 @@ struct vseg_vm {
 	unsigned int reserved;
 	struct vseg_limits_client *limits;
 	struct drm_sched_entity entity;
+	struct vseg_pt *pt;
 };
 
-/**
- * struct vseg_vm_target - what a GPU virtual address resolves to
- * @obj: the buffer mapped there.
- * @offset: the byte of the buffer the address reaches.
- * @len: bytes from there to the end of the mapping.
- * @readonly: the mapping may not be written.
- */
-struct vseg_vm_target {
-	struct drm_gem_object *obj;
-	u64 offset;
-	u64 len;
-	bool readonly;
-};
+static inline struct vseg_vm *to_vseg_vm(struct drm_gpuvm *gpuvm)
+{
+	return container_of(gpuvm, struct vseg_vm, base);
+}
 
 /**
  * struct vseg_va_range - a range of GPU virtual addresses a job reaches
@@ -94,7 +86,6 @@ struct drm_gem_object *vseg_vm_resv_obj(struct vseg_vm *vm);
 int vseg_vm_collect_bos(struct vseg_vm *vm, struct vseg_va_range *ranges,
 			unsigned int n, struct vseg_bo ***bos,
 			unsigned int *count);
-bool vseg_vm_resolve(struct vseg_vm *vm, u64 va, struct vseg_vm_target *t);
 bool vseg_vm_reaches(struct vseg_vm *vm, u64 va, u64 len,
 		     bool (*match)(struct drm_gem_object *obj, void *arg),
 		     void *arg);

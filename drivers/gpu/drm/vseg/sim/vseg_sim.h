@@ -23,11 +23,29 @@ struct vseg_sim_head {
 	struct vseg_hw_scanout scanout;
 };
 
+/* Leaf entries the MMU's TLB caches (direct-mapped by page number). */
+#define VSEG_SIM_TLB_ENTRIES	32
+
+/**
+ * struct vseg_sim_tlb_entry - a leaf entry the MMU cached
+ * @valid: the slot holds one.
+ * @root: the root page table it was found under.
+ * @vpn: the 4 KiB page of VA it translates.
+ * @pte: the entry.
+ */
+struct vseg_sim_tlb_entry {
+	bool valid;
+	u64 root;
+	u64 vpn;
+	u64 pte;
+};
+
 /**
  * struct vseg_sim_gart - the GART: the aperture's page table
- * @lock: protects @pte; an engine holds it over each step of a command
- *	that may reach the aperture, so that once an entry is cleared no
- *	step still uses the page it pointed at.
+ * @lock: protects @pte and the MMU's TLB (&vseg_sim.tlb); an engine
+ *	holds it over each step of a command, so that once an entry is
+ *	cleared, or the TLB flushed, no step still uses the page it pointed
+ *	at.
  * @base: GPU physical address of the aperture's first byte.
  * @num: entries, one per host page of the aperture.
  * @pte: the entries: a system page's physical address, plus
@@ -78,6 +96,11 @@ struct vseg_sim_window {
  * @paging: the paging engine.
  * @window_lock: protects @window.
  * @window: the CPU host aperture windows.
+ * @tlb: the MMU's TLB; protected by @gart.lock, which every engine step
+ *	holds (vseg_sim_mmu.c).
+ * @tlb_hits: translations found in @tlb.
+ * @tlb_misses: translations that walked the tables.
+ * @tlb_flushes: flushes of @tlb.
  */
 struct vseg_sim {
 	struct vseg_hw *hw;
@@ -87,6 +110,10 @@ struct vseg_sim {
 	struct vseg_sim_paging paging;
 	struct mutex window_lock; /* see above */
 	struct vseg_sim_window window[VSEG_HW_MAX_WINDOWS];
+	struct vseg_sim_tlb_entry tlb[VSEG_SIM_TLB_ENTRIES];
+	u64 tlb_hits;
+	u64 tlb_misses;
+	u64 tlb_flushes;
 };
 
 static inline struct vseg_sim *to_vseg_sim(struct vseg_hw *hw)
@@ -102,6 +129,9 @@ void vseg_sim_set_scanout(struct vseg_hw *hw, u32 head,
 			  const struct vseg_hw_scanout *s);
 bool vseg_sim_get_scanout(struct vseg_hw *hw, u32 head,
 			  struct vseg_hw_scanout *s);
+int vseg_sim_mmu_translate(struct vseg_sim *sim, u64 root, u64 va, bool write,
+			   u64 *addr, u64 *len);
+void vseg_sim_flush_tlb(struct vseg_hw *hw);
 
 int vseg_sim_host_aperture_setup(struct vseg_hw *hw, u32 window,
 				 u32 num_slots);

@@ -4,8 +4,9 @@
  *
  * The software GPU, one implementation of vseg_hw.h: its engines'
  * command execution (vseg_sim_engine.c), its paging engine
- * (vseg_sim_paging.c), its GART (vseg_sim_gart.c), its CPU host aperture
- * windows (vseg_sim_host_aperture.c) and its display controller
+ * (vseg_sim_paging.c), its GART (vseg_sim_gart.c), its MMU
+ * (vseg_sim_mmu.c), its CPU host aperture windows
+ * (vseg_sim_host_aperture.c) and its display controller
  * (vseg_sim_display.c). It reaches memory only through the bus the core
  * hands it at attach.
  */
@@ -39,6 +40,7 @@ static const struct vseg_hw_ops vseg_sim_ops = {
 	.host_slot_set = vseg_sim_host_slot_set,
 	.set_scanout = vseg_sim_set_scanout,
 	.get_scanout = vseg_sim_get_scanout,
+	.flush_tlb = vseg_sim_flush_tlb,
 	.release = sim_release,
 };
 

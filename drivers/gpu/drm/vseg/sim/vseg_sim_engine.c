@@ -6,9 +6,10 @@
  * (vseg_hw_ops.run_commands). The copy engine addresses memory
  * physically: a memory segment's bytes through the bus the core hands it,
  * aperture pages through the GART (vseg_sim_gart.c) to system pages,
- * which it reaches through the bus too; the render engine
- * virtually, through the job's translation. Whatever an address does not
- * resolve to ends the job with -EFAULT; a command the job's policy
+ * which it reaches through the bus too; the render engine virtually,
+ * through the MMU (vseg_sim_mmu.c) and the job's page tables, whose
+ * entries name segment pages or system pages. Whatever an address does
+ * not resolve to ends the job with -EFAULT; a command the job's policy
  * refuses (outside the allocation list, protected content leaving a
  * video protected region) too, before it touches a byte.
  */
@@ -24,55 +25,54 @@
 
 /*
  * Most bytes a command touches in one step: the engine reschedules between
- * steps, holds the GART's lock for one step at most, and notices a
- * request to stop between steps.
+ * steps, holds the GART's lock (which a TLB flush takes too) for one step
+ * at most, and notices a request to stop between steps.
  */
 #define VSEG_SIM_STEP	SZ_256K
 
-/* One side of a command, mapped for one step. */
-struct sim_port {
-	struct vseg_hw_mapping m;
-	bool translated;
-};
-
+/*
+ * Map one side of a command for one step, the GART's lock held: a
+ * physical job's GPU physical address as it is (the aperture's through
+ * the GART), a virtual job's GPU virtual address through the MMU (a
+ * missing entry, or a write through a read-only one, faults) to a segment
+ * page or a system page. @len receives the bytes that follow.
+ */
 static void *port_map(struct vseg_hw *hw, struct vseg_hw_cmd_job *job,
-		      enum vseg_hw_port port, struct sim_port *p, u64 addr,
-		      u64 *len, bool write)
+		      struct vseg_hw_mapping *m, u64 addr, u64 *len,
+		      bool write)
 {
+	struct vseg_sim *sim = to_vseg_sim(hw);
+	u64 pa, plen;
 	void *ptr;
 
-	if (job->virtual) {
-		ptr = job->ops->translate(job, port, addr, len, write);
-		p->translated = ptr;
-		return ptr;
-	}
-	return vseg_sim_gart_map(to_vseg_sim(hw), addr, len, write, &p->m);
-}
-
-static void port_unmap(struct vseg_hw *hw, struct vseg_hw_cmd_job *job,
-		       enum vseg_hw_port port, struct sim_port *p)
-{
-	if (job->virtual) {
-		if (p->translated)
-			job->ops->untranslate(job, port);
-		p->translated = false;
-		return;
-	}
-	hw->bus->ops->unmap(hw->bus, &p->m);
+	m->kmapped = NULL;
+	if (!job->virtual)
+		return vseg_sim_gart_map(sim, addr, len, write, m);
+	if (vseg_sim_mmu_translate(sim, job->pt_root, addr, write, &pa, &plen))
+		return NULL;
+	if (VSEG_HW_IS_SYSTEM(pa))
+		ptr = hw->bus->ops->map(hw->bus, pa, len, write, m);
+	else
+		ptr = vseg_sim_gart_map(sim, pa, len, write, m);
+	if (ptr)
+		*len = min(*len, plen);
+	return ptr;
 }
 
 /*
  * Run one FILL, COPY or WRITE in steps of at most VSEG_SIM_STEP bytes,
- * each resolving its addresses anew (holding the GART still for a
- * physical job, let go between steps).
+ * each resolving its addresses anew, the GART's lock held (let go
+ * between steps: a GART clear or a TLB flush waits for the step in
+ * progress).
  */
 static int run_cmd(struct vseg_hw *hw, struct vseg_hw_cmd_job *job,
 		   const struct drm_vseg_cmd *c)
 {
 	bool copy = c->opcode == DRM_VSEG_CMD_COPY;
 	u64 total = c->opcode == DRM_VSEG_CMD_WRITE ? sizeof(u64) : c->size;
-	struct mutex *gart = job->virtual ? NULL : &to_vseg_sim(hw)->gart.lock;
-	struct sim_port dp = {}, sp = {};
+	struct mutex *gart = &to_vseg_sim(hw)->gart.lock;
+	struct vseg_hw_bus *bus = hw->bus;
+	struct vseg_hw_mapping dm = {}, sm = {};
 	u64 done = 0, n = 0, slen = U64_MAX;
 	void *d, *s = NULL;
 	int err = 0;
@@ -81,13 +81,10 @@ static int run_cmd(struct vseg_hw *hw, struct vseg_hw_cmd_job *job,
 		/* Past the time limit: the scheduler wants the engine back. */
 		if (atomic_read(job->stop))
 			return -ETIME;
-		if (gart)
-			mutex_lock(gart);
-		d = port_map(hw, job, VSEG_HW_DST, &dp, c->dst + done, &n,
-			     true);
+		mutex_lock(gart);
+		d = port_map(hw, job, &dm, c->dst + done, &n, true);
 		if (d && copy)
-			s = port_map(hw, job, VSEG_HW_SRC, &sp, c->src + done,
-				     &slen, false);
+			s = port_map(hw, job, &sm, c->src + done, &slen, false);
 		if (!d || (copy && !s)) {
 			err = -EFAULT;
 		} else {
@@ -103,10 +100,9 @@ static int run_cmd(struct vseg_hw *hw, struct vseg_hw_cmd_job *job,
 				*(u64 *)d = c->value;
 		}
 		if (copy)
-			port_unmap(hw, job, VSEG_HW_SRC, &sp);
-		port_unmap(hw, job, VSEG_HW_DST, &dp);
-		if (gart)
-			mutex_unlock(gart);
+			bus->ops->unmap(bus, &sm);
+		bus->ops->unmap(bus, &dm);
+		mutex_unlock(gart);
 		done += n;
 		cond_resched();
 	}

@@ -8,7 +8,9 @@
  * memory physically through the bus (memory segments by GPU physical
  * address, system pages by the bus's system class), never through the
  * aperture; the aperture operations write the GART's entries
- * (vseg_sim_gart.c).
+ * (vseg_sim_gart.c). UPDATE_PT copies page-table entries the same way
+ * (the driver staged their values in a system page), FLUSH_TLB flushes
+ * the MMU's TLB (vseg_sim_mmu.c).
  *
  * Encrypted paging is the engine's: a Transfer with
  * %VSEG_PAGING_F_ENCRYPT or %VSEG_PAGING_F_DECRYPT XORs the bytes it
@@ -140,6 +142,43 @@ static int paging_transfer(struct vseg_hw *hw, u64 dst, u64 src, u64 size,
 	return err;
 }
 
+/*
+ * An UPDATE_PT: copy @size bytes of page-table entries from @src to
+ * @dst, one whole entry at a time (the MMU may walk the table meanwhile:
+ * it reads an entry before or after, never half of one). Which entries
+ * the copy may overwrite is the driver's to decide before it queues it.
+ */
+static int paging_update_pt(struct vseg_hw *hw, u64 dst, u64 src, u64 size)
+{
+	struct vseg_hw_bus *bus = hw->bus;
+	struct vseg_hw_mapping dm, sm;
+	u64 done = 0, dlen, slen, n, i;
+	u64 *d;
+	const u64 *s;
+
+	if (!IS_ALIGNED(dst | src | size, sizeof(u64)))
+		return -EINVAL;
+	while (done < size) {
+		d = bus->ops->map(bus, dst + done, &dlen, true, &dm);
+		if (!d)
+			return -EFAULT;
+		s = bus->ops->map(bus, src + done, &slen, false, &sm);
+		if (!s) {
+			bus->ops->unmap(bus, &dm);
+			return -EFAULT;
+		}
+		n = min3(dlen, slen, size - done) / sizeof(u64);
+		for (i = 0; i < n; i++)
+			WRITE_ONCE(d[i], READ_ONCE(s[i]));
+		bus->ops->unmap(bus, &sm);
+		bus->ops->unmap(bus, &dm);
+		if (!n)
+			return -EFAULT;
+		done += n * sizeof(u64);
+	}
+	return 0;
+}
+
 /* Run one operation. */
 static int paging_exec(struct vseg_hw *hw, const struct vseg_paging_op *o,
 		       struct vseg_hw_paging_result *res)
@@ -176,6 +215,13 @@ static int paging_exec(struct vseg_hw *hw, const struct vseg_paging_op *o,
 	case VSEG_PAGING_OP_CRYPT_CONTEXT:
 		sim->paging.crypt_base = o->dst;
 		sim->paging.crypt_nonce = o->src;
+		err = 0;
+		break;
+	case VSEG_PAGING_OP_UPDATE_PT:
+		err = paging_update_pt(hw, o->dst, o->src, o->size);
+		break;
+	case VSEG_PAGING_OP_FLUSH_TLB:
+		vseg_sim_flush_tlb(hw);
 		err = 0;
 		break;
 	default:
