@@ -87,7 +87,8 @@ struct vseg_pt_dev {
  * @num_gpuvms: entries of @gpuvms.
  * @ups: the UPDATE_PT operations, invalidations first (@num_inval of
  *	them), then the new entries; an entry is NULL once emitted.
- * @dst: the paging address of each of @ups' first entry.
+ * @dst: the bus address of each of @ups' first entry (the system
+ *	address of its leaf page-table page, plus the entry's offset).
  * @num_ups: entries of @ups.
  * @num_inval: of which invalidations.
  */
