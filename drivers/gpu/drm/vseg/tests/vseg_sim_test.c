@@ -7,7 +7,8 @@
  * address SEG_BASE, system pages by the bus's system class. The paging
  * engine's Fill and Transfer, encrypted paging's round trip, the copy
  * engine reaching system pages through the GART (and never directly),
- * and the CPU host aperture window's slots.
+ * the paging engine's UPDATE_PT and FLUSH_TLB under the render engine's
+ * MMU, and the CPU host aperture window's slots.
  */
 
 #include <kunit/test.h>
@@ -264,6 +265,75 @@ static int copy_job(struct sim_test *t, u64 dst, u64 value)
 	return t->hw.ops->run_commands(&t->hw, &job);
 }
 
+static void put_u64(struct page *page, u64 off, u64 v)
+{
+	u64 *p = kmap_local_page(page);
+
+	p[off / 8] = v;
+	kunmap_local(p);
+}
+
+static int virtual_write(struct sim_test *t, u64 root, u64 va, u64 value)
+{
+	struct drm_vseg_cmd c = {
+		.opcode = DRM_VSEG_CMD_WRITE, .dst = va, .value = value,
+	};
+	struct vseg_hw_cmd_job job = {
+		.ops = &allow_ops, .cmds = &c, .num_cmds = 1, .virtual = true,
+		.pt_root = root, .stop = &t->stop,
+	};
+
+	return t->hw.ops->run_commands(&t->hw, &job);
+}
+
+/*
+ * UPDATE_PT copies staged entries into a leaf; the render engine's MMU
+ * follows them; a cleared entry keeps working from the TLB until
+ * FLUSH_TLB, then faults.
+ */
+static void sim_paging_update_pt(struct kunit *test)
+{
+	struct sim_test *t = test->priv;
+	struct vseg_hw_paging_result res = {};
+	u64 staged = VSEG_HW_SYSTEM_ADDR(page_to_phys(t->sys[0]));
+	u64 target = VSEG_HW_SYSTEM_ADDR(page_to_phys(t->sys[1]));
+	u64 va = 5 * PAGE_SIZE, leaf = SEG_BASE + 3 * PAGE_SIZE;
+	u32 l;
+
+	/* Segment pages 0..3: root, two directories, the leaf. */
+	for (l = 0; l < VSEG_HW_PT_LEVELS - 1; l++)
+		put_u64(t->seg[l], 0, vseg_hw_pte_encode(SEG_BASE +
+							 (l + 1) * PAGE_SIZE,
+							 false, false));
+	KUNIT_EXPECT_EQ(test, virtual_write(t, SEG_BASE, va + 16, 1), -EFAULT);
+
+	put_u64(t->sys[0], 8, vseg_hw_pte_encode(target, false, false));
+	KUNIT_EXPECT_EQ(test, run(t, &res, VSEG_PAGING_OP_UPDATE_PT, 0,
+				  leaf + 4 * 8, staged, 16), 0);
+	KUNIT_EXPECT_EQ(test, virtual_write(t, SEG_BASE, va + 16, 0x1234), 0);
+	KUNIT_EXPECT_EQ(test, sys_u32(t->sys[1], 16), 0x1234);
+
+	/* invalidated: the TLB still has it until the flush */
+	put_u64(t->sys[0], 8, 0);
+	KUNIT_EXPECT_EQ(test, run(t, &res, VSEG_PAGING_OP_UPDATE_PT, 0,
+				  leaf + 5 * 8, staged + 8, 8), 0);
+	KUNIT_EXPECT_EQ(test, virtual_write(t, SEG_BASE, va + 16, 0x5678), 0);
+	KUNIT_EXPECT_EQ(test, run(t, &res, VSEG_PAGING_OP_FLUSH_TLB, 0, 0, 0, 0),
+			0);
+	KUNIT_EXPECT_EQ(test, virtual_write(t, SEG_BASE, va + 16, 0x9abc),
+			-EFAULT);
+	KUNIT_EXPECT_EQ(test, sys_u32(t->sys[1], 16), 0x5678);
+
+	/* half an entry, or an address the bus does not reach: refused */
+	KUNIT_EXPECT_EQ(test, run(t, &res, VSEG_PAGING_OP_UPDATE_PT, 0,
+				  leaf, staged, 4), -EINVAL);
+	KUNIT_EXPECT_EQ(test, run(t, &res, VSEG_PAGING_OP_UPDATE_PT, 0,
+				  AP_BASE, staged, 8), -EFAULT);
+	KUNIT_EXPECT_EQ(test, res.executed[VSEG_PAGING_OP_UPDATE_PT], 2);
+	KUNIT_EXPECT_EQ(test, res.executed[VSEG_PAGING_OP_FLUSH_TLB], 1);
+	KUNIT_EXPECT_EQ(test, res.failed, 2);
+}
+
 /* The copy engine reaches a system page through its GART entry only. */
 static void sim_copy_through_gart(struct kunit *test)
 {
@@ -333,6 +403,7 @@ static struct kunit_case vseg_sim_cases[] = {
 	KUNIT_CASE(sim_paging_fill_transfer),
 	KUNIT_CASE(sim_paging_crypt),
 	KUNIT_CASE(sim_copy_through_gart),
+	KUNIT_CASE(sim_paging_update_pt),
 	KUNIT_CASE(sim_host_aperture_slots),
 	{}
 };
