@@ -903,6 +903,7 @@ static volatile uint64_t *fault_ptr;
 static void fault_prepare(void)
 {
 	struct drm_vseg_gem_create c;
+	uint32_t filler = 0;
 
 	if (fault_from) {
 		vseg_create_args(&c, BO_SIZE,
@@ -910,15 +911,23 @@ static void fault_prepare(void)
 		vseg_create_prefer(&c, fault_from, 0);
 	} else {
 		/*
-		 * System memory is named by the aperture's id; larger than
-		 * the aperture's commit limit, the buffer is created in plain
-		 * system memory, nothing populated (only its first BO_SIZE
-		 * bytes are mapped and checked).
+		 * System memory is named by the aperture's id: with the
+		 * aperture's commit limit taken by a filler (committed, never
+		 * touched: no page), the buffer is created in plain system
+		 * memory, nothing populated; the filler goes at once.
 		 */
-		vseg_create_args(&c, vseg_ctx_seg(&ctx, ctx.ap_id)->commit_limit +
-				 BO_SIZE, BIT(ctx.ap_id), 0);
+		struct vseg_usage_snapshot u;
+
+		vseg_usage_read(ctx.fd, &u);
+		vseg_create_args(&c, vseg_ctx_seg(&ctx, ctx.ap_id)->commit_limit -
+				 u.usage[ctx.ap_id].committed,
+				 BIT(ctx.ap_id), 0);
+		filler = vseg_gem_create(ctx.fd, &c);
+		vseg_create_args(&c, BO_SIZE, BIT(ctx.ap_id), 0);
 	}
 	fault_bo = vseg_gem_create(ctx.fd, &c);
+	if (filler)
+		vseg_gem_close(ctx.fd, filler);
 	if (fault_from) {
 		/* filled in system memory, then moved where it starts */
 		vseg_evict(ctx.fd, &fault_bo, 1);
