@@ -135,6 +135,10 @@ extern "C" {
  *   reported as 0 (it failed the load before); a memory segment's commit
  *   limit of 0 stands for its size and is reported as the size;
  *   UseBanking with a single bank, and any VprAlignment, are accepted.
+ *   An AccessedPhysically buffer or a primary that no memory segment and
+ *   no aperture range could ever hold is still -EINVAL, though its set
+ *   names system memory. A segment whose GPU address range reaches bit
+ *   63 fails the load (the bus's class of system pages).
  *
  * Rule for the version: the minor grows by one whenever this header
  * gains something a program may want to test for before it uses it (an
