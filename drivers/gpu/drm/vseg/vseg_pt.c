@@ -6,7 +6,10 @@
  * of page-table pages in the format of vseg_hw.h, which the GPU's MMU
  * walks for the render engine. Each page-table page is a kernel buffer of
  * one page, pinned in the aperture segment (it counts against the
- * aperture's commit limit, and its page stays where it is). The tables'
+ * aperture's commit limit, and its page stays where it is), and charged
+ * as a pin of the aperture to the process, user and device that made the
+ * VA space (vseg_limits.c): a client that maps sparse ranges to make
+ * tables runs into its own pin bound, not the whole aperture. The tables'
  * entries, and a job's root, name each other by the pages' system
  * addresses (VSEG_HW_SYSTEM_ADDR(), %VSEG_HW_PTE_SYSTEM in a directory
  * entry): the MMU reaches them through the bus directly, never through
@@ -59,6 +62,7 @@
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
 #include "vseg_hw.h"
+#include "vseg_limits.h"
 #include "vseg_paging.h"
 #include "vseg_phys.h"
 #include "vseg_placement.h"
@@ -78,6 +82,7 @@ static_assert(PAGE_SIZE == VSEG_HW_PAGE_SIZE);
  * @va: the first GPU virtual address it covers.
  * @child: a directory's: the page each entry points to, or NULL.
  * @tags: a leaf's: each entry's mapping (&vseg_va.tag), 0 for none.
+ * @charged: the page is charged to &vseg_pt.limits.
  * @link: in &vseg_pt.pages.
  */
 struct vseg_pt_page {
@@ -90,6 +95,7 @@ struct vseg_pt_page {
 		struct vseg_pt_page **child;
 		u64 *tags;
 	};
+	bool charged;
 	struct list_head link;
 };
 
@@ -106,6 +112,8 @@ struct vseg_pt_page {
  * @num_pages: pages per level.
  * @next_tag: the last tag handed out.
  * @pid: the process that created the VA space (debugfs).
+ * @limits: its bounds, which each page is charged to (a pin of the
+ *	aperture).
  * @pending: UPDATE_PT operations made for it and not done with yet.
  * @link: in &vseg_pt_dev.spaces, then .dead.
  */
@@ -119,6 +127,7 @@ struct vseg_pt {
 	u32 num_pages[VSEG_HW_PT_LEVELS];
 	atomic64_t next_tag;
 	pid_t pid;
+	struct vseg_limits_client *limits;
 	atomic_t pending;
 	struct list_head link;
 };
@@ -131,7 +140,12 @@ static void pt_bo_destroy(struct ttm_buffer_object *tbo)
 	kfree(tbo);
 }
 
-static void pt_page_free(struct vseg_pt_page *p)
+static u32 pt_aperture_id(struct vseg_pt *pt)
+{
+	return pt->vdev->aperture.desc->id;
+}
+
+static void pt_page_free(struct vseg_pt *pt, struct vseg_pt_page *p)
 {
 	if (p->bo) {
 		ttm_bo_reserve(p->bo, false, false, NULL);
@@ -139,6 +153,9 @@ static void pt_page_free(struct vseg_pt_page *p)
 		ttm_bo_unreserve(p->bo);
 		vseg_ttm_bo_put(p->bo);
 	}
+	if (p->charged)
+		vseg_limits_uncharge(pt->limits, VSEG_LIMIT_PIN,
+				     pt_aperture_id(pt), PAGE_SIZE);
 	if (p->level == LEAF)
 		kvfree(p->tags);
 	else
@@ -149,7 +166,7 @@ static void pt_page_free(struct vseg_pt_page *p)
 /*
  * A new page-table page, zeroed (every entry invalid): a one-page kernel
  * buffer pinned in the aperture, whose GART entry is in place when this
- * returns.
+ * returns, charged to the VA space's bounds (-ENOSPC beyond them).
  */
 static struct vseg_pt_page *pt_page_create(struct vseg_pt *pt, u32 level)
 {
@@ -178,9 +195,16 @@ static struct vseg_pt_page *pt_page_create(struct vseg_pt *pt, u32 level)
 	tbo = kzalloc(sizeof(*tbo), GFP_KERNEL_ACCOUNT);
 	if (!tbo || (level == LEAF ? !p->tags : !p->child)) {
 		kfree(tbo);
-		pt_page_free(p);
+		pt_page_free(pt, p);
 		return ERR_PTR(-ENOMEM);
 	}
+	if (vseg_limits_charge(pt->limits, VSEG_LIMIT_PIN, pt_aperture_id(pt),
+			       PAGE_SIZE)) {
+		kfree(tbo);
+		pt_page_free(pt, p);
+		return ERR_PTR(-ENOSPC);
+	}
+	p->charged = true;
 	drm_gem_private_object_init(&vdev->drm, &tbo->base, PAGE_SIZE);
 	vseg_placement_set(&placement, &place, 1);
 	/* On failure TTM calls pt_bo_destroy() itself. */
@@ -188,7 +212,7 @@ static struct vseg_pt_page *pt_page_create(struct vseg_pt *pt, u32 level)
 				   &placement, 0, &ctx, NULL, NULL,
 				   pt_bo_destroy);
 	if (err) {
-		pt_page_free(p);
+		pt_page_free(pt, p);
 		return ERR_PTR(err == -EBUSY ? -ENOSPC : err);
 	}
 	ttm_bo_pin(tbo);
@@ -198,7 +222,7 @@ static struct vseg_pt_page *pt_page_create(struct vseg_pt *pt, u32 level)
 	wait = dma_resv_wait_timeout(tbo->base.resv, DMA_RESV_USAGE_KERNEL,
 				     false, MAX_SCHEDULE_TIMEOUT);
 	if (wait < 0 || !tbo->ttm || !tbo->ttm->pages[0]) {
-		pt_page_free(p);
+		pt_page_free(pt, p);
 		return ERR_PTR(wait < 0 ? wait : -ENOMEM);
 	}
 	p->page = tbo->ttm->pages[0];
@@ -273,7 +297,8 @@ static void pt_free_work(struct work_struct *work)
 	vdev->hw.ops->flush_tlb(&vdev->hw);
 	list_for_each_entry_safe(pt, next, &dead, link) {
 		list_for_each_entry_safe(p, tmp, &pt->pages, link)
-			pt_page_free(p);
+			pt_page_free(pt, p);
+		vseg_limits_client_put(pt->limits);
 		mutex_destroy(&pt->lock);
 		mutex_destroy(&pt->alloc_lock);
 		kfree(pt);
@@ -301,18 +326,21 @@ int vseg_pt_init(struct vseg_device *vdev)
 /**
  * vseg_pt_create() - the page tables of a new VA space, empty
  * @vdev: the device
+ * @limits: the bounds its pages are charged to (a reference is taken)
  *
  * No page yet: the first bind creates the root.
  *
  * Return: the tables, or NULL for lack of memory.
  */
-struct vseg_pt *vseg_pt_create(struct vseg_device *vdev)
+struct vseg_pt *vseg_pt_create(struct vseg_device *vdev,
+			       struct vseg_limits_client *limits)
 {
 	struct vseg_pt *pt = kzalloc(sizeof(*pt), GFP_KERNEL_ACCOUNT);
 
 	if (!pt)
 		return NULL;
 	pt->vdev = vdev;
+	pt->limits = vseg_limits_client_get(limits);
 	mutex_init(&pt->alloc_lock);
 	mutex_init(&pt->lock);
 	INIT_LIST_HEAD(&pt->pages);
@@ -415,7 +443,9 @@ static int pt_prepare_one(struct vseg_pt *pt, u64 va)
  * The new pages' entries are invalid; directory entries pointing at them
  * are written at once (they map nothing by themselves).
  *
- * Return: 0, -ENOMEM, or -ENOSPC when the aperture has no room.
+ * Return: 0, -ENOMEM, or -ENOSPC when the aperture has no room or the
+ * pages would exceed the VA space's pin bounds (the pages made before
+ * stay, charged, until the VA space goes).
  */
 int vseg_pt_prepare(struct vseg_pt *pt, u64 va, u64 range)
 {

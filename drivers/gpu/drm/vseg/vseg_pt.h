@@ -17,6 +17,7 @@ struct seq_file;
 struct ttm_resource;
 struct ttm_tt;
 struct vseg_device;
+struct vseg_limits_client;
 struct vseg_paging;
 struct vseg_paging_pte_update;
 struct vseg_pt;
@@ -107,7 +108,8 @@ struct vseg_pt_move {
 };
 
 int vseg_pt_init(struct vseg_device *vdev);
-struct vseg_pt *vseg_pt_create(struct vseg_device *vdev);
+struct vseg_pt *vseg_pt_create(struct vseg_device *vdev,
+			       struct vseg_limits_client *limits);
 void vseg_pt_destroy(struct vseg_pt *pt);
 int vseg_pt_prepare(struct vseg_pt *pt, u64 va, u64 range);
 u64 vseg_pt_root(struct vseg_pt *pt);

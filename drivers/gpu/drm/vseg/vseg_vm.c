@@ -229,7 +229,7 @@ struct vseg_vm *vseg_vm_create(struct vseg_device *vdev,
 	mutex_init(&vm->bind_lock);
 	mutex_init(&vm->tree_lock);
 	INIT_LIST_HEAD(&vm->pending);
-	vm->pt = vseg_pt_create(vdev);
+	vm->pt = vseg_pt_create(vdev, limits);
 	err = vm->pt ? vseg_sched_entity_init(vdev, &vm->entity,
 					      VSEG_QUEUE_BIND,
 					      DRM_SCHED_PRIORITY_NORMAL) :
