@@ -54,6 +54,15 @@
  *	one unbinds and moves its buffers); bound in its own space at the same
  *	addresses, its own buffers are what its jobs reach; this process's
  *	bytes never change.
+ *
+ * SUBTEST: table-bound
+ * Description: An unprivileged process binds and unbinds a buffer at
+ *	addresses 2 MiB apart, each needing a new page-table page, until
+ *	VM_BIND fails: it fails with ENOSPC once the process's tables reach
+ *	its pin bound of the aperture (pin_limit_percent, 50% of the
+ *	commit limit), not before nine tenths of it; meanwhile this
+ *	process still makes a buffer of a third of the aperture resident
+ *	there and reads its bytes back.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -492,6 +501,75 @@ static void test_hostile_process(void)
 	free(model);
 }
 
+/* --- bounds ------------------------------------------------------------------ */
+
+#define LEAF_SPAN	0x200000ull	/* what one leaf page maps: 2 MiB */
+
+static void test_table_bound(void)
+{
+	const uint64_t commit = vseg_ctx_seg(&ctx, ctx.ap_id)->commit_limit;
+	const uint64_t bound = commit / 2;	/* pin_limit_percent=50 */
+	int ready[2], go[2];
+	uint64_t size = commit / 3 & ~0xffffull;
+	uint8_t *model = malloc(size), *got = malloc(size);
+	uint32_t h;
+	char c;
+
+	igt_assert(model && got);
+	igt_assert(pipe(ready) == 0 && pipe(go) == 0);
+	igt_fork(child, 1) {
+		int fd = drm_open_vseg_render();
+		uint64_t n = 0, va = VA_BASE;
+		uint32_t b;
+		int err;
+
+		igt_assert(setgid(65534) == 0 && setuid(65534) == 0);
+		b = vseg_gem_create_simple(fd, 0x10000, BIT(ctx.ap_id), 0);
+		for (;;) {
+			err = __vseg_vm_bind(fd, b, va, NULL);
+			if (err)
+				break;
+			vseg_vm_unbind(fd, va);
+			va += LEAF_SPAN;
+			n++;
+			igt_assert_f(n * 4096 <= bound,
+				     "%llu leaf pages, past the bound of %llu bytes\n",
+				     (unsigned long long)n,
+				     (unsigned long long)bound);
+		}
+		igt_info("the child's binds failed (%d) after %llu leaf pages, bound %llu pages\n",
+			 err, (unsigned long long)n,
+			 (unsigned long long)(bound / 4096));
+		igt_assert_eq(err, -ENOSPC);
+		igt_assert_f(n * 4096 >= bound / 10 * 9,
+			     "failed after %llu leaf pages, bound %llu pages\n",
+			     (unsigned long long)n,
+			     (unsigned long long)(bound / 4096));
+		/* Its tables stay while it keeps its file open. */
+		igt_assert_eq(write(ready[1], "r", 1), 1);
+		igt_assert_eq(read(go[0], &c, 1), 1);
+		vseg_gem_close(fd, b);
+		drm_close_driver(fd);
+	}
+	igt_assert_eq(read(ready[0], &c, 1), 1);
+	h = vseg_gem_create_simple(ctx.fd, size, BIT(ctx.ap_id), 0);
+	vseg_make_resident(ctx.fd, &h, 1);
+	igt_assert_eq_u32(vseg_gem_segment(ctx.fd, h), ctx.ap_id);
+	vseg_pattern_fill(model, size, 0x7000);
+	vseg_bo_write(ctx.fd, h, 0, model, size);
+	vseg_bo_read(ctx.fd, h, 0, got, size);
+	vseg_assert_same(got, model, size, 0, "beside another's tables");
+	igt_assert_eq(write(go[1], "g", 1), 1);
+	igt_waitchildren();
+	vseg_gem_close(ctx.fd, h);
+	close(ready[0]);
+	close(ready[1]);
+	close(go[0]);
+	close(go[1]);
+	free(model);
+	free(got);
+}
+
 static const struct vseg_subtest tests[] = {
 	{ "entries", test_entries,
 	  "Entries per bind and page size in debugfs; evicted while bound "
@@ -508,6 +586,9 @@ static const struct vseg_subtest tests[] = {
 	{ "hostile-process", test_hostile_process,
 	  "Another, unprivileged process never reaches this one's buffers "
 	  "through its addresses." },
+	{ "table-bound", test_table_bound,
+	  "A process's page tables stop at its pin bound of the aperture; "
+	  "others still use the aperture." },
 };
 
 static void on_load(void)
