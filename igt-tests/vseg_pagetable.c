@@ -63,6 +63,15 @@
  *	commit limit), not before nine tenths of it; meanwhile this
  *	process still makes a buffer of a third of the aperture resident
  *	there and reads its bytes back.
+ *
+ * SUBTEST: tables-evicted
+ * Description: An unprivileged process fills the aperture with its own
+ *	buffers, made resident there: TTM evicts this process's idle page
+ *	tables (debugfs counts the evictions, the evicted leaves map
+ *	nothing); this process's next job brings them back (debugfs counts
+ *	the restores, every entry valid again) and copies the right bytes
+ *	through them; the other process's buffers, evicted to make room,
+ *	keep their bytes.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -104,6 +113,34 @@ struct pt_figures {
 	uint64_t readonly;
 	uint64_t system;
 };
+
+/*
+ * This process's VA space's evicted pages now, evictions and restores so
+ * far (debugfs "pagetables").
+ */
+static void pt_read_evictions(uint64_t *evicted, uint64_t *evictions,
+			      uint64_t *restores)
+{
+	char *text = vseg_debugfs_read_text(ctx.fd, "pagetables"), *l;
+	unsigned long long e, ev, r;
+	int pid, found = 0;
+
+	for (l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		const char *p = strstr(l, " evicted=");
+
+		if (sscanf(l, "space pid=%d", &pid) != 1 || pid != getpid())
+			continue;
+		igt_assert_f(p && sscanf(p, " evicted=%llu evictions=%llu restores=%llu",
+					 &e, &ev, &r) == 3,
+			     "debugfs pagetables: a line without eviction figures\n");
+		*evicted = e;
+		*evictions = ev;
+		*restores = r;
+		found++;
+	}
+	free(text);
+	igt_assert_eq(found, 1);
+}
 
 /* The sum over this process's VA spaces. */
 static void pt_read(struct pt_figures *f)
@@ -570,6 +607,101 @@ static void test_table_bound(void)
 	free(got);
 }
 
+static void test_tables_evicted(void)
+{
+	const uint64_t commit = vseg_ctx_seg(&ctx, ctx.ap_id)->commit_limit;
+	const unsigned int n = commit / SIZE + 2;
+	uint8_t *model = malloc(SIZE);
+	uint32_t h = create_in(ctx.fd, small_id), o = create_in(ctx.fd, big_id);
+	uint64_t evicted, ev0, ev1, r0, r1;
+	struct pt_figures f;
+	struct vseg_cmdbuf cb;
+	int ready[2], go[2];
+	char c;
+
+	igt_assert(model);
+	igt_assert(pipe(ready) == 0 && pipe(go) == 0);
+	vseg_vm_bind(ctx.fd, h, VA_BASE);
+	vseg_vm_bind(ctx.fd, o, VA_BASE + 2 * SIZE);
+	vseg_cb_init(&cb);
+	vseg_cb_fill(&cb, VA_BASE, SIZE, 0x3c3c3c3c);
+	vseg_cb_write(&cb, VA_BASE + 0x4560, 0x1122334455667788ull);
+	vseg_cb_exec_ok(ctx.fd, RENDER, &cb, "the first fill");
+	vseg_fill32(model, SIZE, 0x3c3c3c3c);
+	*(uint64_t *)(model + 0x4560) = 0x1122334455667788ull;
+	pt_read_evictions(&evicted, &ev0, &r0);
+	igt_assert_eq_u64(evicted, 0);
+
+	igt_fork(child, 1) {
+		int fd = drm_open_vseg_render();
+		uint8_t *want = malloc(SIZE), *got = malloc(SIZE);
+		uint32_t *b = calloc(n, sizeof(*b));
+
+		igt_assert(setgid(65534) == 0 && setuid(65534) == 0);
+		igt_assert(want && got && b);
+		for (unsigned int i = 0; i < n; i++) {
+			b[i] = vseg_gem_create_simple(fd, SIZE, BIT(ctx.ap_id), 0);
+			vseg_pattern_fill(want, SIZE, 0x8000 + i);
+			vseg_bo_write(fd, b[i], 0, want, SIZE);
+		}
+		/* Each resident in turn: the aperture is over-full. */
+		for (unsigned int i = 0; i < n; i++)
+			__vseg_make_resident(fd, &b[i], 1, NULL);
+		igt_assert_eq(write(ready[1], "r", 1), 1);
+		igt_assert_eq(read(go[0], &c, 1), 1);
+		for (unsigned int i = 0; i < n; i++) {
+			vseg_pattern_fill(want, SIZE, 0x8000 + i);
+			vseg_bo_read(fd, b[i], 0, got, SIZE);
+			vseg_assert_same(got, want, SIZE, 0,
+					 "the other process's buffer");
+			vseg_gem_close(fd, b[i]);
+		}
+		free(b);
+		free(want);
+		free(got);
+		drm_close_driver(fd);
+	}
+	igt_assert_eq(read(ready[0], &c, 1), 1);
+	pt_read_evictions(&evicted, &ev1, &r1);
+	igt_info("page tables: %llu evicted now, %llu evictions\n",
+		 (unsigned long long)evicted,
+		 (unsigned long long)(ev1 - ev0));
+	igt_assert_lt_u64(ev0, ev1);
+	igt_assert_lt_u64(0, evicted);
+	igt_assert_eq_u64(r1, r0);
+	pt_read(&f);
+	igt_assert_f(f.valid < 2 * PAGES,
+		     "%llu valid entries with evicted tables\n",
+		     (unsigned long long)f.valid);
+
+	/* The next job brings them back, and reads through them. */
+	vseg_cb_reset(&cb);
+	vseg_cb_copy(&cb, VA_BASE + 2 * SIZE, VA_BASE, SIZE);
+	vseg_cb_exec_ok(ctx.fd, RENDER, &cb, "a copy through restored tables");
+	check_bytes(ctx.fd, o, model, "copied through restored tables");
+	check_bytes(ctx.fd, h, model, "the source");
+	pt_read_evictions(&evicted, &ev1, &r1);
+	igt_info("page tables: %llu restores\n",
+		 (unsigned long long)(r1 - r0));
+	igt_assert_eq_u64(evicted, 0);
+	igt_assert_lt_u64(r0, r1);
+	pt_read(&f);
+	igt_assert_eq_u64(f.valid, 2 * PAGES);
+
+	igt_assert_eq(write(go[1], "g", 1), 1);
+	igt_waitchildren();
+	vseg_cb_fini(&cb);
+	vseg_vm_unbind(ctx.fd, VA_BASE);
+	vseg_vm_unbind(ctx.fd, VA_BASE + 2 * SIZE);
+	vseg_gem_close(ctx.fd, h);
+	vseg_gem_close(ctx.fd, o);
+	close(ready[0]);
+	close(ready[1]);
+	close(go[0]);
+	close(go[1]);
+	free(model);
+}
+
 static const struct vseg_subtest tests[] = {
 	{ "entries", test_entries,
 	  "Entries per bind and page size in debugfs; evicted while bound "
@@ -589,6 +721,9 @@ static const struct vseg_subtest tests[] = {
 	{ "table-bound", test_table_bound,
 	  "A process's page tables stop at its pin bound of the aperture; "
 	  "others still use the aperture." },
+	{ "tables-evicted", test_tables_evicted,
+	  "Page tables evicted by another process's pressure come back "
+	  "with the next job, correct." },
 };
 
 static void on_load(void)

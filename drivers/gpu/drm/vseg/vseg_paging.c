@@ -130,18 +130,19 @@ static int paging_exec(struct vseg_paging *pg, const struct vseg_paging_op *ops,
  * Run the UPDATE_PT @op of @u alone, its page tables' lock held: @u's
  * values are made current for the entries a bind or unbind changed since
  * they were computed (@u->prepare), and no bind or unbind changes an
- * entry until the copy is done. Then @u is done with. The engine copies
- * bytes; which entries it may overwrite is the core's to decide.
+ * entry until the copy is done; an update whose table was evicted since
+ * does not run. Then @u is done with. The engine copies bytes; which
+ * entries it may overwrite is the core's to decide.
  */
 static int paging_exec_update(struct vseg_paging *pg,
 			      const struct vseg_paging_op *op,
 			      struct vseg_paging_pte_update *u)
 {
-	int err;
+	int err = 0;
 
 	mutex_lock(u->lock);
-	u->prepare(u);
-	err = paging_exec(pg, op, 1);
+	if (u->prepare(u))
+		err = paging_exec(pg, op, 1);
 	mutex_unlock(u->lock);
 	u->done(u);
 	return err;

@@ -30,12 +30,15 @@ struct vseg_paging_batch;
  * @prepare: called under @lock right before the operation runs: makes
  *	every value of @pte whose entry no longer belongs to the mapping
  *	the values were computed for (a later bind or unbind changed it)
- *	the entry's current value, so that the copy leaves it as it is.
+ *	the entry's current value, so that the copy leaves it as it is;
+ *	returns false when the operation must not run at all (its table
+ *	page was evicted since: it is rewritten whole when it comes back).
  * @done: called once the operation has run (or will never run), to free
  *	this; in the core's batch-completion path (paging_run()), never by
  *	the engine.
  * @owner: the page tables it writes, for @prepare and @done.
  * @table: the leaf page-table page it writes (vseg_pt.c's record).
+ * @gen: the generation of @table the operation was made for.
  * @first: the index of its first entry there.
  * @tag: the mapping the values were computed for (vseg_pt.c).
  * @count: entries.
@@ -49,10 +52,11 @@ struct vseg_paging_batch;
  */
 struct vseg_paging_pte_update {
 	struct mutex *lock; /* see above */
-	void (*prepare)(struct vseg_paging_pte_update *u);
+	bool (*prepare)(struct vseg_paging_pte_update *u);
 	void (*done)(struct vseg_paging_pte_update *u);
 	void *owner;
 	void *table;
+	u32 gen;
 	u32 first;
 	u64 tag;
 	u32 count;

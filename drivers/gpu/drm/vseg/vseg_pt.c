@@ -5,11 +5,23 @@
  * GPU page tables (WDDM v2 GpuMmu): each VA space (vseg_vm.c) has a tree
  * of page-table pages in the format of vseg_hw.h, which the GPU's MMU
  * walks for the render engine. Each page-table page is a kernel buffer of
- * one page, pinned in the aperture segment (it counts against the
- * aperture's commit limit, and its page stays where it is), and charged
- * as a pin of the aperture to the process, user and device that made the
- * VA space (vseg_limits.c): a client that maps sparse ranges to make
- * tables runs into its own pin bound, not the whole aperture. The tables'
+ * one page in the aperture segment (it counts against the aperture's
+ * commit limit), sharing the VA space's reservation, and charged like a
+ * pin of the aperture to the process, user and device that made the VA
+ * space (vseg_limits.c): a client that maps sparse ranges to make tables
+ * runs into its own bound, not the whole aperture.
+ *
+ * Eviction: the pages are on TTM's LRU like any buffer of the aperture.
+ * Every job of the VA space fences its reservation, so TTM evicts a page
+ * only while no job of the space runs; the eviction (vseg_pt_evicting(),
+ * from the move) takes the page out of the tree the MMU walks (its
+ * parent's entry, or the root address, goes invalid) and the TLB is
+ * flushed. A job's submission (vseg_pt_restore(), the reservation held)
+ * brings every evicted page back into the aperture, rewrites directories
+ * from their children, and has vseg_vm.c rewrite every mapping's entries
+ * (a leaf's entries are not kept while it is out: its page may even be
+ * swapped out and come back as another page). Updates made for a page
+ * while it was out are dropped (its generation changed). The tables'
  * entries, and a job's root, name each other by the pages' system
  * addresses (VSEG_HW_SYSTEM_ADDR(), %VSEG_HW_PTE_SYSTEM in a directory
  * entry): the MMU reaches them through the bus directly, never through
@@ -83,6 +95,12 @@ static_assert(PAGE_SIZE == VSEG_HW_PAGE_SIZE);
  * @child: a directory's: the page each entry points to, or NULL.
  * @tags: a leaf's: each entry's mapping (&vseg_va.tag), 0 for none.
  * @charged: the page is charged to &vseg_pt.limits.
+ * @parent: the directory pointing at it, NULL for the root.
+ * @index: its entry there.
+ * @resident: in the aperture and in the tree the MMU walks; else evicted,
+ *	@page not to be touched (it may be gone).
+ * @gen: counts the page's evictions and restorations: an UPDATE_PT made
+ *	for another generation is dropped.
  * @link: in &vseg_pt.pages.
  */
 struct vseg_pt_page {
@@ -96,7 +114,24 @@ struct vseg_pt_page {
 		u64 *tags;
 	};
 	bool charged;
+	struct vseg_pt_page *parent;
+	u32 index;
+	bool resident;
+	u32 gen;
 	struct list_head link;
+};
+
+/**
+ * struct vseg_pt_tbo - a page-table page's TTM buffer
+ * @tbo: TTM's.
+ * @pt: the tables, NULL once the page is being freed; under the buffer's
+ *	reservation (the VA space's), which an eviction holds.
+ * @p: the page.
+ */
+struct vseg_pt_tbo {
+	struct ttm_buffer_object tbo;
+	struct vseg_pt *pt;
+	struct vseg_pt_page *p;
 };
 
 /**
@@ -114,6 +149,11 @@ struct vseg_pt_page {
  * @pid: the process that created the VA space (debugfs).
  * @limits: its bounds, which each page is charged to (a pin of the
  *	aperture).
+ * @resv_obj: the VA space's reservation object, which every page shares
+ *	(a reference).
+ * @num_evicted: pages evicted, waiting for vseg_pt_restore().
+ * @evictions: pages evicted since the VA space was made (debugfs).
+ * @restores: pages brought back (debugfs).
  * @pending: UPDATE_PT operations made for it and not done with yet.
  * @link: in &vseg_pt_dev.spaces, then .dead.
  */
@@ -128,6 +168,10 @@ struct vseg_pt {
 	atomic64_t next_tag;
 	pid_t pid;
 	struct vseg_limits_client *limits;
+	struct drm_gem_object *resv_obj;
+	u32 num_evicted;
+	u64 evictions;
+	u64 restores;
 	atomic_t pending;
 	struct list_head link;
 };
@@ -137,7 +181,24 @@ struct vseg_pt {
 static void pt_bo_destroy(struct ttm_buffer_object *tbo)
 {
 	drm_gem_object_release(&tbo->base);
-	kfree(tbo);
+	kfree(container_of(tbo, struct vseg_pt_tbo, tbo));
+}
+
+static struct vseg_pt_tbo *to_pt_tbo(struct ttm_buffer_object *tbo)
+{
+	return container_of(tbo, struct vseg_pt_tbo, tbo);
+}
+
+/* The placement of a page-table page: anywhere in the aperture. */
+static void pt_placement(struct vseg_device *vdev, struct ttm_place *place,
+			 struct ttm_placement *placement)
+{
+	*place = (struct ttm_place){
+		.mem_type = TTM_PL_TT,
+		.lpfn = vdev->aperture.desc->size >> PAGE_SHIFT,
+	};
+	memset(placement, 0, sizeof(*placement));
+	vseg_placement_set(placement, place, 1);
 }
 
 static u32 pt_aperture_id(struct vseg_pt *pt)
@@ -145,14 +206,11 @@ static u32 pt_aperture_id(struct vseg_pt *pt)
 	return pt->vdev->aperture.desc->id;
 }
 
+/* Free a page; an eviction finds no page any more (pt_forget()). */
 static void pt_page_free(struct vseg_pt *pt, struct vseg_pt_page *p)
 {
-	if (p->bo) {
-		ttm_bo_reserve(p->bo, false, false, NULL);
-		ttm_bo_unpin(p->bo);
-		ttm_bo_unreserve(p->bo);
+	if (p->bo)
 		vseg_ttm_bo_put(p->bo);
-	}
 	if (p->charged)
 		vseg_limits_uncharge(pt->limits, VSEG_LIMIT_PIN,
 				     pt_aperture_id(pt), PAGE_SIZE);
@@ -165,19 +223,18 @@ static void pt_page_free(struct vseg_pt *pt, struct vseg_pt_page *p)
 
 /*
  * A new page-table page, zeroed (every entry invalid): a one-page kernel
- * buffer pinned in the aperture, whose GART entry is in place when this
- * returns, charged to the VA space's bounds (-ENOSPC beyond them).
+ * buffer in the aperture sharing the VA space's reservation (which the
+ * caller holds), whose GART entry is in place when this returns, charged
+ * to the VA space's bounds (-ENOSPC beyond them).
  */
 static struct vseg_pt_page *pt_page_create(struct vseg_pt *pt, u32 level)
 {
 	struct vseg_device *vdev = pt->vdev;
 	struct ttm_operation_ctx ctx = { .interruptible = false };
-	struct ttm_place place = {
-		.mem_type = TTM_PL_TT,
-		.lpfn = vdev->aperture.desc->size >> PAGE_SHIFT,
-	};
-	struct ttm_placement placement = {};
+	struct ttm_place place;
+	struct ttm_placement placement;
 	struct ttm_buffer_object *tbo;
+	struct vseg_pt_tbo *ptbo;
 	struct vseg_pt_page *p;
 	long wait;
 	int err;
@@ -192,41 +249,48 @@ static struct vseg_pt_page *pt_page_create(struct vseg_pt *pt, u32 level)
 	else
 		p->child = kvcalloc(VSEG_HW_PT_ENTRIES, sizeof(*p->child),
 				    GFP_KERNEL_ACCOUNT);
-	tbo = kzalloc(sizeof(*tbo), GFP_KERNEL_ACCOUNT);
-	if (!tbo || (level == LEAF ? !p->tags : !p->child)) {
-		kfree(tbo);
+	ptbo = kzalloc(sizeof(*ptbo), GFP_KERNEL_ACCOUNT);
+	if (!ptbo || (level == LEAF ? !p->tags : !p->child)) {
+		kfree(ptbo);
 		pt_page_free(pt, p);
 		return ERR_PTR(-ENOMEM);
 	}
 	if (vseg_limits_charge(pt->limits, VSEG_LIMIT_PIN, pt_aperture_id(pt),
 			       PAGE_SIZE)) {
-		kfree(tbo);
+		kfree(ptbo);
 		pt_page_free(pt, p);
 		return ERR_PTR(-ENOSPC);
 	}
 	p->charged = true;
+	ptbo->pt = pt;
+	ptbo->p = p;
+	tbo = &ptbo->tbo;
 	drm_gem_private_object_init(&vdev->drm, &tbo->base, PAGE_SIZE);
-	vseg_placement_set(&placement, &place, 1);
-	/* On failure TTM calls pt_bo_destroy() itself. */
+	pt_placement(vdev, &place, &placement);
+	/*
+	 * On failure TTM calls pt_bo_destroy() itself; on success the
+	 * buffer is reserved by the caller's lock of the shared reservation.
+	 */
 	err = ttm_bo_init_reserved(&vdev->bdev, tbo, ttm_bo_type_kernel,
-				   &placement, 0, &ctx, NULL, NULL,
-				   pt_bo_destroy);
+				   &placement, 0, &ctx, NULL,
+				   pt->resv_obj->resv, pt_bo_destroy);
 	if (err) {
 		pt_page_free(pt, p);
 		return ERR_PTR(err == -EBUSY ? -ENOSPC : err);
 	}
-	ttm_bo_pin(tbo);
-	ttm_bo_unreserve(tbo);
 	p->bo = tbo;
+	/* The reservation is held: no eviction sees it before this. */
 	/* Its pages are in place once its MAP_APERTURE has run. */
 	wait = dma_resv_wait_timeout(tbo->base.resv, DMA_RESV_USAGE_KERNEL,
 				     false, MAX_SCHEDULE_TIMEOUT);
 	if (wait < 0 || !tbo->ttm || !tbo->ttm->pages[0]) {
+		ptbo->pt = NULL;
 		pt_page_free(pt, p);
 		return ERR_PTR(wait < 0 ? wait : -ENOMEM);
 	}
 	p->page = tbo->ttm->pages[0];
 	p->addr = VSEG_HW_SYSTEM_ADDR(page_to_phys(p->page));
+	p->resident = true;
 	return p;
 }
 
@@ -295,10 +359,18 @@ static void pt_free_work(struct work_struct *work)
 		wait_event(vdev->pt.idle, !atomic_read(&pt->pending));
 	/* No TLB entry survives under a root that may be reused. */
 	vdev->hw.ops->flush_tlb(&vdev->hw);
+	/* No eviction of a page reaches the tables once they go. */
+	list_for_each_entry(pt, &dead, link) {
+		dma_resv_lock(pt->resv_obj->resv, NULL);
+		list_for_each_entry(p, &pt->pages, link)
+			to_pt_tbo(p->bo)->pt = NULL;
+		dma_resv_unlock(pt->resv_obj->resv);
+	}
 	list_for_each_entry_safe(pt, next, &dead, link) {
 		list_for_each_entry_safe(p, tmp, &pt->pages, link)
 			pt_page_free(pt, p);
 		vseg_limits_client_put(pt->limits);
+		drm_gem_object_put(pt->resv_obj);
 		mutex_destroy(&pt->lock);
 		mutex_destroy(&pt->alloc_lock);
 		kfree(pt);
@@ -327,13 +399,16 @@ int vseg_pt_init(struct vseg_device *vdev)
  * vseg_pt_create() - the page tables of a new VA space, empty
  * @vdev: the device
  * @limits: the bounds its pages are charged to (a reference is taken)
+ * @resv_obj: the VA space's reservation object, which its pages share (a
+ *	reference is taken)
  *
  * No page yet: the first bind creates the root.
  *
  * Return: the tables, or NULL for lack of memory.
  */
 struct vseg_pt *vseg_pt_create(struct vseg_device *vdev,
-			       struct vseg_limits_client *limits)
+			       struct vseg_limits_client *limits,
+			       struct drm_gem_object *resv_obj)
 {
 	struct vseg_pt *pt = kzalloc(sizeof(*pt), GFP_KERNEL_ACCOUNT);
 
@@ -341,6 +416,8 @@ struct vseg_pt *vseg_pt_create(struct vseg_device *vdev,
 		return NULL;
 	pt->vdev = vdev;
 	pt->limits = vseg_limits_client_get(limits);
+	drm_gem_object_get(resv_obj);
+	pt->resv_obj = resv_obj;
 	mutex_init(&pt->alloc_lock);
 	mutex_init(&pt->lock);
 	INIT_LIST_HEAD(&pt->pages);
@@ -421,9 +498,14 @@ static int pt_prepare_one(struct vseg_pt *pt, u64 va)
 			} else {
 				i = vseg_hw_pt_index(va, l - 1);
 				dir = vseg_hw_pte_encode(n->addr, false, false);
+				n->parent = parent;
+				n->index = i;
 				parent->child[i] = n;
-				pt_write(parent, i, &dir, 1);
-				count_update(pt);
+				/* An evicted parent gets it when restored. */
+				if (parent->resident) {
+					pt_write(parent, i, &dir, 1);
+					count_update(pt);
+				}
 			}
 			mutex_unlock(&pt->lock);
 			p = n;
@@ -441,7 +523,8 @@ static int pt_prepare_one(struct vseg_pt *pt, u64 va)
  *
  * For VM_BIND, before the bind is queued: applying it allocates nothing.
  * The new pages' entries are invalid; directory entries pointing at them
- * are written at once (they map nothing by themselves).
+ * are written at once (they map nothing by themselves). The caller holds
+ * the VA space's reservation.
  *
  * Return: 0, -ENOMEM, or -ENOSPC when the aperture has no room or the
  * pages would exceed the VA space's pin bounds (the pages made before
@@ -588,7 +671,8 @@ static void pt_set_locked(struct vseg_pt *pt, u64 va, u64 end,
 		n = min_t(u64, VSEG_HW_PT_ENTRIES - first,
 			  (end - va) >> VSEG_HW_PAGE_SHIFT);
 		leaf = pt_find(pt, va, LEAF);
-		if (leaf) {
+		/* An evicted leaf is rewritten whole when it comes back. */
+		if (leaf && leaf->resident) {
 			for (i = 0, v = va; i < n; i++, v += PAGE_SIZE) {
 				/* Computed before the page is mapped. */
 				pte = s ? pte_of(s, v) : 0;
@@ -712,18 +796,23 @@ void vseg_pt_bo_unreachable(struct vseg_device *vdev,
 
 /*
  * An UPDATE_PT is about to run, @pt->lock held: the entries a bind or
- * unbind took over since its values were computed keep their value.
+ * unbind took over since its values were computed keep their value. An
+ * update for a leaf evicted since (or evicted and brought back: another
+ * page, rewritten whole) does not run.
  */
-static void update_prepare(struct vseg_paging_pte_update *u)
+static bool update_prepare(struct vseg_paging_pte_update *u)
 {
 	struct vseg_pt *pt = u->owner;
 	struct vseg_pt_page *leaf = u->table;
 	u32 i;
 
 	lockdep_assert_held(&pt->lock);
+	if (!leaf->resident || leaf->gen != u->gen)
+		return false;
 	for (i = 0; i < u->count; i++)
 		if (leaf->tags[u->first + i] != u->tag)
 			u->pte[i] = pt_read(leaf, u->first + i);
+	return true;
 }
 
 /*
@@ -740,10 +829,12 @@ static void update_done(struct vseg_paging_pte_update *u)
 		wake_up_all(&vdev->pt.idle);
 }
 
-/* One UPDATE_PT's values: the entries of one leaf a mapping covers. */
+/*
+ * One UPDATE_PT's values: the entries of one leaf a mapping covers (the
+ * leaf is set by the caller, under @pt->lock).
+ */
 static struct vseg_paging_pte_update *
-update_new(struct vseg_pt *pt, struct vseg_pt_page *leaf, u32 first, u32 n,
-	   u64 tag)
+update_new(struct vseg_pt *pt, u32 first, u32 n, u64 tag)
 {
 	struct vseg_paging_pte_update *u;
 
@@ -754,7 +845,6 @@ update_new(struct vseg_pt *pt, struct vseg_pt_page *leaf, u32 first, u32 n,
 	u->prepare = update_prepare;
 	u->done = update_done;
 	u->owner = pt;
-	u->table = leaf;
 	u->first = first;
 	u->tag = tag;
 	u->count = n;
@@ -802,22 +892,33 @@ static int move_add(struct vseg_pt_move *mv, unsigned int *cap,
 		first = vseg_hw_pt_index(va, LEAF);
 		n = min_t(u64, VSEG_HW_PT_ENTRIES - first,
 			  (end - va) >> VSEG_HW_PAGE_SHIFT);
+		err = move_grow(mv, cap, 1);
+		if (err)
+			return err;
+		u = update_new(pt, first, n, m->tag);
+		if (!u)
+			return -ENOMEM;
+		/*
+		 * The leaf, where it is now (no allocation under the lock the
+		 * paging engine takes). None, or evicted: nothing to update
+		 * (an evicted leaf is rewritten whole when it comes back).
+		 */
 		mutex_lock(&pt->lock);
 		leaf = pt_find(pt, va, LEAF);
-		mutex_unlock(&pt->lock);
-		if (leaf) {
-			err = move_grow(mv, cap, 1);
-			if (err)
-				return err;
-			u = update_new(pt, leaf, first, n, m->tag);
-			if (!u)
-				return -ENOMEM;
-			for (i = 0, v = va; s && i < n; i++, v += PAGE_SIZE)
-				u->pte[i] = pte_of(s, v);
-			mv->ups[mv->num_ups] = u;
-			mv->dst[mv->num_ups++] =
+		if (leaf && leaf->resident) {
+			u->table = leaf;
+			u->gen = leaf->gen;
+			mv->dst[mv->num_ups] =
 				VSEG_HW_SYSTEM_ADDR(page_to_phys(leaf->page) +
 						    first * sizeof(u64));
+		}
+		mutex_unlock(&pt->lock);
+		if (u->table) {
+			for (i = 0, v = va; s && i < n; i++, v += PAGE_SIZE)
+				u->pte[i] = pte_of(s, v);
+			mv->ups[mv->num_ups++] = u;
+		} else {
+			update_done(u);
 		}
 		va += (u64)n << VSEG_HW_PAGE_SHIFT;
 		cond_resched();
@@ -981,6 +1082,155 @@ void vseg_pt_move_end(struct vseg_pt_move *mv)
 	memset(mv, 0, sizeof(*mv));
 }
 
+/**
+ * vseg_pt_is_page() - is a TTM buffer a page-table page?
+ * @tbo: the buffer
+ *
+ * Return: true for a page-table page (vseg_pt_evicting() applies).
+ */
+bool vseg_pt_is_page(struct ttm_buffer_object *tbo)
+{
+	return tbo->destroy == pt_bo_destroy;
+}
+
+/* Take @p out of the tree the MMU walks; under @pt->lock. */
+static void pt_unlink_locked(struct vseg_pt *pt, struct vseg_pt_page *p)
+{
+	lockdep_assert_held(&pt->lock);
+	if (!p->parent)
+		WRITE_ONCE(pt->root_addr, 0);
+	else if (p->parent->resident)
+		pt_write(p->parent, p->index, NULL, 1);
+	count_update(pt);
+}
+
+/**
+ * vseg_pt_evicting() - a page-table page leaves the aperture
+ * @tbo: the page's buffer (vseg_pt_is_page()), reserved (its VA space's
+ *	reservation: no job of the space runs), in the aperture
+ * @new_mem: where TTM moves it
+ *
+ * From the move, before the page's GART entry goes: the page leaves the
+ * tree the MMU walks (its parent's entry, or the root address, invalid),
+ * its entries are no longer written, and the TLB is flushed. The next
+ * job of the VA space brings it back (vseg_pt_restore()).
+ */
+void vseg_pt_evicting(struct ttm_buffer_object *tbo,
+		      struct ttm_resource *new_mem)
+{
+	struct vseg_pt *pt = to_pt_tbo(tbo)->pt;
+	struct vseg_device *vdev;
+	struct vseg_pt_page *p;
+	bool out = false;
+
+	dma_resv_assert_held(tbo->base.resv);
+	if (!pt || (new_mem && new_mem->mem_type == TTM_PL_TT))
+		return;
+	vdev = pt->vdev;
+	mutex_lock(&pt->lock);
+	p = to_pt_tbo(tbo)->p;
+	if (p && p->resident) {
+		pt_unlink_locked(pt, p);
+		p->resident = false;
+		p->gen++;
+		pt->num_evicted++;
+		pt->evictions++;
+		out = true;
+	}
+	mutex_unlock(&pt->lock);
+	if (out) {
+		vdev->hw.ops->flush_tlb(&vdev->hw);
+		atomic64_inc(&vdev->pager.executed[VSEG_PAGING_OP_FLUSH_TLB]);
+	}
+}
+
+/* Bring @p back: in the aperture, rewritten, linked in; under alloc_lock. */
+static int pt_page_restore(struct vseg_pt *pt, struct vseg_pt_page *p,
+			   struct ttm_operation_ctx *ctx)
+{
+	struct ttm_place place;
+	struct ttm_placement placement;
+	u64 dir;
+	u32 i;
+	int err;
+
+	pt_placement(pt->vdev, &place, &placement);
+	err = ttm_bo_validate(p->bo, &placement, ctx);
+	if (err)
+		return err == -EBUSY ? -ENOSPC : err;
+	if (!p->bo->ttm || !ttm_tt_is_populated(p->bo->ttm))
+		return -ENOMEM;
+	mutex_lock(&pt->lock);
+	/* Swapped out and in, it may be another page. */
+	p->page = p->bo->ttm->pages[0];
+	p->addr = VSEG_HW_SYSTEM_ADDR(page_to_phys(p->page));
+	pt_write(p, 0, NULL, VSEG_HW_PT_ENTRIES);
+	if (p->level == LEAF) {
+		memset(p->tags, 0, VSEG_HW_PT_ENTRIES * sizeof(*p->tags));
+	} else {
+		for (i = 0; i < VSEG_HW_PT_ENTRIES; i++) {
+			if (!p->child[i] || !p->child[i]->resident)
+				continue;
+			dir = vseg_hw_pte_encode(p->child[i]->addr, false,
+						 false);
+			pt_write(p, i, &dir, 1);
+		}
+	}
+	p->resident = true;
+	p->gen++;
+	pt->num_evicted--;
+	pt->restores++;
+	if (!p->parent) {
+		WRITE_ONCE(pt->root_addr, p->addr);
+	} else if (p->parent->resident) {
+		dir = vseg_hw_pte_encode(p->addr, false, false);
+		pt_write(p->parent, p->index, &dir, 1);
+	}
+	count_update(pt);
+	mutex_unlock(&pt->lock);
+	return 0;
+}
+
+/**
+ * vseg_pt_restore() - bring a VA space's evicted page-table pages back
+ * @pt: the tables
+ * @ctx: TTM's context for the room it makes
+ *
+ * For a job's submission, the VA space's reservation held (vseg_submit.c),
+ * before the job's fence goes on it: every evicted page goes back into
+ * the aperture (which may evict other buffers), the root first, each
+ * directory rewritten from its children; a leaf comes back with every
+ * entry invalid. The caller then rewrites every mapping's entries
+ * (vseg_vm.c) and flushes the TLB.
+ *
+ * Return: the number of leaves brought back (0: nothing to rewrite),
+ * -ENOSPC when the aperture has no room, -ENOMEM, or -ERESTARTSYS.
+ */
+int vseg_pt_restore(struct vseg_pt *pt, struct ttm_operation_ctx *ctx)
+{
+	struct vseg_pt_page *p;
+	int leaves = 0, err = 0;
+	u32 l;
+
+	dma_resv_assert_held(pt->resv_obj->resv);
+	if (!READ_ONCE(pt->num_evicted))
+		return 0;
+	mutex_lock(&pt->alloc_lock);
+	for (l = 0; l < VSEG_HW_PT_LEVELS && !err; l++) {
+		list_for_each_entry(p, &pt->pages, link) {
+			if (p->level != l || p->resident)
+				continue;
+			err = pt_page_restore(pt, p, ctx);
+			if (err)
+				break;
+			leaves += l == LEAF;
+			cond_resched();
+		}
+	}
+	mutex_unlock(&pt->alloc_lock);
+	return err ?: leaves;
+}
+
 /* One VA space's tables, for debugfs: a line, then a line per leaf. */
 static void pt_show(struct vseg_pt *pt, struct seq_file *m, u32 ap)
 {
@@ -990,7 +1240,7 @@ static void pt_show(struct vseg_pt *pt, struct seq_file *m, u32 ap)
 
 	mutex_lock(&pt->lock);
 	list_for_each_entry(p, &pt->pages, link) {
-		if (p->level != LEAF)
+		if (p->level != LEAF || !p->resident)
 			continue;
 		for (i = 0; i < VSEG_HW_PT_ENTRIES; i++) {
 			e = pt_read(p, i);
@@ -1002,15 +1252,19 @@ static void pt_show(struct vseg_pt *pt, struct seq_file *m, u32 ap)
 			sys += !!(e & VSEG_HW_PTE_SYSTEM);
 		}
 	}
-	seq_printf(m, "space pid=%d root=0x%llx segment=%u pages=%u levels=%u,%u,%u,%u valid=%llu valid_4k=%llu valid_64k=%llu readonly=%llu system=%llu\n",
+	seq_printf(m, "space pid=%d root=0x%llx segment=%u pages=%u levels=%u,%u,%u,%u valid=%llu valid_4k=%llu valid_64k=%llu readonly=%llu system=%llu evicted=%u evictions=%llu restores=%llu\n",
 		   pt->pid, pt->root_addr, ap,
 		   pt->num_pages[0] + pt->num_pages[1] + pt->num_pages[2] +
 		   pt->num_pages[3], pt->num_pages[0], pt->num_pages[1],
 		   pt->num_pages[2], pt->num_pages[3], valid, valid - big, big,
-		   ro, sys);
+		   ro, sys, pt->num_evicted, pt->evictions, pt->restores);
 	list_for_each_entry(p, &pt->pages, link) {
 		if (p->level != LEAF)
 			continue;
+		if (!p->resident) {
+			seq_printf(m, "  leaf va=0x%llx evicted\n", p->va);
+			continue;
+		}
 		lv = 0;
 		lb = 0;
 		for (i = 0; i < VSEG_HW_PT_ENTRIES; i++) {

@@ -14,6 +14,8 @@
 
 struct drm_gem_object;
 struct seq_file;
+struct ttm_buffer_object;
+struct ttm_operation_ctx;
 struct ttm_resource;
 struct ttm_tt;
 struct vseg_device;
@@ -109,7 +111,8 @@ struct vseg_pt_move {
 
 int vseg_pt_init(struct vseg_device *vdev);
 struct vseg_pt *vseg_pt_create(struct vseg_device *vdev,
-			       struct vseg_limits_client *limits);
+			       struct vseg_limits_client *limits,
+			       struct drm_gem_object *resv_obj);
 void vseg_pt_destroy(struct vseg_pt *pt);
 int vseg_pt_prepare(struct vseg_pt *pt, u64 va, u64 range);
 u64 vseg_pt_root(struct vseg_pt *pt);
@@ -125,6 +128,10 @@ int vseg_pt_move_emit(struct vseg_pt_move *mv, struct vseg_paging *pg,
 		      bool inval);
 void vseg_pt_move_fail(struct vseg_pt_move *mv);
 void vseg_pt_move_end(struct vseg_pt_move *mv);
+bool vseg_pt_is_page(struct ttm_buffer_object *tbo);
+void vseg_pt_evicting(struct ttm_buffer_object *tbo,
+		      struct ttm_resource *new_mem);
+int vseg_pt_restore(struct vseg_pt *pt, struct ttm_operation_ctx *ctx);
 void vseg_pt_bo_unreachable(struct vseg_device *vdev,
 			    struct drm_gem_object *obj, struct mutex *lock,
 			    struct vseg_pt_bo *rec);

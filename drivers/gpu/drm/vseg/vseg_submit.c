@@ -436,6 +436,9 @@ static int job_prepare(struct vseg_cmd_job *job, struct vseg_submit *s)
 	err = apply_patches(job, s);
 	if (!err && !job->vm)
 		err = phys_check(job);
+	/* The page tables TTM evicted come back before the job's fence. */
+	if (!err && job->vm)
+		err = vseg_vm_restore_tables(job->vm);
 	return err;
 }
 
@@ -461,7 +464,14 @@ static int job_lock_prepare(struct vseg_cmd_job *job, struct vseg_submit *s,
 		drm_exec_init(exec, DRM_EXEC_INTERRUPTIBLE_WAIT |
 			      DRM_EXEC_IGNORE_DUPLICATES, job->num_bos);
 		drm_exec_until_all_locked(exec) {
-			for (i = 0; i < job->num_bos; i++) {
+			/* Its page tables share the address space's. */
+			if (job->vm) {
+				err = drm_exec_prepare_obj(exec,
+							   vseg_vm_resv_obj(job->vm),
+							   1);
+				drm_exec_retry_on_contention(exec);
+			}
+			for (i = 0; i < job->num_bos && !err; i++) {
 				err = drm_exec_prepare_obj(exec, job->objs[i], 1);
 				drm_exec_retry_on_contention(exec);
 				if (err)
@@ -499,11 +509,18 @@ static int job_add_deps(struct vseg_cmd_job *job)
 	return 0;
 }
 
-/* The job's fence goes on every buffer; the CPU's next access waits. */
+/*
+ * The job's fence goes on every buffer; the CPU's next access waits. On
+ * the address space's reservation too, as BOOKKEEP: TTM evicts none of
+ * its page tables while the job may walk them.
+ */
 static void job_publish(struct vseg_cmd_job *job, struct dma_fence *fence)
 {
 	u32 i;
 
+	if (job->vm)
+		dma_resv_add_fence(vseg_vm_resv_obj(job->vm)->resv, fence,
+				   DMA_RESV_USAGE_BOOKKEEP);
 	for (i = 0; i < job->num_bos; i++) {
 		struct ttm_buffer_object *tbo = &job->bos[i]->tbo;
 

@@ -435,6 +435,9 @@ static int vseg_ttm_move(struct ttm_buffer_object *bo, bool evict,
 	/* TTM removed its user mappings: its window slots go too. */
 	if (vseg_is_vseg_bo(bo))
 		vseg_host_aperture_drop(to_vseg_bo(bo));
+	/* A page-table page leaves its tree before its GART entry goes. */
+	if (vseg_pt_is_page(bo))
+		vseg_pt_evicting(bo, new_mem);
 	discard = vseg_is_vseg_bo(bo) && to_vseg_bo(bo)->discard;
 	err = move_prepare(vdev, bo, ctx, old, new_mem, discard, &has_content,
 			   &overwritten);

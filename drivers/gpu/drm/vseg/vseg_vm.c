@@ -33,10 +33,12 @@
 
 #include <linux/bsearch.h>
 #include <linux/dma-fence.h>
+#include <linux/dma-resv.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
+#include <drm/ttm/ttm_bo.h>
 #include <uapi/drm/vseg_drm.h>
 
 #include "vseg_bo.h"
@@ -229,7 +231,7 @@ struct vseg_vm *vseg_vm_create(struct vseg_device *vdev,
 	mutex_init(&vm->bind_lock);
 	mutex_init(&vm->tree_lock);
 	INIT_LIST_HEAD(&vm->pending);
-	vm->pt = vseg_pt_create(vdev, limits);
+	vm->pt = vseg_pt_create(vdev, limits, r_obj);
 	err = vm->pt ? vseg_sched_entity_init(vdev, &vm->entity,
 					      VSEG_QUEUE_BIND,
 					      DRM_SCHED_PRIORITY_NORMAL) :
@@ -324,6 +326,42 @@ void vseg_vm_close(struct vseg_vm *vm)
 	list_for_each_entry_safe(v, tmp, &op.removed, link)
 		va_free(v);
 	vseg_vm_put(vm);
+}
+
+/**
+ * vseg_vm_restore_tables() - the page tables back in place for a job
+ * @vm: the address space, its reservation held (the job's drm_exec
+ *	transaction), the job's fence not yet on it
+ *
+ * Brings the page-table pages TTM evicted back into the aperture
+ * (vseg_pt_restore()) and, when leaves came back, rewrites every
+ * mapping's entries where its buffer is now, then flushes the TLB.
+ *
+ * Return: 0, -ENOSPC when the aperture has no room for the tables,
+ * -ENOMEM or -ERESTARTSYS.
+ */
+int vseg_vm_restore_tables(struct vseg_vm *vm)
+{
+	struct ttm_operation_ctx ctx = { .interruptible = true };
+	struct drm_gpuva *va;
+	struct mutex *lock;
+	int ret;
+
+	ret = vseg_pt_restore(vm->pt, &ctx);
+	if (ret <= 0)
+		return ret;
+	mutex_lock(&vm->tree_lock);
+	drm_gpuvm_for_each_va(va, &vm->base) {
+		if (!va->gem.obj)
+			continue;
+		lock = vseg_gem_gpuva_lock(va->gem.obj);
+		mutex_lock(lock);
+		vseg_pt_map_va(to_vseg_va(va), &gem_to_vseg_bo(va->gem.obj)->pt);
+		mutex_unlock(lock);
+	}
+	mutex_unlock(&vm->tree_lock);
+	vseg_pt_flush(vm->pt);
+	return 0;
 }
 
 /**
@@ -802,9 +840,19 @@ static int vm_bind(struct drm_file *file, struct drm_vseg_vm_bind *args,
 		op->range = mapping_at(vm, op->addr);
 	if (!err && !va_range_ok(op->addr, op->range))
 		err = -EINVAL;
-	/* The page tables it writes: applying it allocates nothing. */
-	if (!err && map)
-		err = vseg_pt_prepare(vm->pt, op->addr, op->range);
+	/*
+	 * The page tables it writes: applying it allocates nothing. Their
+	 * pages share the address space's reservation.
+	 */
+	if (!err && map) {
+		struct dma_resv *resv = vseg_vm_resv_obj(vm)->resv;
+
+		err = dma_resv_lock_interruptible(resv, NULL);
+		if (!err) {
+			err = vseg_pt_prepare(vm->pt, op->addr, op->range);
+			dma_resv_unlock(resv);
+		}
+	}
 	if (!err)
 		err = vseg_syncs_get_out(file, args->out_syncs,
 					 args->num_out_syncs, args->sync_size,

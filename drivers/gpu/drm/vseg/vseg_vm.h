@@ -83,6 +83,7 @@ void vseg_vm_close(struct vseg_vm *vm);
 struct vseg_vm *vseg_vm_get(struct vseg_vm *vm);
 void vseg_vm_put(struct vseg_vm *vm);
 struct drm_gem_object *vseg_vm_resv_obj(struct vseg_vm *vm);
+int vseg_vm_restore_tables(struct vseg_vm *vm);
 int vseg_vm_collect_bos(struct vseg_vm *vm, struct vseg_va_range *ranges,
 			unsigned int n, struct vseg_bo ***bos,
 			unsigned int *count);
