@@ -1286,8 +1286,9 @@ static void pt_show(struct vseg_pt *pt, struct seq_file *m, u32 ap)
  * @m: the file
  *
  * Per VA space: its creator, root, where its pages live (the aperture's
- * segment id), pages per level and its valid leaf entries (4 KiB and
- * 64 KiB, read-only, system); then a line per leaf page.
+ * segment id), pages per level, its valid leaf entries (4 KiB and
+ * 64 KiB, read-only, system), its evicted pages, evictions and restores;
+ * then a line per leaf page.
  */
 void vseg_pt_show(struct vseg_device *vdev, struct seq_file *m)
 {

@@ -344,7 +344,7 @@ int vseg_vm_restore_tables(struct vseg_vm *vm)
 {
 	struct ttm_operation_ctx ctx = { .interruptible = true };
 	struct drm_gpuva *va;
-	struct mutex *lock;
+	struct mutex *lock; /* each buffer's GPU VA lock */
 	int ret;
 
 	ret = vseg_pt_restore(vm->pt, &ctx);
