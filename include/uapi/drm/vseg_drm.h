@@ -139,6 +139,15 @@ extern "C" {
  *   no aperture range could ever hold is still -EINVAL, though its set
  *   names system memory. A segment whose GPU address range reaches bit
  *   63 fails the load (the bus's class of system pages).
+ * - 0.9: GPU page tables (WDDM v2 GpuMmu). The render engine translates
+ *   every access through its VA space's page tables (4 KiB and 64 KiB
+ *   entries); a missing or read-only entry fails the job with -EFAULT as
+ *   before. VM_BIND may fail with -ENOSPC when the page-table pages its
+ *   range needs would exceed the process's, user's or device's pin
+ *   bound of the aperture (they are charged like pins there) or the
+ *   aperture has no room; SUBMIT to a VA space whose tables were evicted
+ *   brings them back first, and fails with -ENOSPC if the aperture has
+ *   no room for them.
  *
  * Rule for the version: the minor grows by one whenever this header
  * gains something a program may want to test for before it uses it (an
@@ -1214,7 +1223,8 @@ struct drm_vseg_patch {
  * -E2BIG for lists longer than their limit and for commands touching more
  * than job_max_mb MiB, -ENOENT for unknown handles or
  * syncobjs, -EFAULT for bad pointers, -ENOSPC when a listed buffer cannot
- * be made physically reachable, -EBUSY when it is pinned where the copy
+ * be made physically reachable or the address space's evicted page
+ * tables cannot come back into the aperture, -EBUSY when it is pinned where the copy
  * engine cannot reach it (attached by another device through PRIME). On
  * any error nothing is queued and no syncobj changes.
  */
@@ -1291,8 +1301,12 @@ struct drm_vseg_submit {
  * the buffer or the address space, unknown flags, nonzero reserved
  * fields, a VM-private buffer of another address space, bad syncs),
  * -ENOENT (unknown handle or syncobj), -E2BIG (sync lists or stride too
- * long), -EFAULT, -ENOSPC (the address space is full), -ENOMEM. Nothing
- * changes then.
+ * long), -EFAULT, -ENOSPC (the address space is full, or the page-table
+ * pages the range needs would pass the process's, user's or device's pin
+ * bound of the aperture, which they are charged to, or the aperture has
+ * no room for them), -ENOMEM. Nothing changes then, but for page-table
+ * pages made for the range before the failure, which stay (charged) until
+ * the address space goes.
  */
 struct drm_vseg_vm_bind {
 	__u64 extensions;
