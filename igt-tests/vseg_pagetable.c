@@ -242,6 +242,15 @@ static void settle(uint32_t h, uint64_t va)
 	vseg_cb_fini(&cb);
 }
 
+/* Unbind the pair bound at VA_BASE and VA_BASE + 2 * SIZE, close them. */
+static void release_pair(uint32_t h, uint32_t o)
+{
+	vseg_vm_unbind(ctx.fd, VA_BASE);
+	vseg_vm_unbind(ctx.fd, VA_BASE + 2 * SIZE);
+	vseg_gem_close(ctx.fd, h);
+	vseg_gem_close(ctx.fd, o);
+}
+
 /* --- entries ------------------------------------------------------------ */
 
 static void test_entries(void)
@@ -385,10 +394,7 @@ static void test_readonly_fault(void)
 	check_bytes(ctx.fd, o, model, "copied out of a read-only mapping");
 
 	vseg_cb_fini(&cb);
-	vseg_vm_unbind(ctx.fd, VA_BASE);
-	vseg_vm_unbind(ctx.fd, VA_BASE + 2 * SIZE);
-	vseg_gem_close(ctx.fd, h);
-	vseg_gem_close(ctx.fd, o);
+	release_pair(h, o);
 	free(model);
 	free(out);
 }
@@ -435,10 +441,7 @@ static void test_evict_follow(void)
 		 (unsigned long long)(paging_op(VSEG_PAGING_OP_FLUSH_TLB) - flush0));
 	check_bytes(ctx.fd, h, model, "the moved buffer");
 	vseg_cb_fini(&cb);
-	vseg_vm_unbind(ctx.fd, VA_BASE);
-	vseg_vm_unbind(ctx.fd, VA_BASE + 2 * SIZE);
-	vseg_gem_close(ctx.fd, h);
-	vseg_gem_close(ctx.fd, o);
+	release_pair(h, o);
 	free(model);
 }
 
@@ -692,10 +695,7 @@ static void test_tables_evicted(void)
 	igt_assert_eq(write(go[1], "g", 1), 1);
 	igt_waitchildren();
 	vseg_cb_fini(&cb);
-	vseg_vm_unbind(ctx.fd, VA_BASE);
-	vseg_vm_unbind(ctx.fd, VA_BASE + 2 * SIZE);
-	vseg_gem_close(ctx.fd, h);
-	vseg_gem_close(ctx.fd, o);
+	release_pair(h, o);
 	close(ready[0]);
 	close(ready[1]);
 	close(go[0]);
