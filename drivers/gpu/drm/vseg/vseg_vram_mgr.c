@@ -19,6 +19,7 @@
  * last freed.
  */
 
+#include <kunit/visibility.h>
 #include <linux/highmem.h>
 #include <linux/io.h>
 #include <linux/list_sort.h>
@@ -741,6 +742,7 @@ err_mutex:
 	mutex_destroy(&mgr->lock);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(__vseg_vram_mgr_init);
 
 /**
  * vseg_vram_mgr_fini() - tear down the manager of a memory segment
@@ -782,6 +784,7 @@ void vseg_vram_mgr_fini(struct vseg_vram_mgr *mgr, struct ttm_device *bdev)
 	mutex_destroy(&mgr->edit_lock);
 	mutex_destroy(&mgr->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_vram_mgr_fini);
 
 static void vram_mgr_release(struct drm_device *drm, void *arg)
 {
@@ -823,6 +826,7 @@ bool vseg_vram_res_contiguous(struct ttm_resource *res)
 {
 	return to_vseg_vram_res(res)->contiguous;
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_vram_res_contiguous);
 
 /* The backing store, further down. */
 static struct page **backing_slot(struct vseg_vram_mgr *mgr, u64 off,
@@ -937,6 +941,7 @@ bool vseg_vram_res_within(struct ttm_resource *res, u64 lo, u64 hi)
 			return false;
 	return true;
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_vram_res_within);
 
 /**
  * vseg_vram_res_size() - bytes a memory-segment placement holds
@@ -948,6 +953,7 @@ u64 vseg_vram_res_size(struct ttm_resource *res)
 {
 	return to_vseg_vram_res(res)->size;
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_vram_res_size);
 
 /**
  * vseg_vram_res_copy() - copy a placement's bytes to or from a buffer
@@ -1002,6 +1008,7 @@ u64 vseg_vram_mgr_committed(struct vseg_vram_mgr *mgr)
 	mutex_unlock(&mgr->lock);
 	return committed;
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_vram_mgr_committed);
 
 /*
  * The backing store: one system page per host page of the segment,
@@ -1365,6 +1372,7 @@ u64 vseg_vram_backed(struct vseg_vram_mgr *mgr)
 {
 	return atomic64_read(&mgr->backed);
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_vram_backed);
 
 /*
  * Ranges held out of the allocator at run time (vseg_ranges.c): the live
@@ -1417,6 +1425,7 @@ u64 vseg_vram_mgr_grab(struct vseg_vram_mgr *mgr, u64 start, u64 size,
 	mutex_unlock(&mgr->lock);
 	return got;
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_vram_mgr_grab);
 
 /**
  * vseg_vram_mgr_drop() - give back blocks vseg_vram_mgr_grab() held
@@ -1430,6 +1439,7 @@ void vseg_vram_mgr_drop(struct vseg_vram_mgr *mgr, struct list_head *blocks)
 	vseg_buddy_free_list(&mgr->mm, blocks);
 	mutex_unlock(&mgr->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_vram_mgr_drop);
 
 /**
  * vseg_vram_mgr_add_invalid() - make a held range an invalid range
@@ -1460,6 +1470,7 @@ int vseg_vram_mgr_add_invalid(struct vseg_vram_mgr *mgr, u64 start, u64 size,
 	mutex_unlock(&mgr->lock);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_vram_mgr_add_invalid);
 
 /**
  * vseg_vram_mgr_del_invalid() - remove an invalid range
@@ -1496,6 +1507,7 @@ int vseg_vram_mgr_del_invalid(struct vseg_vram_mgr *mgr, u64 start, u64 size)
 	mutex_unlock(&mgr->lock);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_vram_mgr_del_invalid);
 
 static u32 copy_holds(struct vseg_vram_mgr *mgr,
 		      const struct vseg_vram_hold *h, const u32 *num,
@@ -1522,6 +1534,7 @@ u32 vseg_vram_mgr_invalid(struct vseg_vram_mgr *mgr, struct vseg_range *out)
 {
 	return copy_holds(mgr, mgr->invalid, &mgr->num_invalid, out);
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_vram_mgr_invalid);
 
 /**
  * vseg_vram_mgr_uefi() - the UEFI frame buffers the firmware still holds
@@ -1534,6 +1547,7 @@ u32 vseg_vram_mgr_uefi(struct vseg_vram_mgr *mgr, struct vseg_range *out)
 {
 	return copy_holds(mgr, mgr->uefi, &mgr->num_uefi, out);
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_vram_mgr_uefi);
 
 /**
  * vseg_vram_mgr_held_overlaps() - does a range meet a held range
@@ -1560,6 +1574,7 @@ bool vseg_vram_mgr_held_overlaps(struct vseg_vram_mgr *mgr, u64 start,
 	mutex_unlock(&mgr->lock);
 	return hit;
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_vram_mgr_held_overlaps);
 
 /**
  * vseg_vram_res_intersects() - does a placement touch a range
@@ -1585,6 +1600,7 @@ bool vseg_vram_res_intersects(struct vseg_vram_mgr *mgr, struct ttm_resource *re
 	}
 	return false;
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_vram_res_intersects);
 
 /*
  * The firmware image: what the firmware left in its frame buffers, a
@@ -1689,3 +1705,4 @@ u64 vseg_vram_mgr_release_uefi(struct vseg_vram_mgr *mgr)
 	mutex_unlock(&mgr->lock);
 	return bytes;
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_vram_mgr_release_uefi);

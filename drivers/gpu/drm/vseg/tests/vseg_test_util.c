@@ -4,7 +4,7 @@
  *
  * The vseg_test module: KUnit suites for the pure logic of vseg (segment
  * tables, the GART, the aperture commit limit, placement derivation, the
- * limits per process, user and device). The
+ * limits per process, user and device, the memory-segment manager). The
  * segment table suite calls vseg.ko's segment table layer, which exports
  * it for KUnit only (EXPORT_SYMBOL_IF_KUNIT): vseg.ko must be loaded first.
  */
