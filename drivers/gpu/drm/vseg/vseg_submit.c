@@ -464,6 +464,12 @@ static int job_lock_prepare(struct vseg_cmd_job *job, struct vseg_submit *s,
 		drm_exec_init(exec, DRM_EXEC_INTERRUPTIBLE_WAIT |
 			      DRM_EXEC_IGNORE_DUPLICATES, job->num_bos);
 		drm_exec_until_all_locked(exec) {
+			/*
+			 * Each pass starts afresh: it must lock something, or
+			 * drm_exec never takes the contended object and
+			 * loops.
+			 */
+			err = 0;
 			/* Its page tables share the address space's. */
 			if (job->vm) {
 				err = drm_exec_prepare_obj(exec,
