@@ -1079,9 +1079,15 @@ static void test_sched_tracepoints(void)
 		if (r == ARRAY_SIZE(rings))
 			continue;
 		queued[r]++;
-		for (unsigned int k = 0; k < num_ev; k++) {
+		/*
+		 * Its events follow it, up to the next job queued with the
+		 * same fence address (a fence freed, its memory reused).
+		 */
+		for (unsigned int k = i + 1; k < num_ev; k++) {
 			if (strcmp(ev[k].fence, ev[i].fence))
 				continue;
+			if (ev[k].kind == 0)
+				break;
 			if (ev[k].kind == 1) {
 				igt_assert_f(run < 0, "%s job %s ran twice\n",
 					     rings[r], ev[i].fence);
@@ -1089,7 +1095,7 @@ static void test_sched_tracepoints(void)
 					     "%s job ran on %s\n", rings[r],
 					     ev[k].ring);
 				run = k;
-			} else if (ev[k].kind == 2 && k > i) {
+			} else if (ev[k].kind == 2) {
 				igt_assert_f(done < 0, "%s job %s done twice\n",
 					     rings[r], ev[i].fence);
 				done = k;
