@@ -1110,8 +1110,8 @@ static void pt_unlink_locked(struct vseg_pt *pt, struct vseg_pt_page *p)
  *	reservation: no job of the space runs), in the aperture
  * @new_mem: where TTM moves it
  *
- * From the move, before the page's GART entry goes: the page leaves the
- * tree the MMU walks (its parent's entry, or the root address, invalid),
+ * From the move, before the page's GART entry goes, once no job of the
+ * VA space may walk it any more: the page leaves the tree the MMU walks (its parent's entry, or the root address, invalid),
  * its entries are no longer written, and the TLB is flushed. The next
  * job of the VA space brings it back (vseg_pt_restore()).
  */
@@ -1126,6 +1126,13 @@ void vseg_pt_evicting(struct ttm_buffer_object *tbo,
 	dma_resv_assert_held(tbo->base.resv);
 	if (!pt || (new_mem && new_mem->mem_type == TTM_PL_TT))
 		return;
+	/*
+	 * Memory pressure never picks a page a job may still walk
+	 * (vseg_ttm_eviction_valuable()); a power transition's eviction of
+	 * the whole aperture may: the page leaves once those jobs are done.
+	 */
+	dma_resv_wait_timeout(tbo->base.resv, DMA_RESV_USAGE_BOOKKEEP, false,
+			      MAX_SCHEDULE_TIMEOUT);
 	vdev = pt->vdev;
 	mutex_lock(&pt->lock);
 	p = to_pt_tbo(tbo)->p;

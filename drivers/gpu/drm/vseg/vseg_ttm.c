@@ -657,12 +657,18 @@ int vseg_ttm_access(struct ttm_buffer_object *bo, unsigned long offset,
  * Memory pressure skips a protected buffer that may not leave its segment
  * (no EncryptedPagingSupported): it behaves as if it were pinned. A power
  * transition never evicts a protected buffer: it keeps it aside
- * (vseg_pm.c).
+ * (vseg_pm.c). Nor does it take a page table of a VA space a job queued
+ * or running may walk (its fence is on the space's reservation): the
+ * eviction leaves the tree at once, not when that job is done.
  */
 static bool vseg_ttm_eviction_valuable(struct ttm_buffer_object *bo,
 				       const struct ttm_place *place)
 {
 	struct vseg_device *vdev = bdev_to_vseg(bo->bdev);
+
+	if (vseg_pt_is_page(bo) &&
+	    !dma_resv_test_signaled(bo->base.resv, DMA_RESV_USAGE_BOOKKEEP))
+		return false;
 
 	if (vseg_is_vseg_bo(bo) &&
 	    (!vseg_vpr_evictable(vdev, vseg_bo_is_protected(to_vseg_bo(bo)),
