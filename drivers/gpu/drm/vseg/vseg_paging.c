@@ -405,6 +405,23 @@ int vseg_paging_run(struct vseg_paging *pg, u32 opcode, u32 flags, u64 dst,
 }
 
 /**
+ * vseg_paging_idle() - is the paging engine done with every operation?
+ * @pg: the paging state, between begin and end
+ *
+ * True when nothing is written and not handed over, and every batch
+ * queued has run: an operation run at once (vseg_paging_run()) cannot
+ * overtake one of an earlier move then. Stays true until the caller
+ * writes an operation: no other move writes meanwhile.
+ *
+ * Return: whether the engine is idle.
+ */
+bool vseg_paging_idle(struct vseg_paging *pg)
+{
+	lockdep_assert_held(&pg->lock);
+	return !pg->batch && (!pg->last || dma_fence_is_signaled(pg->last));
+}
+
+/**
  * vseg_paging_end() - hand the move's operations to the engine
  * @pg: the paging state, between begin and end
  *
@@ -642,7 +659,7 @@ void vseg_paging_show(struct vseg_paging *pg, struct seq_file *m)
 {
 	static const char * const names[VSEG_PAGING_NUM_OPCODES] = {
 		"transfer", "fill", "discard", "map", "unmap", "crypt",
-		"update_pt", "flush_tlb",
+		"update_pt", "flush_tlb", "transfer_virtual", "fill_virtual",
 	};
 	u64 offset = 0;
 	bool zero;

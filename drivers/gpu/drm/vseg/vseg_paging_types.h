@@ -21,6 +21,7 @@ struct vseg_device;
 struct vseg_engine;
 struct vseg_client_stats;
 struct vseg_paging_batch;
+struct vseg_pt;
 
 /**
  * struct vseg_paging_pte_update - the entries of one UPDATE_PT operation
@@ -100,6 +101,13 @@ struct vseg_paging_pte_update {
  * @full: times a move waited for room in a full buffer.
  * @failed: operations that failed (bad addresses: a driver bug).
  * @vpr_nonce: the last nonce given to an encrypted eviction.
+ * @va_pt: the paging engine's own VA space (vseg_paging_va.c), or NULL:
+ *	then every move uses physical operations. Set at load, cleared at
+ *	teardown, under @lock.
+ * @va_entry: the bus address of the first leaf entry of each window of
+ *	@va_pt (destination, source).
+ * @va_lock: held while an UPDATE_PT of @va_pt runs (it has no bind or
+ *	unbind to keep out: the engine's own operations alone write it).
  */
 struct vseg_paging {
 	struct vseg_device *vdev;
@@ -132,6 +140,9 @@ struct vseg_paging {
 	atomic64_t full;
 	atomic64_t failed;
 	atomic64_t vpr_nonce;
+	struct vseg_pt *va_pt;
+	u64 va_entry[2];
+	struct mutex va_lock; /* see above */
 };
 
 #endif /* __VSEG_PAGING_TYPES_H__ */
