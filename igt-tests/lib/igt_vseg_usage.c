@@ -152,7 +152,7 @@ static void parse_paging_engine(const struct vseg_debugfs_line *l,
 	struct vseg_paging_engine *e = &p->engine;
 	static const char * const ops[] = {
 		"transfer", "fill", "discard", "map", "unmap", "crypt",
-		"update_pt", "flush_tlb",
+		"update_pt", "flush_tlb", "transfer_virtual", "fill_virtual",
 	};
 
 	if (vseg_debugfs_is(l, "engine")) {

@@ -82,6 +82,8 @@ enum {
 	VSEG_PAGING_OP_CRYPT,
 	VSEG_PAGING_OP_UPDATE_PT,
 	VSEG_PAGING_OP_FLUSH_TLB,
+	VSEG_PAGING_OP_TRANSFER_VIRTUAL,
+	VSEG_PAGING_OP_FILL_VIRTUAL,
 	VSEG_PAGING_NUM_OPS
 };
 
@@ -99,7 +101,8 @@ enum {
  * @failed: operations that failed.
  * @bytes: bytes transferred or filled.
  * @op: operations run: transfer, fill, discard, map, unmap, crypt,
- *	update_pt, flush_tlb (VSEG_PAGING_OP_*).
+ *	update_pt, flush_tlb, transfer_virtual, fill_virtual
+ *	(VSEG_PAGING_OP_*).
  */
 struct vseg_paging_engine {
 	uint32_t segment;
