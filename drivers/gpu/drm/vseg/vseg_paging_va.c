@@ -4,11 +4,16 @@
  *
  * The paging engine's own VA space (WDDM's paging process, through which
  * DXGK_BUILDPAGINGBUFFER_TRANSFERVIRTUAL and _FILLVIRTUAL reach memory).
- * A device-owned set of page tables (vseg_pt.c), made at load with two
- * fixed windows of VSEG_PAGING_VA_WINDOW bytes, one leaf page-table page
- * each: the destination at VSEG_PAGING_VA_DST and the source at
- * VSEG_PAGING_VA_SRC. Its root is handed to the hardware once
- * (vseg_hw_ops.set_paging_root).
+ * The device's own page tables, in the format of vseg_hw.h, made at load:
+ * five zeroed system pages (the root, a level-1 and a level-2 directory,
+ * and two leaves), which map two fixed windows of VSEG_PAGING_VA_WINDOW
+ * bytes, one leaf each: the destination at VSEG_PAGING_VA_DST and the
+ * source at VSEG_PAGING_VA_SRC. Its root is handed to the hardware once
+ * (vseg_hw_ops.set_paging_root). They are kernel memory of the device's,
+ * as the paging buffer is when it lives in system memory: not kernel
+ * buffers in the aperture like a client VA space's tables (vseg_pt.c),
+ * so that they commit none of the aperture and charge no process.
+ * debugfs "paging" shows the windows' valid entries (va_valid=...).
  *
  * A move of a buffer without AccessedPhysically (vseg_ttm.c) copies or
  * clears its content a window at a time: for each chunk, an UPDATE_PT
@@ -33,22 +38,20 @@
  * AccessedPhysically buffers, kernel buffers and protected buffers
  * (whose encrypting TRANSFERs name their segment's physical address:
  * vseg_vpr.c) keep the physical Transfer and Fill, and so does every move
- * when the hardware has no paging VA space (no set_paging_root) or the
- * aperture had no room for its five page-table pages at load.
+ * when the hardware has no paging VA space (no set_paging_root).
  */
 
-#include <linux/err.h>
+#include <linux/gfp.h>
+#include <linux/highmem.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <drm/drm_managed.h>
-#include <drm/drm_print.h>
 
 #include "vseg_device_types.h"
 #include "vseg_hw.h"
 #include "vseg_paging.h"
 #include "vseg_paging_va.h"
-#include "vseg_pt.h"
 #include "vseg_res_cursor.h"
 
 /* Entries of one window: a whole leaf page-table page. */
@@ -60,64 +63,97 @@ static_assert(IS_ALIGNED(VSEG_PAGING_VA_SRC, VSEG_PAGING_VA_WINDOW));
 static_assert(VSEG_PAGING_VA_DST + VSEG_PAGING_VA_WINDOW <=
 	      VSEG_PAGING_VA_SRC);
 
-/* The windows, as &vseg_paging.va_entry indexes them. */
-enum { WIN_DST, WIN_SRC };
+/* The bus address of a page-table page: its system address. */
+static u64 table_addr(struct page *p)
+{
+	return VSEG_HW_SYSTEM_ADDR(page_to_phys(p));
+}
+
+/* Free the tables, once the hardware can no longer walk them. */
+static void va_free(struct vseg_device *vdev)
+{
+	struct vseg_paging *pg = &vdev->pager;
+	u32 i;
+
+	for (i = 0; i < VSEG_PAGING_VA_TABLES; i++) {
+		if (pg->va_table[i])
+			__free_page(pg->va_table[i]);
+		pg->va_table[i] = NULL;
+	}
+}
 
 static void va_release(struct drm_device *drm, void *arg)
 {
 	struct vseg_device *vdev = arg;
 	struct vseg_paging *pg = &vdev->pager;
-	struct vseg_pt *pt;
+	bool ready;
 
 	mutex_lock(&pg->lock);
-	pt = pg->va_pt;
-	pg->va_pt = NULL;
+	ready = pg->va_ready;
+	pg->va_ready = false;
 	mutex_unlock(&pg->lock);
-	if (pt) {
+	if (ready) {
 		/* Every operation through the windows has run. */
 		vseg_paging_wait_idle(pg);
 		vdev->hw.ops->set_paging_root(&vdev->hw, 0);
-		vseg_pt_destroy(pt);
-		flush_work(&vdev->pt.free_work);
+		/* No TLB entry outlives the pages (a root may be reused). */
+		vdev->hw.ops->flush_tlb(&vdev->hw);
 	}
+	va_free(vdev);
 	mutex_destroy(&pg->va_lock);
+}
+
+/* Point entry @index of table @t at table @next (a directory entry). */
+static void va_link(struct vseg_paging *pg, u32 t, u32 index, u32 next)
+{
+	u64 *k = kmap_local_page(pg->va_table[t]);
+
+	WRITE_ONCE(k[index], vseg_hw_pte_encode(table_addr(pg->va_table[next]),
+						false, false));
+	kunmap_local(k);
 }
 
 /**
  * vseg_paging_va_init() - the paging engine's VA space
  * @vdev: the device, its paging engine started (vseg_paging_init())
  *
- * Makes the tables of both windows and hands their root to the hardware.
- * Without the hardware's set_paging_root, or without room in the
- * aperture, there is none and moves stay physical. Torn down with the
- * DRM device, before the paging engine.
+ * Makes the tables of both windows (zeroed system pages, the directories
+ * linked, the leaves' entries invalid) and hands their root to the
+ * hardware. Without the hardware's set_paging_root there is none, and
+ * moves stay physical. Torn down with the DRM device, before the paging
+ * engine.
  *
  * Return: 0 or -ENOMEM.
  */
 int vseg_paging_va_init(struct vseg_device *vdev)
 {
 	struct vseg_paging *pg = &vdev->pager;
-	struct vseg_pt *pt;
+	u32 i;
 	int err;
 
 	mutex_init(&pg->va_lock);
 	err = drmm_add_action_or_reset(&vdev->drm, va_release, vdev);
 	if (err || !vdev->hw.ops->set_paging_root)
 		return err;
-	pt = vseg_pt_create_kernel(vdev, VSEG_PAGING_VA_DST,
-				   VSEG_PAGING_VA_SRC + VSEG_PAGING_VA_WINDOW -
-				   VSEG_PAGING_VA_DST);
-	if (IS_ERR(pt)) {
-		if (PTR_ERR(pt) != -ENOSPC)
-			return PTR_ERR(pt);
-		drm_info(&vdev->drm, "no room for the paging VA space: moves stay physical\n");
-		return 0;
+	for (i = 0; i < VSEG_PAGING_VA_TABLES; i++) {
+		pg->va_table[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		if (!pg->va_table[i]) {
+			va_free(vdev);
+			return -ENOMEM;
+		}
 	}
-	pg->va_entry[WIN_DST] = vseg_pt_entry_addr(pt, VSEG_PAGING_VA_DST);
-	pg->va_entry[WIN_SRC] = vseg_pt_entry_addr(pt, VSEG_PAGING_VA_SRC);
-	vdev->hw.ops->set_paging_root(&vdev->hw, vseg_pt_root(pt));
+	va_link(pg, VSEG_PAGING_VA_ROOT, vseg_hw_pt_index(VSEG_PAGING_VA_DST, 0),
+		VSEG_PAGING_VA_L1);
+	va_link(pg, VSEG_PAGING_VA_L1, vseg_hw_pt_index(VSEG_PAGING_VA_DST, 1),
+		VSEG_PAGING_VA_L2);
+	va_link(pg, VSEG_PAGING_VA_L2, vseg_hw_pt_index(VSEG_PAGING_VA_DST, 2),
+		VSEG_PAGING_VA_LEAF_DST);
+	va_link(pg, VSEG_PAGING_VA_L2, vseg_hw_pt_index(VSEG_PAGING_VA_SRC, 2),
+		VSEG_PAGING_VA_LEAF_SRC);
+	vdev->hw.ops->set_paging_root(&vdev->hw,
+				      table_addr(pg->va_table[VSEG_PAGING_VA_ROOT]));
 	mutex_lock(&pg->lock);
-	pg->va_pt = pt;
+	pg->va_ready = true;
 	mutex_unlock(&pg->lock);
 	return 0;
 }
@@ -131,7 +167,7 @@ int vseg_paging_va_init(struct vseg_device *vdev)
 bool vseg_paging_va_ready(struct vseg_paging *pg)
 {
 	lockdep_assert_held(&pg->lock);
-	return pg->va_pt;
+	return pg->va_ready;
 }
 
 /* The paging VA space's UPDATE_PTs: nothing to reconcile, freed once run. */
@@ -196,10 +232,14 @@ static void va_ptes(struct vseg_device *vdev, struct vseg_cursor *c, u64 off,
 	}
 }
 
-/* Point window @win at bytes [@off, @off + @len) of @c's placement. */
+/*
+ * Point window @win (its leaf, VSEG_PAGING_VA_LEAF_*) at bytes [@off,
+ * @off + @len) of @c's placement.
+ */
 static int va_update(struct vseg_paging *pg, u32 win, struct vseg_cursor *c,
 		     u64 off, u64 len, bool now)
 {
+	u64 entry = table_addr(pg->va_table[win]);
 	struct vseg_paging_pte_update *u;
 	int err;
 
@@ -210,11 +250,10 @@ static int va_update(struct vseg_paging *pg, u32 win, struct vseg_cursor *c,
 	u->prepare = va_update_prepare;
 	u->done = va_update_done;
 	u->count = WINDOW_ENTRIES;
-	va_ptes(pg->vdev, c, off, len, win == WIN_SRC, u->pte);
+	va_ptes(pg->vdev, c, off, len, win == VSEG_PAGING_VA_LEAF_SRC, u->pte);
 	if (!now)
-		return vseg_paging_emit_update(pg, pg->va_entry[win], u);
-	err = vseg_paging_run(pg, VSEG_PAGING_OP_UPDATE_PT, 0,
-			      pg->va_entry[win],
+		return vseg_paging_emit_update(pg, entry, u);
+	err = vseg_paging_run(pg, VSEG_PAGING_OP_UPDATE_PT, 0, entry,
 			      VSEG_HW_SYSTEM_ADDR(virt_to_phys(u->pte)),
 			      WINDOW_ENTRIES * sizeof(u64));
 	kfree(u);
@@ -255,9 +294,11 @@ int vseg_paging_va_emit(struct vseg_paging *pg, struct vseg_cursor *dst,
 	now = now && vseg_paging_idle(pg);
 	for (off = 0; off < size && !err; off += len) {
 		len = min_t(u64, size - off, VSEG_PAGING_VA_WINDOW);
-		err = va_update(pg, WIN_DST, dst, off, len, now);
+		err = va_update(pg, VSEG_PAGING_VA_LEAF_DST, dst, off, len,
+				now);
 		if (!err && src)
-			err = va_update(pg, WIN_SRC, src, off, len, now);
+			err = va_update(pg, VSEG_PAGING_VA_LEAF_SRC, src, off,
+					len, now);
 		if (!err)
 			err = va_op(pg, VSEG_PAGING_OP_FLUSH_TLB, 0, 0, 0, now);
 		if (err)

@@ -433,60 +433,6 @@ int vseg_pt_prepare(struct vseg_pt *pt, u64 va, u64 range)
 	return err;
 }
 
-/**
- * vseg_pt_create_kernel() - the page tables of one of the device's own VA
- * spaces, their pages made at once
- * @vdev: the device
- * @va: first address of the range the pages cover (page aligned)
- * @range: its bytes
- *
- * For the paging engine's VA space (vseg_paging_va.c): listed in debugfs
- * with pid 0, every page its range needs made now, its entries invalid.
- * vseg_pt_destroy() frees it.
- *
- * Return: the tables, or an ERR_PTR(): -ENOMEM, or -ENOSPC when the
- * aperture has no room.
- */
-struct vseg_pt *vseg_pt_create_kernel(struct vseg_device *vdev, u64 va,
-				      u64 range)
-{
-	struct vseg_pt *pt = vseg_pt_create(vdev);
-	int err;
-
-	if (!pt)
-		return ERR_PTR(-ENOMEM);
-	pt->pid = 0;
-	err = vseg_pt_prepare(pt, va, range);
-	if (err) {
-		vseg_pt_destroy(pt);
-		return ERR_PTR(err);
-	}
-	return pt;
-}
-
-/**
- * vseg_pt_entry_addr() - the bus address of the leaf entry of an address
- * @pt: the tables
- * @va: the GPU virtual address
- *
- * What an UPDATE_PT writing that entry names as its destination.
- *
- * Return: the system address of the entry, 0 when its leaf page does not
- * exist.
- */
-u64 vseg_pt_entry_addr(struct vseg_pt *pt, u64 va)
-{
-	struct vseg_pt_page *leaf;
-	u64 addr = 0;
-
-	mutex_lock(&pt->lock);
-	leaf = pt_find(pt, va, LEAF);
-	if (leaf)
-		addr = leaf->addr + vseg_hw_pt_index(va, LEAF) * sizeof(u64);
-	mutex_unlock(&pt->lock);
-	return addr;
-}
-
 static bool res_in_segment(const struct ttm_resource *res)
 {
 	return res && res->mem_type != TTM_PL_SYSTEM &&

@@ -110,9 +110,6 @@ int vseg_pt_init(struct vseg_device *vdev);
 struct vseg_pt *vseg_pt_create(struct vseg_device *vdev);
 void vseg_pt_destroy(struct vseg_pt *pt);
 int vseg_pt_prepare(struct vseg_pt *pt, u64 va, u64 range);
-struct vseg_pt *vseg_pt_create_kernel(struct vseg_device *vdev, u64 va,
-				      u64 range);
-u64 vseg_pt_entry_addr(struct vseg_pt *pt, u64 va);
 u64 vseg_pt_root(struct vseg_pt *pt);
 u64 vseg_pt_new_tag(struct vseg_pt *pt);
 void vseg_pt_map_va(struct vseg_va *va, const struct vseg_pt_bo *rec);
