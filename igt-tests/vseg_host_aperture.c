@@ -201,6 +201,8 @@ static void test_window_16m(void)
 	vseg_debugfs_read_paging(ctx.fd, &pg1);
 	igt_assert_eq_u64(pg1.engine.op[VSEG_PAGING_OP_TRANSFER],
 			  pg0.engine.op[VSEG_PAGING_OP_TRANSFER]);
+	igt_assert_eq_u64(pg1.engine.op[VSEG_PAGING_OP_TRANSFER_VIRTUAL],
+			  pg0.engine.op[VSEG_PAGING_OP_TRANSFER_VIRTUAL]);
 	igt_assert_eq_u64(pg1.seg[hidden].transfers, pg0.seg[hidden].transfers);
 
 	vseg_gem_info(ctx.fd, h, &after);

@@ -31,8 +31,10 @@
  *
  * SUBTEST: scattered-moves
  * Description: A multi-MiB buffer moves into fragmented vram (64 KiB
- *	holes) and back through a paging buffer of 32 operations: each move
- *	is split across several flushes, every byte arrives.
+ *	holes) and back through a paging buffer of 4 operations, each 2 MiB
+ *	window of the move (two UPDATE_PTs, a FLUSH_TLB, a TransferVirtual
+ *	over scattered pages) filling it: each move is split across several
+ *	flushes, every byte arrives.
  *
  * SUBTEST: one-operation
  * Description: A paging buffer with room for one operation still moves
@@ -52,7 +54,23 @@
  * SUBTEST: counters
  * Description: Creation into a memory segment counts one Fill, each move
  *	one Transfer on both segments, a DISCARD one Discard, a closed buffer
- *	one Discard; the engine's operation and byte counters grow with them.
+ *	one Discard; the engine's operation and byte counters grow with them
+ *	(the buffer is not AccessedPhysically: FillVirtual, TransferVirtual).
+ *
+ * SUBTEST: virtual-ops
+ * Description: A 3 MiB buffer without AccessedPhysically, in the 64 KiB-
+ *	page vram of the discrete profile: its creation clear counts two
+ *	FillVirtual (one per 2 MiB window), each move two TransferVirtual,
+ *	two UPDATE_PTs per window and a FLUSH_TLB, and no physical Fill or
+ *	Transfer; every byte arrives; the paging VA space (debugfs paging,
+ *	va_*) shows its windows pointing at the last window's pages: 64 KiB
+ *	entries for vram, system ones for pages, the source read-only.
+ *
+ * SUBTEST: physical-ops
+ * Description: An AccessedPhysically buffer's creation counts a physical
+ *	Fill and its moves physical Transfers, no FillVirtual or
+ *	TransferVirtual, and the paging VA space is left untouched; every
+ *	byte arrives.
  *
  * SUBTEST: hostile-client
  * Description: Another process moves and discards its own buffers through
@@ -220,8 +238,9 @@ static void unfragment(const uint32_t *keep, unsigned int n)
 }
 
 /*
- * A buffer moves into fragmented vram and back, each move one operation
- * per 64 KiB hole: more than the paging buffer holds.
+ * A buffer (without AccessedPhysically) moves into fragmented vram and
+ * back, each 2 MiB window of it four operations, its window's entries
+ * scattered over 64 KiB holes: more than the paging buffer holds.
  */
 static void move_round_trip(uint64_t size, uint32_t seed)
 {
@@ -261,8 +280,8 @@ static void test_scattered_moves(void)
 	uint32_t keep[512];
 	unsigned int n;
 
-	load("paging:seg=2,size=1K");
-	igt_assert_eq_u64(engine().operations, 1024 / OP_SIZE);
+	load("paging:seg=2,size=128");
+	igt_assert_eq_u64(engine().operations, 128 / OP_SIZE);
 	n = fragment_vram(keep, ARRAY_SIZE(keep));
 	move_round_trip(SZ_4M, 1);
 	move_round_trip((2 * SZ_1M) + SZ_4K, 2);
@@ -422,6 +441,153 @@ static void test_discard(void)
 	vseg_gem_close(ctx.fd, h);
 }
 
+/* --- virtual and physical operations -------------------------------------- */
+
+/* The paging VA space's windows, in debugfs "paging". */
+static void space_expect(const struct vseg_paging *p, uint64_t v4,
+			 uint64_t v64, uint64_t ro, uint64_t sys,
+			 const char *what)
+{
+	const struct vseg_paging_engine *e = &p->engine;
+
+	igt_assert_f(e->va && e->va_valid == v4 + v64 &&
+		     e->va_valid_4k == v4 && e->va_valid_64k == v64 &&
+		     e->va_readonly == ro && e->va_system == sys,
+		     "%s: paging VA space %d, entries 4k %llu (want %llu) 64k %llu (want %llu) readonly %llu (want %llu) system %llu (want %llu)\n",
+		     what, e->va, (unsigned long long)e->va_valid_4k,
+		     (unsigned long long)v4, (unsigned long long)e->va_valid_64k,
+		     (unsigned long long)v64,
+		     (unsigned long long)e->va_readonly, (unsigned long long)ro,
+		     (unsigned long long)e->va_system, (unsigned long long)sys);
+}
+
+/* Operations of kind @op run between @a and @b. */
+static uint64_t ran(const struct vseg_paging *a, const struct vseg_paging *b,
+		    unsigned int op)
+{
+	return b->engine.op[op] - a->engine.op[op];
+}
+
+/*
+ * Between @a and @b: @fill Fill, @transfer Transfer, @fillv FillVirtual,
+ * @transferv TransferVirtual; each window (a virtual operation) two
+ * UPDATE_PTs at most and one FLUSH_TLB at least; nothing failed.
+ */
+static void ops_expect(const struct vseg_paging *a, const struct vseg_paging *b,
+		       uint64_t fill, uint64_t transfer, uint64_t fillv,
+		       uint64_t transferv, const char *what)
+{
+	uint64_t windows = fillv + transferv;
+
+	igt_info("%s: fill %llu transfer %llu fill_virtual %llu transfer_virtual %llu update_pt %llu flush_tlb %llu bytes %llu\n",
+		 what, (unsigned long long)ran(a, b, VSEG_PAGING_OP_FILL),
+		 (unsigned long long)ran(a, b, VSEG_PAGING_OP_TRANSFER),
+		 (unsigned long long)ran(a, b, VSEG_PAGING_OP_FILL_VIRTUAL),
+		 (unsigned long long)ran(a, b,
+					 VSEG_PAGING_OP_TRANSFER_VIRTUAL),
+		 (unsigned long long)ran(a, b, VSEG_PAGING_OP_UPDATE_PT),
+		 (unsigned long long)ran(a, b, VSEG_PAGING_OP_FLUSH_TLB),
+		 (unsigned long long)(b->engine.bytes - a->engine.bytes));
+	if (fill != UINT64_MAX)
+		igt_assert_eq_u64(ran(a, b, VSEG_PAGING_OP_FILL), fill);
+	else
+		igt_assert_lt_u64(0, ran(a, b, VSEG_PAGING_OP_FILL));
+	if (transfer != UINT64_MAX)
+		igt_assert_eq_u64(ran(a, b, VSEG_PAGING_OP_TRANSFER), transfer);
+	else
+		igt_assert_lt_u64(0, ran(a, b, VSEG_PAGING_OP_TRANSFER));
+	igt_assert_eq_u64(ran(a, b, VSEG_PAGING_OP_FILL_VIRTUAL), fillv);
+	igt_assert_eq_u64(ran(a, b, VSEG_PAGING_OP_TRANSFER_VIRTUAL),
+			  transferv);
+	igt_assert_eq_u64(ran(a, b, VSEG_PAGING_OP_UPDATE_PT),
+			  fillv + 2 * transferv);
+	igt_assert_eq_u64(ran(a, b, VSEG_PAGING_OP_FLUSH_TLB), windows);
+	igt_assert_eq_u64(b->engine.failed, a->engine.failed);
+}
+
+#define ANY	UINT64_MAX
+
+static void load_discrete(void)
+{
+	vseg_ctx_load(&ctx, "discrete");
+	vram_id = vseg_segment_by_name(&ctx.q, ctx.segs, "vram");
+}
+
+static void test_virtual_ops(void)
+{
+	/* Two windows: 2 MiB, then 1 MiB (256 pages, 16 of 64 KiB). */
+	const uint64_t size = 3 * SZ_1M;
+	struct vseg_paging p0, p1, p2, p3;
+	uint32_t h;
+
+	load_discrete();
+	vseg_debugfs_read_paging(ctx.fd, &p0);
+
+	h = vseg_gem_create_in(ctx.fd, size, vram_id, 0);
+	igt_assert_eq_u32(vseg_gem_segment(ctx.fd, h), vram_id);
+	vseg_bo_check_zero(ctx.fd, h, size, "a new buffer");
+	vseg_bo_fill_pattern(ctx.fd, h, size, 41);
+	vseg_debugfs_read_paging(ctx.fd, &p1);
+	ops_expect(&p0, &p1, 0, 0, 2, 0, "creation");
+	/* The destination window: the last 1 MiB, in 64 KiB pages. */
+	space_expect(&p1, 0, 256, 0, 0, "after the creation clear");
+
+	evict(ctx.fd, h);
+	vseg_bo_check_pattern(ctx.fd, h, size, 41, "after EVICT");
+	vseg_debugfs_read_paging(ctx.fd, &p2);
+	ops_expect(&p1, &p2, 0, 0, 0, 2, "eviction");
+	igt_assert_lte_u64(p1.engine.bytes + size, p2.engine.bytes);
+	/* Into system pages, out of vram's 64 KiB pages (read-only). */
+	space_expect(&p2, 256, 256, 256, 256, "after the eviction");
+
+	make_resident(ctx.fd, h, vram_id);
+	vseg_bo_check_pattern(ctx.fd, h, size, 41, "after MAKE_RESIDENT");
+	vseg_debugfs_read_paging(ctx.fd, &p3);
+	ops_expect(&p2, &p3, 0, 0, 0, 2, "back into vram");
+	igt_assert_lte_u64(p2.engine.bytes + size, p3.engine.bytes);
+	space_expect(&p3, 256, 256, 256, 256, "after MAKE_RESIDENT");
+	igt_assert_eq_u64(p3.seg[vram_id].transfers,
+			  p1.seg[vram_id].transfers + 2);
+
+	vseg_gem_close(ctx.fd, h);
+}
+
+static void test_physical_ops(void)
+{
+	const uint64_t size = SZ_1M;
+	struct vseg_paging p0, p1, p2, p3;
+	uint32_t h;
+
+	load_discrete();
+	vseg_debugfs_read_paging(ctx.fd, &p0);
+
+	h = vseg_gem_create_in(ctx.fd, size, vram_id, AP_FLAG);
+	igt_assert_eq_u32(vseg_gem_segment(ctx.fd, h), vram_id);
+	vseg_bo_check_zero(ctx.fd, h, size, "a new buffer");
+	vseg_bo_fill_pattern(ctx.fd, h, size, 42);
+	vseg_debugfs_read_paging(ctx.fd, &p1);
+	/* Contiguous: one Fill. */
+	ops_expect(&p0, &p1, 1, 0, 0, 0, "creation");
+
+	evict(ctx.fd, h);
+	vseg_bo_check_pattern(ctx.fd, h, size, 42, "after EVICT");
+	vseg_debugfs_read_paging(ctx.fd, &p2);
+	ops_expect(&p1, &p2, 0, ANY, 0, 0, "eviction");
+	igt_assert_lte_u64(p1.engine.bytes + size, p2.engine.bytes);
+
+	make_resident(ctx.fd, h, vram_id);
+	vseg_bo_check_pattern(ctx.fd, h, size, 42, "after MAKE_RESIDENT");
+	vseg_debugfs_read_paging(ctx.fd, &p3);
+	ops_expect(&p2, &p3, 0, ANY, 0, 0, "back into vram");
+	igt_assert_lte_u64(p2.engine.bytes + size, p3.engine.bytes);
+
+	/* The paging VA space's windows were not touched. */
+	space_expect(&p3, p0.engine.va_valid_4k, p0.engine.va_valid_64k,
+		     p0.engine.va_readonly, p0.engine.va_system,
+		     "after the physical moves");
+	vseg_gem_close(ctx.fd, h);
+}
+
 /* --- counters ------------------------------------------------------------- */
 
 static void test_counters(void)
@@ -443,8 +609,8 @@ static void test_counters(void)
 	vseg_debugfs_read_paging(ctx.fd, &p1);
 	igt_assert_eq_u64(p1.seg[vram_id].fills, p0.seg[vram_id].fills + 1);
 	igt_assert_eq_u64(p1.seg[vram_id].transfers, p0.seg[vram_id].transfers);
-	igt_assert_lt_u64(p0.engine.op[VSEG_PAGING_OP_FILL],
-			  p1.engine.op[VSEG_PAGING_OP_FILL]);
+	igt_assert_lt_u64(p0.engine.op[VSEG_PAGING_OP_FILL_VIRTUAL],
+			  p1.engine.op[VSEG_PAGING_OP_FILL_VIRTUAL]);
 
 	/* Out and in: one Transfer on each side each time. */
 	evict(ctx.fd, h);
@@ -459,8 +625,8 @@ static void test_counters(void)
 	igt_assert_eq_u64(p3.seg[vram_id].transfers,
 			  p2.seg[vram_id].transfers + 1);
 	igt_assert_eq_u64(p3.seg[0].transfers, p2.seg[0].transfers + 1);
-	igt_assert_lt_u64(p1.engine.op[VSEG_PAGING_OP_TRANSFER] + 1,
-			  p3.engine.op[VSEG_PAGING_OP_TRANSFER]);
+	igt_assert_lt_u64(p1.engine.op[VSEG_PAGING_OP_TRANSFER_VIRTUAL] + 1,
+			  p3.engine.op[VSEG_PAGING_OP_TRANSFER_VIRTUAL]);
 	igt_assert_lte_u64(p1.engine.bytes + 2 * size, p3.engine.bytes);
 
 	/* A discard: one Discard, no Transfer. */
@@ -654,6 +820,14 @@ igt_main
 		{ "counters", test_counters,
 		  "Fill, Transfer and Discard are counted exactly per segment; "
 		  "the engine's counters follow." },
+		{ "virtual-ops", test_virtual_ops,
+		  "Moves of a buffer without AccessedPhysically count "
+		  "FillVirtual and TransferVirtual through the paging VA "
+		  "space's windows, no physical Fill or Transfer; bytes "
+		  "verified." },
+		{ "physical-ops", test_physical_ops,
+		  "An AccessedPhysically buffer's moves count Fill and "
+		  "Transfer, no virtual operation; bytes verified." },
 		{ "hostile-client", test_hostile_client,
 		  "Another process moves and discards its own buffers through "
 		  "the same paging buffer; it cannot reach ours, no byte of "

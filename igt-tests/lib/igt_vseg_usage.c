@@ -152,7 +152,7 @@ static void parse_paging_engine(const struct vseg_debugfs_line *l,
 	struct vseg_paging_engine *e = &p->engine;
 	static const char * const ops[] = {
 		"transfer", "fill", "discard", "map", "unmap", "crypt",
-		"update_pt", "flush_tlb",
+		"update_pt", "flush_tlb", "transfer_virtual", "fill_virtual",
 	};
 
 	if (vseg_debugfs_is(l, "engine")) {
@@ -169,6 +169,12 @@ static void parse_paging_engine(const struct vseg_debugfs_line *l,
 		e->bytes = vseg_debugfs_u64(l, "bytes");
 		for (unsigned int i = 0; i < ARRAY_SIZE(ops); i++)
 			e->op[i] = vseg_debugfs_u64(l, ops[i]);
+		e->va = vseg_debugfs_bool(l, "va");
+		e->va_valid = vseg_debugfs_u64(l, "va_valid");
+		e->va_valid_4k = vseg_debugfs_u64(l, "va_valid_4k");
+		e->va_valid_64k = vseg_debugfs_u64(l, "va_valid_64k");
+		e->va_readonly = vseg_debugfs_u64(l, "va_readonly");
+		e->va_system = vseg_debugfs_u64(l, "va_system");
 		p->pool.pages = vseg_debugfs_u64(l, "pool_pages");
 		p->pool.max = vseg_debugfs_u64(l, "pool_max");
 		p->pool.hits = vseg_debugfs_u64(l, "pool_hits");

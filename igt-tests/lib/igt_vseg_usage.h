@@ -82,6 +82,8 @@ enum {
 	VSEG_PAGING_OP_CRYPT,
 	VSEG_PAGING_OP_UPDATE_PT,
 	VSEG_PAGING_OP_FLUSH_TLB,
+	VSEG_PAGING_OP_TRANSFER_VIRTUAL,
+	VSEG_PAGING_OP_FILL_VIRTUAL,
 	VSEG_PAGING_NUM_OPS
 };
 
@@ -99,7 +101,16 @@ enum {
  * @failed: operations that failed.
  * @bytes: bytes transferred or filled.
  * @op: operations run: transfer, fill, discard, map, unmap, crypt,
- *	update_pt, flush_tlb (VSEG_PAGING_OP_*).
+ *	update_pt, flush_tlb, transfer_virtual, fill_virtual
+ *	(VSEG_PAGING_OP_*).
+ * @va: the paging engine's own VA space exists (moves without
+ *	AccessedPhysically use TransferVirtual and FillVirtual).
+ * @va_valid: valid entries of its windows (where the last virtual
+ *	operation's chunk was).
+ * @va_valid_4k: of which 4 KiB ones.
+ * @va_valid_64k: of which parts of 64 KiB pages.
+ * @va_readonly: of which read-only (the source window's).
+ * @va_system: of which naming system pages.
  */
 struct vseg_paging_engine {
 	uint32_t segment;
@@ -114,6 +125,12 @@ struct vseg_paging_engine {
 	uint64_t failed;
 	uint64_t bytes;
 	uint64_t op[VSEG_PAGING_NUM_OPS];
+	bool va;
+	uint64_t va_valid;
+	uint64_t va_valid_4k;
+	uint64_t va_valid_64k;
+	uint64_t va_readonly;
+	uint64_t va_system;
 };
 
 /**

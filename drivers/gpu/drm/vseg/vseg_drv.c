@@ -43,6 +43,7 @@
 #include "vseg_ioctl.h"
 #include "vseg_page_pool.h"
 #include "vseg_paging.h"
+#include "vseg_paging_va.h"
 #include "vseg_pci.h"
 #include "vseg_phys.h"
 #include "vseg_pm.h"
@@ -295,7 +296,8 @@ static int vseg_device_probe(struct device *dev, struct pci_dev *pci)
 	if (!err)
 		err = probe_step(vdev, &step, vseg_sched_init(vdev));
 	if (!err)
-		err = probe_step(vdev, &step, vseg_paging_init(vdev));
+		err = probe_step(vdev, &step, vseg_paging_init(vdev) ?:
+				 vseg_paging_va_init(vdev));
 	if (!err)
 		err = probe_step(vdev, &step, vseg_display_init(vdev));
 	if (err)

@@ -306,6 +306,14 @@ struct vseg_hw_scanout {
  * @VSEG_PAGING_OP_FLUSH_TLB: the MMU forgets every entry it cached, once
  *	an engine step in progress has ended (as &vseg_hw_ops.flush_tlb):
  *	DXGK_BUILDPAGINGBUFFER_FLUSHTLB.
+ * @VSEG_PAGING_OP_TRANSFER_VIRTUAL: as TRANSFER, but @dst and @src are GPU
+ *	virtual addresses of the paging engine's own VA space (the root of
+ *	&vseg_hw_ops.set_paging_root), which the MMU translates a page at a
+ *	time, through its TLB: DXGK_BUILDPAGINGBUFFER_TRANSFERVIRTUAL. An
+ *	address without a VALID entry (or a write through a READONLY one)
+ *	fails the operation with -EFAULT; the bytes before it are written.
+ * @VSEG_PAGING_OP_FILL_VIRTUAL: as FILL, @dst being a GPU virtual address
+ *	of the paging VA space: DXGK_BUILDPAGINGBUFFER_FILLVIRTUAL.
  * @VSEG_PAGING_NUM_OPCODES: number of values.
  */
 enum vseg_paging_opcode {
@@ -317,6 +325,8 @@ enum vseg_paging_opcode {
 	VSEG_PAGING_OP_CRYPT_CONTEXT,
 	VSEG_PAGING_OP_UPDATE_PT,
 	VSEG_PAGING_OP_FLUSH_TLB,
+	VSEG_PAGING_OP_TRANSFER_VIRTUAL,
+	VSEG_PAGING_OP_FILL_VIRTUAL,
 	VSEG_PAGING_NUM_OPCODES
 };
 
@@ -332,17 +342,22 @@ enum vseg_paging_opcode {
  * @opcode: &enum vseg_paging_opcode.
  * @flags: VSEG_PAGING_F_*.
  * @dst: destination: a GPU physical address, or an aperture byte offset
- *	for MAP/UNMAP.
- * @src: source GPU physical address; FILL: the pattern; MAP: the physical
- *	address of the first system page.
+ *	for MAP/UNMAP, or a GPU virtual address of the paging VA space for
+ *	the _VIRTUAL operations.
+ * @src: source GPU physical address (TRANSFER_VIRTUAL: virtual); FILL and
+ *	FILL_VIRTUAL: the pattern; MAP: the physical address of the first
+ *	system page.
  * @size: bytes.
  *
  * The paging engine reaches memory physically, without a page table, and
  * never through the aperture: a memory segment's bytes by their GPU
  * physical address (segment base plus offset), system pages by
  * VSEG_HW_SYSTEM_ADDR() of their physical address. The core writes
- * nothing the engine would have to look up. Fixed size: the paging
- * buffer is an array of these.
+ * nothing the engine would have to look up. The exceptions are
+ * TRANSFER_VIRTUAL and FILL_VIRTUAL, whose addresses the MMU translates
+ * through the paging VA space's page tables (which UPDATE_PT operations
+ * of the same batch point at the memory, followed by a FLUSH_TLB). Fixed
+ * size: the paging buffer is an array of these.
  */
 struct vseg_paging_op {
 	u32 opcode;
@@ -356,7 +371,7 @@ struct vseg_paging_op {
  * struct vseg_hw_paging_result - what the paging engine reports of a run
  * @executed: operations that ran, per opcode.
  * @failed: operations that failed (a bad address: a driver bug).
- * @bytes: bytes transferred or filled.
+ * @bytes: bytes transferred or filled (physically or virtually).
  * @gart_set: GART entries that became valid.
  * @gart_cleared: valid GART entries that were invalidated.
  * @gart_binds: MAP_APERTUREs that began a range (%VSEG_PAGING_F_NEW_RANGE).
@@ -444,6 +459,13 @@ struct vseg_hw_paging_result {
  *	progress ends first). May sleep. DXGK_BUILDPAGINGBUFFER_FLUSHTLB,
  *	for the core's own binds and unbinds (the paging engine's FLUSH_TLB
  *	does the same).
+ * @set_paging_root: the paging engine's own VA space (WDDM's paging
+ *	process): the bus address of its root page table (level 0; a
+ *	system page, VSEG_HW_SYSTEM_ADDR()), through which TRANSFER_VIRTUAL
+ *	and FILL_VIRTUAL translate; 0 for none (they fail with -EFAULT).
+ *	Once at load, before any such operation, and 0 again at teardown.
+ *	What the GPU's paging engine is told of the paging process's page
+ *	directory (its root is fixed for the device's life).
  * @release: free what the attach function allocated; the last call, at
  *	the device's teardown.
  */
@@ -468,6 +490,7 @@ struct vseg_hw_ops {
 	bool (*get_scanout)(struct vseg_hw *hw, u32 head,
 			    struct vseg_hw_scanout *s);
 	void (*flush_tlb)(struct vseg_hw *hw);
+	void (*set_paging_root)(struct vseg_hw *hw, u64 root);
 	void (*release)(struct vseg_hw *hw);
 };
 

@@ -33,6 +33,7 @@
 
 #include <linux/dma-fence.h>
 #include <linux/dma-mapping.h>
+#include <linux/highmem.h>
 #include <linux/ktime.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -406,6 +407,23 @@ int vseg_paging_run(struct vseg_paging *pg, u32 opcode, u32 flags, u64 dst,
 }
 
 /**
+ * vseg_paging_idle() - is the paging engine done with every operation?
+ * @pg: the paging state, between begin and end
+ *
+ * True when nothing is written and not handed over, and every batch
+ * queued has run: an operation run at once (vseg_paging_run()) cannot
+ * overtake one of an earlier move then. Stays true until the caller
+ * writes an operation: no other move writes meanwhile.
+ *
+ * Return: whether the engine is idle.
+ */
+bool vseg_paging_idle(struct vseg_paging *pg)
+{
+	lockdep_assert_held(&pg->lock);
+	return !pg->batch && (!pg->last || dma_fence_is_signaled(pg->last));
+}
+
+/**
  * vseg_paging_end() - hand the move's operations to the engine
  * @pg: the paging state, between begin and end
  *
@@ -632,10 +650,39 @@ int vseg_paging_init(struct vseg_device *vdev)
 	return 0;
 }
 
+/*
+ * The paging VA space's windows (vseg_paging_va.c): whether it exists,
+ * and their valid entries (4 KiB and 64 KiB ones, read-only, naming
+ * system pages). Under @pg->lock.
+ */
+static void paging_va_show(struct vseg_paging *pg, struct seq_file *m)
+{
+	u64 valid = 0, big = 0, ro = 0, sys = 0, e, *k;
+	u32 w, i;
+
+	for (w = VSEG_PAGING_VA_LEAF_DST;
+	     pg->va_ready && w <= VSEG_PAGING_VA_LEAF_SRC; w++) {
+		k = kmap_local_page(pg->va_table[w]);
+		for (i = 0; i < VSEG_HW_PT_ENTRIES; i++) {
+			e = READ_ONCE(k[i]);
+			if (!(e & VSEG_HW_PTE_VALID))
+				continue;
+			valid++;
+			big += !!(e & VSEG_HW_PTE_64K);
+			ro += !!(e & VSEG_HW_PTE_READONLY);
+			sys += !!(e & VSEG_HW_PTE_SYSTEM);
+		}
+		kunmap_local(k);
+	}
+	seq_printf(m, " va=%d va_valid=%llu va_valid_4k=%llu va_valid_64k=%llu va_readonly=%llu va_system=%llu",
+		   pg->va_ready, valid, valid - big, big, ro, sys);
+}
+
 /**
  * vseg_paging_show() - the paging buffer and engine, for debugfs
  *
- * One line; the page pool's figures (vseg_page_pool_show()) end it.
+ * One line: the buffer, the engine's counters, the paging VA space's
+ * windows; the page pool's figures (vseg_page_pool_show()) end it.
  * @pg: the paging state
  * @m: the file
  */
@@ -643,7 +690,7 @@ void vseg_paging_show(struct vseg_paging *pg, struct seq_file *m)
 {
 	static const char * const names[VSEG_PAGING_NUM_OPCODES] = {
 		"transfer", "fill", "discard", "map", "unmap", "crypt",
-		"update_pt", "flush_tlb",
+		"update_pt", "flush_tlb", "transfer_virtual", "fill_virtual",
 	};
 	u64 offset = 0;
 	bool zero;
@@ -667,6 +714,7 @@ void vseg_paging_show(struct vseg_paging *pg, struct seq_file *m)
 	for (i = 0; i < VSEG_PAGING_NUM_OPCODES; i++)
 		seq_printf(m, " %s=%llu", names[i],
 			   (u64)atomic64_read(&pg->executed[i]));
+	paging_va_show(pg, m);
 	vseg_page_pool_show(m);
 	seq_putc(m, '\n');
 	mutex_unlock(&pg->lock);

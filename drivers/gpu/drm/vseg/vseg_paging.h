@@ -25,6 +25,7 @@ int vseg_paging_emit_update(struct vseg_paging *pg, u64 dst,
 			    struct vseg_paging_pte_update *u);
 int vseg_paging_run(struct vseg_paging *pg, u32 opcode, u32 flags, u64 dst,
 		    u64 src, u64 size);
+bool vseg_paging_idle(struct vseg_paging *pg);
 struct dma_fence *vseg_paging_end(struct vseg_paging *pg);
 int vseg_paging_barrier(struct vseg_paging *pg);
 void vseg_paging_abort(struct vseg_paging *pg);

@@ -21,6 +21,21 @@ struct vseg_device;
 struct vseg_engine;
 struct vseg_client_stats;
 struct vseg_paging_batch;
+struct page;
+
+/*
+ * Page-table pages of the paging VA space (vseg_paging_va.c), as
+ * &vseg_paging.va_table indexes them: the directories from the root
+ * down, then the leaves of the destination and source windows.
+ */
+enum {
+	VSEG_PAGING_VA_ROOT,
+	VSEG_PAGING_VA_L1,
+	VSEG_PAGING_VA_L2,
+	VSEG_PAGING_VA_LEAF_DST,
+	VSEG_PAGING_VA_LEAF_SRC,
+	VSEG_PAGING_VA_TABLES
+};
 
 /**
  * struct vseg_paging_pte_update - the entries of one UPDATE_PT operation
@@ -104,6 +119,13 @@ struct vseg_paging_pte_update {
  * @full: times a move waited for room in a full buffer.
  * @failed: operations that failed (bad addresses: a driver bug).
  * @vpr_nonce: the last nonce given to an encrypted eviction.
+ * @va_ready: the paging engine's own VA space exists
+ *	(vseg_paging_va.c): moves may use the virtual operations. Set at
+ *	load, cleared at teardown, under @lock.
+ * @va_table: its page-table pages: the root, a level-1 and a level-2
+ *	directory, the leaves of the destination and source windows.
+ * @va_lock: held while an UPDATE_PT of a window runs (it has no bind or
+ *	unbind to keep out: the engine's own operations alone write them).
  */
 struct vseg_paging {
 	struct vseg_device *vdev;
@@ -136,6 +158,9 @@ struct vseg_paging {
 	atomic64_t full;
 	atomic64_t failed;
 	atomic64_t vpr_nonce;
+	bool va_ready;
+	struct page *va_table[VSEG_PAGING_VA_TABLES];
+	struct mutex va_lock; /* see above */
 };
 
 #endif /* __VSEG_PAGING_TYPES_H__ */

@@ -31,6 +31,7 @@
 #include "vseg_host_aperture.h"
 #include "vseg_page_pool.h"
 #include "vseg_paging.h"
+#include "vseg_paging_va.h"
 #include "vseg_pt.h"
 #include "vseg_res_cursor.h"
 #include "vseg_trace.h"
@@ -264,12 +265,27 @@ static int emit_crypt(struct vseg_device *vdev, struct ttm_buffer_object *bo,
 				base, vbo->crypt_nonce, 0);
 }
 
+/*
+ * Does a move of @bo copy and clear its content through the paging VA
+ * space (TRANSFER_VIRTUAL, FILL_VIRTUAL: vseg_paging_va.c)? A buffer
+ * without AccessedPhysically does; kernel buffers, AccessedPhysically and
+ * protected ones keep the physical operations.
+ */
+static bool moves_virtually(struct vseg_paging *pg,
+			    struct ttm_buffer_object *bo)
+{
+	return vseg_paging_va_ready(pg) && vseg_is_vseg_bo(bo) &&
+	       !(to_vseg_bo(bo)->params.flags & VSEG_BO_ACCESSED_PHYSICALLY) &&
+	       !vseg_tbo_is_protected(bo);
+}
+
 /* The content's part of a move: Transfer, Fill or Discard. */
 static int emit_content(struct vseg_device *vdev, struct ttm_buffer_object *bo,
 			struct ttm_resource *old, struct ttm_resource *new_mem,
 			bool has_content, bool discard)
 {
 	struct vseg_paging *pg = &vdev->pager;
+	bool virt = moves_virtually(pg, bo), now;
 	struct vseg_cursor src, dst;
 	u32 flags = 0;
 	int err = 0;
@@ -285,7 +301,10 @@ static int emit_content(struct vseg_device *vdev, struct ttm_buffer_object *bo,
 			vseg_count(vdev, old, VSEG_PAGING_DISCARDS);
 	} else if (has_content) {
 		err = emit_crypt(vdev, bo, old, new_mem, &dst, &src, &flags);
-		if (!err)
+		if (!err && virt)
+			err = vseg_paging_va_emit(pg, &dst, &src, bo->base.size,
+						  false);
+		else if (!err)
 			err = emit_runs(pg, VSEG_PAGING_OP_TRANSFER, flags, &dst,
 					&src, bo->base.size, false);
 		if (!err) {
@@ -297,8 +316,13 @@ static int emit_content(struct vseg_device *vdev, struct ttm_buffer_object *bo,
 		 * New segment memory that no page backs reads zero already:
 		 * its Fill has nothing to wait for or write, and runs now.
 		 */
-		err = emit_runs(pg, VSEG_PAGING_OP_FILL, 0, &dst, NULL,
-				bo->base.size, !vseg_vram_res_backed(new_mem));
+		now = !vseg_vram_res_backed(new_mem);
+		if (virt)
+			err = vseg_paging_va_emit(pg, &dst, NULL,
+						  bo->base.size, now);
+		else
+			err = emit_runs(pg, VSEG_PAGING_OP_FILL, 0, &dst, NULL,
+					bo->base.size, now);
 		if (!err)
 			vseg_count(vdev, new_mem, VSEG_PAGING_FILLS);
 	}

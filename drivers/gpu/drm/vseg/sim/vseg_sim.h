@@ -67,6 +67,8 @@ struct vseg_sim_gart {
  * @crypt_base: GPU physical address of the protected buffer's first byte,
  *	from the last CRYPT_CONTEXT operation.
  * @crypt_nonce: the nonce of that operation; 0 before any.
+ * @root: the paging VA space's root page table (set_paging_root), 0 for
+ *	none: what TRANSFER_VIRTUAL and FILL_VIRTUAL translate through.
  *
  * The paging engine runs one batch at a time (the paging queue's).
  */
@@ -74,6 +76,7 @@ struct vseg_sim_paging {
 	u8 key[VSEG_HW_VPR_KEY_SIZE];
 	u64 crypt_base;
 	u64 crypt_nonce;
+	u64 root;
 };
 
 /**
@@ -125,6 +128,7 @@ int vseg_sim_run_commands(struct vseg_hw *hw, struct vseg_hw_cmd_job *job);
 int vseg_sim_run_paging(struct vseg_hw *hw, const struct vseg_paging_op *ops,
 			u32 num, struct vseg_hw_paging_result *res);
 void vseg_sim_set_vpr_key(struct vseg_hw *hw, const u8 *key);
+void vseg_sim_set_paging_root(struct vseg_hw *hw, u64 root);
 void vseg_sim_set_scanout(struct vseg_hw *hw, u32 head,
 			  const struct vseg_hw_scanout *s);
 bool vseg_sim_get_scanout(struct vseg_hw *hw, u32 head,

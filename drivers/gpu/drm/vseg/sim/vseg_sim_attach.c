@@ -41,6 +41,7 @@ static const struct vseg_hw_ops vseg_sim_ops = {
 	.set_scanout = vseg_sim_set_scanout,
 	.get_scanout = vseg_sim_get_scanout,
 	.flush_tlb = vseg_sim_flush_tlb,
+	.set_paging_root = vseg_sim_set_paging_root,
 	.release = sim_release,
 };
 

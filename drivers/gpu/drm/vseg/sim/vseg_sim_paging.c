@@ -12,6 +12,14 @@
  * (the driver staged their values in a system page), FLUSH_TLB flushes
  * the MMU's TLB (vseg_sim_mmu.c).
  *
+ * TRANSFER_VIRTUAL and FILL_VIRTUAL name their memory by GPU virtual
+ * addresses of the paging engine's own VA space (WDDM's paging process),
+ * whose root the core set once (set_paging_root): the MMU translates
+ * them a page at a time, through its TLB, as it does the render engine's
+ * (each step holding the GART's lock, so that a flush waits for it), and
+ * the bytes then move physically as for TRANSFER and FILL. An address
+ * without a valid entry fails the operation with -EFAULT.
+ *
  * Encrypted paging is the engine's: a Transfer with
  * %VSEG_PAGING_F_ENCRYPT or %VSEG_PAGING_F_DECRYPT XORs the bytes it
  * writes with a key stream, block n of a buffer's stream (32 bytes) being
@@ -142,6 +150,49 @@ static int paging_transfer(struct vseg_hw *hw, u64 dst, u64 src, u64 size,
 	return err;
 }
 
+/**
+ * vseg_sim_set_paging_root() - the paging VA space's root page table
+ * @hw: the software GPU
+ * @root: its bus address, 0 for none
+ */
+void vseg_sim_set_paging_root(struct vseg_hw *hw, u64 root)
+{
+	WRITE_ONCE(to_vseg_sim(hw)->paging.root, root);
+}
+
+/*
+ * A TRANSFER_VIRTUAL (@src != NULL) or FILL_VIRTUAL of @size bytes at
+ * paging VA @dst: each step translates the next bytes of both sides (at
+ * most to the end of their pages) and moves them physically.
+ */
+static int paging_virtual(struct vseg_hw *hw, u64 dst, const u64 *src,
+			  u32 value, u64 size)
+{
+	struct vseg_sim *sim = to_vseg_sim(hw);
+	u64 root = READ_ONCE(sim->paging.root);
+	u64 done = 0, da = 0, sa = 0, dlen = 0, slen = 0, n;
+	int err = 0;
+
+	while (!err && done < size) {
+		mutex_lock(&sim->gart.lock);
+		err = vseg_sim_mmu_translate(sim, root, dst + done, true, &da,
+					     &dlen);
+		n = min(dlen, size - done);
+		if (!err && src) {
+			err = vseg_sim_mmu_translate(sim, root, *src + done,
+						     false, &sa, &slen);
+			n = min(n, slen);
+		}
+		if (!err)
+			err = src ? paging_transfer(hw, da, sa, n, 0) :
+				    paging_fill(hw, da, value, n);
+		mutex_unlock(&sim->gart.lock);
+		done += n;
+		cond_resched();
+	}
+	return err;
+}
+
 /*
  * An UPDATE_PT: copy @size bytes of page-table entries from @src to
  * @dst, one whole entry at a time (the MMU may walk the table meanwhile:
@@ -224,6 +275,12 @@ static int paging_exec(struct vseg_hw *hw, const struct vseg_paging_op *o,
 		vseg_sim_flush_tlb(hw);
 		err = 0;
 		break;
+	case VSEG_PAGING_OP_TRANSFER_VIRTUAL:
+		err = paging_virtual(hw, o->dst, &o->src, 0, o->size);
+		break;
+	case VSEG_PAGING_OP_FILL_VIRTUAL:
+		err = paging_virtual(hw, o->dst, NULL, (u32)o->src, o->size);
+		break;
 	default:
 		return -EINVAL;
 	}
@@ -231,7 +288,9 @@ static int paging_exec(struct vseg_hw *hw, const struct vseg_paging_op *o,
 		return err;
 	res->executed[o->opcode]++;
 	if (o->opcode == VSEG_PAGING_OP_TRANSFER ||
-	    o->opcode == VSEG_PAGING_OP_FILL)
+	    o->opcode == VSEG_PAGING_OP_FILL ||
+	    o->opcode == VSEG_PAGING_OP_TRANSFER_VIRTUAL ||
+	    o->opcode == VSEG_PAGING_OP_FILL_VIRTUAL)
 		res->bytes += o->size;
 	return 0;
 }

@@ -8,7 +8,8 @@
  * engine's Fill and Transfer, encrypted paging's round trip, the copy
  * engine reaching system pages through the GART (and never directly),
  * the paging engine's UPDATE_PT and FLUSH_TLB under the render engine's
- * MMU, and the CPU host aperture window's slots.
+ * MMU, TRANSFER_VIRTUAL and FILL_VIRTUAL through the paging VA space, and
+ * the CPU host aperture window's slots.
  */
 
 #include <kunit/test.h>
@@ -334,6 +335,65 @@ static void sim_paging_update_pt(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, res.failed, 2);
 }
 
+/*
+ * TRANSFER_VIRTUAL and FILL_VIRTUAL translate through the paging VA
+ * space whose root set_paging_root names: a table in the segment maps VA
+ * 0 to a system page read-only and VA 4 KiB to another; a missing entry,
+ * a write through a read-only one, or no root at all fail with -EFAULT.
+ */
+static void sim_paging_virtual(struct kunit *test)
+{
+	struct sim_test *t = test->priv;
+	struct vseg_hw_paging_result res = {};
+	u64 src = VSEG_HW_SYSTEM_ADDR(page_to_phys(t->sys[0]));
+	u64 dst = VSEG_HW_SYSTEM_ADDR(page_to_phys(t->sys[1]));
+	u32 l;
+
+	/* Segment pages 0..3: root, two directories, the leaf. */
+	for (l = 0; l < VSEG_HW_PT_LEVELS - 1; l++)
+		put_u64(t->seg[l], 0, vseg_hw_pte_encode(SEG_BASE +
+							 (l + 1) * PAGE_SIZE,
+							 false, false));
+	put_u64(t->seg[3], 0, vseg_hw_pte_encode(src, true, false));
+	put_u64(t->seg[3], 8, vseg_hw_pte_encode(dst, false, false));
+	put_u64(t->sys[0], 8, 0x1122334455667788ull);
+	put_u64(t->sys[0], PAGE_SIZE - 8, 0x99aabbccddeeff00ull);
+
+	/* no paging VA space yet */
+	KUNIT_EXPECT_EQ(test, run(t, &res, VSEG_PAGING_OP_TRANSFER_VIRTUAL, 0,
+				  PAGE_SIZE, 0, PAGE_SIZE), -EFAULT);
+	KUNIT_EXPECT_EQ(test, sys_u32(t->sys[1], 8), 0);
+
+	t->hw.ops->set_paging_root(&t->hw, SEG_BASE);
+	KUNIT_EXPECT_EQ(test, run(t, &res, VSEG_PAGING_OP_FILL_VIRTUAL, 0,
+				  PAGE_SIZE, 0x5a5a5a5a, PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, sys_u32(t->sys[1], 0), 0x5a5a5a5a);
+	KUNIT_EXPECT_EQ(test, sys_u32(t->sys[1], PAGE_SIZE - 4), 0x5a5a5a5a);
+	KUNIT_EXPECT_EQ(test, run(t, &res, VSEG_PAGING_OP_TRANSFER_VIRTUAL, 0,
+				  PAGE_SIZE + 8, 8, PAGE_SIZE - 8), 0);
+	KUNIT_EXPECT_EQ(test, sys_u32(t->sys[1], 0), 0x5a5a5a5a);
+	KUNIT_EXPECT_EQ(test, sys_u32(t->sys[1], 8), 0x55667788);
+	KUNIT_EXPECT_EQ(test, sys_u32(t->sys[1], 12), 0x11223344);
+	KUNIT_EXPECT_EQ(test, sys_u32(t->sys[1], PAGE_SIZE - 8), 0xddeeff00);
+	KUNIT_EXPECT_EQ(test, res.executed[VSEG_PAGING_OP_FILL_VIRTUAL], 1);
+	KUNIT_EXPECT_EQ(test, res.executed[VSEG_PAGING_OP_TRANSFER_VIRTUAL],
+			1);
+	KUNIT_EXPECT_EQ(test, res.bytes, 2 * PAGE_SIZE - 8);
+
+	/* VA 8 KiB has no entry: the page before it is copied, then -EFAULT */
+	KUNIT_EXPECT_EQ(test, run(t, &res, VSEG_PAGING_OP_FILL_VIRTUAL, 0,
+				  PAGE_SIZE, 7, 2 * PAGE_SIZE), -EFAULT);
+	KUNIT_EXPECT_EQ(test, sys_u32(t->sys[1], PAGE_SIZE - 4), 7);
+	KUNIT_EXPECT_EQ(test, run(t, &res, VSEG_PAGING_OP_TRANSFER_VIRTUAL, 0,
+				  PAGE_SIZE, 2 * PAGE_SIZE, 8), -EFAULT);
+	/* the source window is read-only: no write through it */
+	KUNIT_EXPECT_EQ(test, run(t, &res, VSEG_PAGING_OP_FILL_VIRTUAL, 0, 0,
+				  9, 4), -EFAULT);
+	KUNIT_EXPECT_EQ(test, sys_u32(t->sys[0], 0), 0);
+	KUNIT_EXPECT_EQ(test, res.executed[VSEG_PAGING_OP_FILL_VIRTUAL], 1);
+	KUNIT_EXPECT_EQ(test, res.failed, 4);
+}
+
 /* The copy engine reaches a system page through its GART entry only. */
 static void sim_copy_through_gart(struct kunit *test)
 {
@@ -404,6 +464,7 @@ static struct kunit_case vseg_sim_cases[] = {
 	KUNIT_CASE(sim_paging_crypt),
 	KUNIT_CASE(sim_copy_through_gart),
 	KUNIT_CASE(sim_paging_update_pt),
+	KUNIT_CASE(sim_paging_virtual),
 	KUNIT_CASE(sim_host_aperture_slots),
 	{}
 };
