@@ -170,9 +170,13 @@ bool vseg_paging_va_ready(struct vseg_paging *pg)
 	return pg->va_ready;
 }
 
-/* The paging VA space's UPDATE_PTs: nothing to reconcile, freed once run. */
-static void va_update_prepare(struct vseg_paging_pte_update *u)
+/*
+ * The paging VA space's UPDATE_PTs: nothing to reconcile (its tables are
+ * the device's own pages, never evicted), always run, freed once run.
+ */
+static bool va_update_prepare(struct vseg_paging_pte_update *u)
 {
+	return true;
 }
 
 static void va_update_done(struct vseg_paging_pte_update *u)
