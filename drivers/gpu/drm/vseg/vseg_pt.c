@@ -1111,8 +1111,9 @@ static void pt_unlink_locked(struct vseg_pt *pt, struct vseg_pt_page *p)
  * @new_mem: where TTM moves it
  *
  * From the move, before the page's GART entry goes, once no job of the
- * VA space may walk it any more: the page leaves the tree the MMU walks (its parent's entry, or the root address, invalid),
- * its entries are no longer written, and the TLB is flushed. The next
+ * VA space may walk it any more: the page leaves the tree the MMU walks
+ * (its parent's entry, or the root address, invalid), its entries are no
+ * longer written, and the TLB is flushed. The next
  * job of the VA space brings it back (vseg_pt_restore()).
  */
 void vseg_pt_evicting(struct ttm_buffer_object *tbo,
