@@ -1306,7 +1306,11 @@ int vseg_bo_pin_shared(struct vseg_bo *vbo)
 	if (wait < 0)
 		return wait;
 	ttm_bo_pin(tbo);
-	vbo->shared_pins++;
+	/* Pinned in system memory: its mappings reach its pages now. */
+	if (!vbo->shared_pins++ && tbo->resource->mem_type == TTM_PL_SYSTEM)
+		vseg_pt_bo_set_system(bo_vdev(vbo), &tbo->base,
+				      vseg_gem_gpuva_lock(&tbo->base), &vbo->pt,
+				      true);
 	return 0;
 }
 
@@ -1320,5 +1324,10 @@ void vseg_bo_unpin_shared(struct vseg_bo *vbo)
 	if (WARN_ON(!vbo->shared_pins))
 		return;
 	vbo->shared_pins--;
+	/* Its pages may move or be swapped out again: entries invalid. */
+	if (!vbo->shared_pins && vbo->pt.system)
+		vseg_pt_bo_set_system(bo_vdev(vbo), &vbo->tbo.base,
+				      vseg_gem_gpuva_lock(&vbo->tbo.base),
+				      &vbo->pt, false);
 	ttm_bo_unpin(&vbo->tbo);
 }

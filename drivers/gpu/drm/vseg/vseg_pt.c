@@ -613,7 +613,7 @@ static void move_va_of(struct move_va *m, struct drm_gpuva *va)
 
 static void pte_src_init(struct pte_src *s, struct vseg_device *vdev,
 			 const struct move_va *m, struct ttm_resource *res,
-			 struct ttm_tt *tt)
+			 struct ttm_tt *tt, bool system)
 {
 	u32 seg;
 
@@ -623,8 +623,9 @@ static void pte_src_init(struct pte_src *s, struct vseg_device *vdev,
 	s->end = m->addr + m->range;
 	s->offset = m->offset;
 	s->readonly = m->readonly;
-	s->valid = res && res->mem_type != TTM_PL_SYSTEM &&
-		   (res_in_segment(res) || (tt && ttm_tt_is_populated(tt)));
+	s->valid = res && (res_in_segment(res) ||
+			   ((res->mem_type == TTM_PL_TT || system) &&
+			    tt && ttm_tt_is_populated(tt)));
 	if (!s->valid)
 		return;
 	vseg_cursor_init(&s->c, vdev, tt, res);
@@ -705,7 +706,7 @@ void vseg_pt_map_va(struct vseg_va *va, const struct vseg_pt_bo *rec)
 	struct pte_src s;
 
 	move_va_of(&m, &va->base);
-	pte_src_init(&s, pt->vdev, &m, rec->res, rec->tt);
+	pte_src_init(&s, pt->vdev, &m, rec->res, rec->tt, rec->system);
 	mutex_lock(&pt->lock);
 	pt_set_locked(pt, s.va, s.end, &s, m.tag);
 	mutex_unlock(&pt->lock);
@@ -759,10 +760,12 @@ static void bo_sync_locked(struct vseg_device *vdev, struct drm_gem_object *obj,
 
 	rec->res = res;
 	rec->tt = tt;
+	if (!res)
+		rec->system = false;
 	drm_gem_for_each_gpuvm_bo(vm_bo, obj) {
 		drm_gpuvm_bo_for_each_va(va, vm_bo) {
 			move_va_of(&m, va);
-			pte_src_init(&s, vdev, &m, res, tt);
+			pte_src_init(&s, vdev, &m, res, tt, rec->system);
 			mutex_lock(&m.pt->lock);
 			pt_set_locked(m.pt, s.va, s.end, &s, m.tag);
 			mutex_unlock(&m.pt->lock);
@@ -773,6 +776,30 @@ static void bo_sync_locked(struct vseg_device *vdev, struct drm_gem_object *obj,
 		vdev->hw.ops->flush_tlb(&vdev->hw);
 		atomic64_inc(&vdev->pager.executed[VSEG_PAGING_OP_FLUSH_TLB]);
 	}
+}
+
+/**
+ * vseg_pt_bo_set_system() - a buffer in system memory is pinned, or not
+ * @vdev: the device
+ * @obj: the buffer, reserved, its moves done
+ * @lock: its GPU VA lock
+ * @rec: where its entries point
+ * @pinned: its pages are pinned for another device (vseg_bo_pin_shared())
+ *
+ * While pinned, the pages of a buffer in plain system memory cannot move
+ * or be swapped out: its mappings' entries name them (as an aperture
+ * placement's), so that a job reaches a buffer shared with another
+ * device. Unpinned, they go invalid again. Rewrites the entries at once
+ * and flushes the TLB.
+ */
+void vseg_pt_bo_set_system(struct vseg_device *vdev,
+			   struct drm_gem_object *obj, struct mutex *lock,
+			   struct vseg_pt_bo *rec, bool pinned)
+{
+	mutex_lock(lock);
+	rec->system = pinned;
+	bo_sync_locked(vdev, obj, rec, rec->res, rec->tt);
+	mutex_unlock(lock);
 }
 
 /**
@@ -976,6 +1003,7 @@ int vseg_pt_move_prepare(struct vseg_pt_move *mv, struct vseg_device *vdev,
 			mv->old = *rec;
 			rec->res = new_res;
 			rec->tt = new_tt;
+			rec->system = false;
 			mutex_unlock(lock);
 			break;
 		}
@@ -1001,7 +1029,7 @@ int vseg_pt_move_prepare(struct vseg_pt_move *mv, struct vseg_device *vdev,
 		err = move_add(mv, &cap, &vas[i], NULL);
 	mv->num_inval = mv->num_ups;
 	for (i = 0; i < count && !err; i++) {
-		pte_src_init(&s, vdev, &vas[i], new_res, new_tt);
+		pte_src_init(&s, vdev, &vas[i], new_res, new_tt, false);
 		if (s.valid)
 			err = move_add(mv, &cap, &vas[i], &s);
 	}

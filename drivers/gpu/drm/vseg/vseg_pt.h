@@ -56,10 +56,13 @@ static inline struct vseg_va *to_vseg_va(struct drm_gpuva *va)
  *	memory, where the GPU does not reach it. Under the buffer's GPU VA
  *	lock; set by every move.
  * @tt: the pages of @res when it is the aperture.
+ * @system: @res is system memory whose pages are pinned for another
+ *	device (vseg_bo_pin_shared()): entries name them, as the aperture's.
  */
 struct vseg_pt_bo {
 	struct ttm_resource *res;
 	struct ttm_tt *tt;
+	bool system;
 };
 
 /**
@@ -132,6 +135,9 @@ bool vseg_pt_is_page(struct ttm_buffer_object *tbo);
 void vseg_pt_evicting(struct ttm_buffer_object *tbo,
 		      struct ttm_resource *new_mem);
 int vseg_pt_restore(struct vseg_pt *pt, struct ttm_operation_ctx *ctx);
+void vseg_pt_bo_set_system(struct vseg_device *vdev,
+			   struct drm_gem_object *obj, struct mutex *lock,
+			   struct vseg_pt_bo *rec, bool pinned);
 void vseg_pt_bo_unreachable(struct vseg_device *vdev,
 			    struct drm_gem_object *obj, struct mutex *lock,
 			    struct vseg_pt_bo *rec);
