@@ -23,6 +23,10 @@
 #                    tests only the debug kernel.
 #   DEBUG_VM_TIMEOUT, DEBUG_SUBTEST_TIMEOUT  the debug kernel's (slower)
 #                    timeouts (default 3600 s and 3 x SUBTEST_TIMEOUT)
+#   DEBUG_TEST_SCALE the debug kernel's VSEG_TEST_SCALE, in percent (default
+#                    25): how much work the heavy stress subtests do there
+#                    (Documentation/gpu/vseg-testing.rst); the other lanes
+#                    run them in full. A VSEG_TEST_SCALE in GUEST_ENV wins
 #   DEBUG_PARALLEL   1 (default): with other kernels and two cores or more,
 #                    the debug kernel is built and run alongside them (its
 #                    lines prefixed "[debug] ", its guest's results as they
@@ -49,6 +53,7 @@ SUBTEST_TIMEOUT=${SUBTEST_TIMEOUT:-120}
 DEBUG_TIER=${DEBUG_TIER:-1}
 DEBUG_VM_TIMEOUT=${DEBUG_VM_TIMEOUT:-3600}
 DEBUG_SUBTEST_TIMEOUT=${DEBUG_SUBTEST_TIMEOUT:-$((3 * SUBTEST_TIMEOUT))}
+DEBUG_TEST_SCALE=${DEBUG_TEST_SCALE:-25}
 PCI_LANE=${PCI_LANE:-1}
 PCI_QEMU_ARGS=${PCI_QEMU_ARGS:-"-object memory-backend-ram,id=ivmem,size=32M -device ivshmem-plain,memdev=ivmem"}
 PCI_TESTS=${PCI_TESTS:-"vseg_pci vseg_placement vseg_mmap vseg_evict vseg_exec_physical vseg_exec_virtual vseg_isolation vseg_hotunplug"}
@@ -173,6 +178,8 @@ test_kernel() {
 			mver=$(cat "$dkdir/kver")
 			label="debug ($mver)"
 			build_args=(-K "$dkdir/src" "$mver")
+			# (GUEST_ENV after it: its own VSEG_TEST_SCALE wins)
+			lenv=(-e "VSEG_TEST_SCALE=$DEBUG_TEST_SCALE" "${genv[@]}")
 		else
 			say "debug: FAIL: the debug kernel build (tools/debug-kernel/build.sh)"
 			echo "0 1 0" >"$out/counts"
@@ -206,7 +213,7 @@ test_kernel() {
 			"$TOOLS/vm-run.sh" --kernel "$dkdir/bzImage" \
 				--modules "$dkdir/modroot" --append acpi=off \
 				-t "$DEBUG_VM_TIMEOUT" -o "$out" "${binds[@]}" "${quiet[@]}" \
-				"${genv[@]}" \
+				"${lenv[@]}" \
 				--qemu-args "${QEMU_ARGS:-}" -- \
 				"$TOOLS/debug-kernel/guest-check.sh" -r "$out/igt-results" \
 				-u "$kmod/tests/vseg_test.ko" \
