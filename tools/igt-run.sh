@@ -94,7 +94,7 @@ kmsg_new() {
 				echo "igt-run: lost the kernel log (reader gone or no sync)" >>"$KNEW"
 				return 1
 			fi
-			nap 0.05
+			nap 0.01
 			continue
 		fi
 		line=$pending$line
@@ -244,13 +244,27 @@ load_deps "$KMOD_DIR/vseg.ko"
 vseg_loaded && rmmod vseg 2>/dev/null
 kmsg_new
 
+# read_list FILE: its lines that are not blank, into the array SUBS (no
+# fork: a process costs a good part of a second on the debug kernel)
+read_list() {
+	local l
+	SUBS=()
+	while IFS= read -r l || [ -n "$l" ]; do
+		[[ $l =~ ^[[:space:]]*$ ]] || SUBS+=("$l")
+	done <"$1"
+}
+
 say "$KVER: IGT_KMOD_PATH=$IGT_KMOD_PATH, results in $RESULTS"
 # Every binary's subtests first, so that each result can say "[k/N]".
 declare -A LRC
 TOTAL=0
+dirs=()
 for path in "$@"; do
-	bin=$(basename "$path")
-	mkdir -p "$RESULTS/$bin"
+	dirs+=("$RESULTS/${path##*/}")
+done
+mkdir -p "${dirs[@]}"
+for path in "$@"; do
+	bin=${path##*/}
 	list=$RESULTS/$bin/list-subtests.log
 	if [ ! -x "$path" ]; then
 		: >"$list"
@@ -260,9 +274,9 @@ for path in "$@"; do
 	fi
 	timeout -k 5 "$TMO" "$path" --list-subtests </dev/null >"$list" 2>"$list.err"
 	LRC[$bin]=$?
-	n=$(grep -cv '^[[:space:]]*$' "$list")
-	if [ "${LRC[$bin]}" = 0 ] && [ "$n" -gt 0 ]; then
-		TOTAL=$((TOTAL + n))
+	read_list "$list"
+	if [ "${LRC[$bin]}" = 0 ] && [ ${#SUBS[@]} -gt 0 ]; then
+		TOTAL=$((TOTAL + ${#SUBS[@]}))
 	else
 		TOTAL=$((TOTAL + 1))
 	fi
@@ -270,7 +284,7 @@ done
 say "$KVER: $TOTAL subtests in $# programs"
 
 for path in "$@"; do
-	bin=$(basename "$path")
+	bin=${path##*/}
 	if vseg_loaded; then
 		rmmod vseg 2>/dev/null || say "warning: vseg still loaded before $bin"
 	fi
@@ -283,10 +297,9 @@ for path in "$@"; do
 
 	list=$RESULTS/$bin/list-subtests.log
 	lrc=${LRC[$bin]}
-	subs=()
-	mapfile -t subs < <(grep -v '^[[:space:]]*$' "$list")
-	if [ "$lrc" = 0 ] && [ ${#subs[@]} -gt 0 ]; then
-		for sub in "${subs[@]}"; do
+	read_list "$list"
+	if [ "$lrc" = 0 ] && [ ${#SUBS[@]} -gt 0 ]; then
+		for sub in "${SUBS[@]}"; do
 			run_one "$path" "$bin" "$sub"
 		done
 	elif [ "$lrc" = 0 ] || [ "$lrc" = 79 ]; then
