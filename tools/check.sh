@@ -160,6 +160,36 @@ for want in $PCI_TESTS; do
 	done
 done
 
+# list_tests DIR BIN...: each BIN's "--list-subtests" output, stderr and
+# exit status into DIR/NAME.list, .err and .rc, run here on the host with
+# the guest's environment (the caller's lenv: GUEST_ENV and the lane's own
+# words) and nothing else from ours; tools/igt-run.sh -l takes them instead
+# of starting every program once more in the guest to list it (a few
+# seconds a program on the debug kernel, which is mostly process start).
+list_tests() {
+	local dir=$1 t n e i vars=()
+	shift
+	for ((i = 1; i < ${#lenv[@]}; i += 2)); do
+		e=${lenv[i]}
+		if [[ $e == *=* ]]; then
+			vars+=("$e")
+		elif [ -n "${!e+x}" ]; then
+			vars+=("$e=${!e}")
+		fi
+	done
+	mkdir -p "$dir"
+	for t in "$@"; do
+		if [ ! -f "$t" ] || [ ! -x "$t" ]; then
+			continue
+		fi
+		n=${t##*/}
+		env -i PATH="$PATH" HOME=/root VM_RUN=1 "${vars[@]}" \
+			timeout -k 5 60 "$t" --list-subtests </dev/null \
+			>"$dir/$n.list" 2>"$dir/$n.err"
+		echo $? >"$dir/$n.rc"
+	done
+}
+
 # test_kernel KVER: build vseg for KVER, boot it, run the tests; leaves
 # "PASSED FAILED SKIPPED" in build/check/KVER/counts and the kernel's name
 # for the summary in build/check/KVER/label.
@@ -206,10 +236,12 @@ test_kernel() {
 		for t in "${lane_tests[@]}"; do
 			case $t in /tmp/*|/run/*) binds+=(-b "$(dirname "$t")") ;; esac
 		done
+		list_tests "$out/lists" "${lane_tests[@]}"
 		if [ -n "$dkdir" ]; then
 			igt=()
 			[ ${#tests[@]} -eq 0 ] ||
-				igt=(-t "$DEBUG_SUBTEST_TIMEOUT" -m "$kmod" "${tests[@]}")
+				igt=(-t "$DEBUG_SUBTEST_TIMEOUT" -m "$kmod" \
+					-l "$out/lists" "${tests[@]}")
 			"$TOOLS/vm-run.sh" --kernel "$dkdir/bzImage" \
 				--modules "$dkdir/modroot" --append acpi=off \
 				-t "$DEBUG_VM_TIMEOUT" -o "$out" "${binds[@]}" "${quiet[@]}" \
@@ -223,7 +255,7 @@ test_kernel() {
 				"${lenv[@]}" \
 				--qemu-args "$qargs" -- \
 				"$TOOLS/igt-run.sh" -r "$out/igt-results" -t "$SUBTEST_TIMEOUT" \
-				-m "$kmod" "${lane_tests[@]}"
+				-m "$kmod" -l "$out/lists" "${lane_tests[@]}"
 		fi
 		rc=$?
 		# a quiet guest's own lines: its console less the kernel's, and

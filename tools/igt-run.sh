@@ -11,7 +11,8 @@
 # it with igt_kmod_load(), which searches IGT_KMOD_PATH); a failed unload is
 # an extra FAIL result "<bin>/module-unload".
 #
-# usage: tools/igt-run.sh [-r RESULTS_DIR] [-t SECONDS] [-m KMOD_DIR] [-c CHECKER] BIN...
+# usage: tools/igt-run.sh [-r RESULTS_DIR] [-t SECONDS] [-m KMOD_DIR] [-c CHECKER]
+#                         [-l LIST_DIR] BIN...
 #   -r  results dir (default $OUTDIR/igt-results or ./igt-results): per-test
 #       logs <bin>/<subtest>.log, results.txt (one line per result, written as
 #       it goes), summary ("PASSED FAILED SKIPPED" on one line), running
@@ -21,11 +22,14 @@
 #       (default: build/$(uname -r)/drivers/gpu/drm/vseg in this repo)
 #   -c  kernel log checker (default tools/klog-check.sh): reads log text on
 #       stdin, prints offending lines and exits nonzero on a splat
+#   -l  listings made beforehand (tools/check.sh, on the host): LIST_DIR/BIN.list
+#       and LIST_DIR/BIN.rc, the output and exit status of "BIN
+#       --list-subtests"; a BIN without them is listed here
 # Each result goes to the console as "[k/N] STATUS NAME (SECONDS s)", N being
 # the number of subtests of all the BINs (listed first).
 # Exit status: 0 if nothing failed, 1 otherwise.
 
-USAGE_LINES=14,23
+USAGE_LINES=14,27
 # shellcheck source=tools/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -33,13 +37,15 @@ RESULTS=
 TMO=120
 KMOD_DIR=
 CHECKER=$TOOLS/klog-check.sh
+LISTS=
 
-while getopts r:t:m:c:h opt; do
+while getopts r:t:m:c:l:h opt; do
 	case $opt in
 	r) RESULTS=$OPTARG ;;
 	t) TMO=$OPTARG ;;
 	m) KMOD_DIR=$OPTARG ;;
 	c) CHECKER=$OPTARG ;;
+	l) LISTS=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -272,9 +278,23 @@ for path in "$@"; do
 		TOTAL=$((TOTAL + 1))
 		continue
 	fi
-	timeout -k 5 "$TMO" "$path" --list-subtests </dev/null >"$list" 2>"$list.err"
-	LRC[$bin]=$?
-	read_list "$list"
+	if [ -n "$LISTS" ] && [ -f "$LISTS/$bin.rc" ] && [ -f "$LISTS/$bin.list" ] &&
+		read -r lrc <"$LISTS/$bin.rc"; then
+		LRC[$bin]=$lrc
+		read_list "$LISTS/$bin.list"
+		: >"$list.err"
+		[ "$lrc" = 0 ] || [ ! -f "$LISTS/$bin.err" ] ||
+			cp "$LISTS/$bin.err" "$list.err"
+		if [ ${#SUBS[@]} -gt 0 ]; then
+			printf '%s\n' "${SUBS[@]}" >"$list"
+		else
+			: >"$list"
+		fi
+	else
+		timeout -k 5 "$TMO" "$path" --list-subtests </dev/null >"$list" 2>"$list.err"
+		LRC[$bin]=$?
+		read_list "$list"
+	fi
 	if [ "${LRC[$bin]}" = 0 ] && [ ${#SUBS[@]} -gt 0 ]; then
 		TOTAL=$((TOTAL + ${#SUBS[@]}))
 	else
