@@ -194,7 +194,7 @@ list_tests() {
 # "PASSED FAILED SKIPPED" in build/check/KVER/counts and the kernel's name
 # for the summary in build/check/KVER/label.
 test_kernel() {
-	local kver=$1 kp=0 kf=0 ks=0 out dkdir= mver=$1 label=$1 build_args
+	local kver=$1 kp=0 kf=0 ks=0 out dkdir='' mver=$1 label=$1 build_args
 	local kmod binds igt rc res what ign hits t
 	local lane_tests=("${tests[@]}") qargs=${QEMU_ARGS:-} lenv=("${genv[@]}")
 	say "==== $kver (kernel ${LANE[$kver]}/${#kernels[@]}) ===="
