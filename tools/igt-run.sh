@@ -73,7 +73,7 @@ KLOG=$(mktemp /tmp/igt-run-kmsg.XXXXXX)
 KNEW=$KLOG.new
 dd if=/dev/kmsg of="$KLOG" bs=16384 conv=noerror 2>/dev/null &
 KPID=$!
-trap 'kill $KPID 2>/dev/null; rm -f "$KLOG" "$KNEW" "$KLOG.timeout"' EXIT
+trap 'kill $KPID 2>/dev/null; rm -f "$KLOG" "$KNEW"' EXIT
 exec 7<"$KLOG"
 KSYNC=0
 
@@ -84,39 +84,6 @@ mkfifo "$KLOG.fifo"
 exec 6<>"$KLOG.fifo"
 rm -f "$KLOG.fifo"
 nap() { read -r -t "$1" -u 6 _ || true; }
-
-# run_timed LOG CMD...: CMD with stdin /dev/null and its output in LOG, in
-# a process group of its own, as timeout(1) runs it, without timeout's own
-# process (a good part of a second per subtest on the debug kernel): after
-# $TMO seconds the group gets SIGTERM, 5 s later SIGKILL. Sets RC to CMD's
-# exit status, 124 if it timed out. (bash reports a CMD killed by a signal
-# on our stderr, e.g. "Aborted": the console, not the results.)
-TMO_MARK=$KLOG.timeout
-run_timed() {
-	local log=$1 pid wd
-	shift
-	rm -f "$TMO_MARK"
-	set -m
-	"$@" </dev/null >"$log" 2>&1 &
-	pid=$!
-	set +m
-	{
-		nap "$TMO"
-		: >"$TMO_MARK"
-		kill -TERM -- "-$pid"
-		nap 5
-		kill -KILL -- "-$pid"
-	} 2>/dev/null &
-	wd=$!
-	wait "$pid"
-	RC=$?
-	kill "$wd" 2>/dev/null
-	wait "$wd" 2>/dev/null
-	if [ -e "$TMO_MARK" ]; then
-		RC=124
-		rm -f "$TMO_MARK"
-	fi
-}
 
 # kmsg_new: the kernel messages since the last call, into $KNEW
 kmsg_new() {
@@ -229,8 +196,8 @@ run_one() {
 	fi
 	echo "$name" >"$RESULTS/running"
 	t0=${EPOCHREALTIME/[.,]/}
-	run_timed "$log" "${cmd[@]}"
-	rc=$RC
+	timeout -k 5 "$TMO" "${cmd[@]}" </dev/null >"$log" 2>&1
+	rc=$?
 	t=$(( (${EPOCHREALTIME/[.,]/} - t0) / 1000 ))
 	printf -v t '%d.%03d' $((t / 1000)) $((t % 1000))
 
