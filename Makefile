@@ -36,6 +36,8 @@ DEBUG_VM_TIMEOUT ?= 3600
 DEBUG_SUBTEST_TIMEOUT ?= $(shell echo $$((3 * $(SUBTEST_TIMEOUT))))
 # 1: the debug kernel is built and tested alongside the others (two cores)
 DEBUG_PARALLEL ?= 1
+# The debug kernel's VSEG_TEST_SCALE (percent): its heavy stress subtests' work
+DEBUG_TEST_SCALE ?= 25
 
 # make check-upstream-igt: upstream IGT's source tree
 # (Documentation/gpu/vseg-testing.rst, "Against upstream IGT")
@@ -71,7 +73,7 @@ V ?= 0
 SUBMAKE_FLAGS := $(if $(filter 1,$(V)),,-s) V=$(V)
 
 export TESTS VM_TIMEOUT SUBTEST_TIMEOUT QEMU_ARGS DEBUG_TIER DEBUG_VM_TIMEOUT \
-	DEBUG_SUBTEST_TIMEOUT DEBUG_PARALLEL
+	DEBUG_SUBTEST_TIMEOUT DEBUG_PARALLEL DEBUG_TEST_SCALE
 
 .PHONY: all modules modules_install userspace clean build-kernels check run \
 	sparse checkpatch help debug-kernel check-debug soak bench check-upstream-igt \
@@ -174,7 +176,7 @@ soak:
 	KERNELS="$(SOAK_KERNEL)" TESTS="$(SOAK_TESTS)" MAKE="$(MAKE)" \
 	DEBUG_TIER=$(if $(filter debug,$(SOAK_KERNEL)),1,0) \
 	GUEST_ENV="VSEG_SOAK_SECONDS=$(SOAK_SECONDS) VSEG_FUZZ_SOAK=$(SOAK_SECONDS)" \
-	SUBTEST_TIMEOUT=$$t DEBUG_SUBTEST_TIMEOUT=$$t \
+	SUBTEST_TIMEOUT=$$t DEBUG_SUBTEST_TIMEOUT=$$t DEBUG_TEST_SCALE=100 \
 	VM_TIMEOUT=$$(( t * 12 + 900 )) DEBUG_VM_TIMEOUT=$$(( t * 12 + 2400 )) \
 	$(TOOLS)/check.sh
 
@@ -233,6 +235,7 @@ help:
 	@echo "  DEBUG_TIER=$(DEBUG_TIER)  (0: make check skips the debug kernel)"
 	@echo "  DEBUG_PARALLEL=$(DEBUG_PARALLEL)  (1: the debug kernel runs alongside the others, output at the end)"
 	@echo "  DEBUG_VM_TIMEOUT=$(DEBUG_VM_TIMEOUT) DEBUG_SUBTEST_TIMEOUT=$(DEBUG_SUBTEST_TIMEOUT)  (the debug kernel is slower)"
+	@echo "  DEBUG_TEST_SCALE=$(DEBUG_TEST_SCALE)  (percent of the heavy stress subtests' work on the debug kernel)"
 	@echo "  SOAK_SECONDS=$(SOAK_SECONDS) SOAK_KERNEL=$(SOAK_KERNEL) SOAK_TESTS=\"$(SOAK_TESTS)\"  (make soak)"
 	@echo "  V=1              print compiler command lines (userspace, and kbuild's in make check)"
 	@echo "  DESTDIR=\"$(DESTDIR)\" PREFIX=$(PREFIX)  (make install; also BINDIR INCLUDEDIR LIBDIR PKGCONFIGDIR SYSCONFDIR)"

@@ -19,9 +19,10 @@
  *	aperture commit limit; MAKE_RESIDENT lists.
  *
  * SUBTEST: overcommit-%s
- * Description: Overcommit each memory segment four times with random buffers,
- *	force evictions, check every byte. On profile arg[1]. Dynamic
- *	subtests: one per memory segment of the profile, named after it.
+ * Description: Overcommit each memory segment four times with random buffers
+ *	(scaled by VSEG_TEST_SCALE, at least one and a half times), force
+ *	evictions, check every byte. On profile arg[1]. Dynamic subtests: one
+ *	per memory segment of the profile, named after it.
  *
  * SUBTEST: overcommit-parallel-%s
  * Description: The same from four processes at once. On profile arg[1].
@@ -64,6 +65,13 @@ IGT_TEST_DESCRIPTION("Overcommit vseg segments with random buffers, force "
 #define TOP_DOWN	DRM_VSEG_PREF_TOP_DOWN
 #define RW		(PROT_READ | PROT_WRITE)
 #define NUM_CHILDREN	4
+/*
+ * How far the overcommit subtests overcommit a segment, in percent; scaled
+ * by $VSEG_TEST_SCALE, but never below OVERCOMMIT_MIN, where buffers that
+ * only the segment supports still have to evict others to get in.
+ */
+#define OVERCOMMIT	400
+#define OVERCOMMIT_MIN	150
 
 static struct vseg_ctx ctx = VSEG_CTX_INIT(VSEG_LEFTOVERS_NONE);
 
@@ -289,11 +297,21 @@ static void overcommit(int fd, uint32_t id, uint64_t target, uint64_t rs,
 	free(b);
 }
 
+/* The bytes that overcommit segment @id, all processes together. */
+static uint64_t overcommit_target(uint32_t id)
+{
+	uint64_t pct = vseg_test_scale(OVERCOMMIT);
+
+	if (pct < OVERCOMMIT_MIN)
+		pct = OVERCOMMIT_MIN;
+	return vseg_ctx_seg(&ctx, id)->size * pct / 100;
+}
+
 static void test_overcommit(uint32_t id)
 {
 	uint64_t rs = test_seed() | 1;
 
-	overcommit(ctx.fd, id, 4 * vseg_ctx_seg(&ctx, id)->size, rs, true);
+	overcommit(ctx.fd, id, overcommit_target(id), rs, true);
 	vseg_usage_wait(ctx.fd, &ctx.base_usage, 5000, "after closing");
 }
 
@@ -307,9 +325,7 @@ static void test_overcommit_parallel(void)
 		for (uint32_t id = 1; id <= ctx.q.num_segments; id++) {
 			if (!vseg_ctx_is_memory(&ctx, id))
 				continue;
-			overcommit(fd, id,
-				   4 * vseg_ctx_seg(&ctx, id)->size /
-				   NUM_CHILDREN,
+			overcommit(fd, id, overcommit_target(id) / NUM_CHILDREN,
 				   ((uint64_t)seed << 8 | child) * 2 + 1, false);
 		}
 		drm_close_driver(fd);
@@ -564,8 +580,9 @@ igt_main
 
 	for_each_vseg_profile(profile) {
 		igt_describe("Overcommit each memory segment four times with "
-			     "random buffers, force evictions, check every "
-			     "byte.");
+			     "random buffers (scaled by VSEG_TEST_SCALE, at "
+			     "least one and a half times), force evictions, "
+			     "check every byte.");
 		igt_subtest_with_dynamic_f("overcommit-%s", profile) {
 			vseg_ctx_load(&ctx, profile);
 			for (uint32_t id = 1; id <= ctx.q.num_segments; id++) {

@@ -5,7 +5,8 @@
  * are evicted and made resident between submissions, without waiting for
  * the jobs. Each process keeps a CPU-side model of every byte of its
  * buffers; at the end (and at random points on the way) the buffers are
- * read back through mmap and compared with it.
+ * read back through mmap and compared with it. $VSEG_TEST_SCALE scales the
+ * overcommit (never below one and a half times) and the random phase.
  *
  * Copyright (c) 2026 The vseg authors
  */
@@ -22,8 +23,9 @@
  *
  * SUBTEST: parallel-%s
  * Description: Four processes, both engines, every memory segment
- *	overcommitted four times, evictions and MAKE_RESIDENT between
- *	submissions; every byte checked against a model. On profile arg[1].
+ *	overcommitted four times (scaled by VSEG_TEST_SCALE, at least one and
+ *	a half times), evictions and MAKE_RESIDENT between submissions; every
+ *	byte checked against a model. On profile arg[1].
  *
  * SUBTEST: single-discrete
  * Description: One process doing the same alone with the whole overcommit,
@@ -57,14 +59,23 @@ IGT_TEST_DESCRIPTION("Several processes submit random FILL/COPY/WRITE jobs "
 #define COPY		DRM_VSEG_ENGINE_COPY
 #define RENDER		DRM_VSEG_ENGINE_RENDER
 #define NUM_CHILDREN	4
-#define OVERCOMMIT	4
+/*
+ * How far the memory segments are overcommitted, in percent: scaled by
+ * $VSEG_TEST_SCALE, but never below OVERCOMMIT_MIN, where buffers still
+ * have to evict others to get in.
+ */
+#define OVERCOMMIT	400
+#define OVERCOMMIT_MIN	150
 /* Jobs a process may have queued. */
 #define RING		8
 /* Most bytes one command touches. */
 #define MAX_OP_BYTES	0x40000ull
 #define MAX_OPS_PER_JOB	4
-/* How long the random phase runs, and at most how many steps. */
-#define LOOP_SECONDS	10
+/*
+ * How long the random phase runs, and at most how many steps (both scaled
+ * by $VSEG_TEST_SCALE); it runs on until each engine has had a job.
+ */
+#define LOOP_MS		10000
 #define MAX_STEPS	4000
 #define WAIT_MS		60000
 #define VA_START	0x100000000ull
@@ -195,6 +206,13 @@ static void add_buffer(struct proc *p, uint32_t id, uint64_t size, bool ap,
  * segment adding up to OVERCOMMIT / @p->share times its size, and a few
  * AccessedPhysically buffers of the aperture.
  */
+static uint64_t overcommit_percent(void)
+{
+	uint64_t pct = vseg_test_scale(OVERCOMMIT);
+
+	return pct < OVERCOMMIT_MIN ? OVERCOMMIT_MIN : pct;
+}
+
 static void create_buffers(struct proc *p)
 {
 	for (uint32_t id = 1; id <= ctx.q.num_segments; id++) {
@@ -206,7 +224,8 @@ static void create_buffers(struct proc *p)
 			target = s->commit_limit / (2 * p->share);
 			max_pages = SZ_1M / s->page_size;
 		} else {
-			target = OVERCOMMIT * s->size / p->share;
+			target = s->size * overcommit_percent() / 100 /
+				 p->share;
 			max_pages = s->size / 16 / s->page_size;
 		}
 		while (total < target) {
@@ -460,6 +479,8 @@ static void random_residency(struct proc *p, bool evict)
 
 static void run_process(unsigned int id, int share, uint64_t seed)
 {
+	const uint64_t loop_ns = vseg_test_scale(LOOP_MS) * 1000000ull;
+	const unsigned int max_steps = vseg_test_scale(MAX_STEPS);
 	struct timespec start = {};
 	struct proc p;
 	unsigned int steps;
@@ -476,8 +497,9 @@ static void run_process(unsigned int id, int share, uint64_t seed)
 	create_buffers(&p);
 
 	igt_gettime(&start);
-	for (steps = 0; steps < MAX_STEPS &&
-	     igt_nsec_elapsed(&start) < LOOP_SECONDS * (uint64_t)NSEC_PER_SEC;
+	for (steps = 0; steps < max_steps &&
+	     (igt_nsec_elapsed(&start) < loop_ns ||
+	      !p.st.jobs[COPY] || !p.st.jobs[RENDER]);
 	     steps++) {
 		unsigned int k = vseg_rand32(&p.rs) % 16;
 
@@ -547,9 +569,10 @@ igt_main
 
 	for_each_vseg_profile(profile) {
 		igt_describe("Four processes, both engines, every memory "
-			     "segment overcommitted four times, evictions and "
-			     "MAKE_RESIDENT between submissions; every byte "
-			     "checked against a model.");
+			     "segment overcommitted four times (scaled by "
+			     "VSEG_TEST_SCALE, at least one and a half times), "
+			     "evictions and MAKE_RESIDENT between submissions; "
+			     "every byte checked against a model.");
 		igt_subtest_f("parallel-%s", profile) {
 			vseg_ctx_load(&ctx, profile);
 			test_stress(NUM_CHILDREN);

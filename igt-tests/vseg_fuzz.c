@@ -25,6 +25,9 @@
  *   vseg_fuzz --soak SECONDS [--seed FIRST]   seeds FIRST, FIRST+1, ...
  *   vseg_fuzz --replay SEED [--steps N]       one seed, every step printed
  * or VSEG_FUZZ_SOAK=SECONDS VSEG_FUZZ_SEED=FIRST / VSEG_FUZZ_REPLAY=SEED.
+ * Without --steps (or VSEG_FUZZ_STEPS), $VSEG_TEST_SCALE scales the steps
+ * of the fixed seeds (never below half); the regression seeds always run
+ * in full.
  *
  * Copyright (c) 2026 The vseg authors
  */
@@ -3839,6 +3842,8 @@ static void run_any_seed(uint32_t seed, unsigned int steps, bool verbose)
 #define FIXED_SEEDS	8
 #define FIXED_SEEDS_STR	"8"
 #define FIXED_STEPS	800
+/* Scaled by $VSEG_TEST_SCALE, the fixed seeds' steps stay at least this. */
+#define FIXED_STEPS_MIN	400
 #define RAW_SEED	3001
 
 igt_main_args("", long_opts, help_str, opt_handler, NULL)
@@ -3850,7 +3855,12 @@ igt_main_args("", long_opts, help_str, opt_handler, NULL)
 		vseg_ctx_setup(&ctx);
 		setup_pages();
 	}
-	steps = opt_steps ? opt_steps : FIXED_STEPS;
+	steps = opt_steps;
+	if (!steps) {
+		steps = vseg_test_scale(FIXED_STEPS);
+		if (steps < FIXED_STEPS_MIN)
+			steps = FIXED_STEPS_MIN;
+	}
 
 	igt_describe("The single-threaded seeds of 1.." FIXED_SEEDS_STR
 		     ", each on its profile (seed % 4).");

@@ -23,6 +23,10 @@
 #                    tests only the debug kernel.
 #   DEBUG_VM_TIMEOUT, DEBUG_SUBTEST_TIMEOUT  the debug kernel's (slower)
 #                    timeouts (default 3600 s and 3 x SUBTEST_TIMEOUT)
+#   DEBUG_TEST_SCALE the debug kernel's VSEG_TEST_SCALE, in percent (default
+#                    25): how much work the heavy stress subtests do there
+#                    (Documentation/gpu/vseg-testing.rst); the other lanes
+#                    run them in full. A VSEG_TEST_SCALE in GUEST_ENV wins
 #   DEBUG_PARALLEL   1 (default): with other kernels and two cores or more,
 #                    the debug kernel is built and run alongside them (its
 #                    lines prefixed "[debug] ", its guest's results as they
@@ -49,6 +53,7 @@ SUBTEST_TIMEOUT=${SUBTEST_TIMEOUT:-120}
 DEBUG_TIER=${DEBUG_TIER:-1}
 DEBUG_VM_TIMEOUT=${DEBUG_VM_TIMEOUT:-3600}
 DEBUG_SUBTEST_TIMEOUT=${DEBUG_SUBTEST_TIMEOUT:-$((3 * SUBTEST_TIMEOUT))}
+DEBUG_TEST_SCALE=${DEBUG_TEST_SCALE:-25}
 PCI_LANE=${PCI_LANE:-1}
 PCI_QEMU_ARGS=${PCI_QEMU_ARGS:-"-object memory-backend-ram,id=ivmem,size=32M -device ivshmem-plain,memdev=ivmem"}
 PCI_TESTS=${PCI_TESTS:-"vseg_pci vseg_placement vseg_mmap vseg_evict vseg_exec_physical vseg_exec_virtual vseg_isolation vseg_hotunplug"}
@@ -155,11 +160,41 @@ for want in $PCI_TESTS; do
 	done
 done
 
+# list_tests DIR BIN...: each BIN's "--list-subtests" output, stderr and
+# exit status into DIR/NAME.list, .err and .rc, run here on the host with
+# the guest's environment (the caller's lenv: GUEST_ENV and the lane's own
+# words) and nothing else from ours; tools/igt-run.sh -l takes them instead
+# of starting every program once more in the guest to list it (a few
+# seconds a program on the debug kernel, which is mostly process start).
+list_tests() {
+	local dir=$1 t n e i vars=()
+	shift
+	for ((i = 1; i < ${#lenv[@]}; i += 2)); do
+		e=${lenv[i]}
+		if [[ $e == *=* ]]; then
+			vars+=("$e")
+		elif [ -n "${!e+x}" ]; then
+			vars+=("$e=${!e}")
+		fi
+	done
+	mkdir -p "$dir"
+	for t in "$@"; do
+		if [ ! -f "$t" ] || [ ! -x "$t" ]; then
+			continue
+		fi
+		n=${t##*/}
+		env -i PATH="$PATH" HOME=/root VM_RUN=1 "${vars[@]}" \
+			timeout -k 5 60 "$t" --list-subtests </dev/null \
+			>"$dir/$n.list" 2>"$dir/$n.err"
+		echo $? >"$dir/$n.rc"
+	done
+}
+
 # test_kernel KVER: build vseg for KVER, boot it, run the tests; leaves
 # "PASSED FAILED SKIPPED" in build/check/KVER/counts and the kernel's name
 # for the summary in build/check/KVER/label.
 test_kernel() {
-	local kver=$1 kp=0 kf=0 ks=0 out dkdir= mver=$1 label=$1 build_args
+	local kver=$1 kp=0 kf=0 ks=0 out dkdir='' mver=$1 label=$1 build_args
 	local kmod binds igt rc res what ign hits t
 	local lane_tests=("${tests[@]}") qargs=${QEMU_ARGS:-} lenv=("${genv[@]}")
 	say "==== $kver (kernel ${LANE[$kver]}/${#kernels[@]}) ===="
@@ -173,6 +208,8 @@ test_kernel() {
 			mver=$(cat "$dkdir/kver")
 			label="debug ($mver)"
 			build_args=(-K "$dkdir/src" "$mver")
+			# (GUEST_ENV after it: its own VSEG_TEST_SCALE wins)
+			lenv=(-e "VSEG_TEST_SCALE=$DEBUG_TEST_SCALE" "${genv[@]}")
 		else
 			say "debug: FAIL: the debug kernel build (tools/debug-kernel/build.sh)"
 			echo "0 1 0" >"$out/counts"
@@ -199,14 +236,16 @@ test_kernel() {
 		for t in "${lane_tests[@]}"; do
 			case $t in /tmp/*|/run/*) binds+=(-b "$(dirname "$t")") ;; esac
 		done
+		list_tests "$out/lists" "${lane_tests[@]}"
 		if [ -n "$dkdir" ]; then
 			igt=()
 			[ ${#tests[@]} -eq 0 ] ||
-				igt=(-t "$DEBUG_SUBTEST_TIMEOUT" -m "$kmod" "${tests[@]}")
+				igt=(-t "$DEBUG_SUBTEST_TIMEOUT" -m "$kmod" \
+					-l "$out/lists" "${tests[@]}")
 			"$TOOLS/vm-run.sh" --kernel "$dkdir/bzImage" \
 				--modules "$dkdir/modroot" --append acpi=off \
 				-t "$DEBUG_VM_TIMEOUT" -o "$out" "${binds[@]}" "${quiet[@]}" \
-				"${genv[@]}" \
+				"${lenv[@]}" \
 				--qemu-args "${QEMU_ARGS:-}" -- \
 				"$TOOLS/debug-kernel/guest-check.sh" -r "$out/igt-results" \
 				-u "$kmod/tests/vseg_test.ko" \
@@ -216,7 +255,7 @@ test_kernel() {
 				"${lenv[@]}" \
 				--qemu-args "$qargs" -- \
 				"$TOOLS/igt-run.sh" -r "$out/igt-results" -t "$SUBTEST_TIMEOUT" \
-				-m "$kmod" "${lane_tests[@]}"
+				-m "$kmod" -l "$out/lists" "${lane_tests[@]}"
 		fi
 		rc=$?
 		# a quiet guest's own lines: its console less the kernel's, and

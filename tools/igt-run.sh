@@ -11,7 +11,8 @@
 # it with igt_kmod_load(), which searches IGT_KMOD_PATH); a failed unload is
 # an extra FAIL result "<bin>/module-unload".
 #
-# usage: tools/igt-run.sh [-r RESULTS_DIR] [-t SECONDS] [-m KMOD_DIR] [-c CHECKER] BIN...
+# usage: tools/igt-run.sh [-r RESULTS_DIR] [-t SECONDS] [-m KMOD_DIR] [-c CHECKER]
+#                         [-l LIST_DIR] BIN...
 #   -r  results dir (default $OUTDIR/igt-results or ./igt-results): per-test
 #       logs <bin>/<subtest>.log, results.txt (one line per result, written as
 #       it goes), summary ("PASSED FAILED SKIPPED" on one line), running
@@ -21,11 +22,14 @@
 #       (default: build/$(uname -r)/drivers/gpu/drm/vseg in this repo)
 #   -c  kernel log checker (default tools/klog-check.sh): reads log text on
 #       stdin, prints offending lines and exits nonzero on a splat
+#   -l  listings made beforehand (tools/check.sh, on the host): LIST_DIR/BIN.list
+#       and LIST_DIR/BIN.rc, the output and exit status of "BIN
+#       --list-subtests"; a BIN without them is listed here
 # Each result goes to the console as "[k/N] STATUS NAME (SECONDS s)", N being
 # the number of subtests of all the BINs (listed first).
 # Exit status: 0 if nothing failed, 1 otherwise.
 
-USAGE_LINES=14,23
+USAGE_LINES=14,27
 # shellcheck source=tools/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -33,13 +37,15 @@ RESULTS=
 TMO=120
 KMOD_DIR=
 CHECKER=$TOOLS/klog-check.sh
+LISTS=
 
-while getopts r:t:m:c:h opt; do
+while getopts r:t:m:c:l:h opt; do
 	case $opt in
 	r) RESULTS=$OPTARG ;;
 	t) TMO=$OPTARG ;;
 	m) KMOD_DIR=$OPTARG ;;
 	c) CHECKER=$OPTARG ;;
+	l) LISTS=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -94,7 +100,7 @@ kmsg_new() {
 				echo "igt-run: lost the kernel log (reader gone or no sync)" >>"$KNEW"
 				return 1
 			fi
-			nap 0.05
+			nap 0.01
 			continue
 		fi
 		line=$pending$line
@@ -244,13 +250,27 @@ load_deps "$KMOD_DIR/vseg.ko"
 vseg_loaded && rmmod vseg 2>/dev/null
 kmsg_new
 
+# read_list FILE: its lines that are not blank, into the array SUBS (no
+# fork: a process costs a good part of a second on the debug kernel)
+read_list() {
+	local l
+	SUBS=()
+	while IFS= read -r l || [ -n "$l" ]; do
+		[[ $l =~ ^[[:space:]]*$ ]] || SUBS+=("$l")
+	done <"$1"
+}
+
 say "$KVER: IGT_KMOD_PATH=$IGT_KMOD_PATH, results in $RESULTS"
 # Every binary's subtests first, so that each result can say "[k/N]".
 declare -A LRC
 TOTAL=0
+dirs=()
 for path in "$@"; do
-	bin=$(basename "$path")
-	mkdir -p "$RESULTS/$bin"
+	dirs+=("$RESULTS/${path##*/}")
+done
+mkdir -p "${dirs[@]}"
+for path in "$@"; do
+	bin=${path##*/}
 	list=$RESULTS/$bin/list-subtests.log
 	if [ ! -x "$path" ]; then
 		: >"$list"
@@ -258,11 +278,25 @@ for path in "$@"; do
 		TOTAL=$((TOTAL + 1))
 		continue
 	fi
-	timeout -k 5 "$TMO" "$path" --list-subtests </dev/null >"$list" 2>"$list.err"
-	LRC[$bin]=$?
-	n=$(grep -cv '^[[:space:]]*$' "$list")
-	if [ "${LRC[$bin]}" = 0 ] && [ "$n" -gt 0 ]; then
-		TOTAL=$((TOTAL + n))
+	if [ -n "$LISTS" ] && [ -f "$LISTS/$bin.rc" ] && [ -f "$LISTS/$bin.list" ] &&
+		read -r lrc <"$LISTS/$bin.rc"; then
+		LRC[$bin]=$lrc
+		read_list "$LISTS/$bin.list"
+		: >"$list.err"
+		[ "$lrc" = 0 ] || [ ! -f "$LISTS/$bin.err" ] ||
+			cp "$LISTS/$bin.err" "$list.err"
+		if [ ${#SUBS[@]} -gt 0 ]; then
+			printf '%s\n' "${SUBS[@]}" >"$list"
+		else
+			: >"$list"
+		fi
+	else
+		timeout -k 5 "$TMO" "$path" --list-subtests </dev/null >"$list" 2>"$list.err"
+		LRC[$bin]=$?
+		read_list "$list"
+	fi
+	if [ "${LRC[$bin]}" = 0 ] && [ ${#SUBS[@]} -gt 0 ]; then
+		TOTAL=$((TOTAL + ${#SUBS[@]}))
 	else
 		TOTAL=$((TOTAL + 1))
 	fi
@@ -270,7 +304,7 @@ done
 say "$KVER: $TOTAL subtests in $# programs"
 
 for path in "$@"; do
-	bin=$(basename "$path")
+	bin=${path##*/}
 	if vseg_loaded; then
 		rmmod vseg 2>/dev/null || say "warning: vseg still loaded before $bin"
 	fi
@@ -283,10 +317,9 @@ for path in "$@"; do
 
 	list=$RESULTS/$bin/list-subtests.log
 	lrc=${LRC[$bin]}
-	subs=()
-	mapfile -t subs < <(grep -v '^[[:space:]]*$' "$list")
-	if [ "$lrc" = 0 ] && [ ${#subs[@]} -gt 0 ]; then
-		for sub in "${subs[@]}"; do
+	read_list "$list"
+	if [ "$lrc" = 0 ] && [ ${#SUBS[@]} -gt 0 ]; then
+		for sub in "${SUBS[@]}"; do
 			run_one "$path" "$bin" "$sub"
 		done
 	elif [ "$lrc" = 0 ] || [ "$lrc" = 79 ]; then

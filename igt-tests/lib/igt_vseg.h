@@ -21,6 +21,8 @@
  *                           syncobjs, VM_BIND, physical addresses
  *   igt_vseg_fence.h        gates (vgem fences a test opens) and fence
  *                           identities
+ *   igt_vseg_scale.h        how much work the heavy stress subtests do
+ *                           ($VSEG_TEST_SCALE)
  *
  * Written against upstream IGT's library API only, so that it can live in
  * upstream's lib/ next to the other driver helpers.
@@ -46,5 +48,6 @@
 #include "igt_vseg_display.h"
 #include "igt_vseg_exec.h"
 #include "igt_vseg_fence.h"
+#include "igt_vseg_scale.h"
 
 #endif /* IGT_VSEG_H */

@@ -41,10 +41,15 @@ OUT=$RESULTS/kunit
 mkdir -p "$OUT"
 FAILED=0
 
+# The result lines go to RESULTS/results.txt in one write at the end (the
+# output share is 9p: an append each costs a few round trips, and there
+# are hundreds of lines).
+RESBUF=
+trap '[ -z "$RESBUF" ] || printf "%s" "$RESBUF" >>"$RESULTS/results.txt"' EXIT
 result() {
 	local st=$1 name=$2
 	printf '%s %s (0.000s)\n' "$st" "$name"
-	printf '%s %s (0.000s)\n' "$st" "$name" >>"$RESULTS/results.txt"
+	RESBUF+="$st $name (0.000s)"$'\n'
 	[ "$st" = FAIL ] && FAILED=1
 	[ $# -lt 3 ] && return 0
 	echo "---- $name ----"

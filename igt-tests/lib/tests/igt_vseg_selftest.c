@@ -244,6 +244,43 @@ igt_main
 		igt_assert(!strcmp(vseg_errname(-EINVAL), strerror(EINVAL)));
 	}
 
+	igt_subtest("test-scale") {
+		/* (a child each: the percentage is read once per process) */
+		static const struct {
+			const char *env;
+			unsigned int n, want;
+		} cases[] = {
+			{ NULL, 400, 400 },
+			{ "", 400, 400 },
+			{ "100", 10000, 10000 },
+			{ "25", 400, 100 },
+			{ "25", 10000, 2500 },
+			{ "25", 3, 1 },
+			{ "1", 50, 1 },
+			{ "25", 0, 1 },
+			{ "200", 800, 1600 },
+			{ "10000", 4000000000u, 4294967295u },
+			{ "0", 400, 400 },
+			{ "10001", 400, 400 },
+			{ "25%", 400, 400 },
+			{ "-5", 400, 400 },
+		};
+
+		for (unsigned int i = 0; i < ARRAY_SIZE(cases); i++) {
+			igt_fork(child, 1) {
+				if (cases[i].env)
+					igt_assert_eq(setenv("VSEG_TEST_SCALE",
+							     cases[i].env, 1), 0);
+				else
+					igt_assert_eq(unsetenv("VSEG_TEST_SCALE"),
+						      0);
+				igt_assert_eq_u32(vseg_test_scale(cases[i].n),
+						  cases[i].want);
+			}
+			igt_waitchildren();
+		}
+	}
+
 	igt_subtest("flag-names") {
 		igt_assert(!strcmp(vseg_flag_name(0), "Aperture"));
 		igt_assert(!strcmp(vseg_flag_name(11), "Use64KBPages"));
