@@ -1194,6 +1194,10 @@ static int pt_page_restore(struct vseg_pt *pt, struct vseg_pt_page *p,
 	err = ttm_bo_validate(p->bo, &placement, ctx);
 	if (err)
 		return err == -EBUSY ? -ENOSPC : err;
+	/* Its pages, swapped out meanwhile, come back (new ones). */
+	err = vseg_tt_populate(p->bo, ctx);
+	if (err)
+		return err;
 	if (!p->bo->ttm || !ttm_tt_is_populated(p->bo->ttm))
 		return -ENOMEM;
 	mutex_lock(&pt->lock);
