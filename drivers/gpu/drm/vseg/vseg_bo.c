@@ -25,18 +25,10 @@
 #include "vseg_device_types.h"
 #include "vseg_host_aperture.h"
 #include "vseg_paging.h"
+#include "vseg_placement.h"
 #include "vseg_trace.h"
 #include "vseg_vpr.h"
 #include "vseg_vram_mgr.h"
-
-/*
- * ttm_bo_validate() reports "no placement has room" as -ENOMEM, for old
- * userspace; the UAPI says -ENOSPC for a full segment.
- */
-static int space_err(int err)
-{
-	return err == -ENOMEM ? -ENOSPC : err;
-}
 
 static struct vseg_device *bo_vdev(struct vseg_bo *vbo)
 {
@@ -105,7 +97,7 @@ static int validate_evicting(struct ttm_buffer_object *tbo,
 			     struct ttm_placement *placement,
 			     struct ttm_operation_ctx *ctx)
 {
-	int err = space_err(ttm_bo_validate(tbo, placement, ctx));
+	int err = vseg_space_err(ttm_bo_validate(tbo, placement, ctx));
 
 	return err == -EBUSY || err == -EDEADLK ? -ENOSPC : err;
 }
@@ -301,7 +293,7 @@ static int bo_place(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
 	first = first_places(vdev, &vbo->params, places, &n);
 	if (first) {
 		vseg_placement_set_no_evict(&placement, places, first);
-		err = space_err(ttm_bo_validate(&vbo->tbo, &placement, ctx));
+		err = vseg_space_err(ttm_bo_validate(&vbo->tbo, &placement, ctx));
 	}
 	if (err == -ENOSPC && first < n)
 		return 0;
@@ -366,7 +358,7 @@ again:
 	err = ttm_bo_init_reserved(&vdev->bdev, &vbo->tbo, ttm_bo_type_device,
 				   &placement, p->alignment >> PAGE_SHIFT,
 				   &ctx, NULL, resv, vseg_bo_destroy);
-	if (direct && space_err(err) == -ENOSPC) {
+	if (direct && vseg_space_err(err) == -ENOSPC) {
 		direct = false;
 		goto again;
 	}
@@ -398,7 +390,7 @@ again:
 out_unlock:
 	if (resv)
 		dma_resv_unlock(resv);
-	return space_err(err);
+	return vseg_space_err(err);
 }
 
 /**
@@ -452,7 +444,7 @@ int vseg_bo_create_imported(struct vseg_device *vdev,
 		vseg_bo_update_state(vbo, vbo->tbo.resource, false);
 	dma_resv_unlock(resv);
 	if (err)
-		return space_err(err);
+		return vseg_space_err(err);
 	mutex_lock(&vdev->bo_lock);
 	vbo->state.moves = 0;
 	mutex_unlock(&vdev->bo_lock);

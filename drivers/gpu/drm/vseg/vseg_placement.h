@@ -110,4 +110,18 @@ int vseg_place_client_sets(const struct vseg_layout *l,
 int vseg_place_check(const struct vseg_layout *l,
 		     const struct vseg_bo_params *p, u64 *real_size);
 
+/**
+ * vseg_space_err() - the UAPI's error for a failed TTM placement
+ * @err: what ttm_bo_validate() or ttm_bo_init_reserved() returned
+ *
+ * TTM reports "no placement has room" as -ENOMEM, for old userspace;
+ * vseg's UAPI says -ENOSPC: the segment is full.
+ *
+ * Return: @err, with -ENOMEM turned into -ENOSPC.
+ */
+static inline int vseg_space_err(int err)
+{
+	return err == -ENOMEM ? -ENOSPC : err;
+}
+
 #endif /* __VSEG_PLACEMENT_H__ */

@@ -276,7 +276,7 @@ static struct vseg_pt_page *pt_page_create(struct vseg_pt *pt, u32 level)
 				   pt->resv_obj->resv, pt_bo_destroy);
 	if (err) {
 		pt_page_free(pt, p);
-		return ERR_PTR(err == -EBUSY ? -ENOSPC : err);
+		return ERR_PTR(err == -EBUSY ? -ENOSPC : vseg_space_err(err));
 	}
 	p->bo = tbo;
 	/* The reservation is held: no eviction sees it before this. */
@@ -1193,7 +1193,7 @@ static int pt_page_restore(struct vseg_pt *pt, struct vseg_pt_page *p,
 	pt_placement(pt->vdev, &place, &placement);
 	err = ttm_bo_validate(p->bo, &placement, ctx);
 	if (err)
-		return err == -EBUSY ? -ENOSPC : err;
+		return err == -EBUSY ? -ENOSPC : vseg_space_err(err);
 	/* Its pages, swapped out meanwhile, come back (new ones). */
 	err = vseg_tt_populate(p->bo, ctx);
 	if (err)
