@@ -14,7 +14,6 @@
 #include <linux/io.h>
 #include <linux/slab.h>
 #include <drm/drm_print.h>
-#include <drm/drm_vma_manager.h>
 #include <drm/drm_gem_ttm_helper.h>
 #include <drm/ttm/ttm_placement.h>
 #include <drm/ttm/ttm_tt.h>
@@ -23,28 +22,18 @@
 #include "../vseg_compat.h"
 #include "../vseg_gart.h"
 #include "../vseg_hw.h"
+#include "vseg_test_util.h"
 
 /* 64 pages of aperture, 16 of them committable */
 #define AP_PAGES	64
 #define AP_COMMIT	16
 
 struct aperture_test {
-	struct ttm_device bdev;
-	struct drm_vma_offset_manager vma;
+	struct vseg_test_ttm ttm;
 	struct vseg_segment_desc desc;
 	struct vseg_aperture_mgr *mgr;
 	struct vseg_hw hw;
 };
-
-static const struct ttm_device_funcs aperture_test_funcs;
-
-static void aperture_test_device_fini(void *arg)
-{
-	struct aperture_test *a = arg;
-
-	ttm_device_fini(&a->bdev);
-	drm_vma_offset_manager_destroy(&a->vma);
-}
 
 static void aperture_test_hw_release(void *arg)
 {
@@ -57,7 +46,7 @@ static void aperture_test_mgr_fini(void *arg)
 {
 	struct aperture_test *a = arg;
 
-	vseg_aperture_mgr_fini(a->mgr, &a->bdev);
+	vseg_aperture_mgr_fini(a->mgr, &a->ttm.bdev);
 }
 
 /*
@@ -75,14 +64,7 @@ static struct aperture_test *__aperture_setup(struct kunit *test, u64 commit,
 	a->mgr = kunit_kzalloc(test, sizeof(*a->mgr), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, a->mgr);
 
-	drm_vma_offset_manager_init(&a->vma, 1, 1024);
-	err = vseg_ttm_device_init(&a->bdev, &aperture_test_funcs, NULL, NULL,
-				   &a->vma);
-	if (err)
-		drm_vma_offset_manager_destroy(&a->vma);
-	KUNIT_ASSERT_EQ(test, err, 0);
-	err = kunit_add_action_or_reset(test, aperture_test_device_fini, a);
-	KUNIT_ASSERT_EQ(test, err, 0);
+	vseg_test_ttm_init(test, &a->ttm);
 
 	a->desc.id = 3;
 	a->desc.kind = VSEG_SEGMENT_APERTURE;
@@ -101,11 +83,11 @@ static struct aperture_test *__aperture_setup(struct kunit *test, u64 commit,
 	KUNIT_ASSERT_EQ(test, vseg_sim_attach(&a->hw, NULL), 0);
 	err = kunit_add_action_or_reset(test, aperture_test_hw_release, &a->hw);
 	KUNIT_ASSERT_EQ(test, err, 0);
-	KUNIT_ASSERT_EQ(test, __vseg_aperture_mgr_init(a->mgr, &a->bdev,
+	KUNIT_ASSERT_EQ(test, __vseg_aperture_mgr_init(a->mgr, &a->ttm.bdev,
 						       &a->desc, &a->hw), 0);
 	err = kunit_add_action_or_reset(test, aperture_test_mgr_fini, a);
 	KUNIT_ASSERT_EQ(test, err, 0);
-	KUNIT_ASSERT_PTR_EQ(test, ttm_manager_type(&a->bdev, TTM_PL_TT),
+	KUNIT_ASSERT_PTR_EQ(test, ttm_manager_type(&a->ttm.bdev, TTM_PL_TT),
 			    &a->mgr->manager);
 	return a;
 }
@@ -141,60 +123,20 @@ static struct ttm_tt *fake_tt(struct kunit *test, u64 pages)
 	return tt;
 }
 
-/* A buffer object as far as the resource code is concerned. */
-static struct ttm_buffer_object *fake_bo(struct kunit *test,
-					 struct aperture_test *a, u64 pages)
-{
-	struct ttm_buffer_object *bo = kunit_kzalloc(test, sizeof(*bo),
-						     GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, bo);
-	bo->bdev = &a->bdev;
-	bo->base.size = pages * PAGE_SIZE;
-	return bo;
-}
-
-struct res_holder {
-	struct aperture_test *a;
-	struct ttm_resource *res;
-};
-
-static void res_free_action(void *arg)
-{
-	struct res_holder *h = arg;
-
-	if (h->res)
-		h->a->mgr->manager.func->free(&h->a->mgr->manager, h->res);
-	h->res = NULL;
-}
-
 /*
  * Allocate @pages in the aperture through the manager, with @place; the
  * resource is freed at the end of the test unless put_res() frees it.
  */
 static int get_res(struct kunit *test, struct aperture_test *a, u64 pages,
-		   const struct ttm_place *place, struct res_holder **out)
+		   const struct ttm_place *place, struct vseg_test_res **out)
 {
-	struct res_holder *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
-	struct ttm_buffer_object *bo = fake_bo(test, a, pages);
-	int err;
-
-	KUNIT_ASSERT_NOT_NULL(test, h);
-	h->a = a;
-	err = a->mgr->manager.func->alloc(&a->mgr->manager, bo, place, &h->res);
-	if (err) {
-		h->res = NULL;
-		return err;
-	}
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, res_free_action,
-							h), 0);
-	*out = h;
-	return 0;
+	return vseg_test_res_get(test, &a->mgr->manager, &a->ttm.bdev,
+				 pages * PAGE_SIZE, 0, place, out);
 }
 
-static void put_res(struct res_holder *h)
+static void put_res(struct vseg_test_res *r)
 {
-	res_free_action(h);
+	vseg_test_res_put(r);
 }
 
 static const struct ttm_place tt_place = { .mem_type = TTM_PL_TT };
@@ -202,7 +144,7 @@ static const struct ttm_place tt_place = { .mem_type = TTM_PL_TT };
 static void aperture_commit_limit(struct kunit *test)
 {
 	struct aperture_test *a = aperture_setup(test, AP_COMMIT * PAGE_SIZE);
-	struct res_holder *r1, *r2, *r3, *r4;
+	struct vseg_test_res *r1, *r2, *r3, *r4;
 
 	KUNIT_EXPECT_EQ(test, vseg_aperture_mgr_committed(a->mgr), 0);
 	KUNIT_ASSERT_EQ(test, get_res(test, a, 8, &tt_place, &r1), 0);
@@ -242,7 +184,7 @@ static void aperture_commit_limit(struct kunit *test)
 static void aperture_commit_whole_aperture(struct kunit *test)
 {
 	struct aperture_test *a = aperture_setup(test, AP_PAGES * PAGE_SIZE);
-	struct res_holder *r[AP_PAGES], *extra;
+	struct vseg_test_res *r[AP_PAGES], *extra;
 	unsigned int i;
 
 	for (i = 0; i < AP_PAGES; i++)
@@ -267,7 +209,7 @@ static void aperture_range_places(struct kunit *test)
 	struct aperture_test *a = aperture_setup(test, AP_PAGES * PAGE_SIZE);
 	struct ttm_place low = { .mem_type = TTM_PL_TT, .lpfn = AP_PAGES };
 	struct ttm_place high = low;
-	struct res_holder *r1, *r2, *r3;
+	struct vseg_test_res *r1, *r2, *r3;
 
 	high.flags = TTM_PL_FLAG_TOPDOWN;
 	KUNIT_ASSERT_EQ(test, get_res(test, a, 4, &low, &r1), 0);
@@ -305,7 +247,7 @@ static void aperture_range_space_full(struct kunit *test)
 {
 	struct aperture_test *a = aperture_setup(test, AP_PAGES * PAGE_SIZE);
 	struct ttm_place ranged = { .mem_type = TTM_PL_TT, .lpfn = AP_PAGES };
-	struct res_holder *r[AP_PAGES / 4], *plain, *x;
+	struct vseg_test_res *r[AP_PAGES / 4], *plain, *x;
 	unsigned int i;
 
 	for (i = 0; i < AP_PAGES / 4; i++) {
@@ -342,7 +284,7 @@ static void aperture_map_unmap(struct kunit *test)
 {
 	struct aperture_test *a = aperture_setup(test, AP_COMMIT * PAGE_SIZE);
 	struct ttm_tt *tt = fake_tt(test, 4);
-	struct res_holder *r;
+	struct vseg_test_res *r;
 	phys_addr_t phys;
 	u64 start, size, i;
 
@@ -397,7 +339,7 @@ static void aperture_intersects_compatible(struct kunit *test)
 	struct ttm_resource_manager *man = &a->mgr->manager;
 	struct ttm_place ranged = { .mem_type = TTM_PL_TT, .lpfn = AP_PAGES };
 	struct ttm_place p = { .mem_type = TTM_PL_TT };
-	struct res_holder *with, *without;
+	struct vseg_test_res *with, *without;
 	size_t size = 8 * PAGE_SIZE;
 
 	ranged.fpfn = 8;
@@ -463,7 +405,7 @@ static void aperture_debug_print(struct kunit *test)
 	struct print_buf *buf = kunit_kzalloc(test, sizeof(*buf), GFP_KERNEL);
 	struct drm_printer p = { .printfn = print_to_buf, .arg = buf };
 	struct ttm_place ranged = { .mem_type = TTM_PL_TT, .lpfn = AP_PAGES };
-	struct res_holder *r;
+	struct vseg_test_res *r;
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	KUNIT_ASSERT_EQ(test, get_res(test, a, 2, &ranged, &r), 0);
@@ -480,7 +422,7 @@ static void aperture_invalid_ranges(struct kunit *test)
 	struct aperture_test *a = __aperture_setup(test, AP_PAGES * PAGE_SIZE,
 						   8, 8);
 	struct ttm_place ranged = { .mem_type = TTM_PL_TT, .lpfn = AP_PAGES };
-	struct res_holder *r;
+	struct vseg_test_res *r;
 	unsigned int n = 0;
 	u64 start, size;
 

@@ -16,40 +16,29 @@
 
 #include <kunit/test.h>
 #include <linux/slab.h>
-#include <drm/drm_vma_manager.h>
 #include <drm/ttm/ttm_placement.h>
 #include <drm/ttm/ttm_resource.h>
 
 #include "../vseg_compat.h"
 #include "../vseg_segment.h"
 #include "../vseg_vram_mgr.h"
+#include "vseg_test_util.h"
 
 /* the default segment: 64 host pages in 4 KiB segment pages */
 #define SEG_PAGES	64
 #define P		PAGE_SIZE
 
 struct vram_test {
-	struct ttm_device bdev;
-	struct drm_vma_offset_manager vma;
+	struct vseg_test_ttm ttm;
 	struct vseg_segment_desc desc;
 	struct vseg_vram_mgr *mgr;
 };
-
-static const struct ttm_device_funcs vram_test_funcs;
-
-static void vram_test_device_fini(void *arg)
-{
-	struct vram_test *v = arg;
-
-	ttm_device_fini(&v->bdev);
-	drm_vma_offset_manager_destroy(&v->vma);
-}
 
 static void vram_test_mgr_fini(void *arg)
 {
 	struct vram_test *v = arg;
 
-	vseg_vram_mgr_fini(v->mgr, &v->bdev);
+	vseg_vram_mgr_fini(v->mgr, &v->ttm.bdev);
 }
 
 /* A memory segment of @size bytes in @page_size pages, not yet set up. */
@@ -74,19 +63,12 @@ static struct vram_test *vram_init(struct kunit *test, struct vram_test *v)
 
 	v->mgr = kunit_kzalloc(test, sizeof(*v->mgr), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, v->mgr);
-	drm_vma_offset_manager_init(&v->vma, 1, 1024);
-	err = vseg_ttm_device_init(&v->bdev, &vram_test_funcs, NULL, NULL,
-				   &v->vma);
-	if (err)
-		drm_vma_offset_manager_destroy(&v->vma);
-	KUNIT_ASSERT_EQ(test, err, 0);
-	err = kunit_add_action_or_reset(test, vram_test_device_fini, v);
-	KUNIT_ASSERT_EQ(test, err, 0);
-	KUNIT_ASSERT_EQ(test, __vseg_vram_mgr_init(v->mgr, &v->bdev, &v->desc,
-						   TTM_PL_VRAM), 0);
+	vseg_test_ttm_init(test, &v->ttm);
+	KUNIT_ASSERT_EQ(test, __vseg_vram_mgr_init(v->mgr, &v->ttm.bdev,
+						   &v->desc, TTM_PL_VRAM), 0);
 	err = kunit_add_action_or_reset(test, vram_test_mgr_fini, v);
 	KUNIT_ASSERT_EQ(test, err, 0);
-	KUNIT_ASSERT_PTR_EQ(test, ttm_manager_type(&v->bdev, TTM_PL_VRAM),
+	KUNIT_ASSERT_PTR_EQ(test, ttm_manager_type(&v->ttm.bdev, TTM_PL_VRAM),
 			    &v->mgr->manager);
 	return v;
 }
@@ -97,20 +79,6 @@ static struct vram_test *vram_setup(struct kunit *test, u64 size,
 	return vram_init(test, vram_alloc_test(test, size, page_size));
 }
 
-struct res_holder {
-	struct vram_test *v;
-	struct ttm_resource *res;
-};
-
-static void res_free_action(void *arg)
-{
-	struct res_holder *h = arg;
-
-	if (h->res)
-		h->v->mgr->manager.func->free(&h->v->mgr->manager, h->res);
-	h->res = NULL;
-}
-
 /*
  * Allocate a buffer of @bytes, aligned to @align_pages host pages (0:
  * the segment page), through the manager with @place; the resource is
@@ -118,39 +86,21 @@ static void res_free_action(void *arg)
  */
 static int get_res_aligned(struct kunit *test, struct vram_test *v, u64 bytes,
 			   u32 align_pages, const struct ttm_place *place,
-			   struct res_holder **out)
+			   struct vseg_test_res **out)
 {
-	struct res_holder *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
-	struct ttm_buffer_object *bo = kunit_kzalloc(test, sizeof(*bo),
-						     GFP_KERNEL);
-	int err;
-
-	KUNIT_ASSERT_NOT_NULL(test, h);
-	KUNIT_ASSERT_NOT_NULL(test, bo);
-	bo->bdev = &v->bdev;
-	bo->base.size = bytes;
-	bo->page_alignment = align_pages;
-	h->v = v;
-	err = v->mgr->manager.func->alloc(&v->mgr->manager, bo, place, &h->res);
-	if (err) {
-		h->res = NULL;
-		return err;
-	}
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, res_free_action,
-							h), 0);
-	*out = h;
-	return 0;
+	return vseg_test_res_get(test, &v->mgr->manager, &v->ttm.bdev, bytes,
+				 align_pages, place, out);
 }
 
 static int get_res(struct kunit *test, struct vram_test *v, u64 bytes,
-		   const struct ttm_place *place, struct res_holder **out)
+		   const struct ttm_place *place, struct vseg_test_res **out)
 {
 	return get_res_aligned(test, v, bytes, 0, place, out);
 }
 
-static void put_res(struct res_holder *h)
+static void put_res(struct vseg_test_res *r)
 {
-	res_free_action(h);
+	vseg_test_res_put(r);
 }
 
 /* Blocks held by vseg_vram_mgr_grab(), dropped at the end if still held. */
@@ -200,7 +150,7 @@ static u64 committed(struct vram_test *v)
 static void vram_bottom_up(struct kunit *test)
 {
 	struct vram_test *v = vram_setup(test, SEG_PAGES * P, SZ_4K);
-	struct res_holder *r[3];
+	struct vseg_test_res *r[3];
 	unsigned int i;
 
 	KUNIT_EXPECT_EQ(test, committed(v), 0);
@@ -234,7 +184,7 @@ static void vram_top_down(struct kunit *test)
 {
 	struct vram_test *v = vram_setup(test, SEG_PAGES * P, SZ_4K);
 	struct ttm_place ranged = topdown_place;
-	struct res_holder *r1, *r2, *r3;
+	struct vseg_test_res *r1, *r2, *r3;
 
 	KUNIT_ASSERT_EQ(test, get_res(test, v, 4 * P, &topdown_place, &r1), 0);
 	KUNIT_EXPECT_EQ(test, r1->res->start, SEG_PAGES - 4);
@@ -256,7 +206,7 @@ static void vram_top_down(struct kunit *test)
 static void vram_64k_rounding(struct kunit *test)
 {
 	struct vram_test *v = vram_setup(test, SZ_1M, SZ_64K);
-	struct res_holder *small, *odd, *r[16];
+	struct vseg_test_res *small, *odd, *r[16];
 	unsigned int i, n = 0;
 
 	KUNIT_ASSERT_EQ(test, get_res(test, v, P, &vram_place, &small), 0);
@@ -297,7 +247,7 @@ static void vram_64k_rounding(struct kunit *test)
 static void vram_contiguous_trim(struct kunit *test)
 {
 	struct vram_test *v = vram_setup(test, SEG_PAGES * P, SZ_4K);
-	struct res_holder *first, *c, *next;
+	struct vseg_test_res *first, *c, *next;
 	struct grab_holder *g;
 	u64 got;
 
@@ -326,7 +276,7 @@ static void vram_contiguous_trim(struct kunit *test)
 static void vram_contiguous_alignment(struct kunit *test)
 {
 	struct vram_test *v = vram_setup(test, SEG_PAGES * P, SZ_4K);
-	struct res_holder *first, *aligned, *big;
+	struct vseg_test_res *first, *aligned, *big;
 
 	KUNIT_ASSERT_EQ(test, get_res(test, v, P, &vram_place, &first), 0);
 	KUNIT_ASSERT_EQ(test, get_res_aligned(test, v, 2 * P, 16,
@@ -364,7 +314,7 @@ static void vram_bank_range(struct kunit *test)
 				  .fpfn = SEG_PAGES - 4, .lpfn = 1000 };
 	struct ttm_place empty = { .mem_type = TTM_PL_VRAM, .fpfn = 20,
 				   .lpfn = 20 };
-	struct res_holder *r[4], *x, *low, *t;
+	struct vseg_test_res *r[4], *x, *low, *t;
 	unsigned int i;
 
 	for (i = 0; i < 4; i++) {
@@ -398,7 +348,7 @@ static void vram_bank_range(struct kunit *test)
 static void vram_full_and_free(struct kunit *test)
 {
 	struct vram_test *v = vram_setup(test, SEG_PAGES * P, SZ_4K);
-	struct res_holder *all, *x;
+	struct vseg_test_res *all, *x;
 
 	KUNIT_ASSERT_EQ(test, get_res(test, v, SEG_PAGES * P, &contig_place,
 				      &all), 0);
@@ -430,7 +380,7 @@ static void vram_full_and_free(struct kunit *test)
 static void vram_fragmented(struct kunit *test)
 {
 	struct vram_test *v = vram_setup(test, SEG_PAGES * P, SZ_4K);
-	struct res_holder *r[SEG_PAGES], *x, *scattered, *big;
+	struct vseg_test_res *r[SEG_PAGES], *x, *scattered, *big;
 	unsigned int i;
 
 	for (i = 0; i < SEG_PAGES; i++) {
@@ -487,7 +437,7 @@ static void vram_fragmented(struct kunit *test)
 static void vram_cache_reuse(struct kunit *test)
 {
 	struct vram_test *v = vram_setup(test, SEG_PAGES * P, SZ_4K);
-	struct res_holder *r[4], *again, *two, *low, *top;
+	struct vseg_test_res *r[4], *again, *two, *low, *top;
 	unsigned int i;
 
 	for (i = 0; i < 4; i++)
@@ -527,7 +477,7 @@ static void vram_cache_limit(struct kunit *test)
 {
 	const unsigned int pages = VSEG_VRAM_CACHE_MAX + 64;
 	struct vram_test *v = vram_setup(test, 2 * pages * P, SZ_4K);
-	struct res_holder **r, *all;
+	struct vseg_test_res **r, *all;
 	struct grab_holder *g;
 	unsigned int i;
 	u64 got;
@@ -561,7 +511,7 @@ static void vram_grab_invalid(struct kunit *test)
 {
 	struct vram_test *v = vram_setup(test, SEG_PAGES * P, SZ_4K);
 	struct vseg_range out[VSEG_MAX_INVALID_RANGES];
-	struct res_holder *a, *b, *c, *d;
+	struct vseg_test_res *a, *b, *c, *d;
 	struct grab_holder *g;
 	u64 got;
 
@@ -642,7 +592,7 @@ static void vram_table_invalid(struct kunit *test)
 {
 	struct vram_test *v = vram_alloc_test(test, SZ_1M, SZ_64K);
 	struct vseg_range out[VSEG_MAX_INVALID_RANGES];
-	struct res_holder *r[16];
+	struct vseg_test_res *r[16];
 	unsigned int i, n = 0;
 
 	v->desc.num_invalid = 2;
@@ -692,7 +642,7 @@ static void vram_uefi_handover(struct kunit *test)
 	struct ttm_place fb = { .mem_type = TTM_PL_VRAM, .fpfn = 16,
 				.lpfn = 24 };
 	struct vseg_range out[VSEG_MAX_UEFI_RANGES];
-	struct res_holder *x;
+	struct vseg_test_res *x;
 
 	v->desc.num_uefi = 1;
 	v->desc.uefi[0].start = 16 * P;
@@ -728,7 +678,7 @@ static void vram_intersects_compatible(struct kunit *test)
 	struct vram_test *v = vram_setup(test, SEG_PAGES * P, SZ_4K);
 	struct ttm_resource_manager *man = &v->mgr->manager;
 	struct ttm_place p = vram_place;
-	struct res_holder *pad, *r;
+	struct vseg_test_res *pad, *r;
 
 	KUNIT_ASSERT_EQ(test, get_res(test, v, 4 * P, &vram_place, &pad), 0);
 	KUNIT_ASSERT_EQ(test, get_res(test, v, 4 * P, &vram_place, &r), 0);
