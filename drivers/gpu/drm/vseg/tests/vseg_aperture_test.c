@@ -107,6 +107,7 @@ static struct ttm_tt *fake_tt(struct kunit *test, u64 pages)
 {
 	struct ttm_tt *tt = kunit_kzalloc(test, sizeof(*tt), GFP_KERNEL);
 	u64 i;
+	int err;
 
 	KUNIT_ASSERT_NOT_NULL(test, tt);
 	tt->pages = kunit_kcalloc(test, pages, sizeof(*tt->pages), GFP_KERNEL);
@@ -115,10 +116,9 @@ static struct ttm_tt *fake_tt(struct kunit *test, u64 pages)
 	for (i = 0; i < pages; i++) {
 		tt->pages[i] = alloc_page(GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, tt->pages[i]);
-		KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-								 free_page_action,
-								 tt->pages[i]),
-				0);
+		err = kunit_add_action_or_reset(test, free_page_action,
+						tt->pages[i]);
+		KUNIT_ASSERT_EQ(test, err, 0);
 	}
 	return tt;
 }
@@ -248,6 +248,7 @@ static void aperture_range_space_full(struct kunit *test)
 	struct aperture_test *a = aperture_setup(test, AP_PAGES * PAGE_SIZE);
 	struct ttm_place ranged = { .mem_type = TTM_PL_TT, .lpfn = AP_PAGES };
 	struct vseg_test_res *r[AP_PAGES / 4], *plain, *x;
+	struct ttm_tt *tt;
 	unsigned int i;
 
 	for (i = 0; i < AP_PAGES / 4; i++) {
@@ -268,8 +269,9 @@ static void aperture_range_space_full(struct kunit *test)
 	/* without a range it is only a commitment: fine */
 	KUNIT_ASSERT_EQ(test, get_res(test, a, 8, &tt_place, &plain), 0);
 	/* but it cannot be mapped, and stays committed */
-	KUNIT_EXPECT_EQ(test, vseg_aperture_map(a->mgr, plain->res,
-					       fake_tt(test, 8)), -ENOSPC);
+	tt = fake_tt(test, 8);
+	KUNIT_EXPECT_EQ(test, vseg_aperture_map(a->mgr, plain->res, tt),
+			-ENOSPC);
 	KUNIT_EXPECT_FALSE(test, vseg_aperture_res_mapped(plain->res));
 	KUNIT_EXPECT_EQ(test, plain->res->start, VSEG_APERTURE_NO_RANGE);
 	KUNIT_EXPECT_EQ(test, vseg_aperture_mgr_committed(a->mgr),

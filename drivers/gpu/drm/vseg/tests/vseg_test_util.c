@@ -49,9 +49,8 @@ void vseg_test_ttm_init(struct kunit *test, struct vseg_test_ttm *t)
 	if (err)
 		drm_vma_offset_manager_destroy(&t->vma);
 	KUNIT_ASSERT_EQ(test, err, 0);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-							 vseg_test_ttm_fini, t),
-			0);
+	err = kunit_add_action_or_reset(test, vseg_test_ttm_fini, t);
+	KUNIT_ASSERT_EQ(test, err, 0);
 }
 
 static void vseg_test_res_free(void *arg)
@@ -96,9 +95,8 @@ int vseg_test_res_get(struct kunit *test, struct ttm_resource_manager *man,
 		r->res = NULL;
 		return err;
 	}
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-							 vseg_test_res_free, r),
-			0);
+	err = kunit_add_action_or_reset(test, vseg_test_res_free, r);
+	KUNIT_ASSERT_EQ(test, err, 0);
 	*out = r;
 	return 0;
 }

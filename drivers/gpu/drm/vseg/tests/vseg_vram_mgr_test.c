@@ -136,6 +136,7 @@ static const struct ttm_place contig_place = {
 	.mem_type = TTM_PL_VRAM,
 	.flags = TTM_PL_FLAG_CONTIGUOUS,
 };
+
 static const struct ttm_place topdown_place = {
 	.mem_type = TTM_PL_VRAM,
 	.flags = TTM_PL_FLAG_TOPDOWN,
@@ -381,6 +382,7 @@ static void vram_fragmented(struct kunit *test)
 {
 	struct vram_test *v = vram_setup(test, SEG_PAGES * P, SZ_4K);
 	struct vseg_test_res *r[SEG_PAGES], *x, *scattered, *big;
+	struct ttm_resource_manager *man;
 	unsigned int i;
 
 	for (i = 0; i < SEG_PAGES; i++) {
@@ -410,14 +412,11 @@ static void vram_fragmented(struct kunit *test)
 				    i < 16 && !(i & 1), "page %u", i);
 	KUNIT_EXPECT_EQ(test, committed(v), (SEG_PAGES / 2 + 8) * P);
 	/* a contiguous buffer's place refuses it, a plain one accepts it */
-	KUNIT_EXPECT_FALSE(test, v->mgr->manager.func->compatible(&v->mgr->manager,
-								   scattered->res,
-								   &contig_place,
-								   8 * P));
-	KUNIT_EXPECT_TRUE(test, v->mgr->manager.func->compatible(&v->mgr->manager,
-								  scattered->res,
-								  &vram_place,
-								  8 * P));
+	man = &v->mgr->manager;
+	KUNIT_EXPECT_FALSE(test, man->func->compatible(man, scattered->res,
+						       &contig_place, 8 * P));
+	KUNIT_EXPECT_TRUE(test, man->func->compatible(man, scattered->res,
+						      &vram_place, 8 * P));
 
 	put_res(scattered);
 	for (i = 1; i < SEG_PAGES; i += 2)
