@@ -138,6 +138,41 @@ static inline u64 vseg_hw_pte_page_size(u64 pte)
 	return pte & VSEG_HW_PTE_64K ? VSEG_HW_PAGE_64K : VSEG_HW_PAGE_SIZE;
 }
 
+/**
+ * struct vseg_hw_pte_count - what a leaf table's valid entries are
+ * @valid: valid entries
+ * @big: of them, 64 KiB ones
+ * @readonly: read-only ones
+ * @system: ones naming system pages
+ */
+struct vseg_hw_pte_count {
+	u64 valid;
+	u64 big;
+	u64 readonly;
+	u64 system;
+};
+
+/*
+ * Add a leaf table's VSEG_HW_PT_ENTRIES @entries (mapped by the caller) to
+ * @c: what debugfs shows of page tables.
+ */
+static inline void vseg_hw_pte_count(const u64 *entries,
+				     struct vseg_hw_pte_count *c)
+{
+	u64 e;
+	u32 i;
+
+	for (i = 0; i < VSEG_HW_PT_ENTRIES; i++) {
+		e = READ_ONCE(entries[i]);
+		if (!(e & VSEG_HW_PTE_VALID))
+			continue;
+		c->valid++;
+		c->big += !!(e & VSEG_HW_PTE_64K);
+		c->readonly += !!(e & VSEG_HW_PTE_READONLY);
+		c->system += !!(e & VSEG_HW_PTE_SYSTEM);
+	}
+}
+
 /*
  * Where a VALID leaf entry sends @va: the bus address of its byte. A 64K
  * entry's page starts at its address, whichever of the 16 it is.

@@ -657,25 +657,19 @@ int vseg_paging_init(struct vseg_device *vdev)
  */
 static void paging_va_show(struct vseg_paging *pg, struct seq_file *m)
 {
-	u64 valid = 0, big = 0, ro = 0, sys = 0, e, *k;
-	u32 w, i;
+	struct vseg_hw_pte_count c = {};
+	u64 *k;
+	u32 w;
 
 	for (w = VSEG_PAGING_VA_LEAF_DST;
 	     pg->va_ready && w <= VSEG_PAGING_VA_LEAF_SRC; w++) {
 		k = kmap_local_page(pg->va_table[w]);
-		for (i = 0; i < VSEG_HW_PT_ENTRIES; i++) {
-			e = READ_ONCE(k[i]);
-			if (!(e & VSEG_HW_PTE_VALID))
-				continue;
-			valid++;
-			big += !!(e & VSEG_HW_PTE_64K);
-			ro += !!(e & VSEG_HW_PTE_READONLY);
-			sys += !!(e & VSEG_HW_PTE_SYSTEM);
-		}
+		vseg_hw_pte_count(k, &c);
 		kunmap_local(k);
 	}
 	seq_printf(m, " va=%d va_valid=%llu va_valid_4k=%llu va_valid_64k=%llu va_readonly=%llu va_system=%llu",
-		   pg->va_ready, valid, valid - big, big, ro, sys);
+		   pg->va_ready, c.valid, c.valid - c.big, c.big, c.readonly,
+		   c.system);
 }
 
 /**

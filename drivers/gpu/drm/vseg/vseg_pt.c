@@ -1271,33 +1271,33 @@ int vseg_pt_restore(struct vseg_pt *pt, struct ttm_operation_ctx *ctx)
 	return err ?: leaves;
 }
 
+/* A leaf's valid entries, added to @c. Under @p's tables' lock. */
+static void pt_count(struct vseg_pt_page *p, struct vseg_hw_pte_count *c)
+{
+	u64 *k = kmap_local_page(p->page);
+
+	vseg_hw_pte_count(k, c);
+	kunmap_local(k);
+}
+
 /* One VA space's tables, for debugfs: a line, then a line per leaf. */
 static void pt_show(struct vseg_pt *pt, struct seq_file *m, u32 ap)
 {
-	u64 valid = 0, big = 0, ro = 0, sys = 0, e, lv, lb;
+	struct vseg_hw_pte_count all = {}, leaf;
 	struct vseg_pt_page *p;
-	u32 i;
 
 	mutex_lock(&pt->lock);
 	list_for_each_entry(p, &pt->pages, link) {
-		if (p->level != LEAF || !p->resident)
-			continue;
-		for (i = 0; i < VSEG_HW_PT_ENTRIES; i++) {
-			e = pt_read(p, i);
-			if (!(e & VSEG_HW_PTE_VALID))
-				continue;
-			valid++;
-			big += !!(e & VSEG_HW_PTE_64K);
-			ro += !!(e & VSEG_HW_PTE_READONLY);
-			sys += !!(e & VSEG_HW_PTE_SYSTEM);
-		}
+		if (p->level == LEAF && p->resident)
+			pt_count(p, &all);
 	}
 	seq_printf(m, "space pid=%d root=0x%llx segment=%u pages=%u levels=%u,%u,%u,%u valid=%llu valid_4k=%llu valid_64k=%llu readonly=%llu system=%llu evicted=%u evictions=%llu restores=%llu\n",
 		   pt->pid, pt->root_addr, ap,
 		   pt->num_pages[0] + pt->num_pages[1] + pt->num_pages[2] +
 		   pt->num_pages[3], pt->num_pages[0], pt->num_pages[1],
-		   pt->num_pages[2], pt->num_pages[3], valid, valid - big, big,
-		   ro, sys, pt->num_evicted, pt->evictions, pt->restores);
+		   pt->num_pages[2], pt->num_pages[3], all.valid,
+		   all.valid - all.big, all.big, all.readonly, all.system,
+		   pt->num_evicted, pt->evictions, pt->restores);
 	list_for_each_entry(p, &pt->pages, link) {
 		if (p->level != LEAF)
 			continue;
@@ -1305,17 +1305,11 @@ static void pt_show(struct vseg_pt *pt, struct seq_file *m, u32 ap)
 			seq_printf(m, "  leaf va=0x%llx evicted\n", p->va);
 			continue;
 		}
-		lv = 0;
-		lb = 0;
-		for (i = 0; i < VSEG_HW_PT_ENTRIES; i++) {
-			e = pt_read(p, i);
-			if (!(e & VSEG_HW_PTE_VALID))
-				continue;
-			lv++;
-			lb += !!(e & VSEG_HW_PTE_64K);
-		}
+		memset(&leaf, 0, sizeof(leaf));
+		pt_count(p, &leaf);
 		seq_printf(m, "  leaf va=0x%llx addr=0x%llx valid=%llu valid_4k=%llu valid_64k=%llu\n",
-			   p->va, p->addr, lv, lv - lb, lb);
+			   p->va, p->addr, leaf.valid, leaf.valid - leaf.big,
+			   leaf.big);
 	}
 	mutex_unlock(&pt->lock);
 }
