@@ -401,6 +401,25 @@ static void test_readonly_fault(void)
 
 /* --- moves ------------------------------------------------------------------ */
 
+/*
+ * Bind @h at VA_BASE and @o two sizes above it, and fill @h through its
+ * entries with @pattern and @value at @off (@model follows); @cb is left
+ * initialised for the caller's next jobs.
+ */
+static void bind_pair_seeded(uint32_t h, uint32_t o, struct vseg_cmdbuf *cb,
+			     uint8_t *model, uint32_t pattern, uint64_t off,
+			     uint64_t value)
+{
+	vseg_vm_bind(ctx.fd, h, VA_BASE);
+	vseg_vm_bind(ctx.fd, o, VA_BASE + 2 * SIZE);
+	vseg_cb_init(cb);
+	vseg_cb_fill(cb, VA_BASE, SIZE, pattern);
+	vseg_cb_write(cb, VA_BASE + off, value);
+	vseg_cb_exec_ok(ctx.fd, RENDER, cb, "the first fill");
+	vseg_fill32(model, SIZE, pattern);
+	memcpy(model + off, &value, sizeof(value));
+}
+
 static void test_evict_follow(void)
 {
 	uint8_t *model = malloc(SIZE);
@@ -410,14 +429,8 @@ static void test_evict_follow(void)
 	struct vseg_cmdbuf cb;
 
 	igt_assert(model);
-	vseg_vm_bind(ctx.fd, h, VA_BASE);
-	vseg_vm_bind(ctx.fd, o, VA_BASE + 2 * SIZE);
-	vseg_cb_init(&cb);
-	vseg_cb_fill(&cb, VA_BASE, SIZE, 0x5a5a5a5a);
-	vseg_cb_write(&cb, VA_BASE + 0x12340, 0x0102030405060708ull);
-	vseg_cb_exec_ok(ctx.fd, RENDER, &cb, "the first fill");
-	vseg_fill32(model, SIZE, 0x5a5a5a5a);
-	*(uint64_t *)(model + 0x12340) = 0x0102030405060708ull;
+	bind_pair_seeded(h, o, &cb, model, 0x5a5a5a5a, 0x12340,
+			 0x0102030405060708ull);
 
 	for (unsigned int i = 0; i < 4; i++) {
 		uint64_t upd = paging_op(VSEG_PAGING_OP_UPDATE_PT);
@@ -630,14 +643,8 @@ static void test_tables_evicted(void)
 
 	igt_assert(model);
 	igt_assert(pipe(ready) == 0 && pipe(go) == 0);
-	vseg_vm_bind(ctx.fd, h, VA_BASE);
-	vseg_vm_bind(ctx.fd, o, VA_BASE + 2 * SIZE);
-	vseg_cb_init(&cb);
-	vseg_cb_fill(&cb, VA_BASE, SIZE, 0x3c3c3c3c);
-	vseg_cb_write(&cb, VA_BASE + 0x4560, 0x1122334455667788ull);
-	vseg_cb_exec_ok(ctx.fd, RENDER, &cb, "the first fill");
-	vseg_fill32(model, SIZE, 0x3c3c3c3c);
-	*(uint64_t *)(model + 0x4560) = 0x1122334455667788ull;
+	bind_pair_seeded(h, o, &cb, model, 0x3c3c3c3c, 0x4560,
+			 0x1122334455667788ull);
 	pt_read_evictions(&evicted, &ev0, &r0);
 	igt_assert_eq_u64(evicted, 0);
 
