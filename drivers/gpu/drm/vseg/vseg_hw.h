@@ -301,17 +301,28 @@ struct vseg_hw_cmd_job {
 
 /**
  * struct vseg_hw_scanout - what a display head scans out
- * @address: GPU physical address of the primary's first byte: a memory
- *	segment's, or the aperture's (the display controller reads memory
- *	physically).
- * @size: the primary's bytes.
+ * @address: GPU physical address of the first pixel: the primary's
+ *	(a memory segment's, or the aperture's: the display controller reads
+ *	memory physically) plus the framebuffer's offset in it.
+ * @size: the primary's bytes from @address on.
+ * @width: pixels per line (KMS: the mode's width); 0 for a primary shown
+ *	through the transitional SCANOUT ioctl, which names no format.
+ * @height: lines (the mode's height); 0 with @width.
+ * @pitch: bytes from one line's first pixel to the next's; 0 with @width.
+ * @format: the pixels' DRM fourcc (DRM_FORMAT_XRGB8888, DRM_FORMAT_ARGB8888
+ *	or DRM_FORMAT_RGB565), linear; 0 with @width.
  *
- * vseg's primaries carry no pixel format (the SCANOUT ioctl names a
- * buffer, nothing more): a head has none to be told.
+ * A KMS primary plane (vseg_plane.c) names every field; a display
+ * controller that cannot show @format at @pitch would be refused earlier,
+ * by the plane's atomic check, not here.
  */
 struct vseg_hw_scanout {
 	u64 address;
 	u64 size;
+	u32 width;
+	u32 height;
+	u32 pitch;
+	u32 format;
 };
 
 /**

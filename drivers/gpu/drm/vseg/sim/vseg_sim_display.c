@@ -2,9 +2,10 @@
 /*
  * Copyright (c) 2026 The vseg authors
  *
- * The software GPU's display controller: per head, the scanout address
- * registers the core programs (DxgkDdiSetVidPnSourceAddress) and that
- * read back what the head shows.
+ * The software GPU's display controller: per head, the scanout registers
+ * the core programs (DxgkDdiSetVidPnSourceAddress): the first pixel's
+ * address, the size, and for a KMS plane the width, height, pitch and
+ * fourcc; read back as they were written for what the head shows.
  */
 
 #include <linux/spinlock.h>
