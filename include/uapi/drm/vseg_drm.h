@@ -148,6 +148,12 @@ extern "C" {
  *   aperture has no room; SUBMIT to a VA space whose tables were evicted
  *   brings them back first, and fails with -ENOSPC if the aperture has
  *   no room for them.
+ * - 0.10: KMS atomic modesetting (DRIVER_MODESET, DRIVER_ATOMIC): per
+ *   head a CRTC, a primary plane (XRGB8888, ARGB8888, RGB565, linear), a
+ *   cursor plane and a virtual connector; framebuffers of vseg buffers
+ *   through ADDFB2 (dumb buffers included); vblank events and page flips.
+ *   SCANOUT stays for now and fails with -EBUSY on a head whose CRTC is
+ *   active.
  *
  * Rule for the version: the minor grows by one whenever this header
  * gains something a program may want to test for before it uses it (an
@@ -1343,6 +1349,11 @@ struct drm_vseg_vm_bind {
  * displayed buffer keeps it displayed until then; closing the file that
  * set a head turns the head off (as DRM disables the CRTCs that show a
  * closed file's framebuffers).
+ *
+ * Transitional (driver minor 10): KMS drives the same heads (CRTC i is
+ * head i). SCANOUT on a head whose CRTC is active fails with -EBUSY, and
+ * an atomic commit that activates the CRTC of a head SCANOUT set fails
+ * its check with -EBUSY. SCANOUT is to go in favour of KMS.
  *
  * @extensions: must be zero.
  * @head: 0 .. %DRM_VSEG_NUM_HEADS - 1 (the display has 2 heads).

@@ -14,6 +14,7 @@
 #define __VSEG_COMPAT_H__
 
 #include <linux/version.h>
+#include <linux/hrtimer.h>
 #include <linux/log2.h>
 #include <linux/dma-resv.h>
 #include <linux/seq_file.h>
@@ -25,6 +26,7 @@
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_print.h>
+#include <drm/drm_probe_helper.h>
 #include <drm/drm_gem_ttm_helper.h>
 #include <drm/ttm/ttm_bo.h>
 #include <drm/ttm/ttm_placement.h>
@@ -466,6 +468,52 @@ static inline struct workqueue_struct *vseg_system_dfl_wq(void)
 	return system_dfl_wq;
 #else
 	return system_unbound_wq;
+#endif
+}
+
+/*
+ * KMS (vseg_kms.c, vseg_crtc.c, vseg_plane.c). vseg is written against
+ * struct drm_atomic_state; 7.3 calls it struct drm_atomic_commit (the
+ * function drm_atomic_commit() keeps its name, the helpers vseg uses take
+ * the struct by pointer only).
+ */
+#ifdef VSEG_HAVE_ATOMIC_COMMIT
+#define drm_atomic_state drm_atomic_commit
+#endif
+
+/*
+ * &drm_mode_config_funcs.fb_create, and drm_gem_fb_create(), gained the
+ * format's info (<=7.2): VSEG_FB_CREATE_INFO_ARG is the extra parameter,
+ * VSEG_FB_CREATE_INFO the argument passed on.
+ */
+#ifdef VSEG_HAVE_FB_CREATE_INFO
+#define VSEG_FB_CREATE_INFO_ARG	const struct drm_format_info *info,
+#define VSEG_FB_CREATE_INFO	info,
+#else
+#define VSEG_FB_CREATE_INFO_ARG
+#define VSEG_FB_CREATE_INFO
+#endif
+
+/* A monotonic relative hrtimer calling @fn (hrtimer_setup(), 6.13). */
+static inline void vseg_hrtimer_setup(struct hrtimer *t,
+				      enum hrtimer_restart (*fn)(struct hrtimer *))
+{
+#ifdef VSEG_HAVE_HRTIMER_SETUP
+	hrtimer_setup(t, fn, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+#else
+	hrtimer_init(t, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	t->function = fn;
+#endif
+}
+
+/* Output polling for the mode-config helpers (6.12 returns an error). */
+static inline int vseg_kms_poll_init(struct drm_device *drm)
+{
+#ifdef VSEG_HAVE_POLL_INIT_VOID
+	drmm_kms_helper_poll_init(drm);
+	return 0;
+#else
+	return drmm_kms_helper_poll_init(drm);
 #endif
 }
 

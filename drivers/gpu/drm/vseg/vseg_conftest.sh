@@ -34,3 +34,12 @@ echo
 # warns of work queued on system_unbound_wq.
 have SYSTEM_DFL_WQ 'extern struct workqueue_struct \*system_dfl_wq;' \
 	linux/workqueue.h
+# struct drm_atomic_state is renamed struct drm_atomic_commit (<=7.2).
+have ATOMIC_COMMIT 'struct drm_atomic_commit {' drm/drm_atomic.h
+# &drm_mode_config_funcs.fb_create and drm_gem_fb_create() take the
+# format's info (<=7.2).
+have FB_CREATE_INFO 'const struct drm_format_info \*info,' drm/drm_mode_config.h
+# hrtimer_setup() replaces hrtimer_init() (6.13).
+have HRTIMER_SETUP 'extern void hrtimer_setup(' linux/hrtimer.h
+# drmm_kms_helper_poll_init() returns nothing (<=7.2).
+have POLL_INIT_VOID '^void drmm_kms_helper_poll_init' drm/drm_probe_helper.h

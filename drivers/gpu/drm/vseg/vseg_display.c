@@ -8,11 +8,22 @@
  * without AccessedPhysically is mapped into the aperture only while it is
  * displayed (the WDDM "mapped when displayed" cell), and leaves the
  * aperture when no head shows it any more, whatever pins it has.
+ *
+ * Heads are driven by KMS (vseg_kms.c, vseg_crtc.c, vseg_plane.c), whose
+ * primary planes pin through vseg_display_pin() and vseg_display_unpin(),
+ * and, for now, by the private SCANOUT ioctl (vseg_display_set()). A head
+ * belongs to one of them at a time.
  */
 
 #include <linux/seq_file.h>
+#include <drm/drm_atomic_helper.h>
+#include <drm/drm_fourcc.h>
+#include <drm/drm_framebuffer.h>
 #include <drm/drm_gem.h>
+#include <drm/drm_gem_framebuffer_helper.h>
 #include <drm/drm_managed.h>
+#include <drm/drm_modeset_helper.h>
+#include <drm/drm_modeset_lock.h>
 
 #include "vseg_bo.h"
 #include "vseg_device_types.h"
@@ -36,8 +47,18 @@ static int head_pin_locked(struct vseg_bo *bo, void *arg)
 	return err;
 }
 
-/* Pin a primary where the display reaches it; the head's reference. */
-static int head_pin(struct vseg_bo *bo)
+/**
+ * vseg_display_pin() - pin a primary where the display reaches it
+ * @bo: the primary, not reserved
+ *
+ * Contiguous in a memory segment, or mapped into the aperture even
+ * without AccessedPhysically; pinned, counted as displayed, and
+ * referenced (the head's reference).
+ *
+ * Return: 0, -EINVAL if no place the display reaches suits it, -ENOSPC,
+ * or another negative error code; nothing changed then.
+ */
+int vseg_display_pin(struct vseg_bo *bo)
 {
 	int err = vseg_bo_locked_retry(bo, head_pin_locked, NULL);
 
@@ -46,8 +67,14 @@ static int head_pin(struct vseg_bo *bo)
 	return err;
 }
 
-/* Drop a head's pin; out of the aperture once no head shows it. */
-static void head_unpin(struct vseg_bo *bo)
+/**
+ * vseg_display_unpin() - drop what vseg_display_pin() took
+ * @bo: the primary, not reserved, or NULL
+ *
+ * Once no head shows it, a primary without AccessedPhysically leaves the
+ * aperture, whatever other pins it has. Uninterruptible.
+ */
+void vseg_display_unpin(struct vseg_bo *bo)
 {
 	if (!bo)
 		return;
@@ -61,6 +88,21 @@ static void head_unpin(struct vseg_bo *bo)
 	drm_gem_object_put(&bo->tbo.base);
 }
 
+/**
+ * vseg_display_address() - the GPU physical address of a pinned primary
+ * @vdev: the device
+ * @bo: a primary vseg_display_pin() pinned
+ *
+ * Return: where its first byte is, in a memory segment or the aperture.
+ */
+u64 vseg_display_address(struct vseg_device *vdev, struct vseg_bo *bo)
+{
+	struct vseg_bo_state st;
+
+	vseg_bo_get_state(bo, &st);
+	return vseg_phys_base(vdev, st.seg) + st.offset;
+}
+
 /*
  * Program a head's scanout registers: the primary's GPU physical address,
  * where it is pinned (contiguous in a memory segment, or mapped into the
@@ -69,15 +111,13 @@ static void head_unpin(struct vseg_bo *bo)
 static void head_program(struct vseg_device *vdev, u32 head,
 			 struct vseg_bo *bo)
 {
-	struct vseg_hw_scanout s;
-	struct vseg_bo_state st;
+	struct vseg_hw_scanout s = {};
 
 	if (!bo) {
 		vdev->hw.ops->set_scanout(&vdev->hw, head, NULL);
 		return;
 	}
-	vseg_bo_get_state(bo, &st);
-	s.address = vseg_phys_base(vdev, st.seg) + st.offset;
+	s.address = vseg_display_address(vdev, bo);
 	s.size = bo->tbo.base.size;
 	vdev->hw.ops->set_scanout(&vdev->hw, head, &s);
 }
@@ -89,7 +129,7 @@ static void display_release(struct drm_device *drm, void *arg)
 
 	/* Normally off since the unplug (vseg_display_unplug()). */
 	for (i = 0; i < VSEG_NUM_HEADS; i++) {
-		head_unpin(d->head[i]);
+		vseg_display_unpin(d->head[i]);
 		if (d->saved[i])
 			drm_gem_object_put(&d->saved[i]->tbo.base);
 	}
@@ -140,18 +180,19 @@ static void heads_off(struct vseg_device *vdev, bool remember)
 	}
 	mutex_unlock(&d->lock);
 	for (i = 0; i < VSEG_NUM_HEADS; i++)
-		head_unpin(off[i]);
+		vseg_display_unpin(off[i]);
 }
 
 /**
  * vseg_display_unplug() - turn every head off, for an unplugged device
  * @vdev: the device
  *
- * The primaries are released at once, not with the last user of the DRM
- * device.
+ * Every CRTC is disabled and the primaries are released at once, not with
+ * the last user of the DRM device.
  */
 void vseg_display_unplug(struct vseg_device *vdev)
 {
+	drm_atomic_helper_shutdown(&vdev->drm);
 	heads_off(vdev, false);
 }
 
@@ -165,23 +206,48 @@ void vseg_display_unplug(struct vseg_device *vdev)
  * The first call takes the display over from the firmware: its frame
  * buffers (the table's UEFI ranges) become allocatable, whatever follows.
  *
- * Return: 0, -ENOSPC if the primary cannot be placed where the display
- * reaches it, or another negative error code; the head is unchanged then.
+ * Transitional: KMS drives the heads too. A head whose CRTC is active is
+ * refused with -EBUSY.
+ *
+ * Return: 0, -EBUSY, -ENOSPC if the primary cannot be placed where the
+ * display reaches it, or another negative error code; the head is
+ * unchanged then.
  */
 int vseg_display_set(struct vseg_device *vdev, u32 head, struct vseg_bo *bo,
 		     const struct drm_file *file)
 {
 	struct vseg_display *d = &vdev->display;
-	struct vseg_bo *old;
+	struct drm_crtc *crtc = &d->kms[head].crtc;
+	struct drm_modeset_acquire_ctx ctx;
+	struct vseg_bo *old = NULL;
 	int err;
 
+	/*
+	 * Under the CRTC's lock, which a commit holds from its check to its
+	 * state swap: a head KMS drives is refused, and a commit's check
+	 * sees the head SCANOUT set.
+	 */
+	drm_modeset_acquire_init(&ctx, DRM_MODESET_ACQUIRE_INTERRUPTIBLE);
+retry:
+	err = drm_modeset_lock(&crtc->mutex, &ctx);
+	if (err == -EDEADLK) {
+		err = drm_modeset_backoff(&ctx);
+		if (!err)
+			goto retry;
+	}
+	if (err)
+		goto out;
+	if (crtc->state->active) {
+		err = -EBUSY;
+		goto out;
+	}
 	vseg_firmware_handover(vdev);
 	mutex_lock(&d->lock);
 	if (bo) {
-		err = head_pin(bo);
+		err = vseg_display_pin(bo);
 		if (err) {
 			mutex_unlock(&d->lock);
-			return err;
+			goto out;
 		}
 	}
 	old = d->head[head];
@@ -189,8 +255,31 @@ int vseg_display_set(struct vseg_device *vdev, u32 head, struct vseg_bo *bo,
 	d->owner[head] = bo ? file : NULL;
 	head_program(vdev, head, bo);
 	mutex_unlock(&d->lock);
-	head_unpin(old);
-	return 0;
+out:
+	drm_modeset_drop_locks(&ctx);
+	drm_modeset_acquire_fini(&ctx);
+	vseg_display_unpin(old);
+	return err;
+}
+
+/**
+ * vseg_display_scanout_set() - whether SCANOUT drives a head
+ * @vdev: the device
+ * @head: the head
+ *
+ * For the CRTC's atomic check, under the CRTC's lock.
+ *
+ * Return: true if SCANOUT shows a primary on @head.
+ */
+bool vseg_display_scanout_set(struct vseg_device *vdev, u32 head)
+{
+	struct vseg_display *d = &vdev->display;
+	bool set;
+
+	mutex_lock(&d->lock);
+	set = d->head[head];
+	mutex_unlock(&d->lock);
+	return set;
 }
 
 /**
@@ -227,7 +316,7 @@ void vseg_display_file_close(struct vseg_device *vdev,
 	}
 	mutex_unlock(&d->lock);
 	for (i = 0; i < VSEG_NUM_HEADS; i++) {
-		head_unpin(off[i]);
+		vseg_display_unpin(off[i]);
 		if (forget[i])
 			drm_gem_object_put(&forget[i]->tbo.base);
 	}
@@ -237,13 +326,21 @@ void vseg_display_file_close(struct vseg_device *vdev,
  * vseg_display_suspend() - turn every head off for a power transition
  * @vdev: the device
  *
- * Each head's primary is remembered (with a reference) and released: its
- * pin goes, so that the transition may evict it like any buffer.
- * vseg_display_resume() shows it again.
+ * KMS's state is saved and every CRTC disabled (the mode-config helpers);
+ * each head SCANOUT set has its primary remembered (with a reference) and
+ * released. Either way the display's pins go, so that the transition may
+ * evict the primaries like any buffer. vseg_display_resume() shows them
+ * again.
+ *
+ * Return: 0, or the error of the commit that disables the CRTCs (they stay
+ * as they were; the SCANOUT heads are off all the same).
  */
-void vseg_display_suspend(struct vseg_device *vdev)
+int vseg_display_suspend(struct vseg_device *vdev)
 {
+	int err = drm_mode_config_helper_suspend(&vdev->drm);
+
 	heads_off(vdev, true);
+	return err;
 }
 
 /**
@@ -251,7 +348,8 @@ void vseg_display_suspend(struct vseg_device *vdev)
  * @vdev: the device
  *
  * Each primary is pinned where the display reaches it again (it may have
- * been evicted). A head whose primary finds no room stays off.
+ * been evicted). A SCANOUT head whose primary finds no room stays off; the
+ * KMS state is committed again as it was (its planes' prepare_fb pins).
  *
  * Return: 0, or the error of the first head that stayed off.
  */
@@ -261,6 +359,10 @@ int vseg_display_resume(struct vseg_device *vdev)
 	int err, ret = 0;
 	u32 i;
 
+	/* Nothing saved when the suspend's commit failed. */
+	if (vdev->drm.mode_config.suspend_state)
+		ret = drm_mode_config_helper_resume(&vdev->drm);
+
 	mutex_lock(&d->lock);
 	for (i = 0; i < VSEG_NUM_HEADS; i++) {
 		struct vseg_bo *bo = d->saved[i];
@@ -268,7 +370,7 @@ int vseg_display_resume(struct vseg_device *vdev)
 		if (!bo)
 			continue;
 		d->saved[i] = NULL;
-		err = head_pin(bo);
+		err = vseg_display_pin(bo);
 		if (!err) {
 			d->head[i] = bo;
 			d->owner[i] = d->saved_owner[i];
@@ -283,10 +385,34 @@ int vseg_display_resume(struct vseg_device *vdev)
 	return ret;
 }
 
+/* The registers' format fields, for a head KMS programmed. */
+static void show_format(struct seq_file *m, const struct vseg_hw_scanout *s)
+{
+	if (!s->format)
+		return;
+	seq_printf(m, " width=%u height=%u pitch=%u format=%c%c%c%c",
+		   s->width, s->height, s->pitch, s->format & 0xff,
+		   (s->format >> 8) & 0xff, (s->format >> 16) & 0xff,
+		   s->format >> 24);
+}
+
+/* The primary a KMS head shows: its plane's pinned framebuffer's buffer. */
+static struct vseg_bo *kms_primary(struct vseg_device *vdev, u32 head)
+{
+	struct drm_plane_state *ps = vdev->display.kms[head].primary.state;
+	struct drm_crtc_state *cs = vdev->display.kms[head].crtc.state;
+
+	if (!cs || !cs->active || !ps || !ps->fb || !ps->visible)
+		return NULL;
+	return gem_to_vseg_bo(drm_gem_fb_get_obj(ps->fb, 0));
+}
+
 /**
  * vseg_display_show() - what each head shows, for debugfs
  * @vdev: the device
  * @m: where to print
+ *
+ * A head KMS lights is marked kms=1 and shows its plane's format.
  */
 void vseg_display_show(struct vseg_device *vdev, struct seq_file *m)
 {
@@ -295,12 +421,18 @@ void vseg_display_show(struct vseg_device *vdev, struct seq_file *m)
 	struct vseg_bo_state st;
 	u32 i;
 
+	drm_modeset_lock_all(&vdev->drm);
 	mutex_lock(&d->lock);
 	for (i = 0; i < VSEG_NUM_HEADS; i++) {
 		struct vseg_bo *bo = d->head[i];
+		bool kms = false;
 
 		if (!bo) {
-			/* Until the first SCANOUT, head 0 shows the firmware image. */
+			bo = kms_primary(vdev, i);
+			kms = bo;
+		}
+		if (!bo) {
+			/* Until the first modeset, head 0 shows the firmware image. */
 			if (i || !vseg_firmware_show(vdev, m))
 				seq_printf(m, "head %u bo=- segment=- offset=- aperture=- scanout=-\n",
 					   i);
@@ -315,11 +447,15 @@ void vseg_display_show(struct vseg_device *vdev, struct seq_file *m)
 		else
 			seq_puts(m, " aperture=-");
 		/* What the display controller's registers say it shows. */
-		if (vdev->hw.ops->get_scanout(&vdev->hw, i, &s))
-			seq_printf(m, " scanout=0x%llx+0x%llx\n", s.address,
+		if (vdev->hw.ops->get_scanout(&vdev->hw, i, &s)) {
+			seq_printf(m, " scanout=0x%llx+0x%llx", s.address,
 				   s.size);
-		else
-			seq_puts(m, " scanout=-\n");
+			show_format(m, &s);
+		} else {
+			seq_puts(m, " scanout=-");
+		}
+		seq_printf(m, " kms=%d\n", kms);
 	}
 	mutex_unlock(&d->lock);
+	drm_modeset_unlock_all(&vdev->drm);
 }

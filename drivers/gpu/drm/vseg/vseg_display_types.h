@@ -5,7 +5,12 @@
 #ifndef __VSEG_DISPLAY_TYPES_H__
 #define __VSEG_DISPLAY_TYPES_H__
 
+#include <linux/hrtimer.h>
 #include <linux/mutex.h>
+#include <drm/drm_connector.h>
+#include <drm/drm_crtc.h>
+#include <drm/drm_encoder.h>
+#include <drm/drm_plane.h>
 
 struct drm_file;
 struct vseg_bo;
@@ -13,13 +18,44 @@ struct vseg_bo;
 #define VSEG_NUM_HEADS	2
 
 /**
+ * struct vseg_kms_head - a head as KMS sees it (vseg_kms.c, vseg_crtc.c,
+ *	vseg_plane.c)
+ * @crtc: its CRTC, index = head number.
+ * @primary: its primary plane (XRGB8888, ARGB8888, RGB565, linear).
+ * @cursor: its cursor plane (ARGB8888 up to 64x64). The display
+ *	controller has no cursor registers: the cursor's framebuffer is made
+ *	reachable and pinned like a primary, not shown.
+ * @encoder: its virtual encoder.
+ * @connector: its virtual connector, always connected.
+ * @vblank_timer: the vblank "interrupt" while vblanks are on: fires once
+ *	per frame of the CRTC's mode.
+ * @frame: the mode's frame duration.
+ * @last_vblank: when the last vblank fired (the timer's expiry), for
+ *	&drm_crtc_funcs.get_vblank_timestamp.
+ */
+struct vseg_kms_head {
+	struct drm_crtc crtc;
+	struct drm_plane primary;
+	struct drm_plane cursor;
+	struct drm_encoder encoder;
+	struct drm_connector connector;
+	struct hrtimer vblank_timer;
+	ktime_t frame;
+	ktime_t last_vblank;
+};
+
+/**
  * struct vseg_display - the virtual display
  * @lock: protects @head and @owner; taken before any reservation.
- * @head: the primary each head scans out, referenced, or NULL.
+ * @head: the primary each head scans out through the transitional SCANOUT
+ *	ioctl, referenced, or NULL. A head is driven by SCANOUT or by KMS,
+ *	never both: SCANOUT refuses a head whose CRTC is active, a commit
+ *	activating a CRTC whose head SCANOUT set fails its check (-EBUSY).
  * @owner: the file that set each head (compared, never dereferenced).
  * @saved: during a power transition (vseg_pm.c): the primary each head
  *	showed, referenced, to show again on resume; else NULL.
  * @saved_owner: the file that set it.
+ * @kms: each head's CRTC, planes, encoder and connector.
  */
 struct vseg_display {
 	struct mutex lock; /* see above */
@@ -27,6 +63,7 @@ struct vseg_display {
 	const struct drm_file *owner[VSEG_NUM_HEADS];
 	struct vseg_bo *saved[VSEG_NUM_HEADS];
 	const struct drm_file *saved_owner[VSEG_NUM_HEADS];
+	struct vseg_kms_head kms[VSEG_NUM_HEADS];
 };
 
 #endif /* __VSEG_DISPLAY_TYPES_H__ */

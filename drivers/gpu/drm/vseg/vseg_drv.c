@@ -31,6 +31,7 @@
 #include "vseg_compat.h"
 #include "vseg_debugfs.h"
 #include "vseg_display.h"
+#include "vseg_kms.h"
 #include "vseg_engine.h"
 #include "vseg_sched.h"
 #include "vseg_submit.h"
@@ -180,7 +181,8 @@ static void vseg_postclose(struct drm_device *drm, struct drm_file *file)
 VSEG_DEFINE_FOPS(vseg_fops);
 
 static const struct drm_driver vseg_drm_driver = {
-	.driver_features = DRIVER_GEM | DRIVER_RENDER | DRIVER_SYNCOBJ |
+	.driver_features = DRIVER_GEM | DRIVER_MODESET | DRIVER_ATOMIC |
+			   DRIVER_RENDER | DRIVER_SYNCOBJ |
 			   DRIVER_SYNCOBJ_TIMELINE | VSEG_DRIVER_GEM_GPUVA,
 	VSEG_DRM_DRIVER_PRIME
 	VSEG_DRM_DRIVER_FDINFO
@@ -299,7 +301,8 @@ static int vseg_device_probe(struct device *dev, struct pci_dev *pci)
 		err = probe_step(vdev, &step, vseg_paging_init(vdev) ?:
 				 vseg_paging_va_init(vdev));
 	if (!err)
-		err = probe_step(vdev, &step, vseg_display_init(vdev));
+		err = probe_step(vdev, &step, vseg_display_init(vdev) ?:
+				 vseg_kms_init(vdev));
 	if (err)
 		return err;
 

@@ -375,7 +375,9 @@ static int __pm_enter(struct vseg_device *vdev, enum vseg_pm_kind kind)
 	pm->transitions++;
 	memset(pm->seg, 0, sizeof(pm->seg));
 
-	vseg_display_suspend(vdev);
+	err = vseg_display_suspend(vdev);
+	if (err)
+		goto fail;
 	bos = vseg_bos_snapshot(vdev, &n);
 	if (!bos) {
 		err = -ENOMEM;

@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The vseg authors
+ *
+ * Each head's planes. A primary plane's framebuffer is a vseg buffer the
+ * display controller reads physically: prepare_fb pins it where the
+ * display reaches it (vseg_display_pin(): contiguous in a memory segment,
+ * or mapped into the aperture, even without AccessedPhysically) and has
+ * the commit wait for its write fences; cleanup_fb drops that pin, and a
+ * buffer without AccessedPhysically leaves the aperture once no head
+ * shows it. atomic_update programs the head's scanout registers.
+ */
+
+#include <drm/drm_atomic.h>
+#include <drm/drm_atomic_helper.h>
+#include <drm/drm_fourcc.h>
+#include <drm/drm_framebuffer.h>
+#include <drm/drm_gem_atomic_helper.h>
+#include <drm/drm_gem_framebuffer_helper.h>
+#include <drm/drm_plane.h>
+
+#include "vseg_bo.h"
+#include "vseg_device_types.h"
+#include "vseg_display.h"
+#include "vseg_hw.h"
+#include "vseg_placement.h"
+#include "vseg_plane.h"
+#include "vseg_ranges.h"
+#include "vseg_compat.h"
+
+static const u32 primary_formats[] = {
+	DRM_FORMAT_XRGB8888,
+	DRM_FORMAT_ARGB8888,
+	DRM_FORMAT_RGB565,
+};
+
+static const u32 cursor_formats[] = {
+	DRM_FORMAT_ARGB8888,
+};
+
+static const u64 linear_only[] = {
+	DRM_FORMAT_MOD_LINEAR,
+	DRM_FORMAT_MOD_INVALID,
+};
+
+/**
+ * struct vseg_plane_state - a plane's state
+ * @base: DRM's.
+ * @pinned: the buffer prepare_fb pinned for the display (the framebuffer's,
+ *	when the plane is visible on an active CRTC), for cleanup_fb; or
+ *	NULL.
+ */
+struct vseg_plane_state {
+	struct drm_plane_state base;
+	struct vseg_bo *pinned;
+};
+
+static struct vseg_plane_state *to_vps(struct drm_plane_state *s)
+{
+	return container_of(s, struct vseg_plane_state, base);
+}
+
+static u32 plane_head(struct drm_plane *plane)
+{
+	struct vseg_device *vdev = to_vseg(plane->dev);
+	struct vseg_kms_head *h = plane->type == DRM_PLANE_TYPE_CURSOR ?
+		container_of(plane, struct vseg_kms_head, cursor) :
+		container_of(plane, struct vseg_kms_head, primary);
+
+	return h - vdev->display.kms;
+}
+
+static struct vseg_bo *fb_bo(struct drm_framebuffer *fb)
+{
+	return gem_to_vseg_bo(drm_gem_fb_get_obj(fb, 0));
+}
+
+/*
+ * Whether the display controller can ever reach the buffer: a memory
+ * segment or the aperture among its supported segments. Any buffer that
+ * has one can be made reachable (vseg_display_pin() maps it into the
+ * aperture without AccessedPhysically); one supported in system memory
+ * only cannot. A protected buffer's places are VPRs, which the display
+ * reads like any memory segment range.
+ */
+static bool display_reaches(struct vseg_device *vdev, struct vseg_bo *bo)
+{
+	struct ttm_place places[VSEG_BO_MAX_PLACES];
+
+	return vseg_place_physical(&vdev->layout, &bo->params, true, places);
+}
+
+static int plane_atomic_check(struct drm_plane *plane,
+			      struct drm_atomic_state *state)
+{
+	struct drm_plane_state *ps = drm_atomic_get_new_plane_state(state, plane);
+	bool cursor = plane->type == DRM_PLANE_TYPE_CURSOR;
+	struct drm_crtc_state *cs;
+	int err;
+
+	if (!ps->crtc || !ps->fb)
+		return drm_atomic_helper_check_plane_state(ps, NULL,
+							   DRM_PLANE_NO_SCALING,
+							   DRM_PLANE_NO_SCALING,
+							   cursor, true);
+	cs = drm_atomic_get_crtc_state(state, ps->crtc);
+	if (IS_ERR(cs))
+		return PTR_ERR(cs);
+	err = drm_atomic_helper_check_plane_state(ps, cs, DRM_PLANE_NO_SCALING,
+						  DRM_PLANE_NO_SCALING, cursor,
+						  true);
+	if (err)
+		return err;
+	if (cursor && (ps->crtc_w > VSEG_CURSOR_MAX || ps->crtc_h > VSEG_CURSOR_MAX))
+		return -EINVAL;
+	if (!display_reaches(to_vseg(plane->dev), fb_bo(ps->fb)))
+		return -EINVAL;
+	return 0;
+}
+
+/* Whether the state shows its framebuffer on an active CRTC. */
+static bool shown(struct drm_plane_state *ps)
+{
+	struct drm_crtc_state *cs;
+
+	if (!ps->fb || !ps->crtc || !ps->visible)
+		return false;
+	cs = drm_atomic_get_new_crtc_state(ps->state, ps->crtc);
+	return cs ? cs->active : ps->crtc->state->active;
+}
+
+static int plane_prepare_fb(struct drm_plane *plane,
+			    struct drm_plane_state *ps)
+{
+	struct vseg_plane_state *vps = to_vps(ps);
+	struct vseg_bo *bo;
+	int err;
+
+	vps->pinned = NULL;
+	if (!shown(ps))
+		return 0;
+	bo = fb_bo(ps->fb);
+	/* The first modeset takes the display over from the firmware. */
+	vseg_firmware_handover(to_vseg(plane->dev));
+	err = vseg_display_pin(bo);
+	if (err)
+		return err;
+	/* The commit waits for the buffer's writers (and its move). */
+	err = drm_gem_plane_helper_prepare_fb(plane, ps);
+	if (err) {
+		vseg_display_unpin(bo);
+		return err;
+	}
+	vps->pinned = bo;
+	return 0;
+}
+
+static void plane_cleanup_fb(struct drm_plane *plane,
+			     struct drm_plane_state *ps)
+{
+	struct vseg_plane_state *vps = to_vps(ps);
+
+	vseg_display_unpin(vps->pinned);
+	vps->pinned = NULL;
+}
+
+static void primary_atomic_update(struct drm_plane *plane,
+				  struct drm_atomic_state *state)
+{
+	struct drm_plane_state *ps = drm_atomic_get_new_plane_state(state, plane);
+	struct vseg_device *vdev = to_vseg(plane->dev);
+	struct vseg_bo *bo = to_vps(ps)->pinned;
+	const struct drm_framebuffer *fb = ps->fb;
+	struct vseg_hw_scanout s = {};
+	u64 first;
+
+	if (!bo) {
+		vdev->hw.ops->set_scanout(&vdev->hw, plane_head(plane), NULL);
+		return;
+	}
+	first = fb->offsets[0] + (u64)(ps->src.y1 >> 16) * fb->pitches[0] +
+		(u64)(ps->src.x1 >> 16) * fb->format->cpp[0];
+	s.address = vseg_display_address(vdev, bo) + first;
+	s.size = bo->tbo.base.size - first;
+	s.width = drm_rect_width(&ps->dst);
+	s.height = drm_rect_height(&ps->dst);
+	s.pitch = fb->pitches[0];
+	s.format = fb->format->format;
+	vdev->hw.ops->set_scanout(&vdev->hw, plane_head(plane), &s);
+}
+
+static void primary_atomic_disable(struct drm_plane *plane,
+				   struct drm_atomic_state *state)
+{
+	struct vseg_device *vdev = to_vseg(plane->dev);
+
+	vdev->hw.ops->set_scanout(&vdev->hw, plane_head(plane), NULL);
+}
+
+/*
+ * The display controller has no cursor registers: a cursor's framebuffer
+ * is pinned where the display reaches it (prepare_fb), nothing more.
+ */
+static void cursor_atomic_update(struct drm_plane *plane,
+				 struct drm_atomic_state *state)
+{
+}
+
+static const struct drm_plane_helper_funcs primary_helper_funcs = {
+	.atomic_check = plane_atomic_check,
+	.prepare_fb = plane_prepare_fb,
+	.cleanup_fb = plane_cleanup_fb,
+	.atomic_update = primary_atomic_update,
+	.atomic_disable = primary_atomic_disable,
+};
+
+static const struct drm_plane_helper_funcs cursor_helper_funcs = {
+	.atomic_check = plane_atomic_check,
+	.prepare_fb = plane_prepare_fb,
+	.cleanup_fb = plane_cleanup_fb,
+	.atomic_update = cursor_atomic_update,
+};
+
+static void plane_reset(struct drm_plane *plane)
+{
+	struct vseg_plane_state *vps;
+
+	if (plane->state) {
+		__drm_atomic_helper_plane_destroy_state(plane->state);
+		kfree(to_vps(plane->state));
+		plane->state = NULL;
+	}
+	vps = kzalloc(sizeof(*vps), GFP_KERNEL);
+	if (vps)
+		__drm_atomic_helper_plane_reset(plane, &vps->base);
+}
+
+static struct drm_plane_state *plane_duplicate_state(struct drm_plane *plane)
+{
+	struct vseg_plane_state *vps = kzalloc(sizeof(*vps), GFP_KERNEL);
+
+	if (!vps)
+		return NULL;
+	__drm_atomic_helper_plane_duplicate_state(plane, &vps->base);
+	return &vps->base;
+}
+
+static void plane_destroy_state(struct drm_plane *plane,
+				struct drm_plane_state *ps)
+{
+	__drm_atomic_helper_plane_destroy_state(ps);
+	kfree(to_vps(ps));
+}
+
+static bool plane_format_mod_supported(struct drm_plane *plane, u32 format,
+				       u64 modifier)
+{
+	return modifier == DRM_FORMAT_MOD_LINEAR;
+}
+
+static const struct drm_plane_funcs plane_funcs = {
+	.update_plane = drm_atomic_helper_update_plane,
+	.disable_plane = drm_atomic_helper_disable_plane,
+	.destroy = drm_plane_cleanup,
+	.reset = plane_reset,
+	.atomic_duplicate_state = plane_duplicate_state,
+	.atomic_destroy_state = plane_destroy_state,
+	.format_mod_supported = plane_format_mod_supported,
+};
+
+/**
+ * vseg_planes_init() - a head's primary and cursor planes
+ * @vdev: the device
+ * @head: the head
+ *
+ * Cleaned up with the mode configuration (drmm).
+ *
+ * Return: 0 or a negative error code.
+ */
+int vseg_planes_init(struct vseg_device *vdev, u32 head)
+{
+	struct vseg_kms_head *h = &vdev->display.kms[head];
+	int err;
+
+	err = drm_universal_plane_init(&vdev->drm, &h->primary, BIT(head),
+				       &plane_funcs, primary_formats,
+				       ARRAY_SIZE(primary_formats), linear_only,
+				       DRM_PLANE_TYPE_PRIMARY, NULL);
+	if (err)
+		return err;
+	drm_plane_helper_add(&h->primary, &primary_helper_funcs);
+	err = drm_universal_plane_init(&vdev->drm, &h->cursor, BIT(head),
+				       &plane_funcs, cursor_formats,
+				       ARRAY_SIZE(cursor_formats), linear_only,
+				       DRM_PLANE_TYPE_CURSOR, NULL);
+	if (err)
+		return err;
+	drm_plane_helper_add(&h->cursor, &cursor_helper_funcs);
+	return 0;
+}
+
+/**
+ * vseg_plane_format_supported() - whether a primary plane scans out a format
+ * @format: a DRM fourcc
+ *
+ * Return: true for the formats of the primary planes (which include the
+ * cursors').
+ */
+bool vseg_plane_format_supported(u32 format)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(primary_formats); i++)
+		if (primary_formats[i] == format)
+			return true;
+	return false;
+}
