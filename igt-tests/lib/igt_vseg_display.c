@@ -29,6 +29,7 @@ void vseg_scanout(int fd, uint32_t head, uint32_t handle)
 static void parse_head(const struct vseg_debugfs_line *l,
 		       struct vseg_display_head *h)
 {
+	const char *fmt;
 	uint64_t v = 0;
 
 	memset(h, 0, sizeof(*h));
@@ -55,6 +56,20 @@ static void parse_head(const struct vseg_debugfs_line *l,
 	igt_assert_f(h->on || !h->has_scanout,
 		     "debugfs display: a head showing nothing scans out: \"%s\"\n",
 		     l->text);
+	if (vseg_debugfs_value(l, "kms"))
+		h->kms = vseg_debugfs_bool(l, "kms");
+	fmt = vseg_debugfs_value(l, "format");
+	if (fmt) {
+		igt_assert_f(strlen(fmt) == 4 && h->has_scanout,
+			     "debugfs display: format=%s in \"%s\"\n", fmt,
+			     l->text);
+		h->has_format = true;
+		h->format = (uint32_t)fmt[0] | (uint32_t)fmt[1] << 8 |
+			    (uint32_t)fmt[2] << 16 | (uint32_t)fmt[3] << 24;
+		h->width = vseg_debugfs_u64(l, "width");
+		h->height = vseg_debugfs_u64(l, "height");
+		h->pitch = vseg_debugfs_u64(l, "pitch");
+	}
 }
 
 void vseg_debugfs_parse_display(const char *text, struct vseg_display *d)

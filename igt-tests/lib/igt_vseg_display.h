@@ -31,6 +31,13 @@ void vseg_scanout(int fd, uint32_t head, uint32_t handle);
  *	programmed (not "-", and not a firmware line, which has none).
  * @scanout: the GPU physical address they hold.
  * @scanout_size: the size they hold.
+ * @kms: kms=1: KMS lights the head (a CRTC's primary plane), not SCANOUT.
+ * @has_format: the registers hold a format (a KMS head): width=, height=,
+ *	pitch= and format= are present.
+ * @width: pixels per line.
+ * @height: lines.
+ * @pitch: bytes per line.
+ * @format: the DRM fourcc (format= prints its four characters).
  */
 struct vseg_display_head {
 	uint32_t head;
@@ -45,6 +52,12 @@ struct vseg_display_head {
 	bool has_scanout;
 	uint64_t scanout;
 	uint64_t scanout_size;
+	bool kms;
+	bool has_format;
+	uint32_t width;
+	uint32_t height;
+	uint32_t pitch;
+	uint32_t format;
 };
 
 /**

@@ -18,6 +18,12 @@ static const char display_text[] =
 	"head 0 bo=17 segment=3 offset=0x0 aperture=0x200000+0x300000\n"
 	"head 1 bo=- segment=- offset=- aperture=-\n";
 
+static const char display_kms_text[] =
+	"head 0 bo=- segment=- offset=- aperture=- scanout=-\n"
+	"head 1 bo=5 segment=1 offset=0x100000 aperture=- "
+	"scanout=0x100100000+0x300000 width=1024 height=768 pitch=4096 "
+	"format=XR24 kms=1\n";
+
 static const char paging_text[] =
 	"engine 2 name=paging buffer_segment=3 buffer_size=65536 "
 	"operations=2048 offset=0x10000 private=16 private_zero=1 batches=9 "
@@ -130,6 +136,22 @@ igt_main
 		igt_assert_eq_u64(d.head[0].ap_size, 0x300000);
 		igt_assert(!d.head[1].on && !d.head[1].has_segment &&
 			   !d.head[1].mapped);
+	}
+
+	igt_subtest("display-kms") {
+		struct vseg_display d;
+
+		vseg_debugfs_parse_display(display_kms_text, &d);
+		igt_assert(!d.head[0].on && !d.head[0].kms &&
+			   !d.head[0].has_format);
+		igt_assert(d.head[1].on && d.head[1].kms &&
+			   d.head[1].has_format);
+		igt_assert_eq_u32(d.head[1].width, 1024);
+		igt_assert_eq_u32(d.head[1].height, 768);
+		igt_assert_eq_u32(d.head[1].pitch, 4096);
+		/* DRM_FORMAT_XRGB8888, fourcc_code('X', 'R', '2', '4') */
+		igt_assert_eq_u32(d.head[1].format, 0x34325258);
+		igt_assert_eq_u64(d.head[1].scanout, 0x100100000ull);
 	}
 
 	igt_subtest("display-malformed") {
