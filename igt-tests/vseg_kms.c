@@ -202,11 +202,12 @@ static void kms_init(int fd)
 		     kms.conn[0]);
 }
 
-static void add(drmModeAtomicReqPtr req, int fd, uint32_t obj, uint32_t type,
-		const char *name, uint64_t value)
+/* Property ids are the device's: looked up through the test's own fd. */
+static void add(drmModeAtomicReqPtr req, int fd __maybe_unused, uint32_t obj,
+		uint32_t type, const char *name, uint64_t value)
 {
 	igt_assert(drmModeAtomicAddProperty(req, obj,
-					    prop_id(fd, obj, type, name),
+					    prop_id(ctx.fd, obj, type, name),
 					    value) >= 0);
 }
 
@@ -399,6 +400,23 @@ static void check_released(uint32_t handle, const char *what)
 	igt_assert_f(!in_aperture_file(info.buffer_id),
 		     "%s: debugfs aperture still has a range for the buffer\n",
 		     what);
+}
+
+/*
+ * The same once the commit that replaced it has cleaned up: its old state
+ * goes after the vblank that sent the flip event.
+ */
+static void wait_released(uint32_t handle, const char *what)
+{
+	struct drm_vseg_gem_info info;
+
+	for (int i = 0; i < 100; i++) {
+		vseg_gem_info(ctx.fd, handle, &info);
+		if (!(info.placement_flags & (MAPPED | PINNED)))
+			break;
+		usleep(10 * 1000);
+	}
+	check_released(handle, what);
 }
 
 static void fill_handle(uint32_t handle, uint64_t size, uint32_t value)
@@ -624,7 +642,7 @@ static void test_flip_event(void)
 	igt_assert_eq(flip_events, 1);
 	igt_assert_eq(flip_crtc, kms.crtc[0]);
 	check_kms_shows(0, b, pitch, DRM_FORMAT_XRGB8888, NULL);
-	check_released(a, "the framebuffer flipped away from");
+	wait_released(a, "the framebuffer flipped away from");
 	/* And back. */
 	igt_assert_eq(drmModePageFlip(ctx.fd, kms.crtc[0], fb_a,
 				      DRM_MODE_PAGE_FLIP_EVENT, NULL), 0);
@@ -767,7 +785,8 @@ static void test_render_node(void)
 		igt_assert_eq(drmSetMaster(card) ? -errno : 0, -EACCES);
 
 		/* A render node: not even a framebuffer. */
-		rh = vseg_gem_create_simple(render, FB_SIZE, 0, 0);
+		rh = vseg_gem_create_simple(render, FB_SIZE,
+					    BIT(ctx.ap_id), 0);
 		err = __addfb(render, rh, DRM_FORMAT_XRGB8888, W * 4, 0,
 			      NULL, &ofb);
 		igt_assert_f(err == -EACCES, "ADDFB2 on a render node: %d (%s)\n",

@@ -103,7 +103,7 @@ static void crtc_atomic_disable(struct drm_crtc *crtc,
 	struct drm_crtc_state *cs = drm_atomic_get_new_crtc_state(state, crtc);
 	struct vseg_device *vdev = to_vseg(crtc->dev);
 
-	vdev->hw.ops->set_scanout(&vdev->hw, drm_crtc_index(crtc), NULL);
+	vseg_display_kms_show(vdev, drm_crtc_index(crtc), NULL, NULL);
 	drm_crtc_vblank_off(crtc);
 	/* No flush on an inactive CRTC (commit_tail_rpm): its event now. */
 	if (cs->event && !cs->active) {

@@ -20,7 +20,6 @@
 #include <drm/drm_fourcc.h>
 #include <drm/drm_framebuffer.h>
 #include <drm/drm_gem.h>
-#include <drm/drm_gem_framebuffer_helper.h>
 #include <drm/drm_managed.h>
 #include <drm/drm_modeset_helper.h>
 #include <drm/drm_modeset_lock.h>
@@ -263,6 +262,27 @@ out:
 }
 
 /**
+ * vseg_display_kms_show() - program a KMS head's scanout registers
+ * @vdev: the device
+ * @head: the head
+ * @bo: the buffer @s points into, pinned by a plane state; or NULL (off)
+ * @s: what to scan out, or NULL to turn the head off
+ *
+ * Called from the commit (plane update, CRTC disable); debugfs display
+ * shows @bo from then on.
+ */
+void vseg_display_kms_show(struct vseg_device *vdev, u32 head,
+			   struct vseg_bo *bo, const struct vseg_hw_scanout *s)
+{
+	struct vseg_display *d = &vdev->display;
+
+	mutex_lock(&d->lock);
+	d->kms[head].shown = bo;
+	vdev->hw.ops->set_scanout(&vdev->hw, head, s);
+	mutex_unlock(&d->lock);
+}
+
+/**
  * vseg_display_scanout_set() - whether SCANOUT drives a head
  * @vdev: the device
  * @head: the head
@@ -396,17 +416,6 @@ static void show_format(struct seq_file *m, const struct vseg_hw_scanout *s)
 		   s->format >> 24);
 }
 
-/* The primary a KMS head shows: its plane's pinned framebuffer's buffer. */
-static struct vseg_bo *kms_primary(struct vseg_device *vdev, u32 head)
-{
-	struct drm_plane_state *ps = vdev->display.kms[head].primary.state;
-	struct drm_crtc_state *cs = vdev->display.kms[head].crtc.state;
-
-	if (!cs || !cs->active || !ps || !ps->fb || !ps->visible)
-		return NULL;
-	return gem_to_vseg_bo(drm_gem_fb_get_obj(ps->fb, 0));
-}
-
 /**
  * vseg_display_show() - what each head shows, for debugfs
  * @vdev: the device
@@ -421,14 +430,13 @@ void vseg_display_show(struct vseg_device *vdev, struct seq_file *m)
 	struct vseg_bo_state st;
 	u32 i;
 
-	drm_modeset_lock_all(&vdev->drm);
 	mutex_lock(&d->lock);
 	for (i = 0; i < VSEG_NUM_HEADS; i++) {
 		struct vseg_bo *bo = d->head[i];
 		bool kms = false;
 
 		if (!bo) {
-			bo = kms_primary(vdev, i);
+			bo = d->kms[i].shown;
 			kms = bo;
 		}
 		if (!bo) {
@@ -457,5 +465,4 @@ void vseg_display_show(struct vseg_device *vdev, struct seq_file *m)
 		seq_printf(m, " kms=%d\n", kms);
 	}
 	mutex_unlock(&d->lock);
-	drm_modeset_unlock_all(&vdev->drm);
 }

@@ -32,6 +32,10 @@ struct vseg_bo;
  * @frame: the mode's frame duration.
  * @last_vblank: when the last vblank fired (the timer's expiry), for
  *	&drm_crtc_funcs.get_vblank_timestamp.
+ * @shown: the buffer the head's scanout registers point into, or NULL;
+ *	under &vseg_display.lock. Set when the commit programs them, so
+ *	pinned (a plane state's vseg_display_pin()) for as long as it is
+ *	set: the old state's cleanup_fb comes after the new state's update.
  */
 struct vseg_kms_head {
 	struct drm_crtc crtc;
@@ -42,6 +46,7 @@ struct vseg_kms_head {
 	struct hrtimer vblank_timer;
 	ktime_t frame;
 	ktime_t last_vblank;
+	struct vseg_bo *shown;
 };
 
 /**

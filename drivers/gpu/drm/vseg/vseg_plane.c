@@ -98,18 +98,18 @@ static int plane_atomic_check(struct drm_plane *plane,
 	struct drm_crtc_state *cs;
 	int err;
 
-	if (!ps->crtc || !ps->fb)
-		return drm_atomic_helper_check_plane_state(ps, NULL,
-							   DRM_PLANE_NO_SCALING,
-							   DRM_PLANE_NO_SCALING,
-							   cursor, true);
+	/* DRM refused a CRTC without a framebuffer and the reverse. */
+	if (!ps->crtc) {
+		ps->visible = false;
+		return 0;
+	}
 	cs = drm_atomic_get_crtc_state(state, ps->crtc);
 	if (IS_ERR(cs))
 		return PTR_ERR(cs);
 	err = drm_atomic_helper_check_plane_state(ps, cs, DRM_PLANE_NO_SCALING,
 						  DRM_PLANE_NO_SCALING, cursor,
 						  true);
-	if (err)
+	if (err || !ps->visible)
 		return err;
 	if (cursor && (ps->crtc_w > VSEG_CURSOR_MAX || ps->crtc_h > VSEG_CURSOR_MAX))
 		return -EINVAL;
@@ -175,7 +175,7 @@ static void primary_atomic_update(struct drm_plane *plane,
 	u64 first;
 
 	if (!bo) {
-		vdev->hw.ops->set_scanout(&vdev->hw, plane_head(plane), NULL);
+		vseg_display_kms_show(vdev, plane_head(plane), NULL, NULL);
 		return;
 	}
 	first = fb->offsets[0] + (u64)(ps->src.y1 >> 16) * fb->pitches[0] +
@@ -186,15 +186,14 @@ static void primary_atomic_update(struct drm_plane *plane,
 	s.height = drm_rect_height(&ps->dst);
 	s.pitch = fb->pitches[0];
 	s.format = fb->format->format;
-	vdev->hw.ops->set_scanout(&vdev->hw, plane_head(plane), &s);
+	vseg_display_kms_show(vdev, plane_head(plane), bo, &s);
 }
 
 static void primary_atomic_disable(struct drm_plane *plane,
 				   struct drm_atomic_state *state)
 {
-	struct vseg_device *vdev = to_vseg(plane->dev);
-
-	vdev->hw.ops->set_scanout(&vdev->hw, plane_head(plane), NULL);
+	vseg_display_kms_show(to_vseg(plane->dev), plane_head(plane), NULL,
+			      NULL);
 }
 
 /*
