@@ -59,8 +59,15 @@ static bool crtc_get_vblank_timestamp(struct drm_crtc *crtc, int *max_error,
 {
 	struct vseg_kms_head *h = to_head(crtc);
 
-	/* Exact: the timer's own expiry, not when its callback ran. */
-	*vblank_time = READ_ONCE(h->last_vblank);
+	/*
+	 * Exact: the timer's own expiry, not when its callback ran. With
+	 * vblanks off (DRM resets the timestamp before turning them on),
+	 * now: DRM counts the frames elapsed while they were off from it.
+	 */
+	if (in_vblank_irq || hrtimer_active(&h->vblank_timer))
+		*vblank_time = READ_ONCE(h->last_vblank);
+	else
+		*vblank_time = ktime_get();
 	*max_error = 0;
 	return true;
 }
