@@ -33,7 +33,7 @@ SUDO=
 
 BASE_PKGS=(build-essential bc bison flex kmod cpio busybox-static xz-utils
 	   qemu-system-x86 libdrm-dev pkg-config libelf-dev libssl-dev sparse
-	   debootstrap)
+	   debootstrap libdrm-tests drm-info)
 
 BPO_SOURCES=/etc/apt/sources.list.d/vseg-backports.sources
 STAMP_DIR=${VSEG_STATE_DIR:-/var/lib/vseg}
