@@ -76,7 +76,8 @@
  * SUBTEST: input-failure
  * Description: An unprivileged producer's job faults (EFAULT): the jobs
  *	waiting for its fence, directly, through a timeline point, with
- *	another good input, or through a job that failed that way, signal
+ *	another good input, through a job that failed that way, or from the
+ *	producer's own file and engine, signal
  *	ECANCELED and write nothing; the consumer's next job without that
  *	input and another client's job run.
  */
@@ -1411,15 +1412,22 @@ static void test_input_failure(void)
 	/* The producer: an unprivileged client whose job faults. */
 	igt_fork(child, 1) {
 		int fd = drm_open_vseg_render();
-		uint32_t csp, cgate;
+		uint32_t csp, cgate, cbuf, cnext;
 
 		drop_privileges();
 		csp = syncobj_fd_to_handle(fd, sp_fd, 0);
 		cgate = vseg_gate_syncobj(&g, fd);
+		cbuf = new_buf(fd, SZ_64K, VA, false);
+		cnext = syncobj_create(fd, 0);
 		fill_job(fd, RENDER, 0, FAR_VA, 0, SZ_4K, 0xbad, 1, &cgate, 1, csp);
+		/* Its own next job on that engine waits for it (same entity). */
+		fill_job(fd, RENDER, cbuf, VA, 0, SZ_4K, 0xbad5, 1, &csp, 1, cnext);
 		pipe_send(ready[1]);
 		/* Its file stays open until the job ended. */
 		expect_status(fd, csp, -EFAULT, "the producer's faulting job");
+		expect_status(fd, cnext, -ECANCELED,
+			      "the producer's job waiting for its own fault");
+		check_words(fd, cbuf, 0, SZ_4K, 0, "the producer's cancelled job");
 		close(fd);
 	}
 	pipe_recv(ready[0]);

@@ -380,6 +380,17 @@ for kver in "${kernels[@]}"; do
 	P=$((P + kp)) F=$((F + kf)) S=$((S + ks))
 done
 
+# The failures again, last, with the end of each one's output: CI keeps
+# only the tail of this run's output.
+for kver in "${kernels[@]}"; do
+	res=build/check/$kver/igt-results
+	grep -E '^(FAIL|CRASH|TIMEOUT)' "$res/results.txt" 2>/dev/null |
+	while read -r st name _; do
+		say "${label[$kver]}: $st $name"
+		log=$res/$name.log
+		[ -f "$log" ] && tail -n 15 "$log" | sed 's/^/    /'
+	done
+done
 say "==== summary ===="
 for kver in "${kernels[@]}"; do
 	say "${label[$kver]}: ${summary[$kver]}"

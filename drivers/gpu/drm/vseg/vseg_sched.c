@@ -82,10 +82,18 @@ static struct dma_fence *vseg_sched_run_job(struct drm_sched_job *sj)
 	/*
 	 * Its dependencies have signalled: did an input fail? The link of a
 	 * timeline (a point) carries no error, the fence it holds does.
+	 * drm_sched skips a dependency on a job of the same entity: that job
+	 * has ended (an engine runs one job at a time, a bind job ends in
+	 * run_job), but its fence is signalled just after the engine is
+	 * given back, so wait for it, briefly, to read its error.
 	 */
-	for (i = 0; i < job->num_in; i++)
-		if (dma_fence_chain_contained(job->in_fences[i])->error)
+	for (i = 0; i < job->num_in; i++) {
+		struct dma_fence *in = dma_fence_chain_contained(job->in_fences[i]);
+
+		dma_fence_wait(in, false);
+		if (in->error)
 			return ERR_PTR(-ECANCELED);
+	}
 	if (job->queue == VSEG_QUEUE_BIND) {
 		err = job->ops->run(job);
 		return err ? ERR_PTR(err) : NULL;
@@ -429,8 +437,20 @@ int vseg_job_add_resv_deps(struct vseg_job *job, struct dma_resv *resv)
  */
 struct dma_fence *vseg_job_arm(struct vseg_job *job)
 {
+	struct dma_fence *fence;
+
 	drm_sched_job_arm(&job->base);
-	return &job->base.s_fence->finished;
+	fence = &job->base.s_fence->finished;
+	/*
+	 * A later job of the same scheduler that waits for this one would
+	 * by default wait only until this one is scheduled: the ring keeps
+	 * them in order. But vseg_sched_run_job() reads its inputs' errors,
+	 * and drm_sched gives the engine's credit back before it sets this
+	 * fence's error and signals it: the later job could then run on an
+	 * input that is about to fail. Make it wait for this fence itself.
+	 */
+	set_bit(DRM_SCHED_FENCE_DONT_PIPELINE, &fence->flags);
+	return fence;
 }
 
 /**

@@ -125,18 +125,13 @@ static struct ttm_tt *fake_tt(struct kunit *test, u64 pages)
 
 /*
  * Allocate @pages in the aperture through the manager, with @place; the
- * resource is freed at the end of the test unless put_res() frees it.
+ * resource is freed at the end of the test unless vseg_test_res_put() frees it.
  */
 static int get_res(struct kunit *test, struct aperture_test *a, u64 pages,
 		   const struct ttm_place *place, struct vseg_test_res **out)
 {
 	return vseg_test_res_get(test, &a->mgr->manager, &a->ttm.bdev,
 				 pages * PAGE_SIZE, 0, place, out);
-}
-
-static void put_res(struct vseg_test_res *r)
-{
-	vseg_test_res_put(r);
 }
 
 static const struct ttm_place tt_place = { .mem_type = TTM_PL_TT };
@@ -160,7 +155,7 @@ static void aperture_commit_limit(struct kunit *test)
 			AP_COMMIT * PAGE_SIZE);
 
 	/* what is given back can be committed again, exactly */
-	put_res(r1);
+	vseg_test_res_put(r1);
 	KUNIT_EXPECT_EQ(test, vseg_aperture_mgr_committed(a->mgr),
 			8 * PAGE_SIZE);
 	KUNIT_EXPECT_EQ(test, get_res(test, a, 9, &tt_place, &r3), -ENOSPC);
@@ -175,9 +170,9 @@ static void aperture_commit_limit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r2->res->start, VSEG_APERTURE_NO_RANGE);
 	KUNIT_EXPECT_EQ(test, a->mgr->gart.ranges, 0);
 
-	put_res(r2);
-	put_res(r3);
-	put_res(r4);
+	vseg_test_res_put(r2);
+	vseg_test_res_put(r3);
+	vseg_test_res_put(r4);
 	KUNIT_EXPECT_EQ(test, vseg_aperture_mgr_committed(a->mgr), 0);
 }
 
@@ -193,12 +188,12 @@ static void aperture_commit_whole_aperture(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vseg_aperture_mgr_committed(a->mgr),
 			AP_PAGES * PAGE_SIZE);
 	for (i = 0; i < AP_PAGES; i += 2)
-		put_res(r[i]);
+		vseg_test_res_put(r[i]);
 	KUNIT_EXPECT_EQ(test, vseg_aperture_mgr_committed(a->mgr),
 			AP_PAGES / 2 * PAGE_SIZE);
 	/* a buffer larger than the limit never fits */
 	for (i = 1; i < AP_PAGES; i += 2)
-		put_res(r[i]);
+		vseg_test_res_put(r[i]);
 	KUNIT_EXPECT_EQ(test, get_res(test, a, AP_PAGES + 1, &tt_place, &extra),
 			-ENOSPC);
 	KUNIT_EXPECT_EQ(test, vseg_aperture_mgr_committed(a->mgr), 0);
@@ -232,9 +227,9 @@ static void aperture_range_places(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, get_res(test, a, 4, &low, &r3), 0);
 	KUNIT_EXPECT_EQ(test, r3->res->start, 8);
 
-	put_res(r1);
-	put_res(r2);
-	put_res(r3);
+	vseg_test_res_put(r1);
+	vseg_test_res_put(r2);
+	vseg_test_res_put(r3);
 	KUNIT_EXPECT_EQ(test, a->mgr->gart.ranges, 0);
 	KUNIT_EXPECT_EQ(test, vseg_aperture_mgr_committed(a->mgr), 0);
 }
@@ -257,7 +252,7 @@ static void aperture_range_space_full(struct kunit *test)
 	}
 	/* every other range back: half committed, only 4-page holes */
 	for (i = 0; i < AP_PAGES / 4; i += 2)
-		put_res(r[i]);
+		vseg_test_res_put(r[i]);
 	KUNIT_EXPECT_EQ(test, vseg_aperture_mgr_committed(a->mgr),
 			AP_PAGES / 2 * PAGE_SIZE);
 

@@ -82,7 +82,7 @@ static struct vram_test *vram_setup(struct kunit *test, u64 size,
 /*
  * Allocate a buffer of @bytes, aligned to @align_pages host pages (0:
  * the segment page), through the manager with @place; the resource is
- * freed at the end of the test unless put_res() frees it first.
+ * freed at the end of the test unless vseg_test_res_put() frees it first.
  */
 static int get_res_aligned(struct kunit *test, struct vram_test *v, u64 bytes,
 			   u32 align_pages, const struct ttm_place *place,
@@ -96,11 +96,6 @@ static int get_res(struct kunit *test, struct vram_test *v, u64 bytes,
 		   const struct ttm_place *place, struct vseg_test_res **out)
 {
 	return get_res_aligned(test, v, bytes, 0, place, out);
-}
-
-static void put_res(struct vseg_test_res *r)
-{
-	vseg_test_res_put(r);
 }
 
 /* Blocks held by vseg_vram_mgr_grab(), dropped at the end if still held. */
@@ -172,7 +167,7 @@ static void vram_bottom_up(struct kunit *test)
 			12 * P);
 
 	for (i = 0; i < 3; i++)
-		put_res(r[i]);
+		vseg_test_res_put(r[i]);
 	KUNIT_EXPECT_EQ(test, committed(v), 0);
 	KUNIT_EXPECT_EQ(test, ttm_resource_manager_usage(&v->mgr->manager), 0);
 }
@@ -233,11 +228,11 @@ static void vram_64k_rounding(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, n, 13);
 	KUNIT_EXPECT_EQ(test, committed(v), SZ_1M);
 
-	put_res(odd);
+	vseg_test_res_put(odd);
 	KUNIT_EXPECT_EQ(test, committed(v), SZ_1M - SZ_128K);
-	put_res(small);
+	vseg_test_res_put(small);
 	for (i = 0; i < n; i++)
-		put_res(r[i]);
+		vseg_test_res_put(r[i]);
 	KUNIT_EXPECT_EQ(test, committed(v), 0);
 }
 
@@ -269,7 +264,7 @@ static void vram_contiguous_trim(struct kunit *test)
 	/* the lowest free page is still the one after the first buffer */
 	KUNIT_ASSERT_EQ(test, get_res(test, v, P, &vram_place, &next), 0);
 	KUNIT_EXPECT_EQ(test, next->res->start, 1);
-	put_res(c);
+	vseg_test_res_put(c);
 	KUNIT_EXPECT_EQ(test, committed(v), 2 * P);
 }
 
@@ -289,7 +284,7 @@ static void vram_contiguous_alignment(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, get_res_aligned(test, v, 2 * P, 32,
 					      &contig_place, &big), 0);
 	KUNIT_EXPECT_EQ(test, big->res->start, 32);
-	put_res(big);
+	vseg_test_res_put(big);
 	/* the window below 32 has no 32-aligned start but 0, which is taken */
 	{
 		struct ttm_place low = contig_place;
@@ -359,7 +354,7 @@ static void vram_full_and_free(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, get_res(test, v, P, &topdown_place, &x),
 			-ENOSPC);
 	/* larger than the segment: refused up front */
-	put_res(all);
+	vseg_test_res_put(all);
 	KUNIT_EXPECT_EQ(test, committed(v), 0);
 	KUNIT_EXPECT_EQ(test, get_res(test, v, (SEG_PAGES + 1) * P,
 				      &vram_place, &x), -ENOSPC);
@@ -369,7 +364,7 @@ static void vram_full_and_free(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, get_res(test, v, SEG_PAGES * P, &contig_place,
 				      &all), 0);
 	KUNIT_EXPECT_EQ(test, all->res->start, 0);
-	put_res(all);
+	vseg_test_res_put(all);
 	KUNIT_EXPECT_EQ(test, committed(v), 0);
 }
 
@@ -390,7 +385,7 @@ static void vram_fragmented(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, r[i]->res->start, i);
 	}
 	for (i = 0; i < SEG_PAGES; i += 2)
-		put_res(r[i]);
+		vseg_test_res_put(r[i]);
 	KUNIT_EXPECT_EQ(test, committed(v), SEG_PAGES / 2 * P);
 
 	KUNIT_EXPECT_EQ(test, get_res(test, v, 2 * P, &contig_place, &x),
@@ -418,9 +413,9 @@ static void vram_fragmented(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, man->func->compatible(man, scattered->res,
 						      &vram_place, 8 * P));
 
-	put_res(scattered);
+	vseg_test_res_put(scattered);
 	for (i = 1; i < SEG_PAGES; i += 2)
-		put_res(r[i]);
+		vseg_test_res_put(r[i]);
 	KUNIT_EXPECT_EQ(test, committed(v), 0);
 	KUNIT_ASSERT_EQ(test, get_res(test, v, 48 * P, &contig_place, &big), 0);
 	KUNIT_EXPECT_EQ(test, big->res->start, 0);
@@ -441,7 +436,7 @@ static void vram_cache_reuse(struct kunit *test)
 
 	for (i = 0; i < 4; i++)
 		KUNIT_ASSERT_EQ(test, get_res(test, v, P, &vram_place, &r[i]), 0);
-	put_res(r[1]);
+	vseg_test_res_put(r[1]);
 	KUNIT_EXPECT_EQ(test, v->mgr->cached, 1);
 	KUNIT_EXPECT_EQ(test, committed(v), 3 * P);
 	KUNIT_ASSERT_EQ(test, get_res(test, v, P, &vram_place, &again), 0);
@@ -450,7 +445,7 @@ static void vram_cache_reuse(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, committed(v), 4 * P);
 
 	/* two pages: the cache is emptied, page 2 alone is too small */
-	put_res(r[2]);
+	vseg_test_res_put(r[2]);
 	KUNIT_EXPECT_EQ(test, v->mgr->cached, 1);
 	KUNIT_ASSERT_EQ(test, get_res(test, v, 2 * P, &vram_place, &two), 0);
 	KUNIT_EXPECT_EQ(test, v->mgr->cached, 0);
@@ -460,7 +455,7 @@ static void vram_cache_reuse(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, low->res->start, 2);
 
 	/* a top-down page is not served from the cache */
-	put_res(r[3]);
+	vseg_test_res_put(r[3]);
 	KUNIT_EXPECT_EQ(test, v->mgr->cached, 1);
 	KUNIT_ASSERT_EQ(test, get_res(test, v, P, &topdown_place, &top), 0);
 	KUNIT_EXPECT_EQ(test, top->res->start, SEG_PAGES - 1);
@@ -487,7 +482,7 @@ static void vram_cache_limit(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, get_res(test, v, P, &vram_place, &r[i]), 0);
 	KUNIT_EXPECT_EQ(test, committed(v), pages * P);
 	for (i = 0; i < pages; i++)
-		put_res(r[i]);
+		vseg_test_res_put(r[i]);
 	KUNIT_EXPECT_EQ(test, v->mgr->cached, VSEG_VRAM_CACHE_MAX);
 	KUNIT_EXPECT_EQ(test, committed(v), 0);
 
@@ -517,7 +512,7 @@ static void vram_grab_invalid(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, get_res(test, v, 4 * P, &vram_place, &a), 0);
 	KUNIT_ASSERT_EQ(test, get_res(test, v, 4 * P, &vram_place, &b), 0);
 	KUNIT_EXPECT_EQ(test, b->res->start, 4);
-	put_res(a);
+	vseg_test_res_put(a);
 
 	g = grab(test, v, 0, 16 * P, &got);
 	KUNIT_EXPECT_EQ(test, got, 12 * P);
@@ -623,7 +618,7 @@ static void vram_table_invalid(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, n, 14);
 	KUNIT_EXPECT_EQ(test, committed(v), 14 * SZ_64K);
 	for (i = 0; i < n; i++)
-		put_res(r[i]);
+		vseg_test_res_put(r[i]);
 	KUNIT_EXPECT_EQ(test, committed(v), 0);
 	/* still held after every buffer went */
 	KUNIT_EXPECT_EQ(test, vseg_vram_mgr_invalid(v->mgr, out), 2);
