@@ -482,6 +482,7 @@ static void show_format(struct seq_file *m, const struct vseg_hw_scanout *s)
 void vseg_display_show(struct vseg_device *vdev, struct seq_file *m)
 {
 	struct vseg_display *d = &vdev->display;
+	struct vseg_hw_display *hd = vdev->hw.display;
 	struct vseg_hw_scanout s;
 	struct vseg_bo_state st;
 	u32 i;
@@ -511,8 +512,7 @@ void vseg_display_show(struct vseg_device *vdev, struct seq_file *m)
 		else
 			seq_puts(m, " aperture=-");
 		/* What the display controller's registers say it shows. */
-		if (vdev->hw.display->ops->get_scanout(vdev->hw.display, i,
-							 &s)) {
+		if (hd->ops->get_scanout(hd, i, &s)) {
 			seq_printf(m, " scanout=0x%llx+0x%llx", s.address,
 				   s.size);
 			show_format(m, &s);

@@ -49,7 +49,8 @@ static const struct vseg_hw_ops vseg_sim_ops = {
  * @bus: the core's bus, through which alone the software GPU reaches
  *	memory
  *
- * Every head of its display controller (@hw->display) starts off; the GART has no entries until gart_setup.
+ * Every head of its display controller (@hw->display) starts off; the
+ * GART has no entries until gart_setup.
  * Undone by @hw->ops->release.
  *
  * Return: 0 or -ENOMEM.
