@@ -529,7 +529,9 @@ void vseg_display_show(struct vseg_device *vdev, struct seq_file *m)
  * @vdev: the device
  * @m: where to print
  *
- * Its name, then what its implementation prints of its registers.
+ * Its name, reach (segment 0: every place an engine reaches physically)
+ * and largest mode, then what its implementation prints of its
+ * registers.
  */
 void vseg_display_show_regs(struct vseg_device *vdev, struct seq_file *m)
 {
@@ -537,9 +539,9 @@ void vseg_display_show_regs(struct vseg_device *vdev, struct seq_file *m)
 	struct vseg_display *d = &vdev->display;
 
 	mutex_lock(&d->lock);
-	seq_printf(m, "controller=%s bar=%d bar_base=0x%llx bar_size=0x%llx max=%ux%u\n",
-		   hd->name, hd->bar, hd->bar_base, hd->bar_size,
-		   hd->max_width, hd->max_height);
+	seq_printf(m, "controller=%s bar=%d segment=%u bar_base=0x%llx bar_size=0x%llx max=%ux%u\n",
+		   hd->name, hd->bar, vdev->layout.display_seg, hd->bar_base,
+		   hd->bar_size, hd->max_width, hd->max_height);
 	if (hd->ops->show_regs)
 		hd->ops->show_regs(hd, m);
 	mutex_unlock(&d->lock);
