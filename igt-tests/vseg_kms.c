@@ -31,7 +31,8 @@
  *	size and pitch, the buffer is pinned contiguous or mapped into the
  *	aperture. A buffer supported in the aperture only and without
  *	AccessedPhysically is mapped while shown and unmapped and unpinned
- *	once the CRTC is turned off.
+ *	once the CRTC is turned off; on a display that scans out one BAR's
+ *	segment alone (QEMU's Bochs adapter) its commit fails with EINVAL.
  *
  * SUBTEST: addfb-checks
  * Description: ADDFB2 refuses with EINVAL a format no plane scans out, a
@@ -431,6 +432,33 @@ static void fill_handle(uint32_t handle, uint64_t size, uint32_t value)
 
 /* --- modeset ------------------------------------------------------------ */
 
+/*
+ * The segment a display controller that scans out one BAR alone keeps
+ * primaries in (QEMU's Bochs adapter: debugfs display_regs), or 0 when
+ * the display reaches every segment and the aperture.
+ */
+static uint32_t display_segment(void)
+{
+	char *text = vseg_debugfs_read_file(ctx.fd, "display_regs");
+	char *v;
+	uint32_t seg = 0;
+
+	igt_assert(text);
+	v = strstr(text, " segment=");
+	if (v)
+		seg = strtoul(v + strlen(" segment="), NULL, 0);
+	free(text);
+	return seg;
+}
+
+/* A primary SCANOUT and KMS can show: in the aperture when it can be. */
+static uint32_t primary_set(void)
+{
+	uint32_t seg = display_segment();
+
+	return seg ? BIT(seg) : BIT(ctx.ap_id);
+}
+
 static void test_modeset(void)
 {
 	struct drm_vseg_gem_info info;
@@ -458,6 +486,24 @@ static void test_modeset(void)
 	fill_handle(ap, FB_SIZE, 0x00ff0000);
 	check_released(ap, "a primary never shown");
 	fb_ap = addfb(ctx.fd, ap, DRM_FORMAT_XRGB8888, W * 4);
+	if (display_segment()) {
+		/* The display reaches one BAR's segment: refused. */
+		int err = __commit_head(ctx.fd, 1, fb_ap, 0);
+
+		igt_assert_f(err == -EINVAL,
+			     "commit of an aperture primary the display cannot reach: %d (%s)\n",
+			     err, vseg_errname(err));
+		check_head_off(1);
+		commit_head(ctx.fd, 0, 0);
+		check_head_off(0);
+		check_released(d, "the dumb buffer of a head turned off");
+		check_released(ap, "a primary refused");
+		drmModeRmFB(ctx.fd, fb_d);
+		drmModeRmFB(ctx.fd, fb_ap);
+		vseg_gem_close(ctx.fd, d);
+		vseg_gem_close(ctx.fd, ap);
+		return;
+	}
 	commit_head(ctx.fd, 1, fb_ap);
 	check_kms_shows(1, ap, W * 4, DRM_FORMAT_XRGB8888, &info);
 	igt_assert_f(info.placement_flags & MAPPED,
@@ -839,7 +885,7 @@ static void test_scanout_exclusion(void)
 	kms_init(ctx.fd);
 	d = dumb_create(ctx.fd, W, H, 32, &pitch, NULL);
 	fb = addfb(ctx.fd, d, DRM_FORMAT_XRGB8888, pitch);
-	p = vseg_gem_create_simple(ctx.fd, FB_SIZE, BIT(ctx.ap_id), PRIMARY);
+	p = vseg_gem_create_simple(ctx.fd, FB_SIZE, primary_set(), PRIMARY);
 
 	commit_head(ctx.fd, 0, fb);
 	err = __vseg_scanout(ctx.fd, 0, p);
