@@ -1112,6 +1112,10 @@ int vseg_bo_make_reachable(struct vseg_bo *vbo, bool map_aperture,
 	dma_resv_assert_held(vbo->tbo.base.resv);
 	n = vseg_place_physical(&vdev->layout, &vbo->params, map_aperture,
 				places);
+	/* A primary about to be displayed: where the display reaches. */
+	if (map_aperture)
+		n = vseg_place_display_reach(&vdev->layout, &vbo->params,
+					     places, n);
 	if (!n)
 		return -EINVAL;
 	/*

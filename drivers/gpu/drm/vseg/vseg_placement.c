@@ -316,9 +316,6 @@ unsigned int vseg_place_physical(const struct vseg_layout *l,
 		}
 		places[n++] = pl;
 	}
-	/* A primary about to be displayed: where the display reaches. */
-	if (map_aperture)
-		n = vseg_place_display_reach(l, p, places, n);
 	return n;
 }
 EXPORT_SYMBOL_IF_KUNIT(vseg_place_physical);
@@ -629,6 +626,9 @@ int vseg_place_check(const struct vseg_layout *l,
 		n = vseg_place_physical(l, &q, true, places);
 	else
 		n = vseg_place_home(l, &q, 0, places);
+	/* A primary: where the display reaches, too. */
+	if (p->flags & VSEG_BO_PRIMARY)
+		n = vseg_place_display_reach(l, &q, places, n);
 	for (i = 0; i < n; i++)
 		if (q.size <= place_capacity(l, &q, &places[i]))
 			break;

@@ -81,13 +81,16 @@ static struct vseg_bo *fb_bo(struct drm_framebuffer *fb)
  * has one can be made reachable (vseg_display_pin() maps it into the
  * aperture without AccessedPhysically); one supported in system memory
  * only cannot. A protected buffer's places are VPRs, which the display
- * reads like any memory segment range.
+ * reads like any memory segment range. A display that scans out one BAR
+ * alone reaches only the segment there (vseg_place_display_reach()).
  */
 static bool display_reaches(struct vseg_device *vdev, struct vseg_bo *bo)
 {
 	struct ttm_place places[VSEG_BO_MAX_PLACES];
+	unsigned int n;
 
-	return vseg_place_physical(&vdev->layout, &bo->params, true, places);
+	n = vseg_place_physical(&vdev->layout, &bo->params, true, places);
+	return vseg_place_display_reach(&vdev->layout, &bo->params, places, n);
 }
 
 /*

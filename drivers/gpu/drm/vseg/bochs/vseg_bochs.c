@@ -88,6 +88,9 @@ static const char *const dispi_names[DISPI_NUM] = {
  * @lock: serializes the register writes.
  * @on: head 1 shows something.
  * @head1: what, when @on.
+ * @shown: what head 0 was last told to show: the adapter has no register
+ *	for the primary's size, nor for alpha (ARGB8888 scans out as
+ *	XRGB8888 at the same 32 bpp), which reading it back takes from here.
  */
 struct vseg_bochs {
 	struct vseg_hw_display display;
@@ -97,6 +100,7 @@ struct vseg_bochs {
 	struct mutex lock; /* see above */
 	bool on;
 	struct vseg_hw_scanout head1;
+	struct vseg_hw_scanout shown;
 };
 
 static struct vseg_bochs *to_bochs(struct vseg_hw_display *d)
@@ -223,6 +227,8 @@ static void bochs_set_scanout(struct vseg_hw_display *d, u32 head,
 	    (u64)mode.width * format_cpp(mode.format) > b->vram_size)
 		goto off;
 	screen_program(b, &mode, offset);
+	b->shown = mode;
+	b->shown.size = s->size;
 	goto out;
 off:
 	dispi_write(b, DISPI_ENABLE, 0);
@@ -260,6 +266,11 @@ static bool bochs_get_scanout(struct vseg_hw_display *d, u32 head,
 		     ((u64)dispi_read(b, DISPI_Y_OFFSET) * virt_width +
 		      dispi_read(b, DISPI_X_OFFSET)) * cpp;
 	s->size = (u64)s->pitch * s->height;
+	/* The size and alpha of what was programmed, if the pixels agree. */
+	if (format_cpp(b->shown.format) == cpp) {
+		s->format = b->shown.format;
+		s->size = b->shown.size;
+	}
 out:
 	mutex_unlock(&b->lock);
 	return on;
