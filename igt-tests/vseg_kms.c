@@ -31,8 +31,10 @@
  *	size and pitch, the buffer is pinned contiguous or mapped into the
  *	aperture. A buffer supported in the aperture only and without
  *	AccessedPhysically is mapped while shown and unmapped and unpinned
- *	once the CRTC is turned off; on a display that scans out one BAR's
- *	segment alone (QEMU's Bochs adapter) its commit fails with EINVAL.
+ *	once the CRTC is turned off. On a display that scans out one BAR's
+ *	segment alone (QEMU's Bochs adapter) such a primary cannot be made
+ *	(GEM_CREATE: EINVAL), nor a framebuffer of such a buffer shown
+ *	(commit: EINVAL).
  *
  * SUBTEST: addfb-checks
  * Description: ADDFB2 refuses with EINVAL a format no plane scans out, a
@@ -459,6 +461,39 @@ static uint32_t primary_set(void)
 	return seg ? BIT(seg) : BIT(ctx.ap_id);
 }
 
+/*
+ * A display that reaches one BAR's segment alone: a primary supported in
+ * the aperture only cannot be made (EINVAL), and a framebuffer of such a
+ * buffer without the primary flag cannot be shown (EINVAL). Head 0 shows
+ * @fb_d of dumb buffer @d until then.
+ */
+static void modeset_unreachable(struct drm_vseg_gem_create *c, uint32_t d,
+				uint32_t fb_d)
+{
+	uint32_t ap, fb_ap;
+	int err;
+
+	err = __vseg_gem_create(ctx.fd, c);
+	igt_assert_f(err == -EINVAL,
+		     "GEM_CREATE of a primary the display cannot reach: %d (%s)\n",
+		     err, vseg_errname(err));
+	ap = vseg_gem_create_simple(ctx.fd, FB_SIZE, BIT(ctx.ap_id), 0);
+	fb_ap = addfb(ctx.fd, ap, DRM_FORMAT_XRGB8888, W * 4);
+	err = __commit_head(ctx.fd, 1, fb_ap, 0);
+	igt_assert_f(err == -EINVAL,
+		     "commit of a framebuffer the display cannot reach: %d (%s)\n",
+		     err, vseg_errname(err));
+	check_head_off(1);
+	check_released(ap, "a framebuffer refused");
+	commit_head(ctx.fd, 0, 0);
+	check_head_off(0);
+	check_released(d, "the dumb buffer of a head turned off");
+	drmModeRmFB(ctx.fd, fb_d);
+	drmModeRmFB(ctx.fd, fb_ap);
+	vseg_gem_close(ctx.fd, d);
+	vseg_gem_close(ctx.fd, ap);
+}
+
 static void test_modeset(void)
 {
 	struct drm_vseg_gem_info info;
@@ -482,28 +517,14 @@ static void test_modeset(void)
 	 * AccessedPhysically: not mapped before, mapped while shown.
 	 */
 	vseg_create_args(&c, FB_SIZE, BIT(ctx.ap_id), PRIMARY);
+	if (display_segment()) {
+		modeset_unreachable(&c, d, fb_d);
+		return;
+	}
 	ap = vseg_gem_create(ctx.fd, &c);
 	fill_handle(ap, FB_SIZE, 0x00ff0000);
 	check_released(ap, "a primary never shown");
 	fb_ap = addfb(ctx.fd, ap, DRM_FORMAT_XRGB8888, W * 4);
-	if (display_segment()) {
-		/* The display reaches one BAR's segment: refused. */
-		int err = __commit_head(ctx.fd, 1, fb_ap, 0);
-
-		igt_assert_f(err == -EINVAL,
-			     "commit of an aperture primary the display cannot reach: %d (%s)\n",
-			     err, vseg_errname(err));
-		check_head_off(1);
-		commit_head(ctx.fd, 0, 0);
-		check_head_off(0);
-		check_released(d, "the dumb buffer of a head turned off");
-		check_released(ap, "a primary refused");
-		drmModeRmFB(ctx.fd, fb_d);
-		drmModeRmFB(ctx.fd, fb_ap);
-		vseg_gem_close(ctx.fd, d);
-		vseg_gem_close(ctx.fd, ap);
-		return;
-	}
 	commit_head(ctx.fd, 1, fb_ap);
 	check_kms_shows(1, ap, W * 4, DRM_FORMAT_XRGB8888, &info);
 	igt_assert_f(info.placement_flags & MAPPED,
