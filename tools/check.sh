@@ -43,7 +43,8 @@
 #                    (pci=1234:1111: its BAR 0 the first memory segment, its
 #                    VBE registers the display) and BOCHS_TESTS run (those
 #                    of them in TESTS, when TESTS is given); shown as kernel
-#                    "bochs". 0: no Bochs guest
+#                    "bochs". 0: no Bochs guest. BOCHS_KVER: another of
+#                    KERNELS for it
 #   V=1              kbuild's command lines on the terminal too
 #   VSEG_ACCEL       kvm, tcg or auto (default: KVM if a probe boot under KVM
 #                    works, probed once per run, else TCG; tools/vm-run.sh)
@@ -110,12 +111,19 @@ if [ "$PCI_LANE" != 0 ]; then
 	done
 	[ -z "$PCI_KVER" ] || kernels+=(pci)
 fi
-# The Bochs guest ("bochs"): the stock 6.12 kernel too, after it.
+# The Bochs guest ("bochs"): the stock 6.12 kernel too (or BOCHS_KVER,
+# one of KERNELS), after it.
+BOCHS_KVER=${BOCHS_KVER:-}
 if [ "$BOCHS_LANE" != 0 ]; then
 	for k in "${kernels[@]}"; do
-		case $k in 6.12.*) PCI_KVER=$k ;; esac
+		case $k in
+		pci) ;;
+		"$BOCHS_KVER") BOCHS_KVER_SET=$k ;;
+		6.12.*) [ -n "$BOCHS_KVER" ] || BOCHS_KVER_SET=$k ;;
+		esac
 	done
-	[ -z "$PCI_KVER" ] || kernels+=(bochs)
+	BOCHS_KVER=${BOCHS_KVER_SET:-}
+	[ -z "$BOCHS_KVER" ] || kernels+=(bochs)
 fi
 [ "$DEBUG_TIER" = 0 ] || kernels+=(debug)
 if [ ${#kernels[@]} -eq 0 ]; then
@@ -253,7 +261,7 @@ test_kernel() {
 	fi
 	# the Bochs guest: the stock 6.12 kernel with a bochs-display
 	if [ "$kver" = bochs ]; then
-		mver=$PCI_KVER
+		mver=$BOCHS_KVER
 		label="bochs ($mver, bochs-display)"
 		build_args=("$mver")
 		lane_tests=("${bochs_tests[@]}")
