@@ -31,7 +31,10 @@
  *	size and pitch, the buffer is pinned contiguous or mapped into the
  *	aperture. A buffer supported in the aperture only and without
  *	AccessedPhysically is mapped while shown and unmapped and unpinned
- *	once the CRTC is turned off.
+ *	once the CRTC is turned off. On a display that scans out one BAR's
+ *	segment alone (QEMU's Bochs adapter) such a primary cannot be made
+ *	(GEM_CREATE: EINVAL), nor a framebuffer of such a buffer shown
+ *	(commit: EINVAL).
  *
  * SUBTEST: addfb-checks
  * Description: ADDFB2 refuses with EINVAL a format no plane scans out, a
@@ -431,6 +434,66 @@ static void fill_handle(uint32_t handle, uint64_t size, uint32_t value)
 
 /* --- modeset ------------------------------------------------------------ */
 
+/*
+ * The segment a display controller that scans out one BAR alone keeps
+ * primaries in (QEMU's Bochs adapter: debugfs display_regs), or 0 when
+ * the display reaches every segment and the aperture.
+ */
+static uint32_t display_segment(void)
+{
+	char *text = vseg_debugfs_read_file(ctx.fd, "display_regs");
+	char *v;
+	uint32_t seg = 0;
+
+	igt_assert(text);
+	v = strstr(text, " segment=");
+	if (v)
+		seg = strtoul(v + strlen(" segment="), NULL, 0);
+	free(text);
+	return seg;
+}
+
+/* A primary SCANOUT and KMS can show: in the aperture when it can be. */
+static uint32_t primary_set(void)
+{
+	uint32_t seg = display_segment();
+
+	return seg ? BIT(seg) : BIT(ctx.ap_id);
+}
+
+/*
+ * A display that reaches one BAR's segment alone: a primary supported in
+ * the aperture only cannot be made (EINVAL), and a framebuffer of such a
+ * buffer without the primary flag cannot be shown (EINVAL). Head 0 shows
+ * @fb_d of dumb buffer @d until then.
+ */
+static void modeset_unreachable(struct drm_vseg_gem_create *c, uint32_t d,
+				uint32_t fb_d)
+{
+	uint32_t ap, fb_ap;
+	int err;
+
+	err = __vseg_gem_create(ctx.fd, c);
+	igt_assert_f(err == -EINVAL,
+		     "GEM_CREATE of a primary the display cannot reach: %d (%s)\n",
+		     err, vseg_errname(err));
+	ap = vseg_gem_create_simple(ctx.fd, FB_SIZE, BIT(ctx.ap_id), 0);
+	fb_ap = addfb(ctx.fd, ap, DRM_FORMAT_XRGB8888, W * 4);
+	err = __commit_head(ctx.fd, 1, fb_ap, 0);
+	igt_assert_f(err == -EINVAL,
+		     "commit of a framebuffer the display cannot reach: %d (%s)\n",
+		     err, vseg_errname(err));
+	check_head_off(1);
+	check_released(ap, "a framebuffer refused");
+	commit_head(ctx.fd, 0, 0);
+	check_head_off(0);
+	check_released(d, "the dumb buffer of a head turned off");
+	drmModeRmFB(ctx.fd, fb_d);
+	drmModeRmFB(ctx.fd, fb_ap);
+	vseg_gem_close(ctx.fd, d);
+	vseg_gem_close(ctx.fd, ap);
+}
+
 static void test_modeset(void)
 {
 	struct drm_vseg_gem_info info;
@@ -454,6 +517,10 @@ static void test_modeset(void)
 	 * AccessedPhysically: not mapped before, mapped while shown.
 	 */
 	vseg_create_args(&c, FB_SIZE, BIT(ctx.ap_id), PRIMARY);
+	if (display_segment()) {
+		modeset_unreachable(&c, d, fb_d);
+		return;
+	}
 	ap = vseg_gem_create(ctx.fd, &c);
 	fill_handle(ap, FB_SIZE, 0x00ff0000);
 	check_released(ap, "a primary never shown");
@@ -839,7 +906,7 @@ static void test_scanout_exclusion(void)
 	kms_init(ctx.fd);
 	d = dumb_create(ctx.fd, W, H, 32, &pitch, NULL);
 	fb = addfb(ctx.fd, d, DRM_FORMAT_XRGB8888, pitch);
-	p = vseg_gem_create_simple(ctx.fd, FB_SIZE, BIT(ctx.ap_id), PRIMARY);
+	p = vseg_gem_create_simple(ctx.fd, FB_SIZE, primary_set(), PRIMARY);
 
 	commit_head(ctx.fd, 0, fb);
 	err = __vseg_scanout(ctx.fd, 0, p);

@@ -37,6 +37,14 @@
 #                    first memory segment) and PCI_TESTS run (those of them
 #                    in TESTS, when TESTS is given); shown as kernel "pci".
 #                    0: no PCI guest
+#   BOCHS_LANE       1 (default, with PCI_LANE): one more short guest on the
+#                    stock 6.12 kernel, with QEMU's Bochs display adapter
+#                    (BOCHS_QEMU_ARGS), where every vseg load binds it
+#                    (pci=1234:1111: its BAR 0 the first memory segment, its
+#                    VBE registers the display) and BOCHS_TESTS run (those
+#                    of them in TESTS, when TESTS is given); shown as kernel
+#                    "bochs". 0: no Bochs guest. BOCHS_KVER: another of
+#                    KERNELS for it
 #   V=1              kbuild's command lines on the terminal too
 #   VSEG_ACCEL       kvm, tcg or auto (default: KVM if a probe boot under KVM
 #                    works, probed once per run, else TCG; tools/vm-run.sh)
@@ -57,6 +65,9 @@ DEBUG_TEST_SCALE=${DEBUG_TEST_SCALE:-25}
 PCI_LANE=${PCI_LANE:-1}
 PCI_QEMU_ARGS=${PCI_QEMU_ARGS:-"-object memory-backend-ram,id=ivmem,size=32M -device ivshmem-plain,memdev=ivmem"}
 PCI_TESTS=${PCI_TESTS:-"vseg_pci vseg_placement vseg_mmap vseg_evict vseg_exec_physical vseg_exec_virtual vseg_isolation vseg_hotunplug"}
+BOCHS_LANE=${BOCHS_LANE:-$PCI_LANE}
+BOCHS_QEMU_ARGS=${BOCHS_QEMU_ARGS:-"-device bochs-display"}
+BOCHS_TESTS=${BOCHS_TESTS:-"vseg_bochs vseg_kms vseg_kms_clients"}
 
 P=0 F=0 S=0
 # One "make check" at a time per tree: they share build/.
@@ -99,6 +110,20 @@ if [ "$PCI_LANE" != 0 ]; then
 		case $k in 6.12.*) PCI_KVER=$k ;; esac
 	done
 	[ -z "$PCI_KVER" ] || kernels+=(pci)
+fi
+# The Bochs guest ("bochs"): the stock 6.12 kernel too (or BOCHS_KVER,
+# one of KERNELS), after it.
+BOCHS_KVER=${BOCHS_KVER:-}
+if [ "$BOCHS_LANE" != 0 ]; then
+	for k in "${kernels[@]}"; do
+		case $k in
+		pci) ;;
+		"$BOCHS_KVER") BOCHS_KVER_SET=$k ;;
+		6.12.*) [ -n "$BOCHS_KVER" ] || BOCHS_KVER_SET=$k ;;
+		esac
+	done
+	BOCHS_KVER=${BOCHS_KVER_SET:-}
+	[ -z "$BOCHS_KVER" ] || kernels+=(bochs)
 fi
 [ "$DEBUG_TIER" = 0 ] || kernels+=(debug)
 if [ ${#kernels[@]} -eq 0 ]; then
@@ -157,6 +182,14 @@ pci_tests=()
 for want in $PCI_TESTS; do
 	for t in "${tests[@]}"; do
 		[ "$(basename "$t")" = "$want" ] && pci_tests+=("$t")
+	done
+done
+
+# The Bochs guest's programs: BOCHS_TESTS, of those selected.
+bochs_tests=()
+for want in $BOCHS_TESTS; do
+	for t in "${tests[@]}"; do
+		[ "$(basename "$t")" = "$want" ] && bochs_tests+=("$t")
 	done
 done
 
@@ -226,6 +259,15 @@ test_kernel() {
 		qargs+=" $PCI_QEMU_ARGS"
 		lenv+=(-e IGT_KMOD_OPTIONS=vseg:pci=1af4:1110)
 	fi
+	# the Bochs guest: the stock 6.12 kernel with a bochs-display
+	if [ "$kver" = bochs ]; then
+		mver=$BOCHS_KVER
+		label="bochs ($mver, bochs-display)"
+		build_args=("$mver")
+		lane_tests=("${bochs_tests[@]}")
+		qargs+=" $BOCHS_QEMU_ARGS"
+		lenv+=(-e IGT_KMOD_OPTIONS=vseg:pci=1234:1111)
+	fi
 	echo "$label" >"$out/label"
 	if ! "$TOOLS/build-module.sh" "${build_args[@]}"; then
 		say "$kver: FAIL: module build"
@@ -292,7 +334,7 @@ test_kernel() {
 			fi
 		fi
 	fi
-	[ -n "$dkdir" ] || [ "$kver" = pci ] || pm_sleep "$kver" "$out/igt-results/results.txt"
+	[ -n "$dkdir" ] || [ "$kver" = pci ] || [ "$kver" = bochs ] || pm_sleep "$kver" "$out/igt-results/results.txt"
 	echo "$kp $kf $ks" >"$out/counts"
 }
 

@@ -1074,6 +1074,18 @@ void vseg_bo_unpin(struct vseg_bo *vbo, unsigned int count)
 	ttm_bo_unreserve(&vbo->tbo);
 }
 
+/* Whether one of @n places is in memory type @mem_type. */
+static bool places_have(const struct ttm_place *places, unsigned int n,
+			u32 mem_type)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (places[i].mem_type == mem_type)
+			return true;
+	return false;
+}
+
 /**
  * vseg_bo_make_reachable() - make a buffer reachable by physical address
  * @vbo: the buffer, reserved
@@ -1100,11 +1112,19 @@ int vseg_bo_make_reachable(struct vseg_bo *vbo, bool map_aperture,
 	dma_resv_assert_held(vbo->tbo.base.resv);
 	n = vseg_place_physical(&vdev->layout, &vbo->params, map_aperture,
 				places);
+	/* A primary about to be displayed: where the display reaches. */
+	if (map_aperture)
+		n = vseg_place_display_reach(&vdev->layout, &vbo->params,
+					     places, n);
 	if (!n)
 		return -EINVAL;
-	/* Not a protected buffer: its places are VPRs only. */
+	/*
+	 * Not a protected buffer: its places are VPRs only; nor one a
+	 * display that does not reach the aperture is to show.
+	 */
 	if (res && res->mem_type == TTM_PL_TT &&
-	    !vseg_aperture_res_mapped(res) && !vseg_bo_is_protected(vbo)) {
+	    !vseg_aperture_res_mapped(res) && !vseg_bo_is_protected(vbo) &&
+	    places_have(places, n, TTM_PL_TT)) {
 		err = vseg_aperture_map(&vdev->aperture, res, vbo->tbo.ttm);
 		if (!err)
 			refresh_state(vbo);

@@ -16,6 +16,7 @@
 
 #include <linux/highmem.h>
 #include <linux/minmax.h>
+#include <linux/pci.h>
 #include <linux/sched.h>
 #include <linux/string.h>
 #include <drm/drm_managed.h>
@@ -184,6 +185,8 @@ static void hw_release(struct drm_device *drm, void *arg)
 {
 	struct vseg_hw *hw = arg;
 
+	if (hw->display->ops->release)
+		hw->display->ops->release(hw->display);
 	hw->ops->release(hw);
 }
 
@@ -194,17 +197,25 @@ static void hw_release(struct drm_device *drm, void *arg)
  *
  * Before the memory managers (vseg_ttm_init()), which program the
  * GPU's GART. The GPU is released with the DRM device (drmm), after
- * everything set up later.
+ * everything set up later. The software GPU is the GPU; on QEMU's Bochs
+ * display adapter (PCI 1234:1111) the adapter's display controller
+ * replaces the software one (vseg_bochs_attach()).
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0, -ENOMEM, or -ENODEV for an adapter that is not one.
  */
 int vseg_bus_init(struct vseg_device *vdev)
 {
+	struct device *dev = vdev->drm.dev;
 	int err;
 
 	vdev->bus.ops = &vseg_bus_ops;
 	err = vseg_sim_attach(&vdev->hw, &vdev->bus);
 	if (err)
 		return err;
-	return drmm_add_action_or_reset(&vdev->drm, hw_release, &vdev->hw);
+	err = drmm_add_action_or_reset(&vdev->drm, hw_release, &vdev->hw);
+	if (err)
+		return err;
+	if (dev_is_pci(dev) && vseg_bochs_matches(to_pci_dev(dev)))
+		err = vseg_bochs_attach(&vdev->hw, to_pci_dev(dev));
+	return err;
 }

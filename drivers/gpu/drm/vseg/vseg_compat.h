@@ -494,6 +494,16 @@ static inline struct workqueue_struct *vseg_system_dfl_wq(void)
 #define VSEG_FB_CREATE_INFO
 #endif
 
+/*
+ * &drm_connector_helper_funcs.mode_valid takes a const mode (6.15):
+ * VSEG_MODE_VALID_CONST is that const, or nothing.
+ */
+#if VSEG_KERNEL_AT_LEAST(6, 15)
+#define VSEG_MODE_VALID_CONST	const
+#else
+#define VSEG_MODE_VALID_CONST
+#endif
+
 /* A monotonic relative hrtimer calling @fn (hrtimer_setup(), 6.13). */
 static inline void vseg_hrtimer_setup(struct hrtimer *t,
 				      enum hrtimer_restart (*fn)(struct hrtimer *))

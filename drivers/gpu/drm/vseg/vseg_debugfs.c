@@ -224,6 +224,14 @@ static int vseg_debugfs_display(struct seq_file *m, void *unused)
 	return 0;
 }
 
+static int vseg_debugfs_display_regs(struct seq_file *m, void *unused)
+{
+	struct drm_info_node *node = m->private;
+
+	vseg_display_show_regs(to_vseg(node->minor->dev), m);
+	return 0;
+}
+
 static int vseg_debugfs_paging(struct seq_file *m, void *unused)
 {
 	static const char * const ops[VSEG_PAGING_NUM] = {
@@ -417,6 +425,7 @@ static int vseg_debugfs_pagetables(struct seq_file *m, void *unused)
 
 static const struct drm_info_list vseg_debugfs_list[] = {
 	{ "display", vseg_debugfs_display, 0 },
+	{ "display_regs", vseg_debugfs_display_regs, 0 },
 	{ "engines", vseg_debugfs_engines, 0 },
 	{ "paging", vseg_debugfs_paging, 0 },
 	{ "pagetables", vseg_debugfs_pagetables, 0 },

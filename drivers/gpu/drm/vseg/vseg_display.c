@@ -30,6 +30,7 @@
 #include "vseg_hw.h"
 #include "vseg_phys.h"
 #include "vseg_ranges.h"
+#include "vseg_segment.h"
 
 static int head_pin_locked(struct vseg_bo *bo, void *arg)
 {
@@ -113,12 +114,12 @@ static void head_program(struct vseg_device *vdev, u32 head,
 	struct vseg_hw_scanout s = {};
 
 	if (!bo) {
-		vdev->hw.ops->set_scanout(&vdev->hw, head, NULL);
+		vdev->hw.display->ops->set_scanout(vdev->hw.display, head, NULL);
 		return;
 	}
 	s.address = vseg_display_address(vdev, bo);
 	s.size = bo->tbo.base.size;
-	vdev->hw.ops->set_scanout(&vdev->hw, head, &s);
+	vdev->hw.display->ops->set_scanout(vdev->hw.display, head, &s);
 }
 
 static void display_release(struct drm_device *drm, void *arg)
@@ -134,23 +135,78 @@ static void display_release(struct drm_device *drm, void *arg)
 	}
 }
 
+/*
+ * A display controller that scans out one BAR alone reaches the memory
+ * segment on that BAR, as far as the BAR goes: the layout keeps its
+ * primaries there (vseg_place_display_reach()), and the controller learns
+ * where the BAR is in the GPU's physical address space.
+ */
+static int display_reach_init(struct vseg_device *vdev)
+{
+	struct vseg_hw_display *hd = vdev->hw.display;
+	u32 i;
+
+	if (hd->bar == VSEG_HW_DISPLAY_ANY_BAR)
+		return 0;
+	for (i = 0; i < vdev->table.num_segments; i++) {
+		const struct vseg_segment_desc *s = &vdev->table.seg[i];
+
+		if (s->kind != VSEG_SEGMENT_MEMORY || !s->on_bar ||
+		    s->bar != hd->bar)
+			continue;
+		vdev->layout.display_seg = s->id;
+		vdev->layout.display_reach = s->cpu_visible_size;
+		hd->bar_base = vseg_phys_base(vdev, s->id) - s->bar_offset;
+		hd->bar_size = s->bar_offset + s->cpu_visible_size;
+		drm_info(&vdev->drm, "display %s scans out BAR %d: segment %u, its first %llu MiB\n",
+			 hd->name, hd->bar, s->id, s->cpu_visible_size >> 20);
+		return 0;
+	}
+	drm_err(&vdev->drm, "display %s scans out BAR %d only: the segment table puts no memory segment there (bar=%d)\n",
+		hd->name, hd->bar, hd->bar);
+	return -EINVAL;
+}
+
 /**
  * vseg_display_init() - a display with every head off
- * @vdev: the device
+ * @vdev: the device, its memory managers set up
  *
  * Torn down with the DRM device (drmm).
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0, -ENOMEM, or -EINVAL when the display controller scans out a
+ * BAR that no memory segment is on.
  */
 int vseg_display_init(struct vseg_device *vdev)
 {
 	struct vseg_display *d = &vdev->display;
 	int err;
 
+	err = display_reach_init(vdev);
+	if (err)
+		return err;
 	err = drmm_mutex_init(&vdev->drm, &d->lock);
 	if (err)
 		return err;
 	return drmm_add_action_or_reset(&vdev->drm, display_release, d);
+}
+
+/**
+ * vseg_display_check() - whether a head can show a KMS primary
+ * @vdev: the device
+ * @head: the head
+ * @s: the primary, its address the first pixel's offset in its buffer
+ *
+ * Return: 0, or -EINVAL if the display controller cannot show its mode,
+ * format or pitch.
+ */
+int vseg_display_check(struct vseg_device *vdev, u32 head,
+		       const struct vseg_hw_scanout *s)
+{
+	struct vseg_hw_display *hd = vdev->hw.display;
+
+	if (s->width > hd->max_width || s->height > hd->max_height)
+		return -EINVAL;
+	return hd->ops->check ? hd->ops->check(hd, head, s) : 0;
 }
 
 /*
@@ -278,7 +334,7 @@ void vseg_display_kms_show(struct vseg_device *vdev, u32 head,
 
 	mutex_lock(&d->lock);
 	d->kms[head].shown = bo;
-	vdev->hw.ops->set_scanout(&vdev->hw, head, s);
+	vdev->hw.display->ops->set_scanout(vdev->hw.display, head, s);
 	mutex_unlock(&d->lock);
 }
 
@@ -426,6 +482,7 @@ static void show_format(struct seq_file *m, const struct vseg_hw_scanout *s)
 void vseg_display_show(struct vseg_device *vdev, struct seq_file *m)
 {
 	struct vseg_display *d = &vdev->display;
+	struct vseg_hw_display *hd = vdev->hw.display;
 	struct vseg_hw_scanout s;
 	struct vseg_bo_state st;
 	u32 i;
@@ -455,7 +512,7 @@ void vseg_display_show(struct vseg_device *vdev, struct seq_file *m)
 		else
 			seq_puts(m, " aperture=-");
 		/* What the display controller's registers say it shows. */
-		if (vdev->hw.ops->get_scanout(&vdev->hw, i, &s)) {
+		if (hd->ops->get_scanout(hd, i, &s)) {
 			seq_printf(m, " scanout=0x%llx+0x%llx", s.address,
 				   s.size);
 			show_format(m, &s);
@@ -464,5 +521,28 @@ void vseg_display_show(struct vseg_device *vdev, struct seq_file *m)
 		}
 		seq_printf(m, " kms=%d\n", kms);
 	}
+	mutex_unlock(&d->lock);
+}
+
+/**
+ * vseg_display_show_regs() - the display controller's registers, for debugfs
+ * @vdev: the device
+ * @m: where to print
+ *
+ * Its name, reach (segment 0: every place an engine reaches physically)
+ * and largest mode, then what its implementation prints of its
+ * registers.
+ */
+void vseg_display_show_regs(struct vseg_device *vdev, struct seq_file *m)
+{
+	struct vseg_hw_display *hd = vdev->hw.display;
+	struct vseg_display *d = &vdev->display;
+
+	mutex_lock(&d->lock);
+	seq_printf(m, "controller=%s bar=%d segment=%u bar_base=0x%llx bar_size=0x%llx max=%ux%u\n",
+		   hd->name, hd->bar, vdev->layout.display_seg, hd->bar_base,
+		   hd->bar_size, hd->max_width, hd->max_height);
+	if (hd->ops->show_regs)
+		hd->ops->show_regs(hd, m);
 	mutex_unlock(&d->lock);
 }

@@ -30,5 +30,8 @@ void vseg_display_file_close(struct vseg_device *vdev,
 int vseg_display_suspend(struct vseg_device *vdev);
 int vseg_display_resume(struct vseg_device *vdev);
 void vseg_display_show(struct vseg_device *vdev, struct seq_file *m);
+void vseg_display_show_regs(struct vseg_device *vdev, struct seq_file *m);
+int vseg_display_check(struct vseg_device *vdev, u32 head,
+		       const struct vseg_hw_scanout *s);
 
 #endif /* __VSEG_DISPLAY_H__ */

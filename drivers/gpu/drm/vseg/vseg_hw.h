@@ -17,6 +17,8 @@
 #include <linux/types.h>
 
 struct drm_vseg_cmd;
+struct pci_dev;
+struct seq_file;
 struct vseg_hw;
 struct vseg_hw_bus;
 struct vseg_hw_cmd_job;
@@ -325,6 +327,74 @@ struct vseg_hw_scanout {
 	u32 format;
 };
 
+/* &vseg_hw_display.bar of a display controller that reaches every segment. */
+#define VSEG_HW_DISPLAY_ANY_BAR	(-1)
+
+struct vseg_hw_display;
+
+/**
+ * struct vseg_hw_display_ops - a display controller, as vseg drives it
+ * @check: whether head @head can show @s (a KMS primary: every field
+ *	named; its address not known yet, 0). Returns 0 or -EINVAL (a
+ *	format, pitch or size the controller cannot scan out). Optional.
+ * @set_scanout: program display head @head (below %VSEG_HW_MAX_HEADS) to
+ *	scan out @s, or turn it off with @s NULL. The core calls it once
+ *	the primary is pinned where the display reaches it, and before it
+ *	drops that pin. May sleep. DxgkDdiSetVidPnSourceAddress (and
+ *	DxgkDdiSetVidPnSourceVisibility for off), DxgkDdiCommitVidPn for
+ *	the mode.
+ * @get_scanout: read head @head's scanout registers back into @s (for
+ *	debugfs). Returns false for a head that is off.
+ * @show_regs: print the controller's own registers, one "name=value"
+ *	line each, for debugfs. Optional.
+ * @release: undo the attach function; the last call, at the device's
+ *	teardown (before &vseg_hw_ops.release). Optional.
+ */
+struct vseg_hw_display_ops {
+	int (*check)(struct vseg_hw_display *d, u32 head,
+		     const struct vseg_hw_scanout *s);
+	void (*set_scanout)(struct vseg_hw_display *d, u32 head,
+			    const struct vseg_hw_scanout *s);
+	bool (*get_scanout)(struct vseg_hw_display *d, u32 head,
+			    struct vseg_hw_scanout *s);
+	void (*show_regs)(struct vseg_hw_display *d, struct seq_file *m);
+	void (*release)(struct vseg_hw_display *d);
+};
+
+/**
+ * struct vseg_hw_display - a GPU's display controller
+ * @ops: its operations.
+ * @priv: the implementation's own state.
+ * @name: what it is, for the log and debugfs.
+ * @bar: what it reaches: %VSEG_HW_DISPLAY_ANY_BAR for every memory
+ *	segment and the aperture (it reads memory physically, like the
+ *	engines), or the PCI BAR whose memory alone it scans out. The core
+ *	then keeps primaries contiguous in the memory segment on that BAR,
+ *	within the BAR (KMS's atomic check refuses one that cannot be there
+ *	with -EINVAL).
+ * @bar_base: set by the core before the first @ops call, for a display
+ *	with a @bar: the GPU physical address of the BAR's first byte (a
+ *	scanout address less it is the offset in the BAR).
+ * @bar_size: the bytes of @bar the core may put primaries in, set with
+ *	@bar_base.
+ * @max_width: the widest mode it shows (KMS offers no wider one).
+ * @max_height: the tallest.
+ *
+ * The software GPU's is the default one; an attach function of a real
+ * display controller (vseg_bochs_attach()) replaces it before the core
+ * lays the display out.
+ */
+struct vseg_hw_display {
+	const struct vseg_hw_display_ops *ops;
+	void *priv;
+	const char *name;
+	int bar;
+	u64 bar_base;
+	u64 bar_size;
+	u32 max_width;
+	u32 max_height;
+};
+
 /**
  * enum vseg_paging_opcode - what a paging operation does
  * @VSEG_PAGING_OP_TRANSFER: copy @size bytes from @src to @dst
@@ -493,13 +563,6 @@ struct vseg_hw_paging_result {
  *	maps, or 0 when the slot is cleared or cannot show @addr. May sleep.
  *	What DXGK_CPUHOSTAPERTURE's driver programs when the video memory
  *	manager maps a page of the segment for the CPU.
- * @set_scanout: program display head @head (below VSEG_HW_MAX_HEADS) to
- *	scan out @s, or turn it off with @s NULL. The core calls it once
- *	the primary is pinned where the display reaches it, and before it
- *	drops that pin. May sleep. DxgkDdiSetVidPnSourceAddress (and
- *	DxgkDdiSetVidPnSourceVisibility for off).
- * @get_scanout: read head @head's scanout registers back into @s (for
- *	debugfs). Returns false for a head that is off.
  * @flush_tlb: drop every page-table entry the MMU has cached; returns
  *	once no engine uses a translation made before (an engine step in
  *	progress ends first). May sleep. DXGK_BUILDPAGINGBUFFER_FLUSHTLB,
@@ -531,10 +594,6 @@ struct vseg_hw_ops {
 				   u32 num_slots);
 	unsigned long (*host_slot_set)(struct vseg_hw *hw, u32 window,
 				       u32 slot, u64 addr);
-	void (*set_scanout)(struct vseg_hw *hw, u32 head,
-			    const struct vseg_hw_scanout *s);
-	bool (*get_scanout)(struct vseg_hw *hw, u32 head,
-			    struct vseg_hw_scanout *s);
 	void (*flush_tlb)(struct vseg_hw *hw);
 	void (*set_paging_root)(struct vseg_hw *hw, u64 root);
 	void (*release)(struct vseg_hw *hw);
@@ -545,14 +604,19 @@ struct vseg_hw_ops {
  * @ops: its operations, set by its attach function.
  * @bus: the core's bus, handed to it at attach.
  * @priv: the implementation's own state.
+ * @display: its display controller, set by its attach function (or by a
+ *	display's own attach function, after it).
  */
 struct vseg_hw {
 	const struct vseg_hw_ops *ops;
 	struct vseg_hw_bus *bus;
 	void *priv;
+	struct vseg_hw_display *display;
 };
 
 int vseg_sim_attach(struct vseg_hw *hw, struct vseg_hw_bus *bus);
 int vseg_sim_mmu_walk(struct vseg_hw_bus *bus, u64 root, u64 va, u64 *pte);
+int vseg_bochs_attach(struct vseg_hw *hw, struct pci_dev *pdev);
+bool vseg_bochs_matches(const struct pci_dev *pdev);
 
 #endif /* __VSEG_HW_H__ */

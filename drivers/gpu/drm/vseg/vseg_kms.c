@@ -23,6 +23,7 @@
 
 #include "vseg_crtc.h"
 #include "vseg_device_types.h"
+#include "vseg_hw.h"
 #include "vseg_kms.h"
 #include "vseg_plane.h"
 #include "vseg_compat.h"
@@ -76,8 +77,29 @@ static int connector_get_modes(struct drm_connector *connector)
 	return n;
 }
 
+/*
+ * Within what the display controller shows: its largest mode and, for one
+ * that scans out one BAR, a 32-bit picture that fits in the part of the
+ * BAR the primaries are kept in.
+ */
+static enum drm_mode_status
+connector_mode_valid(struct drm_connector *connector,
+		     VSEG_MODE_VALID_CONST struct drm_display_mode *mode)
+{
+	struct vseg_hw_display *hd = to_vseg(connector->dev)->hw.display;
+	struct vseg_layout *l = &to_vseg(connector->dev)->layout;
+
+	if (mode->hdisplay > hd->max_width || mode->vdisplay > hd->max_height)
+		return MODE_BAD;
+	if (l->display_seg &&
+	    (u64)mode->hdisplay * mode->vdisplay * 4 > l->display_reach)
+		return MODE_MEM;
+	return MODE_OK;
+}
+
 static const struct drm_connector_helper_funcs connector_helpers = {
 	.get_modes = connector_get_modes,
+	.mode_valid = connector_mode_valid,
 };
 
 /* No detect: the probe helper takes a virtual connector as connected. */

@@ -14,7 +14,10 @@
  * CPU-visible (a small BAR). The CPU maps the BAR part at its bus address,
  * write-combined; the engines reach it through a mapping of the BAR
  * (vseg_vram_mgr.c). Without a bar key in the table, the first CPU-visible
- * memory segment of the profile or table is put on BAR pci_bar.
+ * memory segment of the profile or table is put on BAR pci_bar: by default
+ * BAR 2 (ivshmem-plain's memory), or BAR 0 on QEMU's Bochs display
+ * adapter (1234:1111), whose VRAM BAR is what its display controller
+ * scans out (vseg_bochs.c).
  */
 
 #include <linux/ioport.h>
@@ -22,6 +25,7 @@
 #include <linux/pci.h>
 #include <linux/printk.h>
 
+#include "vseg_hw.h"
 #include "vseg_pci.h"
 #include "vseg_segment.h"
 
@@ -30,10 +34,18 @@ module_param(pci, charp, 0444);
 MODULE_PARM_DESC(pci,
 		 "Bind PCI devices VVVV:DDDD (hex vendor:device) instead of the virtual platform device; others through sysfs driver_override or new_id");
 
-static unsigned int pci_bar = 2;
-module_param(pci_bar, uint, 0444);
+static int pci_bar = -1;
+module_param(pci_bar, int, 0444);
 MODULE_PARM_DESC(pci_bar,
-		 "BAR of the first CPU-visible memory segment when the table names none (default 2)");
+		 "BAR of the first CPU-visible memory segment when the table names none (default -1: 0 on the Bochs display adapter 1234:1111, whose display scans out its BAR 0; 2 elsewhere)");
+
+/* The BAR of the first CPU-visible memory segment without a bar key. */
+static unsigned int default_bar(struct pci_dev *pdev)
+{
+	if (pci_bar >= 0)
+		return pci_bar;
+	return vseg_bochs_matches(pdev) ? 0 : 2;
+}
 
 /**
  * vseg_pci_wanted() - was the module loaded to bind PCI devices
@@ -108,7 +120,7 @@ static bool bar_parts_overlap(const struct vseg_segment_desc *a,
  * @pdev: the PCI device, or NULL for the virtual platform device
  *
  * With no segment naming a BAR, the first CPU-visible memory segment goes
- * on BAR pci_bar.
+ * on BAR pci_bar (by default 0 on the Bochs display adapter, else 2).
  *
  * Return: 0, -EINVAL if the table names a BAR without a PCI device or a
  * place outside its BAR, -ENODEV if the BAR is not memory.
@@ -117,6 +129,7 @@ int vseg_pci_table_resolve(struct vseg_segment_table *t, struct pci_dev *pdev)
 {
 	struct vseg_segment_desc *s;
 	bool named = false;
+	unsigned int bar;
 	u32 i, j;
 	int err;
 
@@ -132,18 +145,19 @@ int vseg_pci_table_resolve(struct vseg_segment_table *t, struct pci_dev *pdev)
 	if (!pdev)
 		return 0;
 	if (!named) {
+		bar = default_bar(pdev);
 		s = pick_segment(t);
 		if (!s) {
 			pci_err(pdev, "no CPU-visible memory segment to put on BAR %u: name one with the table's bar key\n",
-				pci_bar);
+				bar);
 			return -EINVAL;
 		}
-		if (pci_bar > VSEG_MAX_BAR) {
-			pci_err(pdev, "pci_bar=%u: no such BAR\n", pci_bar);
+		if (bar > VSEG_MAX_BAR) {
+			pci_err(pdev, "pci_bar=%u: no such BAR\n", bar);
 			return -EINVAL;
 		}
 		s->on_bar = true;
-		s->bar = pci_bar;
+		s->bar = bar;
 		s->bar_offset = 0;
 	}
 	for (i = 0; i < t->num_segments; i++) {

@@ -321,6 +321,47 @@ unsigned int vseg_place_physical(const struct vseg_layout *l,
 EXPORT_SYMBOL_IF_KUNIT(vseg_place_physical);
 
 /**
+ * vseg_place_display_reach() - keep the places the display controller reaches
+ * @l: the layout; @l->display_seg is the memory segment a display
+ *	controller that scans out one BAR alone reaches (its first
+ *	@l->display_reach bytes: the BAR), 0 for one that reaches every place
+ *	an engine reaches physically
+ * @p: the buffer's properties
+ * @places: places an engine reaches physically (vseg_place_physical()),
+ *	filtered in place
+ * @n: how many
+ *
+ * A display restricted to one segment keeps only that segment's places,
+ * contiguous and within its reach; none when the buffer cannot be there.
+ *
+ * Return: the number of places kept.
+ */
+unsigned int vseg_place_display_reach(const struct vseg_layout *l,
+				      const struct vseg_bo_params *p,
+				      struct ttm_place *places, unsigned int n)
+{
+	u64 lim = l->display_reach >> PAGE_SHIFT;
+	unsigned int i, k = 0;
+
+	if (!l->display_seg)
+		return n;
+	for (i = 0; i < n; i++) {
+		struct ttm_place pl = places[i];
+
+		if (l->seg[pl.mem_type] != l->display_seg)
+			continue;
+		pl.lpfn = pl.lpfn ? min(pl.lpfn, lim) : lim;
+		if (pl.fpfn >= pl.lpfn ||
+		    ((u64)(pl.lpfn - pl.fpfn) << PAGE_SHIFT) < p->size)
+			continue;
+		pl.flags |= TTM_PL_FLAG_CONTIGUOUS;
+		places[k++] = pl;
+	}
+	return k;
+}
+EXPORT_SYMBOL_IF_KUNIT(vseg_place_display_reach);
+
+/**
  * vseg_place_filter() - keep the places in some segments
  * @l: the layout
  * @places: the places, filtered in place
@@ -585,6 +626,9 @@ int vseg_place_check(const struct vseg_layout *l,
 		n = vseg_place_physical(l, &q, true, places);
 	else
 		n = vseg_place_home(l, &q, 0, places);
+	/* A primary: where the display reaches, too. */
+	if (p->flags & VSEG_BO_PRIMARY)
+		n = vseg_place_display_reach(l, &q, places, n);
 	for (i = 0; i < n; i++)
 		if (q.size <= place_capacity(l, &q, &places[i]))
 			break;

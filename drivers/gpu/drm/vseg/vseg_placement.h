@@ -68,6 +68,11 @@ struct vseg_bo_params {
  * @aperture_id: id of its aperture segment.
  * @mem_type: the TTM memory type of each segment id; [0] is TTM_PL_SYSTEM.
  * @seg: the segment id of each TTM memory type; 0 for TTM_PL_SYSTEM.
+ * @display_seg: the memory segment a display controller that scans out
+ *	one BAR alone reaches (the one on that BAR); 0: the display reaches
+ *	every place an engine reaches physically. Set by vseg_display_init().
+ * @display_reach: the bytes of @display_seg from its start the display
+ *	reaches (the BAR's part of it).
  *
  * The only place that decides which memory type stands for which segment
  * (vseg_layout_init()): the aperture is TTM_PL_TT, memory segments take
@@ -78,6 +83,8 @@ struct vseg_layout {
 	u32 aperture_id;
 	u32 mem_type[VSEG_MAX_SEGMENTS + 1];
 	u32 seg[TTM_NUM_MEM_TYPES];
+	u32 display_seg;
+	u64 display_reach;
 };
 
 /* Flags of vseg_place_home(). */
@@ -93,6 +100,9 @@ vseg_layout_desc(const struct vseg_layout *l, u32 id)
 	return &l->table->seg[id - 1];
 }
 
+unsigned int vseg_place_display_reach(const struct vseg_layout *l,
+				      const struct vseg_bo_params *p,
+				      struct ttm_place *places, unsigned int n);
 unsigned int vseg_place_home(const struct vseg_layout *l,
 			     const struct vseg_bo_params *p, unsigned int how,
 			     struct ttm_place *places);

@@ -81,13 +81,36 @@ static struct vseg_bo *fb_bo(struct drm_framebuffer *fb)
  * has one can be made reachable (vseg_display_pin() maps it into the
  * aperture without AccessedPhysically); one supported in system memory
  * only cannot. A protected buffer's places are VPRs, which the display
- * reads like any memory segment range.
+ * reads like any memory segment range. A display that scans out one BAR
+ * alone reaches only the segment there (vseg_place_display_reach()).
  */
 static bool display_reaches(struct vseg_device *vdev, struct vseg_bo *bo)
 {
 	struct ttm_place places[VSEG_BO_MAX_PLACES];
+	unsigned int n;
 
-	return vseg_place_physical(&vdev->layout, &bo->params, true, places);
+	n = vseg_place_physical(&vdev->layout, &bo->params, true, places);
+	return vseg_place_display_reach(&vdev->layout, &bo->params, places, n);
+}
+
+/*
+ * What a primary plane state scans out, its address the first pixel's
+ * offset in the framebuffer's buffer.
+ */
+static void scanout_of(const struct drm_plane_state *ps,
+		       struct vseg_hw_scanout *s)
+{
+	const struct drm_framebuffer *fb = ps->fb;
+	u64 first = fb->offsets[0] + (u64)(ps->src.y1 >> 16) * fb->pitches[0] +
+		    (u64)(ps->src.x1 >> 16) * fb->format->cpp[0];
+	struct vseg_bo *bo = fb_bo(ps->fb);
+
+	s->address = first;
+	s->size = bo->tbo.base.size - first;
+	s->width = drm_rect_width(&ps->dst);
+	s->height = drm_rect_height(&ps->dst);
+	s->pitch = fb->pitches[0];
+	s->format = fb->format->format;
 }
 
 static int plane_atomic_check(struct drm_plane *plane,
@@ -95,6 +118,7 @@ static int plane_atomic_check(struct drm_plane *plane,
 {
 	struct drm_plane_state *ps = drm_atomic_get_new_plane_state(state, plane);
 	bool cursor = plane->type == DRM_PLANE_TYPE_CURSOR;
+	struct vseg_hw_scanout s;
 	struct drm_crtc_state *cs;
 	int err;
 
@@ -115,7 +139,11 @@ static int plane_atomic_check(struct drm_plane *plane,
 		return -EINVAL;
 	if (!display_reaches(to_vseg(plane->dev), fb_bo(ps->fb)))
 		return -EINVAL;
-	return 0;
+	if (cursor)
+		return 0;
+	/* The display controller's own limits: mode, format, pitch. */
+	scanout_of(ps, &s);
+	return vseg_display_check(to_vseg(plane->dev), plane_head(plane), &s);
 }
 
 /* Whether the state shows its framebuffer on an active CRTC. */
@@ -170,22 +198,14 @@ static void primary_atomic_update(struct drm_plane *plane,
 	struct drm_plane_state *ps = drm_atomic_get_new_plane_state(state, plane);
 	struct vseg_device *vdev = to_vseg(plane->dev);
 	struct vseg_bo *bo = to_vps(ps)->pinned;
-	const struct drm_framebuffer *fb = ps->fb;
-	struct vseg_hw_scanout s = {};
-	u64 first;
+	struct vseg_hw_scanout s;
 
 	if (!bo) {
 		vseg_display_kms_show(vdev, plane_head(plane), NULL, NULL);
 		return;
 	}
-	first = fb->offsets[0] + (u64)(ps->src.y1 >> 16) * fb->pitches[0] +
-		(u64)(ps->src.x1 >> 16) * fb->format->cpp[0];
-	s.address = vseg_display_address(vdev, bo) + first;
-	s.size = bo->tbo.base.size - first;
-	s.width = drm_rect_width(&ps->dst);
-	s.height = drm_rect_height(&ps->dst);
-	s.pitch = fb->pitches[0];
-	s.format = fb->format->format;
+	scanout_of(ps, &s);
+	s.address += vseg_display_address(vdev, bo);
 	vseg_display_kms_show(vdev, plane_head(plane), bo, &s);
 }
 

@@ -95,6 +95,7 @@ struct vseg_sim_window {
  * @hw: the interface it implements.
  * @lock: protects @head (a register write is atomic to its readers).
  * @head: the display controller's heads.
+ * @display: the display controller, as the core drives it.
  * @gart: the GART.
  * @paging: the paging engine.
  * @window_lock: protects @window.
@@ -109,6 +110,7 @@ struct vseg_sim {
 	struct vseg_hw *hw;
 	spinlock_t lock; /* see above */
 	struct vseg_sim_head head[VSEG_HW_MAX_HEADS];
+	struct vseg_hw_display display;
 	struct vseg_sim_gart gart;
 	struct vseg_sim_paging paging;
 	struct mutex window_lock; /* see above */
@@ -129,10 +131,7 @@ int vseg_sim_run_paging(struct vseg_hw *hw, const struct vseg_paging_op *ops,
 			u32 num, struct vseg_hw_paging_result *res);
 void vseg_sim_set_vpr_key(struct vseg_hw *hw, const u8 *key);
 void vseg_sim_set_paging_root(struct vseg_hw *hw, u64 root);
-void vseg_sim_set_scanout(struct vseg_hw *hw, u32 head,
-			  const struct vseg_hw_scanout *s);
-bool vseg_sim_get_scanout(struct vseg_hw *hw, u32 head,
-			  struct vseg_hw_scanout *s);
+void vseg_sim_display_init(struct vseg_sim *sim);
 int vseg_sim_mmu_translate(struct vseg_sim *sim, u64 root, u64 va, bool write,
 			   u64 *addr, u64 *len);
 void vseg_sim_flush_tlb(struct vseg_hw *hw);

@@ -38,8 +38,6 @@ static const struct vseg_hw_ops vseg_sim_ops = {
 	.gart_read = vseg_sim_gart_read,
 	.host_aperture_setup = vseg_sim_host_aperture_setup,
 	.host_slot_set = vseg_sim_host_slot_set,
-	.set_scanout = vseg_sim_set_scanout,
-	.get_scanout = vseg_sim_get_scanout,
 	.flush_tlb = vseg_sim_flush_tlb,
 	.set_paging_root = vseg_sim_set_paging_root,
 	.release = sim_release,
@@ -51,7 +49,8 @@ static const struct vseg_hw_ops vseg_sim_ops = {
  * @bus: the core's bus, through which alone the software GPU reaches
  *	memory
  *
- * Every head starts off; the GART has no entries until gart_setup.
+ * Every head of its display controller (@hw->display) starts off; the
+ * GART has no entries until gart_setup.
  * Undone by @hw->ops->release.
  *
  * Return: 0 or -ENOMEM.
@@ -66,6 +65,7 @@ int vseg_sim_attach(struct vseg_hw *hw, struct vseg_hw_bus *bus)
 	vseg_sim_gart_init(sim);
 	mutex_init(&sim->window_lock);
 	sim->hw = hw;
+	vseg_sim_display_init(sim);
 	hw->priv = sim;
 	hw->bus = bus;
 	hw->ops = &vseg_sim_ops;

@@ -5,23 +5,22 @@
  * The software GPU's display controller: per head, the scanout registers
  * the core programs (DxgkDdiSetVidPnSourceAddress): the first pixel's
  * address, the size, and for a KMS plane the width, height, pitch and
- * fourcc; read back as they were written for what the head shows.
+ * fourcc; read back as they were written for what the head shows. It
+ * reads memory physically, like the engines: any memory segment and the
+ * aperture.
  */
 
 #include <linux/spinlock.h>
 
 #include "vseg_sim.h"
 
-/**
- * vseg_sim_set_scanout() - program a head's scanout registers
- * @hw: the software GPU
- * @head: the head
- * @s: what it scans out, or NULL to turn it off
- */
-void vseg_sim_set_scanout(struct vseg_hw *hw, u32 head,
-			  const struct vseg_hw_scanout *s)
+/* The largest mode it shows. */
+#define VSEG_SIM_DISPLAY_MAX	8192
+
+static void sim_set_scanout(struct vseg_hw_display *d, u32 head,
+			    const struct vseg_hw_scanout *s)
 {
-	struct vseg_sim *sim = to_vseg_sim(hw);
+	struct vseg_sim *sim = d->priv;
 
 	if (head >= VSEG_HW_MAX_HEADS)
 		return;
@@ -31,18 +30,10 @@ void vseg_sim_set_scanout(struct vseg_hw *hw, u32 head,
 	spin_unlock(&sim->lock);
 }
 
-/**
- * vseg_sim_get_scanout() - read a head's scanout registers
- * @hw: the software GPU
- * @head: the head
- * @s: receives what it scans out
- *
- * Return: false if the head is off (or no such head).
- */
-bool vseg_sim_get_scanout(struct vseg_hw *hw, u32 head,
-			  struct vseg_hw_scanout *s)
+static bool sim_get_scanout(struct vseg_hw_display *d, u32 head,
+			    struct vseg_hw_scanout *s)
 {
-	struct vseg_sim *sim = to_vseg_sim(hw);
+	struct vseg_sim *sim = d->priv;
 	bool on;
 
 	if (head >= VSEG_HW_MAX_HEADS)
@@ -52,4 +43,28 @@ bool vseg_sim_get_scanout(struct vseg_hw *hw, u32 head,
 	*s = sim->head[head].scanout;
 	spin_unlock(&sim->lock);
 	return on;
+}
+
+static const struct vseg_hw_display_ops sim_display_ops = {
+	.set_scanout = sim_set_scanout,
+	.get_scanout = sim_get_scanout,
+};
+
+/**
+ * vseg_sim_display_init() - the software display controller, every head off
+ * @sim: the software GPU, its @hw set
+ *
+ * Becomes @sim->hw->display.
+ */
+void vseg_sim_display_init(struct vseg_sim *sim)
+{
+	struct vseg_hw_display *d = &sim->display;
+
+	d->ops = &sim_display_ops;
+	d->priv = sim;
+	d->name = "vseg-sim";
+	d->bar = VSEG_HW_DISPLAY_ANY_BAR;
+	d->max_width = VSEG_SIM_DISPLAY_MAX;
+	d->max_height = VSEG_SIM_DISPLAY_MAX;
+	sim->hw->display = d;
 }
