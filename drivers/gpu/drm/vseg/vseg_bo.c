@@ -1074,36 +1074,37 @@ void vseg_bo_unpin(struct vseg_bo *vbo, unsigned int count)
 	ttm_bo_unreserve(&vbo->tbo);
 }
 
-/**
- * vseg_bo_make_reachable() - make a buffer reachable by physical address
- * @vbo: the buffer, reserved
- * @map_aperture: map it into the aperture even without AccessedPhysically
- *	(a primary about to be displayed)
- * @ctx: TTM operation context
- *
- * Contiguous in a memory segment, or mapped into the aperture; a buffer in
- * the aperture without a GART range gets one in place, without a move.
- *
- * Return: 0, -ENOSPC, -EINVAL if it has no such place, or another negative
- * error code.
+/* Whether one of the places is in the aperture. */
+static bool places_have_aperture(const struct ttm_place *places,
+				 unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (places[i].mem_type == TTM_PL_TT)
+			return true;
+	return false;
+}
+
+/*
+ * Make a reserved buffer fit one of @n physical places: a buffer in the
+ * aperture without a GART range gets one in place (if @map_here), one
+ * already in a place stays, any other moves, evicting others.
  */
-int vseg_bo_make_reachable(struct vseg_bo *vbo, bool map_aperture,
-			   struct ttm_operation_ctx *ctx)
+static int reachable_at(struct vseg_bo *vbo, struct ttm_place *places,
+			unsigned int n, bool map_here,
+			struct ttm_operation_ctx *ctx)
 {
 	struct vseg_device *vdev = bo_vdev(vbo);
-	struct ttm_place places[VSEG_BO_MAX_PLACES];
 	struct ttm_placement placement = {};
 	struct ttm_resource *res = vbo->tbo.resource;
-	unsigned int n, i;
+	unsigned int i;
 	int err;
 
-	dma_resv_assert_held(vbo->tbo.base.resv);
-	n = vseg_place_physical(&vdev->layout, &vbo->params, map_aperture,
-				places);
 	if (!n)
 		return -EINVAL;
 	/* Not a protected buffer: its places are VPRs only. */
-	if (res && res->mem_type == TTM_PL_TT &&
+	if (map_here && res && res->mem_type == TTM_PL_TT &&
 	    !vseg_aperture_res_mapped(res) && !vseg_bo_is_protected(vbo)) {
 		err = vseg_aperture_map(&vdev->aperture, res, vbo->tbo.ttm);
 		if (!err)
@@ -1118,6 +1119,66 @@ int vseg_bo_make_reachable(struct vseg_bo *vbo, bool map_aperture,
 		return -EBUSY;
 	vseg_placement_set(&placement, places, n);
 	return validate_evicting(&vbo->tbo, &placement, ctx);
+}
+
+/**
+ * vseg_bo_make_reachable() - make a buffer reachable by physical address
+ * @vbo: the buffer, reserved
+ * @map_aperture: map it into the aperture even without AccessedPhysically
+ * @ctx: TTM operation context
+ *
+ * Contiguous in a memory segment, or mapped into the aperture; a buffer in
+ * the aperture without a GART range gets one in place, without a move.
+ *
+ * Return: 0, -ENOSPC, -EINVAL if it has no such place, or another negative
+ * error code.
+ */
+int vseg_bo_make_reachable(struct vseg_bo *vbo, bool map_aperture,
+			   struct ttm_operation_ctx *ctx)
+{
+	struct ttm_place places[VSEG_BO_MAX_PLACES];
+	unsigned int n;
+
+	dma_resv_assert_held(vbo->tbo.base.resv);
+	n = vseg_place_physical(&bo_vdev(vbo)->layout, &vbo->params,
+				map_aperture, places);
+	return reachable_at(vbo, places, n, true, ctx);
+}
+
+/**
+ * vseg_bo_make_displayable() - put a primary where a flip scans it out
+ * @vbo: the primary, reserved
+ * @moved: set if it had to move to get there
+ * @ctx: TTM operation context
+ *
+ * Where vseg_place_display() says: in a DirectFlip segment if one of its
+ * supported segments is one (it stays if it is in one already: the flip
+ * scans it out in place; it moves into one otherwise), else wherever the
+ * display controller reaches it. Mapped into the aperture there even
+ * without AccessedPhysically.
+ *
+ * Return: 1 if it is in a DirectFlip segment, 0 if it is elsewhere, or
+ * -EINVAL if the display never reaches it, -ENOSPC, -EBUSY if it is pinned
+ * somewhere else, or another negative error code.
+ */
+int vseg_bo_make_displayable(struct vseg_bo *vbo, bool *moved,
+			     struct ttm_operation_ctx *ctx)
+{
+	struct ttm_place places[VSEG_BO_MAX_PLACES];
+	u64 moves = vbo->state.moves;
+	unsigned int n;
+	bool direct;
+	int err;
+
+	dma_resv_assert_held(vbo->tbo.base.resv);
+	n = vseg_place_display(&bo_vdev(vbo)->layout, &vbo->params, places,
+			       &direct);
+	err = reachable_at(vbo, places, n, places_have_aperture(places, n),
+			   ctx);
+	if (err)
+		return err;
+	*moved = vbo->state.moves != moves;
+	return direct;
 }
 
 /*
