@@ -388,7 +388,7 @@ for kver in "${kernels[@]}"; do
 	while read -r st name _; do
 		say "${label[$kver]}: $st $name"
 		log=$res/$name.log
-		[ -f "$log" ] && tail -n 15 "$log" | sed 's/^/    /'
+		[ -f "$log" ] && tail -n 20 "$log" | sed 's/^/    /'
 	done
 done
 say "==== summary ===="

@@ -162,6 +162,11 @@ result() {
 	   if [ -n "$splats" ]; then
 		echo "---- kernel log splats during $name ----"
 		printf '%s\n' "$splats" | head -n 60 | sed '/^$/d'
+		# kept with its output (make check's summary repeats its end)
+		[ -n "$log" ] && {
+			echo "---- kernel log splats during $name ----"
+			printf '%s\n' "$splats" | head -n 12 | sed '/^$/d'
+		} >>"$log"
 	   fi
 	   echo "----" ;;
 	esac

@@ -308,8 +308,17 @@ static int vseg_device_probe(struct device *dev, struct pci_dev *pci)
 
 	dev_set_drvdata(dev, vdev);
 	err = drm_dev_register(&vdev->drm, 0);
-	if (err)
+	if (err) {
+		/*
+		 * When registering the mode objects fails, drm_dev_register()
+		 * unregisters the minors but leaves the device marked
+		 * registered, and the mode objects' cleanup would warn that a
+		 * registered device loses them: unregister the rest.
+		 */
+		if (vdev->drm.registered)
+			drm_dev_unregister(&vdev->drm);
 		return err;
+	}
 
 	drm_info(&vdev->drm, "%s: %u segments, aperture is segment %u\n",
 		 table && *table ? "custom table" : profile,
