@@ -915,7 +915,7 @@ static struct df_counts df_counts(void)
 	for (unsigned int i = 0; i < f.num_lines; i++) {
 		const struct vseg_debugfs_line *l = &f.line[i];
 
-		if (!vseg_debugfs_is(l, "directflip"))
+		if (strcmp(l->head, "directflip"))
 			continue;
 		c.in_place = vseg_debugfs_u64(l, "in_place");
 		c.moved = vseg_debugfs_u64(l, "moved");
