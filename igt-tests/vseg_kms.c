@@ -893,7 +893,8 @@ static void test_scanout_exclusion(void)
 /* Segment 2 ("flip") is the only DirectFlip segment. */
 #define DF_TABLE	"discrete table=memory:name=vram,size=16M,flags=cpuvisible," \
 			"cpu=0xe0000000,visible=16M;" \
-			"memory:name=flip,size=8M,flags=directflip;" \
+			"memory:name=flip,size=8M,flags=cpuvisible|directflip," \
+			"cpu=0xe1000000,visible=8M;" \
 			"aperture:name=aperture,size=32M"
 #define DF_VRAM		1u
 #define DF_SEG		2u
