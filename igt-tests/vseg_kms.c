@@ -64,6 +64,16 @@
  *	it displayed and pinned until the CRTC is turned off; the buffer goes
  *	with its framebuffer.
  *
+ * SUBTEST: directflip
+ * Description: On a table whose second memory segment has the DirectFlip
+ *	flag: a primary that may live there but was created elsewhere moves
+ *	into it when shown (debugfs display counts it "moved"), one created
+ *	there is shown in place ("in_place"), one not supported there is
+ *	shown where it is ("elsewhere"), bytes intact each time. An
+ *	unprivileged client that filled the DirectFlip segment with its own
+ *	buffers sees them evicted by the next primary's move, every byte
+ *	intact.
+ *
  * SUBTEST: scanout-exclusion
  * Description: A head KMS lights refuses SCANOUT (EBUSY), even to turn it
  *	off; a commit activating the CRTC of a head SCANOUT set fails with
@@ -945,6 +955,170 @@ static void test_scanout_exclusion(void)
 	vseg_gem_close(ctx.fd, p);
 }
 
+/* --- DirectFlip ---------------------------------------------------------- */
+
+/* Segment 2 ("flip") is the only DirectFlip segment. */
+#define DF_TABLE	"discrete table=memory:name=vram,size=16M,flags=cpuvisible," \
+			"cpu=0xe0000000,visible=16M;" \
+			"memory:name=flip,size=8M,flags=cpuvisible|directflip," \
+			"cpu=0xe1000000,visible=8M;" \
+			"aperture:name=aperture,size=32M"
+#define DF_VRAM		1u
+#define DF_SEG		2u
+#define DF_HOSTILE	8u
+#define DF_SEED		0xd1f1
+
+/* debugfs display's DirectFlip counts. */
+struct df_counts {
+	uint64_t in_place, moved, elsewhere;
+};
+
+static struct df_counts df_counts(void)
+{
+	struct vseg_debugfs_file f;
+	struct df_counts c = {};
+	bool found = false;
+
+	vseg_debugfs_read(ctx.fd, "display", NULL, &f);
+	for (unsigned int i = 0; i < f.num_lines; i++) {
+		const struct vseg_debugfs_line *l = &f.line[i];
+
+		if (strcmp(l->head, "directflip"))
+			continue;
+		c.in_place = vseg_debugfs_u64(l, "in_place");
+		c.moved = vseg_debugfs_u64(l, "moved");
+		c.elsewhere = vseg_debugfs_u64(l, "elsewhere");
+		found = true;
+	}
+	vseg_debugfs_free(&f);
+	igt_assert_f(found, "debugfs display has no directflip line\n");
+	return c;
+}
+
+/*
+ * Show @h (filled with @seed's pattern) on head 0: it ends up in segment
+ * @seg, the count @which (0 in place, 1 moved, 2 elsewhere) grows by one
+ * and only it, the bytes are intact. Returns the framebuffer.
+ */
+static uint32_t df_show(uint32_t h, uint32_t seed, uint32_t seg,
+			unsigned int which, const char *what)
+{
+	struct df_counts a = df_counts(), b;
+	uint64_t da[3], db[3];
+	uint32_t fb = addfb(ctx.fd, h, DRM_FORMAT_XRGB8888, W * 4);
+
+	commit_head(ctx.fd, 0, fb);
+	check_kms_shows(0, h, W * 4, DRM_FORMAT_XRGB8888, NULL);
+	igt_assert_f(vseg_gem_segment(ctx.fd, h) == seg,
+		     "%s: shown from segment %u, expected %u\n", what,
+		     vseg_gem_segment(ctx.fd, h), seg);
+	b = df_counts();
+	da[0] = a.in_place; da[1] = a.moved; da[2] = a.elsewhere;
+	db[0] = b.in_place; db[1] = b.moved; db[2] = b.elsewhere;
+	for (unsigned int i = 0; i < 3; i++)
+		igt_assert_f(db[i] == da[i] + (i == which),
+			     "%s: directflip in_place %llu->%llu moved %llu->%llu elsewhere %llu->%llu\n",
+			     what, (unsigned long long)a.in_place,
+			     (unsigned long long)b.in_place,
+			     (unsigned long long)a.moved,
+			     (unsigned long long)b.moved,
+			     (unsigned long long)a.elsewhere,
+			     (unsigned long long)b.elsewhere);
+	vseg_bo_check_pattern(ctx.fd, h, FB_SIZE, seed, what);
+	return fb;
+}
+
+/* A primary of @supported segments, created in @pref, with a pattern. */
+static uint32_t df_primary(uint32_t supported, uint32_t pref, uint32_t seed)
+{
+	struct drm_vseg_gem_create c;
+	uint32_t h;
+
+	vseg_create_args(&c, FB_SIZE, supported, PRIMARY);
+	vseg_create_prefer(&c, pref, 0);
+	h = vseg_gem_create(ctx.fd, &c);
+	igt_assert_eq_u32(vseg_gem_segment(ctx.fd, h), pref);
+	vseg_bo_fill_pattern(ctx.fd, h, FB_SIZE, seed);
+	return h;
+}
+
+static void test_directflip(void)
+{
+	uint32_t all = BIT(DF_VRAM) | BIT(DF_SEG) | BIT(ctx.ap_id);
+	uint32_t a, b, c, d, fa, fb, fc, fbd;
+	int ready[2], go[2];
+
+	kms_init(ctx.fd);
+	a = df_primary(all, DF_VRAM, DF_SEED);
+	fa = df_show(a, DF_SEED, DF_SEG, 1,
+		     "a primary created outside the DirectFlip segment");
+	b = df_primary(BIT(DF_SEG) | BIT(ctx.ap_id), DF_SEG, DF_SEED + 1);
+	fb = df_show(b, DF_SEED + 1, DF_SEG, 0,
+		     "a primary created in the DirectFlip segment");
+	c = df_primary(BIT(DF_VRAM), DF_VRAM, DF_SEED + 2);
+	fc = df_show(c, DF_SEED + 2, DF_VRAM, 2,
+		     "a primary the DirectFlip segment cannot hold");
+	commit_head(ctx.fd, 0, 0);
+	check_head_off(0);
+	drmModeRmFB(ctx.fd, fa);
+	drmModeRmFB(ctx.fd, fb);
+	drmModeRmFB(ctx.fd, fc);
+	vseg_gem_close(ctx.fd, a);
+	vseg_gem_close(ctx.fd, b);
+	vseg_gem_close(ctx.fd, c);
+
+	/* A hostile client fills the DirectFlip segment; a flip evicts it. */
+	igt_assert_eq(pipe(ready), 0);
+	igt_assert_eq(pipe(go), 0);
+	igt_fork(child, 1) {
+		int fd = drm_open_vseg_render();
+		uint32_t h[DF_HOSTILE];
+		unsigned int out = 0;
+		char x;
+
+		igt_assert_eq(setresgid(65534, 65534, 65534), 0);
+		igt_assert_eq(setresuid(65534, 65534, 65534), 0);
+		for (unsigned int i = 0; i < DF_HOSTILE; i++) {
+			h[i] = vseg_gem_create_in(fd, SZ_1M, DF_SEG, 0);
+			vseg_bo_fill_pattern(fd, h[i], SZ_1M, DF_SEED + 16 + i);
+			igt_assert_eq_u32(vseg_gem_segment(fd, h[i]), DF_SEG);
+		}
+		igt_assert_eq(write(ready[1], "x", 1), 1);
+		igt_assert_eq(read(go[0], &x, 1), 1);
+		for (unsigned int i = 0; i < DF_HOSTILE; i++) {
+			out += vseg_gem_segment(fd, h[i]) != DF_SEG;
+			vseg_bo_check_pattern(fd, h[i], SZ_1M,
+					      DF_SEED + 16 + i,
+					      "a hostile client's buffer after the flip");
+		}
+		/* 3 MiB of primary in an 8 MiB segment that was full. */
+		igt_assert_f(out >= 3,
+			     "%u of the hostile client's buffers left the DirectFlip segment, expected 3 or more\n",
+			     out);
+		drm_close_driver(fd);
+	}
+	{
+		char x;
+
+		igt_assert_eq(read(ready[0], &x, 1), 1);
+	}
+	d = df_primary(all, DF_VRAM, DF_SEED + 3);
+	fbd = df_show(d, DF_SEED + 3, DF_SEG, 1,
+		     "a primary moved into a DirectFlip segment a hostile client filled");
+	igt_assert_eq(write(go[1], "x", 1), 1);
+	igt_waitchildren();
+
+	commit_head(ctx.fd, 0, 0);
+	check_head_off(0);
+	check_released(d, "a DirectFlip primary of a head turned off");
+	drmModeRmFB(ctx.fd, fbd);
+	vseg_gem_close(ctx.fd, d);
+	close(ready[0]);
+	close(ready[1]);
+	close(go[0]);
+	close(go[1]);
+}
+
 static const struct vseg_subtest tests[] = {
 	{ "modeset", test_modeset,
 	  "An atomic commit lights head 0 with a dumb buffer; an aperture "
@@ -972,6 +1146,14 @@ igt_main
 
 	vseg_ctx_subtests(&ctx, "discrete", tests, ARRAY_SIZE(tests),
 			  "after turning every head off");
+
+	igt_describe("Flips scan out of DirectFlip segments, moving primaries "
+		     "there, hostile clients' buffers evicted intact.");
+	igt_subtest("directflip") {
+		vseg_ctx_load(&ctx, DF_TABLE);
+		test_directflip();
+		vseg_ctx_finish(&ctx, "after turning every head off");
+	}
 
 	igt_fixture
 		vseg_ctx_unload(&ctx);

@@ -282,7 +282,9 @@ enum drm_vseg_segment_kind {
  * - %DRM_VSEG_SEGMENT_PARTIALLY_PRESERVED_DURING_HIBERNATE: honoured: the
  *   content survives hibernation up to
  *   &drm_vseg_segment_info.system_memory_end_address.
- * - %DRM_VSEG_SEGMENT_DIRECT_FLIP: reported only.
+ * - %DRM_VSEG_SEGMENT_DIRECT_FLIP: honoured: a KMS framebuffer whose buffer
+ *   may live in such a segment is moved into one (if it is not there yet)
+ *   and scanned out in place from it.
  * - %DRM_VSEG_SEGMENT_USE_64KB_PAGES: honoured: &drm_vseg_segment_info.page_size
  *   is 64 KiB, the unit of every allocation in the segment.
  * - %DRM_VSEG_SEGMENT_RESERVED_SYSMEM: reported only.

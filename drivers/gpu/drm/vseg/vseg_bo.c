@@ -1086,41 +1086,26 @@ static bool places_have(const struct ttm_place *places, unsigned int n,
 	return false;
 }
 
-/**
- * vseg_bo_make_reachable() - make a buffer reachable by physical address
- * @vbo: the buffer, reserved
- * @map_aperture: map it into the aperture even without AccessedPhysically
- *	(a primary about to be displayed)
- * @ctx: TTM operation context
- *
- * Contiguous in a memory segment, or mapped into the aperture; a buffer in
- * the aperture without a GART range gets one in place, without a move.
- *
- * Return: 0, -ENOSPC, -EINVAL if it has no such place, or another negative
- * error code.
+/*
+ * Make a reserved buffer fit one of @n physical places: a buffer in the
+ * aperture without a GART range gets one in place if the aperture is one
+ * of them, one already in a place stays, any other moves, evicting others.
  */
-int vseg_bo_make_reachable(struct vseg_bo *vbo, bool map_aperture,
-			   struct ttm_operation_ctx *ctx)
+static int reachable_at(struct vseg_bo *vbo, struct ttm_place *places,
+			unsigned int n, struct ttm_operation_ctx *ctx)
 {
 	struct vseg_device *vdev = bo_vdev(vbo);
-	struct ttm_place places[VSEG_BO_MAX_PLACES];
 	struct ttm_placement placement = {};
 	struct ttm_resource *res = vbo->tbo.resource;
-	unsigned int n, i;
+	unsigned int i;
 	int err;
 
-	dma_resv_assert_held(vbo->tbo.base.resv);
-	n = vseg_place_physical(&vdev->layout, &vbo->params, map_aperture,
-				places);
-	/* A primary about to be displayed: where the display reaches. */
-	if (map_aperture)
-		n = vseg_place_display_reach(&vdev->layout, &vbo->params,
-					     places, n);
 	if (!n)
 		return -EINVAL;
 	/*
-	 * Not a protected buffer: its places are VPRs only; nor one a
-	 * display that does not reach the aperture is to show.
+	 * Not a protected buffer: its places are VPRs only; nor one the
+	 * display is to show from elsewhere (a DirectFlip segment, a
+	 * display that does not reach the aperture).
 	 */
 	if (res && res->mem_type == TTM_PL_TT &&
 	    !vseg_aperture_res_mapped(res) && !vseg_bo_is_protected(vbo) &&
@@ -1138,6 +1123,65 @@ int vseg_bo_make_reachable(struct vseg_bo *vbo, bool map_aperture,
 		return -EBUSY;
 	vseg_placement_set(&placement, places, n);
 	return validate_evicting(&vbo->tbo, &placement, ctx);
+}
+
+/**
+ * vseg_bo_make_reachable() - make a buffer reachable by physical address
+ * @vbo: the buffer, reserved
+ * @ctx: TTM operation context
+ *
+ * Contiguous in a memory segment, or mapped into the aperture (an
+ * AccessedPhysically buffer); a buffer in the aperture without a GART
+ * range gets one in place, without a move. For the display, see
+ * vseg_bo_make_displayable().
+ *
+ * Return: 0, -ENOSPC, -EINVAL if it has no such place, or another negative
+ * error code.
+ */
+int vseg_bo_make_reachable(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
+{
+	struct ttm_place places[VSEG_BO_MAX_PLACES];
+	unsigned int n;
+
+	dma_resv_assert_held(vbo->tbo.base.resv);
+	n = vseg_place_physical(&bo_vdev(vbo)->layout, &vbo->params, false,
+				places);
+	return reachable_at(vbo, places, n, ctx);
+}
+
+/**
+ * vseg_bo_make_displayable() - put a primary where a flip scans it out
+ * @vbo: the primary, reserved
+ * @moved: set if it had to move to get there
+ * @ctx: TTM operation context
+ *
+ * Where vseg_place_display() says: in a DirectFlip segment if one of its
+ * supported segments is one (it stays if it is in one already: the flip
+ * scans it out in place; it moves into one otherwise), else wherever the
+ * display controller reaches it. Mapped into the aperture there even
+ * without AccessedPhysically.
+ *
+ * Return: 1 if it is in a DirectFlip segment, 0 if it is elsewhere, or
+ * -EINVAL if the display never reaches it, -ENOSPC, -EBUSY if it is pinned
+ * somewhere else, or another negative error code.
+ */
+int vseg_bo_make_displayable(struct vseg_bo *vbo, bool *moved,
+			     struct ttm_operation_ctx *ctx)
+{
+	struct ttm_place places[VSEG_BO_MAX_PLACES];
+	u64 moves = vbo->state.moves;
+	unsigned int n;
+	bool direct;
+	int err;
+
+	dma_resv_assert_held(vbo->tbo.base.resv);
+	n = vseg_place_display(&bo_vdev(vbo)->layout, &vbo->params, places,
+			       &direct);
+	err = reachable_at(vbo, places, n, ctx);
+	if (err)
+		return err;
+	*moved = vbo->state.moves != moves;
+	return direct;
 }
 
 /*

@@ -250,8 +250,9 @@ int vseg_bo_evict(struct vseg_bo *vbo, bool unpin, bool discard,
 		  bool *unpinned, enum vseg_move_reason why);
 void vseg_bo_unpin(struct vseg_bo *vbo, unsigned int count);
 void vseg_bo_unpin_locked(struct vseg_bo *vbo);
-int vseg_bo_make_reachable(struct vseg_bo *vbo, bool map_aperture,
-			   struct ttm_operation_ctx *ctx);
+int vseg_bo_make_reachable(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx);
+int vseg_bo_make_displayable(struct vseg_bo *vbo, bool *moved,
+			     struct ttm_operation_ctx *ctx);
 int vseg_bo_commit_for_gpu(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx);
 void vseg_bo_unmap_aperture(struct vseg_bo *vbo);
 bool vseg_bo_phys_addr(struct vseg_bo *vbo, u32 *seg, u64 *offset);

@@ -35,16 +35,24 @@
 static int head_pin_locked(struct vseg_bo *bo, void *arg)
 {
 	struct ttm_operation_ctx ctx = { .interruptible = true };
-	int err;
+	struct vseg_display *d = arg;
+	bool moved = false;
+	int ret;
 
 	/* The display reads it physically: map it even without AP. */
 	bo->move_reason = VSEG_MOVE_SCANOUT;
-	err = vseg_bo_make_reachable(bo, true, &ctx);
-	if (!err) {
-		ttm_bo_pin(&bo->tbo);
-		bo->displayed++;
-	}
-	return err;
+	ret = vseg_bo_make_displayable(bo, &moved, &ctx);
+	if (ret < 0)
+		return ret;
+	if (!ret)
+		atomic64_inc(&d->flips_elsewhere);
+	else if (moved)
+		atomic64_inc(&d->flips_moved);
+	else
+		atomic64_inc(&d->flips_in_place);
+	ttm_bo_pin(&bo->tbo);
+	bo->displayed++;
+	return 0;
 }
 
 /**
@@ -52,15 +60,17 @@ static int head_pin_locked(struct vseg_bo *bo, void *arg)
  * @bo: the primary, not reserved
  *
  * Contiguous in a memory segment, or mapped into the aperture even
- * without AccessedPhysically; pinned, counted as displayed, and
- * referenced (the head's reference).
+ * without AccessedPhysically, in a DirectFlip segment if it can be
+ * (vseg_bo_make_displayable(); counted for debugfs); pinned, counted as
+ * displayed, and referenced (the head's reference).
  *
  * Return: 0, -EINVAL if no place the display reaches suits it, -ENOSPC,
  * or another negative error code; nothing changed then.
  */
 int vseg_display_pin(struct vseg_bo *bo)
 {
-	int err = vseg_bo_locked_retry(bo, head_pin_locked, NULL);
+	struct vseg_device *vdev = to_vseg(bo->tbo.base.dev);
+	int err = vseg_bo_locked_retry(bo, head_pin_locked, &vdev->display);
 
 	if (!err)
 		drm_gem_object_get(&bo->tbo.base);
@@ -477,7 +487,9 @@ static void show_format(struct seq_file *m, const struct vseg_hw_scanout *s)
  * @vdev: the device
  * @m: where to print
  *
- * A head KMS lights is marked kms=1 and shows its plane's format.
+ * First how the primaries pinned so far got where the display reads them
+ * (in place in a DirectFlip segment, moved into one, or elsewhere), then
+ * each head; one KMS lights is marked kms=1 and shows its plane's format.
  */
 void vseg_display_show(struct vseg_device *vdev, struct seq_file *m)
 {
@@ -487,6 +499,11 @@ void vseg_display_show(struct vseg_device *vdev, struct seq_file *m)
 	struct vseg_bo_state st;
 	u32 i;
 
+	/* How the primaries pinned so far got where the display reads them. */
+	seq_printf(m, "directflip in_place=%lld moved=%lld elsewhere=%lld\n",
+		   atomic64_read(&d->flips_in_place),
+		   atomic64_read(&d->flips_moved),
+		   atomic64_read(&d->flips_elsewhere));
 	mutex_lock(&d->lock);
 	for (i = 0; i < VSEG_NUM_HEADS; i++) {
 		struct vseg_bo *bo = d->head[i];

@@ -5,6 +5,7 @@
 #ifndef __VSEG_DISPLAY_TYPES_H__
 #define __VSEG_DISPLAY_TYPES_H__
 
+#include <linux/atomic.h>
 #include <linux/hrtimer.h>
 #include <linux/mutex.h>
 #include <drm/drm_connector.h>
@@ -61,6 +62,11 @@ struct vseg_kms_head {
  *	showed, referenced, to show again on resume; else NULL.
  * @saved_owner: the file that set it.
  * @kms: each head's CRTC, planes, encoder and connector.
+ * @flips_in_place: primaries pinned for display where they were, in a
+ *	DirectFlip segment.
+ * @flips_moved: primaries moved into a DirectFlip segment to be displayed.
+ * @flips_elsewhere: primaries displayed outside DirectFlip segments (none
+ *	of their supported segments has the flag).
  */
 struct vseg_display {
 	struct mutex lock; /* see above */
@@ -69,6 +75,9 @@ struct vseg_display {
 	struct vseg_bo *saved[VSEG_NUM_HEADS];
 	const struct drm_file *saved_owner[VSEG_NUM_HEADS];
 	struct vseg_kms_head kms[VSEG_NUM_HEADS];
+	atomic64_t flips_in_place;
+	atomic64_t flips_moved;
+	atomic64_t flips_elsewhere;
 };
 
 #endif /* __VSEG_DISPLAY_TYPES_H__ */

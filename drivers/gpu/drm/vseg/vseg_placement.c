@@ -361,6 +361,55 @@ unsigned int vseg_place_display_reach(const struct vseg_layout *l,
 }
 EXPORT_SYMBOL_IF_KUNIT(vseg_place_display_reach);
 
+/* The places the display controller reaches. */
+static unsigned int display_places(const struct vseg_layout *l,
+				   const struct vseg_bo_params *p,
+				   struct ttm_place *places)
+{
+	unsigned int n = vseg_place_physical(l, p, true, places);
+
+	return vseg_place_display_reach(l, p, places, n);
+}
+
+/**
+ * vseg_place_display() - where a flip scans a primary out
+ * @l: the layout
+ * @p: the primary's properties
+ * @places: receives them, best first
+ * @direct: set if they are all in DirectFlip segments
+ *
+ * The places the display controller reaches (vseg_place_physical(), the
+ * aperture included even without AccessedPhysically; for a display that
+ * reaches one BAR alone, vseg_place_display_reach()), narrowed to the
+ * segments whose descriptor has the DirectFlip flag if any of them has
+ * it: a flip scans a primary out in place only from a DirectFlip segment,
+ * and a primary elsewhere moves into one. A primary none of whose
+ * supported segments has the flag (every primary, on a table without it)
+ * is scanned out wherever the display reaches it.
+ *
+ * Return: the number of places, 0 if the display never reaches it.
+ */
+unsigned int vseg_place_display(const struct vseg_layout *l,
+				const struct vseg_bo_params *p,
+				struct ttm_place *places, bool *direct)
+{
+	unsigned int i, n, k = 0;
+
+	n = display_places(l, p, places);
+	for (i = 0; i < n; i++) {
+		u32 id = l->seg[places[i].mem_type];
+
+		if (vseg_layout_desc(l, id)->flags & VSEG_SEGF_DIRECT_FLIP)
+			places[k++] = places[i];
+	}
+	*direct = k;
+	if (k)
+		return k;
+	/* None was kept: take them all again. */
+	return display_places(l, p, places);
+}
+EXPORT_SYMBOL_IF_KUNIT(vseg_place_display);
+
 /**
  * vseg_place_filter() - keep the places in some segments
  * @l: the layout

@@ -112,6 +112,9 @@ unsigned int vseg_place_evict(const struct vseg_layout *l,
 unsigned int vseg_place_physical(const struct vseg_layout *l,
 				 const struct vseg_bo_params *p,
 				 bool map_aperture, struct ttm_place *places);
+unsigned int vseg_place_display(const struct vseg_layout *l,
+				const struct vseg_bo_params *p,
+				struct ttm_place *places, bool *direct);
 unsigned int vseg_place_filter(const struct vseg_layout *l,
 			       struct ttm_place *places, unsigned int n,
 			       u32 segments);

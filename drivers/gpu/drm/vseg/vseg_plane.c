@@ -13,6 +13,7 @@
 
 #include <drm/drm_atomic.h>
 #include <drm/drm_atomic_helper.h>
+#include <drm/drm_blend.h>
 #include <drm/drm_fourcc.h>
 #include <drm/drm_framebuffer.h>
 #include <drm/drm_gem_atomic_helper.h>
@@ -82,15 +83,14 @@ static struct vseg_bo *fb_bo(struct drm_framebuffer *fb)
  * aperture without AccessedPhysically); one supported in system memory
  * only cannot. A protected buffer's places are VPRs, which the display
  * reads like any memory segment range. A display that scans out one BAR
- * alone reaches only the segment there (vseg_place_display_reach()).
+ * alone reaches only the segment there (vseg_place_display()).
  */
 static bool display_reaches(struct vseg_device *vdev, struct vseg_bo *bo)
 {
 	struct ttm_place places[VSEG_BO_MAX_PLACES];
-	unsigned int n;
+	bool direct;
 
-	n = vseg_place_physical(&vdev->layout, &bo->params, true, places);
-	return vseg_place_display_reach(&vdev->layout, &bo->params, places, n);
+	return vseg_place_display(&vdev->layout, &bo->params, places, &direct);
 }
 
 /*
@@ -287,6 +287,18 @@ static const struct drm_plane_funcs plane_funcs = {
 	.format_mod_supported = plane_format_mod_supported,
 };
 
+/*
+ * ARGB8888's alpha: the display controller shows a pixel's colour as it
+ * is, which over the black behind a primary is what premultiplied alpha
+ * and "None" both give. Say so (DRM asks every plane with an alpha format).
+ */
+static int plane_blend_init(struct drm_plane *plane)
+{
+	return drm_plane_create_blend_mode_property(plane,
+						    BIT(DRM_MODE_BLEND_PREMULTI) |
+						    BIT(DRM_MODE_BLEND_PIXEL_NONE));
+}
+
 /**
  * vseg_planes_init() - a head's primary and cursor planes
  * @vdev: the device
@@ -308,6 +320,9 @@ int vseg_planes_init(struct vseg_device *vdev, u32 head)
 	if (err)
 		return err;
 	drm_plane_helper_add(&h->primary, &primary_helper_funcs);
+	err = plane_blend_init(&h->primary);
+	if (err)
+		return err;
 	err = drm_universal_plane_init(&vdev->drm, &h->cursor, BIT(head),
 				       &plane_funcs, cursor_formats,
 				       ARRAY_SIZE(cursor_formats), linear_only,
@@ -315,7 +330,7 @@ int vseg_planes_init(struct vseg_device *vdev, u32 head)
 	if (err)
 		return err;
 	drm_plane_helper_add(&h->cursor, &cursor_helper_funcs);
-	return 0;
+	return plane_blend_init(&h->cursor);
 }
 
 /**

@@ -338,7 +338,7 @@ static int prepare_bo(struct vseg_cmd_job *job, struct vseg_bo *bo)
 		return -EINVAL;
 	bo->move_reason = VSEG_MOVE_SUBMISSION;
 	if (job->base.queue == VSEG_QUEUE_COPY)
-		err = vseg_bo_make_reachable(bo, false, &ctx);
+		err = vseg_bo_make_reachable(bo, &ctx);
 	else
 		err = vseg_bo_commit_for_gpu(bo, &ctx);
 	if (!err && tbo->resource->mem_type != TTM_PL_SYSTEM &&

@@ -19,8 +19,10 @@
 #define NO_FLAGS	0
 
 /* A built-in profile's table, laid out as vseg_ttm_init() does it. */
-static struct vseg_layout *placement_dev(struct kunit *test,
-					 const char *profile)
+/* A profile's layout; @tp (if not NULL) receives its table, to change. */
+static struct vseg_layout *placement_dev_table(struct kunit *test,
+					       const char *profile,
+					       struct vseg_segment_table **tp)
 {
 	struct vseg_segment_table *t = kunit_kzalloc(test, sizeof(*t),
 						     GFP_KERNEL);
@@ -32,7 +34,15 @@ static struct vseg_layout *placement_dev(struct kunit *test,
 			0);
 	KUNIT_ASSERT_EQ(test, vseg_segment_table_validate(t), 0);
 	vseg_layout_init(l, t);
+	if (tp)
+		*tp = t;
 	return l;
+}
+
+static struct vseg_layout *placement_dev(struct kunit *test,
+					 const char *profile)
+{
+	return placement_dev_table(test, profile, NULL);
 }
 
 static unsigned int home_places(const struct vseg_layout *l,
@@ -417,6 +427,46 @@ static void placement_physical(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vseg_place_physical(l, p, true, pl), 0);
 }
 
+/* A flip scans out of a DirectFlip segment whenever the primary can be in one. */
+static void placement_display(struct kunit *test)
+{
+	struct vseg_segment_table *t;
+	struct vseg_layout *l = placement_dev_table(test, "discrete", &t);
+	struct vseg_bo_params *p = params(test, SZ_1M, VSEG_BO_PRIMARY,
+					  ALL_DISCRETE);
+	struct ttm_place pl[VSEG_BO_MAX_PLACES];
+	bool direct = true;
+
+	/* no segment has the flag: wherever the display reaches */
+	KUNIT_ASSERT_EQ(test, vseg_place_display(l, p, pl, &direct), 3);
+	KUNIT_EXPECT_FALSE(test, direct);
+	expect_place(test, pl, 0, TTM_PL_VRAM, TTM_PL_FLAG_CONTIGUOUS, 0, 0);
+	expect_place(test, pl, 2, TTM_PL_TT, NO_FLAGS, 0, PFN(SZ_64M));
+
+	/* "local" (segment 2) has it: only there */
+	t->seg[1].flags |= VSEG_SEGF_DIRECT_FLIP;
+	KUNIT_ASSERT_EQ(test, vseg_place_display(l, p, pl, &direct), 1);
+	KUNIT_EXPECT_TRUE(test, direct);
+	expect_place(test, pl, 0, TTM_PL_PRIV, TTM_PL_FLAG_CONTIGUOUS, 0, 0);
+
+	/* and the aperture: both, in the order of preference */
+	t->seg[2].flags |= VSEG_SEGF_DIRECT_FLIP;
+	KUNIT_ASSERT_EQ(test, vseg_place_display(l, p, pl, &direct), 2);
+	KUNIT_EXPECT_TRUE(test, direct);
+	expect_place(test, pl, 0, TTM_PL_PRIV, TTM_PL_FLAG_CONTIGUOUS, 0, 0);
+	expect_place(test, pl, 1, TTM_PL_TT, NO_FLAGS, 0, PFN(SZ_64M));
+
+	/* supported in neither: where it can be, not a DirectFlip segment */
+	p->supported = BIT(1);
+	KUNIT_ASSERT_EQ(test, vseg_place_display(l, p, pl, &direct), 1);
+	KUNIT_EXPECT_FALSE(test, direct);
+	expect_place(test, pl, 0, TTM_PL_VRAM, TTM_PL_FLAG_CONTIGUOUS, 0, 0);
+
+	/* system memory only: never displayed */
+	p->supported = BIT(0);
+	KUNIT_EXPECT_EQ(test, vseg_place_display(l, p, pl, &direct), 0);
+}
+
 static void placement_filter(struct kunit *test)
 {
 	struct vseg_layout *l = placement_dev(test, "discrete");
@@ -530,6 +580,7 @@ static struct kunit_case vseg_placement_cases[] = {
 	KUNIT_CASE(placement_multi),
 	KUNIT_CASE(placement_evict_places),
 	KUNIT_CASE(placement_physical),
+	KUNIT_CASE(placement_display),
 	KUNIT_CASE(placement_filter),
 	KUNIT_CASE(placement_check_capacity),
 	KUNIT_CASE_PARAM(placement_check_params, check_cases_gen_params),
