@@ -500,6 +500,18 @@ struct vseg_hw_paging_result {
  *	DxgkDdiSetVidPnSourceVisibility for off).
  * @get_scanout: read head @head's scanout registers back into @s (for
  *	debugfs). Returns false for a head that is off.
+ * @scanout_crc: the CRC of what display head @head shows, into @crc:
+ *	crc32_le() seeded with 0 over each visible line's pixels in order,
+ *	each pixel as 4 little-endian bytes of XRGB8888 with X zero (alpha
+ *	ignored; RGB565 widened, each channel's top bits repeated into its
+ *	low ones). The display controller reads the pixels as it scans them
+ *	out, physically through the bus (the aperture's through its GART).
+ *	The primary only: the controller has no cursor registers. The caller
+ *	keeps the scanout's memory where it is for the call. May sleep.
+ *	Returns 0, -ENOENT (the head is off, or shows a primary of no
+ *	format, through the transitional SCANOUT ioctl), -ENOMEM or -EFAULT
+ *	(a pixel the bus cannot reach). What a display controller's CRC
+ *	generator reports for the frame.
  * @flush_tlb: drop every page-table entry the MMU has cached; returns
  *	once no engine uses a translation made before (an engine step in
  *	progress ends first). May sleep. DXGK_BUILDPAGINGBUFFER_FLUSHTLB,
@@ -535,6 +547,7 @@ struct vseg_hw_ops {
 			    const struct vseg_hw_scanout *s);
 	bool (*get_scanout)(struct vseg_hw *hw, u32 head,
 			    struct vseg_hw_scanout *s);
+	int (*scanout_crc)(struct vseg_hw *hw, u32 head, u32 *crc);
 	void (*flush_tlb)(struct vseg_hw *hw);
 	void (*set_paging_root)(struct vseg_hw *hw, u64 root);
 	void (*release)(struct vseg_hw *hw);

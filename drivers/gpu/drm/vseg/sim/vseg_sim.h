@@ -133,6 +133,7 @@ void vseg_sim_set_scanout(struct vseg_hw *hw, u32 head,
 			  const struct vseg_hw_scanout *s);
 bool vseg_sim_get_scanout(struct vseg_hw *hw, u32 head,
 			  struct vseg_hw_scanout *s);
+int vseg_sim_scanout_crc(struct vseg_hw *hw, u32 head, u32 *crc);
 int vseg_sim_mmu_translate(struct vseg_sim *sim, u64 root, u64 va, bool write,
 			   u64 *addr, u64 *len);
 void vseg_sim_flush_tlb(struct vseg_hw *hw);

@@ -40,6 +40,7 @@ static const struct vseg_hw_ops vseg_sim_ops = {
 	.host_slot_set = vseg_sim_host_slot_set,
 	.set_scanout = vseg_sim_set_scanout,
 	.get_scanout = vseg_sim_get_scanout,
+	.scanout_crc = vseg_sim_scanout_crc,
 	.flush_tlb = vseg_sim_flush_tlb,
 	.set_paging_root = vseg_sim_set_paging_root,
 	.release = sim_release,
