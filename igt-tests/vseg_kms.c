@@ -23,8 +23,8 @@
  *	dumb buffers, where the display reaches them while shown and no
  *	longer after; ADDFB2's checks; flip events and vblanks; flips that
  *	wait for the framebuffer's writer; each frame's CRC against the
- *	picture's; DRM's master rules; and the
- *	transitional SCANOUT ioctl kept off KMS's heads.
+ *	picture's; DRM's master rules; and the transitional SCANOUT ioctl
+ *	kept off KMS's heads.
  *
  * SUBTEST: modeset
  * Description: An atomic commit lights head 0 with a 1024x768 XRGB8888
@@ -59,7 +59,9 @@
  *	crtc-0/crc/control and data), each frame's CRC is the crc32 of the
  *	picture the head shows, as computed here from the pixels (XRGB8888,
  *	the X byte ignored): two framebuffers of different patterns give
- *	different CRCs; the same picture in a buffer with AccessedPhysically
+ *	different CRCs; an RGB565 picture's CRC is that of its pixels
+ *	widened to XRGB8888; the same picture in a buffer with
+ *	AccessedPhysically
  *	in the vram segment, and in an aperture buffer mapped while shown
  *	(whose X bytes differ), gives the first CRC; flipping back gives the
  *	first CRC again. Frame numbers only increase. An unprivileged child
@@ -104,7 +106,8 @@
 IGT_TEST_DESCRIPTION("Light vseg's heads through KMS: framebuffers of vseg "
 		     "and dumb buffers where the display reaches them, "
 		     "ADDFB2's checks, flip events and vblanks, flips that "
-		     "wait for the framebuffer's writer, DRM's master rules, "
+		     "wait for the framebuffer's writer, each frame's CRC, "
+		     "DRM's master rules, "
 		     "SCANOUT kept off KMS's heads.");
 
 #define AP_FLAG		DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
@@ -681,6 +684,35 @@ static uint32_t fill_pattern(int fd, uint32_t handle, uint64_t size,
 	return crc;
 }
 
+/*
+ * Fill @handle's W x H RGB565 picture at @pitch with pattern @seed: the
+ * CRC of the picture widened as the display controller widens it (each
+ * channel's top bits repeated into its low ones).
+ */
+static uint32_t fill_565(int fd, uint32_t handle, uint64_t size,
+			 uint32_t pitch, uint32_t seed)
+{
+	uint16_t *p = vseg_gem_mmap(fd, handle, size, PROT_READ | PROT_WRITE);
+	uint32_t *wide = malloc(FB_SIZE), crc;
+
+	igt_assert(wide);
+	for (uint32_t y = 0; y < H; y++)
+		for (uint32_t x = 0; x < W; x++) {
+			uint32_t v = (seed ^ (y * 2654435761u + x * 40503u)) &
+				     0xffff;
+			uint32_t r = v >> 11, g = (v >> 5) & 0x3f, b = v & 0x1f;
+
+			p[y * (pitch / 2) + x] = v;
+			wide[y * W + x] = ((r << 3 | r >> 2) << 16) |
+					  ((g << 2 | g >> 4) << 8) |
+					  (b << 3 | b >> 2);
+		}
+	crc = picture_crc(wide, W, H, W * 4);
+	free(wide);
+	munmap(p, size);
+	return crc;
+}
+
 /* The CRC of a W x H picture of one colour @v. */
 static uint32_t solid_crc(uint32_t v)
 {
@@ -766,7 +798,8 @@ static uint32_t crc_now(struct crc_src *c)
 static void test_crc_matches_content(void)
 {
 	uint32_t a, b, ph, ap, pitch, fb_a, fb_b, fb_ph, fb_ap;
-	uint32_t want_a, want_b, want, crc;
+	uint32_t want_a, want_b, want, crc, d565, pitch565, fb_565, want_565;
+	uint64_t size565;
 	struct drm_vseg_gem_info info;
 	struct drm_vseg_gem_create c;
 	struct crc_src src;
@@ -791,6 +824,9 @@ static void test_crc_matches_content(void)
 	vseg_create_args(&c, FB_SIZE, BIT(ctx.ap_id), PRIMARY);
 	ap = vseg_gem_create(ctx.fd, &c);
 	fill_pattern(ctx.fd, ap, FB_SIZE, W * 4, 0x123456, 0xff);
+	d565 = dumb_create(ctx.fd, W, H, 16, &pitch565, &size565);
+	want_565 = fill_565(ctx.fd, d565, size565, pitch565, 0x2468);
+	fb_565 = addfb(ctx.fd, d565, DRM_FORMAT_RGB565, pitch565);
 	fb_ph = addfb(ctx.fd, ph, DRM_FORMAT_XRGB8888, W * 4);
 	fb_ap = addfb(ctx.fd, ap, DRM_FORMAT_XRGB8888, W * 4);
 
@@ -808,6 +844,13 @@ static void test_crc_matches_content(void)
 	igt_assert_f(crc == want_b && crc != want_a,
 		     "CRC %#x of b, its pixels' CRC is %#x (a's %#x)\n", crc,
 		     want_b, want_a);
+
+	/* RGB565, widened to XRGB8888 for its CRC. */
+	commit_head(ctx.fd, 0, fb_565);
+	crc = crc_now(&src);
+	igt_assert_f(crc == want_565 && crc != want_a && crc != want_b,
+		     "CRC %#x of an RGB565 picture, its widened pixels' CRC is %#x\n",
+		     crc, want_565);
 
 	commit_head(ctx.fd, 0, fb_ph);
 	check_kms_shows(0, ph, W * 4, DRM_FORMAT_XRGB8888, &info);
@@ -871,6 +914,8 @@ static void test_crc_matches_content(void)
 	drmModeRmFB(ctx.fd, fb_b);
 	drmModeRmFB(ctx.fd, fb_ph);
 	drmModeRmFB(ctx.fd, fb_ap);
+	drmModeRmFB(ctx.fd, fb_565);
+	vseg_gem_close(ctx.fd, d565);
 	vseg_gem_close(ctx.fd, a);
 	vseg_gem_close(ctx.fd, b);
 	vseg_gem_close(ctx.fd, ph);
