@@ -22,8 +22,9 @@
  * Description: Light vseg's heads through KMS: framebuffers of vseg and
  *	dumb buffers, where the display reaches them while shown and no
  *	longer after; ADDFB2's checks; flip events and vblanks; flips that
- *	wait for the framebuffer's writer; DRM's master rules; and the
- *	transitional SCANOUT ioctl kept off KMS's heads.
+ *	wait for the framebuffer's writer; each frame's CRC against the
+ *	picture's; DRM's master rules; and the transitional SCANOUT ioctl
+ *	kept off KMS's heads.
  *
  * SUBTEST: modeset
  * Description: An atomic commit lights head 0 with a 1024x768 XRGB8888
@@ -51,7 +52,24 @@
  * Description: A flip to a buffer a job still has to write (the job held
  *	back by a fence the test controls) completes only after the job: no
  *	event and the old framebuffer shown while the job is held, then the
- *	event, the new framebuffer, and the job's pixels.
+ *	event, the new framebuffer, and the job's pixels. CRC checked: every
+ *	frame's CRC while the job is held is the old picture's, from the
+ *	flip event's frame on the new picture's, and none is anything else
+ *	(the old content never shows after the flip).
+ *
+ * SUBTEST: crc-matches-content
+ * Description: With CRC source "auto" on head 0 (DRM's debugfs
+ *	crtc-0/crc/control and data), each frame's CRC is the crc32 of the
+ *	picture the head shows, as computed here from the pixels (XRGB8888,
+ *	the X byte ignored): two framebuffers of different patterns give
+ *	different CRCs; an RGB565 picture's CRC is that of its pixels
+ *	widened to XRGB8888; the same picture in a buffer with
+ *	AccessedPhysically
+ *	in the vram segment, and in an aperture buffer mapped while shown
+ *	(whose X bytes differ), gives the first CRC; flipping back gives the
+ *	first CRC again. Frame numbers only increase. An unprivileged child
+ *	(uid 65534) cannot open the crc control or data file (EACCES:
+ *	debugfs is root's).
  *
  * SUBTEST: render-node-cannot-modeset
  * Description: An unprivileged child (uid 65534) with a render node and a
@@ -80,7 +98,9 @@
  *	EBUSY; each works again once the other let the head go.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -99,7 +119,8 @@
 IGT_TEST_DESCRIPTION("Light vseg's heads through KMS: framebuffers of vseg "
 		     "and dumb buffers where the display reaches them, "
 		     "ADDFB2's checks, flip events and vblanks, flips that "
-		     "wait for the framebuffer's writer, DRM's master rules, "
+		     "wait for the framebuffer's writer, each frame's CRC, "
+		     "DRM's master rules, "
 		     "SCANOUT kept off KMS's heads.");
 
 #define AP_FLAG		DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
@@ -643,14 +664,16 @@ static void test_addfb_checks(void)
 
 static unsigned int flip_events;
 static unsigned int flip_crtc;
+static unsigned int flip_seq;
 
-static void on_flip(int fd __maybe_unused, unsigned int seq __maybe_unused,
+static void on_flip(int fd __maybe_unused, unsigned int seq,
 		    unsigned int sec __maybe_unused,
 		    unsigned int usec __maybe_unused, unsigned int crtc_id,
 		    void *data __maybe_unused)
 {
 	flip_events++;
 	flip_crtc = crtc_id;
+	flip_seq = seq;
 }
 
 /* Wait up to @ms for an event on @fd and handle it: true if one came. */
@@ -685,6 +708,295 @@ static uint64_t now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000ull + ts.tv_nsec / 1000000;
+}
+
+/* --- CRCs --------------------------------------------------------------- */
+
+/*
+ * The CRC of a head's picture as the display controller computes it
+ * (vseg_hw.h, scanout_crc): the kernel's crc32_le() seeded with 0, no
+ * final inversion, over each pixel as 4 little-endian bytes of XRGB8888
+ * with X zero, line after line.
+ */
+static uint32_t crc32_table[256];
+
+static uint32_t picture_crc(const uint32_t *px, uint32_t w, uint32_t h,
+			    uint32_t pitch)
+{
+	uint32_t crc = 0;
+
+	if (!crc32_table[1])
+		for (uint32_t i = 0; i < 256; i++) {
+			uint32_t c = i;
+
+			for (int k = 0; k < 8; k++)
+				c = (c >> 1) ^ (0xedb88320u & -(c & 1));
+			crc32_table[i] = c;
+		}
+	for (uint32_t y = 0; y < h; y++)
+		for (uint32_t x = 0; x < w; x++) {
+			uint32_t v = px[y * (pitch / 4) + x] & 0xffffff;
+
+			for (int b = 0; b < 4; b++, v >>= 8)
+				crc = (crc >> 8) ^
+				      crc32_table[(crc ^ v) & 0xff];
+		}
+	return crc;
+}
+
+/* Fill @handle's W x H XRGB8888 picture at @pitch: pattern @seed, X @x. */
+static uint32_t fill_pattern(int fd, uint32_t handle, uint64_t size,
+			     uint32_t pitch, uint32_t seed, uint32_t x)
+{
+	uint32_t *p = vseg_gem_mmap(fd, handle, size, PROT_READ | PROT_WRITE);
+	uint32_t crc;
+
+	for (uint32_t y = 0; y < H; y++)
+		for (uint32_t i = 0; i < W; i++)
+			p[y * (pitch / 4) + i] = (x << 24) |
+				((seed ^ (y * 2654435761u + i * 40503u)) &
+				 0xffffff);
+	crc = picture_crc(p, W, H, pitch);
+	munmap(p, size);
+	return crc;
+}
+
+/*
+ * Fill @handle's W x H RGB565 picture at @pitch with pattern @seed: the
+ * CRC of the picture widened as the display controller widens it (each
+ * channel's top bits repeated into its low ones).
+ */
+static uint32_t fill_565(int fd, uint32_t handle, uint64_t size,
+			 uint32_t pitch, uint32_t seed)
+{
+	uint16_t *p = vseg_gem_mmap(fd, handle, size, PROT_READ | PROT_WRITE);
+	uint32_t *wide = malloc(FB_SIZE), crc;
+
+	igt_assert(wide);
+	for (uint32_t y = 0; y < H; y++)
+		for (uint32_t x = 0; x < W; x++) {
+			uint32_t v = (seed ^ (y * 2654435761u + x * 40503u)) &
+				     0xffff;
+			uint32_t r = v >> 11, g = (v >> 5) & 0x3f, b = v & 0x1f;
+
+			p[y * (pitch / 2) + x] = v;
+			wide[y * W + x] = ((r << 3 | r >> 2) << 16) |
+					  ((g << 2 | g >> 4) << 8) |
+					  (b << 3 | b >> 2);
+		}
+	crc = picture_crc(wide, W, H, W * 4);
+	free(wide);
+	munmap(p, size);
+	return crc;
+}
+
+/* The CRC of a W x H picture of one colour @v. */
+static uint32_t solid_crc(uint32_t v)
+{
+	uint32_t *px = malloc(FB_SIZE), crc;
+
+	igt_assert(px);
+	for (uint32_t i = 0; i < W * H; i++)
+		px[i] = v;
+	crc = picture_crc(px, W, H, W * 4);
+	free(px);
+	return crc;
+}
+
+/**
+ * struct crc_src - head 0's CRC source, read through DRM's debugfs files
+ * @data: crtc-0/crc/data, open: the source is "auto" while it is.
+ * @frame: the frame of the last entry read.
+ * @read: entries read.
+ */
+struct crc_src {
+	int data;
+	uint32_t frame;
+	unsigned int read;
+};
+
+static void crc_start(struct crc_src *c)
+{
+	int dir = igt_debugfs_dir(ctx.fd), ctl;
+
+	igt_assert_f(dir >= 0, "no debugfs directory for the device\n");
+	ctl = openat(dir, "crtc-0/crc/control", O_WRONLY);
+	igt_assert_f(ctl >= 0, "crtc-0/crc/control: %m\n");
+	igt_assert_eq(write(ctl, "auto", 4), 4);
+	close(ctl);
+	c->data = openat(dir, "crtc-0/crc/data", O_RDONLY | O_NONBLOCK);
+	igt_assert_f(c->data >= 0, "crtc-0/crc/data: %m\n");
+	close(dir);
+	c->frame = 0;
+	c->read = 0;
+}
+
+static void crc_stop(struct crc_src *c)
+{
+	close(c->data);
+	c->data = -1;
+}
+
+/* The next entry, within 5 s: its CRC; its frame in @c->frame. */
+static uint32_t crc_next(struct crc_src *c)
+{
+	struct pollfd p = { .fd = c->data, .events = POLLIN };
+	char line[64];
+	uint32_t frame, crc;
+	ssize_t n;
+
+	igt_assert_f(poll(&p, 1, 5000) == 1, "no CRC within 5 s\n");
+	n = read(c->data, line, sizeof(line) - 1);
+	igt_assert_f(n > 0, "reading crtc-0/crc/data: %m\n");
+	line[n] = 0;
+	igt_assert_f(sscanf(line, "0x%x 0x%x", &frame, &crc) == 2,
+		     "crtc-0/crc/data line \"%s\"\n", line);
+	igt_assert_f(!c->read || frame > c->frame,
+		     "CRC frame %u after frame %u\n", frame, c->frame);
+	c->frame = frame;
+	c->read++;
+	return crc;
+}
+
+/*
+ * The CRC of what head 0 shows now: that of the first frame after the
+ * next vblank (its work reads the pixels after it).
+ */
+static uint32_t crc_now(struct crc_src *c)
+{
+	uint32_t seq = vblank_seq(ctx.fd, 0), crc;
+
+	do
+		crc = crc_next(c);
+	while ((int32_t)(c->frame - seq) <= 0);
+	return crc;
+}
+
+static void test_crc_matches_content(void)
+{
+	uint32_t a, b, ph, ap, pitch, fb_a, fb_b, fb_ph, fb_ap;
+	uint32_t want_a, want_b, want, crc, d565, pitch565, fb_565, want_565;
+	uint64_t size565;
+	struct drm_vseg_gem_info info;
+	struct drm_vseg_gem_create c;
+	struct crc_src src;
+	char dir[200];
+	uint32_t vram;
+
+	kms_init(ctx.fd);
+	vram = vseg_segment_by_name(&ctx.q, ctx.segs, "vram");
+	a = dumb_create(ctx.fd, W, H, 32, &pitch, NULL);
+	b = dumb_create(ctx.fd, W, H, 32, NULL, NULL);
+	want_a = fill_pattern(ctx.fd, a, FB_SIZE, pitch, 0x123456, 0);
+	want_b = fill_pattern(ctx.fd, b, FB_SIZE, pitch, 0xabcdef, 0);
+	igt_assert_neq_u32(want_a, want_b);
+	fb_a = addfb(ctx.fd, a, DRM_FORMAT_XRGB8888, pitch);
+	fb_b = addfb(ctx.fd, b, DRM_FORMAT_XRGB8888, pitch);
+
+	/* a's picture in vram, AccessedPhysically, and in the aperture. */
+	vseg_create_args(&c, FB_SIZE, BIT(vram), AP_FLAG | PRIMARY);
+	ph = vseg_gem_create(ctx.fd, &c);
+	want = fill_pattern(ctx.fd, ph, FB_SIZE, W * 4, 0x123456, 0x5a);
+	igt_assert_eq_u32(want, want_a);
+	vseg_create_args(&c, FB_SIZE, BIT(ctx.ap_id), PRIMARY);
+	ap = vseg_gem_create(ctx.fd, &c);
+	fill_pattern(ctx.fd, ap, FB_SIZE, W * 4, 0x123456, 0xff);
+	d565 = dumb_create(ctx.fd, W, H, 16, &pitch565, &size565);
+	want_565 = fill_565(ctx.fd, d565, size565, pitch565, 0x2468);
+	fb_565 = addfb(ctx.fd, d565, DRM_FORMAT_RGB565, pitch565);
+	fb_ph = addfb(ctx.fd, ph, DRM_FORMAT_XRGB8888, W * 4);
+	fb_ap = addfb(ctx.fd, ap, DRM_FORMAT_XRGB8888, W * 4);
+
+	commit_head(ctx.fd, 0, fb_a);
+	crc_start(&src);
+	crc = crc_now(&src);
+	igt_assert_f(crc == want_a, "CRC %#x of a, its pixels' CRC is %#x\n",
+		     crc, want_a);
+	/* Frame after frame, the same picture. */
+	for (int i = 0; i < 5; i++)
+		igt_assert_eq_u32(crc_next(&src), want_a);
+
+	commit_head(ctx.fd, 0, fb_b);
+	crc = crc_now(&src);
+	igt_assert_f(crc == want_b && crc != want_a,
+		     "CRC %#x of b, its pixels' CRC is %#x (a's %#x)\n", crc,
+		     want_b, want_a);
+
+	/* RGB565, widened to XRGB8888 for its CRC. */
+	commit_head(ctx.fd, 0, fb_565);
+	crc = crc_now(&src);
+	igt_assert_f(crc == want_565 && crc != want_a && crc != want_b,
+		     "CRC %#x of an RGB565 picture, its widened pixels' CRC is %#x\n",
+		     crc, want_565);
+
+	commit_head(ctx.fd, 0, fb_ph);
+	check_kms_shows(0, ph, W * 4, DRM_FORMAT_XRGB8888, &info);
+	igt_assert_f(info.segment_id == vram && !(info.placement_flags & MAPPED),
+		     "the AccessedPhysically buffer is not in vram (segment %u, flags %#x)\n",
+		     info.segment_id, info.placement_flags);
+	crc = crc_now(&src);
+	igt_assert_f(crc == want_a,
+		     "CRC %#x of a's picture in vram, a's is %#x\n", crc,
+		     want_a);
+
+	commit_head(ctx.fd, 0, fb_ap);
+	check_kms_shows(0, ap, W * 4, DRM_FORMAT_XRGB8888, &info);
+	igt_assert(info.placement_flags & MAPPED);
+	crc = crc_now(&src);
+	igt_assert_f(crc == want_a,
+		     "CRC %#x of a's picture in the aperture, a's is %#x\n",
+		     crc, want_a);
+
+	/* Back to a, through a flip. */
+	flip_events = 0;
+	igt_assert_eq(drmModePageFlip(ctx.fd, kms.crtc[0], fb_a,
+				      DRM_MODE_PAGE_FLIP_EVENT, NULL), 0);
+	igt_assert(wait_event(ctx.fd, 2000));
+	crc = crc_now(&src);
+	igt_assert_f(crc == want_a, "CRC %#x after flipping back, a's is %#x\n",
+		     crc, want_a);
+	igt_info("%u CRCs read, up to frame %u: a %#x, b %#x\n", src.read,
+		 src.frame, want_a, want_b);
+
+	/* debugfs is root's: a hostile unprivileged child opens nothing. */
+	igt_assert(igt_debugfs_path(ctx.fd, dir, sizeof(dir)));
+	igt_fork(child, 1) {
+		static const char *const files[] = {
+			"crtc-0/crc/control", "crtc-0/crc/data",
+		};
+		char path[300];
+
+		igt_assert_eq(setresgid(65534, 65534, 65534), 0);
+		igt_assert_eq(setresuid(65534, 65534, 65534), 0);
+		for (unsigned int i = 0; i < ARRAY_SIZE(files); i++) {
+			int fd, err;
+
+			snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+			fd = open(path, i ? O_RDONLY : O_WRONLY);
+			err = fd < 0 ? -errno : 0;
+			if (fd >= 0)
+				close(fd);
+			igt_assert_f(err == -EACCES,
+				     "uid 65534 opened %s: %d (%s)\n", path,
+				     err, vseg_errname(err));
+		}
+	}
+	igt_waitchildren();
+	/* Still a's picture, and the source still ours. */
+	igt_assert_eq_u32(crc_now(&src), want_a);
+
+	crc_stop(&src);
+	commit_head(ctx.fd, 0, 0);
+	drmModeRmFB(ctx.fd, fb_a);
+	drmModeRmFB(ctx.fd, fb_b);
+	drmModeRmFB(ctx.fd, fb_ph);
+	drmModeRmFB(ctx.fd, fb_ap);
+	drmModeRmFB(ctx.fd, fb_565);
+	vseg_gem_close(ctx.fd, d565);
+	vseg_gem_close(ctx.fd, a);
+	vseg_gem_close(ctx.fd, b);
+	vseg_gem_close(ctx.fd, ph);
+	vseg_gem_close(ctx.fd, ap);
 }
 
 static void test_flip_event(void)
@@ -747,7 +1059,10 @@ static void test_flip_waits_fence(void)
 	uint32_t a, b, pitch, fb_a, fb_b, gate, done;
 	struct drm_vseg_gem_info ia;
 	struct vseg_display_head h;
+	uint32_t crc_old = solid_crc(0xaa), crc_new = solid_crc(0x00c0ffee);
+	uint32_t crc_bb = solid_crc(0xbb), crc;
 	struct vseg_cmdbuf cb;
+	struct crc_src src;
 	struct vseg_gate g;
 	uint64_t pa_a;
 	uint32_t *p;
@@ -762,6 +1077,8 @@ static void test_flip_waits_fence(void)
 	commit_head(ctx.fd, 0, fb_a);
 	check_kms_shows(0, a, pitch, DRM_FORMAT_XRGB8888, &ia);
 	igt_assert(vseg_phys_addr_of(&ia, 0, &pa_a));
+	crc_start(&src);
+	igt_assert_eq_u32(crc_now(&src), crc_old);
 
 	/* A job that fills b, held back by the gate. */
 	vseg_gate_init(&g);
@@ -786,6 +1103,11 @@ static void test_flip_waits_fence(void)
 		     (unsigned long long)h.scanout, (unsigned long long)pa_a);
 	igt_assert_eq(vseg_syncobj_status(ctx.fd, done), 0);
 	vseg_gate_assert_closed(&g, "the flip was held back");
+	/* Every frame so far showed a's picture. */
+	crc = crc_now(&src);
+	igt_assert_f(crc == crc_old,
+		     "CRC %#x while the flip is held, a's is %#x (b's %#x)\n",
+		     crc, crc_old, crc_bb);
 
 	igt_assert(vseg_gate_open(&g));
 	igt_assert_f(wait_event(ctx.fd, 5000),
@@ -793,6 +1115,22 @@ static void test_flip_waits_fence(void)
 	igt_assert_eq(flip_events, 1);
 	igt_assert_eq(vseg_syncobj_wait_error(ctx.fd, done, 5000), 0);
 	check_kms_shows(0, b, pitch, DRM_FORMAT_XRGB8888, NULL);
+	/*
+	 * Each frame's CRC is a's picture or the job's, never b's before the
+	 * job; from the event's frame on, the job's: a's never shows again.
+	 */
+	do {
+		crc = crc_next(&src);
+		igt_assert_f(crc == crc_old || crc == crc_new,
+			     "CRC %#x at frame %u: neither a's %#x nor the job's %#x (b before the job: %#x)\n",
+			     crc, src.frame, crc_old, crc_new, crc_bb);
+		igt_assert_f((int32_t)(src.frame - flip_seq) < 0 ||
+			     crc == crc_new,
+			     "frame %u, at or after the flip's %u, shows the old picture (CRC %#x)\n",
+			     src.frame, flip_seq, crc);
+	} while ((int32_t)(src.frame - flip_seq) < 3);
+	igt_assert_eq_u32(crc_now(&src), crc_new);
+	crc_stop(&src);
 	p = vseg_gem_mmap(ctx.fd, b, FB_SIZE, PROT_READ);
 	igt_assert_eq_u32(p[0], 0x00c0ffee);
 	igt_assert_eq_u32(p[FB_SIZE / 4 - 1], 0x00c0ffee);
@@ -1130,7 +1468,9 @@ static const struct vseg_subtest tests[] = {
 	{ "flip-event", test_flip_event,
 	  "Page flips deliver their event; the vblank counter advances." },
 	{ "flip-waits-fence", test_flip_waits_fence,
-	  "A flip waits for its buffer's writer." },
+	  "A flip waits for its buffer's writer; CRC checked." },
+	{ "crc-matches-content", test_crc_matches_content,
+	  "Each frame's CRC is the shown picture's, wherever it lies." },
 	{ "render-node-cannot-modeset", test_render_node,
 	  "A render node and a card fd that is not the master cannot modeset." },
 	{ "closed-buffer-keeps-scanning", test_closed_buffer,

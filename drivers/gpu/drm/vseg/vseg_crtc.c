@@ -4,12 +4,19 @@
  *
  * Each head's CRTC and its vblank "interrupt": the display controller has
  * no interrupt line, so an hrtimer fires once per frame of the CRTC's mode
- * while vblanks are on, and flip events go out from it.
+ * while vblanks are on, and flip events go out from it. With a CRC source
+ * set, each vblank also queues work that asks the display controller for
+ * the CRC of what the head shows (IGT's CRC tests, through DRM's debugfs
+ * crtc-N/crc files).
  */
 
 #include <drm/drm_atomic.h>
 #include <drm/drm_atomic_helper.h>
+#include <linux/crc32.h>
+#include <linux/string.h>
+
 #include <drm/drm_crtc.h>
+#include <drm/drm_managed.h>
 #include <drm/drm_vblank.h>
 
 #include "vseg_crtc.h"
@@ -26,6 +33,22 @@ static struct vseg_kms_head *to_head(struct drm_crtc *crtc)
 	return container_of(crtc, struct vseg_kms_head, crtc);
 }
 
+/* Queue the CRC of the frame whose vblank just fired, if a source is set. */
+static void crc_vblank(struct vseg_kms_head *h)
+{
+	u64 frame = drm_crtc_vblank_count(&h->crtc);
+
+	spin_lock(&h->crc_lock);
+	if (h->crc_on) {
+		if (!h->crc_queued)
+			h->crc_first = frame;
+		h->crc_last = frame;
+		h->crc_queued = true;
+		queue_work(system_unbound_wq, &h->crc_work);
+	}
+	spin_unlock(&h->crc_lock);
+}
+
 static enum hrtimer_restart vblank_fire(struct hrtimer *t)
 {
 	struct vseg_kms_head *h = container_of(t, struct vseg_kms_head,
@@ -35,7 +58,114 @@ static enum hrtimer_restart vblank_fire(struct hrtimer *t)
 	/* The frame boundary just passed (frames missed are skipped). */
 	WRITE_ONCE(h->last_vblank, ktime_sub(hrtimer_get_expires(t), h->frame));
 	drm_crtc_handle_vblank(&h->crtc);
+	crc_vblank(h);
 	return HRTIMER_RESTART;
+}
+
+/* The CRC of @w x @h black pixels (a head that shows nothing). */
+static u32 crc_black(u32 w, u32 h)
+{
+	static const u8 zero[256];
+	u64 left = (u64)w * h * sizeof(u32);
+	u32 crc = 0;
+
+	while (left) {
+		u32 n = min_t(u64, left, sizeof(zero));
+
+		crc = crc32_le(crc, zero, n);
+		left -= n;
+	}
+	return crc;
+}
+
+/*
+ * The CRC of what the head shows now, reported for every frame since the
+ * work was queued: the display controller computes it with the head's
+ * scanout memory kept where it is (the display's lock: a plane keeps its
+ * buffer pinned while the head's registers point into it).
+ */
+static void crc_work(struct work_struct *work)
+{
+	struct vseg_kms_head *h = container_of(work, struct vseg_kms_head,
+					       crc_work);
+	struct drm_crtc *crtc = &h->crtc;
+	struct vseg_device *vdev = to_vseg(crtc->dev);
+	u64 first, last, f;
+	bool on;
+	u32 crc;
+	int err;
+
+	spin_lock_irq(&h->crc_lock);
+	on = h->crc_on;
+	first = h->crc_first;
+	last = h->crc_last;
+	h->crc_queued = false;
+	spin_unlock_irq(&h->crc_lock);
+	if (!on)
+		return;
+
+	mutex_lock(&vdev->display.lock);
+	err = vdev->hw.display->ops->scanout_crc(vdev->hw.display,
+						 drm_crtc_index(crtc), &crc);
+	mutex_unlock(&vdev->display.lock);
+	if (err == -ENOENT)
+		crc = crc_black(READ_ONCE(h->crc_width),
+				READ_ONCE(h->crc_height));
+	else if (err)
+		return;
+	for (f = first; f <= last; f++)
+		drm_crtc_add_crc_entry(crtc, true, f, &crc);
+}
+
+static const char *const crc_sources[] = { "auto" };
+
+static int crtc_verify_crc_source(struct drm_crtc *crtc, const char *source,
+				  size_t *values_cnt)
+{
+	const struct vseg_hw_display *d = to_vseg(crtc->dev)->hw.display;
+
+	if (source && strcmp(source, "auto") && strcmp(source, "none"))
+		return -EINVAL;
+	/* A display controller without a CRC generator (Bochs) has none. */
+	if (source && !strcmp(source, "auto") && !d->ops->scanout_crc)
+		return -EINVAL;
+	*values_cnt = 1;
+	return 0;
+}
+
+static const char *const *crtc_get_crc_sources(struct drm_crtc *crtc,
+					       size_t *count)
+{
+	*count = ARRAY_SIZE(crc_sources);
+	return crc_sources;
+}
+
+/*
+ * "auto" turns CRCs on: the source holds a vblank reference so that the
+ * vblank timer runs; NULL or "none" turns them off, once the work queued
+ * has run.
+ */
+static int crtc_set_crc_source(struct drm_crtc *crtc, const char *source)
+{
+	struct vseg_kms_head *h = to_head(crtc);
+	bool on = source && !strcmp(source, "auto");
+	bool get, put;
+	int err;
+
+	err = crtc_verify_crc_source(crtc, source, &(size_t){ 0 });
+	if (err)
+		return err;
+	get = on && drm_crtc_vblank_get(crtc) == 0;
+	spin_lock_irq(&h->crc_lock);
+	put = h->crc_vblank;
+	h->crc_on = on;
+	h->crc_vblank = get;
+	spin_unlock_irq(&h->crc_lock);
+	if (put)
+		drm_crtc_vblank_put(crtc);
+	if (!on)
+		flush_work(&h->crc_work);
+	return 0;
 }
 
 static int crtc_enable_vblank(struct drm_crtc *crtc)
@@ -81,6 +211,9 @@ static const struct drm_crtc_funcs crtc_funcs = {
 	.enable_vblank = crtc_enable_vblank,
 	.disable_vblank = crtc_disable_vblank,
 	.get_vblank_timestamp = crtc_get_vblank_timestamp,
+	.set_crc_source = crtc_set_crc_source,
+	.verify_crc_source = crtc_verify_crc_source,
+	.get_crc_sources = crtc_get_crc_sources,
 };
 
 /*
@@ -101,6 +234,10 @@ static int crtc_atomic_check(struct drm_crtc *crtc,
 static void crtc_atomic_enable(struct drm_crtc *crtc,
 			       struct drm_atomic_state *state)
 {
+	struct vseg_kms_head *h = to_head(crtc);
+
+	WRITE_ONCE(h->crc_width, crtc->state->mode.hdisplay);
+	WRITE_ONCE(h->crc_height, crtc->state->mode.vdisplay);
 	drm_crtc_vblank_on(crtc);
 }
 
@@ -148,6 +285,15 @@ static const struct drm_crtc_helper_funcs crtc_helper_funcs = {
 	.atomic_flush = crtc_atomic_flush,
 };
 
+/* At the DRM device's release: no vblank fires, no CRC work runs. */
+static void crtc_fini(struct drm_device *drm, void *arg)
+{
+	struct vseg_kms_head *h = arg;
+
+	hrtimer_cancel(&h->vblank_timer);
+	cancel_work_sync(&h->crc_work);
+}
+
 /**
  * vseg_crtc_init() - a head's CRTC, with its planes made already
  * @vdev: the device
@@ -164,10 +310,12 @@ int vseg_crtc_init(struct vseg_device *vdev, u32 head)
 	int err;
 
 	vseg_hrtimer_setup(&h->vblank_timer, vblank_fire);
+	spin_lock_init(&h->crc_lock);
+	INIT_WORK(&h->crc_work, crc_work);
 	err = drmm_crtc_init_with_planes(&vdev->drm, &h->crtc, &h->primary,
 					 &h->cursor, &crtc_funcs, NULL);
 	if (err)
 		return err;
 	drm_crtc_helper_add(&h->crtc, &crtc_helper_funcs);
-	return 0;
+	return drmm_add_action_or_reset(&vdev->drm, crtc_fini, h);
 }

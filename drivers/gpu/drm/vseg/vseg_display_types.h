@@ -8,6 +8,8 @@
 #include <linux/atomic.h>
 #include <linux/hrtimer.h>
 #include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
 #include <drm/drm_connector.h>
 #include <drm/drm_crtc.h>
 #include <drm/drm_encoder.h>
@@ -37,6 +39,19 @@ struct vseg_bo;
  *	under &vseg_display.lock. Set when the commit programs them, so
  *	pinned (a plane state's vseg_display_pin()) for as long as it is
  *	set: the old state's cleanup_fb comes after the new state's update.
+ * @crc_lock: protects @crc_on, @crc_vblank, @crc_queued, @crc_first and
+ *	@crc_last; taken from the vblank timer.
+ * @crc_on: a CRC source ("auto") is set: each vblank queues @crc_work.
+ * @crc_vblank: the source holds a vblank reference (drm_crtc_vblank_get()
+ *	succeeded when it was set).
+ * @crc_queued: @crc_work is queued for frames @crc_first to @crc_last.
+ * @crc_first: the first vblank frame the queued work reports.
+ * @crc_last: the last one (frames the work fell behind by share its CRC).
+ * @crc_work: computes the CRC of what the head shows and adds the entries
+ *	(vseg_crtc.c).
+ * @crc_width: the mode's visible width, for the CRC of a head showing
+ *	nothing (black); set by the CRTC's enable.
+ * @crc_height: the mode's visible height.
  */
 struct vseg_kms_head {
 	struct drm_crtc crtc;
@@ -48,6 +63,15 @@ struct vseg_kms_head {
 	ktime_t frame;
 	ktime_t last_vblank;
 	struct vseg_bo *shown;
+	spinlock_t crc_lock; /* see above */
+	bool crc_on;
+	bool crc_vblank;
+	bool crc_queued;
+	u64 crc_first;
+	u64 crc_last;
+	struct work_struct crc_work;
+	u32 crc_width;
+	u32 crc_height;
 };
 
 /**

@@ -347,6 +347,18 @@ struct vseg_hw_display;
  *	debugfs). Returns false for a head that is off.
  * @show_regs: print the controller's own registers, one "name=value"
  *	line each, for debugfs. Optional.
+ * @scanout_crc: the CRC of what display head @head shows, into @crc:
+ *	crc32_le() seeded with 0 over each visible line's pixels in order,
+ *	each pixel as 4 little-endian bytes of XRGB8888 with X zero (alpha
+ *	ignored; RGB565 widened, each channel's top bits repeated into its
+ *	low ones). The display controller reads the pixels as it scans them
+ *	out, physically through the bus (the aperture's through its GART).
+ *	The primary only: the controller has no cursor registers. The caller
+ *	keeps the scanout's memory where it is for the call. May sleep.
+ *	Returns 0, -ENOENT (the head is off, or has no format), -ENOMEM or
+ *	-EFAULT (a pixel the bus cannot reach). What a display controller's
+ *	CRC generator reports for the frame. Optional: KMS offers no CRC
+ *	source without it.
  * @release: undo the attach function; the last call, at the device's
  *	teardown (before &vseg_hw_ops.release). Optional.
  */
@@ -358,6 +370,7 @@ struct vseg_hw_display_ops {
 	bool (*get_scanout)(struct vseg_hw_display *d, u32 head,
 			    struct vseg_hw_scanout *s);
 	void (*show_regs)(struct vseg_hw_display *d, struct seq_file *m);
+	int (*scanout_crc)(struct vseg_hw_display *d, u32 head, u32 *crc);
 	void (*release)(struct vseg_hw_display *d);
 };
 

@@ -7,10 +7,17 @@
  * address, the size, and for a KMS plane the width, height, pitch and
  * fourcc; read back as they were written for what the head shows. It
  * reads memory physically, like the engines: any memory segment and the
- * aperture.
+ * aperture. Its CRC generator reads the pixels a head shows through the
+ * bus, as the head scans them out, for the CRC of each frame (IGT's CRC
+ * tests).
  */
 
+#include <linux/crc32.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
 #include <linux/spinlock.h>
+
+#include <drm/drm_fourcc.h>
 
 #include "vseg_sim.h"
 
@@ -45,9 +52,108 @@ static bool sim_get_scanout(struct vseg_hw_display *d, u32 head,
 	return on;
 }
 
+/*
+ * Read @len bytes at GPU physical address @addr as the display controller
+ * does: physically, the aperture's through the GART, a host page at a
+ * time with the GART's lock held (an entry cleared waits for the read).
+ */
+static int scanout_read(struct vseg_sim *sim, u64 addr, void *buf, u64 len)
+{
+	struct vseg_hw_bus *bus = sim->hw->bus;
+	struct vseg_hw_mapping m;
+	u64 n;
+	void *p;
+
+	while (len) {
+		mutex_lock(&sim->gart.lock);
+		p = vseg_sim_gart_map(sim, addr, &n, false, &m);
+		if (p) {
+			n = min(n, len);
+			memcpy(buf, p, n);
+		}
+		bus->ops->unmap(bus, &m);
+		mutex_unlock(&sim->gart.lock);
+		if (!p)
+			return -EFAULT;
+		addr += n;
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Widen one line of @width pixels of @format in @line, in place, to XRGB. */
+static void scanout_widen(void *line, u32 width, u32 format)
+{
+	__le32 *px = line;
+	const __le16 *p16 = line;
+	u32 i, v, r, g, b;
+
+	if (format != DRM_FORMAT_RGB565) {
+		for (i = 0; i < width; i++)
+			px[i] = cpu_to_le32(le32_to_cpu(px[i]) & 0xffffff);
+		return;
+	}
+	/* Back to front: each 2-byte pixel widens into 4 bytes. */
+	for (i = width; i-- > 0;) {
+		v = le16_to_cpu(p16[i]);
+		r = (v >> 11) & 0x1f;
+		g = (v >> 5) & 0x3f;
+		b = v & 0x1f;
+		r = (r << 3) | (r >> 2);
+		g = (g << 2) | (g >> 4);
+		b = (b << 3) | (b >> 2);
+		px[i] = cpu_to_le32(r << 16 | g << 8 | b);
+	}
+}
+
+/* The CRC of what a head shows (&vseg_hw_display_ops.scanout_crc). */
+static int sim_scanout_crc(struct vseg_hw_display *d, u32 head, u32 *crc)
+{
+	struct vseg_sim *sim = d->priv;
+	struct vseg_hw_scanout s;
+	u32 cpp, y, c = 0;
+	void *line;
+	int err = 0;
+
+	if (!sim_get_scanout(d, head, &s) || !s.width || !s.height)
+		return -ENOENT;
+	switch (s.format) {
+	case DRM_FORMAT_XRGB8888:
+	case DRM_FORMAT_ARGB8888:
+		cpp = 4;
+		break;
+	case DRM_FORMAT_RGB565:
+		cpp = 2;
+		break;
+	default:
+		return -ENOENT;
+	}
+	/* Registers a plane check let through: the picture lies in @size. */
+	if ((u64)s.pitch * (s.height - 1) + (u64)s.width * cpp > s.size)
+		return -EFAULT;
+	line = kvmalloc_array(s.width, sizeof(u32), GFP_KERNEL);
+	if (!line)
+		return -ENOMEM;
+	for (y = 0; y < s.height; y++) {
+		err = scanout_read(sim, s.address + (u64)y * s.pitch, line,
+				   (u64)s.width * cpp);
+		if (err)
+			break;
+		scanout_widen(line, s.width, s.format);
+		c = crc32_le(c, line, s.width * sizeof(u32));
+		cond_resched();
+	}
+	kvfree(line);
+	if (!err)
+		*crc = c;
+	return err;
+}
+
 static const struct vseg_hw_display_ops sim_display_ops = {
 	.set_scanout = sim_set_scanout,
 	.get_scanout = sim_get_scanout,
+	.scanout_crc = sim_scanout_crc,
 };
 
 /**
