@@ -108,7 +108,9 @@ struct sg_table *vseg_prime_get_sg_table(struct drm_gem_object *gem)
  * @gem: the buffer
  * @map: receives the mapping
  *
- * The buffer is pinned in system pages while it is mapped.
+ * The buffer is pinned in system pages while it is mapped; a displayed one
+ * (the fbdev emulation's framebuffer) is mapped where the display holds
+ * it, and pinned there.
  *
  * Return: 0 or a negative error code.
  */
@@ -122,6 +124,16 @@ int vseg_prime_vmap(struct drm_gem_object *gem, struct iosys_map *map)
 	err = vseg_gem_callback_lock(gem);
 	if (err)
 		return err;
+	if (vbo->displayed) {
+		ttm_bo_pin(&vbo->tbo);
+		err = ttm_bo_vmap(&vbo->tbo, map);
+		if (err)
+			ttm_bo_unpin(&vbo->tbo);
+		else
+			vbo->display_kmaps++;
+		vseg_gem_callback_unlock(gem);
+		return err;
+	}
 	err = vseg_bo_pin_shared(vbo);
 	if (!err) {
 		err = ttm_bo_vmap(&vbo->tbo, map);
@@ -143,7 +155,12 @@ void vseg_prime_vunmap(struct drm_gem_object *gem, struct iosys_map *map)
 
 	vseg_gem_callback_lock_uninterruptible(gem);
 	ttm_bo_vunmap(&vbo->tbo, map);
-	vseg_bo_unpin_shared(vbo);
+	if (vbo->display_kmaps) {
+		vbo->display_kmaps--;
+		ttm_bo_unpin(&vbo->tbo);
+	} else {
+		vseg_bo_unpin_shared(vbo);
+	}
 	vseg_gem_callback_unlock(gem);
 }
 
