@@ -108,12 +108,18 @@ void vseg_unload(void)
 
 void vseg_reload(const char *opts)
 {
-	int err;
+	char all[1024];
+	int err, n;
 
+	if (!opts)
+		opts = "";
+	n = snprintf(all, sizeof(all), "%s%s", opts,
+		     strstr(opts, "fbdev=") ? "" : " fbdev=0");
+	igt_assert(n > 0 && (size_t)n < sizeof(all));
 	vseg_unload();
-	err = igt_kmod_load(VSEG_MODULE, opts);
+	err = igt_kmod_load(VSEG_MODULE, all);
 	igt_assert_f(err == 0, "loading vseg with \"%s\" failed: %d (%s)\n",
-		     opts ? opts : "", err, strerror(-err));
+		     all, err, strerror(-err));
 	igt_assert(igt_kmod_is_loaded(VSEG_MODULE));
 }
 

@@ -21,7 +21,11 @@ bool vseg_module_available(void);
 void vseg_require_module(void);
 /* Unload vseg if it is loaded; asserts that it is gone afterwards. */
 void vseg_unload(void);
-/* vseg_unload(), then load vseg with @opts; asserts the load succeeds. */
+/*
+ * vseg_unload(), then load vseg with @opts; asserts the load succeeds.
+ * Without fbdev emulation (fbdev=0) unless @opts names "fbdev=": the
+ * emulation's framebuffer would count in every memory figure.
+ */
 void vseg_reload(const char *opts);
 
 
