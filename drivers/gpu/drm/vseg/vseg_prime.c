@@ -32,6 +32,7 @@
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
 #include "vseg_prime.h"
+#include "vseg_ttm.h"
 
 /**
  * vseg_prime_export() - &drm_gem_object_funcs.export
@@ -126,7 +127,7 @@ int vseg_prime_vmap(struct drm_gem_object *gem, struct iosys_map *map)
 		return err;
 	if (vbo->displayed) {
 		ttm_bo_pin(&vbo->tbo);
-		err = ttm_bo_vmap(&vbo->tbo, map);
+		err = vseg_ttm_vmap(&vbo->tbo, map);
 		if (err)
 			ttm_bo_unpin(&vbo->tbo);
 		else
@@ -154,11 +155,12 @@ void vseg_prime_vunmap(struct drm_gem_object *gem, struct iosys_map *map)
 	struct vseg_bo *vbo = gem_to_vseg_bo(gem);
 
 	vseg_gem_callback_lock_uninterruptible(gem);
-	ttm_bo_vunmap(&vbo->tbo, map);
 	if (vbo->display_kmaps) {
+		vseg_ttm_vunmap(&vbo->tbo, map);
 		vbo->display_kmaps--;
 		ttm_bo_unpin(&vbo->tbo);
 	} else {
+		ttm_bo_vunmap(&vbo->tbo, map);
 		vseg_bo_unpin_shared(vbo);
 	}
 	vseg_gem_callback_unlock(gem);
