@@ -73,11 +73,12 @@
  *	display agrees with GEM_INFO of GETFB2's handle, pinned where the
  *	display reaches it); a pattern written through the fb's mmap shows
  *	up in the scanned-out buffer; the fb's mmap does not reach past its
- *	memory, and an unprivileged child (uid 65534) cannot open the fb
+ *	memory (refused, or SIGBUS past the end), and an unprivileged child (uid 65534) cannot open the fb
  *	for writing.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +96,7 @@
 #include "igt_vseg.h"
 #include "igt_vseg_exec.h"
 #include "igt_vseg_fence.h"
+#include "igt_vseg_sigbus.h"
 
 IGT_TEST_DESCRIPTION("Light vseg's heads through KMS: framebuffers of vseg "
 		     "and dumb buffers where the display reaches them, "
@@ -912,8 +914,16 @@ static int open_vseg_fb(char *path, size_t len)
 	return -1;
 }
 
+static uint32_t past_value;
+
+static void read_past(void *p)
+{
+	past_value = *(const volatile uint32_t *)p;
+}
+
 static void test_fbdev(void)
 {
+	const volatile uint32_t *past;
 	struct fb_fix_screeninfo fix;
 	struct fb_var_screeninfo var;
 	struct drm_vseg_gem_info info;
@@ -985,18 +995,27 @@ static void test_fbdev(void)
 	/* Still shown where it was. */
 	check_kms_shows(0, fb2->handles[0], pitch, fb2->pixel_format, NULL);
 
-	/* The fb's mapping does not reach past its memory. */
+	/*
+	 * The fb's mapping does not reach past its memory: refused, or a
+	 * read past the end raises SIGBUS.
+	 */
 	fbmap = mmap(NULL, fix.smem_len + 2 * 4096, PROT_READ, MAP_SHARED,
 		     fd, 0);
-	igt_assert_f(fbmap == MAP_FAILED,
-		     "mmap of %s past its %u bytes succeeded\n", path,
-		     fix.smem_len);
+	if (fbmap != MAP_FAILED) {
+		past = (const volatile uint32_t *)((char *)fbmap +
+						    fix.smem_len + 4096);
+		igt_assert_f(vseg_catch_sigbus(read_past, (void *)past),
+			     "%s: read %#x past its %u bytes\n", path,
+			     past_value, fix.smem_len);
+		munmap(fbmap, fix.smem_len + 2 * 4096);
+	}
 	igt_assert(size <= info.size);
 
 	/* A stranger cannot open it for writing. */
 	igt_fork(child, 1) {
 		int rw;
 
+		igt_assert_eq(setgroups(0, NULL), 0);
 		igt_assert_eq(setresgid(65534, 65534, 65534), 0);
 		igt_assert_eq(setresuid(65534, 65534, 65534), 0);
 		rw = open(path, O_RDWR);
