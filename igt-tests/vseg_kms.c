@@ -86,6 +86,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/fb.h>
+#include <linux/kd.h>
 #include <sys/ioctl.h>
 
 #include <drm_fourcc.h>
@@ -932,7 +933,7 @@ static void test_fbdev(void)
 	uint32_t *fbmap, *shown, pitch;
 	uint64_t size;
 	char path[32];
-	int fd;
+	int fd, tty;
 
 	vseg_ctx_load(&ctx, "discrete fbdev=1");
 	kms_init(ctx.fd);
@@ -962,7 +963,15 @@ static void test_fbdev(void)
 	check_kms_shows(0, fb2->handles[0], pitch, fb2->pixel_format, &info);
 	igt_assert_eq_u32(fb2->pixel_format, DRM_FORMAT_XRGB8888);
 
-	/* Pixels written through the fb reach the scanned-out buffer. */
+	/*
+	 * Pixels written through the fb reach the scanned-out buffer. The
+	 * console stops drawing into the fb (its cursor) in graphics mode.
+	 */
+	tty = open("/dev/tty0", O_RDWR);
+	if (tty >= 0 && ioctl(tty, KDSETMODE, KD_GRAPHICS)) {
+		close(tty);
+		tty = -1;
+	}
 	size = (uint64_t)pitch * var.yres;
 	igt_assert(fix.line_length * var.yres <= fix.smem_len);
 	fbmap = mmap(NULL, fix.smem_len, PROT_READ | PROT_WRITE, MAP_SHARED,
@@ -994,6 +1003,10 @@ static void test_fbdev(void)
 	}
 	munmap(shown, info.size);
 	munmap(fbmap, fix.smem_len);
+	if (tty >= 0) {
+		ioctl(tty, KDSETMODE, KD_TEXT);
+		close(tty);
+	}
 	/* Still shown where it was. */
 	check_kms_shows(0, fb2->handles[0], pitch, fb2->pixel_format, NULL);
 
