@@ -1226,7 +1226,7 @@ static void test_probe(void)
 	igt_emit_ignore_dmesg_regex(PROBE_FAULT_DMESG);
 
 	fi_arm(FI_COUNT);
-	err = igt_kmod_load(VSEG_MODULE, probe_opts);
+	err = vseg_kmod_load(probe_opts);
 	left = fi_disarm();
 	igt_assert_f(err == 0, "load failed with nothing injected: %s\n",
 		     strerror(-err));
@@ -1243,7 +1243,7 @@ static void test_probe(void)
 		bool injected;
 
 		fi_arm(n);
-		err = igt_kmod_load(VSEG_MODULE, probe_opts);
+		err = vseg_kmod_load(probe_opts);
 		injected = fi_disarm() == 0;
 		runs++;
 		/*

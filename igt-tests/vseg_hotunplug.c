@@ -447,7 +447,7 @@ static void test_scanout(void)
 	close_fd();
 	/* Everything went with the device: the module unloads. */
 	igt_assert_eq(try_rmmod(), 0);
-	igt_assert_eq(igt_kmod_load(VSEG_MODULE, OPTS), 0);
+	igt_assert_eq(vseg_kmod_load(OPTS), 0);
 	check_device_works();
 }
 
@@ -479,7 +479,7 @@ static void test_rmmod_busy(void)
 	uint32_t *map;
 
 	vseg_unload();
-	igt_assert_eq(igt_kmod_load(VSEG_MODULE, OPTS), 0);
+	igt_assert_eq(vseg_kmod_load(OPTS), 0);
 
 	fd = drm_open_vseg();
 	igt_assert_eq(try_rmmod(), -EWOULDBLOCK);
@@ -511,7 +511,7 @@ static void test_rmmod_busy(void)
 		     "%ld kB still backed\n", backing_kb());
 	igt_assert_eq(try_rmmod(), 0);
 	igt_assert(!igt_kmod_is_loaded(VSEG_MODULE));
-	igt_assert_eq(igt_kmod_load(VSEG_MODULE, OPTS), 0);
+	igt_assert_eq(vseg_kmod_load(OPTS), 0);
 	check_device_works();
 }
 

@@ -96,9 +96,20 @@
  * Description: A head KMS lights refuses SCANOUT (EBUSY), even to turn it
  *	off; a commit activating the CRTC of a head SCANOUT set fails with
  *	EBUSY; each works again once the other let the head go.
+ *
+ * SUBTEST: fbdev
+ * Description: With the fbdev emulation on (fbdev=1), a /dev/fbN is vseg's
+ *	(FBIOGET_FSCREENINFO's id "vsegdrmfb"), at the preferred mode's
+ *	resolution; head 0 shows its framebuffer through KMS (debugfs
+ *	display agrees with GEM_INFO of GETFB2's handle, pinned where the
+ *	display reaches it); a pattern written through the fb's mmap shows
+ *	up in the scanned-out buffer; the fb's mmap does not reach past its
+ *	memory (refused, or SIGBUS past the end), and an unprivileged child (uid 65534) cannot open the fb
+ *	for writing.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,6 +117,9 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/fb.h>
+#include <linux/kd.h>
+#include <sys/ioctl.h>
 
 #include <drm_fourcc.h>
 #include <xf86drm.h>
@@ -115,6 +129,7 @@
 #include "igt_vseg.h"
 #include "igt_vseg_exec.h"
 #include "igt_vseg_fence.h"
+#include "igt_vseg_sigbus.h"
 
 IGT_TEST_DESCRIPTION("Light vseg's heads through KMS: framebuffers of vseg "
 		     "and dumb buffers where the display reaches them, "
@@ -1457,6 +1472,158 @@ static void test_directflip(void)
 	close(go[1]);
 }
 
+/* --- fbdev -------------------------------------------------------------- */
+
+/* The /dev/fbN of vseg's fbdev emulation, opened read-write, or -1. */
+static int open_vseg_fb(char *path, size_t len)
+{
+	for (int i = 0; i < 32; i++) {
+		struct fb_fix_screeninfo fix;
+		int fd;
+
+		snprintf(path, len, "/dev/fb%d", i);
+		fd = open(path, O_RDWR);
+		if (fd < 0)
+			continue;
+		if (!ioctl(fd, FBIOGET_FSCREENINFO, &fix) &&
+		    !strncmp(fix.id, "vsegdrmfb", sizeof(fix.id)))
+			return fd;
+		close(fd);
+	}
+	return -1;
+}
+
+static uint32_t past_value;
+
+static void read_past(void *p)
+{
+	past_value = *(const volatile uint32_t *)p;
+}
+
+static void test_fbdev(void)
+{
+	const volatile uint32_t *past;
+	struct fb_fix_screeninfo fix;
+	struct fb_var_screeninfo var;
+	struct drm_vseg_gem_info info;
+	drmModeFB2Ptr fb2;
+	drmModeCrtcPtr crtc;
+	uint32_t *fbmap, *shown, pitch;
+	uint64_t size;
+	char path[32];
+	int fd, tty;
+
+	vseg_ctx_load(&ctx, "discrete fbdev=1");
+	kms_init(ctx.fd);
+	fd = open_vseg_fb(path, sizeof(path));
+	igt_require_f(fd >= 0 || !access("/sys/class/graphics", F_OK),
+		      "the kernel has no fbdev (CONFIG_DRM_FBDEV_EMULATION)\n");
+	igt_assert_f(fd >= 0, "no /dev/fbN of vseg with fbdev=1\n");
+	igt_assert_eq(ioctl(fd, FBIOGET_FSCREENINFO, &fix), 0);
+	igt_assert_eq(ioctl(fd, FBIOGET_VSCREENINFO, &var), 0);
+	igt_assert_f(var.xres == kms.mode.hdisplay &&
+		     var.yres == kms.mode.vdisplay && var.bits_per_pixel == 32,
+		     "%s: %ux%u at %u bpp, the preferred mode is %ux%u\n", path,
+		     var.xres, var.yres, var.bits_per_pixel,
+		     kms.mode.hdisplay, kms.mode.vdisplay);
+
+	/* Head 0 shows the emulation's framebuffer through KMS. */
+	crtc = drmModeGetCrtc(ctx.fd, kms.crtc[0]);
+	igt_assert(crtc);
+	igt_assert_f(crtc->buffer_id && crtc->mode_valid &&
+		     crtc->mode.hdisplay == var.xres &&
+		     crtc->mode.vdisplay == var.yres,
+		     "CRTC 0: fb %u, mode valid %d %ux%u\n", crtc->buffer_id,
+		     crtc->mode_valid, crtc->mode.hdisplay, crtc->mode.vdisplay);
+	fb2 = drmModeGetFB2(ctx.fd, crtc->buffer_id);
+	igt_assert(fb2 && fb2->handles[0]);
+	pitch = fb2->pitches[0];
+	check_kms_shows(0, fb2->handles[0], pitch, fb2->pixel_format, &info);
+	igt_assert_eq_u32(fb2->pixel_format, DRM_FORMAT_XRGB8888);
+
+	/*
+	 * Pixels written through the fb reach the scanned-out buffer. The
+	 * console stops drawing into the fb (its cursor) in graphics mode.
+	 */
+	tty = open("/dev/tty0", O_RDWR);
+	if (tty >= 0 && ioctl(tty, KDSETMODE, KD_GRAPHICS)) {
+		close(tty);
+		tty = -1;
+	}
+	size = (uint64_t)pitch * var.yres;
+	igt_assert(fix.line_length * var.yres <= fix.smem_len);
+	fbmap = mmap(NULL, fix.smem_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		     fd, 0);
+	igt_assert(fbmap != MAP_FAILED);
+	for (uint32_t y = 0; y < var.yres; y++)
+		for (uint32_t x = 0; x < var.xres; x++)
+			fbmap[y * (fix.line_length / 4) + x] =
+				0x00abcdef ^ (y << 12) ^ x;
+	msync(fbmap, fix.smem_len, MS_SYNC);
+	shown = vseg_gem_mmap(ctx.fd, fb2->handles[0], info.size, PROT_READ);
+	for (int tries = 0;; tries++) {
+		uint32_t bad = 0, bx = 0, by = 0;
+
+		for (uint32_t y = 0; y < var.yres; y++)
+			for (uint32_t x = 0; x < var.xres; x++)
+				if (shown[y * (pitch / 4) + x] !=
+				    (0x00abcdef ^ (y << 12) ^ x) && !bad++) {
+					bx = x;
+					by = y;
+				}
+		if (!bad)
+			break;
+		/* The emulation copies the damage out a little later. */
+		igt_assert_f(tries < 100,
+			     "%u pixels written through %s not scanned out, first at %u,%u: %#x\n",
+			     bad, path, bx, by, shown[by * (pitch / 4) + bx]);
+		usleep(50000);
+	}
+	munmap(shown, info.size);
+	munmap(fbmap, fix.smem_len);
+	if (tty >= 0) {
+		ioctl(tty, KDSETMODE, KD_TEXT);
+		close(tty);
+	}
+	/* Still shown where it was. */
+	check_kms_shows(0, fb2->handles[0], pitch, fb2->pixel_format, NULL);
+
+	/*
+	 * The fb's mapping does not reach past its memory: refused, or a
+	 * read past the end raises SIGBUS.
+	 */
+	fbmap = mmap(NULL, fix.smem_len + 2 * 4096, PROT_READ, MAP_SHARED,
+		     fd, 0);
+	if (fbmap != MAP_FAILED) {
+		past = (const volatile uint32_t *)((char *)fbmap +
+						    fix.smem_len + 4096);
+		igt_assert_f(vseg_catch_sigbus(read_past, (void *)past),
+			     "%s: read %#x past its %u bytes\n", path,
+			     past_value, fix.smem_len);
+		munmap(fbmap, fix.smem_len + 2 * 4096);
+	}
+	igt_assert(size <= info.size);
+
+	/* A stranger cannot open it for writing. */
+	igt_fork(child, 1) {
+		int rw;
+
+		igt_assert_eq(setgroups(0, NULL), 0);
+		igt_assert_eq(setresgid(65534, 65534, 65534), 0);
+		igt_assert_eq(setresuid(65534, 65534, 65534), 0);
+		rw = open(path, O_RDWR);
+		igt_assert_f(rw < 0 && errno == EACCES,
+			     "uid 65534 opened %s read-write: %d (%s)\n", path,
+			     rw, strerror(errno));
+	}
+	igt_waitchildren();
+
+	close(fd);
+	vseg_gem_close(ctx.fd, fb2->handles[0]);
+	drmModeFreeFB2(fb2);
+	drmModeFreeCrtc(crtc);
+}
+
 static const struct vseg_subtest tests[] = {
 	{ "modeset", test_modeset,
 	  "An atomic commit lights head 0 with a dumb buffer; an aperture "
@@ -1477,6 +1644,9 @@ static const struct vseg_subtest tests[] = {
 	  "A framebuffer keeps its buffer shown after the handle is closed." },
 	{ "scanout-exclusion", test_scanout_exclusion,
 	  "SCANOUT and KMS never share a head." },
+	{ "fbdev", test_fbdev,
+	  "vseg's /dev/fbN is at the preferred mode and its pixels are "
+	  "scanned out; strangers cannot write it." },
 };
 
 igt_main

@@ -172,7 +172,7 @@ static void test_load_unload(void)
 	entries = vseg_count_dri_entries();
 	igt_assert_eq(vseg_count_nodes(), 0);
 
-	err = igt_kmod_load(VSEG_MODULE, NULL);
+	err = vseg_kmod_load(NULL);
 	igt_assert_f(err == 0, "loading vseg failed: %d (%s)\n", err,
 		     strerror(-err));
 	igt_assert(igt_kmod_is_loaded(VSEG_MODULE));
@@ -257,7 +257,7 @@ static void test_reload(void)
 		uint32_t h, *map;
 		int err;
 
-		err = igt_kmod_load(VSEG_MODULE, NULL);
+		err = vseg_kmod_load(NULL);
 		igt_assert_f(err == 0, "round %d: loading vseg failed: %d (%s)\n",
 			     i, err, strerror(-err));
 		dev_fd = __drm_open_vseg();
@@ -1022,7 +1022,7 @@ static void test_probe_failure(const char *opts)
 
 		snprintf(o, sizeof(o), "%s inject_probe_failure=%d", opts, step);
 		igt_emit_ignore_dmesg_regex(VSEG_LOAD_FAILURE_DMESG);
-		err = igt_kmod_load(VSEG_MODULE, o);
+		err = vseg_kmod_load(o);
 		if (!err)
 			break;
 		igt_assert_f(err == -ENODEV,
@@ -1076,7 +1076,7 @@ static void load_must_fail(const char *opts, const char *pattern)
 
 	/* The probe fails on purpose: not a kernel warning for igt_runner. */
 	igt_emit_ignore_dmesg_regex(VSEG_LOAD_FAILURE_DMESG);
-	err = igt_kmod_load(VSEG_MODULE, opts);
+	err = vseg_kmod_load(opts);
 	lines = vseg_kmsg_read(kfd);
 	close(kfd);
 

@@ -106,12 +106,25 @@ void vseg_unload(void)
 		     "vseg is still loaded after unload\n");
 }
 
+int vseg_kmod_load(const char *opts)
+{
+	char all[1024];
+	int n;
+
+	if (!opts)
+		opts = "";
+	n = snprintf(all, sizeof(all), "%s%s", opts,
+		     strstr(opts, "fbdev=") ? "" : " fbdev=0");
+	igt_assert(n > 0 && (size_t)n < sizeof(all));
+	return igt_kmod_load(VSEG_MODULE, all);
+}
+
 void vseg_reload(const char *opts)
 {
 	int err;
 
 	vseg_unload();
-	err = igt_kmod_load(VSEG_MODULE, opts);
+	err = vseg_kmod_load(opts);
 	igt_assert_f(err == 0, "loading vseg with \"%s\" failed: %d (%s)\n",
 		     opts ? opts : "", err, strerror(-err));
 	igt_assert(igt_kmod_is_loaded(VSEG_MODULE));

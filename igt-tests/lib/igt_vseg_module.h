@@ -21,7 +21,13 @@ bool vseg_module_available(void);
 void vseg_require_module(void);
 /* Unload vseg if it is loaded; asserts that it is gone afterwards. */
 void vseg_unload(void);
-/* vseg_unload(), then load vseg with @opts; asserts the load succeeds. */
+/*
+ * Load vseg with @opts (may be NULL), without fbdev emulation (fbdev=0)
+ * unless @opts names "fbdev=": the emulation's framebuffer would count in
+ * every memory figure and hold head 0. Returns igt_kmod_load()'s result.
+ */
+int vseg_kmod_load(const char *opts);
+/* vseg_unload(), then vseg_kmod_load(@opts); asserts the load succeeds. */
 void vseg_reload(const char *opts);
 
 

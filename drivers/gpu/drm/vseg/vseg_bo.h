@@ -112,6 +112,9 @@ struct vseg_bo_state {
  *	it (EVICT with DRM_VSEG_RESIDENCY_DISCARD); under the reservation.
  * @shared_pins: pins held for other devices' dma-buf attachments and for
  *	kernel mappings of the dma-buf (vseg_prime.c); under the reservation.
+ * @display_kmaps: kernel mappings of a displayed buffer made where it is
+ *	(the fbdev emulation's blits, vseg_prime_vmap()), each a plain TTM
+ *	pin; under the reservation.
  * @crypt_nonce: a protected buffer in system memory: the nonce its
  *	content was encrypted with (vseg_vpr.c), 0 while it is in its
  *	segment; under the reservation.
@@ -146,6 +149,7 @@ struct vseg_bo {
 	u32 move_reason;
 	bool discard;
 	unsigned int shared_pins;
+	unsigned int display_kmaps;
 	u64 crypt_nonce;
 	bool content_lost;
 	unsigned int host_slots;

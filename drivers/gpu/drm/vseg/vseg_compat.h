@@ -527,4 +527,25 @@ static inline int vseg_kms_poll_init(struct drm_device *drm)
 #endif
 }
 
+/*
+ * fbdev emulation of a TTM driver: &drm_driver.fbdev_probe set by
+ * DRM_FBDEV_TTM_DRIVER_OPS on both kernels. 7.3 starts the in-kernel
+ * clients with drm_client_setup() from <drm/clients/>; 6.12 with
+ * drm_fbdev_ttm_setup() (its drm_client_setup() exists too, but TTM
+ * drivers of 6.12 call this one).
+ */
+#include <drm/drm_fbdev_ttm.h>
+#ifdef VSEG_HAVE_CLIENTS_DIR
+#include <drm/clients/drm_client_setup.h>
+static inline void vseg_fbdev_setup(struct drm_device *drm)
+{
+	drm_client_setup(drm, NULL);
+}
+#else
+static inline void vseg_fbdev_setup(struct drm_device *drm)
+{
+	drm_fbdev_ttm_setup(drm, 0);
+}
+#endif
+
 #endif /* __VSEG_COMPAT_H__ */

@@ -43,3 +43,6 @@ have FB_CREATE_INFO 'const struct drm_format_info \*info,' drm/drm_mode_config.h
 have HRTIMER_SETUP 'extern void hrtimer_setup(' linux/hrtimer.h
 # drmm_kms_helper_poll_init() returns nothing (<=7.2).
 have POLL_INIT_VOID '^void drmm_kms_helper_poll_init' drm/drm_probe_helper.h
+# The DRM client setup moved to <drm/clients/> (drm_client_lib.ko, <=7.2),
+# and drm_fbdev_ttm_setup() went (6.13).
+have CLIENTS_DIR 'void drm_client_setup(' drm/clients/drm_client_setup.h

@@ -88,6 +88,11 @@ module_param(inject_probe_failure, uint, 0444);
 MODULE_PARM_DESC(inject_probe_failure,
 		 "Fail the probe with -ENODEV once its Nth part is set up, to test the teardown (0 = never)");
 
+static bool fbdev = true;
+module_param(fbdev, bool, 0444);
+MODULE_PARM_DESC(fbdev,
+		 "fbdev emulation (/dev/fbN) on each device's first head (default: true)");
+
 /* Result of the last probe, so that module load fails when probe does. */
 static int vseg_probe_result;
 static struct platform_device *vseg_pdev;
@@ -187,6 +192,7 @@ static const struct drm_driver vseg_drm_driver = {
 	VSEG_DRM_DRIVER_PRIME
 	VSEG_DRM_DRIVER_FDINFO
 	.dumb_create = vseg_gem_dumb_create,
+	DRM_FBDEV_TTM_DRIVER_OPS,
 	.gem_prime_import_sg_table = vseg_gem_prime_import_sg_table,
 	.open = vseg_open,
 	.postclose = vseg_postclose,
@@ -319,6 +325,10 @@ static int vseg_device_probe(struct device *dev, struct pci_dev *pci)
 			drm_dev_unregister(&vdev->drm);
 		return err;
 	}
+
+	/* Probes the connectors and lights the heads with a dumb buffer. */
+	if (fbdev)
+		vseg_fbdev_setup(&vdev->drm);
 
 	drm_info(&vdev->drm, "%s: %u segments, aperture is segment %u\n",
 		 table && *table ? "custom table" : profile,

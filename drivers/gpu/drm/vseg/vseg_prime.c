@@ -32,6 +32,7 @@
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
 #include "vseg_prime.h"
+#include "vseg_ttm.h"
 
 /**
  * vseg_prime_export() - &drm_gem_object_funcs.export
@@ -108,7 +109,9 @@ struct sg_table *vseg_prime_get_sg_table(struct drm_gem_object *gem)
  * @gem: the buffer
  * @map: receives the mapping
  *
- * The buffer is pinned in system pages while it is mapped.
+ * The buffer is pinned in system pages while it is mapped; a displayed one
+ * (the fbdev emulation's framebuffer) is mapped where the display holds
+ * it, and pinned there.
  *
  * Return: 0 or a negative error code.
  */
@@ -122,6 +125,16 @@ int vseg_prime_vmap(struct drm_gem_object *gem, struct iosys_map *map)
 	err = vseg_gem_callback_lock(gem);
 	if (err)
 		return err;
+	if (vbo->displayed) {
+		ttm_bo_pin(&vbo->tbo);
+		err = vseg_ttm_vmap(&vbo->tbo, map);
+		if (err)
+			ttm_bo_unpin(&vbo->tbo);
+		else
+			vbo->display_kmaps++;
+		vseg_gem_callback_unlock(gem);
+		return err;
+	}
 	err = vseg_bo_pin_shared(vbo);
 	if (!err) {
 		err = ttm_bo_vmap(&vbo->tbo, map);
@@ -142,8 +155,14 @@ void vseg_prime_vunmap(struct drm_gem_object *gem, struct iosys_map *map)
 	struct vseg_bo *vbo = gem_to_vseg_bo(gem);
 
 	vseg_gem_callback_lock_uninterruptible(gem);
-	ttm_bo_vunmap(&vbo->tbo, map);
-	vseg_bo_unpin_shared(vbo);
+	if (vbo->display_kmaps) {
+		vseg_ttm_vunmap(&vbo->tbo, map);
+		vbo->display_kmaps--;
+		ttm_bo_unpin(&vbo->tbo);
+	} else {
+		ttm_bo_vunmap(&vbo->tbo, map);
+		vseg_bo_unpin_shared(vbo);
+	}
 	vseg_gem_callback_unlock(gem);
 }
 

@@ -16,6 +16,8 @@
 #include <linux/dma-resv.h>
 #include <linux/highmem.h>
 #include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/io.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_managed.h>
@@ -580,6 +582,96 @@ static unsigned long vseg_ttm_io_mem_pfn(struct ttm_buffer_object *bo,
 			     vseg_cursor_vram_offset(vdev, bo->resource,
 						     (u64)page_offset <<
 						     PAGE_SHIFT));
+}
+
+/**
+ * vseg_ttm_vmap() - a kernel mapping of a pinned buffer where it is
+ * @bo: the buffer, reserved and pinned
+ * @map: receives the mapping; undone by vseg_ttm_vunmap()
+ *
+ * System memory and the aperture: TTM's mapping of the buffer's pages. A
+ * memory segment's pages are backed first and mapped page by page (they
+ * are system pages, never linear: TTM's iomem mapping does not apply); a
+ * placement wholly in a segment's BAR and contiguous there is its bus
+ * range, mapped write-combined.
+ *
+ * Return: 0, -EOPNOTSUPP for a placement partly in a BAR or scattered in
+ * it, -ENOMEM.
+ */
+int vseg_ttm_vmap(struct ttm_buffer_object *bo, struct iosys_map *map)
+{
+	struct vseg_device *vdev = bdev_to_vseg(bo->bdev);
+	struct ttm_resource *res = bo->resource;
+	unsigned long i, n = PFN_UP(bo->base.size);
+	struct vseg_vram_mgr *mgr;
+	unsigned long *pfns;
+	struct page **pages;
+	bool bar, linear;
+	void *vaddr;
+	int err;
+
+	dma_resv_assert_held(bo->base.resv);
+	if (res_uses_pages(res))
+		return ttm_bo_vmap(bo, map);
+	err = vseg_cursor_populate(vdev, res, 0, bo->base.size);
+	if (err)
+		return err;
+	pfns = kvmalloc_array(n, sizeof(*pfns) + sizeof(*pages), GFP_KERNEL);
+	if (!pfns)
+		return -ENOMEM;
+	pages = (struct page **)(pfns + n);
+	mgr = res_vram(vdev, res);
+	bar = vseg_vram_res_on_bar(res);
+	linear = true;
+	err = 0;
+	for (i = 0; i < n && !err; i++) {
+		pfns[i] = vseg_vram_pfn(mgr, vseg_cursor_vram_offset(vdev, res,
+								     (u64)i << PAGE_SHIFT));
+		if (!pfns[i])
+			err = -ENOMEM;
+		else if (!bar && !pfn_valid(pfns[i]))
+			err = -EOPNOTSUPP;
+		else if (!bar)
+			pages[i] = pfn_to_page(pfns[i]);
+		else if (i && pfns[i] != pfns[i - 1] + 1)
+			linear = false;
+	}
+	if (!err && bar && !linear)
+		err = -EOPNOTSUPP;
+	if (!err && bar) {
+		void __iomem *io = ioremap_wc(PFN_PHYS(pfns[0]),
+					      (size_t)n << PAGE_SHIFT);
+
+		if (io)
+			iosys_map_set_vaddr_iomem(map, io);
+		else
+			err = -ENOMEM;
+	} else if (!err) {
+		vaddr = vmap(pages, n, VM_MAP, PAGE_KERNEL);
+		if (vaddr)
+			iosys_map_set_vaddr(map, vaddr);
+		else
+			err = -ENOMEM;
+	}
+	kvfree(pfns);
+	return err;
+}
+
+/**
+ * vseg_ttm_vunmap() - undo vseg_ttm_vmap()
+ * @bo: the buffer, reserved and still pinned where it was mapped
+ * @map: the mapping
+ */
+void vseg_ttm_vunmap(struct ttm_buffer_object *bo, struct iosys_map *map)
+{
+	dma_resv_assert_held(bo->base.resv);
+	if (res_uses_pages(bo->resource))
+		ttm_bo_vunmap(bo, map);
+	else if (map->is_iomem)
+		iounmap(map->vaddr_iomem);
+	else
+		vunmap(map->vaddr);
+	iosys_map_clear(map);
 }
 
 /*

@@ -9,10 +9,13 @@
 
 #include "vseg_device_types.h"
 
+struct iosys_map;
 struct ttm_buffer_object;
 struct ttm_resource;
 
 int vseg_ttm_init(struct vseg_device *vdev);
+int vseg_ttm_vmap(struct ttm_buffer_object *bo, struct iosys_map *map);
+void vseg_ttm_vunmap(struct ttm_buffer_object *bo, struct iosys_map *map);
 void vseg_ttm_usage(struct vseg_device *vdev, u32 id, struct vseg_usage *u);
 const char *vseg_ttm_mem_type_name(u32 mem_type);
 int vseg_ttm_access(struct ttm_buffer_object *bo, unsigned long offset,
