@@ -1058,7 +1058,7 @@ static void scanout_prepare(void)
 
 static int scanout_run(void)
 {
-	return __vseg_scanout(ctx.fd, 0, scan_bo);
+	return __vseg_display_show(ctx.fd, 0, scan_bo);
 }
 
 static void scanout_check(int ret, bool injected)
@@ -1079,7 +1079,7 @@ static void scanout_check(int ret, bool injected)
 	} else {
 		igt_assert(d.head[0].on && d.head[0].buffer_id == info.buffer_id);
 		igt_assert_eq_u32(info.segment_id, scan_seg);
-		vseg_scanout(ctx.fd, 0, 0);
+		vseg_display_show(ctx.fd, 0, 0);
 	}
 	vseg_bo_check_pattern(ctx.fd, scan_bo, BO_SIZE, 30, "primary");
 	vseg_gem_close(ctx.fd, scan_bo);

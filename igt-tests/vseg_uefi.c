@@ -259,7 +259,7 @@ static void test_handover(void)
 
 	p = vseg_gem_create_simple(ctx.fd, MIB, BIT(SEG),
 				   DRM_VSEG_GEM_CREATE_PRIMARY);
-	vseg_scanout(ctx.fd, 1, p);
+	vseg_display_show(ctx.fd, 1, p);
 	check_held(ctx.fd, false);
 	check_image(ctx.fd, false);
 
@@ -275,7 +275,7 @@ static void test_handover(void)
 				   "a buffer in a former UEFI range");
 	}
 	close_all(ctx.fd, h, n);
-	vseg_scanout(ctx.fd, 1, 0);
+	vseg_display_show(ctx.fd, 1, 0);
 	vseg_gem_close(ctx.fd, p);
 }
 
@@ -321,12 +321,12 @@ static void test_hostile(void)
 		p = vseg_gem_create_simple(fds[i], MIB, BIT(SEG),
 					   DRM_VSEG_GEM_CREATE_PRIMARY);
 		for (uint32_t head = 0; head < DRM_VSEG_NUM_HEADS; head++) {
-			err = __vseg_scanout(fds[i], head, p);
+			err = __vseg_display_show(fds[i], head, p);
 			igt_assert_f(err == -EACCES,
 				     "SCANOUT from a %s: %d (%s), expected -EACCES\n",
 				     i ? "render node" : "file that is not the master",
 				     err, vseg_errname(err));
-			err = __vseg_scanout(fds[i], head, 0);
+			err = __vseg_display_show(fds[i], head, 0);
 			igt_assert_eq(err, -EACCES);
 		}
 		vseg_gem_close(fds[i], p);
