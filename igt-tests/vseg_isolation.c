@@ -58,7 +58,7 @@
  *	command uses, and keep FILL's and WRITE's alignment.
  *
  * SUBTEST: scanout-privilege
- * Description: SCANOUT needs DRM master on the primary node.
+ * Description: KMS needs DRM master on the primary node.
  *
  * SUBTEST: pin-budget
  * Description: One file pins at most its budget of each segment, however
@@ -771,7 +771,7 @@ static void test_scanout_privilege(void)
 	r = drm_open_vseg_render();
 	rp = create_in(r, ctx.ap_id, SZ_64K, PRIMARY);
 	err = __vseg_display_show(r, 0, rp);
-	igt_assert_f(err == -EACCES, "SCANOUT on a render node: %d (%s)\n",
+	igt_assert_f(err == -EACCES, "showing on a render node: %d (%s)\n",
 		     err, vseg_errname(err));
 	assert_head_off(ctx.fd, 0);
 
@@ -780,7 +780,7 @@ static void test_scanout_privilege(void)
 	igt_assert(!drmIsMaster(c2));
 	cp = create_in(c2, ctx.ap_id, SZ_64K, PRIMARY);
 	err = __vseg_display_show(c2, 1, cp);
-	igt_assert_f(err == -EACCES, "SCANOUT without DRM master: %d (%s)\n",
+	igt_assert_f(err == -EACCES, "showing without DRM master: %d (%s)\n",
 		     err, vseg_errname(err));
 	assert_head_off(ctx.fd, 1);
 
@@ -2550,7 +2550,7 @@ igt_main
 	igt_subtest("patch-fields")
 		test_patch_fields();
 
-	igt_describe("SCANOUT needs DRM master on the primary node.");
+	igt_describe("KMS needs DRM master on the primary node.");
 	igt_subtest("scanout-privilege")
 		test_scanout_privilege();
 

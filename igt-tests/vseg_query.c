@@ -74,7 +74,7 @@
  *
  * SUBTEST: device-query-heads
  * Description: DEVICE_QUERY shows which heads are on, to the DRM master and
- *	to a render-node client alike, following SCANOUT.
+ *	to a render-node client alike, following KMS.
  *
  * SUBTEST: device-query-limits
  * Description: DEVICE_QUERY's limits are the header's constants and the

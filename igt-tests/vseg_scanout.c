@@ -6,7 +6,7 @@
  * contiguous in a memory segment, or mapped into the aperture. A primary
  * without AccessedPhysically in the aperture is mapped only while it is
  * displayed (the WDDM "mapped only while displayed" cell): not before
- * SCANOUT, and not after it is replaced or its head is turned off. debugfs
+ * it is shown (a KMS framebuffer on a head), and not after it is replaced or its head is turned off. debugfs
  * "display" shows what each head displays and where; debugfs "paging"
  * counts transfers, fills, discards and aperture maps and unmaps per
  * segment.
@@ -28,7 +28,7 @@
  *
  * SUBTEST: aperture-%s
  * Description: A primary supported in the aperture only: not mapped before
- *	SCANOUT, mapped and pinned while displayed, unmapped when replaced or
+ *	it is shown through KMS, mapped and pinned while displayed, unmapped when replaced or
  *	when its head is turned off; usage and paging counters follow. On
  *	profile arg[1].
  *
@@ -578,14 +578,14 @@ static void test_close_file(void)
 	p = vseg_gem_create_simple(fd2, PRIMARY_SIZE, BIT(ctx.ap_id), PRIMARY);
 	err = __vseg_display_show(fd2, 1, p);
 	igt_assert_f(err == -EACCES,
-		     "SCANOUT from a file that is not the master: %d (%s), expected -EACCES\n",
+		     "showing from a file that is not the master: %d (%s), expected -EACCES\n",
 		     err, vseg_errname(err));
 	check_head_off(1);
 	igt_assert_eq(drmDropMaster(ctx.fd), 0);
 	igt_assert_eq(drmSetMaster(fd2), 0);
 	err = __vseg_display_show(ctx.fd, 0, 0);
 	igt_assert_f(err == -EACCES,
-		     "SCANOUT from a file that dropped master: %d (%s), expected -EACCES\n",
+		     "showing from a file that dropped master: %d (%s), expected -EACCES\n",
 		     err, vseg_errname(err));
 	check_displayed(0, p0, NULL);
 
@@ -899,7 +899,7 @@ igt_main
 
 	for_each_vseg_profile(profile) {
 		igt_describe("A primary supported in the aperture only: not "
-			     "mapped before SCANOUT, mapped and pinned while "
+			     "mapped before shown, mapped and pinned while "
 			     "displayed, unmapped when replaced or when its head "
 			     "is turned off; usage and paging counters follow.");
 		igt_subtest_f("aperture-%s", profile) {
