@@ -6,10 +6,10 @@
  * contiguous in a memory segment, or mapped into the aperture. A primary
  * without AccessedPhysically in the aperture is mapped only while it is
  * displayed (the WDDM "mapped only while displayed" cell): not before
- * it is shown (a KMS framebuffer on a head), and not after it is replaced or its head is turned off. debugfs
- * "display" shows what each head displays and where; debugfs "paging"
- * counts transfers, fills, discards and aperture maps and unmaps per
- * segment.
+ * it is shown (a KMS framebuffer on a head), and not after it is replaced
+ * or its head is turned off. debugfs "display" shows what each head
+ * displays and where; debugfs "paging" counts transfers, fills, discards
+ * and aperture maps and unmaps per segment.
  *
  * Copyright (c) 2026 The vseg authors
  */
@@ -28,8 +28,8 @@
  *
  * SUBTEST: aperture-%s
  * Description: A primary supported in the aperture only: not mapped before
- *	it is shown through KMS, mapped and pinned while displayed, unmapped when replaced or
- *	when its head is turned off; usage and paging counters follow. On
+ *	it is shown through KMS, mapped and pinned while displayed, unmapped
+ *	when replaced or when its head is turned off; usage and paging counters follow. On
  *	profile arg[1].
  *
  * SUBTEST: memory-%s
