@@ -919,7 +919,9 @@ static uint64_t real_size(const struct drm_vseg_gem_create *c)
 static const struct field create_mbz[] = {
 	C(extensions, V_ANY, "extensions"),
 	FIELD_ARRAY(struct drm_vseg_gem_create, reserved, V_ANY, "reserved"),
-	C(flags, V_FLAG, "unknown flag", .first = 4, .add = true),
+	C(flags, V_FLAG, "unknown flag", .first = 4, .add = true,
+	  .known = DRM_VSEG_GEM_CREATE_PROTECTED |
+		   DRM_VSEG_GEM_CREATE_VM_PRIVATE),
 	C(handle, V_WORD, "handle in"),
 };
 static const struct field pref_flags =
