@@ -642,7 +642,7 @@ static void test_invalid_pinned(void)
 
 	p = vseg_gem_create_simple(ctx.fd, MIB, BIT(INV_SEG),
 				   DRM_VSEG_GEM_CREATE_PRIMARY);
-	vseg_scanout(ctx.fd, 0, p);
+	vseg_display_show(ctx.fd, 0, p);
 	vseg_gem_info(ctx.fd, p, &info);
 	igt_assert(info.segment_id == INV_SEG &&
 		   (info.placement_flags & DRM_VSEG_INFO_PINNED));
@@ -661,7 +661,7 @@ static void test_invalid_pinned(void)
 	igt_assert_eq_u64(after.moves, info.moves);
 
 	/* Off the display, the same range evicts it. */
-	vseg_scanout(ctx.fd, 0, 0);
+	vseg_display_show(ctx.fd, 0, 0);
 	want[1].start = info.offset;
 	want[1].size = MIB;
 	invalid_ok(ctx.fd, "add", info.offset, MIB);
@@ -670,10 +670,10 @@ static void test_invalid_pinned(void)
 	igt_assert(after.segment_id != INV_SEG ||
 		   !overlaps(after.offset, MIB, info.offset, MIB));
 	/* Shown again, it finds room elsewhere. */
-	vseg_scanout(ctx.fd, 0, p);
+	vseg_display_show(ctx.fd, 0, p);
 	vseg_gem_info(ctx.fd, p, &after);
 	igt_assert(!overlaps(after.offset, MIB, info.offset, MIB));
-	vseg_scanout(ctx.fd, 0, 0);
+	vseg_display_show(ctx.fd, 0, 0);
 	invalid_ok(ctx.fd, "del", info.offset, MIB);
 	vseg_gem_close(ctx.fd, p);
 }

@@ -48,7 +48,7 @@
  *	evict.
  *
  * SUBTEST: scanout
- * Description: SCANOUT of an evicted primary, which maps it into the aperture
+ * Description: showing through KMS an evicted primary, which maps it into the aperture
  *	or moves it into a memory segment, with each allocation failed in
  *	turn: on failure the head stays off and the primary unpinned. Dynamic
  *	subtests: aperture, vram.
@@ -1041,7 +1041,7 @@ static void test_multi(bool resident, uint32_t flags)
 	fi_sweep(&op);
 }
 
-/* --- SCANOUT ------------------------------------------------------------------ */
+/* --- KMS show ------------------------------------------------------------------ */
 
 static uint32_t scan_bo, scan_seg;
 
@@ -1058,7 +1058,7 @@ static void scanout_prepare(void)
 
 static int scanout_run(void)
 {
-	return __vseg_scanout(ctx.fd, 0, scan_bo);
+	return __vseg_display_show(ctx.fd, 0, scan_bo);
 }
 
 static void scanout_check(int ret, bool injected)
@@ -1070,26 +1070,26 @@ static void scanout_check(int ret, bool injected)
 	vseg_gem_info(ctx.fd, scan_bo, &info);
 	vseg_debugfs_read_display(ctx.fd, &d);
 	if (ret) {
-		igt_assert_f(!d.head[0].on, "failed SCANOUT turned head 0 on\n");
+		igt_assert_f(!d.head[0].on, "failed show turned head 0 on\n");
 		igt_assert_f(!(info.placement_flags &
 			       (DRM_VSEG_INFO_PINNED |
 				DRM_VSEG_INFO_APERTURE_MAPPED)),
-			     "failed SCANOUT left the primary pinned or mapped (flags %#x)\n",
+			     "failed show left the primary pinned or mapped (flags %#x)\n",
 			     info.placement_flags);
 	} else {
 		igt_assert(d.head[0].on && d.head[0].buffer_id == info.buffer_id);
 		igt_assert_eq_u32(info.segment_id, scan_seg);
-		vseg_scanout(ctx.fd, 0, 0);
+		vseg_display_show(ctx.fd, 0, 0);
 	}
 	vseg_bo_check_pattern(ctx.fd, scan_bo, BO_SIZE, 30, "primary");
 	vseg_gem_close(ctx.fd, scan_bo);
-	witness_check("after SCANOUT");
+	witness_check("after the show");
 }
 
 static void test_scanout(uint32_t segment)
 {
 	struct fi_op op = {
-		.name = "SCANOUT",
+		.name = "KMS show",
 		.prepare = scanout_prepare,
 		.run = scanout_run,
 		.check = scanout_check,
@@ -1362,7 +1362,7 @@ igt_main
 		finish();
 	}
 
-	igt_describe("SCANOUT of an evicted primary, which maps it into the "
+	igt_describe("showing through KMS an evicted primary, which maps it into the "
 		     "aperture or moves it into a memory segment, with each "
 		     "allocation failed in turn: on failure the head stays "
 		     "off and the primary unpinned.");

@@ -4,7 +4,8 @@
  *
  * Every step picks an ioctl (QUERY_SEGMENTS, GEM_CREATE, GEM_INFO,
  * GEM_MMAP_OFFSET with mmap and CPU touches, MAKE_RESIDENT, EVICT, VM_BIND,
- * VM_UNBIND, SUBMIT, SCANOUT, GEM_CLOSE, syncobjs) and arguments that are
+ * VM_UNBIND, SUBMIT, the display through KMS and the removed ioctl 0x09,
+ * GEM_CLOSE, syncobjs) and arguments that are
  * valid, or valid but for one defect: a nonzero reserved field or unknown
  * flag, a boundary value, a closed, foreign (another file's) or random
  * handle, a bad pointer (NULL, unmapped, kernel, non-canonical, straddling
@@ -202,7 +203,7 @@ static unsigned int r_index(int ret)
 #define DOC_EVICT	(EINV | EBIG | ENOE | EFLT | EBSY | EMEM)
 #define DOC_VM		(EINV | ENOE | EBIG | ESPC | EMEM | EFLT)
 #define DOC_SUBMIT	(EINV | EBIG | ENOE | EFLT | ESPC | EMEM)
-#define DOC_SCANOUT	(EINV | ENOE | ESPC | EMEM | EFLT | EACC)
+#define DOC_SCANOUT	(EINV | ESPC | EMEM | EACC)
 
 enum op {
 	OP_QUERY, OP_CREATE, OP_INFO, OP_MMAP, OP_RESIDENT, OP_EVICT,
@@ -918,7 +919,9 @@ static uint64_t real_size(const struct drm_vseg_gem_create *c)
 static const struct field create_mbz[] = {
 	C(extensions, V_ANY, "extensions"),
 	FIELD_ARRAY(struct drm_vseg_gem_create, reserved, V_ANY, "reserved"),
-	C(flags, V_FLAG, "unknown flag", .first = 4, .add = true),
+	C(flags, V_FLAG, "unknown flag", .first = 4, .add = true,
+	  .known = DRM_VSEG_GEM_CREATE_PROTECTED |
+		   DRM_VSEG_GEM_CREATE_VM_PRIVATE),
 	C(handle, V_WORD, "handle in"),
 };
 static const struct field pref_flags =
@@ -2855,72 +2858,49 @@ static void op_raw(struct fz *g)
 		victim_check(g);
 }
 
-/* --- SCANOUT ------------------------------------------------------------ */
+/* --- The display: KMS, and the removed ioctl 0x09 ------------------------ */
 
-#define SO(f, v)	FIELD(struct drm_vseg_scanout, f, v, #f)
-static const struct field scanout_mbz[] = {
-	SO(extensions, V_ANY), SO(flags, V_FLAG), SO(pad, V_WORD),
-	FIELD_ARRAY(struct drm_vseg_scanout, reserved, V_ANY, "reserved"),
-};
+/* The scanout ioctl's number, removed in 0.11: an empty table slot. */
+#define VSEG_REMOVED_NR	0x09
 
 static void op_scanout(struct fz *g)
 {
 	struct fclient *c = pick_client(g);
-	struct drm_vseg_scanout so = {};
-	enum mut m = pick_mut(g);
-	const char *what = "", *kind = "";
 	unsigned int allowed = OK, i, np = 0, prim[MAX_BOS];
+	uint32_t head, handle = 0;
 	struct fbo *b = NULL;
-	void *arg = &so;
 	int ret;
 
+	if (chance(g, 40)) {
+		unsigned long nr = DRM_COMMAND_BASE + VSEG_REMOVED_NR;
+		uint64_t buf[8];
+
+		for (i = 0; i < ARRAY_SIZE(buf); i++)
+			buf[i] = chance(g, 50) ? 0 : rnd32(g);
+		note(g, "fd%d removed ioctl %#lx", c == &g->cl[1], nr);
+		ret = vioctl(c->fd, DRM_IOWR(nr, uint64_t[4]), buf);
+		expect(g, ret, EINV);
+		return;
+	}
 	for (i = 0; i < c->nbo; i++)
 		if (c->bo[i].flags & PRIMARY)
 			prim[np++] = i;
-	if (!g->heads && m == M_NONE)
-		m = M_BOUNDARY;
-	so.head = g->heads == 3 ? below(g, 2) : g->heads == 2;
+	head = g->heads == 3 ? below(g, 2) : g->heads == 2;
 	if (np && chance(g, 75)) {
 		b = &c->bo[prim[below(g, np)]];
-		so.handle = b->handle;
-		allowed = b->supported & T.phys_mask ? OK | ESPC | EMEM :
+		handle = b->handle;
+		allowed = b->supported & T.phys_mask ? OK | ESPC | EMEM | EINV :
 			  EINV;
 	}
-	switch (m) {
-	case M_BOUNDARY:
-	case M_HUGE:
-		for (i = 0; i < c->nbo && (c->bo[i].flags & PRIMARY); i++)
-			;
-		if (i < c->nbo && below(g, 2)) {
-			so.handle = c->bo[i].handle;
-			what = "not a primary";
-		} else {
-			so.head = NUM_HEADS + below(g, 2) * rnd32(g);
-			what = "head out of range";
-		}
-		allowed = EINV;
-		break;
-	default:
-		allowed = arg_defect(g, c, m, &arg, &so.handle, false,
-				     scanout_mbz, ARRAY_SIZE(scanout_mbz),
-				     &what, &kind) ?: allowed;
-		break;
-	}
-	/*
-	 * The display is the DRM master's: anyone else is refused before the
-	 * arguments are looked at (a bad argument pointer faults first).
-	 */
-	if (!c->master && arg == &so) {
-		what = "not the DRM master";
+	/* The display is the DRM master's (KMS): anyone else is refused. */
+	if (!c->master)
 		allowed = EACC;
-	}
-	note(g, "fd%d %s %s%s head %u handle %u flags %#x pad %u ext %#llx",
-	     c == &g->cl[1], mut_name(m), what, kind, so.head, so.handle,
-	     so.flags, so.pad, (unsigned long long)so.extensions);
-	ret = vioctl(c->fd, DRM_IOCTL_VSEG_SCANOUT, arg);
-	if (!expect(g, ret, allowed) || ret || m != M_NONE)
+	note(g, "fd%d show handle %u on head %u through KMS", c == &g->cl[1],
+	     handle, head);
+	ret = __vseg_display_show(c->fd, head, handle);
+	if (!expect(g, ret, allowed) || ret)
 		return;
-	g->head_uid[so.head] = b ? b->uid : 0;
+	g->head_uid[head] = b ? b->uid : 0;
 }
 
 /* --- GEM_CLOSE and syncobjs --------------------------------------------- */
@@ -3008,7 +2988,6 @@ static const struct {
 	{ DRM_IOCTL_VSEG_VM_BIND, DOC_VM, false },
 	{ DRM_IOCTL_VSEG_VM_UNBIND, DOC_VM, false },
 	{ DRM_IOCTL_VSEG_SUBMIT, DOC_SUBMIT, true },
-	{ DRM_IOCTL_VSEG_SCANOUT, DOC_SCANOUT, false },
 };
 
 static void op_badarg(struct fz *g)
@@ -3021,7 +3000,7 @@ static void op_badarg(struct fz *g)
 
 	if (i == ARRAY_SIZE(ioctls)) {
 		/* A driver ioctl number past the table. */
-		unsigned long nr = DRM_COMMAND_BASE + DRM_VSEG_SCANOUT + 1 +
+		unsigned long nr = DRM_COMMAND_BASE + DRM_VSEG_DEVICE_QUERY + 1 +
 				   below(g, 0x50);
 		uint64_t buf[8] = {};
 
@@ -3173,12 +3152,10 @@ static void fz_cleanup(struct fz *g)
 	g->step = g->steps;
 	victim_fini(g);
 	for (i = 0; i < NUM_HEADS; i++) {
-		struct drm_vseg_scanout so = { .head = i };
-
 		if (!(g->heads & BIT(i)))
 			continue;
 		note(g, "cleanup: head %u off", i);
-		ret = vioctl(g->cl[0].fd, DRM_IOCTL_VSEG_SCANOUT, &so);
+		ret = __vseg_display_show(g->cl[0].fd, i, 0);
 		if (expect(g, ret, g->cl[0].master ? OK : EACC) && !ret)
 			g->head_uid[i] = 0;
 	}
@@ -3555,7 +3532,7 @@ static void pin_again_past_share(void)
  * A buffer that must be reachable physically (AccessedPhysically, or a
  * primary for the display) but also CPU-visible, in system memory and a
  * segment the CPU cannot see: GEM_CREATE took it and every SUBMIT or
- * SCANOUT of it failed with -EINVAL.
+ * display of it failed with -EINVAL.
  */
 static void physical_cpu_visible(void)
 {
@@ -3585,13 +3562,8 @@ static void physical_cpu_visible(void)
 				 kinds[i] | CPU_VIS);
 		h = vseg_gem_create(ctx.fd, &c);
 		if (kinds[i] & PRIMARY) {
-			struct drm_vseg_scanout so = { .head = 0, .handle = h };
-
-			igt_assert_eq(igt_ioctl(ctx.fd, DRM_IOCTL_VSEG_SCANOUT,
-						&so), 0);
-			so.handle = 0;
-			igt_assert_eq(igt_ioctl(ctx.fd, DRM_IOCTL_VSEG_SCANOUT,
-						&so), 0);
+			vseg_display_show(ctx.fd, 0, h);
+			vseg_display_show(ctx.fd, 0, 0);
 		}
 		vseg_gem_close(ctx.fd, h);
 	}

@@ -303,7 +303,7 @@ static void test_ioctls(void)
 	igt_assert_eq(__vseg_vm_unbind_ioctl(fd, &b), -ENODEV);
 	vseg_submit_args(&s, DRM_VSEG_ENGINE_COPY, &cb);
 	igt_assert_eq(__vseg_submit(fd, &s), -ENODEV);
-	igt_assert_eq(__vseg_scanout(fd, 0, 0), -ENODEV);
+	igt_assert_eq(__vseg_display_show(fd, 0, 0), -ENODEV);
 	igt_assert_eq(__vseg_gem_close(fd, handle), -ENODEV);
 
 	vseg_cb_fini(&cb);
@@ -441,7 +441,7 @@ static void test_scanout(void)
 	handle = vseg_gem_create_simple(fd, PRIMARY_SIZE,
 					VSEG_SEG_BIT(1) | VSEG_SEG_BIT(ap_id),
 					DRM_VSEG_GEM_CREATE_PRIMARY);
-	vseg_scanout(fd, 0, handle);
+	vseg_display_show(fd, 0, handle);
 	vseg_gem_close(fd, handle);	/* the display keeps it */
 	unbind();
 	close_fd();

@@ -884,7 +884,7 @@ static void test_json(void)
 	/* head 1 on, head 0 off: the JSON says which */
 	primary = vseg_gem_create_simple(card_fd, BO_SIZE, VSEG_SEG_BIT(1) | vseg_system_set(card_fd),
 					 DRM_VSEG_GEM_CREATE_PRIMARY);
-	vseg_scanout(card_fd, 1, primary);
+	vseg_display_show(card_fd, 1, primary);
 	segs = vseg_query_all(card_fd, &q);
 	for (unsigned int i = 0; i < q.num_segments; i++)
 		nonzero += segs[i].usage.committed || segs[i].usage.resident;
@@ -906,7 +906,7 @@ static void test_json(void)
 	jfree(doc);
 
 	/* head 1 off again: the report follows */
-	vseg_scanout(card_fd, 1, 0);
+	vseg_display_show(card_fd, 1, 0);
 	doc = run_json(args_dev);
 	check_device(doc, render_path, render_fd, true);
 	heads = jarr(jarr(doc, "devices")->items[0], "heads");

@@ -58,7 +58,7 @@
  *	command uses, and keep FILL's and WRITE's alignment.
  *
  * SUBTEST: scanout-privilege
- * Description: SCANOUT needs DRM master on the primary node.
+ * Description: KMS needs DRM master on the primary node.
  *
  * SUBTEST: pin-budget
  * Description: One file pins at most its budget of each segment, however
@@ -770,8 +770,8 @@ static void test_scanout_privilege(void)
 	/* A render node: -EACCES, for a buffer of its own and for "off". */
 	r = drm_open_vseg_render();
 	rp = create_in(r, ctx.ap_id, SZ_64K, PRIMARY);
-	err = __vseg_scanout(r, 0, rp);
-	igt_assert_f(err == -EACCES, "SCANOUT on a render node: %d (%s)\n",
+	err = __vseg_display_show(r, 0, rp);
+	igt_assert_f(err == -EACCES, "showing on a render node: %d (%s)\n",
 		     err, vseg_errname(err));
 	assert_head_off(ctx.fd, 0);
 
@@ -779,21 +779,21 @@ static void test_scanout_privilege(void)
 	c2 = drm_open_vseg();
 	igt_assert(!drmIsMaster(c2));
 	cp = create_in(c2, ctx.ap_id, SZ_64K, PRIMARY);
-	err = __vseg_scanout(c2, 1, cp);
-	igt_assert_f(err == -EACCES, "SCANOUT without DRM master: %d (%s)\n",
+	err = __vseg_display_show(c2, 1, cp);
+	igt_assert_f(err == -EACCES, "showing without DRM master: %d (%s)\n",
 		     err, vseg_errname(err));
 	assert_head_off(ctx.fd, 1);
 
 	/* The master shows its primary; nobody else turns it off. */
-	vseg_scanout(ctx.fd, 0, p);
-	err = __vseg_scanout(r, 0, 0);
+	vseg_display_show(ctx.fd, 0, p);
+	err = __vseg_display_show(r, 0, 0);
 	igt_assert_eq(err, -EACCES);
-	err = __vseg_scanout(c2, 0, 0);
+	err = __vseg_display_show(c2, 0, 0);
 	igt_assert_eq(err, -EACCES);
 	vseg_debugfs_read_display(ctx.fd, &d);
 	igt_assert(d.head[0].on);
 
-	vseg_scanout(ctx.fd, 0, 0);
+	vseg_display_show(ctx.fd, 0, 0);
 	assert_head_off(ctx.fd, 0);
 	vseg_gem_close(r, rp);
 	vseg_gem_close(c2, cp);
@@ -816,13 +816,13 @@ static void test_primary_unmap_pinned(void)
 	vseg_gem_info(ctx.fd, p, &info);
 	igt_assert(!(info.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED));
 
-	vseg_scanout(ctx.fd, 0, p);
+	vseg_display_show(ctx.fd, 0, p);
 	vseg_gem_info(ctx.fd, p, &info);
 	igt_assert(info.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED);
 	igt_assert_eq(__vseg_make_resident_flags(ctx.fd, &p, 1, PIN, NULL), 0);
 
 	/* Off: out of the aperture although the user pin keeps it resident. */
-	vseg_scanout(ctx.fd, 0, 0);
+	vseg_display_show(ctx.fd, 0, 0);
 	vseg_gem_info(ctx.fd, p, &info);
 	igt_assert_f(!(info.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED),
 		     "a pinned primary stayed mapped after its head turned off\n");
@@ -830,11 +830,11 @@ static void test_primary_unmap_pinned(void)
 	igt_assert_eq_u32(info.segment_id, ctx.ap_id);
 
 	/* Shown again, then unpinned: mapped while shown only. */
-	vseg_scanout(ctx.fd, 1, p);
+	vseg_display_show(ctx.fd, 1, p);
 	vseg_gem_info(ctx.fd, p, &info);
 	igt_assert(info.placement_flags & DRM_VSEG_INFO_APERTURE_MAPPED);
 	igt_assert_eq(__vseg_evict_flags(ctx.fd, &p, 1, UNPIN, NULL), -EBUSY);
-	vseg_scanout(ctx.fd, 1, 0);
+	vseg_display_show(ctx.fd, 1, 0);
 	igt_assert_eq(__vseg_evict_flags(ctx.fd, &p, 1, UNPIN, NULL), 0);
 	vseg_gem_info(ctx.fd, p, &info);
 	igt_assert(!(info.placement_flags &
@@ -2550,7 +2550,7 @@ igt_main
 	igt_subtest("patch-fields")
 		test_patch_fields();
 
-	igt_describe("SCANOUT needs DRM master on the primary node.");
+	igt_describe("KMS needs DRM master on the primary node.");
 	igt_subtest("scanout-privilege")
 		test_scanout_privilege();
 

@@ -23,8 +23,8 @@
  *	dumb buffers, where the display reaches them while shown and no
  *	longer after; ADDFB2's checks; flip events and vblanks; flips that
  *	wait for the framebuffer's writer; each frame's CRC against the
- *	picture's; DRM's master rules; and the transitional SCANOUT ioctl
- *	kept off KMS's heads.
+ *	picture's; DirectFlip segments; fbdev emulation; DRM's master rules;
+ *	and the removed private scanout ioctl's number, which fails.
  *
  * SUBTEST: modeset
  * Description: An atomic commit lights head 0 with a 1024x768 XRGB8888
@@ -92,11 +92,6 @@
  *	buffers sees them evicted by the next primary's move, every byte
  *	intact.
  *
- * SUBTEST: scanout-exclusion
- * Description: A head KMS lights refuses SCANOUT (EBUSY), even to turn it
- *	off; a commit activating the CRTC of a head SCANOUT set fails with
- *	EBUSY; each works again once the other let the head go.
- *
  * SUBTEST: fbdev
  * Description: With the fbdev emulation on (fbdev=1), a /dev/fbN is vseg's
  *	(FBIOGET_FSCREENINFO's id "vsegdrmfb"), at the preferred mode's
@@ -106,6 +101,12 @@
  *	up in the scanned-out buffer; the fb's mmap does not reach past its
  *	memory (refused, or SIGBUS past the end), and an unprivileged child (uid 65534) cannot open the fb
  *	for writing.
+ *
+ * SUBTEST: removed-scanout-ioctl
+ * Description: The private scanout ioctl's number (0x09, removed in 0.11)
+ *	fails with EINVAL, from the DRM master as from a render node, and
+ *	changes nothing: the head KMS lights keeps showing its framebuffer,
+ *	a primary passed to it is neither pinned nor mapped.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -135,8 +136,8 @@ IGT_TEST_DESCRIPTION("Light vseg's heads through KMS: framebuffers of vseg "
 		     "and dumb buffers where the display reaches them, "
 		     "ADDFB2's checks, flip events and vblanks, flips that "
 		     "wait for the framebuffer's writer, each frame's CRC, "
-		     "DRM's master rules, "
-		     "SCANOUT kept off KMS's heads.");
+		     "DirectFlip segments, fbdev, DRM's master rules, the "
+		     "removed scanout ioctl's number failing.");
 
 #define AP_FLAG		DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
 #define PRIMARY		DRM_VSEG_GEM_CREATE_PRIMARY
@@ -499,7 +500,7 @@ static uint32_t display_segment(void)
 	return seg;
 }
 
-/* A primary SCANOUT and KMS can show: in the aperture when it can be. */
+/* A primary KMS can show: in the aperture when it can be. */
 static uint32_t primary_set(void)
 {
 	uint32_t seg = display_segment();
@@ -1259,12 +1260,24 @@ static void test_closed_buffer(void)
 	igt_assert_eq(drmModeRmFB(ctx.fd, fb), 0);
 }
 
-/* --- SCANOUT and KMS ------------------------------------------------------ */
+/* --- The removed scanout ioctl ------------------------------------------- */
 
-static void test_scanout_exclusion(void)
+/* Its number, removed in 0.11: an empty table slot, never reused. */
+#define VSEG_REMOVED_NR	0x09
+
+static int removed_ioctl(int fd, uint32_t head, uint32_t handle)
+{
+	/* The old argument's layout: extensions, head, handle, the rest 0. */
+	uint32_t arg[10] = { 0, 0, head, handle };
+
+	return __vseg_ioctl(fd, DRM_IOWR(DRM_COMMAND_BASE + VSEG_REMOVED_NR,
+					 uint32_t[10]), arg);
+}
+
+static void test_removed_scanout_ioctl(void)
 {
 	uint32_t d, p, pitch, fb;
-	int err;
+	int err, rfd;
 
 	kms_init(ctx.fd);
 	d = dumb_create(ctx.fd, W, H, 32, &pitch, NULL);
@@ -1272,37 +1285,28 @@ static void test_scanout_exclusion(void)
 	p = vseg_gem_create_simple(ctx.fd, FB_SIZE, primary_set(), PRIMARY);
 
 	commit_head(ctx.fd, 0, fb);
-	err = __vseg_scanout(ctx.fd, 0, p);
-	igt_assert_f(err == -EBUSY, "SCANOUT on a KMS head: %d (%s)\n", err,
-		     vseg_errname(err));
-	err = __vseg_scanout(ctx.fd, 0, 0);
-	igt_assert_f(err == -EBUSY, "SCANOUT off on a KMS head: %d (%s)\n",
+	err = removed_ioctl(ctx.fd, 0, p);
+	igt_assert_f(err == -EINVAL, "ioctl 0x09 on a KMS head: %d (%s)\n",
 		     err, vseg_errname(err));
+	err = removed_ioctl(ctx.fd, 1, p);
+	igt_assert_f(err == -EINVAL, "ioctl 0x09 on an off head: %d (%s)\n",
+		     err, vseg_errname(err));
+	err = removed_ioctl(ctx.fd, 0, 0);
+	igt_assert_f(err == -EINVAL, "ioctl 0x09, head off: %d (%s)\n",
+		     err, vseg_errname(err));
+	rfd = drm_open_vseg_render();
+	err = removed_ioctl(rfd, 0, 0);
+	igt_assert_f(err == -EINVAL, "ioctl 0x09 on a render node: %d (%s)\n",
+		     err, vseg_errname(err));
+	drm_close_driver(rfd);
+
 	check_kms_shows(0, d, pitch, DRM_FORMAT_XRGB8888, NULL);
-	check_released(p, "a primary SCANOUT refused");
-
-	/* Head 1 to SCANOUT: KMS cannot take it. */
-	vseg_scanout(ctx.fd, 1, p);
-	err = __commit_head(ctx.fd, 1, fb, 0);
-	igt_assert_f(err == -EBUSY, "commit on a SCANOUT head: %d (%s)\n",
-		     err, vseg_errname(err));
-	igt_assert(!display_head(1).kms && display_head(1).on);
-	err = __commit_head(ctx.fd, 1, fb, DRM_MODE_ATOMIC_TEST_ONLY);
-	igt_assert_eq(err, -EBUSY);
-
-	/* Each let go: the other may. */
-	vseg_scanout(ctx.fd, 1, 0);
-	commit_head(ctx.fd, 1, fb);
-	check_kms_shows(1, d, pitch, DRM_FORMAT_XRGB8888, NULL);
-	commit_head(ctx.fd, 0, 0);
-	commit_head(ctx.fd, 1, 0);
-	vseg_scanout(ctx.fd, 0, p);
-	vseg_scanout(ctx.fd, 0, 0);
-	check_head_off(0);
 	check_head_off(1);
-	check_released(p, "a primary SCANOUT turned off");
-	check_released(d, "a framebuffer of heads turned off");
+	check_released(p, "a primary passed to ioctl 0x09");
 
+	commit_head(ctx.fd, 0, 0);
+	check_head_off(0);
+	check_released(d, "a framebuffer of a head turned off");
 	drmModeRmFB(ctx.fd, fb);
 	vseg_gem_close(ctx.fd, d);
 	vseg_gem_close(ctx.fd, p);
@@ -1642,11 +1646,12 @@ static const struct vseg_subtest tests[] = {
 	  "A render node and a card fd that is not the master cannot modeset." },
 	{ "closed-buffer-keeps-scanning", test_closed_buffer,
 	  "A framebuffer keeps its buffer shown after the handle is closed." },
-	{ "scanout-exclusion", test_scanout_exclusion,
-	  "SCANOUT and KMS never share a head." },
 	{ "fbdev", test_fbdev,
 	  "vseg's /dev/fbN is at the preferred mode and its pixels are "
 	  "scanned out; strangers cannot write it." },
+	{ "removed-scanout-ioctl", test_removed_scanout_ioctl,
+	  "The removed scanout ioctl's number fails with EINVAL and "
+	  "changes nothing." },
 };
 
 igt_main

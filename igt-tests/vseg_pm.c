@@ -408,7 +408,7 @@ static void populate_extras(struct pm_set *set)
 	vseg_create_prefer(&c, seg_id[NONE], 0);
 	set->primary = vseg_gem_create(ctx.fd, &c);
 	vseg_bo_fill_pattern(ctx.fd, set->primary, PRIM_SIZE, 77);
-	vseg_scanout(ctx.fd, 0, set->primary);
+	vseg_display_show(ctx.fd, 0, set->primary);
 
 	set->ap = vseg_gem_create_in(ctx.fd, SMALL, ctx.ap_id, AP_FLAG);
 	vseg_bo_fill_pattern(ctx.fd, set->ap, SMALL, 78);
@@ -477,7 +477,7 @@ static void close_set(struct pm_set *set)
 		for (int b = 0; b < NUM_BUFS; b++)
 			vseg_gem_close(ctx.fd, set->h[s][b]);
 	if (set->primary) {
-		vseg_scanout(ctx.fd, 0, 0);
+		vseg_display_show(ctx.fd, 0, 0);
 		vseg_gem_close(ctx.fd, set->primary);
 	}
 	if (set->ap)

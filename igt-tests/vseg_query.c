@@ -74,7 +74,7 @@
  *
  * SUBTEST: device-query-heads
  * Description: DEVICE_QUERY shows which heads are on, to the DRM master and
- *	to a render-node client alike, following SCANOUT.
+ *	to a render-node client alike, following KMS.
  *
  * SUBTEST: device-query-limits
  * Description: DEVICE_QUERY's limits are the header's constants and the
@@ -879,11 +879,11 @@ static void test_dq_heads(int fd)
 	igt_assert_eq_u32(heads_active(fd), 0);
 	primary = vseg_gem_create_simple(fd, SZ_1M, VSEG_SEG_BIT(1) | vseg_system_set(fd),
 					 DRM_VSEG_GEM_CREATE_PRIMARY);
-	vseg_scanout(fd, 1, primary);
+	vseg_display_show(fd, 1, primary);
 	igt_assert_eq_u32(heads_active(fd), 2);
 	/* Another client, on the render node, sees the same. */
 	igt_assert_eq_u32(heads_active(rfd), 2);
-	vseg_scanout(fd, 1, 0);
+	vseg_display_show(fd, 1, 0);
 	igt_assert_eq_u32(heads_active(fd), 0);
 	igt_assert_eq_u32(heads_active(rfd), 0);
 	vseg_gem_close(fd, primary);

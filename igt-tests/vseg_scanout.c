@@ -6,10 +6,10 @@
  * contiguous in a memory segment, or mapped into the aperture. A primary
  * without AccessedPhysically in the aperture is mapped only while it is
  * displayed (the WDDM "mapped only while displayed" cell): not before
- * SCANOUT, and not after it is replaced or its head is turned off. debugfs
- * "display" shows what each head displays and where; debugfs "paging"
- * counts transfers, fills, discards and aperture maps and unmaps per
- * segment.
+ * it is shown (a KMS framebuffer on a head), and not after it is replaced
+ * or its head is turned off. debugfs "display" shows what each head
+ * displays and where; debugfs "paging" counts transfers, fills, discards
+ * and aperture maps and unmaps per segment.
  *
  * Copyright (c) 2026 The vseg authors
  */
@@ -28,8 +28,8 @@
  *
  * SUBTEST: aperture-%s
  * Description: A primary supported in the aperture only: not mapped before
- *	SCANOUT, mapped and pinned while displayed, unmapped when replaced or
- *	when its head is turned off; usage and paging counters follow. On
+ *	it is shown through KMS, mapped and pinned while displayed, unmapped
+ *	when replaced or when its head is turned off; usage and paging counters follow. On
  *	profile arg[1].
  *
  * SUBTEST: memory-%s
@@ -63,10 +63,9 @@
  *	copy engine refuses it.
  *
  * SUBTEST: invalid
- * Description: SCANOUT of a non-primary, on a bad head, with an unknown
- *	handle or nonzero reserved fields is refused and changes nothing; from
- *	a file that is not the DRM master, or a render node, it is refused
- *	with EACCES.
+ * Description: The removed scanout ioctl (0x09) fails with EINVAL and
+ *	changes nothing; showing a primary through KMS from a file that is
+ *	not the DRM master, or a render node, is refused with EACCES.
  *
  * SUBTEST: unload-displayed
  * Description: Unloading vseg while primaries are displayed.
@@ -268,7 +267,7 @@ static void test_aperture(void)
 	vseg_debugfs_read_paging(ctx.fd, &p0);
 
 	/* Displayed: mapped and pinned, as debugfs shows. */
-	vseg_scanout(ctx.fd, 0, p1);
+	vseg_display_show(ctx.fd, 0, p1);
 	check_displayed(0, p1, &i1);
 	igt_assert_f(i1.segment_id == ap && (i1.placement_flags & MAPPED),
 		     "a displayed primary of the aperture is in %s, flags %#x\n",
@@ -296,7 +295,7 @@ static void test_aperture(void)
 	check_not_mapped(p2, "a second new primary");
 	write_pattern(p2, 0x1002);
 	p0 = p;
-	vseg_scanout(ctx.fd, 0, p2);
+	vseg_display_show(ctx.fd, 0, p2);
 	check_displayed(0, p2, &i2);
 	check_not_mapped(p1, "a primary replaced on its head");
 	vseg_usage_read(ctx.fd, &u);
@@ -317,7 +316,7 @@ static void test_aperture(void)
 
 	/* Head off: unmapped, unpinned. */
 	p0 = p;
-	vseg_scanout(ctx.fd, 0, 0);
+	vseg_display_show(ctx.fd, 0, 0);
 	check_head_off(0);
 	check_not_mapped(p2, "a primary whose head was turned off");
 	vseg_usage_read(ctx.fd, &u);
@@ -332,11 +331,11 @@ static void test_aperture(void)
 	vseg_evict(ctx.fd, &p1, 1);
 	info_of(p1, &i1);
 	igt_assert_eq_u32(i1.segment_id, 0);
-	vseg_scanout(ctx.fd, 1, p1);
+	vseg_display_show(ctx.fd, 1, p1);
 	check_displayed(1, p1, &i1);
 	igt_assert(i1.segment_id == ap && (i1.placement_flags & MAPPED));
 	check_pattern(p1, 0x1001, "an evicted primary displayed again");
-	vseg_scanout(ctx.fd, 1, 0);
+	vseg_display_show(ctx.fd, 1, 0);
 	check_not_mapped(p1, "after the second head was turned off");
 
 	vseg_gem_close(ctx.fd, p1);
@@ -361,7 +360,7 @@ static void test_memory(uint32_t id)
 	if (cpu)
 		write_pattern(p, 0x2000 + id);
 
-	vseg_scanout(ctx.fd, 1, p);
+	vseg_display_show(ctx.fd, 1, p);
 	check_displayed(1, p, &shown);
 	igt_assert_f(shown.segment_id == id &&
 		     (shown.placement_flags & CONTIGUOUS) &&
@@ -380,7 +379,7 @@ static void test_memory(uint32_t id)
 		     vseg_errname(err));
 
 	/* Off: unpinned, and it can go. */
-	vseg_scanout(ctx.fd, 1, 0);
+	vseg_display_show(ctx.fd, 1, 0);
 	check_head_off(1);
 	info_of(p, &info);
 	igt_assert(!(info.placement_flags & PINNED));
@@ -389,7 +388,7 @@ static void test_memory(uint32_t id)
 	igt_assert_eq_u32(info.segment_id, 0);
 
 	/* Displayed from system memory: brought back contiguous. */
-	vseg_scanout(ctx.fd, 0, p);
+	vseg_display_show(ctx.fd, 0, p);
 	check_displayed(0, p, &shown);
 	igt_assert_f(shown.segment_id == id &&
 		     (shown.placement_flags & CONTIGUOUS),
@@ -399,7 +398,7 @@ static void test_memory(uint32_t id)
 		     shown.placement_flags);
 	if (cpu)
 		check_pattern(p, 0x2000 + id, "a primary displayed, evicted, displayed");
-	vseg_scanout(ctx.fd, 0, 0);
+	vseg_display_show(ctx.fd, 0, 0);
 	check_head_off(0);
 	vseg_gem_close(ctx.fd, p);
 }
@@ -417,12 +416,12 @@ static void test_either(void)
 	p = create_primary(BIT(1) | BIT(ctx.ap_id), 1, NULL);
 	write_pattern(p, 0x3000);
 	vseg_evict(ctx.fd, &p, 1);
-	vseg_scanout(ctx.fd, 0, p);
+	vseg_display_show(ctx.fd, 0, p);
 	check_displayed(0, p, &info);
 	igt_info("displayed from %s\n",
 		 vseg_ctx_seg_name(&ctx, info.segment_id));
 	check_pattern(p, 0x3000, "a primary displayed from system memory");
-	vseg_scanout(ctx.fd, 0, 0);
+	vseg_display_show(ctx.fd, 0, 0);
 	check_not_mapped(p, "after the head was turned off");
 	vseg_gem_close(ctx.fd, p);
 }
@@ -437,32 +436,32 @@ static void test_heads(void)
 
 	a = create_primary(BIT(ap), 0, NULL);
 	b = create_primary(BIT(ap), 0, NULL);
-	vseg_scanout(ctx.fd, 0, a);
-	vseg_scanout(ctx.fd, 1, b);
+	vseg_display_show(ctx.fd, 0, a);
+	vseg_display_show(ctx.fd, 1, b);
 	check_displayed(0, a, NULL);
 	check_displayed(1, b, NULL);
-	vseg_scanout(ctx.fd, 0, 0);
+	vseg_display_show(ctx.fd, 0, 0);
 	check_not_mapped(a, "head 0 turned off");
 	check_displayed(1, b, NULL);
 
 	/* b on both heads: it stays mapped until neither shows it. */
-	vseg_scanout(ctx.fd, 0, b);
+	vseg_display_show(ctx.fd, 0, b);
 	check_displayed(0, b, NULL);
 	check_displayed(1, b, NULL);
-	vseg_scanout(ctx.fd, 1, 0);
+	vseg_display_show(ctx.fd, 1, 0);
 	check_displayed(0, b, NULL);
-	vseg_scanout(ctx.fd, 0, 0);
+	vseg_display_show(ctx.fd, 0, 0);
 	check_not_mapped(b, "both heads turned off");
 
 	/* The same primary shown twice on one head, then turned off once. */
-	vseg_scanout(ctx.fd, 0, a);
-	vseg_scanout(ctx.fd, 0, a);
+	vseg_display_show(ctx.fd, 0, a);
+	vseg_display_show(ctx.fd, 0, a);
 	check_displayed(0, a, NULL);
-	vseg_scanout(ctx.fd, 0, 0);
+	vseg_display_show(ctx.fd, 0, 0);
 	check_not_mapped(a, "a primary shown twice on a head, turned off");
 
 	/* Turning off a head that is off changes nothing. */
-	vseg_scanout(ctx.fd, 1, 0);
+	vseg_display_show(ctx.fd, 1, 0);
 	check_head_off(1);
 
 	vseg_gem_close(ctx.fd, a);
@@ -482,21 +481,21 @@ static void test_user_pins(void)
 	int err;
 
 	p = create_primary(BIT(ap) | BIT(ctx.ap_id), ap, NULL);
-	vseg_scanout(ctx.fd, 0, p);
+	vseg_display_show(ctx.fd, 0, p);
 	err = __vseg_evict_flags(ctx.fd, &p, 1, DRM_VSEG_RESIDENCY_UNPIN,
 				 NULL);
 	igt_assert_f(err == -EINVAL,
 		     "EVICT(UNPIN) of a displayed primary the application never pinned: %d (%s), expected -EINVAL\n",
 		     err, vseg_errname(err));
 	check_displayed(0, p, NULL);
-	vseg_scanout(ctx.fd, 0, 0);
+	vseg_display_show(ctx.fd, 0, 0);
 	check_not_mapped(p, "after the head was turned off");
 
 	/* Pinned by the application, then displayed, then turned off. */
 	err = __vseg_make_resident_flags(ctx.fd, &p, 1, DRM_VSEG_RESIDENCY_PIN,
 					 NULL);
 	igt_assert_f(err == 0, "MAKE_RESIDENT(PIN): %s\n", vseg_errname(err));
-	vseg_scanout(ctx.fd, 0, p);
+	vseg_display_show(ctx.fd, 0, p);
 	check_displayed(0, p, NULL);
 	/* Pinned by both: the application's pin cannot go while displayed. */
 	err = __vseg_evict_flags(ctx.fd, &p, 1, DRM_VSEG_RESIDENCY_UNPIN,
@@ -505,7 +504,7 @@ static void test_user_pins(void)
 		     "EVICT(UNPIN) of a primary pinned by the application and the display: %d (%s), expected -EBUSY\n",
 		     err, vseg_errname(err));
 	check_displayed(0, p, NULL);
-	vseg_scanout(ctx.fd, 0, 0);
+	vseg_display_show(ctx.fd, 0, 0);
 	check_head_off(0);
 	info_of(p, &info);
 	igt_assert_f(info.placement_flags & PINNED,
@@ -538,7 +537,7 @@ static void test_close_displayed(void)
 	uint32_t p;
 
 	p = create_primary(BIT(ctx.ap_id), 0, NULL);
-	vseg_scanout(ctx.fd, 0, p);
+	vseg_display_show(ctx.fd, 0, p);
 	check_displayed(0, p, &info);
 	count = vseg_allocation_count(ctx.fd);
 	vseg_gem_close(ctx.fd, p);
@@ -550,7 +549,7 @@ static void test_close_displayed(void)
 	}
 	igt_assert(in_aperture_file(info.buffer_id));
 	igt_assert_eq(vseg_allocation_count(ctx.fd), count);
-	vseg_scanout(ctx.fd, 0, 0);
+	vseg_display_show(ctx.fd, 0, 0);
 	check_head_off(0);
 	igt_assert(!in_aperture_file(info.buffer_id));
 }
@@ -571,26 +570,26 @@ static void test_close_file(void)
 
 	/* The first file (the master) sets head 0. */
 	p0 = create_primary(BIT(ctx.ap_id), 0, NULL);
-	vseg_scanout(ctx.fd, 0, p0);
+	vseg_display_show(ctx.fd, 0, p0);
 	check_displayed(0, p0, &info0);
 
 	/* A second file cannot, until it is the master. */
 	fd2 = drm_open_vseg();
 	p = vseg_gem_create_simple(fd2, PRIMARY_SIZE, BIT(ctx.ap_id), PRIMARY);
-	err = __vseg_scanout(fd2, 1, p);
+	err = __vseg_display_show(fd2, 1, p);
 	igt_assert_f(err == -EACCES,
-		     "SCANOUT from a file that is not the master: %d (%s), expected -EACCES\n",
+		     "showing from a file that is not the master: %d (%s), expected -EACCES\n",
 		     err, vseg_errname(err));
 	check_head_off(1);
 	igt_assert_eq(drmDropMaster(ctx.fd), 0);
 	igt_assert_eq(drmSetMaster(fd2), 0);
-	err = __vseg_scanout(ctx.fd, 0, 0);
+	err = __vseg_display_show(ctx.fd, 0, 0);
 	igt_assert_f(err == -EACCES,
-		     "SCANOUT from a file that dropped master: %d (%s), expected -EACCES\n",
+		     "showing from a file that dropped master: %d (%s), expected -EACCES\n",
 		     err, vseg_errname(err));
 	check_displayed(0, p0, NULL);
 
-	vseg_scanout(fd2, 1, p);
+	vseg_display_show(fd2, 1, p);
 	vseg_gem_info(fd2, p, &info);
 	h = display_head(1);
 	igt_assert(h.on && h.buffer_id == info.buffer_id && h.mapped);
@@ -606,7 +605,7 @@ static void test_close_file(void)
 
 	/* No master left: the first file takes the display back. */
 	igt_assert_eq(drmSetMaster(ctx.fd), 0);
-	vseg_scanout(ctx.fd, 0, 0);
+	vseg_display_show(ctx.fd, 0, 0);
 	check_head_off(0);
 	vseg_gem_close(ctx.fd, p0);
 }
@@ -626,7 +625,7 @@ static void test_render_primary(void)
 	int err;
 
 	p = create_primary(BIT(ctx.ap_id), 0, NULL);
-	vseg_scanout(ctx.fd, 0, p);
+	vseg_display_show(ctx.fd, 0, p);
 	igt_assert_eq_u64(vseg_vm_bind(ctx.fd, p, va), PRIMARY_SIZE);
 	vseg_cb_init(&cb);
 	vseg_cb_fill(&cb, va + SZ_1M, sizeof(want), 0x00ff00ff);
@@ -647,7 +646,7 @@ static void test_render_primary(void)
 	igt_assert(!vseg_syncobj_has_fence(ctx.fd, out));
 	vseg_syncobj_destroy(ctx.fd, out);
 
-	vseg_scanout(ctx.fd, 0, 0);
+	vseg_display_show(ctx.fd, 0, 0);
 	check_not_mapped(p, "after the head was turned off");
 	/* Bound but not displayed: still reachable by VA. */
 	vseg_cb_reset(&cb);
@@ -663,56 +662,31 @@ static void test_render_primary(void)
 
 /* --- errors -------------------------------------------------------------------------- */
 
-static void expect_scanout(struct drm_vseg_scanout *s, int want,
-			   const char *what)
-{
-	vseg_assert_ret(__vseg_ioctl(ctx.fd, DRM_IOCTL_VSEG_SCANOUT, s), want,
-			"SCANOUT %s", what);
-}
-
-static struct drm_vseg_scanout *scanout_arg(struct drm_vseg_scanout *s,
-					     uint32_t head, uint32_t handle)
-{
-	memset(s, 0, sizeof(*s));
-	s->head = head;
-	s->handle = handle;
-	return s;
-}
+/* The scanout ioctl's number, removed in 0.11: an empty table slot. */
+#define VSEG_REMOVED_NR	0x09
 
 static void test_invalid(void)
 {
 	const uint32_t ap = ctx.ap_id;
-	struct drm_vseg_scanout s;
 	uint32_t p, plain, apbuf;
+	uint64_t arg[4];
 
 	p = create_primary(BIT(ap), 0, NULL);
 	plain = vseg_gem_create_simple(ctx.fd, PRIMARY_SIZE, BIT(ap), 0);
 	apbuf = vseg_gem_create_simple(ctx.fd, PRIMARY_SIZE, BIT(ap), AP_FLAG);
-	vseg_scanout(ctx.fd, 0, p);
+	vseg_display_show(ctx.fd, 0, p);
 
-#define SCANOUT(h, bo) scanout_arg(&s, (h), (bo))
-	expect_scanout(SCANOUT(1, plain), -EINVAL, "of a buffer that is not a primary");
-	expect_scanout(SCANOUT(1, apbuf), -EINVAL, "of an AccessedPhysically buffer");
-	expect_scanout(SCANOUT(0, plain), -EINVAL, "of a non-primary over a primary");
-	expect_scanout(SCANOUT(DRM_VSEG_NUM_HEADS, p), -EINVAL, "on a head past the last");
-	expect_scanout(SCANOUT(~0u, 0), -EINVAL, "on head ~0");
-	expect_scanout(SCANOUT(1, 0x7fff0000), -ENOENT, "of an unknown handle");
-	SCANOUT(1, p);
-	s.flags = 1;
-	expect_scanout(&s, -EINVAL, "with flags");
-	SCANOUT(1, p);
-	s.pad = 1;
-	expect_scanout(&s, -EINVAL, "with pad");
-	SCANOUT(1, p);
-	s.reserved[1] = 1;
-	expect_scanout(&s, -EINVAL, "with reserved[1]");
-	SCANOUT(1, p);
-	s.extensions = (uintptr_t)&s;
-	expect_scanout(&s, -EINVAL, "with extensions");
-	SCANOUT(0, 0);
-	s.reserved[0] = 1;
-	expect_scanout(&s, -EINVAL, "turning a head off with reserved[0]");
-#undef SCANOUT
+	/* The old ioctl's number, whatever its argument: -EINVAL. */
+	memset(arg, 0, sizeof(arg));
+	arg[0] = (uint64_t)plain << 32 | 1;
+	vseg_assert_ret(__vseg_ioctl(ctx.fd, DRM_IOWR(DRM_COMMAND_BASE +
+						      VSEG_REMOVED_NR,
+						      uint64_t[4]), arg),
+			-EINVAL, "the removed ioctl 0x09");
+	vseg_assert_ret(__vseg_ioctl(ctx.fd, DRM_IOWR(DRM_COMMAND_BASE +
+						      VSEG_REMOVED_NR,
+						      uint64_t[4]), NULL),
+			-EINVAL, "the removed ioctl 0x09 with no argument");
 
 	/*
 	 * The display is the DRM master's: another file of the card node,
@@ -730,11 +704,11 @@ static void test_invalid(void)
 
 			op = vseg_gem_create_simple(fds[k], PRIMARY_SIZE,
 						    BIT(ap), PRIMARY);
-			err = __vseg_scanout(fds[k], 1, op);
+			err = __vseg_display_show(fds[k], 1, op);
 			igt_assert_f(err == -EACCES,
-				     "SCANOUT of its own primary from %s: %d (%s), expected -EACCES\n",
+				     "showing its own primary from %s: %d (%s), expected -EACCES\n",
 				     names[k], err, vseg_errname(err));
-			err = __vseg_scanout(fds[k], 0, 0);
+			err = __vseg_display_show(fds[k], 0, 0);
 			igt_assert_f(err == -EACCES,
 				     "turning head 0 off from %s: %d (%s), expected -EACCES\n",
 				     names[k], err, vseg_errname(err));
@@ -751,7 +725,7 @@ static void test_invalid(void)
 	check_displayed(0, p, NULL);
 	check_head_off(1);
 	check_not_mapped(plain, "a refused non-primary");
-	vseg_scanout(ctx.fd, 0, 0);
+	vseg_display_show(ctx.fd, 0, 0);
 	vseg_gem_close(ctx.fd, p);
 	vseg_gem_close(ctx.fd, plain);
 	vseg_gem_close(ctx.fd, apbuf);
@@ -884,8 +858,8 @@ static void test_unload_displayed(void)
 
 	a = create_primary(BIT(ctx.ap_id), 0, NULL);
 	b = create_primary(BIT(1) | BIT(ctx.ap_id), 1, NULL);
-	vseg_scanout(ctx.fd, 0, a);
-	vseg_scanout(ctx.fd, 1, b);
+	vseg_display_show(ctx.fd, 0, a);
+	vseg_display_show(ctx.fd, 1, b);
 	check_displayed(0, a, NULL);
 	check_displayed(1, b, NULL);
 	vseg_gem_close(ctx.fd, a);
@@ -912,10 +886,10 @@ static const struct vseg_subtest discrete_tests[] = {
 	  "The render engine reaches a primary by virtual "
 	  "address; the copy engine refuses it." },
 	{ "invalid", test_invalid,
-	  "SCANOUT of a non-primary, on a bad head, with an "
-	  "unknown handle or nonzero reserved fields is refused "
-	  "and changes nothing; from a file that is not the DRM "
-	  "master, or a render node, it is refused with EACCES." },
+	  "The removed scanout ioctl (0x09) fails with EINVAL and "
+	  "changes nothing; showing a primary through KMS from a "
+	  "file that is not the DRM master, or a render node, is "
+	  "refused with EACCES." },
 };
 
 igt_main
@@ -925,7 +899,7 @@ igt_main
 
 	for_each_vseg_profile(profile) {
 		igt_describe("A primary supported in the aperture only: not "
-			     "mapped before SCANOUT, mapped and pinned while "
+			     "mapped before shown, mapped and pinned while "
 			     "displayed, unmapped when replaced or when its head "
 			     "is turned off; usage and paging counters follow.");
 		igt_subtest_f("aperture-%s", profile) {

@@ -5,7 +5,7 @@
  *
  * The firmware scans out of them when vseg loads: they are held as the
  * firmware image, in no buffer, painted with a splash, and shown by head 0
- * in debugfs "display", until the first SCANOUT hands the display over;
+ * in debugfs "display", until the first KMS modeset hands the display over;
  * then their memory is allocatable like the rest.
  *
  * Copyright (c) 2026 The vseg authors
@@ -17,7 +17,7 @@
  * Sub-category: Display
  * Functionality: firmware frame buffers
  * Description: The UEFI frame-buffer ranges of a memory segment are held as
- *	the firmware image until the first SCANOUT: never allocated before it,
+ *	the firmware image until the first KMS modeset: never allocated before it,
  *	shown with their splash in debugfs, allocatable after it; a client
  *	that is not the DRM master can neither hand them over nor read them.
  *
@@ -33,14 +33,14 @@
  *	query does.
  *
  * SUBTEST: handover
- * Description: The first SCANOUT, on head 1, releases the ranges: the query
+ * Description: The first KMS modeset, on head 1, releases the ranges: the query
  *	lists none, head 0 no longer shows the firmware image, and a segment
  *	filled with buffers puts one in each former range, reading zero (not
  *	the splash).
  *
  * SUBTEST: hostile-client
  * Description: Another file of the card node and a render node cannot
- *	SCANOUT (EACCES), so the ranges stay held and the image unchanged;
+ *	KMS (EACCES), so the ranges stay held and the image unchanged;
  *	the copy engine refuses their COPY from a range's raw GPU address;
  *	their buffers, filling the segment, never land in a range and read
  *	zero.
@@ -54,7 +54,7 @@
 #include "igt_vseg_exec.h"
 
 IGT_TEST_DESCRIPTION("The UEFI frame-buffer ranges of a memory segment are "
-		     "held as the firmware image until the first SCANOUT, "
+		     "held as the firmware image until the first KMS modeset, "
 		     "then allocatable; a client that is not the DRM master "
 		     "can neither hand them over nor read them.");
 
@@ -259,7 +259,7 @@ static void test_handover(void)
 
 	p = vseg_gem_create_simple(ctx.fd, MIB, BIT(SEG),
 				   DRM_VSEG_GEM_CREATE_PRIMARY);
-	vseg_scanout(ctx.fd, 1, p);
+	vseg_display_show(ctx.fd, 1, p);
 	check_held(ctx.fd, false);
 	check_image(ctx.fd, false);
 
@@ -275,7 +275,7 @@ static void test_handover(void)
 				   "a buffer in a former UEFI range");
 	}
 	close_all(ctx.fd, h, n);
-	vseg_scanout(ctx.fd, 1, 0);
+	vseg_display_show(ctx.fd, 1, 0);
 	vseg_gem_close(ctx.fd, p);
 }
 
@@ -321,12 +321,12 @@ static void test_hostile(void)
 		p = vseg_gem_create_simple(fds[i], MIB, BIT(SEG),
 					   DRM_VSEG_GEM_CREATE_PRIMARY);
 		for (uint32_t head = 0; head < DRM_VSEG_NUM_HEADS; head++) {
-			err = __vseg_scanout(fds[i], head, p);
+			err = __vseg_display_show(fds[i], head, p);
 			igt_assert_f(err == -EACCES,
-				     "SCANOUT from a %s: %d (%s), expected -EACCES\n",
+				     "showing from a %s: %d (%s), expected -EACCES\n",
 				     i ? "render node" : "file that is not the master",
 				     err, vseg_errname(err));
-			err = __vseg_scanout(fds[i], head, 0);
+			err = __vseg_display_show(fds[i], head, 0);
 			igt_assert_eq(err, -EACCES);
 		}
 		vseg_gem_close(fds[i], p);
@@ -358,11 +358,11 @@ static const struct vseg_subtest tests[] = {
 	  "checksum of the documented splash; the segments file lists the "
 	  "held ranges." },
 	{ "handover", test_handover,
-	  "The first SCANOUT releases the ranges: the query lists none, head "
+	  "The first KMS modeset releases the ranges: the query lists none, head "
 	  "0 no longer shows the firmware image, and buffers land in the "
 	  "former ranges, reading zero." },
 	{ "hostile-client", test_hostile,
-	  "Another file of the card node and a render node cannot SCANOUT, "
+	  "Another file of the card node and a render node cannot modeset, "
 	  "so the ranges stay held; the copy engine refuses their COPY from "
 	  "a range's raw address; their buffers never land there and read "
 	  "zero." },

@@ -16,7 +16,7 @@
  *   igt_vseg_sigbus.h       CPU accesses that may raise SIGBUS
  *   igt_vseg_allocations.h  debugfs "allocations" and "aperture"
  *   igt_vseg_ctx.h          a test's device, table and starting point
- *   igt_vseg_display.h      SCANOUT, debugfs "display"
+ *   igt_vseg_display.h      showing a primary through KMS, debugfs "display"
  *   igt_vseg_exec.h         the engines: command buffers, submission,
  *                           syncobjs, VM_BIND, physical addresses
  *   igt_vseg_fence.h        gates (vgem fences a test opens) and fence

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The display: SCANOUT and the debugfs file "display".
+ * The display through KMS (a primary shown on a head), and the debugfs
+ * file "display".
  *
  * Copyright (c) 2026 The vseg authors
  */
@@ -8,21 +9,242 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdio.h>
+#include <xf86drm.h>
+#include <xf86drmMode.h>
+#include <drm_fourcc.h>
+
 #include "igt.h"
 #include "igt_vseg.h"
 
-int __vseg_scanout(int fd, uint32_t head, uint32_t handle)
-{
-	struct drm_vseg_scanout s = { .head = head, .handle = handle };
+/* The heads' KMS objects on a device, by head: CRTC i drives head i. */
+struct kms_heads {
+	uint32_t crtc[DRM_VSEG_NUM_HEADS];
+	uint32_t conn[DRM_VSEG_NUM_HEADS];
+	uint32_t primary[DRM_VSEG_NUM_HEADS];
+};
 
-	return __vseg_ioctl(fd, DRM_IOCTL_VSEG_SCANOUT, &s);
+/* The framebuffer vseg_display_show() made for a (fd, head), to remove. */
+#define MAX_SHOWN 64
+static struct {
+	int fd;
+	uint32_t head;
+	uint32_t fb;
+} shown[MAX_SHOWN];
+
+static uint32_t kms_prop_id(int fd, uint32_t obj, uint32_t type,
+			    const char *name)
+{
+	drmModeObjectPropertiesPtr props;
+	uint32_t id = 0;
+
+	props = drmModeObjectGetProperties(fd, obj, type);
+	if (!props)
+		return 0;
+	for (uint32_t i = 0; i < props->count_props && !id; i++) {
+		drmModePropertyPtr p = drmModeGetProperty(fd, props->props[i]);
+
+		if (p && !strcmp(p->name, name))
+			id = p->prop_id;
+		drmModeFreeProperty(p);
+	}
+	drmModeFreeObjectProperties(props);
+	return id;
 }
 
-void vseg_scanout(int fd, uint32_t head, uint32_t handle)
+/* CRTC, connector and primary plane of each head; 0 or -errno. */
+static int kms_heads_find(int fd, struct kms_heads *k)
 {
-	int err = __vseg_scanout(fd, head, handle);
+	drmModePlaneResPtr pres;
+	drmModeResPtr res;
+	uint32_t type_id;
 
-	igt_assert_f(err == 0, "SCANOUT of handle %u on head %u failed: %d (%s)\n",
+	if (drmSetClientCap(fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1) ||
+	    drmSetClientCap(fd, DRM_CLIENT_CAP_ATOMIC, 1))
+		return -errno;
+	res = drmModeGetResources(fd);
+	if (!res)
+		return -errno;
+	igt_assert_eq(res->count_crtcs, DRM_VSEG_NUM_HEADS);
+	igt_assert_eq(res->count_connectors, DRM_VSEG_NUM_HEADS);
+	memset(k, 0, sizeof(*k));
+	for (int i = 0; i < DRM_VSEG_NUM_HEADS; i++) {
+		k->crtc[i] = res->crtcs[i];
+		k->conn[i] = res->connectors[i];
+	}
+	drmModeFreeResources(res);
+
+	pres = drmModeGetPlaneResources(fd);
+	igt_assert(pres);
+	for (uint32_t i = 0; i < pres->count_planes; i++) {
+		drmModePlanePtr p = drmModeGetPlane(fd, pres->planes[i]);
+		drmModeObjectPropertiesPtr props;
+		uint64_t type = ~0ull;
+
+		igt_assert(p);
+		type_id = kms_prop_id(fd, p->plane_id, DRM_MODE_OBJECT_PLANE,
+				      "type");
+		props = drmModeObjectGetProperties(fd, p->plane_id,
+						   DRM_MODE_OBJECT_PLANE);
+		igt_assert(props);
+		for (uint32_t j = 0; j < props->count_props; j++)
+			if (props->props[j] == type_id)
+				type = props->prop_values[j];
+		drmModeFreeObjectProperties(props);
+		if (type == DRM_PLANE_TYPE_PRIMARY)
+			for (int h = 0; h < DRM_VSEG_NUM_HEADS; h++)
+				if (p->possible_crtcs == (1u << h))
+					k->primary[h] = p->plane_id;
+		drmModeFreePlane(p);
+	}
+	drmModeFreePlaneResources(pres);
+	for (int h = 0; h < DRM_VSEG_NUM_HEADS; h++)
+		igt_assert_f(k->primary[h], "no primary plane for head %d\n", h);
+	return 0;
+}
+
+static void kms_add(drmModeAtomicReqPtr req, int fd, uint32_t obj,
+		    uint32_t type, const char *name, uint64_t value)
+{
+	uint32_t id = kms_prop_id(fd, obj, type, name);
+
+	igt_assert_f(id, "object %u has no property %s\n", obj, name);
+	igt_assert(drmModeAtomicAddProperty(req, obj, id, value) >= 0);
+}
+
+/* A mode of @w x @h at 60 Hz, for a framebuffer that covers it exactly. */
+static void kms_mode(drmModeModeInfo *m, uint32_t w, uint32_t h)
+{
+	memset(m, 0, sizeof(*m));
+	m->hdisplay = w;
+	m->hsync_start = w + 16;
+	m->hsync_end = w + 32;
+	m->htotal = w + 48;
+	m->vdisplay = h;
+	m->vsync_start = h + 3;
+	m->vsync_end = h + 6;
+	m->vtotal = h + 10;
+	m->clock = ((uint64_t)m->htotal * m->vtotal * 60 + 999) / 1000;
+	m->vrefresh = 60;
+	m->flags = DRM_MODE_FLAG_PHSYNC | DRM_MODE_FLAG_PVSYNC;
+	m->type = DRM_MODE_TYPE_USERDEF;
+	snprintf(m->name, sizeof(m->name), "%ux%u", w, h);
+}
+
+/*
+ * Light @head with @fb (@w x @h, a mode of its size), or turn the head
+ * and its primary plane off (@fb 0): 0 or -errno of the atomic commit.
+ */
+static int kms_commit(int fd, const struct kms_heads *k, uint32_t head,
+		      uint32_t fb, uint32_t w, uint32_t h)
+{
+	drmModeAtomicReqPtr req = drmModeAtomicAlloc();
+	uint32_t plane = k->primary[head], crtc = k->crtc[head];
+	drmModeModeInfo mode;
+	uint32_t blob = 0;
+	int ret;
+
+	igt_assert(req);
+	if (fb) {
+		kms_mode(&mode, w, h);
+		if (drmModeCreatePropertyBlob(fd, &mode, sizeof(mode), &blob)) {
+			ret = -errno;
+			drmModeAtomicFree(req);
+			return ret;
+		}
+	}
+	kms_add(req, fd, k->conn[head], DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID",
+		fb ? crtc : 0);
+	kms_add(req, fd, crtc, DRM_MODE_OBJECT_CRTC, "MODE_ID", blob);
+	kms_add(req, fd, crtc, DRM_MODE_OBJECT_CRTC, "ACTIVE", !!fb);
+	kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, "FB_ID", fb);
+	kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, "CRTC_ID",
+		fb ? crtc : 0);
+	kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, "SRC_X", 0);
+	kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, "SRC_Y", 0);
+	kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, "SRC_W",
+		(uint64_t)w << 16);
+	kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, "SRC_H",
+		(uint64_t)h << 16);
+	kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, "CRTC_X", 0);
+	kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, "CRTC_Y", 0);
+	kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, "CRTC_W", w);
+	kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, "CRTC_H", h);
+	ret = drmModeAtomicCommit(fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL);
+	ret = ret ? -errno : 0;
+	drmModeAtomicFree(req);
+	if (blob)
+		drmModeDestroyPropertyBlob(fd, blob);
+	return ret;
+}
+
+static int shown_slot(int fd, uint32_t head, bool add)
+{
+	int free_slot = -1;
+
+	for (int i = 0; i < MAX_SHOWN; i++) {
+		if (shown[i].fb && shown[i].fd == fd && shown[i].head == head)
+			return i;
+		if (!shown[i].fb && free_slot < 0)
+			free_slot = i;
+	}
+	igt_assert(!add || free_slot >= 0);
+	return add ? free_slot : -1;
+}
+
+int __vseg_display_show(int fd, uint32_t head, uint32_t handle)
+{
+	uint32_t handles[4] = { handle }, pitches[4] = {}, offsets[4] = {};
+	struct drm_vseg_gem_info info = {};
+	uint32_t fb = 0, w = 0, h = 0;
+	struct kms_heads k;
+	int err, slot;
+
+	if (head >= DRM_VSEG_NUM_HEADS)
+		return -EINVAL;
+	if (handle) {
+		err = __vseg_gem_info(fd, handle, &info);
+		if (err)
+			return err;
+		/* XRGB8888, 1024 pixels a line (fewer for a small buffer). */
+		w = info.size >= 4096 ? 1024 : (info.size / 4 ?: 1);
+		h = info.size / (4ull * w);
+		if (h > 8192)
+			h = 8192;
+		if (!h)
+			return -EINVAL;
+		pitches[0] = 4 * w;
+		if (drmModeAddFB2(fd, w, h, DRM_FORMAT_XRGB8888, handles,
+				  pitches, offsets, &fb, 0))
+			return -errno;
+	}
+	err = kms_heads_find(fd, &k);
+	if (!err)
+		err = kms_commit(fd, &k, head, fb, w, h);
+	if (err) {
+		if (fb)
+			drmModeRmFB(fd, fb);
+		return err;
+	}
+	slot = shown_slot(fd, head, false);
+	if (slot >= 0) {
+		drmModeRmFB(fd, shown[slot].fb);
+		shown[slot].fb = 0;
+	}
+	if (fb) {
+		slot = shown_slot(fd, head, true);
+		shown[slot].fd = fd;
+		shown[slot].head = head;
+		shown[slot].fb = fb;
+	}
+	return 0;
+}
+
+void vseg_display_show(int fd, uint32_t head, uint32_t handle)
+{
+	int err = __vseg_display_show(fd, head, handle);
+
+	igt_assert_f(err == 0, "showing handle %u on head %u failed: %d (%s)\n",
 		     handle, head, err, strerror(-err));
 }
 

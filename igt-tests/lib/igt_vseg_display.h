@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The display: SCANOUT and the debugfs file "display".
+ * The display through KMS, and the debugfs file "display".
  *
  * Copyright (c) 2026 The vseg authors
  */
@@ -12,9 +12,17 @@
 
 #include "vseg_drm.h"
 
-/* DRM_IOCTL_VSEG_SCANOUT: show @handle on @head (0: head off); 0 or -errno. */
-int __vseg_scanout(int fd, uint32_t head, uint32_t handle);
-void vseg_scanout(int fd, uint32_t head, uint32_t handle);
+/*
+ * Show buffer @handle on @head through KMS (0: turn the head off): an
+ * XRGB8888 framebuffer of the buffer (1024 pixels a line, as many lines
+ * as fit) on the head's primary plane, its CRTC lit with a mode of the
+ * framebuffer's size, in one blocking atomic commit. The framebuffer
+ * belongs to @fd (closing @fd turns the head off); the one shown before
+ * by @fd on @head is removed. 0 or -errno (-EACCES for a render node or
+ * a card fd that is not the DRM master).
+ */
+int __vseg_display_show(int fd, uint32_t head, uint32_t handle);
+void vseg_display_show(int fd, uint32_t head, uint32_t handle);
 
 /**
  * struct vseg_display_head - one line of debugfs "display"
@@ -31,7 +39,7 @@ void vseg_scanout(int fd, uint32_t head, uint32_t handle);
  *	programmed (not "-", and not a firmware line, which has none).
  * @scanout: the GPU physical address they hold.
  * @scanout_size: the size they hold.
- * @kms: kms=1: KMS lights the head (a CRTC's primary plane), not SCANOUT.
+ * @kms: kms=1: KMS lights the head (a CRTC's primary plane).
  * @has_format: the registers hold a format (a KMS head): width=, height=,
  *	pitch= and format= are present.
  * @width: pixels per line.

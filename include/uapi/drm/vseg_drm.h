@@ -44,13 +44,13 @@ extern "C" {
  * (the array's stride), and the kernel fills the fields both know and
  * zeroes the rest of each element.
  *
- * Every ioctl but SCANOUT is allowed on render nodes, and is safe there
+ * Every ioctl is allowed on render nodes, and is safe there
  * against other clients of the same device: a client reaches only the
  * buffers it holds a handle of (its own, or given to it through PRIME),
  * and every resource it can tie up is bounded (pins per process, per user
  * and for the device; GPU virtual address mappings and queued jobs per
- * file). SCANOUT changes global state: like KMS it needs
- * the primary node and DRM master. Documentation/gpu/vseg.rst has the
+ * file). The display is driven through KMS only, which needs the primary
+ * node and DRM master. Documentation/gpu/vseg.rst has the
  * whole security model and every limit.
  *
  * PRIME (DRM_IOCTL_PRIME_HANDLE_TO_FD / FD_TO_HANDLE) works the same on
@@ -95,7 +95,8 @@ extern "C" {
  *   (%DRM_VSEG_SEGMENT_POPULATED_BY_RESERVED_DDR_BY_FIRMWARE) is accepted.
  *   Protected buffers (%DRM_VSEG_GEM_CREATE_PROTECTED) in the video
  *   protected region; GEM_INFO's %DRM_VSEG_INFO_CONTENT_LOST.
- *   The UEFI ranges are held until the first SCANOUT; a memory segment's
+ *   The UEFI ranges are held until the display is taken over (the first
+ *   KMS commit that shows a primary, since 0.11); a memory segment's
  *   invalid ranges may change at run time.
  *   A CPU fault on a buffer in a segment with a CPU host aperture maps it
  *   in place through the window instead of moving it.
@@ -152,8 +153,13 @@ extern "C" {
  *   head a CRTC, a primary plane (XRGB8888, ARGB8888, RGB565, linear), a
  *   cursor plane and a virtual connector; framebuffers of vseg buffers
  *   through ADDFB2 (dumb buffers included); vblank events and page flips.
- *   SCANOUT stays for now and fails with -EBUSY on a head whose CRTC is
- *   active.
+ *   The private scanout ioctl stays for now and fails with -EBUSY on a
+ *   head whose CRTC is active.
+ * - 0.11: the private scanout ioctl (number 0x09) is removed: KMS alone
+ *   drives the display. The number is reserved, never reused; calling it
+ *   fails with -EINVAL. The UEFI frame buffer ranges are released by the
+ *   first KMS commit that shows a primary. (Breaks programs that used
+ *   it.)
  *
  * Rule for the version: the minor grows by one whenever this header
  * gains something a program may want to test for before it uses it (an
@@ -200,7 +206,7 @@ struct drm_vseg_user_extension {
 #define DRM_VSEG_VM_BIND		0x06
 #define DRM_VSEG_VM_UNBIND		0x07
 #define DRM_VSEG_SUBMIT			0x08
-#define DRM_VSEG_SCANOUT		0x09
+/* 0x09: the scanout ioctl, removed in 0.11; never reused (-EINVAL). */
 #define DRM_VSEG_DEVICE_QUERY		0x0a
 
 #define DRM_IOCTL_VSEG_QUERY_SEGMENTS \
@@ -227,8 +233,6 @@ struct drm_vseg_user_extension {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VSEG_VM_UNBIND, struct drm_vseg_vm_bind)
 #define DRM_IOCTL_VSEG_SUBMIT \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VSEG_SUBMIT, struct drm_vseg_submit)
-#define DRM_IOCTL_VSEG_SCANOUT \
-	DRM_IOWR(DRM_COMMAND_BASE + DRM_VSEG_SCANOUT, struct drm_vseg_scanout)
 #define DRM_IOCTL_VSEG_DEVICE_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VSEG_DEVICE_QUERY, \
 		 struct drm_vseg_device_query)
@@ -506,8 +510,8 @@ struct drm_vseg_segment_power {
  *	@uefi_frame_buffer_ranges, at most %DRM_VSEG_MAX_UEFI_RANGES (4)
  *	(NumUEFIFrameBufferRanges).
  * @uefi_frame_buffer_ranges: since 0.5: the ranges the firmware scans out
- *	from, held from load until the first DRM_IOCTL_VSEG_SCANOUT hands the
- *	display over, then allocatable: the list names the ranges still held
+ *	from, held from load until the first KMS commit showing a primary
+ *	hands the display over, then allocatable: the list names the ranges still held
  *	(@num_uefi_frame_buffer_ranges is zero after the handover). Like the
  *	invalid ranges, held ranges are in no buffer: @usage does not count
  *	them, and the bytes buffers can get are @size less @usage.committed,
@@ -734,8 +738,8 @@ struct drm_vseg_segment_pref {
  * @flags: DXGK_ALLOCATIONINFOFLAGS: %DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
  *	(reached by physical address: contiguous in a memory segment or
  *	mapped into the aperture when the GPU uses it),
- *	%DRM_VSEG_GEM_CREATE_PRIMARY (a displayable primary surface, for
- *	DRM_IOCTL_VSEG_SCANOUT), %DRM_VSEG_GEM_CREATE_CPU_VISIBLE (needs CPU
+ *	%DRM_VSEG_GEM_CREATE_PRIMARY (a displayable primary surface, for a
+ *	KMS framebuffer), %DRM_VSEG_GEM_CREATE_CPU_VISIBLE (needs CPU
  *	access: CPU-visible placements only),
  *	%DRM_VSEG_GEM_CREATE_FROM_END_OF_SEGMENT (allocate top-down
  *	everywhere), %DRM_VSEG_GEM_CREATE_PROTECTED (since 0.5, below),
@@ -1336,43 +1340,6 @@ struct drm_vseg_vm_bind {
 
 #define DRM_VSEG_NUM_HEADS		2
 
-/**
- * struct drm_vseg_scanout - DRM_IOCTL_VSEG_SCANOUT argument
- *
- * Shows a primary (%DRM_VSEG_GEM_CREATE_PRIMARY) buffer on a head of the
- * virtual display, or turns the head off with @handle 0. The display is
- * global state: only the DRM master, on the primary node, may change it
- * (-EACCES for everyone else, render nodes included). A displayed
- * primary is pinned contiguous in a memory segment or mapped into the
- * aperture; it is unpinned when it is replaced or the head is turned off,
- * and a primary without AccessedPhysically then leaves the aperture as
- * soon as no head shows it, whatever pins it has (a pin keeps it
- * resident, not mapped). Closing the last handle of a
- * displayed buffer keeps it displayed until then; closing the file that
- * set a head turns the head off (as DRM disables the CRTCs that show a
- * closed file's framebuffers).
- *
- * Transitional (driver minor 10): KMS drives the same heads (CRTC i is
- * head i). SCANOUT on a head whose CRTC is active fails with -EBUSY, and
- * an atomic commit that activates the CRTC of a head SCANOUT set fails
- * its check with -EBUSY. SCANOUT is to go in favour of KMS.
- *
- * @extensions: must be zero.
- * @head: 0 .. %DRM_VSEG_NUM_HEADS - 1 (the display has 2 heads).
- * @handle: a primary buffer, or 0 to turn the head off.
- * @flags: must be zero.
- * @pad: must be zero.
- * @reserved: must be zero.
- */
-struct drm_vseg_scanout {
-	__u64 extensions;
-	__u32 head;
-	__u32 handle;
-	__u32 flags;
-	__u32 pad;
-	__u64 reserved[2];
-};
-
 #define DRM_VSEG_DEVICE_QUERY_VERSION		1
 #define DRM_VSEG_DEVICE_QUERY_SEGMENTS		2
 #define DRM_VSEG_DEVICE_QUERY_ENGINES		3
@@ -1541,7 +1508,7 @@ struct drm_vseg_query_engines {
 /**
  * struct drm_vseg_head_info - one head of %DRM_VSEG_DEVICE_QUERY_HEADS
  *
- * @id: the head, as DRM_IOCTL_VSEG_SCANOUT's @head takes it.
+ * @id: the head; KMS's CRTC of index @id drives it.
  * @flags: %DRM_VSEG_HEAD_ACTIVE when the head shows a primary now. Later
  *	bits may be given a meaning.
  * @reserved: zero.

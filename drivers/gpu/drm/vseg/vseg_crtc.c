@@ -216,21 +216,6 @@ static const struct drm_crtc_funcs crtc_funcs = {
 	.get_crc_sources = crtc_get_crc_sources,
 };
 
-/*
- * A head is driven by KMS or by the transitional SCANOUT ioctl: a CRTC
- * whose head SCANOUT set cannot be activated.
- */
-static int crtc_atomic_check(struct drm_crtc *crtc,
-			     struct drm_atomic_state *state)
-{
-	struct drm_crtc_state *cs = drm_atomic_get_new_crtc_state(state, crtc);
-
-	if (cs->active &&
-	    vseg_display_scanout_set(to_vseg(crtc->dev), drm_crtc_index(crtc)))
-		return -EBUSY;
-	return 0;
-}
-
 static void crtc_atomic_enable(struct drm_crtc *crtc,
 			       struct drm_atomic_state *state)
 {
@@ -279,7 +264,6 @@ static void crtc_atomic_flush(struct drm_crtc *crtc,
 }
 
 static const struct drm_crtc_helper_funcs crtc_helper_funcs = {
-	.atomic_check = crtc_atomic_check,
 	.atomic_enable = crtc_atomic_enable,
 	.atomic_disable = crtc_atomic_disable,
 	.atomic_flush = crtc_atomic_flush,

@@ -9,10 +9,8 @@
  * displayed (the WDDM "mapped when displayed" cell), and leaves the
  * aperture when no head shows it any more, whatever pins it has.
  *
- * Heads are driven by KMS (vseg_kms.c, vseg_crtc.c, vseg_plane.c), whose
- * primary planes pin through vseg_display_pin() and vseg_display_unpin(),
- * and, for now, by the private SCANOUT ioctl (vseg_display_set()). A head
- * belongs to one of them at a time.
+ * Heads are driven by KMS alone (vseg_kms.c, vseg_crtc.c, vseg_plane.c),
+ * whose planes pin through vseg_display_pin() and vseg_display_unpin().
  */
 
 #include <linux/seq_file.h>
@@ -114,38 +112,6 @@ u64 vseg_display_address(struct vseg_device *vdev, struct vseg_bo *bo)
 }
 
 /*
- * Program a head's scanout registers: the primary's GPU physical address,
- * where it is pinned (contiguous in a memory segment, or mapped into the
- * aperture), or off. Under the display lock.
- */
-static void head_program(struct vseg_device *vdev, u32 head,
-			 struct vseg_bo *bo)
-{
-	struct vseg_hw_scanout s = {};
-
-	if (!bo) {
-		vdev->hw.display->ops->set_scanout(vdev->hw.display, head, NULL);
-		return;
-	}
-	s.address = vseg_display_address(vdev, bo);
-	s.size = bo->tbo.base.size;
-	vdev->hw.display->ops->set_scanout(vdev->hw.display, head, &s);
-}
-
-static void display_release(struct drm_device *drm, void *arg)
-{
-	struct vseg_display *d = arg;
-	u32 i;
-
-	/* Normally off since the unplug (vseg_display_unplug()). */
-	for (i = 0; i < VSEG_NUM_HEADS; i++) {
-		vseg_display_unpin(d->head[i]);
-		if (d->saved[i])
-			drm_gem_object_put(&d->saved[i]->tbo.base);
-	}
-}
-
-/*
  * A display controller that scans out one BAR alone reaches the memory
  * segment on that BAR, as far as the BAR goes: the layout keeps its
  * primaries there (vseg_place_display_reach()), and the controller learns
@@ -188,16 +154,12 @@ static int display_reach_init(struct vseg_device *vdev)
  */
 int vseg_display_init(struct vseg_device *vdev)
 {
-	struct vseg_display *d = &vdev->display;
 	int err;
 
 	err = display_reach_init(vdev);
 	if (err)
 		return err;
-	err = drmm_mutex_init(&vdev->drm, &d->lock);
-	if (err)
-		return err;
-	return drmm_add_action_or_reset(&vdev->drm, display_release, d);
+	return drmm_mutex_init(&vdev->drm, &vdev->display.lock);
 }
 
 /**
@@ -219,35 +181,6 @@ int vseg_display_check(struct vseg_device *vdev, u32 head,
 	return hd->ops->check ? hd->ops->check(hd, head, s) : 0;
 }
 
-/*
- * Turn every head off and release the primaries, their pins after the
- * lock; @remember keeps each one (with a reference) and its owner for
- * vseg_display_resume().
- */
-static void heads_off(struct vseg_device *vdev, bool remember)
-{
-	struct vseg_display *d = &vdev->display;
-	struct vseg_bo *off[VSEG_NUM_HEADS];
-	u32 i;
-
-	mutex_lock(&d->lock);
-	for (i = 0; i < VSEG_NUM_HEADS; i++) {
-		head_program(vdev, i, NULL);
-		off[i] = d->head[i];
-		if (remember) {
-			d->saved[i] = off[i];
-			d->saved_owner[i] = d->owner[i];
-			if (off[i])
-				drm_gem_object_get(&off[i]->tbo.base);
-		}
-		d->head[i] = NULL;
-		d->owner[i] = NULL;
-	}
-	mutex_unlock(&d->lock);
-	for (i = 0; i < VSEG_NUM_HEADS; i++)
-		vseg_display_unpin(off[i]);
-}
-
 /**
  * vseg_display_unplug() - turn every head off, for an unplugged device
  * @vdev: the device
@@ -258,73 +191,6 @@ static void heads_off(struct vseg_device *vdev, bool remember)
 void vseg_display_unplug(struct vseg_device *vdev)
 {
 	drm_atomic_helper_shutdown(&vdev->drm);
-	heads_off(vdev, false);
-}
-
-/**
- * vseg_display_set() - scan out a primary on a head, or turn it off
- * @vdev: the device
- * @head: the head, already checked
- * @bo: a primary, or NULL
- * @file: the caller; the head is turned off when this file closes
- *
- * The first call takes the display over from the firmware: its frame
- * buffers (the table's UEFI ranges) become allocatable, whatever follows.
- *
- * Transitional: KMS drives the heads too. A head whose CRTC is active is
- * refused with -EBUSY.
- *
- * Return: 0, -EBUSY, -ENOSPC if the primary cannot be placed where the
- * display reaches it, or another negative error code; the head is
- * unchanged then.
- */
-int vseg_display_set(struct vseg_device *vdev, u32 head, struct vseg_bo *bo,
-		     const struct drm_file *file)
-{
-	struct vseg_display *d = &vdev->display;
-	struct drm_crtc *crtc = &d->kms[head].crtc;
-	struct drm_modeset_acquire_ctx ctx;
-	struct vseg_bo *old = NULL;
-	int err;
-
-	/*
-	 * Under the CRTC's lock, which a commit holds from its check to its
-	 * state swap: a head KMS drives is refused, and a commit's check
-	 * sees the head SCANOUT set.
-	 */
-	drm_modeset_acquire_init(&ctx, DRM_MODESET_ACQUIRE_INTERRUPTIBLE);
-retry:
-	err = drm_modeset_lock(&crtc->mutex, &ctx);
-	if (err == -EDEADLK) {
-		err = drm_modeset_backoff(&ctx);
-		if (!err)
-			goto retry;
-	}
-	if (err)
-		goto out;
-	if (crtc->state->active) {
-		err = -EBUSY;
-		goto out;
-	}
-	vseg_firmware_handover(vdev);
-	mutex_lock(&d->lock);
-	if (bo) {
-		err = vseg_display_pin(bo);
-		if (err) {
-			mutex_unlock(&d->lock);
-			goto out;
-		}
-	}
-	old = d->head[head];
-	d->head[head] = bo;
-	d->owner[head] = bo ? file : NULL;
-	head_program(vdev, head, bo);
-	mutex_unlock(&d->lock);
-out:
-	drm_modeset_drop_locks(&ctx);
-	drm_modeset_acquire_fini(&ctx);
-	vseg_display_unpin(old);
-	return err;
 }
 
 /**
@@ -349,126 +215,37 @@ void vseg_display_kms_show(struct vseg_device *vdev, u32 head,
 }
 
 /**
- * vseg_display_scanout_set() - whether SCANOUT drives a head
- * @vdev: the device
- * @head: the head
- *
- * For the CRTC's atomic check, under the CRTC's lock.
- *
- * Return: true if SCANOUT shows a primary on @head.
- */
-bool vseg_display_scanout_set(struct vseg_device *vdev, u32 head)
-{
-	struct vseg_display *d = &vdev->display;
-	bool set;
-
-	mutex_lock(&d->lock);
-	set = d->head[head];
-	mutex_unlock(&d->lock);
-	return set;
-}
-
-/**
- * vseg_display_file_close() - turn off the heads a closing file set
- * @vdev: the device
- * @file: the file being closed
- *
- * As DRM removes a closed file's framebuffers (and disables the CRTCs
- * showing them), a primary does not stay on screen, pinned, after the
- * client that showed it is gone.
- */
-void vseg_display_file_close(struct vseg_device *vdev,
-			     const struct drm_file *file)
-{
-	struct vseg_display *d = &vdev->display;
-	struct vseg_bo *off[VSEG_NUM_HEADS] = {};
-	struct vseg_bo *forget[VSEG_NUM_HEADS] = {};
-	u32 i;
-
-	mutex_lock(&d->lock);
-	for (i = 0; i < VSEG_NUM_HEADS; i++) {
-		if (d->head[i] && d->owner[i] == file) {
-			head_program(vdev, i, NULL);
-			off[i] = d->head[i];
-			d->head[i] = NULL;
-			d->owner[i] = NULL;
-		}
-		/* Off during a power transition: not shown again. */
-		if (d->saved[i] && d->saved_owner[i] == file) {
-			forget[i] = d->saved[i];
-			d->saved[i] = NULL;
-			d->saved_owner[i] = NULL;
-		}
-	}
-	mutex_unlock(&d->lock);
-	for (i = 0; i < VSEG_NUM_HEADS; i++) {
-		vseg_display_unpin(off[i]);
-		if (forget[i])
-			drm_gem_object_put(&forget[i]->tbo.base);
-	}
-}
-
-/**
  * vseg_display_suspend() - turn every head off for a power transition
  * @vdev: the device
  *
- * KMS's state is saved and every CRTC disabled (the mode-config helpers);
- * each head SCANOUT set has its primary remembered (with a reference) and
- * released. Either way the display's pins go, so that the transition may
- * evict the primaries like any buffer. vseg_display_resume() shows them
- * again.
+ * KMS's state is saved and every CRTC disabled (the mode-config helpers):
+ * the display's pins go, so that the transition may evict the primaries
+ * like any buffer. vseg_display_resume() shows them again.
  *
  * Return: 0, or the error of the commit that disables the CRTCs (they stay
- * as they were; the SCANOUT heads are off all the same).
+ * as they were).
  */
 int vseg_display_suspend(struct vseg_device *vdev)
 {
-	int err = drm_mode_config_helper_suspend(&vdev->drm);
-
-	heads_off(vdev, true);
-	return err;
+	return drm_mode_config_helper_suspend(&vdev->drm);
 }
 
 /**
  * vseg_display_resume() - show again what vseg_display_suspend() remembered
  * @vdev: the device
  *
- * Each primary is pinned where the display reaches it again (it may have
- * been evicted). A SCANOUT head whose primary finds no room stays off; the
- * KMS state is committed again as it was (its planes' prepare_fb pins).
+ * The KMS state is committed again as it was: its planes' prepare_fb pins
+ * each primary where the display reaches it again (it may have been
+ * evicted).
  *
- * Return: 0, or the error of the first head that stayed off.
+ * Return: 0, or the error of the commit.
  */
 int vseg_display_resume(struct vseg_device *vdev)
 {
-	struct vseg_display *d = &vdev->display;
-	int err, ret = 0;
-	u32 i;
-
 	/* Nothing saved when the suspend's commit failed. */
-	if (vdev->drm.mode_config.suspend_state)
-		ret = drm_mode_config_helper_resume(&vdev->drm);
-
-	mutex_lock(&d->lock);
-	for (i = 0; i < VSEG_NUM_HEADS; i++) {
-		struct vseg_bo *bo = d->saved[i];
-
-		if (!bo)
-			continue;
-		d->saved[i] = NULL;
-		err = vseg_display_pin(bo);
-		if (!err) {
-			d->head[i] = bo;
-			d->owner[i] = d->saved_owner[i];
-			head_program(vdev, i, bo);
-		} else if (!ret) {
-			ret = err;
-		}
-		d->saved_owner[i] = NULL;
-		drm_gem_object_put(&bo->tbo.base);
-	}
-	mutex_unlock(&d->lock);
-	return ret;
+	if (!vdev->drm.mode_config.suspend_state)
+		return 0;
+	return drm_mode_config_helper_resume(&vdev->drm);
 }
 
 /* The registers' format fields, for a head KMS programmed. */
@@ -506,13 +283,8 @@ void vseg_display_show(struct vseg_device *vdev, struct seq_file *m)
 		   atomic64_read(&d->flips_elsewhere));
 	mutex_lock(&d->lock);
 	for (i = 0; i < VSEG_NUM_HEADS; i++) {
-		struct vseg_bo *bo = d->head[i];
-		bool kms = false;
+		struct vseg_bo *bo = d->kms[i].shown;
 
-		if (!bo) {
-			bo = d->kms[i].shown;
-			kms = bo;
-		}
 		if (!bo) {
 			/* Until the first modeset, head 0 shows the firmware image. */
 			if (i || !vseg_firmware_show(vdev, m))
@@ -536,7 +308,7 @@ void vseg_display_show(struct vseg_device *vdev, struct seq_file *m)
 		} else {
 			seq_puts(m, " scanout=-");
 		}
-		seq_printf(m, " kms=%d\n", kms);
+		seq_puts(m, " kms=1\n");
 	}
 	mutex_unlock(&d->lock);
 }

@@ -9,7 +9,6 @@
 
 #include "vseg_display_types.h"
 
-struct drm_file;
 struct seq_file;
 struct vseg_bo;
 struct vseg_device;
@@ -19,14 +18,9 @@ void vseg_display_unplug(struct vseg_device *vdev);
 int vseg_display_pin(struct vseg_bo *bo);
 void vseg_display_unpin(struct vseg_bo *bo);
 u64 vseg_display_address(struct vseg_device *vdev, struct vseg_bo *bo);
-int vseg_display_set(struct vseg_device *vdev, u32 head, struct vseg_bo *bo,
-		     const struct drm_file *file);
 struct vseg_hw_scanout;
 void vseg_display_kms_show(struct vseg_device *vdev, u32 head,
 			   struct vseg_bo *bo, const struct vseg_hw_scanout *s);
-bool vseg_display_scanout_set(struct vseg_device *vdev, u32 head);
-void vseg_display_file_close(struct vseg_device *vdev,
-			     const struct drm_file *file);
 int vseg_display_suspend(struct vseg_device *vdev);
 int vseg_display_resume(struct vseg_device *vdev);
 void vseg_display_show(struct vseg_device *vdev, struct seq_file *m);

@@ -15,7 +15,6 @@
 #include <drm/drm_encoder.h>
 #include <drm/drm_plane.h>
 
-struct drm_file;
 struct vseg_bo;
 
 #define VSEG_NUM_HEADS	2
@@ -76,15 +75,8 @@ struct vseg_kms_head {
 
 /**
  * struct vseg_display - the virtual display
- * @lock: protects @head and @owner; taken before any reservation.
- * @head: the primary each head scans out through the transitional SCANOUT
- *	ioctl, referenced, or NULL. A head is driven by SCANOUT or by KMS,
- *	never both: SCANOUT refuses a head whose CRTC is active, a commit
- *	activating a CRTC whose head SCANOUT set fails its check (-EBUSY).
- * @owner: the file that set each head (compared, never dereferenced).
- * @saved: during a power transition (vseg_pm.c): the primary each head
- *	showed, referenced, to show again on resume; else NULL.
- * @saved_owner: the file that set it.
+ * @lock: protects each head's &vseg_kms_head.shown and its scanout
+ *	registers; taken before any reservation.
  * @kms: each head's CRTC, planes, encoder and connector.
  * @flips_in_place: primaries pinned for display where they were, in a
  *	DirectFlip segment.
@@ -94,10 +86,6 @@ struct vseg_kms_head {
  */
 struct vseg_display {
 	struct mutex lock; /* see above */
-	struct vseg_bo *head[VSEG_NUM_HEADS];
-	const struct drm_file *owner[VSEG_NUM_HEADS];
-	struct vseg_bo *saved[VSEG_NUM_HEADS];
-	const struct drm_file *saved_owner[VSEG_NUM_HEADS];
 	struct vseg_kms_head kms[VSEG_NUM_HEADS];
 	atomic64_t flips_in_place;
 	atomic64_t flips_moved;

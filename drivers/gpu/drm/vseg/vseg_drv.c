@@ -131,16 +131,16 @@ VSEG_IOCTL_GUARD(vseg_ioctl_evict)
 VSEG_IOCTL_GUARD(vseg_ioctl_vm_bind)
 VSEG_IOCTL_GUARD(vseg_ioctl_vm_unbind)
 VSEG_IOCTL_GUARD(vseg_ioctl_submit)
-VSEG_IOCTL_GUARD(vseg_ioctl_scanout)
 VSEG_IOCTL_GUARD(vseg_ioctl_device_query)
 
 #define VSEG_IOCTL_DEF(ioctl, func, flags) \
 	DRM_IOCTL_DEF_DRV(ioctl, func##_guarded, flags)
 
 /*
- * Everything but SCANOUT is safe for any client of a render node (see the
- * security model in Documentation/gpu/vseg.rst). The display is global
- * state: like KMS, only the DRM master of the primary node may change it.
+ * Everything is safe for any client of a render node (see the security
+ * model in Documentation/gpu/vseg.rst); the display is KMS's. Slot 0x09
+ * (the scanout ioctl, removed in 0.11) stays empty: DRM core fails a call
+ * to an empty slot with -EINVAL.
  */
 static const struct drm_ioctl_desc vseg_ioctls[] = {
 	VSEG_IOCTL_DEF(VSEG_QUERY_SEGMENTS, vseg_ioctl_query_segments, DRM_RENDER_ALLOW),
@@ -152,7 +152,6 @@ static const struct drm_ioctl_desc vseg_ioctls[] = {
 	VSEG_IOCTL_DEF(VSEG_VM_BIND, vseg_ioctl_vm_bind, DRM_RENDER_ALLOW),
 	VSEG_IOCTL_DEF(VSEG_VM_UNBIND, vseg_ioctl_vm_unbind, DRM_RENDER_ALLOW),
 	VSEG_IOCTL_DEF(VSEG_SUBMIT, vseg_ioctl_submit, DRM_RENDER_ALLOW),
-	VSEG_IOCTL_DEF(VSEG_SCANOUT, vseg_ioctl_scanout, DRM_MASTER),
 	VSEG_IOCTL_DEF(VSEG_DEVICE_QUERY, vseg_ioctl_device_query, DRM_RENDER_ALLOW),
 };
 
@@ -171,13 +170,6 @@ static int vseg_open(struct drm_device *drm, struct drm_file *file)
 static void vseg_postclose(struct drm_device *drm, struct drm_file *file)
 {
 	struct vseg_file *vfile = file->driver_priv;
-	int idx;
-
-	/* Unplugged: the display is (being) turned off as a whole. */
-	if (drm_dev_enter(drm, &idx)) {
-		vseg_display_file_close(to_vseg(drm), file);
-		drm_dev_exit(idx);
-	}
 
 	vseg_file_fini(vfile);
 	kfree(vfile);

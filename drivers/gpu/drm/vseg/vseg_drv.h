@@ -12,8 +12,8 @@
 
 #define DRIVER_NAME	"vseg"
 #define DRIVER_DESC	"WDDM GPU segment memory model on TTM"
-#define DRIVER_DATE	"20261127"
+#define DRIVER_DATE	"20261128"
 #define DRIVER_MAJOR	0
-#define DRIVER_MINOR	10
+#define DRIVER_MINOR	11
 
 #endif /* __VSEG_DRV_H__ */

@@ -622,37 +622,3 @@ static_assert(DRM_VSEG_ENGINE_COPY == VSEG_ENGINE_COPY);
 static_assert(DRM_VSEG_ENGINE_RENDER == VSEG_ENGINE_RENDER);
 static_assert(DRM_VSEG_NUM_HEADS == VSEG_NUM_HEADS);
 static_assert(DRM_VSEG_MAX_VM_MAPPINGS == VSEG_VM_MAX_MAPPINGS);
-
-/**
- * vseg_ioctl_scanout() - DRM_IOCTL_VSEG_SCANOUT
- * @drm: the device
- * @data: &struct drm_vseg_scanout
- * @file: the caller
- *
- * Return: 0, -EINVAL, -ENOENT, -ENOSPC.
- */
-int vseg_ioctl_scanout(struct drm_device *drm, void *data,
-		       struct drm_file *file)
-{
-	struct drm_vseg_scanout *args = data;
-	struct vseg_bo *vbo = NULL;
-	int err;
-
-	if (args->extensions || args->flags || args->pad ||
-	    !mbz(args->reserved, sizeof(args->reserved)) ||
-	    args->head >= DRM_VSEG_NUM_HEADS)
-		return -EINVAL;
-	if (args->handle) {
-		vbo = lookup_bo(file, args->handle);
-		if (!vbo)
-			return -ENOENT;
-		if (!(vbo->params.flags & VSEG_BO_PRIMARY)) {
-			drm_gem_object_put(&vbo->tbo.base);
-			return -EINVAL;
-		}
-	}
-	err = vseg_display_set(to_vseg(drm), args->head, vbo, file);
-	if (vbo)
-		drm_gem_object_put(&vbo->tbo.base);
-	return err;
-}

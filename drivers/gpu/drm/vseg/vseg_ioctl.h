@@ -32,8 +32,6 @@ int vseg_ioctl_make_resident(struct drm_device *drm, void *data,
 			     struct drm_file *file);
 int vseg_ioctl_evict(struct drm_device *drm, void *data,
 		     struct drm_file *file);
-int vseg_ioctl_scanout(struct drm_device *drm, void *data,
-		       struct drm_file *file);
 int vseg_ioctl_device_query(struct drm_device *drm, void *data,
 			    struct drm_file *file);
 

@@ -140,7 +140,8 @@ static int query_heads(struct vseg_device *vdev, struct query_result *r)
 	mutex_lock(&vdev->display.lock);
 	for (i = 0; i < VSEG_NUM_HEADS; i++) {
 		hi[i].id = i;
-		hi[i].flags = vdev->display.head[i] ? DRM_VSEG_HEAD_ACTIVE : 0;
+		hi[i].flags = vdev->display.kms[i].shown ?
+			      DRM_VSEG_HEAD_ACTIVE : 0;
 	}
 	mutex_unlock(&vdev->display.lock);
 	return 0;
