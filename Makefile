@@ -156,7 +156,7 @@ checkpatch:
 	@$(TOOLS)/checkpatch.sh
 
 # Everything CI runs; the last line is "N passed, N failed, N skipped".
-check:
+check: version-check
 	@V=$(V) KERNELS="$(KERNELS)" MAKE="$(MAKE)" $(TOOLS)/check.sh
 
 # The debug kernel (KASAN, lockdep, kmemleak, KUnit), built once and cached

@@ -159,7 +159,14 @@ extern "C" {
  *   drives the display. The number is reserved, never reused; calling it
  *   fails with -EINVAL. The UEFI frame buffer ranges are released by the
  *   first KMS commit that shows a primary. (Breaks programs that used
- *   it.)
+ *   it.) %DRM_VSEG_SEGMENT_DIRECT_FLIP is honoured: a KMS framebuffer
+ *   whose buffer may live in a DirectFlip segment is scanned out from one
+ *   (moved there first if needed). fbdev emulation (module parameter
+ *   fbdev, on by default); a CRC source "auto" per CRTC (DRM's debugfs
+ *   crc files) where the display controller has a CRC generator. vseg
+ *   binds QEMU's Bochs display adapter (pci=1234:1111), whose display
+ *   scans primaries out of its VRAM BAR alone: there a primary that the
+ *   segment on that BAR cannot hold is refused at GEM_CREATE (-EINVAL).
  *
  * Rule for the version: the minor grows by one whenever this header
  * gains something a program may want to test for before it uses it (an
