@@ -251,31 +251,12 @@ static void kms_init(int fd)
 	igt_assert_f(kms.mode.hdisplay == W, "no 1024x768 mode\n");
 }
 
-static uint32_t prop_id(int fd, uint32_t obj, uint32_t type, const char *name)
-{
-	drmModeObjectPropertiesPtr props;
-	uint32_t id = 0;
-
-	props = drmModeObjectGetProperties(fd, obj, type);
-	igt_assert(props);
-	for (uint32_t i = 0; i < props->count_props && !id; i++) {
-		drmModePropertyPtr p = drmModeGetProperty(fd, props->props[i]);
-
-		if (p && !strcmp(p->name, name))
-			id = p->prop_id;
-		drmModeFreeProperty(p);
-	}
-	drmModeFreeObjectProperties(props);
-	igt_assert_f(id, "object %u has no property %s\n", obj, name);
-	return id;
-}
-
 static void add(drmModeAtomicReqPtr req, uint32_t obj, uint32_t type,
 		const char *name, uint64_t value)
 {
-	igt_assert(drmModeAtomicAddProperty(req, obj,
-					    prop_id(ctx.fd, obj, type, name),
-					    value) >= 0);
+	uint32_t id = vseg_kms_prop_id(ctx.fd, obj, type, name);
+
+	igt_assert(drmModeAtomicAddProperty(req, obj, id, value) >= 0);
 }
 
 /* Light head 0 with @fb (1024x768), or turn it off: 0 or -errno. */

@@ -32,7 +32,7 @@ static struct {
 	uint32_t fb;
 } shown[MAX_SHOWN];
 
-static uint32_t kms_prop_id(int fd, uint32_t obj, uint32_t type,
+uint32_t __vseg_kms_prop_id(int fd, uint32_t obj, uint32_t type,
 			    const char *name)
 {
 	drmModeObjectPropertiesPtr props;
@@ -49,6 +49,15 @@ static uint32_t kms_prop_id(int fd, uint32_t obj, uint32_t type,
 		drmModeFreeProperty(p);
 	}
 	drmModeFreeObjectProperties(props);
+	return id;
+}
+
+uint32_t vseg_kms_prop_id(int fd, uint32_t obj, uint32_t type,
+			  const char *name)
+{
+	uint32_t id = __vseg_kms_prop_id(fd, obj, type, name);
+
+	igt_assert_f(id, "object %u has no property %s\n", obj, name);
 	return id;
 }
 
@@ -82,7 +91,7 @@ static int kms_heads_find(int fd, struct kms_heads *k)
 		uint64_t type = ~0ull;
 
 		igt_assert(p);
-		type_id = kms_prop_id(fd, p->plane_id, DRM_MODE_OBJECT_PLANE,
+		type_id = __vseg_kms_prop_id(fd, p->plane_id, DRM_MODE_OBJECT_PLANE,
 				      "type");
 		props = drmModeObjectGetProperties(fd, p->plane_id,
 						   DRM_MODE_OBJECT_PLANE);
@@ -106,7 +115,7 @@ static int kms_heads_find(int fd, struct kms_heads *k)
 static void kms_add(drmModeAtomicReqPtr req, int fd, uint32_t obj,
 		    uint32_t type, const char *name, uint64_t value)
 {
-	uint32_t id = kms_prop_id(fd, obj, type, name);
+	uint32_t id = __vseg_kms_prop_id(fd, obj, type, name);
 
 	igt_assert_f(id, "object %u has no property %s\n", obj, name);
 	igt_assert(drmModeAtomicAddProperty(req, obj, id, value) >= 0);

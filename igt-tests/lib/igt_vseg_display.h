@@ -13,6 +13,15 @@
 #include "vseg_drm.h"
 
 /*
+ * The id of KMS object @obj's (of DRM_MODE_OBJECT_* @type) property
+ * @name: 0 if it has none; the second asserts it has one.
+ */
+uint32_t __vseg_kms_prop_id(int fd, uint32_t obj, uint32_t type,
+			    const char *name);
+uint32_t vseg_kms_prop_id(int fd, uint32_t obj, uint32_t type,
+			  const char *name);
+
+/*
  * Show buffer @handle on @head through KMS (0: turn the head off): an
  * XRGB8888 framebuffer of the buffer (1024 pixels a line, as many lines
  * as fit) on the head's primary plane, its CRTC lit with a mode of the
