@@ -812,7 +812,12 @@ struct crc_src {
 	unsigned int read;
 };
 
-static void crc_start(struct crc_src *c)
+/*
+ * Start head 0's CRC source "auto": false if the display controller has
+ * no CRC generator (the Bochs adapter), which DRM reports as EINVAL when
+ * the data file opens.
+ */
+static bool crc_start(struct crc_src *c)
 {
 	int dir = igt_debugfs_dir(ctx.fd), ctl;
 
@@ -822,10 +827,13 @@ static void crc_start(struct crc_src *c)
 	igt_assert_eq(write(ctl, "auto", 4), 4);
 	close(ctl);
 	c->data = openat(dir, "crtc-0/crc/data", O_RDONLY | O_NONBLOCK);
-	igt_assert_f(c->data >= 0, "crtc-0/crc/data: %m\n");
 	close(dir);
+	if (c->data < 0 && errno == EINVAL)
+		return false;
+	igt_assert_f(c->data >= 0, "crtc-0/crc/data: %m\n");
 	c->frame = 0;
 	c->read = 0;
+	return true;
 }
 
 static void crc_stop(struct crc_src *c)
@@ -905,7 +913,8 @@ static void test_crc_matches_content(void)
 	fb_ap = addfb(ctx.fd, ap, DRM_FORMAT_XRGB8888, W * 4);
 
 	commit_head(ctx.fd, 0, fb_a);
-	crc_start(&src);
+	igt_require_f(crc_start(&src),
+		      "the display controller has no CRC generator\n");
 	crc = crc_now(&src);
 	igt_assert_f(crc == want_a, "CRC %#x of a, its pixels' CRC is %#x\n",
 		     crc, want_a);
@@ -1063,6 +1072,7 @@ static void test_flip_waits_fence(void)
 	struct vseg_gate g;
 	uint64_t pa_a;
 	uint32_t *p;
+	bool has_crc;
 
 	kms_init(ctx.fd);
 	a = dumb_create(ctx.fd, W, H, 32, &pitch, NULL);
@@ -1074,8 +1084,10 @@ static void test_flip_waits_fence(void)
 	commit_head(ctx.fd, 0, fb_a);
 	check_kms_shows(0, a, pitch, DRM_FORMAT_XRGB8888, &ia);
 	igt_assert(vseg_phys_addr_of(&ia, 0, &pa_a));
-	crc_start(&src);
-	igt_assert_eq_u32(crc_now(&src), crc_old);
+	/* The picture's CRCs too, where the display controller has them. */
+	has_crc = crc_start(&src);
+	if (has_crc)
+		igt_assert_eq_u32(crc_now(&src), crc_old);
 
 	/* A job that fills b, held back by the gate. */
 	vseg_gate_init(&g);
@@ -1101,7 +1113,7 @@ static void test_flip_waits_fence(void)
 	igt_assert_eq(vseg_syncobj_status(ctx.fd, done), 0);
 	vseg_gate_assert_closed(&g, "the flip was held back");
 	/* Every frame so far showed a's picture. */
-	crc = crc_now(&src);
+	crc = has_crc ? crc_now(&src) : crc_old;
 	igt_assert_f(crc == crc_old,
 		     "CRC %#x while the flip is held, a's is %#x (b's %#x)\n",
 		     crc, crc_old, crc_bb);
@@ -1117,6 +1129,8 @@ static void test_flip_waits_fence(void)
 	 * job; from the event's frame on, the job's: a's never shows again.
 	 */
 	do {
+		if (!has_crc)
+			break;
 		crc = crc_next(&src);
 		igt_assert_f(crc == crc_old || crc == crc_new,
 			     "CRC %#x at frame %u: neither a's %#x nor the job's %#x (b before the job: %#x)\n",
@@ -1126,8 +1140,10 @@ static void test_flip_waits_fence(void)
 			     "frame %u, at or after the flip's %u, shows the old picture (CRC %#x)\n",
 			     src.frame, flip_seq, crc);
 	} while ((int32_t)(src.frame - flip_seq) < 3);
-	igt_assert_eq_u32(crc_now(&src), crc_new);
-	crc_stop(&src);
+	if (has_crc) {
+		igt_assert_eq_u32(crc_now(&src), crc_new);
+		crc_stop(&src);
+	}
 	p = vseg_gem_mmap(ctx.fd, b, FB_SIZE, PROT_READ);
 	igt_assert_eq_u32(p[0], 0x00c0ffee);
 	igt_assert_eq_u32(p[FB_SIZE / 4 - 1], 0x00c0ffee);
@@ -1386,6 +1402,8 @@ static void test_directflip(void)
 	uint32_t a, b, c, d, fa, fb, fc, fbd;
 	int ready[2], go[2];
 
+	igt_require_f(!display_segment(),
+		      "the display reaches one BAR's segment alone, not the DirectFlip segment\n");
 	kms_init(ctx.fd);
 	a = df_primary(all, DF_VRAM, DF_SEED);
 	fa = df_show(a, DF_SEED, DF_SEG, 1,
@@ -1646,6 +1664,12 @@ igt_main
 	igt_describe("Flips scan out of DirectFlip segments, moving primaries "
 		     "there, hostile clients' buffers evicted intact.");
 	igt_subtest("directflip") {
+		const char *opts = getenv("IGT_KMOD_OPTIONS");
+
+		/* Its table is a platform GPU's: a PCI device puts one on its BAR. */
+		igt_require_f(!opts || !strstr(opts, "pci="),
+			      "vseg binds a PCI device here (IGT_KMOD_OPTIONS %s)\n",
+			      opts);
 		vseg_ctx_load(&ctx, DF_TABLE);
 		test_directflip();
 		vseg_ctx_finish(&ctx, "after turning every head off");
