@@ -2882,6 +2882,15 @@ static void op_scanout(struct fz *g)
 		expect(g, ret, EINV);
 		return;
 	}
+	/* The heads are other generators': only a head out of range. */
+	if (!g->heads) {
+		head = NUM_HEADS + below(g, 2) * rnd32(g);
+		note(g, "fd%d show on head %u, out of range", c == &g->cl[1],
+		     head);
+		ret = __vseg_display_show(c->fd, head, 0);
+		expect(g, ret, EINV);
+		return;
+	}
 	for (i = 0; i < c->nbo; i++)
 		if (c->bo[i].flags & PRIMARY)
 			prim[np++] = i;

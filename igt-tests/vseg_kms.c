@@ -102,6 +102,22 @@
  *	memory (refused, or SIGBUS past the end), and an unprivileged child (uid 65534) cannot open the fb
  *	for writing.
  *
+ * SUBTEST: eviction-storm
+ * Description: While head 0 shows a primary in vram (not AccessedPhysically:
+ *	only the display pins it), an unprivileged child creates, fills and
+ *	reads back more vram-only buffers than vram holds: each of its
+ *	creations succeeds (evicting its own buffers) or fails with ENOSPC,
+ *	its bytes come back intact, and the primary never moves (same
+ *	segment, offset and scanout address, no move counted, bytes intact).
+ *
+ * SUBTEST: suspend-keeps-picture
+ * Description: Head 0 shows a pattern; after a standby and after a
+ *	hibernate (sysfs "pm" of the platform device) GETCRTC gives the same
+ *	framebuffer and mode, debugfs display shows the buffer where the
+ *	display reaches it, its pixels and (where the display has a CRC
+ *	generator) the frame's CRC are the pattern's. An unprivileged child
+ *	cannot open the pm file for writing.
+ *
  * SUBTEST: removed-scanout-ioctl
  * Description: The private scanout ioctl's number (0x09, removed in 0.11)
  *	fails with EINVAL, from the DRM master as from a render node, and
@@ -813,23 +829,46 @@ struct crc_src {
 };
 
 /*
- * Start head 0's CRC source "auto": false if the display controller has
- * no CRC generator (the Bochs adapter), which DRM reports as EINVAL when
- * the data file opens.
+ * Select head 0's CRC source "auto": false if the display controller has
+ * no CRC generator (the Bochs adapter), which DRM refuses with EINVAL.
  */
-static bool crc_start(struct crc_src *c)
+static bool crc_select(int dir)
 {
-	int dir = igt_debugfs_dir(ctx.fd), ctl;
+	int ctl = openat(dir, "crtc-0/crc/control", O_WRONLY);
+	ssize_t n;
+
+	igt_assert_f(ctl >= 0, "crtc-0/crc/control: %m\n");
+	n = write(ctl, "auto", 4);
+	igt_assert_f(n == 4 || (n < 0 && errno == EINVAL),
+		     "crtc-0/crc/control: %m\n");
+	close(ctl);
+	return n == 4;
+}
+
+/* Whether head 0 has CRCs. */
+static bool crc_available(void)
+{
+	int dir = igt_debugfs_dir(ctx.fd);
+	bool ok;
 
 	igt_assert_f(dir >= 0, "no debugfs directory for the device\n");
-	ctl = openat(dir, "crtc-0/crc/control", O_WRONLY);
-	igt_assert_f(ctl >= 0, "crtc-0/crc/control: %m\n");
-	igt_assert_eq(write(ctl, "auto", 4), 4);
-	close(ctl);
+	ok = crc_select(dir);
+	close(dir);
+	return ok;
+}
+
+/* Start head 0's CRCs (its CRTC active): false where it has none. */
+static bool crc_start(struct crc_src *c)
+{
+	int dir = igt_debugfs_dir(ctx.fd);
+
+	igt_assert_f(dir >= 0, "no debugfs directory for the device\n");
+	if (!crc_select(dir)) {
+		close(dir);
+		return false;
+	}
 	c->data = openat(dir, "crtc-0/crc/data", O_RDONLY | O_NONBLOCK);
 	close(dir);
-	if (c->data < 0 && errno == EINVAL)
-		return false;
 	igt_assert_f(c->data >= 0, "crtc-0/crc/data: %m\n");
 	c->frame = 0;
 	c->read = 0;
@@ -888,6 +927,8 @@ static void test_crc_matches_content(void)
 	char dir[200];
 	uint32_t vram;
 
+	igt_require_f(crc_available(),
+		      "the display controller has no CRC generator\n");
 	kms_init(ctx.fd);
 	vram = vseg_segment_by_name(&ctx.q, ctx.segs, "vram");
 	a = dumb_create(ctx.fd, W, H, 32, &pitch, NULL);
@@ -913,8 +954,7 @@ static void test_crc_matches_content(void)
 	fb_ap = addfb(ctx.fd, ap, DRM_FORMAT_XRGB8888, W * 4);
 
 	commit_head(ctx.fd, 0, fb_a);
-	igt_require_f(crc_start(&src),
-		      "the display controller has no CRC generator\n");
+	igt_assert(crc_start(&src));
 	crc = crc_now(&src);
 	igt_assert_f(crc == want_a, "CRC %#x of a, its pixels' CRC is %#x\n",
 		     crc, want_a);
@@ -1627,6 +1667,163 @@ static void test_fbdev(void)
 	drmModeFreeCrtc(crtc);
 }
 
+/* --- an eviction storm, a power transition ----------------------------- */
+
+#define STORM_BUFS	48
+#define STORM_SEED	0x570f
+#define PM_PATH		"/sys/bus/platform/devices/vseg/pm"
+
+static void test_eviction_storm(void)
+{
+	struct drm_vseg_gem_info before, after;
+	struct vseg_display_head hb, ha;
+	struct drm_vseg_gem_create c;
+	uint32_t d, fb, vram;
+
+	kms_init(ctx.fd);
+	vram = vseg_segment_by_name(&ctx.q, ctx.segs, "vram");
+	vseg_create_args(&c, FB_SIZE, BIT(vram) | BIT(ctx.ap_id), PRIMARY);
+	vseg_create_prefer(&c, vram, 0);
+	d = vseg_gem_create(ctx.fd, &c);
+	vseg_bo_fill_pattern(ctx.fd, d, FB_SIZE, STORM_SEED);
+	fb = addfb(ctx.fd, d, DRM_FORMAT_XRGB8888, W * 4);
+	commit_head(ctx.fd, 0, fb);
+	check_kms_shows(0, d, W * 4, DRM_FORMAT_XRGB8888, &before);
+	hb = display_head(0);
+
+	igt_fork(child, 1) {
+		int fd = drm_open_vseg_render();
+		uint32_t h[STORM_BUFS];
+		unsigned int made = 0, full = 0;
+
+		igt_assert_eq(setgroups(0, NULL), 0);
+		igt_assert_eq(setresgid(65534, 65534, 65534), 0);
+		igt_assert_eq(setresuid(65534, 65534, 65534), 0);
+		for (unsigned int i = 0; i < STORM_BUFS; i++) {
+			struct drm_vseg_gem_create cc;
+			int err;
+
+			vseg_create_args(&cc, SZ_1M, BIT(vram), 0);
+			err = __vseg_gem_create(fd, &cc);
+			if (err == -ENOSPC) {
+				full++;
+				continue;
+			}
+			igt_assert_f(!err, "GEM_CREATE in the storm: %d (%s)\n",
+				     err, vseg_errname(err));
+			h[made] = cc.handle;
+			vseg_bo_fill_pattern(fd, h[made], SZ_1M,
+					     STORM_SEED + 1 + made);
+			made++;
+		}
+		/* Every buffer back, each evicting others. */
+		for (unsigned int round = 0; round < 2; round++)
+			for (unsigned int i = 0; i < made; i++)
+				vseg_bo_check_pattern(fd, h[i], SZ_1M,
+						      STORM_SEED + 1 + i,
+						      "a storm buffer");
+		igt_info("eviction storm: %u buffers made, %u refused (ENOSPC)\n",
+			 made, full);
+		igt_assert(made > 0);
+		drm_close_driver(fd);
+	}
+	igt_waitchildren();
+
+	check_kms_shows(0, d, W * 4, DRM_FORMAT_XRGB8888, &after);
+	ha = display_head(0);
+	igt_assert_f(after.segment_id == before.segment_id &&
+		     after.offset == before.offset &&
+		     after.moves == before.moves && ha.scanout == hb.scanout,
+		     "the displayed primary moved in the storm: segment %u offset %#llx moves %llu scanout %#llx, was segment %u offset %#llx moves %llu scanout %#llx\n",
+		     after.segment_id, (unsigned long long)after.offset,
+		     (unsigned long long)after.moves,
+		     (unsigned long long)ha.scanout, before.segment_id,
+		     (unsigned long long)before.offset,
+		     (unsigned long long)before.moves,
+		     (unsigned long long)hb.scanout);
+	vseg_bo_check_pattern(ctx.fd, d, FB_SIZE, STORM_SEED,
+			      "the displayed primary after the storm");
+
+	commit_head(ctx.fd, 0, 0);
+	check_head_off(0);
+	drmModeRmFB(ctx.fd, fb);
+	vseg_gem_close(ctx.fd, d);
+}
+
+/* Write @kind ("standby", "hibernate") to the device's sysfs pm. */
+static void pm_trigger(const char *kind)
+{
+	int f = open(PM_PATH, O_WRONLY | O_CLOEXEC);
+
+	igt_assert_f(f >= 0, "%s: %m\n", PM_PATH);
+	igt_assert_f(write(f, kind, strlen(kind)) == (ssize_t)strlen(kind),
+		     "pm %s: %m\n", kind);
+	close(f);
+}
+
+static void test_suspend_keeps_picture(void)
+{
+	static const char *const kinds[] = { "standby", "hibernate" };
+	uint32_t d, fb, pitch, want, *p;
+	struct crc_src src;
+	bool has_crc;
+
+	igt_require_f(access(PM_PATH, W_OK) == 0,
+		      "no %s (vseg binds a PCI device here)\n", PM_PATH);
+	kms_init(ctx.fd);
+	d = dumb_create(ctx.fd, W, H, 32, &pitch, NULL);
+	want = fill_pattern(ctx.fd, d, FB_SIZE, pitch, 0x5eed, 0);
+	fb = addfb(ctx.fd, d, DRM_FORMAT_XRGB8888, pitch);
+	commit_head(ctx.fd, 0, fb);
+	has_crc = crc_start(&src);
+	if (has_crc)
+		igt_assert_eq_u32(crc_now(&src), want);
+
+	igt_fork(child, 1) {
+		int f;
+
+		igt_assert_eq(setgroups(0, NULL), 0);
+		igt_assert_eq(setresgid(65534, 65534, 65534), 0);
+		igt_assert_eq(setresuid(65534, 65534, 65534), 0);
+		f = open(PM_PATH, O_WRONLY);
+		igt_assert_f(f < 0 && errno == EACCES,
+			     "uid 65534 opened %s for writing: %d (%m)\n",
+			     PM_PATH, f);
+	}
+	igt_waitchildren();
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(kinds); i++) {
+		drmModeCrtcPtr crtc;
+
+		pm_trigger(kinds[i]);
+		crtc = drmModeGetCrtc(ctx.fd, kms.crtc[0]);
+		igt_assert(crtc);
+		igt_assert_f(crtc->buffer_id == fb && crtc->mode_valid &&
+			     crtc->mode.hdisplay == W && crtc->mode.vdisplay == H,
+			     "after %s: CRTC 0 shows fb %u (mode valid %d, %ux%u), expected fb %u at %ux%u\n",
+			     kinds[i], crtc->buffer_id, crtc->mode_valid,
+			     crtc->mode.hdisplay, crtc->mode.vdisplay, fb, W, H);
+		drmModeFreeCrtc(crtc);
+		check_kms_shows(0, d, pitch, DRM_FORMAT_XRGB8888, NULL);
+		p = vseg_gem_mmap(ctx.fd, d, FB_SIZE, PROT_READ);
+		igt_assert_f(picture_crc(p, W, H, pitch) == want,
+			     "after %s: the displayed buffer's pixels changed\n",
+			     kinds[i]);
+		munmap(p, FB_SIZE);
+		if (has_crc)
+			igt_assert_f(crc_now(&src) == want,
+				     "after %s: the head's CRC is not the picture's\n",
+				     kinds[i]);
+	}
+
+	if (has_crc)
+		crc_stop(&src);
+	commit_head(ctx.fd, 0, 0);
+	check_head_off(0);
+	drmModeRmFB(ctx.fd, fb);
+	vseg_gem_close(ctx.fd, d);
+}
+
 static const struct vseg_subtest tests[] = {
 	{ "modeset", test_modeset,
 	  "An atomic commit lights head 0 with a dumb buffer; an aperture "
@@ -1648,6 +1845,10 @@ static const struct vseg_subtest tests[] = {
 	{ "fbdev", test_fbdev,
 	  "vseg's /dev/fbN is at the preferred mode and its pixels are "
 	  "scanned out; strangers cannot write it." },
+	{ "eviction-storm", test_eviction_storm,
+	  "A hostile eviction storm cannot move a displayed primary." },
+	{ "suspend-keeps-picture", test_suspend_keeps_picture,
+	  "Standby and hibernate keep the mode and the picture." },
 	{ "removed-scanout-ioctl", test_removed_scanout_ioctl,
 	  "The removed scanout ioctl's number fails with EINVAL and "
 	  "changes nothing." },

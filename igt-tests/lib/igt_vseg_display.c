@@ -6,6 +6,7 @@
  * Copyright (c) 2026 The vseg authors
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,13 +25,6 @@ struct kms_heads {
 	uint32_t primary[DRM_VSEG_NUM_HEADS];
 };
 
-/* The framebuffer vseg_display_show() made for a (fd, head), to remove. */
-#define MAX_SHOWN 64
-static struct {
-	int fd;
-	uint32_t head;
-	uint32_t fb;
-} shown[MAX_SHOWN];
 
 uint32_t __vseg_kms_prop_id(int fd, uint32_t obj, uint32_t type,
 			    const char *name)
@@ -187,27 +181,24 @@ static int kms_commit(int fd, const struct kms_heads *k, uint32_t head,
 	return ret;
 }
 
-static int shown_slot(int fd, uint32_t head, bool add)
+/* The framebuffer head @head's primary plane shows now, or 0. */
+static uint32_t plane_fb(int fd, const struct kms_heads *k, uint32_t head)
 {
-	int free_slot = -1;
+	drmModePlanePtr p = drmModeGetPlane(fd, k->primary[head]);
+	uint32_t fb = p ? p->fb_id : 0;
 
-	for (int i = 0; i < MAX_SHOWN; i++) {
-		if (shown[i].fb && shown[i].fd == fd && shown[i].head == head)
-			return i;
-		if (!shown[i].fb && free_slot < 0)
-			free_slot = i;
-	}
-	igt_assert(!add || free_slot >= 0);
-	return add ? free_slot : -1;
+	drmModeFreePlane(p);
+	return fb;
 }
 
-int __vseg_display_show(int fd, uint32_t head, uint32_t handle)
+static int display_show_locked(int fd, uint32_t head, uint32_t handle)
 {
 	uint32_t handles[4] = { handle }, pitches[4] = {}, offsets[4] = {};
 	struct drm_vseg_gem_info info = {};
 	uint32_t fb = 0, w = 0, h = 0;
+	uint32_t old = 0;
 	struct kms_heads k;
-	int err, slot;
+	int err;
 
 	if (head >= DRM_VSEG_NUM_HEADS)
 		return -EINVAL;
@@ -228,25 +219,41 @@ int __vseg_display_show(int fd, uint32_t head, uint32_t handle)
 			return -errno;
 	}
 	err = kms_heads_find(fd, &k);
-	if (!err)
+	if (!err) {
+		old = plane_fb(fd, &k, head);
 		err = kms_commit(fd, &k, head, fb, w, h);
+	}
 	if (err) {
 		if (fb)
 			drmModeRmFB(fd, fb);
 		return err;
 	}
-	slot = shown_slot(fd, head, false);
-	if (slot >= 0) {
-		drmModeRmFB(fd, shown[slot].fb);
-		shown[slot].fb = 0;
-	}
-	if (fb) {
-		slot = shown_slot(fd, head, true);
-		shown[slot].fd = fd;
-		shown[slot].head = head;
-		shown[slot].fb = fb;
-	}
+	/*
+	 * The framebuffer shown before goes, if it is @fd's: DRM refuses to
+	 * remove another file's (ENOENT), which KMS then keeps showing
+	 * nowhere. Asked of KMS, not remembered: a file closed and another
+	 * opened under the same number must not remove the new one's.
+	 */
+	if (old && old != fb)
+		drmModeRmFB(fd, old);
 	return 0;
+}
+
+/*
+ * Threads of one process (vseg_fuzz's) show buffers on their own heads
+ * through one file: one at a time, so that each (fd, head)'s framebuffer
+ * is the one the table says (removing another would turn its head off).
+ */
+static pthread_mutex_t show_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int __vseg_display_show(int fd, uint32_t head, uint32_t handle)
+{
+	int err;
+
+	pthread_mutex_lock(&show_lock);
+	err = display_show_locked(fd, head, handle);
+	pthread_mutex_unlock(&show_lock);
+	return err;
 }
 
 void vseg_display_show(int fd, uint32_t head, uint32_t handle)
