@@ -44,7 +44,7 @@ static void crc_vblank(struct vseg_kms_head *h)
 			h->crc_first = frame;
 		h->crc_last = frame;
 		h->crc_queued = true;
-		queue_work(system_unbound_wq, &h->crc_work);
+		queue_work(vseg_system_dfl_wq(), &h->crc_work);
 	}
 	spin_unlock(&h->crc_lock);
 }

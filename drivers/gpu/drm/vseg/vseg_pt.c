@@ -447,7 +447,7 @@ void vseg_pt_destroy(struct vseg_pt *pt)
 	mutex_lock(&vdev->pt.lock);
 	list_move_tail(&pt->link, &vdev->pt.dead);
 	mutex_unlock(&vdev->pt.lock);
-	queue_work(system_unbound_wq, &vdev->pt.free_work);
+	queue_work(vseg_system_dfl_wq(), &vdev->pt.free_work);
 }
 
 /**
