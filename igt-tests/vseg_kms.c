@@ -132,6 +132,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/fb.h>
@@ -1518,13 +1520,25 @@ static void test_directflip(void)
 /* --- fbdev -------------------------------------------------------------- */
 
 /* The /dev/fbN of vseg's fbdev emulation, opened read-write, or -1. */
-static int open_vseg_fb(char *path, size_t len)
+static int __open_vseg_fb(char *path, size_t len)
 {
 	for (int i = 0; i < 32; i++) {
 		struct fb_fix_screeninfo fix;
+		unsigned int maj, min;
+		char sys[64];
+		FILE *f;
 		int fd;
 
 		snprintf(path, len, "/dev/fb%d", i);
+		/* A guest without udev: the node from sysfs if it is missing. */
+		snprintf(sys, sizeof(sys), "/sys/class/graphics/fb%d/dev", i);
+		f = fopen(sys, "r");
+		if (f) {
+			if (fscanf(f, "%u:%u", &maj, &min) == 2 &&
+			    access(path, F_OK))
+				mknod(path, S_IFCHR | 0600, makedev(maj, min));
+			fclose(f);
+		}
 		fd = open(path, O_RDWR);
 		if (fd < 0)
 			continue;
@@ -1534,6 +1548,19 @@ static int open_vseg_fb(char *path, size_t len)
 		close(fd);
 	}
 	return -1;
+}
+
+/* The same, given the emulation up to 10 s to register (a slow kernel). */
+static int open_vseg_fb(char *path, size_t len)
+{
+	int fd = -1;
+
+	for (int tries = 0; tries < 100 && fd < 0; tries++) {
+		fd = __open_vseg_fb(path, len);
+		if (fd < 0)
+			usleep(100 * 1000);
+	}
+	return fd;
 }
 
 static uint32_t past_value;
