@@ -694,20 +694,14 @@ static const struct vseg_subtest tests[] = {
 
 igt_main
 {
-	igt_fixture
+	igt_fixture {
 		vseg_ctx_setup(&ctx);
-
-	for (const struct vseg_subtest *t = tests;
-	     t < tests + ARRAY_SIZE(tests); t++) {
-		igt_describe(t->describe);
-		igt_subtest_f("%s", t->name) {
-			tools_kill();
-			vseg_ctx_load(&ctx, "discrete");
-			heads_init();
-			t->test();
-			vseg_ctx_finish(&ctx, "after the clients exited");
-		}
+		ctx.before_load = tools_kill;
+		ctx.on_load = heads_init;
 	}
+
+	vseg_ctx_subtests(&ctx, "discrete", tests, ARRAY_SIZE(tests),
+			  "after the clients exited");
 	igt_fixture
 		tools_kill();
 

@@ -71,6 +71,8 @@ void vseg_ctx_take_base(struct vseg_ctx *ctx)
 
 void vseg_ctx_load(struct vseg_ctx *ctx, const char *profile)
 {
+	if (ctx->before_load)
+		ctx->before_load();
 	vseg_ctx_close(ctx);
 	free(ctx->segs);
 	ctx->segs = NULL;

@@ -39,6 +39,9 @@ enum vseg_leftovers {
  * @leftovers: what vseg_ctx_finish() checks; set with VSEG_CTX_INIT().
  * @engine: the test needs the engines: vseg_ctx_load() skips without them;
  *	set with VSEG_CTX_INIT_ENGINE().
+ * @before_load: if set, called first by vseg_ctx_load(), before the
+ *	module goes: what a program must release for it to unload (processes
+ *	a failed subtest left holding the device).
  * @on_load: if set, called by vseg_ctx_load() once the table is queried,
  *	for what a program derives from it.
  */
@@ -51,6 +54,7 @@ struct vseg_ctx {
 	unsigned int base_count;
 	enum vseg_leftovers leftovers;
 	bool engine;
+	void (*before_load)(void);
 	void (*on_load)(void);
 };
 
