@@ -93,8 +93,9 @@
  *	intact.
  *
  * SUBTEST: fbdev
- * Description: With the fbdev emulation on (fbdev=1), a /dev/fbN is vseg's
- *	(FBIOGET_FSCREENINFO's id "vsegdrmfb"), at the preferred mode's
+ * Description: With the fbdev emulation on (fbdev=1), /proc/fb lists vseg's
+ *	fb ("vsegdrmfb"; a kernel without CONFIG_FB_DEVICE, such as the
+ *	debug one, gives it no /dev/fbN and skips the rest), at the preferred mode's
  *	resolution; head 0 shows its framebuffer through KMS (debugfs
  *	display agrees with GEM_INFO of GETFB2's handle, pinned where the
  *	display reaches it); a pattern written through the fb's mmap shows
@@ -1519,48 +1520,49 @@ static void test_directflip(void)
 
 /* --- fbdev -------------------------------------------------------------- */
 
-/* The /dev/fbN of vseg's fbdev emulation, opened read-write, or -1. */
-static int __open_vseg_fb(char *path, size_t len)
+/*
+ * The index of vseg's fb in /proc/fb (id "vsegdrmfb"), waiting up to 10 s
+ * for the emulation to register it on a slow kernel; -1 if it never does.
+ */
+static int vseg_fb_index(void)
 {
-	for (int i = 0; i < 32; i++) {
-		struct fb_fix_screeninfo fix;
-		unsigned int maj, min;
-		char sys[64];
+	for (int tries = 0; tries < 100; tries++) {
+		char id[32];
 		FILE *f;
-		int fd;
+		int i;
 
-		snprintf(path, len, "/dev/fb%d", i);
-		/* A guest without udev: the node from sysfs if it is missing. */
-		snprintf(sys, sizeof(sys), "/sys/class/graphics/fb%d/dev", i);
-		f = fopen(sys, "r");
+		f = fopen("/proc/fb", "r");
 		if (f) {
-			if (fscanf(f, "%u:%u", &maj, &min) == 2 &&
-			    access(path, F_OK))
-				mknod(path, S_IFCHR | 0600, makedev(maj, min));
+			while (fscanf(f, "%d %31s", &i, id) == 2)
+				if (!strcmp(id, "vsegdrmfb")) {
+					fclose(f);
+					return i;
+				}
 			fclose(f);
 		}
-		fd = open(path, O_RDWR);
-		if (fd < 0)
-			continue;
-		if (!ioctl(fd, FBIOGET_FSCREENINFO, &fix) &&
-		    !strncmp(fix.id, "vsegdrmfb", sizeof(fix.id)))
-			return fd;
-		close(fd);
+		usleep(100 * 1000);
 	}
 	return -1;
 }
 
-/* The same, given the emulation up to 10 s to register (a slow kernel). */
-static int open_vseg_fb(char *path, size_t len)
+/* /dev/fbN opened read-write, its node made from sysfs in a guest without udev. */
+static int open_fb(int index, char *path, size_t len)
 {
-	int fd = -1;
+	unsigned int maj, min;
+	char sys[64];
+	FILE *f;
+	int ok;
 
-	for (int tries = 0; tries < 100 && fd < 0; tries++) {
-		fd = __open_vseg_fb(path, len);
-		if (fd < 0)
-			usleep(100 * 1000);
-	}
-	return fd;
+	snprintf(path, len, "/dev/fb%d", index);
+	snprintf(sys, sizeof(sys), "/sys/class/graphics/fb%d/dev", index);
+	f = fopen(sys, "r");
+	if (!f)
+		return -1;
+	ok = fscanf(f, "%u:%u", &maj, &min) == 2;
+	fclose(f);
+	if (ok && access(path, F_OK))
+		igt_assert_eq(mknod(path, S_IFCHR | 0600, makedev(maj, min)), 0);
+	return open(path, O_RDWR);
 }
 
 static uint32_t past_value;
@@ -1580,15 +1582,21 @@ static void test_fbdev(void)
 	drmModeCrtcPtr crtc;
 	uint32_t *fbmap, *shown, pitch;
 	uint64_t size;
-	char path[32];
-	int fd, tty;
+	char path[48];
+	int fd, tty, index;
 
 	vseg_ctx_load(&ctx, "discrete fbdev=1");
 	kms_init(ctx.fd);
-	fd = open_vseg_fb(path, sizeof(path));
-	igt_require_f(fd >= 0 || !access("/sys/class/graphics", F_OK),
-		      "the kernel has no fbdev (CONFIG_DRM_FBDEV_EMULATION)\n");
-	igt_assert_f(fd >= 0, "no /dev/fbN of vseg with fbdev=1\n");
+	igt_require_f(!access("/proc/fb", F_OK),
+		      "the kernel has no fbdev core (CONFIG_FB_CORE)\n");
+	index = vseg_fb_index();
+	igt_assert_f(index >= 0, "/proc/fb lists no vsegdrmfb with fbdev=1\n");
+	snprintf(path, sizeof(path), "/sys/class/graphics/fb%d", index);
+	igt_require_f(!access(path, F_OK),
+		      "fb%d has no device (the kernel lacks CONFIG_FB_DEVICE)\n",
+		      index);
+	fd = open_fb(index, path, sizeof(path));
+	igt_assert_f(fd >= 0, "%s: %m\n", path);
 	igt_assert_eq(ioctl(fd, FBIOGET_FSCREENINFO, &fix), 0);
 	igt_assert_eq(ioctl(fd, FBIOGET_VSCREENINFO, &var), 0);
 	igt_assert_f(var.xres == kms.mode.hdisplay &&
