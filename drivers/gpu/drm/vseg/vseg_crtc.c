@@ -49,15 +49,38 @@ static void crc_vblank(struct vseg_kms_head *h)
 	spin_unlock(&h->crc_lock);
 }
 
+/*
+ * The vblank "interrupt". DRM's own vblank timer (drm_crtc_vblank_start_timer())
+ * came after 6.12, hence this one, built on the same rule:
+ * DRM calls disable_vblank with its vblank_time_lock held and interrupts
+ * off, and drm_crtc_handle_vblank() takes that lock, so the timer is never
+ * cancelled synchronously (hrtimer_cancel() there would wait for a
+ * callback spinning on the lock its caller holds: both CPUs stopped with
+ * interrupts off). A stopped head's frame is 0, and its next run ends it.
+ */
 static enum hrtimer_restart vblank_fire(struct hrtimer *t)
 {
 	struct vseg_kms_head *h = container_of(t, struct vseg_kms_head,
 					       vblank_timer);
+	unsigned long flags;
+	ktime_t frame;
 
-	hrtimer_forward_now(t, h->frame);
-	/* The frame boundary just passed (frames missed are skipped). */
-	WRITE_ONCE(h->last_vblank, ktime_sub(hrtimer_get_expires(t), h->frame));
-	drm_crtc_handle_vblank(&h->crtc);
+	spin_lock_irqsave(&h->timer_lock, flags);
+	frame = h->frame;
+	/* Restarted by an enable since it fired: that expiry stands. */
+	if (hrtimer_is_queued(t))
+		frame = 0;
+	if (frame) {
+		hrtimer_forward_now(t, frame);
+		/* The frame boundary just passed (frames missed are skipped). */
+		WRITE_ONCE(h->last_vblank,
+			   ktime_sub(hrtimer_get_expires(t), frame));
+	}
+	spin_unlock_irqrestore(&h->timer_lock, flags);
+	if (!frame)
+		return HRTIMER_NORESTART;
+	if (!drm_crtc_handle_vblank(&h->crtc))
+		return HRTIMER_NORESTART;
 	crc_vblank(h);
 	return HRTIMER_RESTART;
 }
@@ -168,20 +191,35 @@ static int crtc_set_crc_source(struct drm_crtc *crtc, const char *source)
 	return 0;
 }
 
+/* Called with DRM's vblank_time_lock held: see vblank_fire(). */
 static int crtc_enable_vblank(struct drm_crtc *crtc)
 {
 	struct vseg_kms_head *h = to_head(crtc);
 	u64 ns = drm_crtc_vblank_crtc(crtc)->framedur_ns;
+	unsigned long flags;
 
-	h->frame = ns_to_ktime(ns ?: VSEG_DEFAULT_FRAME_NS);
 	WRITE_ONCE(h->last_vblank, ktime_get());
+	/*
+	 * A run of the timer still under way after a disable has forwarded
+	 * it under the lock already; a restart replaces that expiry.
+	 */
+	spin_lock_irqsave(&h->timer_lock, flags);
+	h->frame = ns_to_ktime(ns ?: VSEG_DEFAULT_FRAME_NS);
 	hrtimer_start(&h->vblank_timer, h->frame, HRTIMER_MODE_REL);
+	spin_unlock_irqrestore(&h->timer_lock, flags);
 	return 0;
 }
 
+/* Called with DRM's vblank_time_lock held: see vblank_fire(). */
 static void crtc_disable_vblank(struct drm_crtc *crtc)
 {
-	hrtimer_cancel(&to_head(crtc)->vblank_timer);
+	struct vseg_kms_head *h = to_head(crtc);
+	unsigned long flags;
+
+	spin_lock_irqsave(&h->timer_lock, flags);
+	h->frame = 0;
+	spin_unlock_irqrestore(&h->timer_lock, flags);
+	hrtimer_try_to_cancel(&h->vblank_timer);
 }
 
 static bool crtc_get_vblank_timestamp(struct drm_crtc *crtc, int *max_error,
@@ -194,7 +232,7 @@ static bool crtc_get_vblank_timestamp(struct drm_crtc *crtc, int *max_error,
 	 * vblanks off (DRM resets the timestamp before turning them on),
 	 * now: DRM counts the frames elapsed while they were off from it.
 	 */
-	if (in_vblank_irq || hrtimer_active(&h->vblank_timer))
+	if (in_vblank_irq || READ_ONCE(h->frame))
 		*vblank_time = READ_ONCE(h->last_vblank);
 	else
 		*vblank_time = ktime_get();
@@ -274,6 +312,9 @@ static void crtc_fini(struct drm_device *drm, void *arg)
 {
 	struct vseg_kms_head *h = arg;
 
+	spin_lock_irq(&h->timer_lock);
+	h->frame = 0;
+	spin_unlock_irq(&h->timer_lock);
 	hrtimer_cancel(&h->vblank_timer);
 	cancel_work_sync(&h->crc_work);
 }
@@ -294,6 +335,7 @@ int vseg_crtc_init(struct vseg_device *vdev, u32 head)
 	int err;
 
 	vseg_hrtimer_setup(&h->vblank_timer, vblank_fire);
+	spin_lock_init(&h->timer_lock);
 	spin_lock_init(&h->crc_lock);
 	INIT_WORK(&h->crc_work, crc_work);
 	err = drmm_crtc_init_with_planes(&vdev->drm, &h->crtc, &h->primary,

@@ -31,7 +31,10 @@ struct vseg_bo;
  * @connector: its virtual connector, always connected.
  * @vblank_timer: the vblank "interrupt" while vblanks are on: fires once
  *	per frame of the CRTC's mode.
- * @frame: the mode's frame duration.
+ * @timer_lock: protects @frame, and the timer's expiry between the
+ *	callback's forward and a restart; innermost, never held into DRM.
+ * @frame: the mode's frame duration while vblanks are on, 0 when off (the
+ *	timer's next run then stops it).
  * @last_vblank: when the last vblank fired (the timer's expiry), for
  *	&drm_crtc_funcs.get_vblank_timestamp.
  * @shown: the buffer the head's scanout registers point into, or NULL;
@@ -59,6 +62,7 @@ struct vseg_kms_head {
 	struct drm_encoder encoder;
 	struct drm_connector connector;
 	struct hrtimer vblank_timer;
+	spinlock_t timer_lock; /* see above */
 	ktime_t frame;
 	ktime_t last_vblank;
 	struct vseg_bo *shown;
