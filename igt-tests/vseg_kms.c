@@ -48,6 +48,14 @@
  *	event for the CRTC and then shows the new framebuffer; the vblank
  *	counter advances through drmWaitVBlank at about the mode's rate.
  *
+ * SUBTEST: vblank-immediate-off
+ * Description: With DRM's vblank off-delay set to turn vblanks off at once
+ *	(drm.vblankoffdelay=-1), the last reference to a head's vblanks goes
+ *	inside the vblank "interrupt" itself (the flip or vblank event it
+ *	delivers): 20 page flips and 20 vblank events each still arrive,
+ *	their sequence numbers rising, and the head's vblanks come back
+ *	after every stop.
+ *
  * SUBTEST: flip-waits-fence
  * Description: A flip to a buffer a job still has to write (the job held
  *	back by a fence the test controls) completes only after the job: no
@@ -1103,6 +1111,105 @@ static void test_flip_event(void)
 	vseg_gem_close(ctx.fd, b);
 }
 
+/* --- vblanks turned off at once ---------------------------------------- */
+
+#define OFFDELAY "/sys/module/drm/parameters/vblankoffdelay"
+
+static char saved_offdelay[32];
+
+static void restore_offdelay(int sig __maybe_unused)
+{
+	int fd = open(OFFDELAY, O_WRONLY);
+
+	if (fd >= 0) {
+		igt_ignore_warn(write(fd, saved_offdelay,
+				      strlen(saved_offdelay)));
+		close(fd);
+	}
+}
+
+static unsigned int vbl_events;
+static uint32_t vbl_seq;
+
+static void on_vblank(int fd __maybe_unused, unsigned int seq,
+		      unsigned int sec __maybe_unused,
+		      unsigned int usec __maybe_unused, void *data __maybe_unused)
+{
+	vbl_events++;
+	vbl_seq = seq;
+}
+
+static void test_vblank_immediate_off(void)
+{
+	drmEventContext ev = {
+		.version = 3,
+		.vblank_handler = on_vblank,
+		.page_flip_handler2 = on_flip,
+	};
+	uint32_t bo[2], fb[2], pitch, last = 0;
+	int fd, n;
+
+	fd = open(OFFDELAY, O_RDWR);
+	igt_require_f(fd >= 0, "no writable %s\n", OFFDELAY);
+	n = read(fd, saved_offdelay, sizeof(saved_offdelay) - 1);
+	igt_assert(n > 0);
+	saved_offdelay[n] = 0;
+	igt_install_exit_handler(restore_offdelay);
+	igt_assert_eq(pwrite(fd, "-1", 2, 0), 2);
+	close(fd);
+
+	kms_init(ctx.fd);
+	for (int i = 0; i < 2; i++) {
+		bo[i] = dumb_create(ctx.fd, W, H, 32, &pitch, NULL);
+		fb[i] = addfb(ctx.fd, bo[i], DRM_FORMAT_XRGB8888, pitch);
+	}
+	commit_head(ctx.fd, 0, fb[0]);
+
+	/* The event's vblank reference is the last: dropped in the timer. */
+	flip_events = 0;
+	for (int i = 1; i <= 20; i++) {
+		struct pollfd p = { .fd = ctx.fd, .events = POLLIN };
+
+		igt_assert_eq(drmModePageFlip(ctx.fd, kms.crtc[0], fb[i & 1],
+					      DRM_MODE_PAGE_FLIP_EVENT, NULL),
+			      0);
+		igt_assert_f(poll(&p, 1, 2000) == 1,
+			     "flip %d: no event within 2 s\n", i);
+		igt_assert_eq(drmHandleEvent(ctx.fd, &ev), 0);
+		igt_assert_eq(flip_events, i);
+		igt_assert_f(i == 1 || flip_seq > last,
+			     "flip %d at vblank %u, the one before at %u\n",
+			     i, flip_seq, last);
+		last = flip_seq;
+	}
+	check_kms_shows(0, bo[0], pitch, DRM_FORMAT_XRGB8888, NULL);
+
+	vbl_events = 0;
+	for (int i = 1; i <= 20; i++) {
+		drmVBlank vbl = {
+			.request.type = DRM_VBLANK_RELATIVE | DRM_VBLANK_EVENT,
+			.request.sequence = 1,
+		};
+		struct pollfd p = { .fd = ctx.fd, .events = POLLIN };
+
+		igt_assert_eq(drmWaitVBlank(ctx.fd, &vbl), 0);
+		igt_assert_f(poll(&p, 1, 2000) == 1,
+			     "vblank event %d: none within 2 s\n", i);
+		igt_assert_eq(drmHandleEvent(ctx.fd, &ev), 0);
+		igt_assert_eq(vbl_events, i);
+		igt_assert_f(vbl_seq > last, "vblank event %d at %u, after %u\n",
+			     i, vbl_seq, last);
+		last = vbl_seq;
+	}
+
+	commit_head(ctx.fd, 0, 0);
+	restore_offdelay(0);
+	for (int i = 0; i < 2; i++) {
+		drmModeRmFB(ctx.fd, fb[i]);
+		vseg_gem_close(ctx.fd, bo[i]);
+	}
+}
+
 static void test_flip_waits_fence(void)
 {
 	uint32_t a, b, pitch, fb_a, fb_b, gate, done;
@@ -1869,6 +1976,8 @@ static const struct vseg_subtest tests[] = {
 	  "framebuffers scan out from their first pixel." },
 	{ "flip-event", test_flip_event,
 	  "Page flips deliver their event; the vblank counter advances." },
+	{ "vblank-immediate-off", test_vblank_immediate_off,
+	  "Vblanks turned off inside their own interrupt come back." },
 	{ "flip-waits-fence", test_flip_waits_fence,
 	  "A flip waits for its buffer's writer; CRC checked." },
 	{ "crc-matches-content", test_crc_matches_content,
