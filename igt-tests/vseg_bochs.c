@@ -251,48 +251,11 @@ static void kms_init(int fd)
 	igt_assert_f(kms.mode.hdisplay == W, "no 1024x768 mode\n");
 }
 
-static void add(drmModeAtomicReqPtr req, uint32_t obj, uint32_t type,
-		const char *name, uint64_t value)
-{
-	uint32_t id = vseg_kms_prop_id(ctx.fd, obj, type, name);
-
-	igt_assert(drmModeAtomicAddProperty(req, obj, id, value) >= 0);
-}
-
 /* Light head 0 with @fb (1024x768), or turn it off: 0 or -errno. */
 static int __commit(int fd, uint32_t fb)
 {
-	drmModeAtomicReqPtr req = drmModeAtomicAlloc();
-	uint32_t blob = 0, crtc = fb ? kms.crtc : 0;
-	int ret;
-
-	igt_assert(req);
-	if (fb)
-		igt_assert_eq(drmModeCreatePropertyBlob(fd, &kms.mode,
-							sizeof(kms.mode),
-							&blob), 0);
-	add(req, kms.conn, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID", crtc);
-	add(req, kms.crtc, DRM_MODE_OBJECT_CRTC, "MODE_ID", blob);
-	add(req, kms.crtc, DRM_MODE_OBJECT_CRTC, "ACTIVE", !!fb);
-	add(req, kms.primary, DRM_MODE_OBJECT_PLANE, "FB_ID", fb);
-	add(req, kms.primary, DRM_MODE_OBJECT_PLANE, "CRTC_ID", crtc);
-	add(req, kms.primary, DRM_MODE_OBJECT_PLANE, "SRC_X", 0);
-	add(req, kms.primary, DRM_MODE_OBJECT_PLANE, "SRC_Y", 0);
-	add(req, kms.primary, DRM_MODE_OBJECT_PLANE, "SRC_W",
-	    fb ? (uint64_t)W << 16 : 0);
-	add(req, kms.primary, DRM_MODE_OBJECT_PLANE, "SRC_H",
-	    fb ? (uint64_t)H << 16 : 0);
-	add(req, kms.primary, DRM_MODE_OBJECT_PLANE, "CRTC_X", 0);
-	add(req, kms.primary, DRM_MODE_OBJECT_PLANE, "CRTC_Y", 0);
-	add(req, kms.primary, DRM_MODE_OBJECT_PLANE, "CRTC_W", fb ? W : 0);
-	add(req, kms.primary, DRM_MODE_OBJECT_PLANE, "CRTC_H", fb ? H : 0);
-	ret = drmModeAtomicCommit(fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET,
-				  NULL);
-	ret = ret ? -errno : 0;
-	drmModeAtomicFree(req);
-	if (blob)
-		drmModeDestroyPropertyBlob(fd, blob);
-	return ret;
+	return __vseg_kms_commit_head(fd, kms.conn, kms.crtc, kms.primary,
+				      &kms.mode, fb, 0);
 }
 
 static void commit(uint32_t fb)

@@ -261,56 +261,14 @@ static void kms_init(int fd)
 		     kms.conn[0]);
 }
 
-/* Property ids are the device's: looked up through the test's own fd. */
-static void add(drmModeAtomicReqPtr req, int fd __maybe_unused, uint32_t obj,
-		uint32_t type, const char *name, uint64_t value)
-{
-	uint32_t id = vseg_kms_prop_id(ctx.fd, obj, type, name);
-
-	igt_assert(drmModeAtomicAddProperty(req, obj, id, value) >= 0);
-}
-
 /*
  * Light @head with framebuffer @fb (1024x768), or turn it off (@fb 0): 0
  * or -errno of the atomic commit.
  */
 static int __commit_head(int fd, int head, uint32_t fb, uint32_t flags)
 {
-	drmModeAtomicReqPtr req = drmModeAtomicAlloc();
-	uint32_t blob = 0;
-	int ret;
-
-	igt_assert(req);
-	if (fb)
-		igt_assert_eq(drmModeCreatePropertyBlob(fd, &kms.mode,
-							sizeof(kms.mode),
-							&blob), 0);
-	add(req, fd, kms.conn[head], DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID",
-	    fb ? kms.crtc[head] : 0);
-	add(req, fd, kms.crtc[head], DRM_MODE_OBJECT_CRTC, "MODE_ID", blob);
-	add(req, fd, kms.crtc[head], DRM_MODE_OBJECT_CRTC, "ACTIVE", !!fb);
-	add(req, fd, kms.primary[head], DRM_MODE_OBJECT_PLANE, "FB_ID", fb);
-	add(req, fd, kms.primary[head], DRM_MODE_OBJECT_PLANE, "CRTC_ID",
-	    fb ? kms.crtc[head] : 0);
-	add(req, fd, kms.primary[head], DRM_MODE_OBJECT_PLANE, "SRC_X", 0);
-	add(req, fd, kms.primary[head], DRM_MODE_OBJECT_PLANE, "SRC_Y", 0);
-	add(req, fd, kms.primary[head], DRM_MODE_OBJECT_PLANE, "SRC_W",
-	    fb ? (uint64_t)W << 16 : 0);
-	add(req, fd, kms.primary[head], DRM_MODE_OBJECT_PLANE, "SRC_H",
-	    fb ? (uint64_t)H << 16 : 0);
-	add(req, fd, kms.primary[head], DRM_MODE_OBJECT_PLANE, "CRTC_X", 0);
-	add(req, fd, kms.primary[head], DRM_MODE_OBJECT_PLANE, "CRTC_Y", 0);
-	add(req, fd, kms.primary[head], DRM_MODE_OBJECT_PLANE, "CRTC_W",
-	    fb ? W : 0);
-	add(req, fd, kms.primary[head], DRM_MODE_OBJECT_PLANE, "CRTC_H",
-	    fb ? H : 0);
-	ret = drmModeAtomicCommit(fd, req,
-				  flags | DRM_MODE_ATOMIC_ALLOW_MODESET, NULL);
-	ret = ret ? -errno : 0;
-	drmModeAtomicFree(req);
-	if (blob)
-		drmModeDestroyPropertyBlob(fd, blob);
-	return ret;
+	return __vseg_kms_commit_head(fd, kms.conn[head], kms.crtc[head],
+				      kms.primary[head], &kms.mode, fb, flags);
 }
 
 static void commit_head(int fd, int head, uint32_t fb)

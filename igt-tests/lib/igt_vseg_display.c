@@ -134,29 +134,37 @@ static void kms_mode(drmModeModeInfo *m, uint32_t w, uint32_t h)
 	snprintf(m->name, sizeof(m->name), "%ux%u", w, h);
 }
 
-/*
- * Light @head with @fb (@w x @h, a mode of its size), or turn the head
- * and its primary plane off (@fb 0): 0 or -errno of the atomic commit.
- */
-static int kms_commit(int fd, const struct kms_heads *k, uint32_t head,
-		      uint32_t fb, uint32_t w, uint32_t h)
+int __vseg_kms_commit_head(int fd, uint32_t conn, uint32_t crtc,
+			   uint32_t plane, const drmModeModeInfo *mode,
+			   uint32_t fb, uint32_t flags)
 {
-	drmModeAtomicReqPtr req = drmModeAtomicAlloc();
-	uint32_t plane = k->primary[head], crtc = k->crtc[head];
-	drmModeModeInfo mode;
+	uint32_t w = fb ? mode->hdisplay : 0, h = fb ? mode->vdisplay : 0;
+	drmModeObjectPropertiesPtr props;
+	drmModeAtomicReqPtr req;
 	uint32_t blob = 0;
 	int ret;
 
+	req = drmModeAtomicAlloc();
 	igt_assert(req);
-	if (fb) {
-		kms_mode(&mode, w, h);
-		if (drmModeCreatePropertyBlob(fd, &mode, sizeof(mode), &blob)) {
-			ret = -errno;
-			drmModeAtomicFree(req);
-			return ret;
-		}
+	/*
+	 * No property lookup on @fd (a render node): the atomic ioctl's own
+	 * answer, to the same request without properties.
+	 */
+	props = drmModeObjectGetProperties(fd, crtc, DRM_MODE_OBJECT_CRTC);
+	if (!props) {
+		ret = drmModeAtomicCommit(fd, req, flags |
+					  DRM_MODE_ATOMIC_ALLOW_MODESET, NULL);
+		ret = ret ? -errno : 0;
+		drmModeAtomicFree(req);
+		return ret;
 	}
-	kms_add(req, fd, k->conn[head], DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID",
+	drmModeFreeObjectProperties(props);
+	if (fb && drmModeCreatePropertyBlob(fd, mode, sizeof(*mode), &blob)) {
+		ret = -errno;
+		drmModeAtomicFree(req);
+		return ret;
+	}
+	kms_add(req, fd, conn, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID",
 		fb ? crtc : 0);
 	kms_add(req, fd, crtc, DRM_MODE_OBJECT_CRTC, "MODE_ID", blob);
 	kms_add(req, fd, crtc, DRM_MODE_OBJECT_CRTC, "ACTIVE", !!fb);
@@ -173,12 +181,27 @@ static int kms_commit(int fd, const struct kms_heads *k, uint32_t head,
 	kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, "CRTC_Y", 0);
 	kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, "CRTC_W", w);
 	kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, "CRTC_H", h);
-	ret = drmModeAtomicCommit(fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL);
+	ret = drmModeAtomicCommit(fd, req,
+				  flags | DRM_MODE_ATOMIC_ALLOW_MODESET, NULL);
 	ret = ret ? -errno : 0;
 	drmModeAtomicFree(req);
 	if (blob)
 		drmModeDestroyPropertyBlob(fd, blob);
 	return ret;
+}
+
+/*
+ * Light @head with @fb (@w x @h, a mode of its size), or turn the head
+ * and its primary plane off (@fb 0): 0 or -errno of the atomic commit.
+ */
+static int kms_commit(int fd, const struct kms_heads *k, uint32_t head,
+		      uint32_t fb, uint32_t w, uint32_t h)
+{
+	drmModeModeInfo mode;
+
+	kms_mode(&mode, w, h);
+	return __vseg_kms_commit_head(fd, k->conn[head], k->crtc[head],
+				      k->primary[head], &mode, fb, 0);
 }
 
 /* The framebuffer head @head's primary plane shows now, or 0. */

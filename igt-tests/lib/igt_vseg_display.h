@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <xf86drmMode.h>
+
 #include "vseg_drm.h"
 
 /*
@@ -20,6 +22,16 @@ uint32_t __vseg_kms_prop_id(int fd, uint32_t obj, uint32_t type,
 			    const char *name);
 uint32_t vseg_kms_prop_id(int fd, uint32_t obj, uint32_t type,
 			  const char *name);
+
+/*
+ * One atomic commit (ALLOW_MODESET, plus @flags) that lights a head:
+ * connector @conn on CRTC @crtc with @mode, primary plane @plane showing
+ * framebuffer @fb over the whole mode from its first pixel; or, @fb 0,
+ * turns the CRTC and the plane off (@mode unused). 0 or -errno.
+ */
+int __vseg_kms_commit_head(int fd, uint32_t conn, uint32_t crtc,
+			   uint32_t plane, const drmModeModeInfo *mode,
+			   uint32_t fb, uint32_t flags);
 
 /*
  * Show buffer @handle on @head through KMS (0: turn the head off): an
