@@ -29,7 +29,11 @@ QEMU_ARGS ?=
 # The guest's PCI device for vseg's PCI mode (VSEG_ARGS=pci=1af4:1110):
 # ivshmem-plain, whose BAR 2 is a 32 MiB memory backend.
 PCI_QEMU_ARGS ?= -object memory-backend-ram,id=ivmem,size=32M -device ivshmem-plain,memdev=ivmem
-RUN_QEMU_ARGS = $(QEMU_ARGS) $(if $(findstring pci=1af4:1110,$(VSEG_ARGS)),$(PCI_QEMU_ARGS))
+# 1: make run also shows vseg on QEMU's bochs-display and saves its screen
+# (build/run/KVER/screen-console.png and screen-pattern.png)
+RUN_SCREEN ?= 1
+RUN_QEMU_ARGS = $(QEMU_ARGS) $(if $(findstring pci=1af4:1110,$(VSEG_ARGS)),$(PCI_QEMU_ARGS)) \
+	$(if $(filter 1,$(RUN_SCREEN)),-device bochs-display)
 # 1: make check also runs everything on the debug kernel (tools/debug-kernel/)
 DEBUG_TIER ?= 1
 DEBUG_VM_TIMEOUT ?= 3600
@@ -199,7 +203,8 @@ run:
 	@$(TOOLS)/build-module.sh $(KVER)
 	@$(MAKE) --no-print-directory userspace
 	@$(TOOLS)/vm-run.sh -k $(KVER) -t $(RUN_TIMEOUT) -o $(REPO)/build/run/$(KVER) \
-		--qemu-args "$(RUN_QEMU_ARGS)" -e VSEG_ARGS="$(VSEG_ARGS)" -e RUN_EXTRA="$(RUN_EXTRA)" -- \
+		--qemu-args "$(RUN_QEMU_ARGS)" $(if $(filter 1,$(RUN_SCREEN)),--screendump) \
+		-e VSEG_ARGS="$(VSEG_ARGS)" -e RUN_EXTRA="$(RUN_EXTRA)" -e RUN_SCREEN="$(RUN_SCREEN)" -- \
 		$(TOOLS)/vseg-run.sh $(REPO)/build/$(KVER)/drivers/gpu/drm/vseg/vseg.ko
 
 help:
@@ -218,7 +223,8 @@ help:
 	@echo "                   run by its igt_runner in the guest, per kernel (not part of check)"
 	@echo "  bench            benchmarks/ on 6.12 vs vgem and bochs: table, build/bench/results.json,"
 	@echo "                   build/bench/scaling.png (~6 min; not part of check)"
-	@echo "  run              boot KVER, insmod vseg VSEG_ARGS, print its segments, RUN_EXTRA, rmmod"
+	@echo "  run              boot KVER, insmod vseg VSEG_ARGS, print its segments, RUN_EXTRA, rmmod;"
+	@echo "                   then vseg on bochs-display, its screen saved as PNGs (RUN_SCREEN=0: not)"
 	@echo "  sparse           C=2 sparse build on each of KERNELS, fail on any report"
 	@echo "  checkpatch       checkpatch.pl --strict over the driver and UAPI header"
 	@echo "  clean            remove build products (build/, kbuild objects, igt-tests)"

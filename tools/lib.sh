@@ -49,6 +49,21 @@ load_deps() {
 	return "$rc"
 }
 
+# vm_screendump NAME: in a guest of tools/vm-run.sh --screendump, have the
+# host save the emulated screen as $OUTDIR/NAME.png; fails after 60 s.
+vm_screendump() {
+	local d=$OUTDIR/.vm-run i
+
+	rm -f "$d/screendump-done"
+	echo "$1" >"$d/screendump.new" && mv "$d/screendump.new" "$d/screendump" ||
+		return 1
+	for ((i = 0; i < 600; i++)); do
+		[ -e "$d/screendump-done" ] && break
+		sleep 0.1
+	done
+	[ -s "$OUTDIR/$1.png" ]
+}
+
 vseg_cache() {
 	local c=${VSEG_CACHE:-}
 

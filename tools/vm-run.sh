@@ -29,12 +29,17 @@
 #   --append STR     extra kernel command line (e.g. "acpi=off")
 #   --mem SIZE       guest memory (default 2G)
 #   --smp N          guest CPUs (default 2)
+#   --screendump     let the guest save the emulated screen: the command
+#                    writes a NAME ([A-Za-z0-9_-]) to $OUTDIR/.vm-run/screendump
+#                    and waits for $OUTDIR/.vm-run/screendump-done; the host
+#                    has QEMU write OUTDIR/NAME.png (its monitor's screendump)
+#                    in between (tools/lib.sh: vm_screendump)
 #
 # The command runs with PATH, HOME=/root, OUTDIR, VM_RUN=1 and the -e
 # variables; stdin is /dev/null. /proc, /sys, /sys/kernel/debug, /dev, and
 # tmpfs on /tmp, /run and /dev/shm are mounted; the rest of / is read-only.
 
-USAGE_LINES=15,34
+USAGE_LINES=15,39
 # shellcheck source=tools/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 set -e
@@ -52,6 +57,7 @@ MEM=2G
 SMP=2
 ENVS=()
 BINDS=()
+SCREENDUMP=0
 
 
 ARGS_KIMAGE='' ARGS_MODDIR=''
@@ -69,6 +75,7 @@ while [ $# -gt 0 ]; do
 	--append) APPEND=${2?}; shift 2 ;;
 	--mem) MEM=${2:?}; shift 2 ;;
 	--smp) SMP=${2:?}; shift 2 ;;
+	--screendump) SCREENDUMP=1; shift ;;
 	-h|--help) usage ;;
 	--) shift; break ;;
 	*) usage ;;
@@ -249,6 +256,47 @@ qemu=(qemu-system-x86_64 "${accel[@]}" -m "$MEM" -smp "$SMP"
 	-virtfs "local,path=$OUTDIR,mount_tag=vmout,security_model=none"
 	"${qextra[@]}")
 
+# --screendump: QEMU's monitor on a socket, and a watcher that turns the
+# guest's requests into its screendump command (PNG, QEMU 7.1 and later).
+mon=$OUTDIR/.vm-run/monitor
+watcher=
+if [ "$SCREENDUMP" = 1 ]; then
+	qemu+=(-monitor "unix:$mon,server=on,wait=off")
+	screendump_watch() {
+		local req=$OUTDIR/.vm-run/screendump name
+		while sleep 0.2; do
+			[ -s "$req" ] || continue
+			name=$(tr -cd 'A-Za-z0-9_-' <"$req")
+			rm -f "$req"
+			[ -n "$name" ] || continue
+			python3 - "$mon" "screendump -f png $OUTDIR/$name.png" <<'PY' ||
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+def prompt():
+    buf = b""
+    while not buf.endswith(b"(qemu) "):
+        d = s.recv(4096)
+        if not d:
+            raise SystemExit(1)
+        buf += d
+    return buf
+prompt()
+s.sendall(sys.argv[2].encode() + b"\n")
+out = prompt().decode(errors="replace")
+lines = [l for l in out.splitlines()[1:] if l.strip() and l != "(qemu) "]
+if lines:
+    print("vm-run: screendump: " + " ".join(lines), file=sys.stderr)
+PY
+				echo "vm-run: screendump $name failed" >&2
+			touch "$OUTDIR/.vm-run/screendump-done"
+		done
+	}
+	rm -f "$OUTDIR/.vm-run/screendump" "$OUTDIR/.vm-run/screendump-done"
+	screendump_watch &
+	watcher=$!
+fi
+
 log "booting $KVER ($ACCEL, timeout ${TIMEOUT}s, output in $OUTDIR)"
 # A guest that dies before the command starts (a TCG boot flake: seen here
 # as an int3 trap in sched_clock while the kernel patches its own text,
@@ -275,6 +323,7 @@ for ((attempt = 1; ; attempt++)); do
 	grep -a -m 3 -E 'Kernel panic|RIP:|BUG|Oops' \
 		"$OUTDIR/console.boot-failed-$attempt.log" >&2 || true
 done
+[ -z "$watcher" ] || { kill "$watcher" 2>/dev/null; wait "$watcher" 2>/dev/null || true; }
 
 boot=
 if [ -e "$OUTDIR/.vm-run/started" ]; then
