@@ -269,7 +269,7 @@ if [ "$SCREENDUMP" = 1 ]; then
 			name=$(tr -cd 'A-Za-z0-9_-' <"$req")
 			rm -f "$req"
 			[ -n "$name" ] || continue
-			python3 - "$mon" "screendump -f png $OUTDIR/$name.png" <<'PY' ||
+			python3 - "$mon" "screendump $OUTDIR/$name.png -f png" <<'PY' ||
 import socket, sys
 s = socket.socket(socket.AF_UNIX)
 s.connect(sys.argv[1])

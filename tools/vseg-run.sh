@@ -82,34 +82,35 @@ screen_step() {
 	# The console (fbcon on vseg's fb): some text on the first VT.
 	{
 		printf '\033[2J\033[H'
-		echo "vseg $(cat /sys/module/vseg/version 2>/dev/null) on QEMU's bochs-display:"
+		echo "vseg on QEMU's bochs-display (PCI 1234:1111), its VRAM BAR a memory segment:"
 		echo "this console is drawn by vseg's fbdev emulation."
 		echo
 		[ -z "$dir" ] || cat "$dir/segments"
 	} >/dev/tty1 2>/dev/null || say "no /dev/tty1 (no console on the fb)"
 	sleep 1
 	vm_screendump screen-console || { say "screendump failed"; return 1; }
-	say "saved $OUTDIR/screen-console.png"
+	say "saved $OUTDIR/screen-console.png (${SECONDS}s)"
 
 	# A test pattern from a dumb buffer (the VRAM memory segment).
 	conn=$(modetest -M vseg -c | awk '$3 == "connected" { print $1; exit }')
 	[ -n "$conn" ] || { say "modetest lists no connected connector"; return 1; }
 	mkfifo "$fifo"
-	modetest -M vseg -s "$conn:1024x768" <"$fifo" >/tmp/vseg-run-modetest.log 2>&1 &
+	stdbuf -oL modetest -M vseg -s "$conn:1024x768" <"$fifo" \
+		>/tmp/vseg-run-modetest.log 2>&1 &
 	exec 9>"$fifo"
 	for ((i = 0; i < 100; i++)); do
 		grep -q "setting mode" /tmp/vseg-run-modetest.log && break
 		sleep 0.1
 	done
-	sleep 2
+	sleep 1
 	[ -z "$dir" ] || { say "${dir}display:"; cat "$dir/display"; }
 	vm_screendump screen-pattern || { say "screendump failed"; exec 9>&-; return 1; }
-	say "saved $OUTDIR/screen-pattern.png"
+	say "saved $OUTDIR/screen-pattern.png (${SECONDS}s)"
 	echo >&9
 	exec 9>&-
 	wait || { cat /tmp/vseg-run-modetest.log; return 1; }
 	rm -f "$fifo"
-	say "rmmod vseg"
+	say "rmmod vseg (${SECONDS}s)"
 	rmmod vseg
 }
 if [ "${RUN_SCREEN:-0}" = 1 ]; then
