@@ -517,24 +517,7 @@ static void test_vbltest(void)
 static uint32_t prop_id(uint32_t obj, uint32_t type, const char *name,
 			uint64_t *value)
 {
-	drmModeObjectPropertiesPtr props;
-	uint32_t id = 0;
-
-	props = drmModeObjectGetProperties(ctx.fd, obj, type);
-	igt_assert(props);
-	for (uint32_t i = 0; i < props->count_props && !id; i++) {
-		drmModePropertyPtr p = drmModeGetProperty(ctx.fd,
-							  props->props[i]);
-
-		if (p && !strcmp(p->name, name)) {
-			id = p->prop_id;
-			*value = props->prop_values[i];
-		}
-		drmModeFreeProperty(p);
-	}
-	drmModeFreeObjectProperties(props);
-	igt_assert_f(id, "object %u has no property %s\n", obj, name);
-	return id;
+	return vseg_kms_prop_get(ctx.fd, obj, type, name, value);
 }
 
 static uint64_t dpms(uint32_t conn)

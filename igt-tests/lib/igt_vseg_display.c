@@ -26,8 +26,8 @@ struct kms_heads {
 };
 
 
-uint32_t __vseg_kms_prop_id(int fd, uint32_t obj, uint32_t type,
-			    const char *name)
+static uint32_t prop_lookup(int fd, uint32_t obj, uint32_t type,
+			    const char *name, uint64_t *value)
 {
 	drmModeObjectPropertiesPtr props;
 	uint32_t id = 0;
@@ -38,11 +38,29 @@ uint32_t __vseg_kms_prop_id(int fd, uint32_t obj, uint32_t type,
 	for (uint32_t i = 0; i < props->count_props && !id; i++) {
 		drmModePropertyPtr p = drmModeGetProperty(fd, props->props[i]);
 
-		if (p && !strcmp(p->name, name))
+		if (p && !strcmp(p->name, name)) {
 			id = p->prop_id;
+			if (value)
+				*value = props->prop_values[i];
+		}
 		drmModeFreeProperty(p);
 	}
 	drmModeFreeObjectProperties(props);
+	return id;
+}
+
+uint32_t __vseg_kms_prop_id(int fd, uint32_t obj, uint32_t type,
+			    const char *name)
+{
+	return prop_lookup(fd, obj, type, name, NULL);
+}
+
+uint32_t vseg_kms_prop_get(int fd, uint32_t obj, uint32_t type,
+			   const char *name, uint64_t *value)
+{
+	uint32_t id = prop_lookup(fd, obj, type, name, value);
+
+	igt_assert_f(id, "object %u has no property %s\n", obj, name);
 	return id;
 }
 

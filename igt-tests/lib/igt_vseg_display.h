@@ -22,6 +22,9 @@ uint32_t __vseg_kms_prop_id(int fd, uint32_t obj, uint32_t type,
 			    const char *name);
 uint32_t vseg_kms_prop_id(int fd, uint32_t obj, uint32_t type,
 			  const char *name);
+/* The same, asserting, with the property's current value in *@value. */
+uint32_t vseg_kms_prop_get(int fd, uint32_t obj, uint32_t type,
+			   const char *name, uint64_t *value);
 
 /*
  * One atomic commit (ALLOW_MODESET, plus @flags) that lights a head:
