@@ -166,15 +166,16 @@ int __vseg_kms_commit_head(int fd, uint32_t conn, uint32_t crtc,
 	igt_assert(req);
 	/*
 	 * No property lookup on @fd (a render node): the atomic ioctl's own
-	 * answer, to the same request without properties.
+	 * answer, to a request without objects (libdrm sends none itself).
 	 */
 	props = drmModeObjectGetProperties(fd, crtc, DRM_MODE_OBJECT_CRTC);
 	if (!props) {
-		ret = drmModeAtomicCommit(fd, req, flags |
-					  DRM_MODE_ATOMIC_ALLOW_MODESET, NULL);
-		ret = ret ? -errno : 0;
+		struct drm_mode_atomic empty = {
+			.flags = flags | DRM_MODE_ATOMIC_ALLOW_MODESET,
+		};
+
 		drmModeAtomicFree(req);
-		return ret;
+		return drmIoctl(fd, DRM_IOCTL_MODE_ATOMIC, &empty) ? -errno : 0;
 	}
 	drmModeFreeObjectProperties(props);
 	if (fb && drmModeCreatePropertyBlob(fd, mode, sizeof(*mode), &blob)) {
