@@ -435,11 +435,14 @@ static void test_drm_info(void)
 		snprintf(crtc, sizeof(crtc), "CRTC %u", i);
 		igt_assert_f(strstr(t, crtc), "no \"%s\"\n", crtc);
 	}
-	/* Cursor planes where the display controller has cursor registers. */
+	/*
+	 * Cursor planes where the display controller has cursor registers
+	 * (a plane's type line: "enum {Overlay, Primary, Cursor} = Cursor").
+	 */
 	if (vseg_display_has_cursor(ctx.fd))
-		igt_assert_f(strstr(t, "Cursor"), "no cursor plane listed\n");
+		igt_assert_f(strstr(t, "} = Cursor"), "no cursor plane listed\n");
 	else
-		igt_assert_f(!strstr(t, "Cursor"),
+		igt_assert_f(!strstr(t, "} = Cursor"),
 			     "a cursor plane listed without cursor registers\n");
 	igt_assert_f(strstr(t, "Primary"), "no primary plane listed\n");
 }
