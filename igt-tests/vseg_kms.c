@@ -79,6 +79,24 @@
  *	(uid 65534) cannot open the crc control or data file (EACCES:
  *	debugfs is root's).
  *
+ * SUBTEST: cursor-crc
+ * Description: Head 0 shows a pattern with CRC source "auto"; its cursor
+ *	plane shows a 64x64 ARGB8888 image of opaque, transparent,
+ *	half-alpha and other-alpha pixels (premultiplied): at a position
+ *	inside the picture and partly off each edge and corner, each
+ *	frame's CRC is that of the picture composed here from the primary's
+ *	and the cursor's pixels (DRM's "Pre-multiplied" blend, rounded to
+ *	nearest), each position's different; debugfs display_regs shows the
+ *	cursor registers at the plane's position. Wholly off the picture it
+ *	is off (the primary's CRC); the legacy cursor ioctl moves it; with
+ *	the pixel blend mode "None" its colour replaces the primary's. An
+ *	unprivileged child (uid 65534) on a card fd that is not the DRM
+ *	master can neither move nor remove it (atomic: EACCES; legacy:
+ *	EACCES or EPERM): registers and CRC unchanged. Turned off, the CRC
+ *	is the primary's again; turning the CRTC off turns the cursor off.
+ *	Skipped where the display controller has no cursor registers or no
+ *	CRC generator (QEMU's Bochs adapter).
+ *
  * SUBTEST: render-node-cannot-modeset
  * Description: An unprivileged child (uid 65534) with a render node and a
  *	card fd that is not the DRM master cannot commit, set a CRTC or flip
@@ -183,12 +201,14 @@ static struct vseg_ctx ctx = VSEG_CTX_INIT_ENGINE(VSEG_LEFTOVERS_BASE_COUNT);
  * @crtc: CRTC ids.
  * @conn: connector ids.
  * @primary: primary plane ids.
+ * @cursor: cursor plane ids (0: the display controller has no cursor).
  * @mode: the connector's 1024x768 mode.
  */
 static struct kms {
 	uint32_t crtc[DRM_VSEG_NUM_HEADS];
 	uint32_t conn[DRM_VSEG_NUM_HEADS];
 	uint32_t primary[DRM_VSEG_NUM_HEADS];
+	uint32_t cursor[DRM_VSEG_NUM_HEADS];
 	drmModeModeInfo mode;
 } kms;
 
@@ -207,9 +227,13 @@ static uint64_t prop_value(int fd, uint32_t obj, uint32_t type,
 	return v;
 }
 
-/* The heads' objects: CRTC i, connector i and the primary plane of CRTC i. */
+/*
+ * The heads' objects: CRTC i, connector i and the primary and cursor
+ * planes of CRTC i.
+ */
 static void kms_init(int fd)
 {
+	bool cursors = vseg_display_has_cursor(ctx.fd);
 	drmModePlaneResPtr pres;
 	drmModeResPtr res;
 	drmModeConnectorPtr c;
@@ -230,22 +254,34 @@ static void kms_init(int fd)
 
 	pres = drmModeGetPlaneResources(fd);
 	igt_assert(pres);
-	/* A primary and a cursor plane per head. */
-	igt_assert_eq(pres->count_planes, 2 * DRM_VSEG_NUM_HEADS);
+	/*
+	 * A primary plane per head, and a cursor plane where the display
+	 * controller has cursor registers (not QEMU's Bochs adapter).
+	 */
+	igt_assert_eq(pres->count_planes,
+		      (cursors ? 2 : 1) * DRM_VSEG_NUM_HEADS);
 	for (uint32_t i = 0; i < pres->count_planes; i++) {
 		drmModePlanePtr p = drmModeGetPlane(fd, pres->planes[i]);
 		uint64_t type = prop_value(fd, p->plane_id,
 					   DRM_MODE_OBJECT_PLANE, "type");
 
-		if (type == DRM_PLANE_TYPE_PRIMARY)
-			for (int h = 0; h < DRM_VSEG_NUM_HEADS; h++)
-				if (p->possible_crtcs == (1u << h))
-					kms.primary[h] = p->plane_id;
+		for (int h = 0; h < DRM_VSEG_NUM_HEADS; h++) {
+			if (p->possible_crtcs != (1u << h))
+				continue;
+			if (type == DRM_PLANE_TYPE_PRIMARY)
+				kms.primary[h] = p->plane_id;
+			else if (type == DRM_PLANE_TYPE_CURSOR)
+				kms.cursor[h] = p->plane_id;
+		}
 		drmModeFreePlane(p);
 	}
 	drmModeFreePlaneResources(pres);
-	for (int h = 0; h < DRM_VSEG_NUM_HEADS; h++)
+	for (int h = 0; h < DRM_VSEG_NUM_HEADS; h++) {
 		igt_assert_f(kms.primary[h], "no primary plane for head %d\n", h);
+		igt_assert_f(!kms.cursor[h] == !cursors,
+			     "head %d: cursor plane %u, the display controller %s cursor registers\n",
+			     h, kms.cursor[h], cursors ? "has" : "has no");
+	}
 
 	c = drmModeGetConnector(fd, kms.conn[0]);
 	igt_assert(c);
@@ -1012,6 +1048,326 @@ static void test_crc_matches_content(void)
 	vseg_gem_close(ctx.fd, b);
 	vseg_gem_close(ctx.fd, ph);
 	vseg_gem_close(ctx.fd, ap);
+}
+
+/* --- the cursor in the CRC ------------------------------------------------ */
+
+#define CUR		64
+
+/*
+ * The cursor's image, premultiplied ARGB8888, in 8x8 squares of four
+ * kinds: opaque, transparent, half alpha (0x80) and an alpha of its own
+ * per pixel; a colour never above its alpha.
+ */
+static uint32_t cursor_px(uint32_t x, uint32_t y)
+{
+	uint32_t h = (y * 2246822519u) ^ (x * 3266489917u) ^ 0x9e3779b9u;
+	uint32_t a, r, g, b;
+
+	h ^= h >> 15;
+	switch ((x / 8 + y / 8) % 4) {
+	case 0:
+		a = 0xff;
+		break;
+	case 1:
+		return 0;
+	case 2:
+		a = 0x80;
+		break;
+	default:
+		a = (h >> 24) | 1;
+		break;
+	}
+	r = (h & 0xff) * a / 255;
+	g = ((h >> 8) & 0xff) * a / 255;
+	b = ((h >> 16) & 0xff) * a / 255;
+	return a << 24 | r << 16 | g << 8 | b;
+}
+
+/*
+ * One channel of DRM's "Pre-multiplied" blend with a plane alpha of 1:
+ * fg + (1 - fg.alpha) * bg, with 1.0 = 255, to the nearest integer.
+ */
+static uint32_t premulti(uint32_t fg, uint32_t bg, uint32_t alpha)
+{
+	double v = fg + (1.0 - alpha / 255.0) * bg;
+	long r = (long)(v + 0.5);
+
+	return r > 255 ? 255 : (uint32_t)r;
+}
+
+/*
+ * The CRC of @primary (W x H XRGB8888, packed) with the cursor image at
+ * (@x, @y) over it, its alpha premultiplied, or opaque.
+ */
+static uint32_t cursor_crc(const uint32_t *primary, const uint32_t *cur,
+			   int x, int y, bool opaque)
+{
+	uint32_t *px = malloc(FB_SIZE), crc;
+
+	igt_assert(px);
+	memcpy(px, primary, FB_SIZE);
+	for (int cy = 0; cy < CUR; cy++)
+		for (int cx = 0; cx < CUR; cx++) {
+			int sx = x + cx, sy = y + cy;
+			uint32_t fg = cur[cy * CUR + cx], bg, out = 0;
+
+			if (sx < 0 || sy < 0 || sx >= W || sy >= H)
+				continue;
+			bg = px[sy * W + sx] & 0xffffff;
+			if (opaque)
+				out = fg & 0xffffff;
+			else
+				for (int s = 0; s < 24; s += 8)
+					out |= premulti((fg >> s) & 0xff,
+							(bg >> s) & 0xff,
+							fg >> 24) << s;
+			px[sy * W + sx] = out;
+		}
+	crc = picture_crc(px, W, H, W * 4);
+	free(px);
+	return crc;
+}
+
+/* The value of enum property @name's entry @entry on plane @plane. */
+static uint64_t enum_value(uint32_t plane, const char *name,
+			   const char *entry)
+{
+	drmModePropertyPtr p = drmModeGetProperty(ctx.fd,
+		vseg_kms_prop_id(ctx.fd, plane, DRM_MODE_OBJECT_PLANE, name));
+	uint64_t v = ~0ull;
+
+	igt_assert(p);
+	for (int i = 0; i < p->count_enums; i++)
+		if (!strcmp(p->enums[i].name, entry))
+			v = p->enums[i].value;
+	drmModeFreeProperty(p);
+	igt_assert_f(v != ~0ull, "plane %u: %s has no \"%s\"\n", plane, name,
+		     entry);
+	return v;
+}
+
+/*
+ * Show framebuffer @fb (0: none) on head 0's cursor plane at (@x, @y), the
+ * whole 64x64 image: 0 or -errno of the atomic commit on @fd.
+ */
+static int __cursor_set(int fd, uint32_t fb, int x, int y)
+{
+	drmModeAtomicReqPtr req = drmModeAtomicAlloc();
+	uint32_t p = kms.cursor[0];
+	int ret;
+
+	igt_assert(req);
+	add(req, fd, p, DRM_MODE_OBJECT_PLANE, "FB_ID", fb);
+	add(req, fd, p, DRM_MODE_OBJECT_PLANE, "CRTC_ID", fb ? kms.crtc[0] : 0);
+	add(req, fd, p, DRM_MODE_OBJECT_PLANE, "SRC_X", 0);
+	add(req, fd, p, DRM_MODE_OBJECT_PLANE, "SRC_Y", 0);
+	add(req, fd, p, DRM_MODE_OBJECT_PLANE, "SRC_W",
+	    fb ? (uint64_t)CUR << 16 : 0);
+	add(req, fd, p, DRM_MODE_OBJECT_PLANE, "SRC_H",
+	    fb ? (uint64_t)CUR << 16 : 0);
+	add(req, fd, p, DRM_MODE_OBJECT_PLANE, "CRTC_X", (uint64_t)(int64_t)x);
+	add(req, fd, p, DRM_MODE_OBJECT_PLANE, "CRTC_Y", (uint64_t)(int64_t)y);
+	add(req, fd, p, DRM_MODE_OBJECT_PLANE, "CRTC_W", fb ? CUR : 0);
+	add(req, fd, p, DRM_MODE_OBJECT_PLANE, "CRTC_H", fb ? CUR : 0);
+	ret = drmModeAtomicCommit(fd, req, 0, NULL) ? -errno : 0;
+	drmModeAtomicFree(req);
+	return ret;
+}
+
+static void cursor_set(uint32_t fb, int x, int y)
+{
+	int err = __cursor_set(ctx.fd, fb, x, y);
+
+	igt_assert_f(err == 0, "cursor fb %u at %d,%d: %d (%s)\n", fb, x, y,
+		     err, vseg_errname(err));
+}
+
+/* The cursor registers hold the whole image at (@x, @y). */
+static void check_cursor_regs(int x, int y, bool opaque)
+{
+	struct vseg_display_cursor c;
+
+	igt_assert_f(vseg_display_read_cursor(ctx.fd, 0, &c),
+		     "head 0's cursor is off, expected at %d,%d\n", x, y);
+	igt_assert_f(c.x == x && c.y == y && c.width == CUR &&
+		     c.height == CUR && c.pitch >= CUR * 4 &&
+		     c.opaque == opaque,
+		     "head 0's cursor registers: %ux%u pitch %u at %d,%d%s, expected 64x64 at %d,%d%s\n",
+		     c.width, c.height, c.pitch, c.x, c.y,
+		     c.opaque ? " opaque" : "", x, y, opaque ? " opaque" : "");
+}
+
+static void test_cursor_crc(void)
+{
+	static const struct {
+		int x, y;
+		const char *where;
+	} pos[] = {
+		{ 100, 200, "inside" },
+		{ -20, 300, "partly off the left edge" },
+		{ W - 30, 10, "partly off the right edge" },
+		{ 500, -40, "partly off the top edge" },
+		{ 700, H - 25, "partly off the bottom edge" },
+		{ -50, -60, "off the top left corner but 14x4 pixels" },
+		{ W - 1, H - 1, "one pixel inside, bottom right" },
+	};
+	uint32_t prim, cur, pitch, cpitch, fb, cfb, want, crc, last = 0;
+	uint32_t *primary = malloc(FB_SIZE), *img = malloc(CUR * CUR * 4);
+	uint64_t csize;
+	struct crc_src src;
+	uint32_t *p;
+	int card;
+
+	kms_init(ctx.fd);
+	igt_require_f(kms.cursor[0],
+		      "the display controller has no cursor registers\n");
+	igt_require_f(crc_available(),
+		      "the display controller has no CRC generator\n");
+	igt_assert(primary && img);
+
+	/* The primary's picture, kept here for the compositing. */
+	prim = dumb_create(ctx.fd, W, H, 32, &pitch, NULL);
+	want = fill_pattern(ctx.fd, prim, (uint64_t)pitch * H, pitch, 0x5a5a5a,
+			    0);
+	p = vseg_gem_mmap(ctx.fd, prim, (uint64_t)pitch * H, PROT_READ);
+	for (uint32_t y = 0; y < H; y++)
+		memcpy(primary + y * W, p + y * (pitch / 4), W * 4);
+	munmap(p, (uint64_t)pitch * H);
+	igt_assert_eq_u32(picture_crc(primary, W, H, W * 4), want);
+	fb = addfb(ctx.fd, prim, DRM_FORMAT_XRGB8888, pitch);
+
+	cur = dumb_create(ctx.fd, CUR, CUR, 32, &cpitch, &csize);
+	p = vseg_gem_mmap(ctx.fd, cur, csize, PROT_READ | PROT_WRITE);
+	for (uint32_t y = 0; y < CUR; y++)
+		for (uint32_t x = 0; x < CUR; x++)
+			p[y * (cpitch / 4) + x] = img[y * CUR + x] =
+				cursor_px(x, y);
+	munmap(p, csize);
+	igt_assert_eq(drmModeAddFB2(ctx.fd, CUR, CUR, DRM_FORMAT_ARGB8888,
+				    (uint32_t[4]){ cur }, (uint32_t[4]){ cpitch },
+				    (uint32_t[4]){ 0 }, &cfb, 0), 0);
+
+	commit_head(ctx.fd, 0, fb);
+	igt_assert(crc_start(&src));
+	igt_assert_eq_u32(crc_now(&src), want);
+	igt_assert(!vseg_display_read_cursor(ctx.fd, 0,
+					     &(struct vseg_display_cursor){}));
+
+	/* At each position the picture composed here, and each one new. */
+	for (unsigned int i = 0; i < ARRAY_SIZE(pos); i++) {
+		uint32_t expect = cursor_crc(primary, img, pos[i].x, pos[i].y,
+					     false);
+
+		cursor_set(cfb, pos[i].x, pos[i].y);
+		check_cursor_regs(pos[i].x, pos[i].y, false);
+		crc = crc_now(&src);
+		igt_assert_f(crc == expect,
+			     "cursor at %d,%d (%s): CRC %#x, the composed picture's %#x (the primary's %#x)\n",
+			     pos[i].x, pos[i].y, pos[i].where, crc, expect,
+			     want);
+		igt_assert_f(crc != want && crc != last,
+			     "cursor at %d,%d (%s): CRC %#x, no change\n",
+			     pos[i].x, pos[i].y, pos[i].where, crc);
+		last = crc;
+	}
+
+	/* Wholly off the picture: not visible, the primary's CRC. */
+	cursor_set(cfb, W, 0);
+	igt_assert(!vseg_display_read_cursor(ctx.fd, 0,
+					     &(struct vseg_display_cursor){}));
+	igt_assert_eq_u32(crc_now(&src), want);
+
+	/* The legacy cursor ioctl moves the same plane. */
+	cursor_set(cfb, 100, 200);
+	igt_assert_eq(drmModeMoveCursor(ctx.fd, kms.crtc[0], 300, 400), 0);
+	check_cursor_regs(300, 400, false);
+	igt_assert_eq_u32(crc_now(&src),
+			  cursor_crc(primary, img, 300, 400, false));
+
+	/* Pixel blend mode "None": the cursor's colour, alpha ignored. */
+	{
+		drmModeAtomicReqPtr req = drmModeAtomicAlloc();
+
+		add(req, ctx.fd, kms.cursor[0], DRM_MODE_OBJECT_PLANE,
+		    "pixel blend mode",
+		    enum_value(kms.cursor[0], "pixel blend mode", "None"));
+		igt_assert_eq(drmModeAtomicCommit(ctx.fd, req, 0, NULL), 0);
+		drmModeAtomicFree(req);
+	}
+	check_cursor_regs(300, 400, true);
+	igt_assert_eq_u32(crc_now(&src),
+			  cursor_crc(primary, img, 300, 400, true));
+	{
+		drmModeAtomicReqPtr req = drmModeAtomicAlloc();
+
+		add(req, ctx.fd, kms.cursor[0], DRM_MODE_OBJECT_PLANE,
+		    "pixel blend mode",
+		    enum_value(kms.cursor[0], "pixel blend mode",
+			       "Pre-multiplied"));
+		igt_assert_eq(drmModeAtomicCommit(ctx.fd, req, 0, NULL), 0);
+		drmModeAtomicFree(req);
+	}
+	want = cursor_crc(primary, img, 300, 400, false);
+	igt_assert_eq_u32(crc_now(&src), want);
+
+	/*
+	 * A hostile unprivileged client on a card fd that is not the
+	 * master moves nor removes the master's cursor, atomic or legacy.
+	 */
+	card = drm_open_vseg();
+	igt_fork(child, 1) {
+		int err;
+
+		igt_assert_eq(setresgid(65534, 65534, 65534), 0);
+		igt_assert_eq(setresuid(65534, 65534, 65534), 0);
+		igt_assert(!drmIsMaster(card));
+		igt_assert_eq(drmSetClientCap(card, DRM_CLIENT_CAP_UNIVERSAL_PLANES,
+					      1), 0);
+		igt_assert_eq(drmSetClientCap(card, DRM_CLIENT_CAP_ATOMIC, 1), 0);
+		err = __cursor_set(card, 0, 0, 0);
+		igt_assert_f(err == -EACCES,
+			     "atomic cursor off from a card fd that is not the master: %d (%s)\n",
+			     err, vseg_errname(err));
+		err = drmModeMoveCursor(card, kms.crtc[0], 10, 10) ? -errno : 0;
+		igt_assert_f(err == -EACCES || err == -EPERM,
+			     "legacy cursor move from a card fd that is not the master: %d (%s)\n",
+			     err, vseg_errname(err));
+		err = drmModeSetCursor(card, kms.crtc[0], 0, 0, 0) ? -errno : 0;
+		igt_assert_f(err == -EACCES || err == -EPERM,
+			     "legacy cursor off from a card fd that is not the master: %d (%s)\n",
+			     err, vseg_errname(err));
+	}
+	igt_waitchildren();
+	drm_close_driver(card);
+	check_cursor_regs(300, 400, false);
+	igt_assert_eq_u32(crc_now(&src), want);
+
+	/* Off: the primary's CRC again. */
+	cursor_set(0, 0, 0);
+	igt_assert(!vseg_display_read_cursor(ctx.fd, 0,
+					     &(struct vseg_display_cursor){}));
+	crc = crc_now(&src);
+	igt_assert_f(crc == picture_crc(primary, W, H, W * 4),
+		     "cursor off: CRC %#x, the primary's %#x\n", crc,
+		     picture_crc(primary, W, H, W * 4));
+
+	/* Turning the CRTC off turns the cursor off with it. */
+	cursor_set(cfb, 10, 10);
+	check_cursor_regs(10, 10, false);
+	crc_stop(&src);
+	commit_head(ctx.fd, 0, 0);
+	igt_assert(!vseg_display_read_cursor(ctx.fd, 0,
+					     &(struct vseg_display_cursor){}));
+	igt_info("%u CRCs read, %zu cursor positions\n", src.read,
+		 ARRAY_SIZE(pos));
+
+	drmModeRmFB(ctx.fd, cfb);
+	drmModeRmFB(ctx.fd, fb);
+	vseg_gem_close(ctx.fd, cur);
+	vseg_gem_close(ctx.fd, prim);
+	free(primary);
+	free(img);
 }
 
 static void test_flip_event(void)
@@ -1940,6 +2296,9 @@ static const struct vseg_subtest tests[] = {
 	  "A flip waits for its buffer's writer; CRC checked." },
 	{ "crc-matches-content", test_crc_matches_content,
 	  "Each frame's CRC is the shown picture's, wherever it lies." },
+	{ "cursor-crc", test_cursor_crc,
+	  "The cursor plane is composed over the primary in each frame's "
+	  "CRC, wherever it is; strangers cannot move it." },
 	{ "render-node-cannot-modeset", test_render_node,
 	  "A render node and a card fd that is not the master cannot modeset." },
 	{ "closed-buffer-keeps-scanning", test_closed_buffer,

@@ -390,3 +390,44 @@ void vseg_debugfs_read_display(int fd, struct vseg_display *d)
 	vseg_debugfs_parse_display(text, d);
 	free(text);
 }
+
+bool vseg_display_has_cursor(int fd)
+{
+	char *text = vseg_debugfs_read_text(fd, "display_regs");
+	bool has;
+
+	igt_assert_f(strncmp(text, "controller=", strlen("controller=")) == 0,
+		     "debugfs display_regs begins \"%.40s\"\n", text);
+	has = strncmp(text, "controller=bochs ", strlen("controller=bochs ")) != 0;
+	free(text);
+	return has;
+}
+
+bool vseg_display_read_cursor(int fd, uint32_t head,
+			      struct vseg_display_cursor *c)
+{
+	char *text = vseg_debugfs_read_text(fd, "display_regs");
+	char key[32], blend[16];
+	unsigned long long addr, size;
+	const char *l;
+	bool on;
+
+	memset(c, 0, sizeof(*c));
+	snprintf(key, sizeof(key), "\nhead%u_cursor=", head);
+	l = strstr(text, key);
+	igt_assert_f(l, "debugfs display_regs: no head%u_cursor line\n", head);
+	l += strlen(key);
+	on = *l != '-';
+	if (on)
+		igt_assert_f(sscanf(l, "0x%llx+0x%llx width=%u height=%u pitch=%u x=%d y=%d blend=%15s",
+				    &addr, &size, &c->width, &c->height,
+				    &c->pitch, &c->x, &c->y, blend) == 8,
+			     "debugfs display_regs: head%u_cursor=%.120s\n",
+			     head, l);
+	if (on) {
+		c->address = addr;
+		c->opaque = !strcmp(blend, "none");
+	}
+	free(text);
+	return on;
+}

@@ -106,4 +106,39 @@ struct vseg_display {
 void vseg_debugfs_read_display(int fd, struct vseg_display *d);
 void vseg_debugfs_parse_display(const char *text, struct vseg_display *d);
 
+/*
+ * Whether the display controller has cursor registers, so that each CRTC
+ * has a cursor plane: the software GPU's has them, QEMU's Bochs adapter
+ * has not (debugfs display_regs, controller=).
+ */
+bool vseg_display_has_cursor(int fd);
+
+/**
+ * struct vseg_display_cursor - a head's cursor registers, as the software
+ *	display controller prints them (debugfs display_regs, headN_cursor=)
+ * @address: the image's GPU physical address.
+ * @width: its width.
+ * @height: its height.
+ * @pitch: its pitch.
+ * @x: where its top left pixel goes (may be negative).
+ * @y: the same, in lines.
+ * @opaque: blend=none (alpha ignored); premultiplied "over" otherwise.
+ */
+struct vseg_display_cursor {
+	uint64_t address;
+	uint32_t width;
+	uint32_t height;
+	uint32_t pitch;
+	int32_t x;
+	int32_t y;
+	bool opaque;
+};
+
+/*
+ * Head @head's cursor registers into @c: false if the cursor is off.
+ * Asserts the line is there and well-formed.
+ */
+bool vseg_display_read_cursor(int fd, uint32_t head,
+			      struct vseg_display_cursor *c);
+
 #endif /* IGT_VSEG_DISPLAY_H */

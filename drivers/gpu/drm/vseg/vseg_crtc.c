@@ -23,6 +23,7 @@
 #include "vseg_device_types.h"
 #include "vseg_display.h"
 #include "vseg_hw.h"
+#include "vseg_plane.h"
 #include "vseg_compat.h"
 
 /* A frame when the CRTC has no mode yet: 60 Hz. */
@@ -270,6 +271,8 @@ static void crtc_atomic_disable(struct drm_crtc *crtc,
 	struct drm_crtc_state *cs = drm_atomic_get_new_crtc_state(state, crtc);
 	struct vseg_device *vdev = to_vseg(crtc->dev);
 
+	/* The planes' pins go with the old state: nothing points there. */
+	vseg_display_kms_cursor(vdev, drm_crtc_index(crtc), NULL);
 	vseg_display_kms_show(vdev, drm_crtc_index(crtc), NULL, NULL);
 	drm_crtc_vblank_off(crtc);
 	/* No flush on an inactive CRTC (commit_tail_rpm): its event now. */
@@ -339,7 +342,8 @@ int vseg_crtc_init(struct vseg_device *vdev, u32 head)
 	spin_lock_init(&h->crc_lock);
 	INIT_WORK(&h->crc_work, crc_work);
 	err = drmm_crtc_init_with_planes(&vdev->drm, &h->crtc, &h->primary,
-					 &h->cursor, &crtc_funcs, NULL);
+					 vseg_planes_have_cursor(vdev) ?
+					 &h->cursor : NULL, &crtc_funcs, NULL);
 	if (err)
 		return err;
 	drm_crtc_helper_add(&h->crtc, &crtc_helper_funcs);

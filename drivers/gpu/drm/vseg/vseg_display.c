@@ -215,6 +215,28 @@ void vseg_display_kms_show(struct vseg_device *vdev, u32 head,
 }
 
 /**
+ * vseg_display_kms_cursor() - program a KMS head's cursor registers
+ * @vdev: the device, its display controller with cursor registers
+ * @head: the head
+ * @c: the cursor, its image pinned by a cursor plane state; or NULL (off)
+ *
+ * Called from the commit (cursor plane update and disable, CRTC disable),
+ * under the display's lock like the scanout registers: a CRC the display
+ * controller computes sees both, and their memory, where they are.
+ */
+void vseg_display_kms_cursor(struct vseg_device *vdev, u32 head,
+			     const struct vseg_hw_cursor *c)
+{
+	struct vseg_hw_display *hd = vdev->hw.display;
+
+	if (!hd->ops->set_cursor)
+		return;
+	mutex_lock(&vdev->display.lock);
+	hd->ops->set_cursor(hd, head, c);
+	mutex_unlock(&vdev->display.lock);
+}
+
+/**
  * vseg_display_suspend() - turn every head off for a power transition
  * @vdev: the device
  *

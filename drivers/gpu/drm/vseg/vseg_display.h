@@ -21,6 +21,9 @@ u64 vseg_display_address(struct vseg_device *vdev, struct vseg_bo *bo);
 struct vseg_hw_scanout;
 void vseg_display_kms_show(struct vseg_device *vdev, u32 head,
 			   struct vseg_bo *bo, const struct vseg_hw_scanout *s);
+struct vseg_hw_cursor;
+void vseg_display_kms_cursor(struct vseg_device *vdev, u32 head,
+			     const struct vseg_hw_cursor *c);
 int vseg_display_suspend(struct vseg_device *vdev);
 int vseg_display_resume(struct vseg_device *vdev);
 void vseg_display_show(struct vseg_device *vdev, struct seq_file *m);

@@ -24,9 +24,11 @@ struct vseg_bo;
  *	vseg_plane.c)
  * @crtc: its CRTC, index = head number.
  * @primary: its primary plane (XRGB8888, ARGB8888, RGB565, linear).
- * @cursor: its cursor plane (ARGB8888 up to 64x64). The display
- *	controller has no cursor registers: the cursor's framebuffer is made
- *	reachable and pinned like a primary, not shown.
+ * @cursor: its cursor plane (ARGB8888 up to 64x64), pinned where the
+ *	display reaches it like a primary and shown through the head's
+ *	cursor registers (&vseg_hw_display_ops.set_cursor), over the primary
+ *	and in its CRCs. Not initialised, and not the CRTC's, on a display
+ *	controller without cursor registers (vseg_planes_have_cursor()).
  * @encoder: its virtual encoder.
  * @connector: its virtual connector, always connected.
  * @vblank_timer: the vblank "interrupt" while vblanks are on: fires once

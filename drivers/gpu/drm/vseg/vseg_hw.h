@@ -327,6 +327,53 @@ struct vseg_hw_scanout {
 	u32 format;
 };
 
+/* The largest cursor image a display controller is handed, each way. */
+#define VSEG_HW_CURSOR_MAX	64
+
+/**
+ * enum vseg_hw_cursor_blend - how a cursor's pixels go over the primary's
+ * @VSEG_HW_CURSOR_PREMULTI: "over" with premultiplied alpha (DRM's
+ *	"Pre-multiplied" pixel blend mode): per 8-bit channel,
+ *	out = fg + bg * (255 - alpha) / 255, rounded to the nearest integer,
+ *	255 at most (a colour above its alpha is not premultiplied).
+ * @VSEG_HW_CURSOR_OPAQUE: the cursor's colour replaces the primary's,
+ *	alpha ignored (DRM's "None").
+ */
+enum vseg_hw_cursor_blend {
+	VSEG_HW_CURSOR_PREMULTI,
+	VSEG_HW_CURSOR_OPAQUE,
+};
+
+/**
+ * struct vseg_hw_cursor - a display head's cursor registers
+ * @address: GPU physical address of the image's top left pixel (a memory
+ *	segment's or the aperture's, like &vseg_hw_scanout.address).
+ * @size: the bytes readable from @address on.
+ * @width: the image's width in pixels, 1 to %VSEG_HW_CURSOR_MAX.
+ * @height: its height in lines, 1 to %VSEG_HW_CURSOR_MAX.
+ * @pitch: bytes from one line's first pixel to the next's.
+ * @x: where the image's top left pixel goes on the head's picture, in
+ *	pixels from its left edge; negative, or past the right edge, for a
+ *	cursor partly or wholly off screen (what lies outside the picture is
+ *	not shown).
+ * @y: the same, in lines from the top edge.
+ * @blend: how it goes over the primary (&enum vseg_hw_cursor_blend).
+ *
+ * The image is ARGB8888, linear, its colour premultiplied by its alpha
+ * for %VSEG_HW_CURSOR_PREMULTI. The core keeps it where the display
+ * reaches it while the registers point into it.
+ */
+struct vseg_hw_cursor {
+	u64 address;
+	u64 size;
+	u32 width;
+	u32 height;
+	u32 pitch;
+	s32 x;
+	s32 y;
+	u32 blend;
+};
+
 /* &vseg_hw_display.bar of a display controller that reaches every segment. */
 #define VSEG_HW_DISPLAY_ANY_BAR	(-1)
 
@@ -353,12 +400,28 @@ struct vseg_hw_display;
  *	ignored; RGB565 widened, each channel's top bits repeated into its
  *	low ones). The display controller reads the pixels as it scans them
  *	out, physically through the bus (the aperture's through its GART).
- *	The primary only: the controller has no cursor registers. The caller
- *	keeps the scanout's memory where it is for the call. May sleep.
+ *	The picture is the primary's with the head's cursor (@set_cursor)
+ *	composed over it as &struct vseg_hw_cursor says, before the CRC; a
+ *	head whose primary is off shows nothing, cursor or not. The caller
+ *	keeps the scanout's and the cursor's memory where they are for the
+ *	call. May sleep.
  *	Returns 0, -ENOENT (the head is off, or has no format), -ENOMEM or
  *	-EFAULT (a pixel the bus cannot reach). What a display controller's
  *	CRC generator reports for the frame. Optional: KMS offers no CRC
  *	source without it.
+ * @set_cursor: program head @head's cursor registers to show @c over
+ *	the primary, or turn the cursor off with @c NULL. The core calls it
+ *	once the image is pinned where the display reaches it, and before it
+ *	drops that pin (a CRTC turned off turns its cursor off too). The
+ *	registers stay as they are while the primary is off (nothing shows
+ *	then). A position change is a call with the same image.
+ *	May sleep. DxgkDdiSetPointerShape (the image, a colour pointer with
+ *	alpha) and DxgkDdiSetPointerPosition (@x, @y; visibility: @c NULL).
+ *	Optional: without it the head has no hardware cursor, and KMS gives
+ *	its CRTC no cursor plane.
+ * @get_cursor: read head @head's cursor registers back into @c (for
+ *	debugfs). Returns false for a cursor that is off. Required with
+ *	@set_cursor.
  * @release: undo the attach function; the last call, at the device's
  *	teardown (before &vseg_hw_ops.release). Optional.
  */
@@ -371,6 +434,10 @@ struct vseg_hw_display_ops {
 			    struct vseg_hw_scanout *s);
 	void (*show_regs)(struct vseg_hw_display *d, struct seq_file *m);
 	int (*scanout_crc)(struct vseg_hw_display *d, u32 head, u32 *crc);
+	void (*set_cursor)(struct vseg_hw_display *d, u32 head,
+			   const struct vseg_hw_cursor *c);
+	bool (*get_cursor)(struct vseg_hw_display *d, u32 head,
+			   struct vseg_hw_cursor *c);
 	void (*release)(struct vseg_hw_display *d);
 };
 

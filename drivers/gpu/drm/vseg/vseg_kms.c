@@ -4,7 +4,8 @@
  *
  * KMS atomic modesetting: the mode configuration, framebuffers of vseg
  * buffers (ADDFB2), and per head (VSEG_NUM_HEADS) a CRTC (vseg_crtc.c)
- * with a primary and a cursor plane (vseg_plane.c), a virtual encoder and
+ * with a primary and (where the display controller has cursor registers)
+ * a cursor plane (vseg_plane.c), a virtual encoder and
  * a virtual connector, always connected, with the usual modes.
  */
 

@@ -8,7 +8,11 @@
  * or mapped into the aperture, even without AccessedPhysically) and has
  * the commit wait for its write fences; cleanup_fb drops that pin, and a
  * buffer without AccessedPhysically leaves the aperture once no head
- * shows it. atomic_update programs the head's scanout registers.
+ * shows it. atomic_update programs the head's scanout registers, or for a
+ * cursor plane the head's cursor registers: the whole image and where its
+ * top left pixel goes, which may be off the picture (the display
+ * controller clips it). A display controller without cursor registers
+ * (QEMU's Bochs adapter) gives its CRTCs no cursor plane.
  */
 
 #include <drm/drm_atomic.h>
@@ -111,6 +115,30 @@ static void scanout_of(const struct drm_plane_state *ps,
 	s->height = drm_rect_height(&ps->dst);
 	s->pitch = fb->pitches[0];
 	s->format = fb->format->format;
+}
+
+/*
+ * What a cursor plane state shows: the image from the source position on,
+ * unclipped (crtc_x and crtc_y may be negative, the image may go past the
+ * picture's edge), its address the first pixel's offset in the
+ * framebuffer's buffer.
+ */
+static void cursor_of(const struct drm_plane_state *ps,
+		      struct vseg_hw_cursor *c)
+{
+	const struct drm_framebuffer *fb = ps->fb;
+	u64 first = fb->offsets[0] + (u64)(ps->src_y >> 16) * fb->pitches[0] +
+		    (u64)(ps->src_x >> 16) * fb->format->cpp[0];
+
+	c->address = first;
+	c->size = fb_bo(ps->fb)->tbo.base.size - first;
+	c->width = ps->crtc_w;
+	c->height = ps->crtc_h;
+	c->pitch = fb->pitches[0];
+	c->x = ps->crtc_x;
+	c->y = ps->crtc_y;
+	c->blend = ps->pixel_blend_mode == DRM_MODE_BLEND_PIXEL_NONE ?
+		   VSEG_HW_CURSOR_OPAQUE : VSEG_HW_CURSOR_PREMULTI;
 }
 
 static int plane_atomic_check(struct drm_plane *plane,
@@ -217,12 +245,31 @@ static void primary_atomic_disable(struct drm_plane *plane,
 }
 
 /*
- * The display controller has no cursor registers: a cursor's framebuffer
- * is pinned where the display reaches it (prepare_fb), nothing more.
+ * The cursor's framebuffer is pinned where the display reaches it
+ * (prepare_fb) while it is visible on an active CRTC: the head's cursor
+ * registers point into it then, and are off otherwise.
  */
 static void cursor_atomic_update(struct drm_plane *plane,
 				 struct drm_atomic_state *state)
 {
+	struct drm_plane_state *ps = drm_atomic_get_new_plane_state(state, plane);
+	struct vseg_device *vdev = to_vseg(plane->dev);
+	struct vseg_bo *bo = to_vps(ps)->pinned;
+	struct vseg_hw_cursor c;
+
+	if (!bo) {
+		vseg_display_kms_cursor(vdev, plane_head(plane), NULL);
+		return;
+	}
+	cursor_of(ps, &c);
+	c.address += vseg_display_address(vdev, bo);
+	vseg_display_kms_cursor(vdev, plane_head(plane), &c);
+}
+
+static void cursor_atomic_disable(struct drm_plane *plane,
+				  struct drm_atomic_state *state)
+{
+	vseg_display_kms_cursor(to_vseg(plane->dev), plane_head(plane), NULL);
 }
 
 static const struct drm_plane_helper_funcs primary_helper_funcs = {
@@ -238,6 +285,7 @@ static const struct drm_plane_helper_funcs cursor_helper_funcs = {
 	.prepare_fb = plane_prepare_fb,
 	.cleanup_fb = plane_cleanup_fb,
 	.atomic_update = cursor_atomic_update,
+	.atomic_disable = cursor_atomic_disable,
 };
 
 static void plane_reset(struct drm_plane *plane)
@@ -288,9 +336,10 @@ static const struct drm_plane_funcs plane_funcs = {
 };
 
 /*
- * ARGB8888's alpha: the display controller shows a pixel's colour as it
- * is, which over the black behind a primary is what premultiplied alpha
- * and "None" both give. Say so (DRM asks every plane with an alpha format).
+ * ARGB8888's alpha. A primary's pixel shows its colour as it is, which
+ * over the black behind it is what premultiplied alpha and "None" both
+ * give. A cursor's goes over the primary with premultiplied alpha (the
+ * default), or replaces it with "None" (vseg_hw_cursor.blend).
  */
 static int plane_blend_init(struct drm_plane *plane)
 {
@@ -299,12 +348,31 @@ static int plane_blend_init(struct drm_plane *plane)
 						    BIT(DRM_MODE_BLEND_PIXEL_NONE));
 }
 
+/* The cursor registers take any image a cursor plane may show. */
+static_assert(VSEG_CURSOR_MAX <= VSEG_HW_CURSOR_MAX);
+
+/**
+ * vseg_planes_have_cursor() - whether the heads get a cursor plane
+ * @vdev: the device
+ *
+ * Return: true if the display controller has cursor registers. One
+ * without them (QEMU's Bochs adapter) has no hardware cursor to offer: a
+ * CRTC may have no cursor plane, and userspace draws the pointer itself
+ * then, where a plane refused in every commit would only fail.
+ */
+bool vseg_planes_have_cursor(struct vseg_device *vdev)
+{
+	return vdev->hw.display->ops->set_cursor;
+}
+
 /**
  * vseg_planes_init() - a head's primary and cursor planes
  * @vdev: the device
  * @head: the head
  *
- * Cleaned up with the mode configuration (drmm).
+ * The cursor plane only on a display controller with cursor registers
+ * (&vseg_hw_display_ops.set_cursor; vseg_planes_have_cursor()). Cleaned up
+ * with the mode configuration (drmm).
  *
  * Return: 0 or a negative error code.
  */
@@ -321,7 +389,7 @@ int vseg_planes_init(struct vseg_device *vdev, u32 head)
 		return err;
 	drm_plane_helper_add(&h->primary, &primary_helper_funcs);
 	err = plane_blend_init(&h->primary);
-	if (err)
+	if (err || !vseg_planes_have_cursor(vdev))
 		return err;
 	err = drm_universal_plane_init(&vdev->drm, &h->cursor, BIT(head),
 				       &plane_funcs, cursor_formats,

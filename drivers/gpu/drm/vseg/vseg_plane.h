@@ -12,6 +12,7 @@ struct vseg_device;
 /* The largest cursor, in pixels each way. */
 #define VSEG_CURSOR_MAX	64
 
+bool vseg_planes_have_cursor(struct vseg_device *vdev);
 int vseg_planes_init(struct vseg_device *vdev, u32 head);
 bool vseg_plane_format_supported(u32 format);
 

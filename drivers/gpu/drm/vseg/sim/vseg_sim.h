@@ -14,13 +14,17 @@
 #include "../vseg_hw.h"
 
 /**
- * struct vseg_sim_head - a display head's scanout registers
+ * struct vseg_sim_head - a display head's scanout and cursor registers
  * @on: the head scans out.
  * @scanout: what, when @on.
+ * @cursor_on: the cursor is shown (over the primary, when @on).
+ * @cursor: the cursor's image and position, when @cursor_on.
  */
 struct vseg_sim_head {
 	bool on;
 	struct vseg_hw_scanout scanout;
+	bool cursor_on;
+	struct vseg_hw_cursor cursor;
 };
 
 /* Leaf entries the MMU's TLB caches (direct-mapped by page number). */

@@ -8,15 +8,18 @@
  * engine's Fill and Transfer, encrypted paging's round trip, the copy
  * engine reaching system pages through the GART (and never directly),
  * the paging engine's UPDATE_PT and FLUSH_TLB under the render engine's
- * MMU, TRANSFER_VIRTUAL and FILL_VIRTUAL through the paging VA space, and
- * the CPU host aperture window's slots.
+ * MMU, TRANSFER_VIRTUAL and FILL_VIRTUAL through the paging VA space,
+ * the CPU host aperture window's slots, and the display controller's
+ * cursor composed over the primary in its CRC.
  */
 
 #include <kunit/test.h>
+#include <linux/crc32.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/sizes.h>
 #include <linux/string.h>
+#include <drm/drm_fourcc.h>
 #include <uapi/drm/vseg_drm.h>
 
 #include "../vseg_hw.h"
@@ -459,6 +462,131 @@ static void sim_host_aperture_slots(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hw->ops->host_slot_set(hw, 3, 0, SEG_BASE), 0);
 }
 
+/* The display test's picture: PIC_W x PIC_H of one colour, a 4x4 cursor. */
+#define PIC_W		16
+#define PIC_H		8
+#define PIC_BG		0x00ff8040u
+#define CUR_SIDE	4
+
+/*
+ * The cursor's four kinds of pixel (premultiplied ARGB8888) and what each
+ * gives over PIC_BG (r 255, g 128, b 64), worked out by hand from
+ * fg + bg * (255 - alpha) / 255 rounded to nearest, 255 at most:
+ * transparent; opaque; half alpha (r 64 + 127, g 32 + 63.75, b 16 + 31.87);
+ * alpha 16 with a red above it, not premultiplied (255 + 239 clamped,
+ * g 119.97, b 59.98). Opaque blending shows the colour alone.
+ */
+static const u32 cur_fg[4] = { 0x00000000, 0xff112233, 0x80402010, 0x10ff0000 };
+static const u32 cur_over[4] = { PIC_BG, 0x112233, 0xbf6030, 0xff783c };
+static const u32 cur_opaque[4] = { 0x000000, 0x112233, 0x402010, 0xff0000 };
+
+static u32 cur_kind(int x, int y)
+{
+	return (x + y) % 4;
+}
+
+/* The CRC of the picture with the cursor at @x, @y as @blend shows it. */
+static u32 expected_crc(int x, int y, u32 blend, bool cursor)
+{
+	__le32 pic[PIC_W * PIC_H];
+	int i, cx, cy;
+
+	for (i = 0; i < PIC_W * PIC_H; i++)
+		pic[i] = cpu_to_le32(PIC_BG);
+	for (cy = 0; cursor && cy < CUR_SIDE; cy++)
+		for (cx = 0; cx < CUR_SIDE; cx++) {
+			int sx = x + cx, sy = y + cy;
+			u32 k = cur_kind(cx, cy);
+
+			if (sx < 0 || sy < 0 || sx >= PIC_W || sy >= PIC_H)
+				continue;
+			pic[sy * PIC_W + sx] = cpu_to_le32(blend == VSEG_HW_CURSOR_OPAQUE ?
+							   cur_opaque[k] : cur_over[k]);
+		}
+	return crc32_le(0, (u8 *)pic, sizeof(pic));
+}
+
+/*
+ * The display controller's CRC composes the cursor over the primary,
+ * clipped at each edge, premultiplied or opaque; off, the primary's; a
+ * head whose primary is off shows nothing; registers pointing past what
+ * they say is readable give -EFAULT.
+ */
+static void sim_display_cursor(struct kunit *test)
+{
+	static const struct { int x, y; } pos[] = {
+		{ 5, 2 }, { -1, 6 }, { 14, -2 }, { -3, -3 }, { 15, 6 },
+	};
+	struct sim_test *t = test->priv;
+	struct vseg_hw_display *d = t->hw.display;
+	struct vseg_hw_scanout s = {
+		.address = SEG_BASE, .size = PIC_W * PIC_H * 4,
+		.width = PIC_W, .height = PIC_H, .pitch = PIC_W * 4,
+		.format = DRM_FORMAT_XRGB8888,
+	};
+	struct vseg_hw_cursor c = {
+		.address = SEG_BASE + PAGE_SIZE, .size = PAGE_SIZE,
+		.width = CUR_SIDE, .height = CUR_SIDE, .pitch = 64,
+	};
+	u32 *p, crc, i, x, y;
+
+	KUNIT_ASSERT_NOT_NULL(test, d->ops->set_cursor);
+	p = kmap_local_page(t->seg[0]);
+	for (i = 0; i < PIC_W * PIC_H; i++)
+		p[i] = 0xab000000 | PIC_BG;	/* X ignored */
+	kunmap_local(p);
+	p = kmap_local_page(t->seg[1]);
+	for (y = 0; y < CUR_SIDE; y++)
+		for (x = 0; x < CUR_SIDE; x++)
+			p[y * 16 + x] = cur_fg[cur_kind(x, y)];
+	kunmap_local(p);
+
+	d->ops->set_scanout(d, 0, &s);
+	KUNIT_ASSERT_EQ(test, d->ops->scanout_crc(d, 0, &crc), 0);
+	KUNIT_EXPECT_EQ(test, crc, expected_crc(0, 0, 0, false));
+	for (i = 0; i < ARRAY_SIZE(pos); i++) {
+		c.x = pos[i].x;
+		c.y = pos[i].y;
+		c.blend = VSEG_HW_CURSOR_PREMULTI;
+		d->ops->set_cursor(d, 0, &c);
+		KUNIT_ASSERT_EQ(test, d->ops->scanout_crc(d, 0, &crc), 0);
+		KUNIT_EXPECT_EQ_MSG(test, crc,
+				    expected_crc(c.x, c.y, c.blend, true),
+				    "premultiplied at %d,%d", c.x, c.y);
+		KUNIT_EXPECT_NE(test, crc, expected_crc(0, 0, 0, false));
+		c.blend = VSEG_HW_CURSOR_OPAQUE;
+		d->ops->set_cursor(d, 0, &c);
+		KUNIT_ASSERT_EQ(test, d->ops->scanout_crc(d, 0, &crc), 0);
+		KUNIT_EXPECT_EQ_MSG(test, crc,
+				    expected_crc(c.x, c.y, c.blend, true),
+				    "opaque at %d,%d", c.x, c.y);
+	}
+	/* Wholly off the picture: the primary's CRC. */
+	c.x = PIC_W;
+	c.y = 0;
+	d->ops->set_cursor(d, 0, &c);
+	KUNIT_ASSERT_EQ(test, d->ops->scanout_crc(d, 0, &crc), 0);
+	KUNIT_EXPECT_EQ(test, crc, expected_crc(0, 0, 0, false));
+	/* Head 1's registers are its own. */
+	KUNIT_EXPECT_EQ(test, d->ops->scanout_crc(d, 1, &crc), -ENOENT);
+	/* An image past what the registers say is readable. */
+	c.x = 0;
+	c.size = 64 * 3;
+	d->ops->set_cursor(d, 0, &c);
+	KUNIT_EXPECT_EQ(test, d->ops->scanout_crc(d, 0, &crc), -EFAULT);
+	KUNIT_EXPECT_TRUE(test, d->ops->get_cursor(d, 0, &c));
+	/* Off: the primary's CRC; the primary off: nothing. */
+	d->ops->set_cursor(d, 0, NULL);
+	KUNIT_EXPECT_FALSE(test, d->ops->get_cursor(d, 0, &c));
+	KUNIT_ASSERT_EQ(test, d->ops->scanout_crc(d, 0, &crc), 0);
+	KUNIT_EXPECT_EQ(test, crc, expected_crc(0, 0, 0, false));
+	c.size = PAGE_SIZE;
+	d->ops->set_cursor(d, 0, &c);
+	d->ops->set_scanout(d, 0, NULL);
+	KUNIT_EXPECT_EQ(test, d->ops->scanout_crc(d, 0, &crc), -ENOENT);
+	d->ops->set_cursor(d, 0, NULL);
+}
+
 static struct kunit_case vseg_sim_cases[] = {
 	KUNIT_CASE(sim_paging_fill_transfer),
 	KUNIT_CASE(sim_paging_crypt),
@@ -466,6 +594,7 @@ static struct kunit_case vseg_sim_cases[] = {
 	KUNIT_CASE(sim_paging_update_pt),
 	KUNIT_CASE(sim_paging_virtual),
 	KUNIT_CASE(sim_host_aperture_slots),
+	KUNIT_CASE(sim_display_cursor),
 	{}
 };
 
