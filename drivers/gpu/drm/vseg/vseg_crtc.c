@@ -136,6 +136,12 @@ static void crc_work(struct work_struct *work)
 				READ_ONCE(h->crc_height));
 	else if (err)
 		return;
+	/*
+	 * Reported inverted, as CRC-32 ends: crc32_le() seeded with 0 gives
+	 * 0 for black, which IGT takes for a dead CRC source ("Suspicious
+	 * CRC: All values are 0").
+	 */
+	crc = ~crc;
 	for (f = first; f <= last; f++)
 		drm_crtc_add_crc_entry(crtc, true, f, &crc);
 }
