@@ -361,8 +361,10 @@ fi
 # --- 5. per kernel: module layer, guest run, results -----------------------
 # Kernel warnings that say the emulated machine was slow, not that the test
 # or vseg did something wrong: a dmesg-warn with nothing else is a pass (as
-# igt_runner's own list of such lines, e.g. "hpet: lost rtc interrupts").
-NOISE='hrtimer: interrupt took [0-9]+ ns'
+# igt_runner's own list of such lines, e.g. "hpet: lost rtc interrupts"),
+# and 7.x's once-per-boot notice when anything opens debugfs's tracing
+# directory (it lands on whichever subtest runs then).
+NOISE='hrtimer: interrupt took [0-9]+ ns|NOTICE: Automounting of tracing to debugfs is deprecated'
 
 # module_layer KVER KO MODDIR: the directory whose files the guest adds to
 # its /lib/modules/KVER, whose modules are those of MODDIR
