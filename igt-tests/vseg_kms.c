@@ -68,7 +68,8 @@
  * SUBTEST: crc-matches-content
  * Description: With CRC source "auto" on head 0 (DRM's debugfs
  *	crtc-0/crc/control and data), each frame's CRC is the crc32 of the
- *	picture the head shows, as computed here from the pixels (XRGB8888,
+ *	picture the head shows XORed with 0x5eed5eed, as computed here from
+ *	the pixels (XRGB8888,
  *	the X byte ignored): two framebuffers of different patterns give
  *	different CRCs; an RGB565 picture's CRC is that of its pixels
  *	widened to XRGB8888; the same picture in a buffer with
@@ -732,9 +733,10 @@ static uint64_t now_ms(void)
 
 /*
  * The CRC of a head's picture as the display controller computes it
- * (vseg_hw.h, scanout_crc): the kernel's crc32_le() seeded with 0, no
- * final inversion, over each pixel as 4 little-endian bytes of XRGB8888
- * with X zero, line after line.
+ * (vseg_hw.h, scanout_crc): the kernel's crc32_le() seeded with 0 over
+ * each pixel as 4 little-endian bytes of XRGB8888 with X zero, line after
+ * line; vseg reports it XORed with 0x5eed5eed (so that a black
+ * picture's is neither 0 nor all ones, which IGT takes for a dead source).
  */
 static uint32_t crc32_table[256];
 
@@ -759,7 +761,7 @@ static uint32_t picture_crc(const uint32_t *px, uint32_t w, uint32_t h,
 				crc = (crc >> 8) ^
 				      crc32_table[(crc ^ v) & 0xff];
 		}
-	return crc;
+	return crc ^ 0x5eed5eedu;
 }
 
 /* Fill @handle's W x H XRGB8888 picture at @pitch: pattern @seed, X @x. */

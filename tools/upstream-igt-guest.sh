@@ -12,18 +12,23 @@
 # directory with the binaries and test-list.txt). With -g, igt_runner then
 # runs a second time, on GENERIC_ROOT (upstream's own generic tests, such
 # as dumb_buffer), with IGT_FORCE_DRIVER=vseg: their drm_open_driver(
-# DRIVER_ANY) loads vseg by name and opens vseg's node, no other driver's.
+# DRIVER_ANY) opens vseg's node, no other driver's. For that run vseg is
+# loaded beforehand with MODULE_OPTIONS (-m, e.g. "fbdev=0": no fbcon
+# holding a CRTC), which a tmpfs /etc/modprobe.d also gives any later load
+# (a test's igt_kmod_load()). -L names an igt_runner --test-list for it
+# (lines igt@TEST or igt@TEST@SUBTEST).
 #
 # usage: tools/upstream-igt-guest.sh -l LAYER -r IGT_RUNNER -o RESULTS_DIR
 #                                    [-t SUBTEST_TIMEOUT]
-#                                    [-g GENERIC_ROOT -G GENERIC_RESULTS_DIR]
+#                                    [-g GENERIC_ROOT -G GENERIC_RESULTS_DIR
+#                                     [-L GENERIC_TEST_LIST] [-m MODULE_OPTIONS]]
 #                                    TEST_ROOT
 # igt_runner's output goes to $OUTDIR/runner.log (the second run's to
 # $OUTDIR/runner-generic.log); its results.json to RESULTS_DIR (and
 # GENERIC_RESULTS_DIR). Exit status: 0 when every igt_runner run exited 0,
 # else the first nonzero one's; 3 if the modules could not be set up.
 
-USAGE_LINES=17,24
+USAGE_LINES=21,29
 # shellcheck source=tools/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -33,7 +38,9 @@ RESULTS=
 TMO=120
 GENERIC=
 GRESULTS=
-while getopts l:r:o:t:g:G:h opt; do
+GLIST=
+MODOPTS=
+while getopts l:r:o:t:g:G:L:m:h opt; do
 	case $opt in
 	l) LAYER=$OPTARG ;;
 	r) RUNNER=$OPTARG ;;
@@ -41,6 +48,8 @@ while getopts l:r:o:t:g:G:h opt; do
 	t) TMO=$OPTARG ;;
 	g) GENERIC=$OPTARG ;;
 	G) GRESULTS=$OPTARG ;;
+	L) GLIST=$OPTARG ;;
+	m) MODOPTS=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -86,11 +95,24 @@ rc=$?
 tail -n 3 "$LOG"
 
 if [ -n "$GENERIC" ]; then
-	# vseg's programs leave vseg unloaded; these load it themselves
-	log "$KVER: igt_runner on $GENERIC (IGT_FORCE_DRIVER=vseg)"
+	# vseg's programs leave vseg unloaded: loaded here with the
+	# options, which any later load gets too
+	if [ -n "$MODOPTS" ]; then
+		mpd=/tmp/upstream-igt-modprobe.d
+		mkdir -p "$mpd"
+		cp -a /etc/modprobe.d/. "$mpd/" 2>/dev/null
+		echo "options vseg $MODOPTS" >"$mpd/zz-vseg-upstream-igt.conf"
+		mount --bind "$mpd" /etc/modprobe.d ||
+			log "cannot bind $mpd over /etc/modprobe.d"
+	fi
+	# shellcheck disable=SC2086 # the options are words
+	modprobe vseg $MODOPTS || log "modprobe vseg $MODOPTS failed"
+	largs=()
+	[ -z "$GLIST" ] || largs=(--test-list "$GLIST")
+	log "$KVER: igt_runner on $GENERIC (IGT_FORCE_DRIVER=vseg, vseg ${MODOPTS:-with no options})"
 	IGT_FORCE_DRIVER=vseg "$RUNNER" --per-test-timeout "$TMO" \
-		--prune-mode keep-subtests -o "$GENERIC" "$GRESULTS" \
-		>"${OUTDIR:-.}/runner-generic.log" 2>&1
+		--prune-mode keep-subtests "${largs[@]}" -o "$GENERIC" \
+		"$GRESULTS" >"${OUTDIR:-.}/runner-generic.log" 2>&1
 	grc=$?
 	tail -n 3 "${OUTDIR:-.}/runner-generic.log"
 	[ "$rc" != 0 ] || rc=$grc

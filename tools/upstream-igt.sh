@@ -23,9 +23,14 @@
 #     compiled with the flags upstream compiles its own tests with, into
 #     build/upstream-igt/tests/ with a test-list.txt. A test that does not
 #     build is one failed result, "BIN/build". Upstream's own generic tests
-#     of UPSTREAM_GENERIC_TESTS (default "dumb_buffer syncobj_timeline"; set
-#     it empty for none) built in $UPSTREAM_IGT_BUILD; one that does not
-#     build is one failed result, "NAME/build". Their TEST/SUBTEST
+#     of UPSTREAM_GENERIC_TESTS (default: kms_addfb_basic kms_atomic
+#     kms_flip kms_vblank kms_getfb kms_prop_blob kms_plane
+#     kms_pipe_crc_basic kms_cursor_crc core_auth core_getclient
+#     core_getstats core_getversion core_setmaster dumb_buffer
+#     syncobj_timeline core_hotunplug; set it empty for none) built in
+#     $UPSTREAM_IGT_BUILD; one that does not build is one failed result,
+#     "NAME/build". Of those, igt_runner runs the subtests that
+#     tools/upstream-igt-subtests.txt names (whole tests otherwise). Their TEST/SUBTEST
 #     documentation checked against what they list by upstream's
 #     scripts/igt_doc.py --check-testlist (igt-tests/vseg_test_config.json):
 #     one result, "testplan".
@@ -35,7 +40,8 @@
 #     tools/vm-run.sh: igt_runner --per-test-timeout SUBTEST_TIMEOUT
 #     --prune-mode keep-subtests; then, in the same guest, igt_runner once
 #     more on upstream's generic tests with IGT_FORCE_DRIVER=vseg (they
-#     open vseg's node through drm_open_driver(DRIVER_ANY)).
+#     open vseg's node through drm_open_driver(DRIVER_ANY)), vseg loaded
+#     with UPSTREAM_MODULE_OPTIONS (default "fbdev=0": no fbcon on a CRTC).
 #     Results: igt_runner's results.json. pass
 #     is passed, skip and notrun skipped, anything else (fail, dmesg-warn,
 #     dmesg-fail, warn, crash, timeout, abort, incomplete) failed. A splat
@@ -43,7 +49,8 @@
 #     build or a dead guest each count as one more failure.
 #
 # Environment (the Makefile passes these): UPSTREAM_IGT_SRC, UPSTREAM_IGT_BUILD,
-# UPSTREAM_IGT_GIT, UPSTREAM_IGT_REF, UPSTREAM_GENERIC_TESTS, KERNELS (default tools/kernels.sh; the
+# UPSTREAM_IGT_GIT, UPSTREAM_IGT_REF, UPSTREAM_GENERIC_TESTS,
+# UPSTREAM_MODULE_OPTIONS, KERNELS (default tools/kernels.sh; the
 # name "debug" is the debug kernel of tools/debug-kernel/, built if needed,
 # with DEBUG_SUBTEST_TIMEOUT and DEBUG_VM_TIMEOUT), TESTS, VM_TIMEOUT (3600 s
 # per kernel), SUBTEST_TIMEOUT (120 s), QEMU_ARGS, SKIP_DEPS=1, VSEG_CACHE
@@ -54,7 +61,7 @@
 #
 # usage: tools/upstream-igt.sh [--build-only]
 
-USAGE_LINES=3,56
+USAGE_LINES=3,62
 PROG=check-upstream-igt
 # shellcheck source=tools/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -63,6 +70,7 @@ cd "$REPO" || exit 1
 VSEG_CACHE=${VSEG_CACHE:-/var/cache/vseg}
 VM_TIMEOUT=${VM_TIMEOUT:-3600}
 SUBTEST_TIMEOUT=${SUBTEST_TIMEOUT:-120}
+MODULE_OPTIONS=${UPSTREAM_MODULE_OPTIONS-fbdev=0}
 BUILD_ONLY=0
 case ${1:-} in
 --build-only) BUILD_ONLY=1 ;;
@@ -196,7 +204,14 @@ for a in args:
 print(shlex.join(out))')
 
 # Upstream's generic tests, run against vseg after vseg's own programs
-read -r -a generic_req <<<"${UPSTREAM_GENERIC_TESTS-dumb_buffer syncobj_timeline}"
+# (upstream's KMS and core tests, the issue's list; see
+# tools/upstream-igt-subtests.txt for the subtests run of each)
+# (core_hotunplug last: it unbinds and rebinds vseg)
+GENERIC_DEFAULT="kms_addfb_basic kms_atomic kms_flip kms_vblank kms_getfb
+	kms_prop_blob kms_plane kms_pipe_crc_basic kms_cursor_crc core_auth
+	core_getclient core_getstats core_getversion core_setmaster
+	dumb_buffer syncobj_timeline core_hotunplug"
+read -r -d '' -a generic_req <<<"${UPSTREAM_GENERIC_TESTS-$GENERIC_DEFAULT}"
 generic=()
 for n in "${generic_req[@]}"; do
 	if ninja -C "$BLD" "tests/$n" >>"$BLD.ninja.log" 2>&1 &&
@@ -242,7 +257,15 @@ if [ ${#generic[@]} -gt 0 ]; then
 		echo TESTLIST
 		printf '%s\n' "${generic[@]}" | tr '\n' ' '
 		printf '\nEND TESTLIST\n'
-	} >"$UB/generic/test-list.txt"
+	} >"$UB/generic/test-list.txt"	# what igt_runner runs of them, in this order: the subtests
+	# tools/upstream-igt-subtests.txt names, else the whole test
+	for n in "${generic[@]}"; do
+		if grep -q "^igt@$n@" "$TOOLS/upstream-igt-subtests.txt"; then
+			grep "^igt@$n@" "$TOOLS/upstream-igt-subtests.txt"
+		else
+			echo "igt@$n"
+		fi
+	done >"$UB/generic/run-list.txt"
 fi
 cp igt-tests/lib/igt_vseg*.[ch] "$UB/src/"
 helpers=()
@@ -338,8 +361,10 @@ fi
 # --- 5. per kernel: module layer, guest run, results -----------------------
 # Kernel warnings that say the emulated machine was slow, not that the test
 # or vseg did something wrong: a dmesg-warn with nothing else is a pass (as
-# igt_runner's own list of such lines, e.g. "hpet: lost rtc interrupts").
-NOISE='hrtimer: interrupt took [0-9]+ ns'
+# igt_runner's own list of such lines, e.g. "hpet: lost rtc interrupts"),
+# and 7.x's once-per-boot notice when anything opens debugfs's tracing
+# directory (it lands on whichever subtest runs then).
+NOISE='hrtimer: interrupt took [0-9]+ ns|NOTICE: Automounting of tracing to debugfs is deprecated'
 
 # module_layer KVER KO MODDIR: the directory whose files the guest adds to
 # its /lib/modules/KVER, whose modules are those of MODDIR
@@ -417,7 +442,8 @@ for kver in "${kernels[@]}"; do
 	fi
 	gargs=()
 	[ ${#generic[@]} -eq 0 ] ||
-		gargs=(-g "$UB/generic" -G "$out/results-generic")
+		gargs=(-g "$UB/generic" -G "$out/results-generic"
+		       -L "$UB/generic/run-list.txt" -m "$MODULE_OPTIONS")
 	"$TOOLS/vm-run.sh" "${vm_args[@]}" -o "$out" -q \
 		--qemu-args "${QEMU_ARGS:-}" -- \
 		"$TOOLS/upstream-igt-guest.sh" -l "$layer" -r "$BLD/runner/igt_runner" \

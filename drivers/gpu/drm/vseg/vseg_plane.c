@@ -391,6 +391,11 @@ int vseg_planes_init(struct vseg_device *vdev, u32 head)
 	err = plane_blend_init(&h->primary);
 	if (err || !vseg_planes_have_cursor(vdev))
 		return err;
+	/*
+	 * Damage clips are welcome and need nothing: the display controller
+	 * reads the whole framebuffer every frame.
+	 */
+	drm_plane_enable_fb_damage_clips(&h->primary);
 	err = drm_universal_plane_init(&vdev->drm, &h->cursor, BIT(head),
 				       &plane_funcs, cursor_formats,
 				       ARRAY_SIZE(cursor_formats), linear_only,
