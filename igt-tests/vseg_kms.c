@@ -1149,6 +1149,15 @@ static uint64_t enum_value(uint32_t plane, const char *name,
 	return v;
 }
 
+/* Property ids are the device's: looked up through the test's own fd. */
+static void add(drmModeAtomicReqPtr req, int fd __maybe_unused, uint32_t obj,
+		uint32_t type, const char *name, uint64_t value)
+{
+	uint32_t id = vseg_kms_prop_id(ctx.fd, obj, type, name);
+
+	igt_assert(drmModeAtomicAddProperty(req, obj, id, value) >= 0);
+}
+
 /*
  * Show framebuffer @fb (0: none) on head 0's cursor plane at (@x, @y), the
  * whole 64x64 image: 0 or -errno of the atomic commit on @fd.
