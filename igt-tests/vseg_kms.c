@@ -196,6 +196,7 @@ IGT_TEST_DESCRIPTION("Light vseg's heads through KMS: framebuffers of vseg "
 #define FLIP_VA		0x200000000ull
 
 static struct vseg_ctx ctx = VSEG_CTX_INIT_ENGINE(VSEG_LEFTOVERS_BASE_COUNT);
+static void crc_close_all(void);
 
 /**
  * struct kms - the heads' KMS objects, by head
@@ -865,6 +866,38 @@ static bool crc_available(void)
 }
 
 /* Start head 0's CRCs (its CRTC active): false where it has none. */
+/*
+ * The CRC data files open: a failed subtest leaves its own open, and DRM
+ * frees a CRTC's CRC state at unload while the file's release, later,
+ * still reaches it. Closed before vseg is reloaded or unloaded.
+ */
+static int crc_fds[4] = { -1, -1, -1, -1 };
+
+static void crc_close_all(void)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(crc_fds); i++)
+		if (crc_fds[i] >= 0) {
+			close(crc_fds[i]);
+			crc_fds[i] = -1;
+		}
+}
+
+static void crc_close_all_at_exit(int sig __maybe_unused)
+{
+	crc_close_all();
+}
+
+static void crc_track(int fd, int old)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(crc_fds); i++)
+		if (crc_fds[i] == old) {
+			crc_fds[i] = fd;
+			return;
+		}
+	igt_assert_f(fd < 0, "more than %zu CRC data files open\n",
+		     ARRAY_SIZE(crc_fds));
+}
+
 static bool crc_start(struct crc_src *c)
 {
 	int dir = igt_debugfs_dir(ctx.fd);
@@ -877,6 +910,8 @@ static bool crc_start(struct crc_src *c)
 	c->data = openat(dir, "crtc-0/crc/data", O_RDONLY | O_NONBLOCK);
 	close(dir);
 	igt_assert_f(c->data >= 0, "crtc-0/crc/data: %m\n");
+	igt_install_exit_handler(crc_close_all_at_exit);
+	crc_track(c->data, -1);
 	c->frame = 0;
 	c->read = 0;
 	return true;
@@ -884,6 +919,7 @@ static bool crc_start(struct crc_src *c)
 
 static void crc_stop(struct crc_src *c)
 {
+	crc_track(-1, c->data);
 	close(c->data);
 	c->data = -1;
 }
@@ -2328,8 +2364,10 @@ static const struct vseg_subtest tests[] = {
 
 igt_main
 {
-	igt_fixture
+	igt_fixture {
+		ctx.before_load = crc_close_all;
 		vseg_ctx_setup(&ctx);
+	}
 
 	vseg_ctx_subtests(&ctx, "discrete", tests, ARRAY_SIZE(tests),
 			  "after turning every head off");
