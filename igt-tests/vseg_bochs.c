@@ -9,7 +9,10 @@
  * does, from the device itself: the DISPI registers through an mmap of
  * sysfs resource2 give the mode and where the picture starts, and the
  * pixels there, through an mmap of sysfs resource0, must be the
- * framebuffer's, byte for byte.
+ * framebuffer's, byte for byte. In a guest of tools/vm-run.sh
+ * --screendump (make check's Bochs lane), the screen QEMU shows is read
+ * back too, as the host saves it (its monitor's screendump), and must
+ * show the framebuffer's pixels.
  *
  * Copyright (c) 2026 The vseg authors
  */
@@ -28,8 +31,9 @@
  *	on head 0: DISPI says enabled, 1024x768, 32 bpp, VIRT_WIDTH the
  *	pitch in pixels; the picture starts where debugfs display says the
  *	primary is (its offset in BAR 0), and every line there in BAR 0
- *	equals the framebuffer's, byte for byte. Turning the CRTC off writes
- *	ENABLE 0.
+ *	equals the framebuffer's, byte for byte; in a guest that can ask
+ *	the host for a screendump, QEMU's screen shows each pixel's R, G and
+ *	B. Turning the CRTC off writes ENABLE 0.
  *
  * SUBTEST: modeset-rgb565
  * Description: The same with an RGB565 framebuffer: 16 bpp, VIRT_WIDTH
@@ -39,7 +43,8 @@
  * Description: A flip to a second framebuffer with another pattern, and
  *	then to one whose first pixel is 16 lines and 8 pixels into its
  *	buffer (the framebuffer's offset): X_OFFSET/Y_OFFSET follow, the mode
- *	stays, and the screen shows the new pixels byte for byte.
+ *	stays, and the screen shows the new pixels byte for byte (and the
+ *	last one in QEMU's screendump, where there is one).
  *
  * SUBTEST: unreachable-refused
  * Description: The adapter scans out its VRAM BAR only: a framebuffer of
@@ -319,6 +324,85 @@ static void fb_free(struct fb *f)
 }
 
 /*
+ * The emulated screen as QEMU shows it, read back: in a guest of
+ * tools/vm-run.sh --screendump, the host has QEMU save it ($OUTDIR/NAME,
+ * its monitor's screendump, PPM: 8-bit RGB) on request. NULL outside
+ * such a guest; else the W x H RGB pixels (malloc()ed).
+ */
+static uint8_t *screendump(const char *name)
+{
+	const char *out = getenv("OUTDIR");
+	char path[1024], req[1024], done[1024], magic[3] = {};
+	unsigned int w, h, max;
+	uint8_t *rgb;
+	FILE *f;
+	int c;
+
+	if (!out)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/.vm-run/screendump-on", out);
+	if (access(path, F_OK))
+		return NULL;
+	snprintf(path, sizeof(path), "%s/%s", out, name);
+	snprintf(req, sizeof(req), "%s/.vm-run/screendump", out);
+	snprintf(done, sizeof(done), "%s/.vm-run/screendump-done", out);
+	unlink(path);
+	unlink(done);
+	f = fopen(req, "w");
+	igt_assert_f(f, "%s: %m\n", req);
+	fprintf(f, "%s\n", name);
+	igt_assert_eq(fclose(f), 0);
+	for (int i = 0; i < 600 && access(done, F_OK); i++)
+		usleep(100 * 1000);
+	igt_assert_f(!access(done, F_OK), "no screendump within 60 s\n");
+
+	f = fopen(path, "r");
+	igt_assert_f(f, "the screendump %s: %m\n", path);
+	igt_assert_f(fscanf(f, "%2s %u %u %u", magic, &w, &h, &max) == 4 &&
+		     !strcmp(magic, "P6") && max == 255,
+		     "%s: not an 8-bit PPM\n", path);
+	c = fgetc(f);
+	igt_assert(c == '\n' || c == ' ');
+	igt_assert_f(w == W && h == H, "the screen is %ux%u, the mode %ux%u\n",
+		     w, h, W, H);
+	rgb = malloc((size_t)W * H * 3);
+	igt_assert(rgb);
+	igt_assert_eq(fread(rgb, 3, (size_t)W * H, f), (size_t)W * H);
+	fclose(f);
+	unlink(path);
+	return rgb;
+}
+
+/*
+ * The emulated screen (a screendump, where the guest can ask for one)
+ * shows XRGB8888 framebuffer @f: each pixel's R, G and B.
+ */
+static void check_screendump(const struct fb *f)
+{
+	uint8_t *rgb = screendump("vseg_bochs-screen.ppm");
+
+	if (!rgb) {
+		igt_info("no screendump here (not a guest of vm-run.sh --screendump)\n");
+		return;
+	}
+	for (uint32_t y = 0; y < H; y++)
+		for (uint32_t x = 0; x < W; x++) {
+			const uint8_t *src = f->pixels + f->offset +
+					     (uint64_t)y * f->pitch + x * 4;
+			const uint8_t *scr = rgb + ((size_t)y * W + x) * 3;
+
+			igt_assert_f(scr[0] == src[2] && scr[1] == src[1] &&
+				     scr[2] == src[0],
+				     "the screen at %u,%u is %02x%02x%02x, the framebuffer %02x%02x%02x\n",
+				     x, y, scr[0], scr[1], scr[2], src[2],
+				     src[1], src[0]);
+		}
+	igt_info("QEMU's screendump: %ux%u pixels, each the framebuffer's\n",
+		 W, H);
+	free(rgb);
+}
+
+/*
  * The adapter shows @f at @bpp: DISPI's mode and start agree with debugfs
  * display, and each of the picture's lines in BAR 0 is the framebuffer's.
  */
@@ -365,6 +449,8 @@ static void modeset(uint32_t format, uint32_t bpp)
 	fb_make(&f, format, bpp, 0, 0, 1);
 	commit(f.id);
 	check_screen(&f, bpp);
+	if (format == DRM_FORMAT_XRGB8888)
+		check_screendump(&f);
 	commit(0);
 	igt_assert_f(!(dispi(ENABLE) & DISPI_ENABLED),
 		     "DISPI ENABLE %#x after the CRTC is off\n", dispi(ENABLE));
@@ -410,6 +496,7 @@ static void test_flip(void)
 	}
 	commit(c.id);
 	check_screen(&c, 32);
+	check_screendump(&c);
 	igt_assert_eq((dispi(X_OFFSET) * 4 + dispi(Y_OFFSET) * c.pitch) %
 		      4096, (16 * c.pitch + 8 * 4) % 4096);
 	commit(0);

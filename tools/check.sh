@@ -41,7 +41,9 @@
 #                    stock 6.12 kernel, with QEMU's Bochs display adapter
 #                    (BOCHS_QEMU_ARGS), where every vseg load binds it
 #                    (pci=1234:1111: its BAR 0 the first memory segment, its
-#                    VBE registers the display) and BOCHS_TESTS run (those
+#                    VBE registers the display; vm-run.sh --screendump, so
+#                    that vseg_bochs reads the emulated screen back) and
+#                    BOCHS_TESTS run (those
 #                    of them in TESTS, when TESTS is given); shown as kernel
 #                    "bochs". 0: no Bochs guest. BOCHS_KVER: another of
 #                    KERNELS for it
@@ -266,7 +268,7 @@ test_kernel() {
 		build_args=("$mver")
 		lane_tests=("${bochs_tests[@]}")
 		qargs+=" $BOCHS_QEMU_ARGS"
-		lenv+=(-e IGT_KMOD_OPTIONS=vseg:pci=1234:1111)
+		lenv+=(-e IGT_KMOD_OPTIONS=vseg:pci=1234:1111 --screendump)
 	fi
 	echo "$label" >"$out/label"
 	if ! "$TOOLS/build-module.sh" "${build_args[@]}"; then

@@ -29,17 +29,19 @@
 #   --append STR     extra kernel command line (e.g. "acpi=off")
 #   --mem SIZE       guest memory (default 2G)
 #   --smp N          guest CPUs (default 2)
-#   --screendump     let the guest save the emulated screen: the command
-#                    writes a NAME ([A-Za-z0-9_-]) to $OUTDIR/.vm-run/screendump
-#                    and waits for $OUTDIR/.vm-run/screendump-done; the host
-#                    has QEMU write OUTDIR/NAME.png (its monitor's screendump)
-#                    in between (tools/lib.sh: vm_screendump)
+#   --screendump     let the guest save the emulated screen ($OUTDIR/.vm-run/
+#                    screendump-on says it may): the command writes a NAME
+#                    ([A-Za-z0-9_.-], ending .ppm or .png, else .png added) to
+#                    $OUTDIR/.vm-run/screendump and waits for .vm-run/
+#                    screendump-done; the host has QEMU write OUTDIR/NAME (its
+#                    monitor's screendump) in between (tools/lib.sh:
+#                    vm_screendump; igt-tests/vseg_bochs.c)
 #
 # The command runs with PATH, HOME=/root, OUTDIR, VM_RUN=1 and the -e
 # variables; stdin is /dev/null. /proc, /sys, /sys/kernel/debug, /dev, and
 # tmpfs on /tmp, /run and /dev/shm are mounted; the rest of / is read-only.
 
-USAGE_LINES=15,39
+USAGE_LINES=15,42
 # shellcheck source=tools/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 set -e
@@ -263,13 +265,18 @@ watcher=
 if [ "$SCREENDUMP" = 1 ]; then
 	qemu+=(-monitor "unix:$mon,server=on,wait=off")
 	screendump_watch() {
-		local req=$OUTDIR/.vm-run/screendump name
+		local req=$OUTDIR/.vm-run/screendump name fmt
 		while sleep 0.2; do
 			[ -s "$req" ] || continue
-			name=$(tr -cd 'A-Za-z0-9_-' <"$req")
+			name=$(tr -cd 'A-Za-z0-9_.-' <"$req")
 			rm -f "$req"
-			[ -n "$name" ] || continue
-			python3 - "$mon" "screendump $OUTDIR/$name.png -f png" <<'PY' ||
+			case $name in
+			*.ppm) fmt=ppm ;;
+			*.png) fmt=png ;;
+			*) name=$name.png fmt=png ;;
+			esac
+			case $name in .*|*/*) continue ;; esac
+			python3 - "$mon" "screendump $OUTDIR/$name -f $fmt" <<'PY' ||
 import socket, sys
 s = socket.socket(socket.AF_UNIX)
 s.connect(sys.argv[1])
@@ -293,6 +300,7 @@ PY
 		done
 	}
 	rm -f "$OUTDIR/.vm-run/screendump" "$OUTDIR/.vm-run/screendump-done"
+	touch "$OUTDIR/.vm-run/screendump-on"
 	screendump_watch &
 	watcher=$!
 fi
