@@ -40,12 +40,21 @@ ARTIFACTS=(--exclude='*.o' --exclude='*.ko' --exclude='*.ko.xz' --exclude='*.mod
 	--exclude='Module.symvers' --exclude='modules.order' --exclude='.tmp_versions'
 	--exclude='*.orig' --exclude='*.rej' --exclude='*~')
 
-# Copy the sources, keeping their mtimes so kbuild stays incremental, and
-# drop sources deleted since the last copy.
+# Copy the sources that changed since the last copy, each stamped now, so
+# kbuild stays incremental and rebuilds whatever a copy changed, even an
+# object built after the source's own mtime (from an older copy, a build
+# that raced an edit); drop sources deleted since the last copy.
 sync_tree() {
-	local dst=$1 f
+	local dst=$1 f stage
 	mkdir -p "$dst"
-	(cd "$REPO" && tar -c "${ARTIFACTS[@]}" "${SRCS[@]}") | tar -x -C "$dst"
+	stage=$(mktemp -d)
+	(cd "$REPO" && tar -c "${ARTIFACTS[@]}" "${SRCS[@]}") | tar -x -C "$stage"
+	(cd "$stage" && find . -type f -print) | while read -r f; do
+		cmp -s "$stage/$f" "$dst/$f" && continue
+		mkdir -p "$(dirname "$dst/$f")"
+		cp "$stage/$f" "$dst/$f"
+	done
+	rm -rf "$stage"
 	(cd "$dst" && find "${SRCS[@]}" -type f \( -name '*.[ch]' -o -name Makefile \
 		-o -name Kbuild \) -print) | while read -r f; do
 		[ -e "$REPO/$f" ] || rm -f "$dst/$f"
