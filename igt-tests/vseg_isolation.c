@@ -1522,6 +1522,16 @@ static uint32_t race_victim_buffer(int fd, const struct move_race *r)
 		vseg_fill32(map, r->victim_size, VICTIM_WORD);
 		munmap(map, r->victim_size);
 	}
+	/*
+	 * Another process's move may have evicted it meanwhile (to system
+	 * memory, its supported set being full): back into its segment, the
+	 * bytes kept by the eviction, before the race starts.
+	 */
+	for (int i = 0; i < 100 && vseg_gem_segment(fd, h) != r->victim_seg;
+	     i++) {
+		__vseg_make_resident(fd, &h, 1, NULL);
+		usleep(10000);
+	}
 	igt_assert_eq_u32(vseg_gem_segment(fd, h), r->victim_seg);
 	return h;
 }
