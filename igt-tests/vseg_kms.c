@@ -1194,6 +1194,19 @@ static void add(drmModeAtomicReqPtr req, int fd __maybe_unused, uint32_t obj,
 	igt_assert(drmModeAtomicAddProperty(req, obj, id, value) >= 0);
 }
 
+/* Set head 0's cursor plane's "pixel blend mode" to @mode. */
+static void cursor_blend(const char *mode)
+{
+	drmModeAtomicReqPtr req = drmModeAtomicAlloc();
+
+	igt_assert(req);
+	add(req, ctx.fd, kms.cursor[0], DRM_MODE_OBJECT_PLANE,
+	    "pixel blend mode",
+	    enum_value(kms.cursor[0], "pixel blend mode", mode));
+	igt_assert_eq(drmModeAtomicCommit(ctx.fd, req, 0, NULL), 0);
+	drmModeAtomicFree(req);
+}
+
 /*
  * Show framebuffer @fb (0: none) on head 0's cursor plane at (@x, @y), the
  * whole 64x64 image: 0 or -errno of the atomic commit on @fd.
@@ -1333,28 +1346,11 @@ static void test_cursor_crc(void)
 			  cursor_crc(primary, img, 300, 400, false));
 
 	/* Pixel blend mode "None": the cursor's colour, alpha ignored. */
-	{
-		drmModeAtomicReqPtr req = drmModeAtomicAlloc();
-
-		add(req, ctx.fd, kms.cursor[0], DRM_MODE_OBJECT_PLANE,
-		    "pixel blend mode",
-		    enum_value(kms.cursor[0], "pixel blend mode", "None"));
-		igt_assert_eq(drmModeAtomicCommit(ctx.fd, req, 0, NULL), 0);
-		drmModeAtomicFree(req);
-	}
+	cursor_blend("None");
 	check_cursor_regs(300, 400, true);
 	igt_assert_eq_u32(crc_now(&src),
 			  cursor_crc(primary, img, 300, 400, true));
-	{
-		drmModeAtomicReqPtr req = drmModeAtomicAlloc();
-
-		add(req, ctx.fd, kms.cursor[0], DRM_MODE_OBJECT_PLANE,
-		    "pixel blend mode",
-		    enum_value(kms.cursor[0], "pixel blend mode",
-			       "Pre-multiplied"));
-		igt_assert_eq(drmModeAtomicCommit(ctx.fd, req, 0, NULL), 0);
-		drmModeAtomicFree(req);
-	}
+	cursor_blend("Pre-multiplied");
 	want = cursor_crc(primary, img, 300, 400, false);
 	igt_assert_eq_u32(crc_now(&src), want);
 
