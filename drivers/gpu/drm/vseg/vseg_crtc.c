@@ -5,9 +5,9 @@
  * Each head's CRTC and its vblank "interrupt": the display controller has
  * no interrupt line, so an hrtimer fires once per frame of the CRTC's mode
  * while vblanks are on, and flip events go out from it. With a CRC source
- * set, each vblank also queues work that asks the display controller for
- * the CRC of what the head shows (IGT's CRC tests, through DRM's debugfs
- * crtc-N/crc files).
+ * set, each vblank also reports the CRC of what the head shows (IGT's CRC
+ * tests, through DRM's debugfs crtc-N/crc files), which work queued from
+ * the vblank before asked the display controller for.
  */
 
 #include <drm/drm_atomic.h>
@@ -37,17 +37,49 @@ static struct vseg_kms_head *to_head(struct drm_crtc *crtc)
 	return container_of(crtc, struct vseg_kms_head, crtc);
 }
 
-/* Queue the CRC of the frame whose vblank just fired, if a source is set. */
+/* How many frames a late vblank's CRC is reported for, at most. */
+#define VSEG_CRC_BACKFILL	16
+
+/*
+ * Add @crc for every frame from the next one not reported yet up to
+ * @frame (a late timer skips frames: DRM counts them, so a CRC reader
+ * sees no gap). Called with crc_lock held.
+ */
+static void crc_post(struct vseg_kms_head *h, u64 frame, u32 crc)
+{
+	u64 f = h->crc_next;
+
+	if (!f || frame - f >= VSEG_CRC_BACKFILL)
+		f = frame;
+	for (; f <= frame; f++)
+		drm_crtc_add_crc_entry(&h->crtc, true, f, &crc);
+	h->crc_next = frame + 1;
+}
+
+/*
+ * A vblank fired: its frame's CRC is the one the display controller last
+ * computed, if that was of the picture the head shows now (no commit has
+ * programmed the head since), and it is reported at once, as hardware
+ * reports a frame's CRC at the end of the frame. Otherwise the frame
+ * waits for crc_work() to compute the new picture's. Either way the work
+ * runs again, so that the next frame's CRC sees what was written to the
+ * framebuffer in the meantime.
+ */
 static void crc_vblank(struct vseg_kms_head *h)
 {
 	u64 frame = drm_crtc_vblank_count(&h->crtc);
 
 	spin_lock(&h->crc_lock);
 	if (h->crc_on) {
-		if (!h->crc_queued)
-			h->crc_first = frame;
-		h->crc_last = frame;
-		h->crc_queued = true;
+		if (!h->crc_waiting && h->crc_valid &&
+		    h->crc_value_gen == READ_ONCE(h->scanout_gen)) {
+			crc_post(h, frame, h->crc_value);
+		} else {
+			if (!h->crc_waiting)
+				h->crc_first = frame;
+			h->crc_last = frame;
+			h->crc_waiting = true;
+		}
 		queue_work(vseg_system_dfl_wq(), &h->crc_work);
 	}
 	spin_unlock(&h->crc_lock);
@@ -106,10 +138,13 @@ static u32 crc_black(u32 w, u32 h)
 }
 
 /*
- * The CRC of what the head shows now, reported for every frame since the
- * work was queued: the display controller computes it with the head's
- * scanout memory kept where it is (the display's lock: a plane keeps its
- * buffer pinned while the head's registers point into it).
+ * The CRC of what the head shows now, computed by the display controller
+ * with the head's scanout memory kept where it is (the display's lock: a
+ * plane keeps its buffer pinned while the head's registers point into
+ * it). It is kept for the next vblanks, and reported now for the frames
+ * that waited for it, unless a commit has changed the picture since it
+ * was computed (then the work queued by that commit's vblank computes the
+ * new one).
  */
 static void crc_work(struct work_struct *work)
 {
@@ -117,21 +152,13 @@ static void crc_work(struct work_struct *work)
 					       crc_work);
 	struct drm_crtc *crtc = &h->crtc;
 	struct vseg_device *vdev = to_vseg(crtc->dev);
-	u64 first, last, f;
-	bool on;
-	u32 crc;
+	u32 crc, gen;
 	int err;
 
-	spin_lock_irq(&h->crc_lock);
-	on = h->crc_on;
-	first = h->crc_first;
-	last = h->crc_last;
-	h->crc_queued = false;
-	spin_unlock_irq(&h->crc_lock);
-	if (!on)
+	if (!READ_ONCE(h->crc_on))
 		return;
-
 	mutex_lock(&vdev->display.lock);
+	gen = h->scanout_gen;
 	err = vdev->hw.display->ops->scanout_crc(vdev->hw.display,
 						 drm_crtc_index(crtc), &crc);
 	mutex_unlock(&vdev->display.lock);
@@ -147,8 +174,21 @@ static void crc_work(struct work_struct *work)
 	 * equal CRCs, different ones different CRCs.
 	 */
 	crc ^= VSEG_CRC_XOR;
-	for (f = first; f <= last; f++)
-		drm_crtc_add_crc_entry(crtc, true, f, &crc);
+
+	spin_lock_irq(&h->crc_lock);
+	if (h->crc_on && gen == READ_ONCE(h->scanout_gen)) {
+		h->crc_value = crc;
+		h->crc_value_gen = gen;
+		h->crc_valid = true;
+		if (h->crc_waiting) {
+			h->crc_waiting = false;
+			if (h->crc_first < h->crc_next)
+				h->crc_first = h->crc_next;
+			h->crc_next = h->crc_first;
+			crc_post(h, h->crc_last, crc);
+		}
+	}
+	spin_unlock_irq(&h->crc_lock);
 }
 
 static const char *const crc_sources[] = { "auto" };
@@ -194,6 +234,9 @@ static int crtc_set_crc_source(struct drm_crtc *crtc, const char *source)
 	put = h->crc_vblank;
 	h->crc_on = on;
 	h->crc_vblank = get;
+	h->crc_valid = false;
+	h->crc_waiting = false;
+	h->crc_next = 0;
 	spin_unlock_irq(&h->crc_lock);
 	if (put)
 		drm_crtc_vblank_put(crtc);
@@ -272,6 +315,7 @@ static void crtc_atomic_enable(struct drm_crtc *crtc,
 
 	WRITE_ONCE(h->crc_width, crtc->state->mode.hdisplay);
 	WRITE_ONCE(h->crc_height, crtc->state->mode.vdisplay);
+	vseg_display_kms_changed(to_vseg(crtc->dev), drm_crtc_index(crtc));
 	drm_crtc_vblank_on(crtc);
 }
 

@@ -193,6 +193,16 @@ void vseg_display_unplug(struct vseg_device *vdev)
 	drm_atomic_helper_shutdown(&vdev->drm);
 }
 
+/* Under the display's lock: see &vseg_kms_head.scanout_gen. */
+static void vseg_display_kms_changed_locked(struct vseg_device *vdev,
+					    u32 head)
+{
+	struct vseg_kms_head *h = &vdev->display.kms[head];
+
+	lockdep_assert_held(&vdev->display.lock);
+	WRITE_ONCE(h->scanout_gen, h->scanout_gen + 1);
+}
+
 /**
  * vseg_display_kms_show() - program a KMS head's scanout registers
  * @vdev: the device
@@ -211,6 +221,7 @@ void vseg_display_kms_show(struct vseg_device *vdev, u32 head,
 	mutex_lock(&d->lock);
 	d->kms[head].shown = bo;
 	vdev->hw.display->ops->set_scanout(vdev->hw.display, head, s);
+	vseg_display_kms_changed_locked(vdev, head);
 	mutex_unlock(&d->lock);
 }
 
@@ -233,6 +244,22 @@ void vseg_display_kms_cursor(struct vseg_device *vdev, u32 head,
 		return;
 	mutex_lock(&vdev->display.lock);
 	hd->ops->set_cursor(hd, head, c);
+	vseg_display_kms_changed_locked(vdev, head);
+	mutex_unlock(&vdev->display.lock);
+}
+
+/**
+ * vseg_display_kms_changed() - a commit changed what a KMS head shows
+ * @vdev: the device
+ * @head: the head
+ *
+ * For a change the head's registers do not show (its mode): a CRC
+ * computed before is not of the picture shown from now on.
+ */
+void vseg_display_kms_changed(struct vseg_device *vdev, u32 head)
+{
+	mutex_lock(&vdev->display.lock);
+	vseg_display_kms_changed_locked(vdev, head);
 	mutex_unlock(&vdev->display.lock);
 }
 

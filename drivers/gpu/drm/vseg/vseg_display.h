@@ -24,6 +24,7 @@ void vseg_display_kms_show(struct vseg_device *vdev, u32 head,
 struct vseg_hw_cursor;
 void vseg_display_kms_cursor(struct vseg_device *vdev, u32 head,
 			     const struct vseg_hw_cursor *c);
+void vseg_display_kms_changed(struct vseg_device *vdev, u32 head);
 int vseg_display_suspend(struct vseg_device *vdev);
 int vseg_display_resume(struct vseg_device *vdev);
 void vseg_display_show(struct vseg_device *vdev, struct seq_file *m);

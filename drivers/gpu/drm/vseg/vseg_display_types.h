@@ -43,16 +43,25 @@ struct vseg_bo;
  *	under &vseg_display.lock. Set when the commit programs them, so
  *	pinned (a plane state's vseg_display_pin()) for as long as it is
  *	set: the old state's cleanup_fb comes after the new state's update.
- * @crc_lock: protects @crc_on, @crc_vblank, @crc_queued, @crc_first and
- *	@crc_last; taken from the vblank timer.
- * @crc_on: a CRC source ("auto") is set: each vblank queues @crc_work.
+ * @scanout_gen: counts the commits that programmed the head (scanout,
+ *	cursor, mode); written under &vseg_display.lock, read without it by
+ *	the vblank timer: a CRC computed at one count is of the picture
+ *	shown until the next.
+ * @crc_lock: protects the @crc_ fields but @crc_work, @crc_width and
+ *	@crc_height; taken from the vblank timer.
+ * @crc_on: a CRC source ("auto") is set: each vblank reports a CRC and
+ *	queues @crc_work.
  * @crc_vblank: the source holds a vblank reference (drm_crtc_vblank_get()
  *	succeeded when it was set).
- * @crc_queued: @crc_work is queued for frames @crc_first to @crc_last.
- * @crc_first: the first vblank frame the queued work reports.
+ * @crc_valid: @crc_value holds a CRC computed since the source was set.
+ * @crc_value: the CRC @crc_work last computed, as reported.
+ * @crc_value_gen: the @scanout_gen it was computed at.
+ * @crc_waiting: frames @crc_first to @crc_last wait for @crc_work to
+ *	compute the picture's CRC (a commit changed it).
+ * @crc_first: the first frame waiting.
  * @crc_last: the last one (frames the work fell behind by share its CRC).
- * @crc_work: computes the CRC of what the head shows and adds the entries
- *	(vseg_crtc.c).
+ * @crc_next: the next frame to report a CRC for; 0: none reported yet.
+ * @crc_work: computes the CRC of what the head shows (vseg_crtc.c).
  * @crc_width: the mode's visible width, for the CRC of a head showing
  *	nothing (black); set by the CRTC's enable.
  * @crc_height: the mode's visible height.
@@ -68,12 +77,17 @@ struct vseg_kms_head {
 	ktime_t frame;
 	ktime_t last_vblank;
 	struct vseg_bo *shown;
+	u32 scanout_gen;
 	spinlock_t crc_lock; /* see above */
 	bool crc_on;
 	bool crc_vblank;
-	bool crc_queued;
+	bool crc_valid;
+	bool crc_waiting;
+	u32 crc_value;
+	u32 crc_value_gen;
 	u64 crc_first;
 	u64 crc_last;
+	u64 crc_next;
 	struct work_struct crc_work;
 	u32 crc_width;
 	u32 crc_height;
