@@ -1185,14 +1185,8 @@ static uint64_t enum_value(uint32_t plane, const char *name,
 	return v;
 }
 
-/* Property ids are the device's: looked up through the test's own fd. */
-static void add(drmModeAtomicReqPtr req, int fd __maybe_unused, uint32_t obj,
-		uint32_t type, const char *name, uint64_t value)
-{
-	uint32_t id = vseg_kms_prop_id(ctx.fd, obj, type, name);
-
-	igt_assert(drmModeAtomicAddProperty(req, obj, id, value) >= 0);
-}
+#define plane_add(req, fd, plane, name, value) \
+	vseg_kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, name, value)
 
 /* Set head 0's cursor plane's "pixel blend mode" to @mode. */
 static void cursor_blend(const char *mode)
@@ -1200,9 +1194,8 @@ static void cursor_blend(const char *mode)
 	drmModeAtomicReqPtr req = drmModeAtomicAlloc();
 
 	igt_assert(req);
-	add(req, ctx.fd, kms.cursor[0], DRM_MODE_OBJECT_PLANE,
-	    "pixel blend mode",
-	    enum_value(kms.cursor[0], "pixel blend mode", mode));
+	plane_add(req, ctx.fd, kms.cursor[0], "pixel blend mode",
+		  enum_value(kms.cursor[0], "pixel blend mode", mode));
 	igt_assert_eq(drmModeAtomicCommit(ctx.fd, req, 0, NULL), 0);
 	drmModeAtomicFree(req);
 }
@@ -1218,18 +1211,16 @@ static int __cursor_set(int fd, uint32_t fb, int x, int y)
 	int ret;
 
 	igt_assert(req);
-	add(req, fd, p, DRM_MODE_OBJECT_PLANE, "FB_ID", fb);
-	add(req, fd, p, DRM_MODE_OBJECT_PLANE, "CRTC_ID", fb ? kms.crtc[0] : 0);
-	add(req, fd, p, DRM_MODE_OBJECT_PLANE, "SRC_X", 0);
-	add(req, fd, p, DRM_MODE_OBJECT_PLANE, "SRC_Y", 0);
-	add(req, fd, p, DRM_MODE_OBJECT_PLANE, "SRC_W",
-	    fb ? (uint64_t)CUR << 16 : 0);
-	add(req, fd, p, DRM_MODE_OBJECT_PLANE, "SRC_H",
-	    fb ? (uint64_t)CUR << 16 : 0);
-	add(req, fd, p, DRM_MODE_OBJECT_PLANE, "CRTC_X", (uint64_t)(int64_t)x);
-	add(req, fd, p, DRM_MODE_OBJECT_PLANE, "CRTC_Y", (uint64_t)(int64_t)y);
-	add(req, fd, p, DRM_MODE_OBJECT_PLANE, "CRTC_W", fb ? CUR : 0);
-	add(req, fd, p, DRM_MODE_OBJECT_PLANE, "CRTC_H", fb ? CUR : 0);
+	plane_add(req, fd, p, "FB_ID", fb);
+	plane_add(req, fd, p, "CRTC_ID", fb ? kms.crtc[0] : 0);
+	plane_add(req, fd, p, "SRC_X", 0);
+	plane_add(req, fd, p, "SRC_Y", 0);
+	plane_add(req, fd, p, "SRC_W", fb ? (uint64_t)CUR << 16 : 0);
+	plane_add(req, fd, p, "SRC_H", fb ? (uint64_t)CUR << 16 : 0);
+	plane_add(req, fd, p, "CRTC_X", (uint64_t)(int64_t)x);
+	plane_add(req, fd, p, "CRTC_Y", (uint64_t)(int64_t)y);
+	plane_add(req, fd, p, "CRTC_W", fb ? CUR : 0);
+	plane_add(req, fd, p, "CRTC_H", fb ? CUR : 0);
 	ret = drmModeAtomicCommit(fd, req, 0, NULL) ? -errno : 0;
 	drmModeAtomicFree(req);
 	return ret;

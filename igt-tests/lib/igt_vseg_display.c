@@ -124,8 +124,17 @@ static int kms_heads_find(int fd, struct kms_heads *k)
 	return 0;
 }
 
-static void kms_add(drmModeAtomicReqPtr req, int fd, uint32_t obj,
-		    uint32_t type, const char *name, uint64_t value)
+/**
+ * vseg_kms_add() - add a property's value to an atomic request
+ * @req: the request
+ * @fd: a DRM fd that may look the property up (a primary node)
+ * @obj: the object (CRTC, plane or connector id)
+ * @type: its DRM_MODE_OBJECT_ type
+ * @name: the property's name, which the object must have
+ * @value: the value
+ */
+void vseg_kms_add(drmModeAtomicReqPtr req, int fd, uint32_t obj,
+		  uint32_t type, const char *name, uint64_t value)
 {
 	uint32_t id = __vseg_kms_prop_id(fd, obj, type, name);
 
@@ -183,23 +192,23 @@ int __vseg_kms_commit_head(int fd, uint32_t conn, uint32_t crtc,
 		drmModeAtomicFree(req);
 		return ret;
 	}
-	kms_add(req, fd, conn, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID",
-		fb ? crtc : 0);
-	kms_add(req, fd, crtc, DRM_MODE_OBJECT_CRTC, "MODE_ID", blob);
-	kms_add(req, fd, crtc, DRM_MODE_OBJECT_CRTC, "ACTIVE", !!fb);
-	kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, "FB_ID", fb);
-	kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, "CRTC_ID",
-		fb ? crtc : 0);
-	kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, "SRC_X", 0);
-	kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, "SRC_Y", 0);
-	kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, "SRC_W",
-		(uint64_t)w << 16);
-	kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, "SRC_H",
-		(uint64_t)h << 16);
-	kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, "CRTC_X", 0);
-	kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, "CRTC_Y", 0);
-	kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, "CRTC_W", w);
-	kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, "CRTC_H", h);
+	vseg_kms_add(req, fd, conn, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID",
+		     fb ? crtc : 0);
+	vseg_kms_add(req, fd, crtc, DRM_MODE_OBJECT_CRTC, "MODE_ID", blob);
+	vseg_kms_add(req, fd, crtc, DRM_MODE_OBJECT_CRTC, "ACTIVE", !!fb);
+	vseg_kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, "FB_ID", fb);
+	vseg_kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, "CRTC_ID",
+		     fb ? crtc : 0);
+	vseg_kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, "SRC_X", 0);
+	vseg_kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, "SRC_Y", 0);
+	vseg_kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, "SRC_W",
+		     (uint64_t)w << 16);
+	vseg_kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, "SRC_H",
+		     (uint64_t)h << 16);
+	vseg_kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, "CRTC_X", 0);
+	vseg_kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, "CRTC_Y", 0);
+	vseg_kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, "CRTC_W", w);
+	vseg_kms_add(req, fd, plane, DRM_MODE_OBJECT_PLANE, "CRTC_H", h);
 	ret = drmModeAtomicCommit(fd, req,
 				  flags | DRM_MODE_ATOMIC_ALLOW_MODESET, NULL);
 	ret = ret ? -errno : 0;

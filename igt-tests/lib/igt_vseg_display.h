@@ -25,6 +25,9 @@ uint32_t vseg_kms_prop_id(int fd, uint32_t obj, uint32_t type,
 /* The same, asserting, with the property's current value in *@value. */
 uint32_t vseg_kms_prop_get(int fd, uint32_t obj, uint32_t type,
 			   const char *name, uint64_t *value);
+/* Add @obj's property @name = @value to @req (looked up through @fd). */
+void vseg_kms_add(drmModeAtomicReqPtr req, int fd, uint32_t obj,
+		  uint32_t type, const char *name, uint64_t value);
 
 /*
  * One atomic commit (ALLOW_MODESET, plus @flags) that lights a head:
