@@ -2079,6 +2079,7 @@ static void test_job_time_limit(void)
 	uint64_t got = 0, ms;
 	int err;
 
+	igt_emit_ignore_dmesg_regex(VSEG_JOB_TIMEOUT_DMESG);
 	vseg_ctx_load(&ctx, "discrete job_timeout_ms=500 job_max_mb=0");
 	render_node_for_all();
 	igt_assert_eq(pipe(to_parent), 0);

@@ -18,6 +18,12 @@
 
 #include "vseg_drm.h"
 
+/*
+ * For igt_emit_ignore_dmesg_regex(): what vseg logs for each job it stops
+ * at the time limit (module parameter job_timeout_ms).
+ */
+#define VSEG_JOB_TIMEOUT_DMESG	"a job ran longer than [0-9]+ ms: stopped"
+
 /* Most commands one command buffer can hold. */
 #define VSEG_MAX_CMDS \
 	(DRM_VSEG_MAX_CMD_BYTES / sizeof(struct drm_vseg_cmd))
