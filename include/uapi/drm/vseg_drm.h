@@ -167,6 +167,12 @@ extern "C" {
  *   binds QEMU's Bochs display adapter (pci=1234:1111), whose display
  *   scans primaries out of its VRAM BAR alone: there a primary that the
  *   segment on that BAR cannot hold is refused at GEM_CREATE (-EINVAL).
+ * - 0.12: residency budgets: %DRM_VSEG_DEVICE_QUERY_BUDGET (per process
+ *   and budget group: Budget, CurrentUsage, AvailableForReservation,
+ *   CurrentReservation) and DRM_IOCTL_VSEG_SET_RESERVATION; a process's
+ *   reserved bytes are not evicted for another process. The segment
+ *   flags ApplicationTarget, LocalBudgetGroup and NonLocalBudgetGroup
+ *   make the budget groups.
  *
  * Rule for the version: the minor grows by one whenever this header
  * gains something a program may want to test for before it uses it (an
@@ -215,6 +221,7 @@ struct drm_vseg_user_extension {
 #define DRM_VSEG_SUBMIT			0x08
 /* 0x09: the scanout ioctl, removed in 0.11; never reused (-EINVAL). */
 #define DRM_VSEG_DEVICE_QUERY		0x0a
+#define DRM_VSEG_SET_RESERVATION	0x0b
 
 #define DRM_IOCTL_VSEG_QUERY_SEGMENTS \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VSEG_QUERY_SEGMENTS, \
@@ -243,6 +250,9 @@ struct drm_vseg_user_extension {
 #define DRM_IOCTL_VSEG_DEVICE_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VSEG_DEVICE_QUERY, \
 		 struct drm_vseg_device_query)
+#define DRM_IOCTL_VSEG_SET_RESERVATION \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_VSEG_SET_RESERVATION, \
+		 struct drm_vseg_set_reservation)
 
 #define DRM_VSEG_MAX_SEGMENTS		7
 #define DRM_VSEG_MAX_BANKS		16
@@ -1352,6 +1362,7 @@ struct drm_vseg_vm_bind {
 #define DRM_VSEG_DEVICE_QUERY_ENGINES		3
 #define DRM_VSEG_DEVICE_QUERY_HEADS		4
 #define DRM_VSEG_DEVICE_QUERY_LIMITS		5
+#define DRM_VSEG_DEVICE_QUERY_BUDGET		6
 #define DRM_VSEG_DEVICE_QUERY_SIZE_MAX		(64 * 1024)
 
 /**
@@ -1387,6 +1398,8 @@ struct drm_vseg_vm_bind {
  * - %DRM_VSEG_DEVICE_QUERY_HEADS: &struct drm_vseg_query_heads, followed by
  *   @num_heads &struct drm_vseg_head_info of @head_size bytes each.
  * - %DRM_VSEG_DEVICE_QUERY_LIMITS: &struct drm_vseg_query_limits.
+ * - %DRM_VSEG_DEVICE_QUERY_BUDGET: &struct drm_vseg_query_budget, the
+ *   calling process's budgets (since 0.12).
  *
  * @extensions: must be zero.
  * @query: one of the DRM_VSEG_QUERY_* ids above; any other is -EINVAL.
@@ -1600,6 +1613,85 @@ struct drm_vseg_query_limits {
 	__u32 pin_user_limit_percent;
 	__u32 pin_device_limit_percent;
 	__u64 reserved[3];
+};
+
+#define DRM_VSEG_BUDGET_GROUP_LOCAL		0
+#define DRM_VSEG_BUDGET_GROUP_NON_LOCAL		1
+#define DRM_VSEG_BUDGET_NUM_GROUPS		2
+
+/**
+ * struct drm_vseg_budget_info - one budget group, as one process sees it
+ *
+ * D3DKMT_QUERYVIDEOMEMORYINFO's figures, for the calling process (every
+ * file it opened on the device together), in bytes. The local group is
+ * the memory segments flagged %DRM_VSEG_SEGMENT_APPLICATION_TARGET and
+ * %DRM_VSEG_SEGMENT_LOCAL_BUDGET_GROUP; the non-local group, the segments
+ * flagged %DRM_VSEG_SEGMENT_NON_LOCAL_BUDGET_GROUP (the aperture). A group
+ * with no segment reports zeros. See "Residency and budgets" in
+ * Documentation/gpu/vseg.rst for the policy.
+ *
+ * @budget: what the process may keep resident in the group: its
+ *	reservation plus an equal share of what no process reserved, among
+ *	the processes with buffers resident or a reservation there.
+ * @current_usage: bytes of the process's buffers resident in the group.
+ * @available_for_reservation: the most the process may reserve there now
+ *	(its current reservation included).
+ * @current_reservation: what it reserved (%DRM_IOCTL_VSEG_SET_RESERVATION).
+ * @group_size: bytes of the group's segments (an aperture counts its
+ *	commit limit).
+ * @reserved: zero.
+ */
+struct drm_vseg_budget_info {
+	__u64 budget;
+	__u64 current_usage;
+	__u64 available_for_reservation;
+	__u64 current_reservation;
+	__u64 group_size;
+	__u64 reserved[3];
+};
+
+/**
+ * struct drm_vseg_query_budget - %DRM_VSEG_DEVICE_QUERY_BUDGET result
+ * @num_groups: %DRM_VSEG_BUDGET_NUM_GROUPS.
+ * @pad: zero.
+ * @reserved: zero.
+ * @groups: the groups, indexed by DRM_VSEG_BUDGET_GROUP_*.
+ */
+struct drm_vseg_query_budget {
+	__u32 num_groups;
+	__u32 pad;
+	__u64 reserved[3];
+	struct drm_vseg_budget_info groups[DRM_VSEG_BUDGET_NUM_GROUPS];
+};
+
+/**
+ * struct drm_vseg_set_reservation - DRM_IOCTL_VSEG_SET_RESERVATION argument
+ *
+ * SetVideoMemoryReservation: the calling process's minimum working set in
+ * one budget group. Up to it, the process's buffers resident in the
+ * group are not evicted to make room for another process (its own
+ * requests may still evict them); a power transition evicts them all the
+ * same. The reservation is the process's, whichever of its files sets it
+ * (a later call replaces it, 0 drops it), and goes when the process's
+ * last file on the device is closed.
+ *
+ * @extensions: must be zero.
+ * @group: DRM_VSEG_BUDGET_GROUP_*.
+ * @flags: must be zero.
+ * @reservation: bytes; at most the group's available_for_reservation
+ *	(&struct drm_vseg_budget_info).
+ * @reserved: must be zero.
+ *
+ * Errors: -EINVAL (unknown @group, nonzero @extensions, @flags or
+ * @reserved), -ENOSPC (@reservation above available_for_reservation);
+ * either leaves the reservation as it was.
+ */
+struct drm_vseg_set_reservation {
+	__u64 extensions;
+	__u32 group;
+	__u32 flags;
+	__u64 reservation;
+	__u64 reserved[2];
 };
 
 #if defined(__cplusplus)

@@ -31,6 +31,7 @@
 #include "vseg_client_stats.h"
 #include "vseg_device_types.h"
 #include "vseg_file.h"
+#include "vseg_budget.h"
 #include "vseg_limits.h"
 #include "vseg_sched.h"
 
@@ -93,6 +94,7 @@ int vseg_file_init(struct vseg_file *vf, struct vseg_device *vdev)
 	return 0;
 
 err_limits:
+	vseg_limits_client_close(vf->limits);
 	vseg_limits_client_put(vf->limits);
 	vseg_client_stats_put(vf->stats);
 	return err;
@@ -125,6 +127,7 @@ void vseg_file_fini(struct vseg_file *vf)
 	}
 	xa_destroy(&vf->pins);
 	vseg_vm_close(vf->vm);
+	vseg_limits_client_close(vf->limits);
 	vseg_limits_client_put(vf->limits);
 	vseg_client_stats_put(vf->stats);
 	mutex_destroy(&vf->push_lock);
@@ -157,12 +160,18 @@ static u64 pin_capacity(struct vseg_device *vdev, u32 seg)
  */
 void vseg_file_limits_init(struct vseg_device *vdev)
 {
-	u64 capacity[VSEG_LIMIT_SLOTS] = {};
+	u64 capacity[VSEG_LIMIT_SLOTS] = {}, flags[VSEG_LIMIT_SLOTS] = {};
 	u32 seg;
 
 	vseg_limits_init(&vdev->limits);
-	for (seg = 0; seg <= vdev->table.num_segments; seg++)
+	for (seg = 0; seg <= vdev->table.num_segments; seg++) {
 		capacity[seg] = pin_capacity(vdev, seg);
+		if (seg)
+			flags[seg] = vdev->table.seg[seg - 1].flags;
+	}
+	/* A budget group's size: what its segments could hold. */
+	vseg_budget_init(&vdev->limits, flags, capacity,
+			 vdev->table.num_segments + 1);
 	vseg_limits_init_pins(&vdev->limits, capacity,
 			      vdev->table.num_segments + 1);
 	vseg_limits_init_counts(&vdev->limits, DRM_VSEG_MAX_JOBS_IN_FLIGHT,

@@ -34,5 +34,7 @@ int vseg_ioctl_evict(struct drm_device *drm, void *data,
 		     struct drm_file *file);
 int vseg_ioctl_device_query(struct drm_device *drm, void *data,
 			    struct drm_file *file);
+int vseg_ioctl_set_reservation(struct drm_device *drm, void *data,
+			       struct drm_file *file);
 
 #endif /* __VSEG_IOCTL_H__ */
