@@ -175,6 +175,7 @@ void vseg_budget_query(struct vseg_limits_client *c, u32 group,
 	query_locked(l, c->proc, group, info);
 	spin_unlock_irqrestore(&l->lock, flags);
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_budget_query);
 
 /**
  * vseg_budget_set_reservation() - SetVideoMemoryReservation
@@ -207,6 +208,7 @@ int vseg_budget_set_reservation(struct vseg_limits_client *c, u32 group,
 	spin_unlock_irqrestore(&l->lock, flags);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_budget_set_reservation);
 
 /**
  * vseg_budget_protects() - does a reservation keep a buffer where it is
@@ -249,3 +251,4 @@ bool vseg_budget_protects(struct vseg_limits_client *owner, u32 seg,
 	spin_unlock_irqrestore(&l->lock, flags);
 	return protect;
 }
+EXPORT_SYMBOL_IF_KUNIT(vseg_budget_protects);
