@@ -45,6 +45,19 @@
  *	buffers leaves the segment and their content is intact. With the
  *	module parameter budget_policy off, the same push evicts them (the
  *	control).
+ *
+ * SUBTEST: priority-order
+ * Description: Four HIGH priority buffers made resident first (the least
+ *	recently used), then four LOW ones (two by the GEM_CREATE extension,
+ *	two by SET_PRIORITY), in the 8 MiB segment; four NORMAL buffers
+ *	pushed in evict LOW buffers only: every HIGH one stays. With
+ *	budget_policy off (the control), plain LRU evicts HIGH ones first.
+ *
+ * SUBTEST: priority-invalid
+ * Description: The priority extension with priority 0 or a nonzero pad
+ *	creates nothing (-EINVAL); SET_PRIORITY with priority 0, nonzero
+ *	flags, pad, extensions or reserved fields is -EINVAL, an unknown
+ *	handle -ENOENT.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -481,6 +494,142 @@ static void test_reservation_hostile(void)
 	vseg_ctx_finish(&ctx, "after the hostile pushes");
 }
 
+static int __create_prio(int fd, uint32_t prio, uint32_t pad,
+			 uint32_t *handle)
+{
+	struct drm_vseg_gem_create_ext_priority e = {
+		.base.name = DRM_VSEG_GEM_CREATE_EXT_PRIORITY,
+		.priority = prio,
+		.pad = pad,
+	};
+	struct drm_vseg_gem_create c;
+	int err;
+
+	vseg_create_args(&c, MIB, BIT(VRAM) | BIT(ctx.ap_id), 0);
+	vseg_create_prefer(&c, VRAM, 0);
+	c.extensions = (uintptr_t)&e;
+	err = __vseg_gem_create(fd, &c);
+	*handle = c.handle;
+	return err;
+}
+
+static int __set_prio(int fd, uint32_t handle, uint32_t prio)
+{
+	struct drm_vseg_set_priority a = {
+		.handle = handle,
+		.priority = prio,
+	};
+
+	return __vseg_ioctl(fd, DRM_IOCTL_VSEG_SET_PRIORITY, &a);
+}
+
+/* How many of the HIGH buffers a NORMAL push evicted, and of the LOW. */
+static void priority_push(unsigned int *high_out, unsigned int *low_out)
+{
+	uint32_t high[4], low[4], normal[4];
+
+	*high_out = *low_out = 0;
+	for (unsigned int i = 0; i < 4; i++) {
+		igt_assert_eq(__create_prio(ctx.fd, DRM_VSEG_PRIORITY_HIGH, 0,
+					    &high[i]), 0);
+		vseg_make_resident(ctx.fd, &high[i], 1);
+		igt_assert_eq_u32(vseg_gem_segment(ctx.fd, high[i]), VRAM);
+	}
+	for (unsigned int i = 0; i < 4; i++) {
+		if (i < 2) {
+			igt_assert_eq(__create_prio(ctx.fd,
+						    DRM_VSEG_PRIORITY_LOW, 0,
+						    &low[i]), 0);
+		} else {
+			low[i] = vseg_gem_create_in(ctx.fd, MIB, VRAM, 0);
+			igt_assert_eq(__set_prio(ctx.fd, low[i],
+						 DRM_VSEG_PRIORITY_MINIMUM), 0);
+		}
+		__vseg_make_resident(ctx.fd, &low[i], 1, NULL);
+	}
+	for (unsigned int i = 0; i < 4; i++) {
+		normal[i] = vseg_gem_create_in(ctx.fd, MIB, VRAM, 0);
+		vseg_make_resident(ctx.fd, &normal[i], 1);
+		igt_assert_eq_u32(vseg_gem_segment(ctx.fd, normal[i]), VRAM);
+	}
+	for (unsigned int i = 0; i < 4; i++) {
+		*high_out += vseg_gem_segment(ctx.fd, high[i]) != VRAM;
+		*low_out += vseg_gem_segment(ctx.fd, low[i]) != VRAM;
+	}
+	for (unsigned int i = 0; i < 4; i++) {
+		vseg_gem_close(ctx.fd, high[i]);
+		vseg_gem_close(ctx.fd, low[i]);
+		vseg_gem_close(ctx.fd, normal[i]);
+	}
+}
+
+static void test_priority_order(void)
+{
+	unsigned int high, low;
+
+	vseg_ctx_start(&ctx);
+	priority_push(&high, &low);
+	igt_info("budget_policy on: evicted %u of 4 HIGH, %u of 4 LOW\n",
+		 high, low);
+	igt_assert_eq_u32(high, 0);
+	igt_assert_lt(0, low);
+
+	set_policy(false);
+	priority_push(&high, &low);
+	set_policy(true);
+	igt_info("budget_policy off: evicted %u of 4 HIGH, %u of 4 LOW\n",
+		 high, low);
+	igt_assert_f(high > 0, "the control evicted no HIGH buffer\n");
+	vseg_ctx_finish(&ctx, "after the priority pushes");
+}
+
+static void test_priority_invalid(void)
+{
+	struct drm_vseg_set_priority a;
+	uint32_t h;
+
+	vseg_ctx_start(&ctx);
+	igt_assert_eq(__create_prio(ctx.fd, 0, 0, &h), -EINVAL);
+	igt_assert_eq(__create_prio(ctx.fd, DRM_VSEG_PRIORITY_LOW, 1, &h),
+		      -EINVAL);
+	igt_assert_eq(vseg_allocation_count(ctx.fd), ctx.base_count);
+	igt_assert_eq(__create_prio(ctx.fd, DRM_VSEG_PRIORITY_MAXIMUM, 0, &h),
+		      0);
+	for (unsigned int k = 0; k < 6; k++) {
+		memset(&a, 0, sizeof(a));
+		a.handle = h;
+		a.priority = DRM_VSEG_PRIORITY_LOW;
+		switch (k) {
+		case 0:
+			a.priority = 0;
+			break;
+		case 1:
+			a.flags = 1;
+			break;
+		case 2:
+			a.pad = 1;
+			break;
+		case 3:
+			a.extensions = 1;
+			break;
+		case 4:
+			a.reserved[0] = 1;
+			break;
+		case 5:
+			a.reserved[1] = 1;
+			break;
+		}
+		igt_assert_f(__vseg_ioctl(ctx.fd, DRM_IOCTL_VSEG_SET_PRIORITY,
+					  &a) == -EINVAL,
+			     "bad argument %u not refused\n", k);
+	}
+	igt_assert_eq(__set_prio(ctx.fd, h + 1000, DRM_VSEG_PRIORITY_LOW),
+		      -ENOENT);
+	igt_assert_eq(__set_prio(ctx.fd, h, DRM_VSEG_PRIORITY_LOW), 0);
+	vseg_gem_close(ctx.fd, h);
+	vseg_ctx_finish(&ctx, "after the refused priorities");
+}
+
 igt_main
 {
 	igt_fixture {
@@ -506,6 +655,14 @@ igt_main
 		     "process; with budget_policy off it does not.");
 	igt_subtest("reservation-hostile")
 		test_reservation_hostile();
+
+	igt_describe("Eviction takes lower residency priorities first.");
+	igt_subtest("priority-order")
+		test_priority_order();
+
+	igt_describe("Bad priorities change nothing.");
+	igt_subtest("priority-invalid")
+		test_priority_invalid();
 
 	igt_fixture {
 		__set_policy(true);

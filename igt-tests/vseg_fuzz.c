@@ -3010,7 +3010,7 @@ static void op_badarg(struct fz *g)
 	if (i == ARRAY_SIZE(ioctls)) {
 		/* A driver ioctl number past the table. */
 		unsigned long nr = DRM_COMMAND_BASE +
-				   DRM_VSEG_SET_RESERVATION + 1 +
+				   DRM_VSEG_SET_PRIORITY + 1 +
 				   below(g, 0x50);
 		uint64_t buf[8] = {};
 

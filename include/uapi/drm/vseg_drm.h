@@ -172,7 +172,9 @@ extern "C" {
  *   CurrentReservation) and DRM_IOCTL_VSEG_SET_RESERVATION; a process's
  *   reserved bytes are not evicted for another process. The segment
  *   flags ApplicationTarget, LocalBudgetGroup and NonLocalBudgetGroup
- *   make the budget groups.
+ *   make the budget groups. Residency priorities:
+ *   %DRM_VSEG_GEM_CREATE_EXT_PRIORITY and DRM_IOCTL_VSEG_SET_PRIORITY;
+ *   eviction takes lower priorities first.
  *
  * Rule for the version: the minor grows by one whenever this header
  * gains something a program may want to test for before it uses it (an
@@ -222,6 +224,7 @@ struct drm_vseg_user_extension {
 /* 0x09: the scanout ioctl, removed in 0.11; never reused (-EINVAL). */
 #define DRM_VSEG_DEVICE_QUERY		0x0a
 #define DRM_VSEG_SET_RESERVATION	0x0b
+#define DRM_VSEG_SET_PRIORITY		0x0c
 
 #define DRM_IOCTL_VSEG_QUERY_SEGMENTS \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VSEG_QUERY_SEGMENTS, \
@@ -253,6 +256,9 @@ struct drm_vseg_user_extension {
 #define DRM_IOCTL_VSEG_SET_RESERVATION \
 	DRM_IOW(DRM_COMMAND_BASE + DRM_VSEG_SET_RESERVATION, \
 		 struct drm_vseg_set_reservation)
+#define DRM_IOCTL_VSEG_SET_PRIORITY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_VSEG_SET_PRIORITY, \
+		 struct drm_vseg_set_priority)
 
 #define DRM_VSEG_MAX_SEGMENTS		7
 #define DRM_VSEG_MAX_BANKS		16
@@ -858,6 +864,69 @@ struct drm_vseg_gem_create {
 struct drm_vseg_gem_create_ext_label {
 	struct drm_vseg_user_extension base;
 	char label[DRM_VSEG_LABEL_LEN];
+};
+
+#define DRM_VSEG_GEM_CREATE_EXT_PRIORITY	2
+
+/*
+ * Residency priorities: D3D12_RESIDENCY_PRIORITY's levels. Any 32-bit
+ * value but 0 is a priority; higher stays resident longer.
+ */
+#define DRM_VSEG_PRIORITY_MINIMUM	0x28000000u
+#define DRM_VSEG_PRIORITY_LOW		0x50000000u
+#define DRM_VSEG_PRIORITY_NORMAL	0x78000000u
+#define DRM_VSEG_PRIORITY_HIGH		0xa0010000u
+#define DRM_VSEG_PRIORITY_MAXIMUM	0xc8000000u
+
+/**
+ * struct drm_vseg_gem_create_ext_priority - GEM_CREATE extension: a
+ * residency priority
+ *
+ * The buffer's residency priority from its creation (without this
+ * extension, %DRM_VSEG_PRIORITY_NORMAL); DRM_IOCTL_VSEG_SET_PRIORITY
+ * changes it later. Under memory pressure a buffer of lower priority is
+ * evicted before one of higher priority, and among buffers of one class
+ * the least recently used first. The classes: below
+ * %DRM_VSEG_PRIORITY_NORMAL; from NORMAL to below
+ * %DRM_VSEG_PRIORITY_HIGH; HIGH and above. Pinned buffers and displayed
+ * primaries are never evicted, whatever their priority. With the module
+ * parameter budget_policy off when the priority is set, it is recorded
+ * but every buffer is in one class (plain least recently used).
+ *
+ * @base: @base.name is %DRM_VSEG_GEM_CREATE_EXT_PRIORITY.
+ * @priority: nonzero (0 is -EINVAL).
+ * @pad: must be zero.
+ */
+struct drm_vseg_gem_create_ext_priority {
+	struct drm_vseg_user_extension base;
+	__u32 priority;
+	__u32 pad;
+};
+
+/**
+ * struct drm_vseg_set_priority - DRM_IOCTL_VSEG_SET_PRIORITY argument
+ *
+ * D3D12's SetResidencyPriority for one buffer: its new residency
+ * priority (see &struct drm_vseg_gem_create_ext_priority), whether it is
+ * resident now or not; any file holding a handle may set it.
+ *
+ * @extensions: must be zero.
+ * @handle: the buffer.
+ * @priority: nonzero.
+ * @flags: must be zero.
+ * @pad: must be zero.
+ * @reserved: must be zero.
+ *
+ * Errors: -EINVAL (a zero @priority, nonzero @extensions, @flags, @pad or
+ * @reserved), -ENOENT (no such handle); nothing changes.
+ */
+struct drm_vseg_set_priority {
+	__u64 extensions;
+	__u32 handle;
+	__u32 priority;
+	__u32 flags;
+	__u32 pad;
+	__u64 reserved[2];
 };
 
 #define DRM_VSEG_INFO_CONTIGUOUS	(1u << 0)

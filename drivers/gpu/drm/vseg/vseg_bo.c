@@ -20,6 +20,7 @@
 
 #include "vseg_aperture_mgr.h"
 #include "vseg_bo.h"
+#include "vseg_budget.h"
 #include "vseg_client_stats.h"
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
@@ -231,6 +232,10 @@ static struct vseg_bo *bo_alloc(struct vseg_device *vdev,
 	vbo->stats = vseg_client_stats_get(stats);
 	if (owner)
 		vbo->owner = vseg_limits_client_get(owner);
+	vbo->priority = p->priority ?: VSEG_PRIORITY_NORMAL;
+	/* TTM keeps it: its LRU list from the first placement on. */
+	vbo->tbo.priority = vseg_budget_lru_priority(vbo->priority,
+						     vseg_budget_policy_on());
 	vbo->accounted_seg = VSEG_BO_NOWHERE;
 	vbo->owner_pid = task_tgid_nr(current);
 	get_task_comm(vbo->owner_comm, current);
@@ -606,6 +611,33 @@ void vseg_bo_update_state(struct vseg_bo *vbo, struct ttm_resource *res,
 bool vseg_tbo_is_protected(struct ttm_buffer_object *tbo)
 {
 	return vseg_is_vseg_bo(tbo) && vseg_bo_is_protected(to_vseg_bo(tbo));
+}
+
+/**
+ * vseg_bo_set_priority() - change a buffer's residency priority
+ * @vbo: the buffer
+ * @priority: the new priority, nonzero
+ *
+ * The buffer goes to the tail of its new LRU list (TTM's lists are per
+ * priority), as if just used.
+ *
+ * Return: 0, or -EINTR/-ERESTARTSYS waiting for its reservation.
+ */
+int vseg_bo_set_priority(struct vseg_bo *vbo, u32 priority)
+{
+	struct ttm_buffer_object *tbo = &vbo->tbo;
+	int err = dma_resv_lock_interruptible(tbo->base.resv, NULL);
+
+	if (err)
+		return err;
+	vbo->priority = priority;
+	spin_lock(&tbo->bdev->lru_lock);
+	tbo->priority = vseg_budget_lru_priority(priority,
+						 vseg_budget_policy_on());
+	ttm_bo_move_to_lru_tail(tbo);
+	spin_unlock(&tbo->bdev->lru_lock);
+	dma_resv_unlock(tbo->base.resv);
+	return 0;
 }
 
 /**

@@ -111,6 +111,9 @@ struct vseg_bo_state {
  *	its resident bytes are charged to that file's process
  *	(%VSEG_LIMIT_RESIDENT, the budgets of vseg_budget.c); NULL for
  *	buffers no file created. Set once, at creation.
+ * @priority: its residency priority (D3D12's scale; GEM_CREATE's extension,
+ *	SET_PRIORITY), which sets TTM's LRU priority
+ *	(vseg_budget_lru_priority()); under the reservation.
  * @move_reason: &enum vseg_move_reason of the moves its reservation's
  *	holder makes next (but TTM's evictions); under the reservation.
  * @discard: the move being made drops the content instead of transferring
@@ -152,6 +155,7 @@ struct vseg_bo {
 	unsigned int displayed;
 	struct vseg_client_stats *stats;
 	struct vseg_limits_client *owner;
+	u32 priority;
 	u32 move_reason;
 	bool discard;
 	unsigned int shared_pins;
@@ -259,6 +263,7 @@ int vseg_bo_make_resident_list(struct vseg_bo **bos, u32 n,
 			       void *arg, u32 *done);
 int vseg_bo_evict(struct vseg_bo *vbo, bool unpin, bool discard,
 		  bool *unpinned, enum vseg_move_reason why);
+int vseg_bo_set_priority(struct vseg_bo *vbo, u32 priority);
 void vseg_bo_unpin(struct vseg_bo *vbo, unsigned int count);
 void vseg_bo_unpin_locked(struct vseg_bo *vbo);
 int vseg_bo_make_reachable(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx);

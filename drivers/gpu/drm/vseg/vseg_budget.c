@@ -33,6 +33,7 @@
 #include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <drm/ttm/ttm_resource.h>
 #include <kunit/visibility.h>
 
 #include "vseg_budget.h"
@@ -53,6 +54,33 @@ bool vseg_budget_policy_on(void)
 {
 	return READ_ONCE(budget_policy);
 }
+
+/**
+ * vseg_budget_lru_priority() - the TTM LRU a residency priority puts a
+ * buffer on
+ * @priority: the buffer's residency priority (D3D12's scale)
+ * @policy: vseg_budget_policy_on()
+ *
+ * TTM evicts from its LRU lists lowest first (&ttm_buffer_object.priority,
+ * below TTM_MAX_BO_PRIORITY, which is 4 on every supported kernel), least
+ * recently used first within one; a walk asks eviction_valuable about
+ * each buffer. List 0 is kept for offered buffers, the first to go; the
+ * three others are the three classes of priority: below NORMAL, NORMAL
+ * up to HIGH, HIGH and above. TTM's lists are where the order is kept:
+ * a finer order would need a walk of vseg's own.
+ *
+ * Return: 1, 2 or 3; 2 for every buffer with the policy off.
+ */
+unsigned int vseg_budget_lru_priority(u32 priority, bool policy)
+{
+	BUILD_BUG_ON(TTM_MAX_BO_PRIORITY < 4);
+	if (!policy)
+		return 2;
+	if (priority < VSEG_PRIORITY_NORMAL)
+		return 1;
+	return priority < VSEG_PRIORITY_HIGH ? 2 : 3;
+}
+EXPORT_SYMBOL_IF_KUNIT(vseg_budget_lru_priority);
 
 /**
  * vseg_budget_init() - the budget groups of a device's segments

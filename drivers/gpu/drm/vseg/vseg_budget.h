@@ -28,7 +28,12 @@ struct vseg_budget_info {
 	u64 size;
 };
 
+/* D3D12_RESIDENCY_PRIORITY_NORMAL and HIGH (the UAPI's). */
+#define VSEG_PRIORITY_NORMAL	0x78000000u
+#define VSEG_PRIORITY_HIGH	0xa0010000u
+
 bool vseg_budget_policy_on(void);
+unsigned int vseg_budget_lru_priority(u32 priority, bool policy);
 void vseg_budget_init(struct vseg_limits *l, const u64 *flags,
 		      const u64 *size, u32 num_slots);
 u64 vseg_budget_of(u64 size, u64 reserved_all, u64 own_reservation,

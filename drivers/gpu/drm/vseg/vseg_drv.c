@@ -133,6 +133,7 @@ VSEG_IOCTL_GUARD(vseg_ioctl_vm_unbind)
 VSEG_IOCTL_GUARD(vseg_ioctl_submit)
 VSEG_IOCTL_GUARD(vseg_ioctl_device_query)
 VSEG_IOCTL_GUARD(vseg_ioctl_set_reservation)
+VSEG_IOCTL_GUARD(vseg_ioctl_set_priority)
 
 #define VSEG_IOCTL_DEF(ioctl, func, flags) \
 	DRM_IOCTL_DEF_DRV(ioctl, func##_guarded, flags)
@@ -155,6 +156,7 @@ static const struct drm_ioctl_desc vseg_ioctls[] = {
 	VSEG_IOCTL_DEF(VSEG_SUBMIT, vseg_ioctl_submit, DRM_RENDER_ALLOW),
 	VSEG_IOCTL_DEF(VSEG_DEVICE_QUERY, vseg_ioctl_device_query, DRM_RENDER_ALLOW),
 	VSEG_IOCTL_DEF(VSEG_SET_RESERVATION, vseg_ioctl_set_reservation, DRM_RENDER_ALLOW),
+	VSEG_IOCTL_DEF(VSEG_SET_PRIORITY, vseg_ioctl_set_priority, DRM_RENDER_ALLOW),
 };
 
 static int vseg_open(struct drm_device *drm, struct drm_file *file)

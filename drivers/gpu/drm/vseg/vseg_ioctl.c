@@ -18,6 +18,7 @@
 
 #include <uapi/drm/vseg_drm.h>
 #include "vseg_bo.h"
+#include "vseg_budget.h"
 #include "vseg_display.h"
 #include "vseg_ext.h"
 #include "vseg_vm.h"
@@ -301,8 +302,23 @@ static int create_ext_label(u64 ext, void *data)
 	return 0;
 }
 
+/* DRM_VSEG_GEM_CREATE_EXT_PRIORITY: any priority but 0. */
+static int create_ext_priority(u64 ext, void *data)
+{
+	struct drm_vseg_gem_create_ext_priority e;
+	struct vseg_bo_params *p = data;
+
+	if (copy_from_user(&e, u64_to_user_ptr(ext), sizeof(e)))
+		return -EFAULT;
+	if (!e.priority || e.pad)
+		return -EINVAL;
+	p->priority = e.priority;
+	return 0;
+}
+
 static const struct vseg_ext_handler gem_create_exts[] = {
 	{ DRM_VSEG_GEM_CREATE_EXT_LABEL, create_ext_label },
+	{ DRM_VSEG_GEM_CREATE_EXT_PRIORITY, create_ext_priority },
 };
 
 /**
@@ -387,6 +403,33 @@ static struct vseg_bo *lookup_bo(struct drm_file *file, u32 handle)
 	struct drm_gem_object *gem = drm_gem_object_lookup(file, handle);
 
 	return gem ? gem_to_vseg_bo(gem) : NULL;
+}
+
+/**
+ * vseg_ioctl_set_priority() - DRM_IOCTL_VSEG_SET_PRIORITY
+ * @drm: the device
+ * @data: &struct drm_vseg_set_priority
+ * @file: the caller
+ *
+ * Return: 0, -EINVAL for bad arguments, -ENOENT for an unknown handle;
+ * nothing changes on error.
+ */
+int vseg_ioctl_set_priority(struct drm_device *drm, void *data,
+			    struct drm_file *file)
+{
+	struct drm_vseg_set_priority *args = data;
+	struct vseg_bo *vbo;
+	int err;
+
+	if (args->extensions || args->flags || args->pad || !args->priority ||
+	    !mbz(args->reserved, sizeof(args->reserved)))
+		return -EINVAL;
+	vbo = lookup_bo(file, args->handle);
+	if (!vbo)
+		return -ENOENT;
+	err = vseg_bo_set_priority(vbo, args->priority);
+	drm_gem_object_put(&vbo->tbo.base);
+	return err;
 }
 
 /**
@@ -618,6 +661,8 @@ int vseg_ioctl_evict(struct drm_device *drm, void *data,
 	return residency(file, data, false);
 }
 
+static_assert(DRM_VSEG_PRIORITY_NORMAL == VSEG_PRIORITY_NORMAL);
+static_assert(DRM_VSEG_PRIORITY_HIGH == VSEG_PRIORITY_HIGH);
 static_assert(DRM_VSEG_ENGINE_COPY == VSEG_ENGINE_COPY);
 static_assert(DRM_VSEG_ENGINE_RENDER == VSEG_ENGINE_RENDER);
 static_assert(DRM_VSEG_NUM_HEADS == VSEG_NUM_HEADS);

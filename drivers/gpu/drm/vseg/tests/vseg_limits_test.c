@@ -291,6 +291,19 @@ static void budget_arith(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vseg_budget_reservable(1000, 900), 0);
 	KUNIT_EXPECT_EQ(test, vseg_budget_reservable(U64_MAX, 0),
 			mul_u64_u32_div(U64_MAX, 80, 100));
+	/* D3D12's levels on TTM's LRU lists 1..3 (0 is the offered's). */
+	KUNIT_EXPECT_EQ(test, vseg_budget_lru_priority(1, true), 1);
+	KUNIT_EXPECT_EQ(test, vseg_budget_lru_priority(0x28000000, true), 1);
+	KUNIT_EXPECT_EQ(test, vseg_budget_lru_priority(0x50000000, true), 1);
+	KUNIT_EXPECT_EQ(test, vseg_budget_lru_priority(0x77ffffff, true), 1);
+	KUNIT_EXPECT_EQ(test, vseg_budget_lru_priority(0x78000000, true), 2);
+	KUNIT_EXPECT_EQ(test, vseg_budget_lru_priority(0xa000ffff, true), 2);
+	KUNIT_EXPECT_EQ(test, vseg_budget_lru_priority(0xa0010000, true), 3);
+	KUNIT_EXPECT_EQ(test, vseg_budget_lru_priority(0xc8000000, true), 3);
+	KUNIT_EXPECT_EQ(test, vseg_budget_lru_priority(U32_MAX, true), 3);
+	/* The policy off: one list for all. */
+	KUNIT_EXPECT_EQ(test, vseg_budget_lru_priority(1, false), 2);
+	KUNIT_EXPECT_EQ(test, vseg_budget_lru_priority(U32_MAX, false), 2);
 }
 
 /*
