@@ -58,10 +58,26 @@
  *	creates nothing (-EINVAL); SET_PRIORITY with priority 0, nonzero
  *	flags, pad, extensions or reserved fields is -EINVAL, an unknown
  *	handle -ENOENT.
+ *
+ * SUBTEST: trim
+ * Description: MAKE_RESIDENT with the trim extension: alone with 6 MiB
+ *	resident, nothing to trim; once a second process has 2 MiB resident
+ *	(the budget halves to 4 MiB), MAKE_RESIDENT still succeeds and
+ *	reports 2 MiB to trim in the local group, 0 in the other; the second
+ *	process, within its budget, 0. EVICT refuses the extension.
+ *
+ * SUBTEST: notify
+ * Description: BUDGET_NOTIFY: no event while the budget stays; a second
+ *	process making a buffer resident halves it: the fd polls readable
+ *	and read() gives one DRM_VSEG_EVENT_BUDGET with the user data and
+ *	the new budget; a second request while one is pending is -EBUSY;
+ *	nonzero flags, pad, reserved or extensions -EINVAL; a file closed
+ *	with a request pending releases it.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -302,7 +318,8 @@ static void test_reservation(void)
 	igt_assert_eq(pipe(to_child), 0);
 	igt_assert_eq(pipe(to_parent), 0);
 	igt_fork(child, 1) {
-		int cfd = drm_open_vseg_render(), cfd2;
+		int cfd = drm_open_vseg_render();
+		int cfd2 = drm_open_vseg_render();
 		struct drm_vseg_budget_info cl;
 
 		drop_privileges();
@@ -316,8 +333,7 @@ static void test_reservation(void)
 		/* Its 2 MiB plus half of the 2 MiB no one reserved. */
 		cl = group(cfd, LOCAL);
 		igt_assert_eq_u64(cl.budget, 2 * MIB + MIB);
-		/* A second file; closing the first keeps the reservation. */
-		cfd2 = drm_open_vseg_render();
+		/* Two files; closing the first keeps the reservation. */
 		close(cfd);
 		igt_assert_eq_u64(group(cfd2, LOCAL).current_reservation,
 				  2 * MIB);
@@ -630,6 +646,192 @@ static void test_priority_invalid(void)
 	vseg_ctx_finish(&ctx, "after the refused priorities");
 }
 
+static int __make_resident_trim(int fd, uint32_t h, uint64_t *trim)
+{
+	struct drm_vseg_residency_ext_trim e = {
+		.base.name = DRM_VSEG_RESIDENCY_EXT_TRIM,
+		.bytes_to_trim = { ~0ull, ~0ull },
+	};
+	struct drm_vseg_residency r = {
+		.extensions = (uintptr_t)&e,
+		.handles = (uintptr_t)&h,
+		.count = 1,
+	};
+	int err = __vseg_residency(fd, DRM_IOCTL_VSEG_MAKE_RESIDENT, &r);
+
+	trim[0] = e.bytes_to_trim[0];
+	trim[1] = e.bytes_to_trim[1];
+	return err;
+}
+
+static void test_trim(void)
+{
+	struct drm_vseg_residency_ext_trim e = {
+		.base.name = DRM_VSEG_RESIDENCY_EXT_TRIM,
+	};
+	struct drm_vseg_residency r = {};
+	int to_child[2], to_parent[2];
+	uint64_t trim[2];
+	uint32_t h[6];
+
+	vseg_ctx_start(&ctx);
+	for (unsigned int i = 0; i < 6; i++)
+		h[i] = resident_mib(ctx.fd);
+	igt_assert_eq(__make_resident_trim(ctx.fd, h[0], trim), 0);
+	igt_assert_eq_u64(trim[LOCAL], 0);
+	igt_assert_eq_u64(trim[NON_LOCAL], 0);
+
+	igt_assert_eq(pipe(to_child), 0);
+	igt_assert_eq(pipe(to_parent), 0);
+	igt_fork(child, 1) {
+		int cfd = drm_open_vseg_render();
+		uint32_t ch[2];
+		uint64_t ct[2];
+
+		drop_privileges();
+		for (unsigned int i = 0; i < 2; i++) {
+			ch[i] = vseg_gem_create_in(cfd, MIB, VRAM, 0);
+			igt_assert_eq(__make_resident_trim(cfd, ch[i], ct), 0);
+			igt_assert_eq_u32(vseg_gem_segment(cfd, ch[i]), VRAM);
+		}
+		/* 2 MiB against a budget of 4 MiB. */
+		igt_assert_eq_u64(group(cfd, LOCAL).budget, LOCAL_SIZE / 2);
+		igt_assert_eq_u64(ct[LOCAL], 0);
+		sync_write(to_parent[1]);
+		sync_read(to_child[0]);
+	}
+	sync_read(to_parent[0]);
+	/* 6 MiB resident, the budget 4 MiB: still succeeds, trim 2 MiB. */
+	igt_assert_eq_u64(group(ctx.fd, LOCAL).current_usage, 6 * MIB);
+	igt_assert_eq(__make_resident_trim(ctx.fd, h[5], trim), 0);
+	igt_info("over budget: %llu bytes to trim\n",
+		 (unsigned long long)trim[LOCAL]);
+	igt_assert_eq_u64(trim[LOCAL], 2 * MIB);
+	igt_assert_eq_u64(trim[NON_LOCAL], 0);
+	sync_write(to_child[1]);
+	igt_waitchildren();
+	for (unsigned int i = 0; i < 2; i++) {
+		close(to_child[i]);
+		close(to_parent[i]);
+	}
+	/* Alone again: nothing to trim. */
+	wait_budget(ctx.fd, LOCAL, LOCAL_SIZE);
+	igt_assert_eq(__make_resident_trim(ctx.fd, h[5], trim), 0);
+	igt_assert_eq_u64(trim[LOCAL], 0);
+
+	/* EVICT takes no extension. */
+	r.extensions = (uintptr_t)&e;
+	r.handles = (uintptr_t)&h[0];
+	r.count = 1;
+	igt_assert_eq(__vseg_residency(ctx.fd, DRM_IOCTL_VSEG_EVICT, &r),
+		      -EINVAL);
+	igt_assert_eq_u32(vseg_gem_segment(ctx.fd, h[0]), VRAM);
+	for (unsigned int i = 0; i < 6; i++)
+		vseg_gem_close(ctx.fd, h[i]);
+	vseg_ctx_finish(&ctx, "after the trim");
+}
+
+static int __notify(int fd, uint64_t user_data)
+{
+	struct drm_vseg_budget_notify n = { .user_data = user_data };
+
+	return __vseg_ioctl(fd, DRM_IOCTL_VSEG_BUDGET_NOTIFY, &n);
+}
+
+static bool readable(int fd, int timeout_ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, timeout_ms) == 1 && (p.revents & POLLIN);
+}
+
+static void test_notify(void)
+{
+	struct drm_vseg_event_budget ev;
+	struct drm_vseg_budget_notify n;
+	int to_child[2], to_parent[2], fd2;
+	uint32_t h;
+
+	vseg_ctx_start(&ctx);
+	h = resident_mib(ctx.fd);
+
+	/* Bad requests arm nothing. */
+	for (unsigned int k = 0; k < 5; k++) {
+		memset(&n, 0, sizeof(n));
+		switch (k) {
+		case 0:
+			n.flags = 1;
+			break;
+		case 1:
+			n.pad = 1;
+			break;
+		case 2:
+			n.extensions = 1;
+			break;
+		case 3:
+			n.reserved[0] = 1;
+			break;
+		case 4:
+			n.reserved[1] = 1;
+			break;
+		}
+		igt_assert_f(__vseg_ioctl(ctx.fd, DRM_IOCTL_VSEG_BUDGET_NOTIFY,
+					  &n) == -EINVAL,
+			     "bad request %u not refused\n", k);
+	}
+	igt_assert_eq(__notify(ctx.fd, 0x1234), 0);
+	igt_assert_eq(__notify(ctx.fd, 0x5678), -EBUSY);
+	/* Our own moves do not change the budget: no event. */
+	vseg_evict(ctx.fd, &h, 1);
+	vseg_make_resident(ctx.fd, &h, 1);
+	igt_assert(!readable(ctx.fd, 200));
+
+	/* A file closed with a request pending. */
+	fd2 = drm_open_vseg();
+	igt_assert_eq(__notify(fd2, 1), 0);
+	close(fd2);
+
+	igt_assert_eq(pipe(to_child), 0);
+	igt_assert_eq(pipe(to_parent), 0);
+	igt_fork(child, 1) {
+		int cfd = drm_open_vseg_render();
+		uint32_t ch;
+
+		drop_privileges();
+		ch = resident_mib(cfd);
+		sync_write(to_parent[1]);
+		sync_read(to_child[0]);
+		vseg_gem_close(cfd, ch);
+		close(cfd);
+	}
+	sync_read(to_parent[0]);
+	igt_assert_f(readable(ctx.fd, 5000),
+		     "no budget event after another process became active\n");
+	igt_assert_eq(read(ctx.fd, &ev, sizeof(ev)), sizeof(ev));
+	igt_assert_eq_u32(ev.base.type, DRM_VSEG_EVENT_BUDGET);
+	igt_assert_eq_u32(ev.base.length, sizeof(ev));
+	igt_assert_eq_u64(ev.user_data, 0x1234);
+	igt_assert_eq_u64(ev.budget[LOCAL], LOCAL_SIZE / 2);
+	/* One event per request. */
+	igt_assert(!readable(ctx.fd, 100));
+
+	/* Again: the child's going doubles it back. */
+	igt_assert_eq(__notify(ctx.fd, 0x9abc), 0);
+	sync_write(to_child[1]);
+	igt_waitchildren();
+	igt_assert_f(readable(ctx.fd, 5000),
+		     "no budget event after the other process went\n");
+	igt_assert_eq(read(ctx.fd, &ev, sizeof(ev)), sizeof(ev));
+	igt_assert_eq_u64(ev.user_data, 0x9abc);
+	igt_assert_eq_u64(ev.budget[LOCAL], LOCAL_SIZE);
+	for (unsigned int i = 0; i < 2; i++) {
+		close(to_child[i]);
+		close(to_parent[i]);
+	}
+	vseg_gem_close(ctx.fd, h);
+	vseg_ctx_finish(&ctx, "after the budget events");
+}
+
 igt_main
 {
 	igt_fixture {
@@ -663,6 +865,15 @@ igt_main
 	igt_describe("Bad priorities change nothing.");
 	igt_subtest("priority-invalid")
 		test_priority_invalid();
+
+	igt_describe("MAKE_RESIDENT over budget succeeds and reports the "
+		     "bytes to trim.");
+	igt_subtest("trim")
+		test_trim();
+
+	igt_describe("A process waits for its budget to change: a DRM event.");
+	igt_subtest("notify")
+		test_notify();
 
 	igt_fixture {
 		__set_policy(true);

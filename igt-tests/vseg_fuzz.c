@@ -1532,7 +1532,8 @@ static void op_residency(struct fz *g, bool make)
 		set_one_field(g, &r, make ? resident_mbz : evict_mbz,
 			      ARRAY_SIZE(resident_mbz));
 		what = "reserved";
-		allowed = EINV;
+		/* MAKE_RESIDENT's extensions are a chain (0.12). */
+		allowed = make ? EINV | EFLT | EBIG : EINV;
 		break;
 	case M_BOUNDARY:
 		if (below(g, 3)) {

@@ -988,7 +988,7 @@ static int dq_raw(int fd, struct drm_vseg_device_query *q)
 
 static void test_dq_invalid(int fd)
 {
-	static const uint32_t bad_ids[] = { 0, 6, 0x100, ~0u };
+	static const uint32_t bad_ids[] = { 0, 7, 0x100, ~0u };
 	uint8_t buf[256];
 	struct drm_vseg_device_query q;
 

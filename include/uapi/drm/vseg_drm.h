@@ -174,7 +174,9 @@ extern "C" {
  *   flags ApplicationTarget, LocalBudgetGroup and NonLocalBudgetGroup
  *   make the budget groups. Residency priorities:
  *   %DRM_VSEG_GEM_CREATE_EXT_PRIORITY and DRM_IOCTL_VSEG_SET_PRIORITY;
- *   eviction takes lower priorities first.
+ *   eviction takes lower priorities first. MAKE_RESIDENT takes
+ *   extensions: %DRM_VSEG_RESIDENCY_EXT_TRIM reports the bytes to trim;
+ *   DRM_IOCTL_VSEG_BUDGET_NOTIFY asks for a %DRM_VSEG_EVENT_BUDGET event.
  *
  * Rule for the version: the minor grows by one whenever this header
  * gains something a program may want to test for before it uses it (an
@@ -225,6 +227,7 @@ struct drm_vseg_user_extension {
 #define DRM_VSEG_DEVICE_QUERY		0x0a
 #define DRM_VSEG_SET_RESERVATION	0x0b
 #define DRM_VSEG_SET_PRIORITY		0x0c
+#define DRM_VSEG_BUDGET_NOTIFY		0x0d
 
 #define DRM_IOCTL_VSEG_QUERY_SEGMENTS \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VSEG_QUERY_SEGMENTS, \
@@ -259,6 +262,9 @@ struct drm_vseg_user_extension {
 #define DRM_IOCTL_VSEG_SET_PRIORITY \
 	DRM_IOW(DRM_COMMAND_BASE + DRM_VSEG_SET_PRIORITY, \
 		 struct drm_vseg_set_priority)
+#define DRM_IOCTL_VSEG_BUDGET_NOTIFY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_VSEG_BUDGET_NOTIFY, \
+		 struct drm_vseg_budget_notify)
 
 #define DRM_VSEG_MAX_SEGMENTS		7
 #define DRM_VSEG_MAX_BANKS		16
@@ -1080,7 +1086,9 @@ struct drm_vseg_gem_mmap_offset {
  * pinned already fails with -ENOSPC when that segment's shares have no
  * room for one more pin of it.
  *
- * @extensions: must be zero.
+ * @extensions: MAKE_RESIDENT: a chain of extensions (see &struct
+ *	drm_vseg_user_extension; %DRM_VSEG_RESIDENCY_EXT_TRIM) or 0; EVICT:
+ *	must be zero.
  * @handles: user pointer to an array of __u32 GEM handles.
  * @count: number of handles, 1..%DRM_VSEG_MAX_RESIDENCY_HANDLES (-E2BIG
  *	above).
@@ -1731,6 +1739,70 @@ struct drm_vseg_query_budget {
 	__u32 pad;
 	__u64 reserved[3];
 	struct drm_vseg_budget_info groups[DRM_VSEG_BUDGET_NUM_GROUPS];
+};
+
+/**
+ * struct drm_vseg_budget_notify - DRM_IOCTL_VSEG_BUDGET_NOTIFY argument
+ *
+ * Asks for one %DRM_VSEG_EVENT_BUDGET event on this file (read() it, poll()
+ * for it, as DRM's vblank events) when the calling process's Budget in a
+ * budget group is no longer what it is now (another process became active
+ * or went, a reservation changed). One request at a time per file: the
+ * event ends it, a new call asks again. Closing the file drops it.
+ *
+ * @extensions: must be zero.
+ * @user_data: copied into the event.
+ * @flags: must be zero.
+ * @pad: must be zero.
+ * @reserved: must be zero.
+ *
+ * Errors: -EINVAL (nonzero @extensions, @flags, @pad or @reserved), -EBUSY
+ * (a request of this file is pending), -ENOMEM (no room for the event in
+ * the file's event space).
+ */
+struct drm_vseg_budget_notify {
+	__u64 extensions;
+	__u64 user_data;
+	__u32 flags;
+	__u32 pad;
+	__u64 reserved[2];
+};
+
+#define DRM_VSEG_EVENT_BUDGET		0x80000000
+
+/**
+ * struct drm_vseg_event_budget - %DRM_VSEG_EVENT_BUDGET, read() from the fd
+ * @base: DRM's event header: @base.type is %DRM_VSEG_EVENT_BUDGET,
+ *	@base.length sizeof(this structure).
+ * @user_data: the request's @user_data.
+ * @budget: the process's Budget in each group when the event was sent,
+ *	indexed by DRM_VSEG_BUDGET_GROUP_*.
+ */
+struct drm_vseg_event_budget {
+	struct drm_event base;
+	__u64 user_data;
+	__u64 budget[DRM_VSEG_BUDGET_NUM_GROUPS];
+};
+
+#define DRM_VSEG_RESIDENCY_EXT_TRIM	1
+
+/**
+ * struct drm_vseg_residency_ext_trim - MAKE_RESIDENT extension: what to trim
+ *
+ * WDDM's NumBytesToTrim. MAKE_RESIDENT makes buffers resident wherever
+ * there is room, whether or not the process is over its budget; with
+ * this extension it also reports, when it succeeds, how far the process
+ * is over its Budget in each group now (0 when within it): the bytes it
+ * should evict or offer to stay within. EVICT refuses the extension
+ * (-EINVAL).
+ *
+ * @base: @base.name is %DRM_VSEG_RESIDENCY_EXT_TRIM.
+ * @bytes_to_trim: out: per group (DRM_VSEG_BUDGET_GROUP_*),
+ *	CurrentUsage - Budget, or 0; written on success only.
+ */
+struct drm_vseg_residency_ext_trim {
+	struct drm_vseg_user_extension base;
+	__u64 bytes_to_trim[DRM_VSEG_BUDGET_NUM_GROUPS];
 };
 
 /**

@@ -585,6 +585,8 @@ void vseg_bo_update_state(struct vseg_bo *vbo, struct ttm_resource *res,
 		vseg_limits_uncharge(vbo->owner, VSEG_LIMIT_RESIDENT, old, size);
 	if (vbo->owner && new && new != VSEG_BO_NOWHERE)
 		vseg_limits_charge(vbo->owner, VSEG_LIMIT_RESIDENT, new, size);
+	if (vbo->owner && old != new)
+		vseg_budget_changed(&vdev->limits);
 	if (!old || old == VSEG_BO_NOWHERE || new == VSEG_BO_NOWHERE)
 		evicted = false;
 	set_evicted_from(vbo, evicted ? old : 0);

@@ -33,7 +33,12 @@
 #include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <drm/drm_device.h>
+#include <drm/drm_file.h>
+#include <drm/drm_print.h>
 #include <drm/ttm/ttm_resource.h>
+#include <uapi/drm/vseg_drm.h>
 #include <kunit/visibility.h>
 
 #include "vseg_budget.h"
@@ -83,6 +88,167 @@ unsigned int vseg_budget_lru_priority(u32 priority, bool policy)
 EXPORT_SYMBOL_IF_KUNIT(vseg_budget_lru_priority);
 
 /**
+ * struct vseg_budget_waiter - a file waiting for its budget to change
+ * @base: DRM's pending event (first: DRM frees it with kfree()).
+ * @event: the event sent.
+ * @link: in &vseg_limits.budget_waiters.
+ * @client: the file's limits client (a reference): its process.
+ * @file: the file.
+ * @drm: the device.
+ * @budget: the process's budgets when the file asked.
+ */
+struct vseg_budget_waiter {
+	struct drm_pending_event base;
+	struct drm_vseg_event_budget event;
+	struct list_head link;
+	struct vseg_limits_client *client;
+	struct drm_file *file;
+	struct drm_device *drm;
+	u64 budget[VSEG_BUDGET_NUM_GROUPS];
+};
+
+static void query_locked(struct vseg_limits *l, struct vseg_limit_rec *me,
+			 u32 g, struct vseg_budget_info *info);
+
+/* Under the lock: the budgets of @me's process now. */
+static void budgets_locked(struct vseg_limits *l, struct vseg_limit_rec *me,
+			   u64 *budget)
+{
+	struct vseg_budget_info info;
+	u32 g;
+
+	for (g = 0; g < VSEG_BUDGET_NUM_GROUPS; g++) {
+		query_locked(l, me, g, &info);
+		budget[g] = info.budget;
+	}
+}
+
+/*
+ * The waiters whose process's budget changed get their event; the work
+ * runs after anything that may change a budget (vseg_budget_changed()).
+ */
+static void budget_work(struct work_struct *work)
+{
+	struct vseg_limits *l = container_of(work, typeof(*l), budget_work);
+	struct vseg_budget_waiter *w, *tmp;
+	u64 now[VSEG_BUDGET_NUM_GROUPS];
+	unsigned long flags;
+	LIST_HEAD(done);
+	u32 g;
+
+	spin_lock_irqsave(&l->lock, flags);
+	list_for_each_entry_safe(w, tmp, &l->budget_waiters, link) {
+		budgets_locked(l, w->client->proc, now);
+		if (!memcmp(now, w->budget, sizeof(now)))
+			continue;
+		for (g = 0; g < VSEG_BUDGET_NUM_GROUPS; g++)
+			w->event.budget[g] = now[g];
+		list_move_tail(&w->link, &done);
+	}
+	spin_unlock_irqrestore(&l->lock, flags);
+
+	list_for_each_entry_safe(w, tmp, &done, link) {
+		list_del(&w->link);
+		vseg_limits_client_put(w->client);
+		/* DRM owns it from here on (freed once read). */
+		drm_send_event(w->drm, &w->base);
+	}
+}
+
+/**
+ * vseg_budget_changed() - something a budget depends on changed
+ * @l: the device's limits
+ *
+ * A process's residency in a group, a reservation, a file closed: the
+ * waiters' budgets are compared (in a work item) if there are any.
+ */
+void vseg_budget_changed(struct vseg_limits *l)
+{
+	if (!list_empty_careful(&l->budget_waiters))
+		schedule_work(&l->budget_work);
+}
+
+/**
+ * vseg_budget_notify() - DRM_IOCTL_VSEG_BUDGET_NOTIFY
+ * @c: the file's limits client
+ * @file: the file, which gets the event
+ * @user_data: copied into the event
+ *
+ * Return: 0, -EBUSY if the file waits already, -ENOMEM (no memory, or no
+ * room in the file's event space).
+ */
+int vseg_budget_notify(struct vseg_limits_client *c, struct drm_file *file,
+		       u64 user_data)
+{
+	struct vseg_limits *l = c->limits;
+	struct vseg_budget_waiter *w, *o;
+	unsigned long flags;
+	int err;
+
+	w = kzalloc(sizeof(*w), GFP_KERNEL_ACCOUNT);
+	if (!w)
+		return -ENOMEM;
+	w->event.base.type = DRM_VSEG_EVENT_BUDGET;
+	w->event.base.length = sizeof(w->event);
+	w->event.user_data = user_data;
+	w->file = file;
+	w->drm = file->minor->dev;
+	err = drm_event_reserve_init(w->drm, file, &w->base, &w->event.base);
+	if (err) {
+		kfree(w);
+		return err;
+	}
+	w->client = vseg_limits_client_get(c);
+
+	spin_lock_irqsave(&l->lock, flags);
+	list_for_each_entry(o, &l->budget_waiters, link)
+		if (o->file == file)
+			err = -EBUSY;
+	if (!err) {
+		budgets_locked(l, c->proc, w->budget);
+		list_add_tail(&w->link, &l->budget_waiters);
+	}
+	spin_unlock_irqrestore(&l->lock, flags);
+	if (err) {
+		vseg_limits_client_put(w->client);
+		drm_event_cancel_free(w->drm, &w->base);
+	}
+	return err;
+}
+
+/**
+ * vseg_budget_notify_cancel() - a file is closed: its wait ends
+ * @l: the device's limits
+ * @file: the file
+ */
+void vseg_budget_notify_cancel(struct vseg_limits *l, struct drm_file *file)
+{
+	struct vseg_budget_waiter *w, *tmp;
+	unsigned long flags;
+	LIST_HEAD(gone);
+
+	spin_lock_irqsave(&l->lock, flags);
+	list_for_each_entry_safe(w, tmp, &l->budget_waiters, link)
+		if (w->file == file)
+			list_move_tail(&w->link, &gone);
+	spin_unlock_irqrestore(&l->lock, flags);
+	list_for_each_entry_safe(w, tmp, &gone, link) {
+		list_del(&w->link);
+		vseg_limits_client_put(w->client);
+		drm_event_cancel_free(w->drm, &w->base);
+	}
+}
+
+/**
+ * vseg_budget_fini() - the device goes: no comparison runs any more
+ * @l: the device's limits (every file closed)
+ */
+void vseg_budget_fini(struct vseg_limits *l)
+{
+	cancel_work_sync(&l->budget_work);
+}
+
+/**
  * vseg_budget_init() - the budget groups of a device's segments
  * @l: the device's limits (vseg_limits_init() done)
  * @flags: VSEG_SEGF_* of each segment, by id (slot 0, system memory, is
@@ -96,6 +262,7 @@ void vseg_budget_init(struct vseg_limits *l, const u64 *flags,
 {
 	u32 i;
 
+	INIT_WORK(&l->budget_work, budget_work);
 	for (i = 1; i < num_slots && i < VSEG_LIMIT_SLOTS; i++) {
 		u8 g = VSEG_BUDGET_NONE;
 
@@ -234,6 +401,8 @@ int vseg_budget_set_reservation(struct vseg_limits_client *c, u32 group,
 		err = 0;
 	}
 	spin_unlock_irqrestore(&l->lock, flags);
+	if (!err)
+		vseg_budget_changed(l);
 	return err;
 }
 EXPORT_SYMBOL_IF_KUNIT(vseg_budget_set_reservation);

@@ -43,6 +43,13 @@ void vseg_budget_query(struct vseg_limits_client *c, u32 group,
 		       struct vseg_budget_info *info);
 int vseg_budget_set_reservation(struct vseg_limits_client *c, u32 group,
 				u64 bytes);
+struct drm_file;
+
+void vseg_budget_changed(struct vseg_limits *l);
+int vseg_budget_notify(struct vseg_limits_client *c, struct drm_file *file,
+		       u64 user_data);
+void vseg_budget_notify_cancel(struct vseg_limits *l, struct drm_file *file);
+void vseg_budget_fini(struct vseg_limits *l);
 bool vseg_budget_protects(struct vseg_limits_client *owner, u32 seg,
 			  u64 size);
 

@@ -587,6 +587,38 @@ static int residency_apply(struct vseg_file *vfile, struct vseg_bo **bos,
 	return err;
 }
 
+/* DRM_VSEG_RESIDENCY_EXT_TRIM: where to write the bytes to trim. */
+static int residency_ext_trim(u64 ext, void *data)
+{
+	u64 *where = data;
+
+	*where = ext;
+	return 0;
+}
+
+static const struct vseg_ext_handler make_resident_exts[] = {
+	{ DRM_VSEG_RESIDENCY_EXT_TRIM, residency_ext_trim },
+};
+
+/* NumBytesToTrim: how far the process is over each group's budget. */
+static int write_trim(struct vseg_file *vfile, u64 ext)
+{
+	u64 trim[DRM_VSEG_BUDGET_NUM_GROUPS];
+	struct vseg_budget_info info;
+	u32 g;
+
+	for (g = 0; g < DRM_VSEG_BUDGET_NUM_GROUPS; g++) {
+		vseg_budget_query(vfile->limits, g, &info);
+		trim[g] = info.usage > info.budget ?
+			  info.usage - info.budget : 0;
+	}
+	if (copy_to_user(u64_to_user_ptr(ext) +
+			 offsetof(struct drm_vseg_residency_ext_trim,
+				  bytes_to_trim), trim, sizeof(trim)))
+		return -EFAULT;
+	return 0;
+}
+
 static int residency(struct drm_file *file, struct drm_vseg_residency *args,
 		     bool make_resident)
 {
@@ -595,15 +627,23 @@ static int residency(struct drm_file *file, struct drm_vseg_residency *args,
 				      DRM_VSEG_RESIDENCY_UNPIN |
 				      DRM_VSEG_RESIDENCY_DISCARD;
 	struct vseg_bo **bos;
+	u64 trim_ext = 0;
 	u32 *handles;
 	u32 n = 0;
 	int err = 0;
 
-	if (args->extensions || args->pad || (args->flags & ~allowed) ||
+	if (args->pad || (args->flags & ~allowed) ||
 	    !mbz(args->reserved, sizeof(args->reserved)) || !args->count)
 		return -EINVAL;
 	if (args->count > DRM_VSEG_MAX_RESIDENCY_HANDLES)
 		return -E2BIG;
+	/* EVICT takes no extension. */
+	if (!make_resident && args->extensions)
+		return -EINVAL;
+	err = vseg_ext_walk(args->extensions, make_resident_exts,
+			    ARRAY_SIZE(make_resident_exts), &trim_ext);
+	if (err)
+		return err;
 	/* Nothing moved yet, whatever fails from here on. */
 	args->processed = 0;
 
@@ -623,6 +663,8 @@ static int residency(struct drm_file *file, struct drm_vseg_residency *args,
 				      args->flags & DRM_VSEG_RESIDENCY_DISCARD);
 	if (!err)
 		err = residency_apply(vfile, bos, n, args, make_resident);
+	if (!err && trim_ext)
+		err = write_trim(vfile, trim_ext);
 	while (bos && n--)
 		if (bos[n])
 			drm_gem_object_put(&bos[n]->tbo.base);

@@ -156,6 +156,7 @@ void vseg_limits_init(struct vseg_limits *l)
 	hash_init(l->procs);
 	hash_init(l->users);
 	memset(l->seg_group, VSEG_BUDGET_NONE, sizeof(l->seg_group));
+	INIT_LIST_HEAD(&l->budget_waiters);
 	for (s = 0; s < VSEG_LIMIT_NUM_SCOPES; s++)
 		for (k = 0; k < VSEG_LIMIT_NUM_KINDS; k++)
 			for (i = 0; i < VSEG_LIMIT_SLOTS; i++)

@@ -10,6 +10,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/uidgid.h>
+#include <linux/workqueue.h>
 
 #include "vseg_segment.h"
 
@@ -90,6 +91,9 @@ struct vseg_limit_usage {
  *	(by id; 0, system memory, is in none); set once at load.
  * @group_size: bytes of each budget group's segments (an aperture's
  *	commit limit); set once at load.
+ * @budget_waiters: the files waiting for their process's budget to change
+ *	(vseg_budget_notify()), under @lock.
+ * @budget_work: compares their budgets and sends the events.
  */
 struct vseg_limits {
 	spinlock_t lock; /* see above */
@@ -99,6 +103,8 @@ struct vseg_limits {
 	DECLARE_HASHTABLE(users, 4);
 	u8 seg_group[VSEG_LIMIT_SLOTS];
 	u64 group_size[VSEG_BUDGET_NUM_GROUPS];
+	struct list_head budget_waiters;
+	struct work_struct budget_work;
 };
 
 /**

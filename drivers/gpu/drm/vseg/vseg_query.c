@@ -302,3 +302,24 @@ int vseg_ioctl_set_reservation(struct drm_device *drm, void *data,
 	return vseg_budget_set_reservation(vf->limits, a->group,
 					   a->reservation);
 }
+
+/**
+ * vseg_ioctl_budget_notify() - DRM_IOCTL_VSEG_BUDGET_NOTIFY
+ * @drm: the device
+ * @data: &struct drm_vseg_budget_notify
+ * @file: the caller, which gets the event
+ *
+ * Return: 0, -EINVAL for nonzero reserved fields, -EBUSY if the file
+ * waits already, -ENOMEM.
+ */
+int vseg_ioctl_budget_notify(struct drm_device *drm, void *data,
+			     struct drm_file *file)
+{
+	struct vseg_file *vf = file->driver_priv;
+	struct drm_vseg_budget_notify *a = data;
+
+	if (a->extensions || a->flags || a->pad ||
+	    memchr_inv(a->reserved, 0, sizeof(a->reserved)))
+		return -EINVAL;
+	return vseg_budget_notify(vf->limits, file, a->user_data);
+}
