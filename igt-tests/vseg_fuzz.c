@@ -1532,7 +1532,8 @@ static void op_residency(struct fz *g, bool make)
 		set_one_field(g, &r, make ? resident_mbz : evict_mbz,
 			      ARRAY_SIZE(resident_mbz));
 		what = "reserved";
-		allowed = EINV;
+		/* MAKE_RESIDENT's extensions are a chain (0.12). */
+		allowed = make ? EINV | EFLT | EBIG : EINV;
 		break;
 	case M_BOUNDARY:
 		if (below(g, 3)) {
@@ -3009,7 +3010,8 @@ static void op_badarg(struct fz *g)
 
 	if (i == ARRAY_SIZE(ioctls)) {
 		/* A driver ioctl number past the table. */
-		unsigned long nr = DRM_COMMAND_BASE + DRM_VSEG_DEVICE_QUERY + 1 +
+		unsigned long nr = DRM_COMMAND_BASE +
+				   DRM_VSEG_SET_PRIORITY + 1 +
 				   below(g, 0x50);
 		uint64_t buf[8] = {};
 

@@ -769,7 +769,7 @@ static void test_render_node(int fd)
 static const uint32_t device_queries[] = {
 	DRM_VSEG_DEVICE_QUERY_VERSION, DRM_VSEG_DEVICE_QUERY_SEGMENTS,
 	DRM_VSEG_DEVICE_QUERY_ENGINES, DRM_VSEG_DEVICE_QUERY_HEADS,
-	DRM_VSEG_DEVICE_QUERY_LIMITS,
+	DRM_VSEG_DEVICE_QUERY_LIMITS, DRM_VSEG_DEVICE_QUERY_BUDGET,
 };
 
 static void test_dq_version(int fd)
@@ -952,7 +952,8 @@ static void test_dq_sizes(int fd)
 			igt_assert_eq_u32(size, len);
 			/* Usage counters may move: compare the fixed ones. */
 			if (q != DRM_VSEG_DEVICE_QUERY_SEGMENTS &&
-			    q != DRM_VSEG_DEVICE_QUERY_HEADS)
+			    q != DRM_VSEG_DEVICE_QUERY_HEADS &&
+			    q != DRM_VSEG_DEVICE_QUERY_BUDGET)
 				igt_assert(!memcmp(buf, full,
 						   cuts[c] < len ? cuts[c] : len));
 			for (uint32_t i = len; i < cuts[c]; i++)
@@ -987,7 +988,7 @@ static int dq_raw(int fd, struct drm_vseg_device_query *q)
 
 static void test_dq_invalid(int fd)
 {
-	static const uint32_t bad_ids[] = { 0, 6, 0x100, ~0u };
+	static const uint32_t bad_ids[] = { 0, 7, 0x100, ~0u };
 	uint8_t buf[256];
 	struct drm_vseg_device_query q;
 

@@ -776,8 +776,12 @@ static void test_invalid(void)
 		r.reserved[1] = 1ull << 63;
 		expect_err(ioc, &r, -EINVAL, &mover, 1, "reserved[1]");
 		r.reserved[1] = 0;
+		/* MAKE_RESIDENT's is a chain (0.12): a wild link faults. */
 		r.extensions = 1;
-		expect_err(ioc, &r, -EINVAL, &mover, 1, "extensions");
+		expect_err(ioc, &r,
+			   ioc == DRM_IOCTL_VSEG_MAKE_RESIDENT ? -EFAULT :
+								 -EINVAL,
+			   &mover, 1, "extensions");
 
 		/* A bad argument pointer. */
 		do_ioctl_err(ctx.fd, ioc, NULL, EFAULT);

@@ -167,6 +167,16 @@ extern "C" {
  *   binds QEMU's Bochs display adapter (pci=1234:1111), whose display
  *   scans primaries out of its VRAM BAR alone: there a primary that the
  *   segment on that BAR cannot hold is refused at GEM_CREATE (-EINVAL).
+ * - 0.12: residency budgets: %DRM_VSEG_DEVICE_QUERY_BUDGET (per process
+ *   and budget group: Budget, CurrentUsage, AvailableForReservation,
+ *   CurrentReservation) and DRM_IOCTL_VSEG_SET_RESERVATION; a process's
+ *   reserved bytes are not evicted for another process. The segment
+ *   flags ApplicationTarget, LocalBudgetGroup and NonLocalBudgetGroup
+ *   make the budget groups. Residency priorities:
+ *   %DRM_VSEG_GEM_CREATE_EXT_PRIORITY and DRM_IOCTL_VSEG_SET_PRIORITY;
+ *   eviction takes lower priorities first. MAKE_RESIDENT takes
+ *   extensions: %DRM_VSEG_RESIDENCY_EXT_TRIM reports the bytes to trim;
+ *   DRM_IOCTL_VSEG_BUDGET_NOTIFY asks for a %DRM_VSEG_EVENT_BUDGET event.
  *
  * Rule for the version: the minor grows by one whenever this header
  * gains something a program may want to test for before it uses it (an
@@ -215,6 +225,9 @@ struct drm_vseg_user_extension {
 #define DRM_VSEG_SUBMIT			0x08
 /* 0x09: the scanout ioctl, removed in 0.11; never reused (-EINVAL). */
 #define DRM_VSEG_DEVICE_QUERY		0x0a
+#define DRM_VSEG_SET_RESERVATION	0x0b
+#define DRM_VSEG_SET_PRIORITY		0x0c
+#define DRM_VSEG_BUDGET_NOTIFY		0x0d
 
 #define DRM_IOCTL_VSEG_QUERY_SEGMENTS \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VSEG_QUERY_SEGMENTS, \
@@ -243,6 +256,15 @@ struct drm_vseg_user_extension {
 #define DRM_IOCTL_VSEG_DEVICE_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VSEG_DEVICE_QUERY, \
 		 struct drm_vseg_device_query)
+#define DRM_IOCTL_VSEG_SET_RESERVATION \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_VSEG_SET_RESERVATION, \
+		 struct drm_vseg_set_reservation)
+#define DRM_IOCTL_VSEG_SET_PRIORITY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_VSEG_SET_PRIORITY, \
+		 struct drm_vseg_set_priority)
+#define DRM_IOCTL_VSEG_BUDGET_NOTIFY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_VSEG_BUDGET_NOTIFY, \
+		 struct drm_vseg_budget_notify)
 
 #define DRM_VSEG_MAX_SEGMENTS		7
 #define DRM_VSEG_MAX_BANKS		16
@@ -850,6 +872,69 @@ struct drm_vseg_gem_create_ext_label {
 	char label[DRM_VSEG_LABEL_LEN];
 };
 
+#define DRM_VSEG_GEM_CREATE_EXT_PRIORITY	2
+
+/*
+ * Residency priorities: D3D12_RESIDENCY_PRIORITY's levels. Any 32-bit
+ * value but 0 is a priority; higher stays resident longer.
+ */
+#define DRM_VSEG_PRIORITY_MINIMUM	0x28000000u
+#define DRM_VSEG_PRIORITY_LOW		0x50000000u
+#define DRM_VSEG_PRIORITY_NORMAL	0x78000000u
+#define DRM_VSEG_PRIORITY_HIGH		0xa0010000u
+#define DRM_VSEG_PRIORITY_MAXIMUM	0xc8000000u
+
+/**
+ * struct drm_vseg_gem_create_ext_priority - GEM_CREATE extension: a
+ * residency priority
+ *
+ * The buffer's residency priority from its creation (without this
+ * extension, %DRM_VSEG_PRIORITY_NORMAL); DRM_IOCTL_VSEG_SET_PRIORITY
+ * changes it later. Under memory pressure a buffer of lower priority is
+ * evicted before one of higher priority, and among buffers of one class
+ * the least recently used first. The classes: below
+ * %DRM_VSEG_PRIORITY_NORMAL; from NORMAL to below
+ * %DRM_VSEG_PRIORITY_HIGH; HIGH and above. Pinned buffers and displayed
+ * primaries are never evicted, whatever their priority. With the module
+ * parameter budget_policy off when the priority is set, it is recorded
+ * but every buffer is in one class (plain least recently used).
+ *
+ * @base: @base.name is %DRM_VSEG_GEM_CREATE_EXT_PRIORITY.
+ * @priority: nonzero (0 is -EINVAL).
+ * @pad: must be zero.
+ */
+struct drm_vseg_gem_create_ext_priority {
+	struct drm_vseg_user_extension base;
+	__u32 priority;
+	__u32 pad;
+};
+
+/**
+ * struct drm_vseg_set_priority - DRM_IOCTL_VSEG_SET_PRIORITY argument
+ *
+ * D3D12's SetResidencyPriority for one buffer: its new residency
+ * priority (see &struct drm_vseg_gem_create_ext_priority), whether it is
+ * resident now or not; any file holding a handle may set it.
+ *
+ * @extensions: must be zero.
+ * @handle: the buffer.
+ * @priority: nonzero.
+ * @flags: must be zero.
+ * @pad: must be zero.
+ * @reserved: must be zero.
+ *
+ * Errors: -EINVAL (a zero @priority, nonzero @extensions, @flags, @pad or
+ * @reserved), -ENOENT (no such handle); nothing changes.
+ */
+struct drm_vseg_set_priority {
+	__u64 extensions;
+	__u32 handle;
+	__u32 priority;
+	__u32 flags;
+	__u32 pad;
+	__u64 reserved[2];
+};
+
 #define DRM_VSEG_INFO_CONTIGUOUS	(1u << 0)
 #define DRM_VSEG_INFO_APERTURE_MAPPED	(1u << 1)
 #define DRM_VSEG_INFO_CPU_MAPPABLE	(1u << 2)
@@ -1001,7 +1086,9 @@ struct drm_vseg_gem_mmap_offset {
  * pinned already fails with -ENOSPC when that segment's shares have no
  * room for one more pin of it.
  *
- * @extensions: must be zero.
+ * @extensions: MAKE_RESIDENT: a chain of extensions (see &struct
+ *	drm_vseg_user_extension; %DRM_VSEG_RESIDENCY_EXT_TRIM) or 0; EVICT:
+ *	must be zero.
  * @handles: user pointer to an array of __u32 GEM handles.
  * @count: number of handles, 1..%DRM_VSEG_MAX_RESIDENCY_HANDLES (-E2BIG
  *	above).
@@ -1352,6 +1439,7 @@ struct drm_vseg_vm_bind {
 #define DRM_VSEG_DEVICE_QUERY_ENGINES		3
 #define DRM_VSEG_DEVICE_QUERY_HEADS		4
 #define DRM_VSEG_DEVICE_QUERY_LIMITS		5
+#define DRM_VSEG_DEVICE_QUERY_BUDGET		6
 #define DRM_VSEG_DEVICE_QUERY_SIZE_MAX		(64 * 1024)
 
 /**
@@ -1387,6 +1475,8 @@ struct drm_vseg_vm_bind {
  * - %DRM_VSEG_DEVICE_QUERY_HEADS: &struct drm_vseg_query_heads, followed by
  *   @num_heads &struct drm_vseg_head_info of @head_size bytes each.
  * - %DRM_VSEG_DEVICE_QUERY_LIMITS: &struct drm_vseg_query_limits.
+ * - %DRM_VSEG_DEVICE_QUERY_BUDGET: &struct drm_vseg_query_budget, the
+ *   calling process's budgets (since 0.12).
  *
  * @extensions: must be zero.
  * @query: one of the DRM_VSEG_QUERY_* ids above; any other is -EINVAL.
@@ -1600,6 +1690,149 @@ struct drm_vseg_query_limits {
 	__u32 pin_user_limit_percent;
 	__u32 pin_device_limit_percent;
 	__u64 reserved[3];
+};
+
+#define DRM_VSEG_BUDGET_GROUP_LOCAL		0
+#define DRM_VSEG_BUDGET_GROUP_NON_LOCAL		1
+#define DRM_VSEG_BUDGET_NUM_GROUPS		2
+
+/**
+ * struct drm_vseg_budget_info - one budget group, as one process sees it
+ *
+ * D3DKMT_QUERYVIDEOMEMORYINFO's figures, for the calling process (every
+ * file it opened on the device together), in bytes. The local group is
+ * the memory segments flagged %DRM_VSEG_SEGMENT_APPLICATION_TARGET and
+ * %DRM_VSEG_SEGMENT_LOCAL_BUDGET_GROUP; the non-local group, the segments
+ * flagged %DRM_VSEG_SEGMENT_NON_LOCAL_BUDGET_GROUP (the aperture). A group
+ * with no segment reports zeros. See "Residency and budgets" in
+ * Documentation/gpu/vseg.rst for the policy.
+ *
+ * @budget: what the process may keep resident in the group: its
+ *	reservation plus an equal share of what no process reserved, among
+ *	the processes with buffers resident or a reservation there.
+ * @current_usage: bytes of the process's buffers resident in the group.
+ * @available_for_reservation: the most the process may reserve there now
+ *	(its current reservation included).
+ * @current_reservation: what it reserved (%DRM_IOCTL_VSEG_SET_RESERVATION).
+ * @group_size: bytes of the group's segments (an aperture counts its
+ *	commit limit).
+ * @reserved: zero.
+ */
+struct drm_vseg_budget_info {
+	__u64 budget;
+	__u64 current_usage;
+	__u64 available_for_reservation;
+	__u64 current_reservation;
+	__u64 group_size;
+	__u64 reserved[3];
+};
+
+/**
+ * struct drm_vseg_query_budget - %DRM_VSEG_DEVICE_QUERY_BUDGET result
+ * @num_groups: %DRM_VSEG_BUDGET_NUM_GROUPS.
+ * @pad: zero.
+ * @reserved: zero.
+ * @groups: the groups, indexed by DRM_VSEG_BUDGET_GROUP_*.
+ */
+struct drm_vseg_query_budget {
+	__u32 num_groups;
+	__u32 pad;
+	__u64 reserved[3];
+	struct drm_vseg_budget_info groups[DRM_VSEG_BUDGET_NUM_GROUPS];
+};
+
+/**
+ * struct drm_vseg_budget_notify - DRM_IOCTL_VSEG_BUDGET_NOTIFY argument
+ *
+ * Asks for one %DRM_VSEG_EVENT_BUDGET event on this file (read() it, poll()
+ * for it, as DRM's vblank events) when the calling process's Budget in a
+ * budget group is no longer what it is now (another process became active
+ * or went, a reservation changed). One request at a time per file: the
+ * event ends it, a new call asks again. Closing the file drops it.
+ *
+ * @extensions: must be zero.
+ * @user_data: copied into the event.
+ * @flags: must be zero.
+ * @pad: must be zero.
+ * @reserved: must be zero.
+ *
+ * Errors: -EINVAL (nonzero @extensions, @flags, @pad or @reserved), -EBUSY
+ * (a request of this file is pending), -ENOMEM (no room for the event in
+ * the file's event space).
+ */
+struct drm_vseg_budget_notify {
+	__u64 extensions;
+	__u64 user_data;
+	__u32 flags;
+	__u32 pad;
+	__u64 reserved[2];
+};
+
+#define DRM_VSEG_EVENT_BUDGET		0x80000000
+
+/**
+ * struct drm_vseg_event_budget - %DRM_VSEG_EVENT_BUDGET, read() from the fd
+ * @base: DRM's event header: @base.type is %DRM_VSEG_EVENT_BUDGET,
+ *	@base.length sizeof(this structure).
+ * @user_data: the request's @user_data.
+ * @budget: the process's Budget in each group when the event was sent,
+ *	indexed by DRM_VSEG_BUDGET_GROUP_*.
+ */
+struct drm_vseg_event_budget {
+	struct drm_event base;
+	__u64 user_data;
+	__u64 budget[DRM_VSEG_BUDGET_NUM_GROUPS];
+};
+
+#define DRM_VSEG_RESIDENCY_EXT_TRIM	1
+
+/**
+ * struct drm_vseg_residency_ext_trim - MAKE_RESIDENT extension: what to trim
+ *
+ * WDDM's NumBytesToTrim. MAKE_RESIDENT makes buffers resident wherever
+ * there is room, whether or not the process is over its budget; with
+ * this extension it also reports, when it succeeds, how far the process
+ * is over its Budget in each group now (0 when within it): the bytes it
+ * should evict or offer to stay within. EVICT refuses the extension
+ * (-EINVAL).
+ *
+ * @base: @base.name is %DRM_VSEG_RESIDENCY_EXT_TRIM.
+ * @bytes_to_trim: out: per group (DRM_VSEG_BUDGET_GROUP_*),
+ *	CurrentUsage - Budget, or 0; written on success only.
+ */
+struct drm_vseg_residency_ext_trim {
+	struct drm_vseg_user_extension base;
+	__u64 bytes_to_trim[DRM_VSEG_BUDGET_NUM_GROUPS];
+};
+
+/**
+ * struct drm_vseg_set_reservation - DRM_IOCTL_VSEG_SET_RESERVATION argument
+ *
+ * SetVideoMemoryReservation: the calling process's minimum working set in
+ * one budget group. Up to it, the process's buffers resident in the
+ * group are not evicted to make room for another process (its own
+ * requests may still evict them); a power transition evicts them all the
+ * same. The reservation is the process's, whichever of its files sets it
+ * (a later call replaces it, 0 drops it), and goes when the process's
+ * last file on the device is closed.
+ *
+ * @extensions: must be zero.
+ * @group: DRM_VSEG_BUDGET_GROUP_*.
+ * @flags: must be zero.
+ * @reservation: bytes; at most the group's available_for_reservation
+ *	(&struct drm_vseg_budget_info).
+ * @reserved: must be zero.
+ *
+ * Errors: -EINVAL (unknown @group, nonzero @extensions, @flags or
+ * @reserved), -ENOSPC (@reservation above available_for_reservation);
+ * either leaves the reservation as it was.
+ */
+struct drm_vseg_set_reservation {
+	__u64 extensions;
+	__u32 group;
+	__u32 flags;
+	__u64 reservation;
+	__u64 reserved[2];
 };
 
 #if defined(__cplusplus)

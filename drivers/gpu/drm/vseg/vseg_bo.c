@@ -20,6 +20,7 @@
 
 #include "vseg_aperture_mgr.h"
 #include "vseg_bo.h"
+#include "vseg_budget.h"
 #include "vseg_client_stats.h"
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
@@ -57,6 +58,7 @@ static void vseg_bo_destroy(struct ttm_buffer_object *tbo)
 		drm_gem_object_put(vbo->resv_obj);
 	mutex_destroy(&vbo->gpuva_lock);
 	vseg_client_stats_put(vbo->stats);
+	vseg_limits_client_put(vbo->owner);
 	kfree(vbo);
 }
 
@@ -219,7 +221,8 @@ int vseg_bo_locked_retry(struct vseg_bo *vbo,
 static struct vseg_bo *bo_alloc(struct vseg_device *vdev,
 				const struct vseg_bo_params *p,
 				const struct drm_gem_object_funcs *funcs,
-				struct vseg_client_stats *stats)
+				struct vseg_client_stats *stats,
+				struct vseg_limits_client *owner)
 {
 	struct vseg_bo *vbo = kzalloc(sizeof(*vbo), GFP_KERNEL_ACCOUNT);
 
@@ -227,6 +230,12 @@ static struct vseg_bo *bo_alloc(struct vseg_device *vdev,
 		return NULL;
 	vbo->params = *p;
 	vbo->stats = vseg_client_stats_get(stats);
+	if (owner)
+		vbo->owner = vseg_limits_client_get(owner);
+	vbo->priority = p->priority ?: VSEG_PRIORITY_NORMAL;
+	/* TTM keeps it: its LRU list from the first placement on. */
+	vbo->tbo.priority = vseg_budget_lru_priority(vbo->priority,
+						     vseg_budget_policy_on());
 	vbo->accounted_seg = VSEG_BO_NOWHERE;
 	vbo->owner_pid = task_tgid_nr(current);
 	get_task_comm(vbo->owner_comm, current);
@@ -306,6 +315,8 @@ static int bo_place(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
  * @p: checked properties (vseg_bo_check_params()), size already real
  * @funcs: the GEM object functions
  * @stats: the creating file's engine time counters, or NULL
+ * @owner: the creating file's limits client (its process is charged the
+ *	buffer's residency), or NULL
  * @resv_obj: for a VM-private buffer, the GEM object whose reservation it
  *	shares (its address space's); NULL otherwise
  * @out: receives the buffer, holding one GEM reference
@@ -320,6 +331,7 @@ static int bo_place(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
 int vseg_bo_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
 		   const struct drm_gem_object_funcs *funcs,
 		   struct vseg_client_stats *stats,
+		   struct vseg_limits_client *owner,
 		   struct drm_gem_object *resv_obj, struct vseg_bo **out)
 {
 	struct dma_resv *resv = resv_obj ? resv_obj->resv : NULL;
@@ -341,7 +353,7 @@ int vseg_bo_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
 			return err;
 	}
 again:
-	vbo = bo_alloc(vdev, p, funcs, stats);
+	vbo = bo_alloc(vdev, p, funcs, stats, owner);
 	if (!vbo) {
 		err = -ENOMEM;
 		goto out_unlock;
@@ -430,7 +442,7 @@ int vseg_bo_create_imported(struct vseg_device *vdev,
 	err = dma_resv_lock_interruptible(resv, NULL);
 	if (err)
 		return err;
-	vbo = bo_alloc(vdev, p, funcs, NULL);
+	vbo = bo_alloc(vdev, p, funcs, NULL, NULL);
 	if (!vbo) {
 		dma_resv_unlock(resv);
 		return -ENOMEM;
@@ -568,6 +580,13 @@ void vseg_bo_update_state(struct vseg_bo *vbo, struct ttm_resource *res,
 	if (old != VSEG_BO_NOWHERE)
 		atomic64_sub(size, old ? &vseg_seg(vdev, old)->resident :
 					 &vdev->system_resident);
+	/* The owner's process's residency, for its budgets (never bounded). */
+	if (vbo->owner && old && old != VSEG_BO_NOWHERE)
+		vseg_limits_uncharge(vbo->owner, VSEG_LIMIT_RESIDENT, old, size);
+	if (vbo->owner && new && new != VSEG_BO_NOWHERE)
+		vseg_limits_charge(vbo->owner, VSEG_LIMIT_RESIDENT, new, size);
+	if (vbo->owner && old != new)
+		vseg_budget_changed(&vdev->limits);
 	if (!old || old == VSEG_BO_NOWHERE || new == VSEG_BO_NOWHERE)
 		evicted = false;
 	set_evicted_from(vbo, evicted ? old : 0);
@@ -594,6 +613,33 @@ void vseg_bo_update_state(struct vseg_bo *vbo, struct ttm_resource *res,
 bool vseg_tbo_is_protected(struct ttm_buffer_object *tbo)
 {
 	return vseg_is_vseg_bo(tbo) && vseg_bo_is_protected(to_vseg_bo(tbo));
+}
+
+/**
+ * vseg_bo_set_priority() - change a buffer's residency priority
+ * @vbo: the buffer
+ * @priority: the new priority, nonzero
+ *
+ * The buffer goes to the tail of its new LRU list (TTM's lists are per
+ * priority), as if just used.
+ *
+ * Return: 0, or -EINTR/-ERESTARTSYS waiting for its reservation.
+ */
+int vseg_bo_set_priority(struct vseg_bo *vbo, u32 priority)
+{
+	struct ttm_buffer_object *tbo = &vbo->tbo;
+	int err = dma_resv_lock_interruptible(tbo->base.resv, NULL);
+
+	if (err)
+		return err;
+	vbo->priority = priority;
+	spin_lock(&tbo->bdev->lru_lock);
+	tbo->priority = vseg_budget_lru_priority(priority,
+						 vseg_budget_policy_on());
+	ttm_bo_move_to_lru_tail(tbo);
+	spin_unlock(&tbo->bdev->lru_lock);
+	dma_resv_unlock(tbo->base.resv);
+	return 0;
 }
 
 /**

@@ -21,6 +21,7 @@ struct drm_gem_object_funcs;
 struct sg_table;
 struct vseg_client_stats;
 struct vseg_device;
+struct vseg_limits_client;
 
 /* Most pins a buffer can hold (user and display pins together). */
 #define VSEG_BO_MAX_PINS		BIT(20)
@@ -106,6 +107,13 @@ struct vseg_bo_state {
  * @stats: the engine time counters of the file that created it (a
  *	reference), charged for the paging engine's work on it; NULL for the
  *	kernel's own buffers.
+ * @owner: the limits client of the file that created it (a reference):
+ *	its resident bytes are charged to that file's process
+ *	(%VSEG_LIMIT_RESIDENT, the budgets of vseg_budget.c); NULL for
+ *	buffers no file created. Set once, at creation.
+ * @priority: its residency priority (D3D12's scale; GEM_CREATE's extension,
+ *	SET_PRIORITY), which sets TTM's LRU priority
+ *	(vseg_budget_lru_priority()); under the reservation.
  * @move_reason: &enum vseg_move_reason of the moves its reservation's
  *	holder makes next (but TTM's evictions); under the reservation.
  * @discard: the move being made drops the content instead of transferring
@@ -146,6 +154,8 @@ struct vseg_bo {
 	unsigned int user_pins;
 	unsigned int displayed;
 	struct vseg_client_stats *stats;
+	struct vseg_limits_client *owner;
+	u32 priority;
 	u32 move_reason;
 	bool discard;
 	unsigned int shared_pins;
@@ -222,6 +232,7 @@ int vseg_bo_check_params(struct vseg_device *vdev,
 int vseg_bo_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
 		   const struct drm_gem_object_funcs *funcs,
 		   struct vseg_client_stats *stats,
+		   struct vseg_limits_client *owner,
 		   struct drm_gem_object *resv_obj, struct vseg_bo **out);
 int vseg_bo_create_imported(struct vseg_device *vdev,
 			    const struct vseg_bo_params *p,
@@ -252,6 +263,7 @@ int vseg_bo_make_resident_list(struct vseg_bo **bos, u32 n,
 			       void *arg, u32 *done);
 int vseg_bo_evict(struct vseg_bo *vbo, bool unpin, bool discard,
 		  bool *unpinned, enum vseg_move_reason why);
+int vseg_bo_set_priority(struct vseg_bo *vbo, u32 priority);
 void vseg_bo_unpin(struct vseg_bo *vbo, unsigned int count);
 void vseg_bo_unpin_locked(struct vseg_bo *vbo);
 int vseg_bo_make_reachable(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx);

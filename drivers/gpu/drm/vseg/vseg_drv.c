@@ -27,6 +27,7 @@
 #include <drm/drm_prime.h>
 #include <uapi/drm/vseg_drm.h>
 
+#include "vseg_budget.h"
 #include "vseg_bus.h"
 #include "vseg_compat.h"
 #include "vseg_debugfs.h"
@@ -132,6 +133,9 @@ VSEG_IOCTL_GUARD(vseg_ioctl_vm_bind)
 VSEG_IOCTL_GUARD(vseg_ioctl_vm_unbind)
 VSEG_IOCTL_GUARD(vseg_ioctl_submit)
 VSEG_IOCTL_GUARD(vseg_ioctl_device_query)
+VSEG_IOCTL_GUARD(vseg_ioctl_set_reservation)
+VSEG_IOCTL_GUARD(vseg_ioctl_set_priority)
+VSEG_IOCTL_GUARD(vseg_ioctl_budget_notify)
 
 #define VSEG_IOCTL_DEF(ioctl, func, flags) \
 	DRM_IOCTL_DEF_DRV(ioctl, func##_guarded, flags)
@@ -153,6 +157,9 @@ static const struct drm_ioctl_desc vseg_ioctls[] = {
 	VSEG_IOCTL_DEF(VSEG_VM_UNBIND, vseg_ioctl_vm_unbind, DRM_RENDER_ALLOW),
 	VSEG_IOCTL_DEF(VSEG_SUBMIT, vseg_ioctl_submit, DRM_RENDER_ALLOW),
 	VSEG_IOCTL_DEF(VSEG_DEVICE_QUERY, vseg_ioctl_device_query, DRM_RENDER_ALLOW),
+	VSEG_IOCTL_DEF(VSEG_SET_RESERVATION, vseg_ioctl_set_reservation, DRM_RENDER_ALLOW),
+	VSEG_IOCTL_DEF(VSEG_SET_PRIORITY, vseg_ioctl_set_priority, DRM_RENDER_ALLOW),
+	VSEG_IOCTL_DEF(VSEG_BUDGET_NOTIFY, vseg_ioctl_budget_notify, DRM_RENDER_ALLOW),
 };
 
 static int vseg_open(struct drm_device *drm, struct drm_file *file)
@@ -171,6 +178,7 @@ static void vseg_postclose(struct drm_device *drm, struct drm_file *file)
 {
 	struct vseg_file *vfile = file->driver_priv;
 
+	vseg_budget_notify_cancel(&to_vseg(drm)->limits, file);
 	vseg_file_fini(vfile);
 	kfree(vfile);
 }
@@ -279,7 +287,9 @@ static int vseg_device_probe(struct device *dev, struct pci_dev *pci)
 	if (err)
 		return err;
 	INIT_LIST_HEAD(&vdev->bos);
-	vseg_file_limits_init(vdev);
+	err = vseg_file_limits_init(vdev);
+	if (err)
+		return err;
 
 	/*
 	 * Each part registers the drmm action that tears it down. The GPU

@@ -25,12 +25,14 @@
 #include <linux/slab.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
+#include <drm/drm_managed.h>
 #include <uapi/drm/vseg_drm.h>
 
 #include "vseg_bo.h"
 #include "vseg_client_stats.h"
 #include "vseg_device_types.h"
 #include "vseg_file.h"
+#include "vseg_budget.h"
 #include "vseg_limits.h"
 #include "vseg_sched.h"
 
@@ -93,6 +95,7 @@ int vseg_file_init(struct vseg_file *vf, struct vseg_device *vdev)
 	return 0;
 
 err_limits:
+	vseg_limits_client_close(vf->limits);
 	vseg_limits_client_put(vf->limits);
 	vseg_client_stats_put(vf->stats);
 	return err;
@@ -125,6 +128,9 @@ void vseg_file_fini(struct vseg_file *vf)
 	}
 	xa_destroy(&vf->pins);
 	vseg_vm_close(vf->vm);
+	vseg_limits_client_close(vf->limits);
+	/* Its process may have gone from the groups: others' budgets grow. */
+	vseg_budget_changed(vf->limits->limits);
 	vseg_limits_client_put(vf->limits);
 	vseg_client_stats_put(vf->stats);
 	mutex_destroy(&vf->push_lock);
@@ -145,6 +151,11 @@ static u64 pin_capacity(struct vseg_device *vdev, u32 seg)
 	return d->kind == VSEG_SEGMENT_APERTURE ? d->commit_limit : d->size;
 }
 
+static void limits_fini(struct drm_device *drm, void *arg)
+{
+	vseg_budget_fini(arg);
+}
+
 /**
  * vseg_file_limits_init() - the device's limits and their bounds
  * @vdev: the device, its table validated
@@ -154,19 +165,30 @@ static u64 pin_capacity(struct vseg_device *vdev, u32 seg)
  * GPU virtual address mappings (vseg_limits_init_counts()): a process has
  * at most %DRM_VSEG_MAX_JOBS_IN_FLIGHT and %DRM_VSEG_MAX_VM_MAPPINGS,
  * whatever files it opened.
+ *
+ * Return: 0 or -ENOMEM.
  */
-void vseg_file_limits_init(struct vseg_device *vdev)
+int vseg_file_limits_init(struct vseg_device *vdev)
 {
-	u64 capacity[VSEG_LIMIT_SLOTS] = {};
+	u64 capacity[VSEG_LIMIT_SLOTS] = {}, flags[VSEG_LIMIT_SLOTS] = {};
 	u32 seg;
 
 	vseg_limits_init(&vdev->limits);
-	for (seg = 0; seg <= vdev->table.num_segments; seg++)
+	for (seg = 0; seg <= vdev->table.num_segments; seg++) {
 		capacity[seg] = pin_capacity(vdev, seg);
+		if (seg)
+			flags[seg] = vdev->table.seg[seg - 1].flags;
+	}
+	/* A budget group's size: what its segments could hold. */
+	vseg_budget_init(&vdev->limits, flags, capacity,
+			 vdev->table.num_segments + 1);
 	vseg_limits_init_pins(&vdev->limits, capacity,
 			      vdev->table.num_segments + 1);
 	vseg_limits_init_counts(&vdev->limits, DRM_VSEG_MAX_JOBS_IN_FLIGHT,
 				DRM_VSEG_MAX_VM_MAPPINGS);
+	/* No budget comparison may run once the device is gone. */
+	return drmm_add_action_or_reset(&vdev->drm, limits_fini,
+					&vdev->limits);
 }
 
 /*

@@ -18,7 +18,7 @@ struct vseg_device;
 
 int vseg_file_init(struct vseg_file *vf, struct vseg_device *vdev);
 void vseg_file_fini(struct vseg_file *vf);
-void vseg_file_limits_init(struct vseg_device *vdev);
+int vseg_file_limits_init(struct vseg_device *vdev);
 int vseg_file_make_resident(struct vseg_file *vf, struct vseg_bo **bos,
 			    u32 n, bool pin, u32 *done);
 int vseg_file_can_unpin(struct vseg_file *vf, struct vseg_bo *vbo,

@@ -141,7 +141,7 @@ int vseg_gem_create(struct vseg_device *vdev, const struct vseg_bo_params *p,
 	struct vseg_bo *vbo;
 	int err;
 
-	err = vseg_bo_create(vdev, p, &vseg_gem_funcs, vf->stats,
+	err = vseg_bo_create(vdev, p, &vseg_gem_funcs, vf->stats, vf->limits,
 			     p->flags & VSEG_BO_VM_PRIVATE ?
 			     vseg_vm_resv_obj(vf->vm) : NULL, &vbo);
 	if (err)

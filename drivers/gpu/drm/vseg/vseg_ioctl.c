@@ -18,6 +18,7 @@
 
 #include <uapi/drm/vseg_drm.h>
 #include "vseg_bo.h"
+#include "vseg_budget.h"
 #include "vseg_display.h"
 #include "vseg_ext.h"
 #include "vseg_vm.h"
@@ -301,8 +302,23 @@ static int create_ext_label(u64 ext, void *data)
 	return 0;
 }
 
+/* DRM_VSEG_GEM_CREATE_EXT_PRIORITY: any priority but 0. */
+static int create_ext_priority(u64 ext, void *data)
+{
+	struct drm_vseg_gem_create_ext_priority e;
+	struct vseg_bo_params *p = data;
+
+	if (copy_from_user(&e, u64_to_user_ptr(ext), sizeof(e)))
+		return -EFAULT;
+	if (!e.priority || e.pad)
+		return -EINVAL;
+	p->priority = e.priority;
+	return 0;
+}
+
 static const struct vseg_ext_handler gem_create_exts[] = {
 	{ DRM_VSEG_GEM_CREATE_EXT_LABEL, create_ext_label },
+	{ DRM_VSEG_GEM_CREATE_EXT_PRIORITY, create_ext_priority },
 };
 
 /**
@@ -387,6 +403,33 @@ static struct vseg_bo *lookup_bo(struct drm_file *file, u32 handle)
 	struct drm_gem_object *gem = drm_gem_object_lookup(file, handle);
 
 	return gem ? gem_to_vseg_bo(gem) : NULL;
+}
+
+/**
+ * vseg_ioctl_set_priority() - DRM_IOCTL_VSEG_SET_PRIORITY
+ * @drm: the device
+ * @data: &struct drm_vseg_set_priority
+ * @file: the caller
+ *
+ * Return: 0, -EINVAL for bad arguments, -ENOENT for an unknown handle;
+ * nothing changes on error.
+ */
+int vseg_ioctl_set_priority(struct drm_device *drm, void *data,
+			    struct drm_file *file)
+{
+	struct drm_vseg_set_priority *args = data;
+	struct vseg_bo *vbo;
+	int err;
+
+	if (args->extensions || args->flags || args->pad || !args->priority ||
+	    !mbz(args->reserved, sizeof(args->reserved)))
+		return -EINVAL;
+	vbo = lookup_bo(file, args->handle);
+	if (!vbo)
+		return -ENOENT;
+	err = vseg_bo_set_priority(vbo, args->priority);
+	drm_gem_object_put(&vbo->tbo.base);
+	return err;
 }
 
 /**
@@ -544,6 +587,38 @@ static int residency_apply(struct vseg_file *vfile, struct vseg_bo **bos,
 	return err;
 }
 
+/* DRM_VSEG_RESIDENCY_EXT_TRIM: where to write the bytes to trim. */
+static int residency_ext_trim(u64 ext, void *data)
+{
+	u64 *where = data;
+
+	*where = ext;
+	return 0;
+}
+
+static const struct vseg_ext_handler make_resident_exts[] = {
+	{ DRM_VSEG_RESIDENCY_EXT_TRIM, residency_ext_trim },
+};
+
+/* NumBytesToTrim: how far the process is over each group's budget. */
+static int write_trim(struct vseg_file *vfile, u64 ext)
+{
+	u64 trim[DRM_VSEG_BUDGET_NUM_GROUPS];
+	struct vseg_budget_info info;
+	u32 g;
+
+	for (g = 0; g < DRM_VSEG_BUDGET_NUM_GROUPS; g++) {
+		vseg_budget_query(vfile->limits, g, &info);
+		trim[g] = info.usage > info.budget ?
+			  info.usage - info.budget : 0;
+	}
+	if (copy_to_user(u64_to_user_ptr(ext) +
+			 offsetof(struct drm_vseg_residency_ext_trim,
+				  bytes_to_trim), trim, sizeof(trim)))
+		return -EFAULT;
+	return 0;
+}
+
 static int residency(struct drm_file *file, struct drm_vseg_residency *args,
 		     bool make_resident)
 {
@@ -552,15 +627,23 @@ static int residency(struct drm_file *file, struct drm_vseg_residency *args,
 				      DRM_VSEG_RESIDENCY_UNPIN |
 				      DRM_VSEG_RESIDENCY_DISCARD;
 	struct vseg_bo **bos;
+	u64 trim_ext = 0;
 	u32 *handles;
 	u32 n = 0;
 	int err = 0;
 
-	if (args->extensions || args->pad || (args->flags & ~allowed) ||
+	if (args->pad || (args->flags & ~allowed) ||
 	    !mbz(args->reserved, sizeof(args->reserved)) || !args->count)
 		return -EINVAL;
 	if (args->count > DRM_VSEG_MAX_RESIDENCY_HANDLES)
 		return -E2BIG;
+	/* EVICT takes no extension. */
+	if (!make_resident && args->extensions)
+		return -EINVAL;
+	err = vseg_ext_walk(args->extensions, make_resident_exts,
+			    ARRAY_SIZE(make_resident_exts), &trim_ext);
+	if (err)
+		return err;
 	/* Nothing moved yet, whatever fails from here on. */
 	args->processed = 0;
 
@@ -580,6 +663,8 @@ static int residency(struct drm_file *file, struct drm_vseg_residency *args,
 				      args->flags & DRM_VSEG_RESIDENCY_DISCARD);
 	if (!err)
 		err = residency_apply(vfile, bos, n, args, make_resident);
+	if (!err && trim_ext)
+		err = write_trim(vfile, trim_ext);
 	while (bos && n--)
 		if (bos[n])
 			drm_gem_object_put(&bos[n]->tbo.base);
@@ -618,6 +703,8 @@ int vseg_ioctl_evict(struct drm_device *drm, void *data,
 	return residency(file, data, false);
 }
 
+static_assert(DRM_VSEG_PRIORITY_NORMAL == VSEG_PRIORITY_NORMAL);
+static_assert(DRM_VSEG_PRIORITY_HIGH == VSEG_PRIORITY_HIGH);
 static_assert(DRM_VSEG_ENGINE_COPY == VSEG_ENGINE_COPY);
 static_assert(DRM_VSEG_ENGINE_RENDER == VSEG_ENGINE_RENDER);
 static_assert(DRM_VSEG_NUM_HEADS == VSEG_NUM_HEADS);

@@ -34,5 +34,11 @@ int vseg_ioctl_evict(struct drm_device *drm, void *data,
 		     struct drm_file *file);
 int vseg_ioctl_device_query(struct drm_device *drm, void *data,
 			    struct drm_file *file);
+int vseg_ioctl_budget_notify(struct drm_device *drm, void *data,
+			     struct drm_file *file);
+int vseg_ioctl_set_priority(struct drm_device *drm, void *data,
+			    struct drm_file *file);
+int vseg_ioctl_set_reservation(struct drm_device *drm, void *data,
+			       struct drm_file *file);
 
 #endif /* __VSEG_IOCTL_H__ */

@@ -155,6 +155,8 @@ void vseg_limits_init(struct vseg_limits *l)
 	spin_lock_init(&l->lock);
 	hash_init(l->procs);
 	hash_init(l->users);
+	memset(l->seg_group, VSEG_BUDGET_NONE, sizeof(l->seg_group));
+	INIT_LIST_HEAD(&l->budget_waiters);
 	for (s = 0; s < VSEG_LIMIT_NUM_SCOPES; s++)
 		for (k = 0; k < VSEG_LIMIT_NUM_KINDS; k++)
 			for (i = 0; i < VSEG_LIMIT_SLOTS; i++)
@@ -293,6 +295,7 @@ struct vseg_limits_client *vseg_limits_client_open_as(struct vseg_limits *l,
 		hash_add(l->procs, &proc->node, (unsigned long)pid);
 	}
 	proc->refs++;
+	proc->files++;
 	user = find_user_rec(l, uid);
 	if (!user) {
 		user = new_user;
@@ -405,6 +408,27 @@ void vseg_limits_client_put(struct vseg_limits_client *c)
 		kref_put(&c->kref, client_release);
 }
 EXPORT_SYMBOL_IF_KUNIT(vseg_limits_client_put);
+
+/**
+ * vseg_limits_client_close() - the file of a client is closed
+ * @c: the client (vseg_limits_client_open()), whose reference the caller
+ *	still holds
+ *
+ * When the last file of its process is closed, the process's reservations
+ * (vseg_budget_set_reservation()) go: they belong to the process's files
+ * together, not to whatever (jobs, buffers) outlives them.
+ */
+void vseg_limits_client_close(struct vseg_limits_client *c)
+{
+	struct vseg_limits *l = c->limits;
+	unsigned long flags;
+
+	spin_lock_irqsave(&l->lock, flags);
+	if (c->proc->files && !--c->proc->files)
+		memset(c->proc->reservation, 0, sizeof(c->proc->reservation));
+	spin_unlock_irqrestore(&l->lock, flags);
+}
+EXPORT_SYMBOL_IF_KUNIT(vseg_limits_client_close);
 
 static bool bad_counter(enum vseg_limit_kind kind, u32 slot)
 {

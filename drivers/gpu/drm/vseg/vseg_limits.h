@@ -10,6 +10,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/uidgid.h>
+#include <linux/workqueue.h>
 
 #include "vseg_segment.h"
 
@@ -23,17 +24,36 @@ struct pid;
  *	dropped when the job is freed.
  * @VSEG_LIMIT_VM_MAPPINGS: GPU virtual address mappings (slot 0), with
  *	what queued binds may add at most.
+ * @VSEG_LIMIT_RESIDENT: bytes of the client's buffers resident, one counter
+ *	per segment (slot: the segment id); never bounded, counted for the
+ *	budgets (vseg_budget.c).
  * @VSEG_LIMIT_NUM_KINDS: the number of kinds; new kinds go before it.
  */
 enum vseg_limit_kind {
 	VSEG_LIMIT_PIN,
 	VSEG_LIMIT_JOBS,
 	VSEG_LIMIT_VM_MAPPINGS,
+	VSEG_LIMIT_RESIDENT,
 	VSEG_LIMIT_NUM_KINDS
 };
 
 /* Counters of one kind: one per segment for the kinds that need it. */
 #define VSEG_LIMIT_SLOTS	(VSEG_MAX_SEGMENTS + 1)
+
+/**
+ * enum vseg_budget_group - WDDM's budget groups (vseg_budget.c)
+ * @VSEG_BUDGET_LOCAL: the memory segments flagged ApplicationTarget and
+ *	LocalBudgetGroup.
+ * @VSEG_BUDGET_NON_LOCAL: the segments flagged NonLocalBudgetGroup.
+ * @VSEG_BUDGET_NUM_GROUPS: the number of groups.
+ * @VSEG_BUDGET_NONE: a segment in no group.
+ */
+enum vseg_budget_group {
+	VSEG_BUDGET_LOCAL,
+	VSEG_BUDGET_NON_LOCAL,
+	VSEG_BUDGET_NUM_GROUPS,
+	VSEG_BUDGET_NONE = 0xff,
+};
 
 /**
  * enum vseg_limit_scope - whose charges a bound applies to
@@ -67,6 +87,13 @@ struct vseg_limit_usage {
  * @device: the device's charges.
  * @procs: process records (&struct vseg_limit_rec), by struct pid.
  * @users: user records, by uid.
+ * @seg_group: the budget group (&enum vseg_budget_group) of each segment
+ *	(by id; 0, system memory, is in none); set once at load.
+ * @group_size: bytes of each budget group's segments (an aperture's
+ *	commit limit); set once at load.
+ * @budget_waiters: the files waiting for their process's budget to change
+ *	(vseg_budget_notify()), under @lock.
+ * @budget_work: compares their budgets and sends the events.
  */
 struct vseg_limits {
 	spinlock_t lock; /* see above */
@@ -74,6 +101,10 @@ struct vseg_limits {
 	struct vseg_limit_usage device;
 	DECLARE_HASHTABLE(procs, 6);
 	DECLARE_HASHTABLE(users, 4);
+	u8 seg_group[VSEG_LIMIT_SLOTS];
+	u64 group_size[VSEG_BUDGET_NUM_GROUPS];
+	struct list_head budget_waiters;
+	struct work_struct budget_work;
 };
 
 /**
@@ -83,6 +114,10 @@ struct vseg_limits {
  * @pid: a process record's thread group (a reference), else NULL.
  * @uid: a user record's user.
  * @usage: its charges.
+ * @files: a process record's open files (vseg_limits_client_close() has
+ *	not been called for them yet).
+ * @reservation: a process record's reservation of each budget group,
+ *	bytes (SET_RESERVATION); dropped when @files drops to zero.
  */
 struct vseg_limit_rec {
 	struct hlist_node node;
@@ -90,6 +125,8 @@ struct vseg_limit_rec {
 	struct pid *pid;
 	kuid_t uid;
 	struct vseg_limit_usage usage;
+	unsigned int files;
+	u64 reservation[VSEG_BUDGET_NUM_GROUPS];
 };
 
 /**
@@ -128,6 +165,7 @@ struct vseg_limits_client *vseg_limits_client_open_as(struct vseg_limits *l,
 struct vseg_limits_client *
 vseg_limits_client_get(struct vseg_limits_client *c);
 void vseg_limits_client_put(struct vseg_limits_client *c);
+void vseg_limits_client_close(struct vseg_limits_client *c);
 
 int vseg_limits_charge(struct vseg_limits_client *c,
 		       enum vseg_limit_kind kind, u32 slot, u64 amount);

@@ -47,6 +47,8 @@
  * @num_banks: entries in @banks.
  * @banks: hinted bank indices of the first preferred segment.
  * @label: the user's name for the buffer, NUL-terminated; empty if none.
+ * @priority: the residency priority asked for at creation (the GEM_CREATE
+ *	extension); 0 for the default (NORMAL).
  */
 struct vseg_bo_params {
 	u64 size;
@@ -60,6 +62,7 @@ struct vseg_bo_params {
 	u32 num_banks;
 	u32 banks[VSEG_BO_MAX_BANKS];
 	char label[VSEG_BO_LABEL_LEN];
+	u32 priority;
 };
 
 /**

@@ -19,12 +19,16 @@
 #include <drm/drm_file.h>
 #include <uapi/drm/vseg_drm.h>
 
+#include "vseg_budget.h"
 #include "vseg_device_types.h"
 #include "vseg_file.h"
 #include "vseg_ioctl.h"
 #include "vseg_ttm.h"
 #include "vseg_vm.h"
 
+static_assert(DRM_VSEG_BUDGET_GROUP_LOCAL == VSEG_BUDGET_LOCAL);
+static_assert(DRM_VSEG_BUDGET_GROUP_NON_LOCAL == VSEG_BUDGET_NON_LOCAL);
+static_assert(DRM_VSEG_BUDGET_NUM_GROUPS == VSEG_BUDGET_NUM_GROUPS);
 static_assert(DRM_VSEG_ENGINE_COPY == VSEG_ENGINE_COPY);
 static_assert(DRM_VSEG_ENGINE_RENDER == VSEG_ENGINE_RENDER);
 static_assert(DRM_VSEG_ENGINE_PAGING == VSEG_ENGINE_PAGING);
@@ -180,6 +184,30 @@ static int query_limits(struct vseg_device *vdev, struct query_result *r)
 	return 0;
 }
 
+/* The calling process's budgets (vseg_budget.c). */
+static int query_budget(struct drm_file *file, struct query_result *r)
+{
+	struct vseg_file *vf = file->driver_priv;
+	struct drm_vseg_query_budget *b;
+	struct vseg_budget_info info;
+	int err = result_alloc(r, sizeof(*b));
+	u32 g;
+
+	if (err)
+		return err;
+	b = r->buf;
+	b->num_groups = DRM_VSEG_BUDGET_NUM_GROUPS;
+	for (g = 0; g < DRM_VSEG_BUDGET_NUM_GROUPS; g++) {
+		vseg_budget_query(vf->limits, g, &info);
+		b->groups[g].budget = info.budget;
+		b->groups[g].current_usage = info.usage;
+		b->groups[g].available_for_reservation = info.available;
+		b->groups[g].current_reservation = info.reservation;
+		b->groups[g].group_size = info.size;
+	}
+	return 0;
+}
+
 /*
  * The caller's @size bytes: ours first, zeros after them. @size is at
  * most DRM_VSEG_DEVICE_QUERY_SIZE_MAX.
@@ -233,6 +261,9 @@ int vseg_ioctl_device_query(struct drm_device *drm, void *data,
 	case DRM_VSEG_DEVICE_QUERY_LIMITS:
 		err = query_limits(vdev, &r);
 		break;
+	case DRM_VSEG_DEVICE_QUERY_BUDGET:
+		err = query_budget(file, &r);
+		break;
 	default:
 		return -EINVAL;
 	}
@@ -247,4 +278,48 @@ int vseg_ioctl_device_query(struct drm_device *drm, void *data,
 		q->size = r.len;
 	kfree(r.buf);
 	return err;
+}
+
+/**
+ * vseg_ioctl_set_reservation() - DRM_IOCTL_VSEG_SET_RESERVATION
+ * @drm: the device
+ * @data: &struct drm_vseg_set_reservation
+ * @file: the caller; the reservation is its process's
+ *
+ * Return: 0, -EINVAL for an unknown group or nonzero reserved fields,
+ * -ENOSPC above AvailableForReservation; on error nothing changes.
+ */
+int vseg_ioctl_set_reservation(struct drm_device *drm, void *data,
+			       struct drm_file *file)
+{
+	struct vseg_file *vf = file->driver_priv;
+	struct drm_vseg_set_reservation *a = data;
+
+	if (a->extensions || a->flags ||
+	    memchr_inv(a->reserved, 0, sizeof(a->reserved)) ||
+	    a->group >= DRM_VSEG_BUDGET_NUM_GROUPS)
+		return -EINVAL;
+	return vseg_budget_set_reservation(vf->limits, a->group,
+					   a->reservation);
+}
+
+/**
+ * vseg_ioctl_budget_notify() - DRM_IOCTL_VSEG_BUDGET_NOTIFY
+ * @drm: the device
+ * @data: &struct drm_vseg_budget_notify
+ * @file: the caller, which gets the event
+ *
+ * Return: 0, -EINVAL for nonzero reserved fields, -EBUSY if the file
+ * waits already, -ENOMEM.
+ */
+int vseg_ioctl_budget_notify(struct drm_device *drm, void *data,
+			     struct drm_file *file)
+{
+	struct vseg_file *vf = file->driver_priv;
+	struct drm_vseg_budget_notify *a = data;
+
+	if (a->extensions || a->flags || a->pad ||
+	    memchr_inv(a->reserved, 0, sizeof(a->reserved)))
+		return -EINVAL;
+	return vseg_budget_notify(vf->limits, file, a->user_data);
 }

@@ -27,6 +27,7 @@
 
 #include "vseg_aperture_mgr.h"
 #include "vseg_bo.h"
+#include "vseg_budget.h"
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
 #include "vseg_gart.h"
@@ -776,6 +777,12 @@ int vseg_ttm_access(struct ttm_buffer_object *bo, unsigned long offset,
  * (vseg_pm.c). Nor does it take a page table of a VA space a job queued
  * or running may walk (its fence is on the space's reservation): the
  * eviction leaves the tree at once, not when that job is done.
+ *
+ * Nor does memory pressure take a buffer whose process reserved the
+ * bytes it holds in the segment's budget group (vseg_budget.c), unless it
+ * is that process asking for room: TTM walks its LRU and asks this
+ * callback, which is where its eviction can be told "not this one"; a
+ * power transition empties the segments whatever was reserved.
  */
 static bool vseg_ttm_eviction_valuable(struct ttm_buffer_object *bo,
 				       const struct ttm_place *place)
@@ -791,6 +798,13 @@ static bool vseg_ttm_eviction_valuable(struct ttm_buffer_object *bo,
 				 bo->resource) ||
 	     (vseg_bo_is_protected(to_vseg_bo(bo)) &&
 	      READ_ONCE(vdev->pm.state) != VSEG_PM_NONE)))
+		return false;
+	if (vseg_is_vseg_bo(bo) && bo->resource &&
+	    READ_ONCE(vdev->pm.state) == VSEG_PM_NONE &&
+	    vseg_budget_protects(to_vseg_bo(bo)->owner,
+				 vseg_mem_type_to_seg(vdev,
+						      bo->resource->mem_type),
+				 bo->base.size))
 		return false;
 	return ttm_bo_eviction_valuable(bo, place);
 }

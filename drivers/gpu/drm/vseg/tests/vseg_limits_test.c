@@ -7,18 +7,23 @@
  * the device's bound at once: a charge that breaks any of the three
  * charges nothing; files of one process share its counter, processes of
  * one user the user's; uncharges give back exactly; records go with their
- * last client. The processes are real struct pids (this task's, and
+ * last client. The budgets of vseg_budget.c: their arithmetic, the
+ * groups of a table, reservations per process (capped, dropped with the
+ * last file) and the protection they give. The processes are real struct pids (this task's, and
  * init's), the users plain uids: no device is needed.
  */
 
 #include <kunit/test.h>
+#include <linux/math64.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uidgid.h>
 
+#include "../vseg_budget.h"
 #include "../vseg_limits.h"
+#include "../vseg_segment.h"
 
 #define SLOT	1	/* a segment */
 
@@ -268,6 +273,124 @@ static void limits_records(struct kunit *test)
 	limits_teardown(t);
 }
 
+/* Budget = reservation + an equal share of the unreserved bytes. */
+static void budget_arith(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, vseg_budget_of(800, 0, 0, 1), 800);
+	KUNIT_EXPECT_EQ(test, vseg_budget_of(800, 0, 0, 2), 400);
+	KUNIT_EXPECT_EQ(test, vseg_budget_of(800, 600, 400, 2), 500);
+	KUNIT_EXPECT_EQ(test, vseg_budget_of(800, 600, 200, 3), 266);
+	/* No active process counted: as one. */
+	KUNIT_EXPECT_EQ(test, vseg_budget_of(800, 0, 0, 0), 800);
+	/* Reservations above the size (never made): the reservation. */
+	KUNIT_EXPECT_EQ(test, vseg_budget_of(800, 900, 300, 2), 300);
+	KUNIT_EXPECT_EQ(test, vseg_budget_of(U64_MAX, 0, 0, 1), U64_MAX);
+	KUNIT_EXPECT_EQ(test, vseg_budget_reservable(1000, 0), 800);
+	KUNIT_EXPECT_EQ(test, vseg_budget_reservable(1000, 300), 500);
+	KUNIT_EXPECT_EQ(test, vseg_budget_reservable(1000, 800), 0);
+	KUNIT_EXPECT_EQ(test, vseg_budget_reservable(1000, 900), 0);
+	KUNIT_EXPECT_EQ(test, vseg_budget_reservable(U64_MAX, 0),
+			mul_u64_u32_div(U64_MAX, 80, 100));
+	/* D3D12's levels on TTM's LRU lists 1..3 (0 is the offered's). */
+	KUNIT_EXPECT_EQ(test, vseg_budget_lru_priority(1, true), 1);
+	KUNIT_EXPECT_EQ(test, vseg_budget_lru_priority(0x28000000, true), 1);
+	KUNIT_EXPECT_EQ(test, vseg_budget_lru_priority(0x50000000, true), 1);
+	KUNIT_EXPECT_EQ(test, vseg_budget_lru_priority(0x77ffffff, true), 1);
+	KUNIT_EXPECT_EQ(test, vseg_budget_lru_priority(0x78000000, true), 2);
+	KUNIT_EXPECT_EQ(test, vseg_budget_lru_priority(0xa000ffff, true), 2);
+	KUNIT_EXPECT_EQ(test, vseg_budget_lru_priority(0xa0010000, true), 3);
+	KUNIT_EXPECT_EQ(test, vseg_budget_lru_priority(0xc8000000, true), 3);
+	KUNIT_EXPECT_EQ(test, vseg_budget_lru_priority(U32_MAX, true), 3);
+	/* The policy off: one list for all. */
+	KUNIT_EXPECT_EQ(test, vseg_budget_lru_priority(1, false), 2);
+	KUNIT_EXPECT_EQ(test, vseg_budget_lru_priority(U32_MAX, false), 2);
+}
+
+/*
+ * A table's groups; two processes' figures, reservations and the
+ * protection of a reserved buffer against the other process.
+ */
+static void budget_groups(struct kunit *test)
+{
+	const u64 flags[4] = {
+		0,
+		VSEG_SEGF_APPLICATION_TARGET | VSEG_SEGF_LOCAL_BUDGET_GROUP,
+		VSEG_SEGF_LOCAL_BUDGET_GROUP,	/* not an application target */
+		VSEG_SEGF_APERTURE | VSEG_SEGF_NON_LOCAL_BUDGET_GROUP,
+	};
+	const u64 size[4] = { 0, 1000, 500, 4000 };
+	struct limits_test *t = limits_setup(test, U64_MAX, U64_MAX, U64_MAX);
+	struct pid *me = task_tgid(current);
+	struct vseg_limits_client *a = open_as(test, t, me, 0);
+	struct vseg_limits_client *a2 = open_as(test, t, me, 0);
+	struct vseg_limits_client *b = open_as(test, t, t->other, 0);
+	struct vseg_budget_info info;
+
+	vseg_budget_init(&t->limits, flags, size, 4);
+	KUNIT_EXPECT_EQ(test, t->limits.seg_group[1], VSEG_BUDGET_LOCAL);
+	KUNIT_EXPECT_EQ(test, t->limits.seg_group[2], VSEG_BUDGET_NONE);
+	KUNIT_EXPECT_EQ(test, t->limits.seg_group[3], VSEG_BUDGET_NON_LOCAL);
+	KUNIT_EXPECT_EQ(test, t->limits.group_size[VSEG_BUDGET_LOCAL], 1000);
+	KUNIT_EXPECT_EQ(test, t->limits.group_size[VSEG_BUDGET_NON_LOCAL],
+			4000);
+
+	/* Alone (b is neither resident nor reserving): the whole group. */
+	vseg_budget_query(a, VSEG_BUDGET_LOCAL, &info);
+	KUNIT_EXPECT_EQ(test, info.budget, 1000);
+	KUNIT_EXPECT_EQ(test, info.available, 800);
+	/* b resident: two active processes. */
+	KUNIT_EXPECT_EQ(test, vseg_limits_charge(b, VSEG_LIMIT_RESIDENT, 1,
+						 300), 0);
+	KUNIT_EXPECT_EQ(test, vseg_limits_charge(a, VSEG_LIMIT_RESIDENT, 1,
+						 200), 0);
+	KUNIT_EXPECT_EQ(test, vseg_limits_charge(a2, VSEG_LIMIT_RESIDENT, 2,
+						 100), 0);
+	vseg_budget_query(a2, VSEG_BUDGET_LOCAL, &info);
+	KUNIT_EXPECT_EQ(test, info.budget, 500);
+	/* Both files of the process, the segment outside the group not. */
+	KUNIT_EXPECT_EQ(test, info.usage, 200);
+
+	/* Reservations: per process, capped by what the other left. */
+	KUNIT_EXPECT_EQ(test, vseg_budget_set_reservation(b, 0, 600), 0);
+	vseg_budget_query(a, VSEG_BUDGET_LOCAL, &info);
+	KUNIT_EXPECT_EQ(test, info.available, 200);
+	KUNIT_EXPECT_EQ(test, info.budget, 200);
+	KUNIT_EXPECT_EQ(test, vseg_budget_set_reservation(a, 0, 201),
+			-ENOSPC);
+	KUNIT_EXPECT_EQ(test, vseg_budget_set_reservation(a, 2, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vseg_budget_set_reservation(a2, 0, 200), 0);
+	vseg_budget_query(a, VSEG_BUDGET_LOCAL, &info);
+	KUNIT_EXPECT_EQ(test, info.reservation, 200);
+	KUNIT_EXPECT_EQ(test, info.budget, 200 + 100);
+
+	/* b holds 300 with 600 reserved: none of it goes for us... */
+	KUNIT_EXPECT_TRUE(test, vseg_budget_protects(b, 1, 100));
+	/* ...nor anything outside a group; ours is ours to evict. */
+	KUNIT_EXPECT_FALSE(test, vseg_budget_protects(b, 2, 100));
+	KUNIT_EXPECT_FALSE(test, vseg_budget_protects(a, 1, 100));
+	KUNIT_EXPECT_FALSE(test, vseg_budget_protects(NULL, 1, 100));
+	/* Above its reservation, what it holds beyond it may go. */
+	KUNIT_EXPECT_EQ(test, vseg_budget_set_reservation(b, 0, 200), 0);
+	KUNIT_EXPECT_FALSE(test, vseg_budget_protects(b, 1, 100));
+	KUNIT_EXPECT_TRUE(test, vseg_budget_protects(b, 1, 101));
+
+	/* The process's last file closed: its reservation goes. */
+	vseg_limits_client_close(a);
+	vseg_budget_query(a2, VSEG_BUDGET_LOCAL, &info);
+	KUNIT_EXPECT_EQ(test, info.reservation, 200);
+	vseg_limits_client_close(a2);
+	vseg_budget_query(a2, VSEG_BUDGET_LOCAL, &info);
+	KUNIT_EXPECT_EQ(test, info.reservation, 0);
+
+	vseg_limits_uncharge(a, VSEG_LIMIT_RESIDENT, 1, 200);
+	vseg_limits_uncharge(a2, VSEG_LIMIT_RESIDENT, 2, 100);
+	vseg_limits_uncharge(b, VSEG_LIMIT_RESIDENT, 1, 300);
+	vseg_limits_client_put(a);
+	vseg_limits_client_put(a2);
+	vseg_limits_client_put(b);
+	limits_teardown(t);
+}
+
 static struct kunit_case vseg_limits_cases[] = {
 	KUNIT_CASE(limits_fits),
 	KUNIT_CASE(limits_share),
@@ -277,6 +400,8 @@ static struct kunit_case vseg_limits_cases[] = {
 	KUNIT_CASE(limits_device),
 	KUNIT_CASE(limits_kinds),
 	KUNIT_CASE(limits_records),
+	KUNIT_CASE(budget_arith),
+	KUNIT_CASE(budget_groups),
 	{}
 };
 

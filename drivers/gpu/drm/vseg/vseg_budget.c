@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The vseg authors
+ *
+ * WDDM's residency budgets (see "Residency and budgets" in
+ * Documentation/gpu/vseg.rst). A budget group is a set of segments: the
+ * local group, the memory segments flagged ApplicationTarget and
+ * LocalBudgetGroup; the non-local group, those flagged NonLocalBudgetGroup
+ * (the aperture). Per process (every file it opened, as the limits of
+ * vseg_limits.c) and group:
+ *
+ * - CurrentUsage: bytes of the process's buffers resident in the group's
+ *   segments, counted where a buffer's placement is accounted
+ *   (vseg_bo_update_state(), after every TTM move) as a
+ *   %VSEG_LIMIT_RESIDENT charge per segment;
+ * - CurrentReservation: what it reserved (SET_RESERVATION);
+ * - Budget: its reservation plus an equal share of what no process
+ *   reserved, shared among the processes active in the group (with
+ *   resident buffers or a reservation there, the asking one always
+ *   counted);
+ * - AvailableForReservation: %VSEG_BUDGET_RESERVABLE_PERCENT of the group
+ *   less what the other processes reserved.
+ *
+ * Up to its reservation, a process's buffers are not evicted to make room
+ * for another process (vseg_budget_protects(), from TTM's
+ * eviction_valuable callback). The records live in &struct vseg_limits;
+ * everything here runs under its lock, walking the process records: they
+ * are few (one per process with the device open).
+ */
+
+#include <linux/math64.h>
+#include <linux/moduleparam.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <drm/drm_device.h>
+#include <drm/drm_file.h>
+#include <drm/drm_print.h>
+#include <drm/ttm/ttm_resource.h>
+#include <uapi/drm/vseg_drm.h>
+#include <kunit/visibility.h>
+
+#include "vseg_budget.h"
+#include "vseg_segment.h"
+
+static bool budget_policy = true;
+module_param(budget_policy, bool, 0644);
+MODULE_PARM_DESC(budget_policy,
+		 "Residency budgets steer eviction (reservations protect; default on); off: plain TTM least-recently-used eviction");
+
+/**
+ * vseg_budget_policy_on() - do budgets steer eviction
+ *
+ * Return: the budget_policy module parameter. Budgets and usage are
+ * reported either way.
+ */
+bool vseg_budget_policy_on(void)
+{
+	return READ_ONCE(budget_policy);
+}
+
+/**
+ * vseg_budget_lru_priority() - the TTM LRU a residency priority puts a
+ * buffer on
+ * @priority: the buffer's residency priority (D3D12's scale)
+ * @policy: vseg_budget_policy_on()
+ *
+ * TTM evicts from its LRU lists lowest first (&ttm_buffer_object.priority,
+ * below TTM_MAX_BO_PRIORITY, which is 4 on every supported kernel), least
+ * recently used first within one; a walk asks eviction_valuable about
+ * each buffer. List 0 is kept for offered buffers, the first to go; the
+ * three others are the three classes of priority: below NORMAL, NORMAL
+ * up to HIGH, HIGH and above. TTM's lists are where the order is kept:
+ * a finer order would need a walk of vseg's own.
+ *
+ * Return: 1, 2 or 3; 2 for every buffer with the policy off.
+ */
+unsigned int vseg_budget_lru_priority(u32 priority, bool policy)
+{
+	BUILD_BUG_ON(TTM_MAX_BO_PRIORITY < 4);
+	if (!policy)
+		return 2;
+	if (priority < VSEG_PRIORITY_NORMAL)
+		return 1;
+	return priority < VSEG_PRIORITY_HIGH ? 2 : 3;
+}
+EXPORT_SYMBOL_IF_KUNIT(vseg_budget_lru_priority);
+
+/**
+ * struct vseg_budget_waiter - a file waiting for its budget to change
+ * @base: DRM's pending event (first: DRM frees it with kfree()).
+ * @event: the event sent.
+ * @link: in &vseg_limits.budget_waiters.
+ * @client: the file's limits client (a reference): its process.
+ * @file: the file.
+ * @drm: the device.
+ * @budget: the process's budgets when the file asked.
+ */
+struct vseg_budget_waiter {
+	struct drm_pending_event base;
+	struct drm_vseg_event_budget event;
+	struct list_head link;
+	struct vseg_limits_client *client;
+	struct drm_file *file;
+	struct drm_device *drm;
+	u64 budget[VSEG_BUDGET_NUM_GROUPS];
+};
+
+static void query_locked(struct vseg_limits *l, struct vseg_limit_rec *me,
+			 u32 g, struct vseg_budget_info *info);
+
+/* Under the lock: the budgets of @me's process now. */
+static void budgets_locked(struct vseg_limits *l, struct vseg_limit_rec *me,
+			   u64 *budget)
+{
+	struct vseg_budget_info info;
+	u32 g;
+
+	for (g = 0; g < VSEG_BUDGET_NUM_GROUPS; g++) {
+		query_locked(l, me, g, &info);
+		budget[g] = info.budget;
+	}
+}
+
+/*
+ * The waiters whose process's budget changed get their event; the work
+ * runs after anything that may change a budget (vseg_budget_changed()).
+ */
+static void budget_work(struct work_struct *work)
+{
+	struct vseg_limits *l = container_of(work, typeof(*l), budget_work);
+	struct vseg_budget_waiter *w, *tmp;
+	u64 now[VSEG_BUDGET_NUM_GROUPS];
+	unsigned long flags;
+	LIST_HEAD(done);
+	u32 g;
+
+	spin_lock_irqsave(&l->lock, flags);
+	list_for_each_entry_safe(w, tmp, &l->budget_waiters, link) {
+		budgets_locked(l, w->client->proc, now);
+		if (!memcmp(now, w->budget, sizeof(now)))
+			continue;
+		for (g = 0; g < VSEG_BUDGET_NUM_GROUPS; g++)
+			w->event.budget[g] = now[g];
+		list_move_tail(&w->link, &done);
+	}
+	spin_unlock_irqrestore(&l->lock, flags);
+
+	list_for_each_entry_safe(w, tmp, &done, link) {
+		list_del(&w->link);
+		vseg_limits_client_put(w->client);
+		/* DRM owns it from here on (freed once read). */
+		drm_send_event(w->drm, &w->base);
+	}
+}
+
+/**
+ * vseg_budget_changed() - something a budget depends on changed
+ * @l: the device's limits
+ *
+ * A process's residency in a group, a reservation, a file closed: the
+ * waiters' budgets are compared (in a work item) if there are any.
+ */
+void vseg_budget_changed(struct vseg_limits *l)
+{
+	if (!list_empty_careful(&l->budget_waiters))
+		schedule_work(&l->budget_work);
+}
+
+/**
+ * vseg_budget_notify() - DRM_IOCTL_VSEG_BUDGET_NOTIFY
+ * @c: the file's limits client
+ * @file: the file, which gets the event
+ * @user_data: copied into the event
+ *
+ * Return: 0, -EBUSY if the file waits already, -ENOMEM (no memory, or no
+ * room in the file's event space).
+ */
+int vseg_budget_notify(struct vseg_limits_client *c, struct drm_file *file,
+		       u64 user_data)
+{
+	struct vseg_limits *l = c->limits;
+	struct vseg_budget_waiter *w, *o;
+	unsigned long flags;
+	int err;
+
+	w = kzalloc(sizeof(*w), GFP_KERNEL_ACCOUNT);
+	if (!w)
+		return -ENOMEM;
+	w->event.base.type = DRM_VSEG_EVENT_BUDGET;
+	w->event.base.length = sizeof(w->event);
+	w->event.user_data = user_data;
+	w->file = file;
+	w->drm = file->minor->dev;
+	err = drm_event_reserve_init(w->drm, file, &w->base, &w->event.base);
+	if (err) {
+		kfree(w);
+		return err;
+	}
+	w->client = vseg_limits_client_get(c);
+
+	spin_lock_irqsave(&l->lock, flags);
+	list_for_each_entry(o, &l->budget_waiters, link)
+		if (o->file == file)
+			err = -EBUSY;
+	if (!err) {
+		budgets_locked(l, c->proc, w->budget);
+		list_add_tail(&w->link, &l->budget_waiters);
+	}
+	spin_unlock_irqrestore(&l->lock, flags);
+	if (err) {
+		vseg_limits_client_put(w->client);
+		drm_event_cancel_free(w->drm, &w->base);
+	}
+	return err;
+}
+
+/**
+ * vseg_budget_notify_cancel() - a file is closed: its wait ends
+ * @l: the device's limits
+ * @file: the file
+ */
+void vseg_budget_notify_cancel(struct vseg_limits *l, struct drm_file *file)
+{
+	struct vseg_budget_waiter *w, *tmp;
+	unsigned long flags;
+	LIST_HEAD(gone);
+
+	spin_lock_irqsave(&l->lock, flags);
+	list_for_each_entry_safe(w, tmp, &l->budget_waiters, link)
+		if (w->file == file)
+			list_move_tail(&w->link, &gone);
+	spin_unlock_irqrestore(&l->lock, flags);
+	list_for_each_entry_safe(w, tmp, &gone, link) {
+		list_del(&w->link);
+		vseg_limits_client_put(w->client);
+		drm_event_cancel_free(w->drm, &w->base);
+	}
+}
+
+/**
+ * vseg_budget_fini() - the device goes: no comparison runs any more
+ * @l: the device's limits (every file closed)
+ */
+void vseg_budget_fini(struct vseg_limits *l)
+{
+	cancel_work_sync(&l->budget_work);
+}
+
+/**
+ * vseg_budget_init() - the budget groups of a device's segments
+ * @l: the device's limits (vseg_limits_init() done)
+ * @flags: VSEG_SEGF_* of each segment, by id (slot 0, system memory, is
+ *	in no group)
+ * @size: bytes each segment adds to its group: a memory segment's size,
+ *	the aperture's commit limit
+ * @num_slots: entries in @flags and @size
+ */
+void vseg_budget_init(struct vseg_limits *l, const u64 *flags,
+		      const u64 *size, u32 num_slots)
+{
+	u32 i;
+
+	INIT_WORK(&l->budget_work, budget_work);
+	for (i = 1; i < num_slots && i < VSEG_LIMIT_SLOTS; i++) {
+		u8 g = VSEG_BUDGET_NONE;
+
+		if (!(flags[i] & VSEG_SEGF_APERTURE) &&
+		    (flags[i] & VSEG_SEGF_APPLICATION_TARGET) &&
+		    (flags[i] & VSEG_SEGF_LOCAL_BUDGET_GROUP))
+			g = VSEG_BUDGET_LOCAL;
+		else if (flags[i] & VSEG_SEGF_NON_LOCAL_BUDGET_GROUP)
+			g = VSEG_BUDGET_NON_LOCAL;
+		l->seg_group[i] = g;
+		if (g != VSEG_BUDGET_NONE)
+			l->group_size[g] += size[i];
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(vseg_budget_init);
+
+/**
+ * vseg_budget_of() - a process's budget in a group
+ * @size: bytes of the group
+ * @reserved_all: what every process reserved there, the asking one's
+ *	included (at most @size)
+ * @own_reservation: what the asking process reserved
+ * @active: processes active in the group, the asking one included (>= 1)
+ *
+ * Return: @own_reservation plus an equal share of the unreserved bytes.
+ */
+u64 vseg_budget_of(u64 size, u64 reserved_all, u64 own_reservation,
+		   u32 active)
+{
+	u64 free = size > reserved_all ? size - reserved_all : 0;
+
+	return own_reservation + div_u64(free, max(active, 1u));
+}
+EXPORT_SYMBOL_IF_KUNIT(vseg_budget_of);
+
+/**
+ * vseg_budget_reservable() - what a process may reserve in a group
+ * @size: bytes of the group
+ * @reserved_others: what the other processes reserved there
+ *
+ * Return: %VSEG_BUDGET_RESERVABLE_PERCENT of @size less @reserved_others,
+ * 0 if they took it all; the process's own reservation is within it.
+ */
+u64 vseg_budget_reservable(u64 size, u64 reserved_others)
+{
+	u64 cap = mul_u64_u32_div(size, VSEG_BUDGET_RESERVABLE_PERCENT, 100);
+
+	return cap > reserved_others ? cap - reserved_others : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vseg_budget_reservable);
+
+/* Under the lock: a process's resident bytes in group @g. */
+static u64 rec_usage(struct vseg_limits *l, const struct vseg_limit_rec *r,
+		     u32 g)
+{
+	u64 n = 0;
+	u32 i;
+
+	for (i = 1; i < VSEG_LIMIT_SLOTS; i++)
+		if (l->seg_group[i] == g)
+			n += r->usage.used[VSEG_LIMIT_RESIDENT][i];
+	return n;
+}
+
+/* Under the lock: @me's view of group @g. */
+static void query_locked(struct vseg_limits *l, struct vseg_limit_rec *me,
+			 u32 g, struct vseg_budget_info *info)
+{
+	struct vseg_limit_rec *r;
+	u64 reserved_all = 0;
+	u32 active = 1, bkt;
+
+	lockdep_assert_held(&l->lock);
+	hash_for_each(l->procs, bkt, r, node) {
+		reserved_all += r->reservation[g];
+		if (r != me && (r->reservation[g] || rec_usage(l, r, g)))
+			active++;
+	}
+	info->size = l->group_size[g];
+	info->usage = rec_usage(l, me, g);
+	info->reservation = me->reservation[g];
+	info->budget = vseg_budget_of(info->size, reserved_all,
+				      info->reservation, active);
+	info->available = vseg_budget_reservable(info->size,
+						 reserved_all -
+						 info->reservation);
+}
+
+/**
+ * vseg_budget_query() - a process's budget, usage and reservation
+ * @c: a client of the process (any of its files)
+ * @group: &enum vseg_budget_group, below %VSEG_BUDGET_NUM_GROUPS
+ * @info: receives the figures (all 0 for a group with no segments)
+ */
+void vseg_budget_query(struct vseg_limits_client *c, u32 group,
+		       struct vseg_budget_info *info)
+{
+	struct vseg_limits *l = c->limits;
+	unsigned long flags;
+
+	memset(info, 0, sizeof(*info));
+	if (group >= VSEG_BUDGET_NUM_GROUPS)
+		return;
+	spin_lock_irqsave(&l->lock, flags);
+	query_locked(l, c->proc, group, info);
+	spin_unlock_irqrestore(&l->lock, flags);
+}
+EXPORT_SYMBOL_IF_KUNIT(vseg_budget_query);
+
+/**
+ * vseg_budget_set_reservation() - SetVideoMemoryReservation
+ * @c: a client of the process (any of its files)
+ * @group: &enum vseg_budget_group
+ * @bytes: the process's new reservation there (0 drops it)
+ *
+ * The reservation is the process's, whichever of its files sets it, and
+ * goes when its last file is closed.
+ *
+ * Return: 0; -EINVAL for an unknown group; -ENOSPC (nothing changed) for
+ * more than AvailableForReservation.
+ */
+int vseg_budget_set_reservation(struct vseg_limits_client *c, u32 group,
+				u64 bytes)
+{
+	struct vseg_budget_info info;
+	struct vseg_limits *l = c->limits;
+	unsigned long flags;
+	int err = -ENOSPC;
+
+	if (group >= VSEG_BUDGET_NUM_GROUPS)
+		return -EINVAL;
+	spin_lock_irqsave(&l->lock, flags);
+	query_locked(l, c->proc, group, &info);
+	if (bytes <= info.available) {
+		c->proc->reservation[group] = bytes;
+		err = 0;
+	}
+	spin_unlock_irqrestore(&l->lock, flags);
+	if (!err)
+		vseg_budget_changed(l);
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(vseg_budget_set_reservation);
+
+/**
+ * vseg_budget_protects() - does a reservation keep a buffer where it is
+ * @owner: the client of the file that created the buffer, or NULL
+ * @seg: the segment it is resident in
+ * @size: its size
+ *
+ * Called when TTM considers evicting the buffer for whoever is running
+ * (TTM does not tell on whose behalf it evicts; the caller's process is
+ * the one asking for room, a kernel worker counts as another process).
+ * The owner's own process may evict it.
+ *
+ * Return: true if the buffer belongs to another process whose resident
+ * bytes in the segment's group would drop below its reservation.
+ */
+bool vseg_budget_protects(struct vseg_limits_client *owner, u32 seg,
+			  u64 size)
+{
+	struct vseg_limits *l;
+	struct vseg_limit_rec *r;
+	unsigned long flags;
+	bool protect = false;
+	u32 g;
+
+	if (!owner || seg >= VSEG_LIMIT_SLOTS || !vseg_budget_policy_on())
+		return false;
+	l = owner->limits;
+	g = l->seg_group[seg];
+	if (g == VSEG_BUDGET_NONE)
+		return false;
+	r = owner->proc;
+	if (r->pid == task_tgid(current))
+		return false;
+	spin_lock_irqsave(&l->lock, flags);
+	if (r->reservation[g]) {
+		u64 used = rec_usage(l, r, g);
+
+		protect = used < size || used - size < r->reservation[g];
+	}
+	spin_unlock_irqrestore(&l->lock, flags);
+	return protect;
+}
+EXPORT_SYMBOL_IF_KUNIT(vseg_budget_protects);
