@@ -182,9 +182,7 @@ static void crc_work(struct work_struct *work)
 		h->crc_valid = true;
 		if (h->crc_waiting) {
 			h->crc_waiting = false;
-			if (h->crc_first < h->crc_next)
-				h->crc_first = h->crc_next;
-			h->crc_next = h->crc_first;
+			h->crc_next = max(h->crc_next, h->crc_first);
 			crc_post(h, h->crc_last, crc);
 		}
 	}
