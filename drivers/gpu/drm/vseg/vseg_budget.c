@@ -373,6 +373,21 @@ void vseg_budget_query(struct vseg_limits_client *c, u32 group,
 EXPORT_SYMBOL_IF_KUNIT(vseg_budget_query);
 
 /**
+ * vseg_budget_cap() - bound a process's budget by what it may hold at most
+ * @info: its figures (vseg_budget_query())
+ * @limit: the most bytes it may keep resident in the group, its usage
+ *	included (its dmem cgroup's room: vseg_dmem.c)
+ *
+ * Budget and AvailableForReservation become at most @limit.
+ */
+void vseg_budget_cap(struct vseg_budget_info *info, u64 limit)
+{
+	info->budget = min(info->budget, limit);
+	info->available = min(info->available, limit);
+}
+EXPORT_SYMBOL_IF_KUNIT(vseg_budget_cap);
+
+/**
  * vseg_budget_set_reservation() - SetVideoMemoryReservation
  * @c: a client of the process (any of its files)
  * @group: &enum vseg_budget_group

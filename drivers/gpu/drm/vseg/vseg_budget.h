@@ -41,6 +41,7 @@ u64 vseg_budget_of(u64 size, u64 reserved_all, u64 own_reservation,
 u64 vseg_budget_reservable(u64 size, u64 reserved_others);
 void vseg_budget_query(struct vseg_limits_client *c, u32 group,
 		       struct vseg_budget_info *info);
+void vseg_budget_cap(struct vseg_budget_info *info, u64 limit);
 int vseg_budget_set_reservation(struct vseg_limits_client *c, u32 group,
 				u64 bytes);
 struct drm_file;

@@ -548,4 +548,70 @@ static inline void vseg_fbdev_setup(struct drm_device *drm)
 }
 #endif
 
+/*
+ * The dmem cgroup controller: a region per TTM manager, registered with a
+ * struct dmem_cgroup_init (7.3; 6.12 has no controller). The region is NULL
+ * where the kernel builds the controller out; elsewhere charging it is
+ * dmem's own try_charge/uncharge pair. (feature test)
+ */
+struct dmem_cgroup_pool_state;
+struct dmem_cgroup_region;
+#ifdef VSEG_HAVE_TTM_DMEM_REGION
+#include <linux/cgroup_dmem.h>
+#include <drm/drm_drv.h>
+#include <drm/ttm/ttm_resource.h>
+
+static inline struct dmem_cgroup_region *
+vseg_dmem_register_region(struct drm_device *drm, const char *name,
+			  struct ttm_resource_manager *man, u64 size)
+{
+	static const struct dmem_cgroup_ops ops = {
+		.reclaim = ttm_resource_manager_dmem_reclaim,
+	};
+	struct dmem_cgroup_init init = {
+		.size = size,
+		.ops = &ops,
+		.reclaim_priv = man,
+	};
+	struct dmem_cgroup_region *region;
+
+	region = drmm_cgroup_register_region(drm, name, &init);
+	ttm_resource_manager_set_dmem_region(man, region);
+	return region;
+}
+
+static inline int vseg_dmem_try_charge(struct dmem_cgroup_region *region,
+				       u64 size,
+				       struct dmem_cgroup_pool_state **pool)
+{
+	return dmem_cgroup_try_charge(region, size, pool, NULL);
+}
+
+static inline void vseg_dmem_uncharge(struct dmem_cgroup_pool_state *pool,
+				      u64 size)
+{
+	dmem_cgroup_uncharge(pool, size);
+}
+#else
+static inline struct dmem_cgroup_region *
+vseg_dmem_register_region(struct drm_device *drm, const char *name,
+			  struct ttm_resource_manager *man, u64 size)
+{
+	return NULL;
+}
+
+static inline int vseg_dmem_try_charge(struct dmem_cgroup_region *region,
+				       u64 size,
+				       struct dmem_cgroup_pool_state **pool)
+{
+	*pool = NULL;
+	return 0;
+}
+
+static inline void vseg_dmem_uncharge(struct dmem_cgroup_pool_state *pool,
+				      u64 size)
+{
+}
+#endif
+
 #endif /* __VSEG_COMPAT_H__ */

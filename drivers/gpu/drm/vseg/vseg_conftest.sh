@@ -46,3 +46,7 @@ have POLL_INIT_VOID '^void drmm_kms_helper_poll_init' drm/drm_probe_helper.h
 # The DRM client setup moved to <drm/clients/> (drm_client_lib.ko, <=7.2),
 # and drm_fbdev_ttm_setup() went (6.13).
 have CLIENTS_DIR 'void drm_client_setup(' drm/clients/drm_client_setup.h
+# TTM charges placements to a dmem cgroup region set per manager, which
+# registers with a struct dmem_cgroup_init (7.3; the controller is 6.14's).
+have TTM_DMEM_REGION 'void ttm_resource_manager_set_dmem_region' \
+	drm/ttm/ttm_resource.h

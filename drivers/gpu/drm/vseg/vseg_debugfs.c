@@ -33,6 +33,7 @@
 #include "vseg_debugfs.h"
 #include "vseg_sched.h"
 #include "vseg_display.h"
+#include "vseg_dmem.h"
 #include "vseg_device_types.h"
 #include "vseg_gart.h"
 #include "vseg_host_aperture.h"
@@ -423,6 +424,15 @@ static int vseg_debugfs_pagetables(struct seq_file *m, void *unused)
 	return 0;
 }
 
+/* The memory segments' dmem cgroup regions (vseg_dmem.c). */
+static int vseg_debugfs_dmem(struct seq_file *m, void *unused)
+{
+	struct drm_info_node *node = m->private;
+
+	vseg_dmem_show(to_vseg(node->minor->dev), m);
+	return 0;
+}
+
 static const struct drm_info_list vseg_debugfs_list[] = {
 	{ "display", vseg_debugfs_display, 0 },
 	{ "display_regs", vseg_debugfs_display_regs, 0 },
@@ -433,6 +443,7 @@ static const struct drm_info_list vseg_debugfs_list[] = {
 	{ "allocations", vseg_debugfs_allocations, 0 },
 	{ "aperture", vseg_debugfs_aperture, 0 },
 	{ "vpr", vseg_debugfs_vpr, 0 },
+	{ "dmem", vseg_debugfs_dmem, 0 },
 };
 
 /**

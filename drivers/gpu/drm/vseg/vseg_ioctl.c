@@ -20,6 +20,7 @@
 #include "vseg_bo.h"
 #include "vseg_budget.h"
 #include "vseg_display.h"
+#include "vseg_dmem.h"
 #include "vseg_ext.h"
 #include "vseg_vm.h"
 #include "vseg_device_types.h"
@@ -608,7 +609,8 @@ static int write_trim(struct vseg_file *vfile, u64 ext)
 	u32 g;
 
 	for (g = 0; g < DRM_VSEG_BUDGET_NUM_GROUPS; g++) {
-		vseg_budget_query(vfile->limits, g, &info);
+		vseg_dmem_budget_query(vfile->vdev, vfile->limits, g,
+				       &info);
 		trim[g] = info.usage > info.budget ?
 			  info.usage - info.budget : 0;
 	}

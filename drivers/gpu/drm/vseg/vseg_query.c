@@ -21,6 +21,7 @@
 
 #include "vseg_budget.h"
 #include "vseg_device_types.h"
+#include "vseg_dmem.h"
 #include "vseg_file.h"
 #include "vseg_ioctl.h"
 #include "vseg_ttm.h"
@@ -198,7 +199,7 @@ static int query_budget(struct drm_file *file, struct query_result *r)
 	b = r->buf;
 	b->num_groups = DRM_VSEG_BUDGET_NUM_GROUPS;
 	for (g = 0; g < DRM_VSEG_BUDGET_NUM_GROUPS; g++) {
-		vseg_budget_query(vf->limits, g, &info);
+		vseg_dmem_budget_query(vf->vdev, vf->limits, g, &info);
 		b->groups[g].budget = info.budget;
 		b->groups[g].current_usage = info.usage;
 		b->groups[g].available_for_reservation = info.available;
@@ -294,11 +295,16 @@ int vseg_ioctl_set_reservation(struct drm_device *drm, void *data,
 {
 	struct vseg_file *vf = file->driver_priv;
 	struct drm_vseg_set_reservation *a = data;
+	struct vseg_budget_info info;
 
 	if (a->extensions || a->flags ||
 	    memchr_inv(a->reserved, 0, sizeof(a->reserved)) ||
 	    a->group >= DRM_VSEG_BUDGET_NUM_GROUPS)
 		return -EINVAL;
+	/* Never more than the process's dmem cgroup lets it hold. */
+	vseg_dmem_budget_query(vf->vdev, vf->limits, a->group, &info);
+	if (a->reservation > info.available)
+		return -ENOSPC;
 	return vseg_budget_set_reservation(vf->limits, a->group,
 					   a->reservation);
 }

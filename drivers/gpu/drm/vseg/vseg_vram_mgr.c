@@ -32,6 +32,7 @@
 
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
+#include "vseg_dmem.h"
 #include "vseg_page_pool.h"
 #include "vseg_vram_mgr.h"
 
@@ -798,7 +799,8 @@ static void vram_mgr_release(struct drm_device *drm, void *arg)
  * @protected: tells the protected buffers, whose placements join the
  *	segment's VPR extents (the policy is the caller's: vseg_vpr.c)
  *
- * Torn down with the DRM device (a drmm action).
+ * Torn down with the DRM device (a drmm action); a dmem cgroup region where
+ * the kernel has the controller (vseg_dmem.c).
  *
  * Return: 0 or a negative error code.
  */
@@ -813,7 +815,11 @@ int vseg_vram_mgr_init(struct vseg_device *vdev, u32 id,
 	if (err)
 		return err;
 	mgr->protected = protected;
-	return drmm_add_action_or_reset(&vdev->drm, vram_mgr_release, mgr);
+	err = drmm_add_action_or_reset(&vdev->drm, vram_mgr_release, mgr);
+	if (err)
+		return err;
+	/* After the release action: the region goes first. */
+	return vseg_dmem_register(vdev, mgr);
 }
 
 /**

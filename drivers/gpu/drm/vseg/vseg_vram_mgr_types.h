@@ -12,6 +12,7 @@
 #include "vseg_compat.h"
 #include "vseg_segment.h"
 
+struct dmem_cgroup_region;
 struct page;
 struct vseg_segment_desc;
 
@@ -74,6 +75,8 @@ struct vseg_vram_hold {
  * @bar_size: bytes of the segment on the BAR; 0 once the device is gone
  *	(vseg_vram_mgr_detach_bar()): from then on @backing holds them all.
  * @bar_phys: CPU physical (bus) address of the segment's first byte.
+ * @dmem: the segment's dmem cgroup region (vseg_dmem.c), NULL where the
+ *	kernel has no dmem controller; TTM charges placements to it.
  */
 struct vseg_vram_mgr {
 	struct ttm_resource_manager manager;
@@ -98,6 +101,7 @@ struct vseg_vram_mgr {
 	void *bar;
 	u64 bar_size;
 	phys_addr_t bar_phys;
+	struct dmem_cgroup_region *dmem;
 };
 
 /**

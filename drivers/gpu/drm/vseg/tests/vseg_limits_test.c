@@ -306,6 +306,29 @@ static void budget_arith(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vseg_budget_lru_priority(U32_MAX, false), 2);
 }
 
+/* A dmem cgroup's room bounds Budget and AvailableForReservation. */
+static void budget_cap(struct kunit *test)
+{
+	struct vseg_budget_info info = {
+		.budget = 800, .usage = 100, .available = 600,
+		.reservation = 50, .size = 1000,
+	};
+
+	vseg_budget_cap(&info, U64_MAX);
+	KUNIT_EXPECT_EQ(test, info.budget, 800);
+	KUNIT_EXPECT_EQ(test, info.available, 600);
+	vseg_budget_cap(&info, 700);
+	KUNIT_EXPECT_EQ(test, info.budget, 700);
+	KUNIT_EXPECT_EQ(test, info.available, 600);
+	vseg_budget_cap(&info, 300);
+	KUNIT_EXPECT_EQ(test, info.budget, 300);
+	KUNIT_EXPECT_EQ(test, info.available, 300);
+	/* Usage, reservation and size are the process's, untouched. */
+	KUNIT_EXPECT_EQ(test, info.usage, 100);
+	KUNIT_EXPECT_EQ(test, info.reservation, 50);
+	KUNIT_EXPECT_EQ(test, info.size, 1000);
+}
+
 /*
  * A table's groups; two processes' figures, reservations and the
  * protection of a reserved buffer against the other process.
@@ -401,6 +424,7 @@ static struct kunit_case vseg_limits_cases[] = {
 	KUNIT_CASE(limits_kinds),
 	KUNIT_CASE(limits_records),
 	KUNIT_CASE(budget_arith),
+	KUNIT_CASE(budget_cap),
 	KUNIT_CASE(budget_groups),
 	{}
 };
