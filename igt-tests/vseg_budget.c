@@ -53,6 +53,14 @@
  *	pushed in evict LOW buffers only: every HIGH one stays. With
  *	budget_policy off (the control), plain LRU evicts HIGH ones first.
  *
+ * SUBTEST: over-budget-first
+ * Description: The parent holds two 1 MiB buffers in the 8 MiB segment,
+ *	the least recently used; an unprivileged second process fills the
+ *	rest with six, over its 4 MiB budget; when the parent makes a third
+ *	buffer resident, the room comes from the process over its budget and
+ *	the parent's two stay, content intact. With budget_policy off (the
+ *	control), least recently used eviction takes the parent's.
+ *
  * SUBTEST: priority-invalid
  * Description: The priority extension with priority 0 or a nonzero pad
  *	creates nothing (-EINVAL); SET_PRIORITY with priority 0, nonzero
@@ -599,6 +607,86 @@ static void test_priority_order(void)
 	vseg_ctx_finish(&ctx, "after the priority pushes");
 }
 
+/*
+ * The parent, within its budget, holds two 1 MiB buffers in the 8 MiB
+ * segment (the least recently used); an unprivileged child fills the rest
+ * with six, going over its 4 MiB budget; the parent then makes a third
+ * resident. Returns how many of the parent's first two left the segment.
+ */
+static unsigned int over_budget_push(void)
+{
+	int to_child[2], to_parent[2];
+	unsigned int left = 0;
+	uint32_t h[3];
+
+	for (unsigned int i = 0; i < 2; i++) {
+		h[i] = resident_mib(ctx.fd);
+		vseg_bo_fill_pattern(ctx.fd, h[i], MIB, 0x0b0 + i);
+	}
+	igt_assert_eq(pipe(to_child), 0);
+	igt_assert_eq(pipe(to_parent), 0);
+	igt_fork(child, 1) {
+		int cfd = drm_open_vseg_render();
+		struct drm_vseg_budget_info l;
+		uint32_t ch[6];
+		unsigned int in = 0;
+
+		drop_privileges();
+		for (unsigned int i = 0; i < 6; i++) {
+			ch[i] = vseg_gem_create_in(cfd, MIB, VRAM, 0);
+			__vseg_make_resident(cfd, &ch[i], 1, NULL);
+		}
+		l = group(cfd, LOCAL);
+		igt_info("hostile: usage %llu, budget %llu\n",
+			 (unsigned long long)l.current_usage,
+			 (unsigned long long)l.budget);
+		sync_write(to_parent[1]);
+		sync_read(to_child[0]);
+		for (unsigned int i = 0; i < 6; i++)
+			in += vseg_gem_segment(cfd, ch[i]) == VRAM;
+		igt_info("hostile: %u of 6 buffers left in the segment\n", in);
+		sync_write(to_parent[1]);
+		sync_read(to_child[0]);
+	}
+	sync_read(to_parent[0]);
+	h[2] = vseg_gem_create_in(ctx.fd, MIB, VRAM, 0);
+	igt_assert_eq(__vseg_make_resident(ctx.fd, &h[2], 1, NULL), 0);
+	igt_assert_eq_u32(vseg_gem_segment(ctx.fd, h[2]), VRAM);
+	for (unsigned int i = 0; i < 2; i++)
+		left += vseg_gem_segment(ctx.fd, h[i]) != VRAM;
+	sync_write(to_child[1]);
+	sync_read(to_parent[0]);
+	sync_write(to_child[1]);
+	igt_waitchildren();
+	for (unsigned int i = 0; i < 2; i++) {
+		close(to_child[i]);
+		close(to_parent[i]);
+		vseg_bo_check_pattern(ctx.fd, h[i], MIB, 0x0b0 + i,
+				      "after the over-budget push");
+	}
+	for (unsigned int i = 0; i < 3; i++)
+		vseg_gem_close(ctx.fd, h[i]);
+	return left;
+}
+
+static void test_over_budget_first(void)
+{
+	unsigned int left;
+
+	vseg_ctx_start(&ctx);
+	left = over_budget_push();
+	igt_info("budget_policy on: %u of 2 older buffers evicted\n", left);
+	igt_assert_eq_u32(left, 0);
+
+	set_policy(false);
+	left = over_budget_push();
+	set_policy(true);
+	igt_info("budget_policy off: %u of 2 older buffers evicted\n", left);
+	igt_assert_f(left > 0,
+		     "the control evicted nothing: the push proves nothing\n");
+	vseg_ctx_finish(&ctx, "after the over-budget pushes");
+}
+
 static void test_priority_invalid(void)
 {
 	struct drm_vseg_set_priority a;
@@ -861,6 +949,10 @@ igt_main
 	igt_describe("Eviction takes lower residency priorities first.");
 	igt_subtest("priority-order")
 		test_priority_order();
+
+	igt_describe("The buffers of a process over its budget go first.");
+	igt_subtest("over-budget-first")
+		test_over_budget_first();
 
 	igt_describe("Bad priorities change nothing.");
 	igt_subtest("priority-invalid")

@@ -104,6 +104,13 @@ static int validate_evicting(struct ttm_buffer_object *tbo,
 	return err == -EBUSY || err == -EDEADLK ? -ENOSPC : err;
 }
 
+/* Used now, under its reservation: last in TTM's LRU and in last_use. */
+static void vseg_bo_used(struct vseg_bo *vbo)
+{
+	vbo->last_use = atomic64_inc_return(&bo_vdev(vbo)->use_seq);
+	ttm_bo_move_to_lru_tail_unlocked(&vbo->tbo);
+}
+
 /**
  * vseg_validation_init() - start a validation (struct vseg_validation)
  * @val: the validation
@@ -211,7 +218,7 @@ int vseg_bo_locked_retry(struct vseg_bo *vbo,
 		}
 		/* Used now: the last buffer to evict (as ttm_bo_unreserve()). */
 		if (!err)
-			ttm_bo_move_to_lru_tail_unlocked(&vbo->tbo);
+			vseg_bo_used(vbo);
 		drm_exec_fini(&exec);
 		vseg_validation_end(&val);
 	} while (vseg_validation_retry(&val, err));
@@ -577,6 +584,8 @@ void vseg_bo_update_state(struct vseg_bo *vbo, struct ttm_resource *res,
 	struct vseg_bo_state st = {};
 
 	dma_resv_assert_held(vbo->tbo.base.resv);
+	/* Placed now: the last to go of its class (trim_before()). */
+	vbo->last_use = atomic64_inc_return(&vdev->use_seq);
 	if (old != VSEG_BO_NOWHERE)
 		atomic64_sub(size, old ? &vseg_seg(vdev, old)->resident :
 					 &vdev->system_resident);
@@ -754,6 +763,140 @@ static void wait_frees(struct vseg_device *vdev)
  * engine is done with them): VSEG_BO_WAIT_PLACE, then *@place with
  * VSEG_BO_PLACE_WAITED.
  */
+/*
+ * WDDM's first rule of eviction: the buffers of processes over their
+ * budget go before any other. TTM's eviction orders by its LRU lists (the
+ * priority classes) and age only, and its eviction_valuable callback can
+ * skip a buffer but not put one first; so before TTM's walk vseg runs one
+ * of its own. It is vseg's because 6.12 does not export TTM's LRU walk
+ * (ttm_lru_walk_for_evict()): the candidates are the device's buffers
+ * resident in the segment whose process is over its budget in the
+ * segment's group, the oldest VSEG_TRIM_BATCH of them by priority class,
+ * then last use (as TTM's lists order them), each taken with a trylock
+ * (the caller's transaction keeps its own) and only while its process
+ * still is over budget.
+ */
+#define VSEG_TRIM_BATCH	32
+
+static bool trim_before(const struct vseg_bo *a, const struct vseg_bo *b)
+{
+	if (a->tbo.priority != b->tbo.priority)
+		return a->tbo.priority < b->tbo.priority;
+	return a->last_use < b->last_use;
+}
+
+/* Under bo_lock: the VSEG_TRIM_BATCH first candidates, referenced. */
+static unsigned int trim_candidates(struct vseg_device *vdev,
+				    struct vseg_bo *self, u32 seg,
+				    struct vseg_bo **cand)
+{
+	struct vseg_limits_client *owner = NULL;
+	bool over = false;
+	unsigned int n = 0, i;
+	struct vseg_bo *v;
+
+	lockdep_assert_held(&vdev->bo_lock);
+	list_for_each_entry(v, &vdev->bos, link) {
+		if (v == self || READ_ONCE(v->accounted_seg) != seg ||
+		    !v->owner || READ_ONCE(v->tbo.pin_count))
+			continue;
+		if (v->owner != owner) {
+			owner = v->owner;
+			over = vseg_budget_over(owner, seg);
+		}
+		if (!over)
+			continue;
+		if (n == VSEG_TRIM_BATCH && !trim_before(v, cand[n - 1]))
+			continue;
+		if (!kref_get_unless_zero(&v->tbo.base.refcount))
+			continue;
+		if (n == VSEG_TRIM_BATCH)
+			drm_gem_object_put(&cand[--n]->tbo.base);
+		for (i = n++; i && trim_before(v, cand[i - 1]); i--)
+			cand[i] = cand[i - 1];
+		cand[i] = v;
+	}
+	return n;
+}
+
+/* Evict @vbo, locked, if its process is still over budget: its bytes. */
+static s64 trim_one(struct vseg_bo *vbo, const struct ttm_place *place,
+		    u32 seg, struct ttm_operation_ctx *ctx)
+{
+	struct vseg_device *vdev = bo_vdev(vbo);
+	struct ttm_buffer_object *tbo = &vbo->tbo;
+	struct ttm_placement placement = {};
+	long wait;
+	int err;
+
+	if (tbo->pin_count || !tbo->resource ||
+	    tbo->resource->mem_type != place->mem_type ||
+	    !vseg_budget_over(vbo->owner, seg) ||
+	    !tbo->bdev->funcs->eviction_valuable(tbo, place))
+		return 0;
+	vseg_placement_set(&placement, vbo->evict_places,
+			   vseg_place_evict(&vdev->layout, &vbo->params,
+					    tbo->resource->mem_type,
+					    vbo->evict_places));
+	vbo->move_reason = VSEG_MOVE_EVICTION;
+	err = vseg_space_err(ttm_bo_validate(tbo, &placement, ctx));
+	if (err)
+		return err == -ENOSPC || err == -EBUSY ? 0 : err;
+	set_evicted_from(vbo, seg);
+	/*
+	 * As TTM's own evictions: the room is free once the move's copy has
+	 * read it (its old placement then goes with TTM's deferred work).
+	 */
+	wait = dma_resv_wait_timeout(tbo->base.resv, DMA_RESV_USAGE_KERNEL,
+				     ctx->interruptible, MAX_SCHEDULE_TIMEOUT);
+	if (wait < 0)
+		return wait;
+	return tbo->base.size;
+}
+
+/*
+ * Room for @vbo at @place, taken first from processes over their budget:
+ * nothing happens if it fits without evicting.
+ */
+static void trim_over_budget(struct vseg_bo *vbo, const struct ttm_place *place,
+			     struct ttm_operation_ctx *ctx)
+{
+	struct vseg_device *vdev = bo_vdev(vbo);
+	u32 seg = vseg_mem_type_to_seg(vdev, place->mem_type);
+	struct vseg_bo *cand[VSEG_TRIM_BATCH];
+	struct ttm_place desired = *place;
+	struct ttm_placement placement = {};
+	unsigned int n, i;
+	s64 freed = 0;
+	int err;
+
+	if (!vseg_budget_policy_on() || !vseg_seg_is_memory(vdev, seg))
+		return;
+	desired.flags |= TTM_PL_FLAG_DESIRED;
+	vseg_placement_set(&placement, &desired, 1);
+	err = vseg_space_err(ttm_bo_validate(&vbo->tbo, &placement, ctx));
+	if (err != -ENOSPC && err != -EBUSY)
+		return;
+
+	mutex_lock(&vdev->bo_lock);
+	n = trim_candidates(vdev, vbo, seg, cand);
+	mutex_unlock(&vdev->bo_lock);
+	for (i = 0; i < n; i++) {
+		struct dma_resv *resv = cand[i]->tbo.base.resv;
+		s64 got;
+
+		if (freed < (s64)vbo->tbo.base.size && dma_resv_trylock(resv)) {
+			got = trim_one(cand[i], place, seg, ctx);
+			dma_resv_unlock(resv);
+			if (got > 0)
+				freed += got;
+		}
+		drm_gem_object_put(&cand[i]->tbo.base);
+	}
+	if (freed)
+		vseg_ttm_flush_deferred(&vdev->bdev);
+}
+
 static int place_resident(struct vseg_bo *vbo, struct ttm_place *places,
 			  unsigned int n, unsigned int *place)
 {
@@ -770,6 +913,7 @@ static int place_resident(struct vseg_bo *vbo, struct ttm_place *places,
 	if (vbo->tbo.pin_count)
 		return cur < n ? 0 : -ENOBUFS;
 	if (i < cur) {
+		trim_over_budget(vbo, &places[i], &ctx);
 		vseg_placement_set(&placement, &places[i], 1);
 		err = validate_evicting(&vbo->tbo, &placement, &ctx);
 		if (err != -ENOSPC)
@@ -878,7 +1022,7 @@ static int resident_entries(struct vseg_bo **bos, u32 n,
 		    err == VSEG_BO_NEXT_PLACE)
 			return err;
 		/* Used now: the last buffer to evict. */
-		ttm_bo_move_to_lru_tail_unlocked(&vbo->tbo);
+		vseg_bo_used(vbo);
 		(*done)++;
 	}
 	return err;

@@ -92,6 +92,9 @@ struct vseg_bo_state {
  *	(a foreign dma-buf's, the kernel's). Set once, at creation.
  * @link: in &vseg_device.bos.
  * @state: current placement, protected by &vseg_device.bo_lock.
+ * @last_use: when it was last placed, from &vseg_device.use_seq: the
+ *	age order of vseg's over-budget eviction (vseg_bo.c); under the
+ *	reservation.
  * @accounted_seg: segment whose resident counter holds this buffer, or
  *	VSEG_BO_NOWHERE; protected by the BO's reservation.
  * @evicted_from: segment whose evicted counter holds this buffer, or 0.
@@ -148,6 +151,7 @@ struct vseg_bo {
 	struct list_head link;
 	struct vseg_bo_state state;
 	u32 accounted_seg;
+	u64 last_use;
 	u32 evicted_from;
 	struct ttm_place evict_places[2];
 	unsigned long fault_since;

@@ -464,3 +464,34 @@ bool vseg_budget_protects(struct vseg_limits_client *owner, u32 seg,
 	return protect;
 }
 EXPORT_SYMBOL_IF_KUNIT(vseg_budget_protects);
+
+/**
+ * vseg_budget_over() - is a buffer's process over its budget
+ * @owner: the client of the file that created the buffer, or NULL
+ * @seg: the segment the buffer is resident in
+ *
+ * Memory pressure takes the buffers of processes over their budget in the
+ * segment's group before any other (vseg_bo_trim_over_budget()).
+ *
+ * Return: true if the policy is on, the segment is in a budget group and
+ * the process holds more there than its Budget.
+ */
+bool vseg_budget_over(struct vseg_limits_client *owner, u32 seg)
+{
+	struct vseg_budget_info info;
+	struct vseg_limits *l;
+	unsigned long flags;
+	u32 g;
+
+	if (!owner || seg >= VSEG_LIMIT_SLOTS || !vseg_budget_policy_on())
+		return false;
+	l = owner->limits;
+	g = l->seg_group[seg];
+	if (g == VSEG_BUDGET_NONE)
+		return false;
+	spin_lock_irqsave(&l->lock, flags);
+	query_locked(l, owner->proc, g, &info);
+	spin_unlock_irqrestore(&l->lock, flags);
+	return info.usage > info.budget;
+}
+EXPORT_SYMBOL_IF_KUNIT(vseg_budget_over);

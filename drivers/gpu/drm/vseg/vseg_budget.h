@@ -51,6 +51,7 @@ int vseg_budget_notify(struct vseg_limits_client *c, struct drm_file *file,
 		       u64 user_data);
 void vseg_budget_notify_cancel(struct vseg_limits *l, struct drm_file *file);
 void vseg_budget_fini(struct vseg_limits *l);
+bool vseg_budget_over(struct vseg_limits_client *owner, u32 seg);
 bool vseg_budget_protects(struct vseg_limits_client *owner, u32 seg,
 			  u64 size);
 

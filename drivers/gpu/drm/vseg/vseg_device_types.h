@@ -98,6 +98,7 @@ struct vseg_segment {
  *	(struct vseg_validation).
  * @bos: every live buffer, for debugfs.
  * @num_bos: number of buffers in @bos.
+ * @use_seq: count of buffer placements, for &vseg_bo.last_use.
  * @next_bo_id: last buffer id handed out.
  * @paging: paging operations per segment id (0 = system).
  * @bus: the bus the core hands the hardware (vseg_bus.c).
@@ -130,6 +131,7 @@ struct vseg_device {
 	struct rw_semaphore validation;
 	struct list_head bos;
 	u64 num_bos;
+	atomic64_t use_seq;
 	u64 next_bo_id;
 	struct vseg_paging_counts paging[VSEG_MAX_SEGMENTS + 1];
 	struct vseg_hw_bus bus;
