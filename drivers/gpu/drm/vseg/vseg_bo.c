@@ -826,7 +826,6 @@ static s64 trim_one(struct vseg_bo *vbo, const struct ttm_place *place,
 	struct vseg_device *vdev = bo_vdev(vbo);
 	struct ttm_buffer_object *tbo = &vbo->tbo;
 	struct ttm_placement placement = {};
-	long wait;
 	int err;
 
 	if (tbo->pin_count || !tbo->resource ||
@@ -843,22 +842,20 @@ static s64 trim_one(struct vseg_bo *vbo, const struct ttm_place *place,
 	if (err)
 		return err == -ENOSPC || err == -EBUSY ? 0 : err;
 	set_evicted_from(vbo, seg);
-	/*
-	 * As TTM's own evictions: the room is free once the move's copy has
-	 * read it (its old placement then goes with TTM's deferred work).
-	 */
-	wait = dma_resv_wait_timeout(tbo->base.resv, DMA_RESV_USAGE_KERNEL,
-				     ctx->interruptible, MAX_SCHEDULE_TIMEOUT);
-	if (wait < 0)
-		return wait;
 	return tbo->base.size;
 }
 
 /*
  * Room for @vbo at @place, taken first from processes over their budget:
- * nothing happens if it fits without evicting.
+ * nothing happens if it fits without evicting. The room is free once the
+ * moves' copies have read it and TTM's deferred work has freed the old
+ * placements, which cannot be waited for here, under the transaction's
+ * locks (the deferred work takes reservations): the caller leaves the
+ * transaction and waits (VSEG_BO_WAIT_PLACE), as for TTM's own moves.
+ *
+ * Return: true if it evicted something.
  */
-static void trim_over_budget(struct vseg_bo *vbo, const struct ttm_place *place,
+static bool trim_over_budget(struct vseg_bo *vbo, const struct ttm_place *place,
 			     struct ttm_operation_ctx *ctx)
 {
 	struct vseg_device *vdev = bo_vdev(vbo);
@@ -871,12 +868,12 @@ static void trim_over_budget(struct vseg_bo *vbo, const struct ttm_place *place,
 	int err;
 
 	if (!vseg_budget_policy_on() || !vseg_seg_is_memory(vdev, seg))
-		return;
+		return false;
 	desired.flags |= TTM_PL_FLAG_DESIRED;
 	vseg_placement_set(&placement, &desired, 1);
 	err = vseg_space_err(ttm_bo_validate(&vbo->tbo, &placement, ctx));
 	if (err != -ENOSPC && err != -EBUSY)
-		return;
+		return false;
 
 	mutex_lock(&vdev->bo_lock);
 	n = trim_candidates(vdev, vbo, seg, cand);
@@ -893,8 +890,7 @@ static void trim_over_budget(struct vseg_bo *vbo, const struct ttm_place *place,
 		}
 		drm_gem_object_put(&cand[i]->tbo.base);
 	}
-	if (freed)
-		vseg_ttm_flush_deferred(&vdev->bdev);
+	return freed > 0;
 }
 
 static int place_resident(struct vseg_bo *vbo, struct ttm_place *places,
@@ -913,7 +909,10 @@ static int place_resident(struct vseg_bo *vbo, struct ttm_place *places,
 	if (vbo->tbo.pin_count)
 		return cur < n ? 0 : -ENOBUFS;
 	if (i < cur) {
-		trim_over_budget(vbo, &places[i], &ctx);
+		if (trim_over_budget(vbo, &places[i], &ctx) && !waited) {
+			*place = i;
+			return VSEG_BO_WAIT_PLACE;
+		}
 		vseg_placement_set(&placement, &places[i], 1);
 		err = validate_evicting(&vbo->tbo, &placement, &ctx);
 		if (err != -ENOSPC)
