@@ -1884,8 +1884,10 @@ struct drm_vseg_set_reservation {
  * @reserved, zero @count; a buffer of a protected (VPR) segment, an
  * imported buffer or one exported as a dma-buf), -E2BIG (@count too
  * large), -EFAULT (@handles not readable), -ENOENT (unknown handle),
- * -EBUSY (a pinned buffer: MAKE_RESIDENT's pin, a displayed primary, a
- * kernel mapping or another device's attachment).
+ * -EPERM (a buffer the caller's file did not create: only its creator
+ * may give its content up, as with EVICT's DISCARD), -EBUSY (a pinned
+ * buffer: MAKE_RESIDENT's pin, a displayed primary, a kernel mapping or
+ * another device's attachment).
  */
 struct drm_vseg_offer {
 	__u64 extensions;
@@ -1926,7 +1928,8 @@ struct drm_vseg_offer {
  * Errors, all checked before any buffer changes: -EINVAL (nonzero
  * @extensions, @flags, @pad or @reserved, zero @count, a buffer that is
  * not offered), -E2BIG, -EFAULT (@handles not readable, @results not
- * writable), -ENOENT (unknown handle or @syncobj).
+ * writable), -ENOENT (unknown handle or @syncobj), -EPERM (a buffer the
+ * caller's file did not create).
  */
 struct drm_vseg_reclaim {
 	__u64 extensions;
