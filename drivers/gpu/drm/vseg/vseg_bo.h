@@ -283,6 +283,7 @@ static inline bool vseg_bo_offered(const struct vseg_bo *vbo)
 {
 	return READ_ONCE(vbo->offered);
 }
+
 void vseg_bo_unpin(struct vseg_bo *vbo, unsigned int count);
 void vseg_bo_unpin_locked(struct vseg_bo *vbo);
 int vseg_bo_make_reachable(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx);
