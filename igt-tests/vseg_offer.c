@@ -280,9 +280,11 @@ static void test_bad_args(void)
 		igt_assert_f(__reclaim_args(ctx.fd, &r) == -EINVAL,
 			     "RECLAIM bad argument %u not refused\n", k);
 	}
-	big[0] = 0;
-	igt_assert_eq(__reclaim(ctx.fd, big, DRM_VSEG_MAX_OFFER_HANDLES + 1,
-				res), -E2BIG);
+	memset(&r, 0, sizeof(r));
+	r.handles = (uintptr_t)big;
+	r.results = (uintptr_t)big;
+	r.count = DRM_VSEG_MAX_OFFER_HANDLES + 1;
+	igt_assert_eq(__reclaim_args(ctx.fd, &r), -E2BIG);
 	memset(&r, 0, sizeof(r));
 	r.handles = (uintptr_t)h;
 	r.count = 2;
@@ -428,7 +430,7 @@ static void test_refused(void)
 {
 	struct vseg_cmdbuf cb;
 	uint64_t off, va = 0x100000000ull;
-	uint32_t h, res, fb;
+	uint32_t h, hp, res, fb;
 	void *map;
 	int err;
 
@@ -436,13 +438,18 @@ static void test_refused(void)
 	h = resident_mib(ctx.fd, 7);
 	map = vseg_gem_mmap(ctx.fd, h, MIB, PROT_READ | PROT_WRITE);
 	offer(ctx.fd, &h, 1, NORMAL);
+	/* SUBMIT's allocation list takes physically accessed buffers. */
+	hp = vseg_gem_create_in(ctx.fd, MIB, VRAM,
+				DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY);
+	vseg_make_resident(ctx.fd, &hp, 1);
+	offer(ctx.fd, &hp, 1, LOW);
 
 	igt_assert_eq(__vseg_make_resident(ctx.fd, &h, 1, NULL), -EBUSY);
 	igt_assert_eq(__vseg_make_resident_flags(ctx.fd, &h, 1,
 						 DRM_VSEG_RESIDENCY_PIN, NULL),
 		      -EBUSY);
 	vseg_cb_init(&cb);
-	vseg_cb_fill_phys(&cb, h, 0, 4096, 0xabcd);
+	vseg_cb_fill_phys(&cb, hp, 0, 4096, 0xabcd);
 	igt_assert_eq(__vseg_cb_submit(ctx.fd, DRM_VSEG_ENGINE_COPY, &cb,
 				       NULL, 0, NULL, 0), -EBUSY);
 	igt_assert_eq(__vseg_vm_bind(ctx.fd, h, va, NULL), -EBUSY);
@@ -458,8 +465,12 @@ static void test_refused(void)
 	igt_assert_eq_u32(res, DRM_VSEG_RECLAIM_OK);
 	vseg_bo_check_pattern(ctx.fd, h, MIB, 7, "after the refusals");
 
+	igt_assert_eq(__reclaim(ctx.fd, &hp, 1, &res), 0);
+	igt_assert_eq_u32(res, DRM_VSEG_RECLAIM_OK);
+
 	/* Usable again. */
 	vseg_make_resident(ctx.fd, &h, 1);
+	vseg_make_resident(ctx.fd, &hp, 1);
 	vseg_cb_exec_ok(ctx.fd, DRM_VSEG_ENGINE_COPY, &cb, "after RECLAIM");
 	vseg_cb_fini(&cb);
 	igt_assert_eq(__vseg_gem_mmap_offset(ctx.fd, h, &off), 0);
@@ -469,6 +480,7 @@ static void test_refused(void)
 		drmModeRmFB(ctx.fd, fb);
 	touch(NULL);
 	munmap(map, MIB);
+	vseg_gem_close(ctx.fd, hp);
 	vseg_gem_close(ctx.fd, h);
 	vseg_ctx_finish(&ctx, "after the refusals");
 }
