@@ -42,7 +42,8 @@
  *
  * SUBTEST: refused-while-offered
  * Description: An offered buffer is refused with -EBUSY by MAKE_RESIDENT,
- *	SUBMIT (allocation list), VM_BIND, GEM_MMAP_OFFSET and ADDFB2; a CPU
+ *	SUBMIT (allocation list), VM_BIND, GEM_MMAP_OFFSET, PRIME export and
+ *	ADDFB2 (where the device has KMS); a CPU
  *	access through a mapping made before the offer gets SIGBUS. After
  *	RECLAIM all of them work again.
  *
@@ -432,8 +433,8 @@ static void test_refused(void)
 	uint64_t off, va = 0x100000000ull;
 	drmModeResPtr res_kms;
 	uint32_t h, hp, res, fb;
+	int err, dmabuf;
 	void *map;
-	int err;
 
 	vseg_ctx_start(&ctx);
 	h = resident_mib(ctx.fd, 7);
@@ -455,6 +456,8 @@ static void test_refused(void)
 				       NULL, 0, NULL, 0), -EBUSY);
 	igt_assert_eq(__vseg_vm_bind(ctx.fd, h, va, NULL), -EBUSY);
 	igt_assert_eq(__vseg_gem_mmap_offset(ctx.fd, h, &off), -EBUSY);
+	igt_assert(drmPrimeHandleToFD(ctx.fd, h, DRM_CLOEXEC, &dmabuf) &&
+		   errno == EBUSY);
 	res_kms = drmModeGetResources(ctx.fd);
 	err = __addfb(ctx.fd, h, &fb);
 	if (res_kms)
@@ -482,6 +485,8 @@ static void test_refused(void)
 	igt_assert_eq(__vseg_gem_mmap_offset(ctx.fd, h, &off), 0);
 	igt_assert_eq(__vseg_vm_bind(ctx.fd, h, va, NULL), 0);
 	vseg_vm_unbind(ctx.fd, va);
+	igt_assert_eq(drmPrimeHandleToFD(ctx.fd, h, DRM_CLOEXEC, &dmabuf), 0);
+	close(dmabuf);
 	if (res_kms) {
 		igt_assert_eq(__addfb(ctx.fd, h, &fb), 0);
 		drmModeRmFB(ctx.fd, fb);

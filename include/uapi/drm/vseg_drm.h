@@ -1867,8 +1867,9 @@ struct drm_vseg_set_reservation {
  * offered buffers, %DRM_VSEG_OFFER_PRIORITY_LOW ones first, then NORMAL,
  * then HIGH (best effort, see Documentation/gpu/vseg.rst). While offered,
  * a buffer is refused with -EBUSY by MAKE_RESIDENT, SUBMIT's allocation
- * list, VM_BIND, GEM_MMAP_OFFSET, KMS framebuffer creation and the
- * display; a CPU access through an existing mapping gets SIGBUS.
+ * list, VM_BIND, GEM_MMAP_OFFSET, KMS framebuffer creation, the display
+ * and PRIME export (DRM_IOCTL_PRIME_HANDLE_TO_FD); a CPU access through an
+ * existing mapping gets SIGBUS.
  * Offering an offered buffer again changes its offer priority.
  *
  * @extensions: must be zero (an extension point).

@@ -1504,8 +1504,8 @@ bool vseg_bo_phys_addr(struct vseg_bo *vbo, u32 *seg, u64 *offset)
  * this returns, and it does not move again until the last such pin goes.
  *
  * Return: 0; -EBUSY if it is pinned in a memory segment (MAKE_RESIDENT's
- * pin, the display); -ENOSPC at the pin limit; -ENOMEM, -EINTR or
- * -ERESTARTSYS.
+ * pin, the display) or offered; -ENOSPC at the pin limit; -ENOMEM, -EINTR
+ * or -ERESTARTSYS.
  */
 int vseg_bo_pin_shared(struct vseg_bo *vbo)
 {
@@ -1517,6 +1517,9 @@ int vseg_bo_pin_shared(struct vseg_bo *vbo)
 	int err;
 
 	dma_resv_assert_held(tbo->base.resv);
+	/* Offered: unused until RECLAIM. */
+	if (vbo->offered)
+		return -EBUSY;
 	if (tbo->pin_count >= VSEG_BO_MAX_PINS)
 		return -ENOSPC;
 	if (!tbo->resource || (tbo->resource->mem_type != TTM_PL_SYSTEM &&
