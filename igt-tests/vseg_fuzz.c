@@ -3009,9 +3009,9 @@ static void op_badarg(struct fz *g)
 	int ret;
 
 	if (i == ARRAY_SIZE(ioctls)) {
-		/* A driver ioctl number past the table. */
+		/* A driver ioctl number past the table (RECLAIM is last). */
 		unsigned long nr = DRM_COMMAND_BASE +
-				   DRM_VSEG_SET_PRIORITY + 1 +
+				   DRM_VSEG_RECLAIM + 1 +
 				   below(g, 0x50);
 		uint64_t buf[8] = {};
 

@@ -177,6 +177,12 @@ extern "C" {
  *   eviction takes lower priorities first. MAKE_RESIDENT takes
  *   extensions: %DRM_VSEG_RESIDENCY_EXT_TRIM reports the bytes to trim;
  *   DRM_IOCTL_VSEG_BUDGET_NOTIFY asks for a %DRM_VSEG_EVENT_BUDGET event.
+ * - 0.13: Offer and Reclaim: DRM_IOCTL_VSEG_OFFER offers buffers whose
+ *   content the process can recreate, with an offer priority; under
+ *   memory pressure an offered buffer in a memory segment is discarded
+ *   before any buffer in use is evicted. DRM_IOCTL_VSEG_RECLAIM takes
+ *   them back and says per buffer whether the content survived; fdinfo's
+ *   drm-purgeable-<segment> counts offered buffers.
  *
  * Rule for the version: the minor grows by one whenever this header
  * gains something a program may want to test for before it uses it (an
@@ -228,6 +234,8 @@ struct drm_vseg_user_extension {
 #define DRM_VSEG_SET_RESERVATION	0x0b
 #define DRM_VSEG_SET_PRIORITY		0x0c
 #define DRM_VSEG_BUDGET_NOTIFY		0x0d
+#define DRM_VSEG_OFFER			0x0e
+#define DRM_VSEG_RECLAIM		0x0f
 
 #define DRM_IOCTL_VSEG_QUERY_SEGMENTS \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VSEG_QUERY_SEGMENTS, \
@@ -265,6 +273,10 @@ struct drm_vseg_user_extension {
 #define DRM_IOCTL_VSEG_BUDGET_NOTIFY \
 	DRM_IOW(DRM_COMMAND_BASE + DRM_VSEG_BUDGET_NOTIFY, \
 		 struct drm_vseg_budget_notify)
+#define DRM_IOCTL_VSEG_OFFER \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_VSEG_OFFER, struct drm_vseg_offer)
+#define DRM_IOCTL_VSEG_RECLAIM \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_VSEG_RECLAIM, struct drm_vseg_reclaim)
 
 #define DRM_VSEG_MAX_SEGMENTS		7
 #define DRM_VSEG_MAX_BANKS		16
@@ -1832,6 +1844,102 @@ struct drm_vseg_set_reservation {
 	__u32 group;
 	__u32 flags;
 	__u64 reservation;
+	__u64 reserved[2];
+};
+
+/* D3DKMT_OFFER_PRIORITY; AUTO is NORMAL. */
+#define DRM_VSEG_OFFER_PRIORITY_LOW	1
+#define DRM_VSEG_OFFER_PRIORITY_NORMAL	2
+#define DRM_VSEG_OFFER_PRIORITY_HIGH	3
+#define DRM_VSEG_OFFER_PRIORITY_AUTO	4
+
+/* Most handles one OFFER or RECLAIM takes (more: -E2BIG). */
+#define DRM_VSEG_MAX_OFFER_HANDLES	1024
+
+/**
+ * struct drm_vseg_offer - DRM_IOCTL_VSEG_OFFER argument
+ *
+ * D3DKMTOfferAllocations: the caller can recreate the content of these
+ * buffers and does not use them until it reclaims them
+ * (DRM_IOCTL_VSEG_RECLAIM). Under memory pressure an offered buffer in a
+ * memory segment is discarded (its content is dropped, it goes to system
+ * memory, reading zero) before any buffer not offered is evicted; among
+ * offered buffers, %DRM_VSEG_OFFER_PRIORITY_LOW ones first, then NORMAL,
+ * then HIGH (best effort, see Documentation/gpu/vseg.rst). While offered,
+ * a buffer is refused with -EBUSY by MAKE_RESIDENT, SUBMIT's allocation
+ * list, VM_BIND, GEM_MMAP_OFFSET, KMS framebuffer creation, the display
+ * and PRIME export (DRM_IOCTL_PRIME_HANDLE_TO_FD); a CPU access through an
+ * existing mapping gets SIGBUS.
+ * Offering an offered buffer again changes its offer priority.
+ *
+ * @extensions: must be zero (an extension point).
+ * @handles: user pointer to @count __u32 GEM handles of the caller's file.
+ * @count: 1..%DRM_VSEG_MAX_OFFER_HANDLES (more: -E2BIG).
+ * @priority: %DRM_VSEG_OFFER_PRIORITY_LOW, NORMAL, HIGH or AUTO (NORMAL).
+ * @flags: must be zero.
+ * @pad: must be zero.
+ * @reserved: must be zero.
+ *
+ * Errors, all checked before any buffer changes (nothing changes on
+ * error): -EINVAL (bad @priority, nonzero @extensions, @flags, @pad or
+ * @reserved, zero @count; a buffer of a protected (VPR) segment, an
+ * imported buffer or one exported as a dma-buf), -E2BIG (@count too
+ * large), -EFAULT (@handles not readable), -ENOENT (unknown handle),
+ * -EPERM (a buffer the caller's file did not create: only its creator
+ * may give its content up, as with EVICT's DISCARD), -EBUSY (a pinned
+ * buffer: MAKE_RESIDENT's pin, a displayed primary, a kernel mapping or
+ * another device's attachment).
+ */
+struct drm_vseg_offer {
+	__u64 extensions;
+	__u64 handles;
+	__u32 count;
+	__u32 priority;
+	__u32 flags;
+	__u32 pad;
+	__u64 reserved[2];
+};
+
+#define DRM_VSEG_RECLAIM_OK		0
+#define DRM_VSEG_RECLAIM_DISCARDED	1
+
+/**
+ * struct drm_vseg_reclaim - DRM_IOCTL_VSEG_RECLAIM argument
+ *
+ * D3DKMTReclaimAllocations: take offered buffers back. Each goes back to
+ * its residency priority's place in the eviction order and is usable
+ * again; its result says whether its content survived
+ * (%DRM_VSEG_RECLAIM_OK) or was discarded while offered
+ * (%DRM_VSEG_RECLAIM_DISCARDED: it reads zero and the caller recreates
+ * it). A discarded buffer is in system memory: it comes back to a
+ * segment at its next use (MAKE_RESIDENT or SUBMIT) as any evicted buffer.
+ *
+ * @extensions: must be zero (an extension point).
+ * @handles: user pointer to @count __u32 GEM handles, each offered.
+ * @results: user pointer to @count __u32, written with a
+ *	DRM_VSEG_RECLAIM_* value per handle.
+ * @count: 1..%DRM_VSEG_MAX_OFFER_HANDLES (more: -E2BIG).
+ * @flags: must be zero.
+ * @syncobj: 0, or a syncobj handle whose fence is replaced with one that
+ *	signals when the paging the buffers still wait for (a discard under
+ *	way) is done; already signalled when there is none.
+ * @pad: must be zero.
+ * @reserved: must be zero.
+ *
+ * Errors, all checked before any buffer changes: -EINVAL (nonzero
+ * @extensions, @flags, @pad or @reserved, zero @count, a buffer that is
+ * not offered), -E2BIG, -EFAULT (@handles not readable, @results not
+ * writable), -ENOENT (unknown handle or @syncobj), -EPERM (a buffer the
+ * caller's file did not create).
+ */
+struct drm_vseg_reclaim {
+	__u64 extensions;
+	__u64 handles;
+	__u64 results;
+	__u32 count;
+	__u32 flags;
+	__u32 syncobj;
+	__u32 pad;
 	__u64 reserved[2];
 };
 

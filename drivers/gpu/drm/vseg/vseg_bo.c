@@ -17,6 +17,7 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_prime.h>
 #include <drm/ttm/ttm_tt.h>
+#include <uapi/drm/vseg_drm.h>
 
 #include "vseg_aperture_mgr.h"
 #include "vseg_bo.h"
@@ -642,13 +643,139 @@ int vseg_bo_set_priority(struct vseg_bo *vbo, u32 priority)
 	if (err)
 		return err;
 	vbo->priority = priority;
+	/* An offered buffer stays on list 0 until RECLAIM. */
+	if (!vbo->offered) {
+		spin_lock(&tbo->bdev->lru_lock);
+		tbo->priority = vseg_budget_lru_priority(priority,
+							 vseg_budget_policy_on());
+		ttm_bo_move_to_lru_tail(tbo);
+		spin_unlock(&tbo->bdev->lru_lock);
+	}
+	dma_resv_unlock(tbo->base.resv);
+	return 0;
+}
+
+/* The offer priority after the highest (DRM_VSEG_OFFER_PRIORITY_HIGH). */
+#define VSEG_OFFER_PRIORITY_END		4
+
+/**
+ * vseg_bo_offer_check() - may a buffer be offered
+ * @vbo: the buffer, reserved
+ *
+ * Return: 0; -EINVAL for a protected buffer (its content must not be
+ * dropped behind the protected session's back), an imported one (its
+ * content is the exporter's) or an exported one (other devices use it);
+ * -EBUSY for a pinned one (MAKE_RESIDENT's pins, a displayed primary, a
+ * kernel mapping, an attachment).
+ */
+int vseg_bo_offer_check(struct vseg_bo *vbo)
+{
+	dma_resv_assert_held(vbo->tbo.base.resv);
+	if (vseg_bo_is_protected(vbo) || vseg_bo_is_imported(vbo) ||
+	    vbo->tbo.base.dma_buf)
+		return -EINVAL;
+	if (vbo->tbo.pin_count || vbo->displayed || vbo->shared_pins ||
+	    vbo->display_kmaps)
+		return -EBUSY;
+	return 0;
+}
+
+/**
+ * vseg_bo_offer_locked() - offer a buffer (D3DKMTOfferAllocations)
+ * @vbo: the buffer, reserved, vseg_bo_offer_check() said 0
+ * @offer_priority: DRM_VSEG_OFFER_PRIORITY_LOW, NORMAL or HIGH
+ *
+ * The buffer goes to the tail of TTM's LRU list 0, which TTM evicts
+ * first and which no buffer in use is on (vseg_budget_lru_priority());
+ * an eviction from a memory segment then discards it (vseg_ttm_move()).
+ * Its CPU mappings go: a CPU access faults, and the fault refuses it.
+ */
+void vseg_bo_offer_locked(struct vseg_bo *vbo, u32 offer_priority)
+{
+	struct ttm_buffer_object *tbo = &vbo->tbo;
+
+	dma_resv_assert_held(tbo->base.resv);
+	if (!vbo->offered)
+		vbo->offer_discarded = false;
+	WRITE_ONCE(vbo->offered, offer_priority);
+	ttm_bo_unmap_virtual(tbo);
+	vseg_host_aperture_drop(vbo);
 	spin_lock(&tbo->bdev->lru_lock);
-	tbo->priority = vseg_budget_lru_priority(priority,
+	tbo->priority = 0;
+	ttm_bo_move_to_lru_tail(tbo);
+	spin_unlock(&tbo->bdev->lru_lock);
+}
+
+/* Back to the tail of list 0 if still offered at @offer_priority. */
+static void offer_requeue(struct vseg_bo *vbo, u32 offer_priority)
+{
+	struct ttm_buffer_object *tbo = &vbo->tbo;
+
+	if (READ_ONCE(vbo->offered) != offer_priority ||
+	    !dma_resv_trylock(tbo->base.resv))
+		return;
+	if (vbo->offered == offer_priority) {
+		spin_lock(&tbo->bdev->lru_lock);
+		ttm_bo_move_to_lru_tail(tbo);
+		spin_unlock(&tbo->bdev->lru_lock);
+	}
+	dma_resv_unlock(tbo->base.resv);
+}
+
+/**
+ * vseg_bo_offer_sort() - keep list 0 in offer priority order
+ * @vdev: the device
+ * @offer_priority: the priority buffers were just offered at (they are at
+ *	the tail of list 0)
+ *
+ * TTM evicts list 0 from its head. Buffers offered at a higher priority
+ * than the ones just offered go back to the tail, lowest priority first,
+ * so that list 0 reads LOW, NORMAL, HIGH again. Best effort: a buffer
+ * whose reservation someone holds right now is left where it is (a
+ * trylock), and any reservation of an offered buffer that TTM unreserves
+ * (ttm_bo_unreserve()) puts it at the tail as if just used.
+ */
+void vseg_bo_offer_sort(struct vseg_device *vdev, u32 offer_priority)
+{
+	struct vseg_bo **bos;
+	u32 prio;
+	u64 n, i;
+
+	if (offer_priority + 1 >= VSEG_OFFER_PRIORITY_END)
+		return;
+	bos = vseg_bos_snapshot(vdev, &n);
+	if (!bos)
+		return;
+	for (prio = offer_priority + 1; prio < VSEG_OFFER_PRIORITY_END; prio++)
+		for (i = 0; i < n; i++)
+			offer_requeue(bos[i], prio);
+	vseg_bos_put(bos, n);
+}
+
+/**
+ * vseg_bo_reclaim_locked() - take an offered buffer back
+ * @vbo: the buffer, reserved, offered
+ *
+ * It goes back to its residency priority's LRU list, as if just used.
+ *
+ * Return: DRM_VSEG_RECLAIM_OK, or DRM_VSEG_RECLAIM_DISCARDED when its
+ * content was dropped while it was offered.
+ */
+u32 vseg_bo_reclaim_locked(struct vseg_bo *vbo)
+{
+	struct ttm_buffer_object *tbo = &vbo->tbo;
+	u32 result = vbo->offer_discarded ? DRM_VSEG_RECLAIM_DISCARDED :
+					    DRM_VSEG_RECLAIM_OK;
+
+	dma_resv_assert_held(tbo->base.resv);
+	WRITE_ONCE(vbo->offered, 0);
+	vbo->offer_discarded = false;
+	spin_lock(&tbo->bdev->lru_lock);
+	tbo->priority = vseg_budget_lru_priority(vbo->priority,
 						 vseg_budget_policy_on());
 	ttm_bo_move_to_lru_tail(tbo);
 	spin_unlock(&tbo->bdev->lru_lock);
-	dma_resv_unlock(tbo->base.resv);
-	return 0;
+	return result;
 }
 
 /**
@@ -968,6 +1095,8 @@ int vseg_bo_make_resident_locked(struct vseg_bo *vbo, bool pin,
 	int err;
 
 	dma_resv_assert_held(vbo->tbo.base.resv);
+	if (vbo->offered)
+		return -EBUSY;
 	if (pin && vbo->tbo.pin_count >= VSEG_BO_MAX_PINS)
 		return -ENOBUFS;
 	vbo->move_reason = VSEG_MOVE_RESIDENCY;
@@ -1518,8 +1647,8 @@ bool vseg_bo_phys_addr(struct vseg_bo *vbo, u32 *seg, u64 *offset)
  * this returns, and it does not move again until the last such pin goes.
  *
  * Return: 0; -EBUSY if it is pinned in a memory segment (MAKE_RESIDENT's
- * pin, the display); -ENOSPC at the pin limit; -ENOMEM, -EINTR or
- * -ERESTARTSYS.
+ * pin, the display) or offered; -ENOSPC at the pin limit; -ENOMEM, -EINTR
+ * or -ERESTARTSYS.
  */
 int vseg_bo_pin_shared(struct vseg_bo *vbo)
 {
@@ -1531,6 +1660,9 @@ int vseg_bo_pin_shared(struct vseg_bo *vbo)
 	int err;
 
 	dma_resv_assert_held(tbo->base.resv);
+	/* Offered: unused until RECLAIM. */
+	if (vbo->offered)
+		return -EBUSY;
 	if (tbo->pin_count >= VSEG_BO_MAX_PINS)
 		return -ENOSPC;
 	if (!tbo->resource || (tbo->resource->mem_type != TTM_PL_SYSTEM &&

@@ -121,6 +121,13 @@ struct vseg_bo_state {
  *	holder makes next (but TTM's evictions); under the reservation.
  * @discard: the move being made drops the content instead of transferring
  *	it (EVICT with DRM_VSEG_RESIDENCY_DISCARD); under the reservation.
+ * @offered: its offer priority (DRM_VSEG_OFFER_PRIORITY_LOW..HIGH) while
+ *	offered (DRM_IOCTL_VSEG_OFFER), 0 otherwise; set under the
+ *	reservation, read without it (READ_ONCE) by fdinfo and the checks
+ *	that refuse an offered buffer before they lock it.
+ * @offer_discarded: its content was discarded while it was offered (an
+ *	eviction from a memory segment, vseg_ttm_move()); under the
+ *	reservation, cleared by RECLAIM.
  * @shared_pins: pins held for other devices' dma-buf attachments and for
  *	kernel mappings of the dma-buf (vseg_prime.c); under the reservation.
  * @display_kmaps: kernel mappings of a displayed buffer made where it is
@@ -162,6 +169,8 @@ struct vseg_bo {
 	u32 priority;
 	u32 move_reason;
 	bool discard;
+	u32 offered;
+	bool offer_discarded;
 	unsigned int shared_pins;
 	unsigned int display_kmaps;
 	u64 crypt_nonce;
@@ -268,6 +277,17 @@ int vseg_bo_make_resident_list(struct vseg_bo **bos, u32 n,
 int vseg_bo_evict(struct vseg_bo *vbo, bool unpin, bool discard,
 		  bool *unpinned, enum vseg_move_reason why);
 int vseg_bo_set_priority(struct vseg_bo *vbo, u32 priority);
+int vseg_bo_offer_check(struct vseg_bo *vbo);
+void vseg_bo_offer_locked(struct vseg_bo *vbo, u32 offer_priority);
+void vseg_bo_offer_sort(struct vseg_device *vdev, u32 offer_priority);
+u32 vseg_bo_reclaim_locked(struct vseg_bo *vbo);
+
+/* An offered buffer is refused by whatever would use it (-EBUSY). */
+static inline bool vseg_bo_offered(const struct vseg_bo *vbo)
+{
+	return READ_ONCE(vbo->offered);
+}
+
 void vseg_bo_unpin(struct vseg_bo *vbo, unsigned int count);
 void vseg_bo_unpin_locked(struct vseg_bo *vbo);
 int vseg_bo_make_reachable(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx);

@@ -37,6 +37,9 @@ static int head_pin_locked(struct vseg_bo *bo, void *arg)
 	bool moved = false;
 	int ret;
 
+	/* Offered: unused until RECLAIM. */
+	if (bo->offered)
+		return -EBUSY;
 	/* The display reads it physically: map it even without AP. */
 	bo->move_reason = VSEG_MOVE_SCANOUT;
 	ret = vseg_bo_make_displayable(bo, &moved, &ctx);

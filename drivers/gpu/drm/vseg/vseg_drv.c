@@ -136,6 +136,8 @@ VSEG_IOCTL_GUARD(vseg_ioctl_device_query)
 VSEG_IOCTL_GUARD(vseg_ioctl_set_reservation)
 VSEG_IOCTL_GUARD(vseg_ioctl_set_priority)
 VSEG_IOCTL_GUARD(vseg_ioctl_budget_notify)
+VSEG_IOCTL_GUARD(vseg_ioctl_offer)
+VSEG_IOCTL_GUARD(vseg_ioctl_reclaim)
 
 #define VSEG_IOCTL_DEF(ioctl, func, flags) \
 	DRM_IOCTL_DEF_DRV(ioctl, func##_guarded, flags)
@@ -160,6 +162,8 @@ static const struct drm_ioctl_desc vseg_ioctls[] = {
 	VSEG_IOCTL_DEF(VSEG_SET_RESERVATION, vseg_ioctl_set_reservation, DRM_RENDER_ALLOW),
 	VSEG_IOCTL_DEF(VSEG_SET_PRIORITY, vseg_ioctl_set_priority, DRM_RENDER_ALLOW),
 	VSEG_IOCTL_DEF(VSEG_BUDGET_NOTIFY, vseg_ioctl_budget_notify, DRM_RENDER_ALLOW),
+	VSEG_IOCTL_DEF(VSEG_OFFER, vseg_ioctl_offer, DRM_RENDER_ALLOW),
+	VSEG_IOCTL_DEF(VSEG_RECLAIM, vseg_ioctl_reclaim, DRM_RENDER_ALLOW),
 };
 
 static int vseg_open(struct drm_device *drm, struct drm_file *file)

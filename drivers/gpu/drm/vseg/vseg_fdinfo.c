@@ -86,9 +86,9 @@ static const char * const engine_keys[VSEG_NUM_ENGINES] = {
  * file's buffers placed there), drm-shared (those with handles in other
  * files or exported), drm-resident (those whose memory is committed: all
  * of them in a memory segment or the aperture, those with pages in system
- * memory), drm-purgeable (none yet), drm-active (resident ones a job or
- * move still uses); and vseg-evicted (bytes of the file's buffers evicted
- * from there, living elsewhere). Per engine: drm-engine-<name>, the time
+ * memory), drm-purgeable (offered ones, DRM_IOCTL_VSEG_OFFER), drm-active
+ * (resident ones a job or move still uses); and vseg-evicted (bytes of the
+ * file's buffers evicted from there, living elsewhere). Per engine: drm-engine-<name>, the time
  * it spent on the file's work.
  */
 void vseg_show_fdinfo(struct drm_printer *p, struct drm_file *file)

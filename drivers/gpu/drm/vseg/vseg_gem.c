@@ -84,16 +84,20 @@ enum drm_gem_object_status vseg_gem_status(struct drm_gem_object *gem)
 	u32 seg = READ_ONCE(vbo->accounted_seg);
 	enum drm_gem_object_status st = 0;
 
+	/* Offered: its owner lets it go (fdinfo's drm-purgeable). */
+	if (vseg_bo_offered(vbo))
+		st |= DRM_GEM_OBJECT_PURGEABLE;
 	if (seg == VSEG_BO_NOWHERE)
-		return 0;
+		return st;
 	if (seg) {
-		st = DRM_GEM_OBJECT_RESIDENT;
+		st |= DRM_GEM_OBJECT_RESIDENT;
 	} else if (dma_resv_trylock(gem->resv)) {
 		if (vbo->tbo.ttm && ttm_tt_is_populated(vbo->tbo.ttm))
-			st = DRM_GEM_OBJECT_RESIDENT;
+			st |= DRM_GEM_OBJECT_RESIDENT;
 		dma_resv_unlock(gem->resv);
 	}
-	if (st && !dma_resv_test_signaled(gem->resv, DMA_RESV_USAGE_BOOKKEEP))
+	if ((st & DRM_GEM_OBJECT_RESIDENT) &&
+	    !dma_resv_test_signaled(gem->resv, DMA_RESV_USAGE_BOOKKEEP))
 		st |= VSEG_DRM_GEM_OBJECT_ACTIVE;
 	return st;
 }
@@ -320,6 +324,11 @@ static vm_fault_t vseg_vm_fault(struct vm_fault *vmf)
 		drm_dev_exit(idx);
 		dma_resv_unlock(tbo->base.resv);
 		return vseg_pm_fault_wait(bdev_to_vseg(tbo->bdev), vmf);
+	}
+	/* Offered: unused until RECLAIM (OFFER unmapped it). */
+	if (vbo->offered) {
+		ret = VM_FAULT_SIGBUS;
+		goto out_exit;
 	}
 	/* Jobs that use the buffer finish before the CPU sees it. */
 	if (dma_resv_wait_timeout(tbo->base.resv, DMA_RESV_USAGE_WRITE, true,

@@ -7,13 +7,16 @@
  */
 
 #include <linux/build_bug.h>
+#include <linux/dma-fence-unwrap.h>
 #include <linux/stddef.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <drm/drm_device.h>
+#include <drm/drm_exec.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
+#include <drm/drm_syncobj.h>
 #include <drm/drm_vma_manager.h>
 
 #include <uapi/drm/vseg_drm.h>
@@ -516,6 +519,11 @@ int vseg_ioctl_gem_mmap_offset(struct drm_device *drm, void *data,
 		drm_gem_object_put(&vbo->tbo.base);
 		return -EPERM;
 	}
+	/* Offered: unused until RECLAIM. */
+	if (vseg_bo_offered(vbo)) {
+		drm_gem_object_put(&vbo->tbo.base);
+		return -EBUSY;
+	}
 	/*
 	 * No CPU-reachable place: every fault would fail; say so now. An
 	 * imported buffer is mapped through its dma-buf, by its exporter.
@@ -703,6 +711,225 @@ int vseg_ioctl_evict(struct drm_device *drm, void *data,
 		     struct drm_file *file)
 {
 	return residency(file, data, false);
+}
+
+/* OFFER and RECLAIM: the buffers of one call, looked up and locked. */
+struct offer_call {
+	struct vseg_bo **bos;
+	u32 *handles;
+	u32 n;
+};
+
+static int offer_lookup(struct drm_file *file, u64 uptr, u32 count,
+			struct offer_call *c)
+{
+	struct vseg_file *vfile = file->driver_priv;
+	int err = 0;
+
+	c->n = 0;
+	c->handles = vseg_copy_array(uptr, count, sizeof(*c->handles), &err);
+	if (err)
+		return err;
+	c->bos = kvcalloc(count, sizeof(*c->bos), GFP_KERNEL_ACCOUNT);
+	if (!c->bos)
+		return -ENOMEM;
+	for (; c->n < count; c->n++) {
+		c->bos[c->n] = lookup_bo(file, c->handles[c->n]);
+		if (!c->bos[c->n])
+			return -ENOENT;
+	}
+	/* The content is the creating file's to give up (as DISCARD). */
+	for (c->n = 0; c->n < count; c->n++)
+		if (c->bos[c->n]->owner_file != vfile->client_id)
+			err = -EPERM;
+	return err;
+}
+
+static void offer_release(struct offer_call *c)
+{
+	while (c->bos && c->n--)
+		drm_gem_object_put(&c->bos[c->n]->tbo.base);
+	kvfree(c->bos);
+	kvfree(c->handles);
+}
+
+/* Lock every buffer of @c (a handle given twice once). */
+static int offer_lock(struct drm_exec *exec, struct offer_call *c)
+{
+	u32 i;
+	int err = 0;
+
+	for (i = 0; i < c->n && !err; i++)
+		err = drm_exec_lock_obj(exec, &c->bos[i]->tbo.base);
+	return err;
+}
+
+/*
+ * The fence of the paging the buffers wait for (their KERNEL fences: a
+ * discard, a move under way); NULL when none. Without memory to merge two,
+ * it waits for them here instead.
+ */
+static struct dma_fence *reclaim_fence(struct offer_call *c)
+{
+	struct dma_fence *acc = NULL, *f, *m;
+	u32 i;
+
+	for (i = 0; i < c->n; i++) {
+		if (dma_resv_get_singleton(c->bos[i]->tbo.base.resv,
+					   DMA_RESV_USAGE_KERNEL, &f) || !f) {
+			dma_resv_wait_timeout(c->bos[i]->tbo.base.resv,
+					      DMA_RESV_USAGE_KERNEL, false,
+					      MAX_SCHEDULE_TIMEOUT);
+			continue;
+		}
+		if (!acc) {
+			acc = f;
+			continue;
+		}
+		m = dma_fence_unwrap_merge(acc, f);
+		if (!m) {
+			dma_fence_wait(acc, false);
+			dma_fence_wait(f, false);
+		}
+		dma_fence_put(acc);
+		dma_fence_put(f);
+		acc = m;
+	}
+	return acc;
+}
+
+/**
+ * vseg_ioctl_offer() - DRM_IOCTL_VSEG_OFFER
+ * @drm: the device
+ * @data: &struct drm_vseg_offer
+ * @file: the caller
+ *
+ * Every buffer is locked and checked before any is offered.
+ *
+ * Return: 0 or a negative error code, as the UAPI documents.
+ */
+int vseg_ioctl_offer(struct drm_device *drm, void *data,
+		     struct drm_file *file)
+{
+	struct drm_vseg_offer *args = data;
+	struct offer_call c = {};
+	struct drm_exec exec;
+	u32 prio = args->priority, i;
+	int err;
+
+	if (args->extensions || args->flags || args->pad ||
+	    !mbz(args->reserved, sizeof(args->reserved)) || !args->count ||
+	    prio < DRM_VSEG_OFFER_PRIORITY_LOW ||
+	    prio > DRM_VSEG_OFFER_PRIORITY_AUTO)
+		return -EINVAL;
+	if (args->count > DRM_VSEG_MAX_OFFER_HANDLES)
+		return -E2BIG;
+	if (prio == DRM_VSEG_OFFER_PRIORITY_AUTO)
+		prio = DRM_VSEG_OFFER_PRIORITY_NORMAL;
+	err = offer_lookup(file, args->handles, args->count, &c);
+	if (err)
+		goto out;
+	drm_exec_init(&exec, DRM_EXEC_INTERRUPTIBLE_WAIT |
+		      DRM_EXEC_IGNORE_DUPLICATES, c.n);
+	drm_exec_until_all_locked(&exec) {
+		err = offer_lock(&exec, &c);
+		drm_exec_retry_on_contention(&exec);
+	}
+	for (i = 0; i < c.n && !err; i++)
+		err = vseg_bo_offer_check(c.bos[i]);
+	for (i = 0; i < c.n && !err; i++)
+		vseg_bo_offer_locked(c.bos[i], prio);
+	drm_exec_fini(&exec);
+	if (!err)
+		vseg_bo_offer_sort(to_vseg(drm), prio);
+out:
+	offer_release(&c);
+	return err;
+}
+
+/**
+ * vseg_ioctl_reclaim() - DRM_IOCTL_VSEG_RECLAIM
+ * @drm: the device
+ * @data: &struct drm_vseg_reclaim
+ * @file: the caller
+ *
+ * Every buffer is locked and checked, and the results array written once
+ * (zeros), before any is reclaimed.
+ *
+ * Return: 0 or a negative error code, as the UAPI documents.
+ */
+int vseg_ioctl_reclaim(struct drm_device *drm, void *data,
+		       struct drm_file *file)
+{
+	struct drm_vseg_reclaim *args = data;
+	void __user *results = u64_to_user_ptr(args->results);
+	struct drm_syncobj *so = NULL;
+	struct dma_fence *fence = NULL;
+	struct offer_call c = {};
+	struct drm_exec exec;
+	u32 *res = NULL, i;
+	int err;
+
+	if (args->extensions || args->flags || args->pad ||
+	    !mbz(args->reserved, sizeof(args->reserved)) || !args->count)
+		return -EINVAL;
+	if (args->count > DRM_VSEG_MAX_OFFER_HANDLES)
+		return -E2BIG;
+	err = offer_lookup(file, args->handles, args->count, &c);
+	if (err)
+		goto out;
+	res = kvcalloc(c.n, sizeof(*res), GFP_KERNEL_ACCOUNT);
+	if (!res) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (clear_user(results, (size_t)c.n * sizeof(*res))) {
+		err = -EFAULT;
+		goto out;
+	}
+	if (args->syncobj) {
+		so = drm_syncobj_find(file, args->syncobj);
+		if (!so) {
+			err = -ENOENT;
+			goto out;
+		}
+	}
+	drm_exec_init(&exec, DRM_EXEC_INTERRUPTIBLE_WAIT |
+		      DRM_EXEC_IGNORE_DUPLICATES, c.n);
+	drm_exec_until_all_locked(&exec) {
+		err = offer_lock(&exec, &c);
+		drm_exec_retry_on_contention(&exec);
+	}
+	for (i = 0; i < c.n && !err; i++)
+		if (!c.bos[i]->offered)
+			err = -EINVAL;
+	for (i = 0; i < c.n && !err; i++) {
+		u32 j;
+
+		/* A handle given twice: its first entry's result. */
+		for (j = 0; j < i && c.bos[j] != c.bos[i]; j++)
+			;
+		res[i] = j < i ? res[j] : vseg_bo_reclaim_locked(c.bos[i]);
+	}
+	if (!err && so)
+		fence = reclaim_fence(&c);
+	drm_exec_fini(&exec);
+	if (err)
+		goto out;
+	if (so) {
+		if (!fence)
+			fence = dma_fence_get_stub();
+		drm_syncobj_replace_fence(so, fence);
+		dma_fence_put(fence);
+	}
+	if (copy_to_user(results, res, (size_t)c.n * sizeof(*res)))
+		err = -EFAULT;
+out:
+	if (so)
+		drm_syncobj_put(so);
+	kvfree(res);
+	offer_release(&c);
+	return err;
 }
 
 static_assert(DRM_VSEG_PRIORITY_NORMAL == VSEG_PRIORITY_NORMAL);

@@ -34,6 +34,10 @@ int vseg_ioctl_evict(struct drm_device *drm, void *data,
 		     struct drm_file *file);
 int vseg_ioctl_device_query(struct drm_device *drm, void *data,
 			    struct drm_file *file);
+int vseg_ioctl_offer(struct drm_device *drm, void *data,
+		     struct drm_file *file);
+int vseg_ioctl_reclaim(struct drm_device *drm, void *data,
+		       struct drm_file *file);
 int vseg_ioctl_budget_notify(struct drm_device *drm, void *data,
 			     struct drm_file *file);
 int vseg_ioctl_set_priority(struct drm_device *drm, void *data,

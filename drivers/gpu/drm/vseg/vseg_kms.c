@@ -22,8 +22,10 @@
 #include <drm/drm_probe_helper.h>
 #include <drm/drm_vblank.h>
 
+#include "vseg_bo.h"
 #include "vseg_crtc.h"
 #include "vseg_device_types.h"
+#include "vseg_gem.h"
 #include "vseg_hw.h"
 #include "vseg_kms.h"
 #include "vseg_plane.h"
@@ -46,11 +48,22 @@ static struct drm_framebuffer *
 fb_create(struct drm_device *drm, struct drm_file *file,
 	  VSEG_FB_CREATE_INFO_ARG const struct drm_mode_fb_cmd2 *cmd)
 {
+	struct drm_gem_object *obj;
+	bool offered;
+
 	if (!vseg_plane_format_supported(cmd->pixel_format))
 		return ERR_PTR(-EINVAL);
 	if ((cmd->flags & DRM_MODE_FB_MODIFIERS) &&
 	    cmd->modifier[0] != DRM_FORMAT_MOD_LINEAR)
 		return ERR_PTR(-EINVAL);
+	/* An offered buffer is unused until RECLAIM (the pin refuses too). */
+	obj = drm_gem_object_lookup(file, cmd->handles[0]);
+	if (!obj)
+		return ERR_PTR(-ENOENT);
+	offered = vseg_gem_is_vseg(obj) && vseg_bo_offered(gem_to_vseg_bo(obj));
+	drm_gem_object_put(obj);
+	if (offered)
+		return ERR_PTR(-EBUSY);
 	return drm_gem_fb_create(drm, file, VSEG_FB_CREATE_INFO cmd);
 }
 

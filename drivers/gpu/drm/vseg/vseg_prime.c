@@ -43,8 +43,11 @@
  * the dma-buf, would read its content. A VM-private buffer is not either:
  * its reservation object is its address space's.
  *
+ * An offered buffer is not either, until RECLAIM (a snapshot of its state:
+ * an attachment's pin checks it again under the reservation).
+ *
  * Return: the dma-buf, or an ERR_PTR(): -EPERM for a protected buffer,
- * -EINVAL for a VM-private one.
+ * -EINVAL for a VM-private one, -EBUSY for an offered one.
  */
 struct dma_buf *vseg_prime_export(struct drm_gem_object *gem, int flags)
 {
@@ -52,6 +55,8 @@ struct dma_buf *vseg_prime_export(struct drm_gem_object *gem, int flags)
 		return ERR_PTR(-EPERM);
 	if (gem_to_vseg_bo(gem)->resv_obj)
 		return ERR_PTR(-EINVAL);
+	if (vseg_bo_offered(gem_to_vseg_bo(gem)))
+		return ERR_PTR(-EBUSY);
 	return drm_gem_prime_export(gem, flags);
 }
 

@@ -336,6 +336,9 @@ static int prepare_bo(struct vseg_cmd_job *job, struct vseg_bo *bo)
 
 	if (!tbo->resource)
 		return -EINVAL;
+	/* Offered: unused until RECLAIM. */
+	if (bo->offered)
+		return -EBUSY;
 	bo->move_reason = VSEG_MOVE_SUBMISSION;
 	if (job->base.queue == VSEG_QUEUE_COPY)
 		err = vseg_bo_make_reachable(bo, &ctx);

@@ -137,7 +137,8 @@ static void vseg_ttm_evict_flags(struct ttm_buffer_object *bo,
 	struct vseg_bo *vbo;
 	unsigned int n;
 
-	if (!vseg_is_vseg_bo(bo) || !bo->resource) {
+	/* An offered buffer is discarded to system memory (vseg_ttm_move()). */
+	if (!vseg_is_vseg_bo(bo) || !bo->resource || to_vseg_bo(bo)->offered) {
 		vseg_placement_set(placement, &vseg_sys_place, 1);
 		return;
 	}
@@ -454,7 +455,7 @@ static int vseg_ttm_move(struct ttm_buffer_object *bo, bool evict,
 	struct vseg_paging *pg = &vdev->pager;
 	struct ttm_resource *old = bo->resource;
 	s32 from = old ? vseg_mem_type_to_seg(vdev, old->mem_type) : -1;
-	bool has_content, discard, overwritten;
+	bool has_content, discard, offer_discard, overwritten;
 	struct vseg_pt_move pt = {};
 	struct dma_fence *fence;
 	int err;
@@ -466,6 +467,14 @@ static int vseg_ttm_move(struct ttm_buffer_object *bo, bool evict,
 	if (vseg_pt_is_page(bo))
 		vseg_pt_evicting(bo, new_mem);
 	discard = vseg_is_vseg_bo(bo) && to_vseg_bo(bo)->discard;
+	/*
+	 * An offered buffer evicted from a memory segment is discarded, not
+	 * copied: the paging engine's DISCARD, with the teardown of its GART
+	 * and page-table entries as any move (not TTM's pipeline gutting).
+	 */
+	offer_discard = evict && !discard && vseg_is_vseg_bo(bo) &&
+			to_vseg_bo(bo)->offered && !res_uses_pages(old);
+	discard |= offer_discard;
 	err = move_prepare(vdev, bo, ctx, old, new_mem, discard, &has_content,
 			   &overwritten);
 	/* The page-table entries of the buffer's mappings follow it. */
@@ -522,6 +531,8 @@ static int vseg_ttm_move(struct ttm_buffer_object *bo, bool evict,
 	/* Back in its segment: the decrypting TRANSFERs hold the nonce. */
 	if (vseg_tbo_is_protected(bo) && !res_uses_pages(bo->resource))
 		to_vseg_bo(bo)->crypt_nonce = 0;
+	if (offer_discard)
+		to_vseg_bo(bo)->offer_discarded = true;
 	if (vseg_is_vseg_bo(bo)) {
 		trace_move(vdev, to_vseg_bo(bo), from, evict && old);
 		vseg_bo_update_state(to_vseg_bo(bo), bo->resource,
@@ -799,7 +810,8 @@ static bool vseg_ttm_eviction_valuable(struct ttm_buffer_object *bo,
 	     (vseg_bo_is_protected(to_vseg_bo(bo)) &&
 	      READ_ONCE(vdev->pm.state) != VSEG_PM_NONE)))
 		return false;
-	if (vseg_is_vseg_bo(bo) && bo->resource &&
+	/* Offered: its owner gave it up; no reservation protects it. */
+	if (vseg_is_vseg_bo(bo) && bo->resource && !to_vseg_bo(bo)->offered &&
 	    READ_ONCE(vdev->pm.state) == VSEG_PM_NONE &&
 	    vseg_budget_protects(to_vseg_bo(bo)->owner,
 				 vseg_mem_type_to_seg(vdev,

@@ -823,6 +823,11 @@ static int vm_bind(struct drm_file *file, struct drm_vseg_vm_bind *args,
 			goto out_free;
 		}
 		op->obj = &vbo->tbo.base;
+		/* Offered: unused until RECLAIM (a snapshot, see vseg.rst). */
+		if (vseg_bo_offered(vbo)) {
+			err = -EBUSY;
+			goto out_free;
+		}
 		op->readonly = args->flags & DRM_VSEG_VM_BIND_READONLY;
 		op->offset = args->offset;
 		/* 0: the rest of the buffer. */
