@@ -912,38 +912,47 @@ static bool trim_before(const struct vseg_bo *a, const struct vseg_bo *b)
 	return a->last_use < b->last_use;
 }
 
-/* Under bo_lock: the VSEG_TRIM_BATCH first candidates, referenced. */
+/*
+ * Under bo_lock: the VSEG_TRIM_BATCH first candidates, referenced (the
+ * references are taken once the batch is chosen: dropping one here could
+ * free a buffer, which takes bo_lock). None while an offered buffer is in
+ * the segment: offered buffers go before anything in use, and TTM's walk
+ * takes them first (its list 0).
+ */
 static unsigned int trim_candidates(struct vseg_device *vdev,
 				    struct vseg_bo *self, u32 seg,
 				    struct vseg_bo **cand)
 {
 	struct vseg_limits_client *owner = NULL;
+	unsigned int n = 0, got = 0, i;
 	bool over = false;
-	unsigned int n = 0, i;
 	struct vseg_bo *v;
 
 	lockdep_assert_held(&vdev->bo_lock);
 	list_for_each_entry(v, &vdev->bos, link) {
-		if (v == self || READ_ONCE(v->accounted_seg) != seg ||
-		    !v->owner || READ_ONCE(v->tbo.pin_count))
+		if (v == self || READ_ONCE(v->accounted_seg) != seg)
+			continue;
+		if (vseg_bo_offered(v))
+			return 0;
+		if (!v->owner || READ_ONCE(v->tbo.pin_count))
 			continue;
 		if (v->owner != owner) {
 			owner = v->owner;
 			over = vseg_budget_over(owner, seg);
 		}
-		if (!over)
+		if (!over ||
+		    (n == VSEG_TRIM_BATCH && !trim_before(v, cand[n - 1])))
 			continue;
-		if (n == VSEG_TRIM_BATCH && !trim_before(v, cand[n - 1]))
-			continue;
-		if (!kref_get_unless_zero(&v->tbo.base.refcount))
-			continue;
-		if (n == VSEG_TRIM_BATCH)
-			drm_gem_object_put(&cand[--n]->tbo.base);
-		for (i = n++; i && trim_before(v, cand[i - 1]); i--)
+		if (n < VSEG_TRIM_BATCH)
+			n++;
+		for (i = n - 1; i && trim_before(v, cand[i - 1]); i--)
 			cand[i] = cand[i - 1];
 		cand[i] = v;
 	}
-	return n;
+	for (i = 0; i < n; i++)
+		if (kref_get_unless_zero(&cand[i]->tbo.base.refcount))
+			cand[got++] = cand[i];
+	return got;
 }
 
 /* Evict @vbo, locked, if its process is still over budget: its bytes. */
