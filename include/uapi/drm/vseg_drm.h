@@ -182,7 +182,11 @@ extern "C" {
  *   memory pressure an offered buffer in a memory segment is discarded
  *   before any buffer in use is evicted. DRM_IOCTL_VSEG_RECLAIM takes
  *   them back and says per buffer whether the content survived; fdinfo's
- *   drm-purgeable-<segment> counts offered buffers.
+ *   drm-purgeable-<segment> counts offered buffers. The buffers of
+ *   processes over their budget are evicted before any other. Where the
+ *   kernel has the dmem cgroup controller, memory segments are dmem
+ *   regions and the budget and AvailableForReservation are at most what
+ *   the process's dmem.max leaves.
  *
  * Rule for the version: the minor grows by one whenever this header
  * gains something a program may want to test for before it uses it (an
