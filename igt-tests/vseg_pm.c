@@ -8,7 +8,8 @@
  * GART-mapped one. Each transition moves exactly the buffers the flags
  * say, keeps every byte, poisons only the memory that lost power, says so
  * in debugfs and QUERY_SEGMENTS, and leaves the heads and the aperture
- * working.
+ * working. After the exit the evicted buffers come back to their segment
+ * (asynchronously: the tests wait for debugfs restore_pending=0).
  *
  * Copyright (c) 2026 The vseg authors
  */
@@ -66,15 +67,25 @@
  * SUBTEST: jobs-in-flight
  * Description: A copy-engine FILL of a buffer in the unpreserved segment
  *	is still queued when standby is triggered: the transition waits for
- *	it, the buffer is evicted with the filled content.
+ *	it, the buffer is evicted with the filled content and comes back
+ *	with it.
  *
  * SUBTEST: hostile-client
  * Description: A render-node client's buffers survive a transition
  *	another process triggers, its new buffers in memory that lost power
  *	read zero, never poison; without root it cannot trigger one.
+ *
+ * SUBTEST: residency-restored
+ * Description: Buffers resident in a memory segment that loses its
+ *	content come back to it after standby and after hibernate, with
+ *	their bytes; when not all fit, the HIGH priority ones come back and
+ *	the LOW ones that find no room are counted (no_room); an
+ *	unprivileged hostile process cannot see the buffers, cannot trigger
+ *	the restore and cannot push the HIGH ones out.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -156,6 +167,62 @@ static void trigger(const char *kind)
 struct pm_counts {
 	uint64_t evicted, evicted_bytes, saved, saved_bytes, poisoned;
 };
+
+/* What the restore after the last exit did to a segment (debugfs only). */
+struct restore_counts {
+	uint64_t recorded, restored, restored_bytes, no_room, skipped;
+};
+
+/* debugfs pm's restore_pending: buffers still to come back. */
+static uint64_t restore_pending(void)
+{
+	struct vseg_debugfs_file f;
+	uint64_t n;
+
+	vseg_debugfs_read(ctx.fd, "pm", NULL, &f);
+	igt_assert(f.num_lines >= 1);
+	n = vseg_debugfs_u64(&f.line[0], "restore_pending");
+	vseg_debugfs_free(&f);
+	return n;
+}
+
+/*
+ * Wait until the buffers the last transition evicted are handled. Not a
+ * timing target: the bound only keeps a broken restore from hanging.
+ */
+static void wait_restored(void)
+{
+	for (int t = 0; t < 120000; t++) {
+		if (!restore_pending())
+			return;
+		usleep(1000);
+	}
+	igt_assert_f(false, "restore_pending still %llu\n",
+		     (unsigned long long)restore_pending());
+}
+
+/* The restore counters of segment id @id. */
+static void read_restore(uint32_t id, struct restore_counts *r)
+{
+	struct vseg_debugfs_file f;
+	bool seen = false;
+
+	vseg_debugfs_read(ctx.fd, "pm", NULL, &f);
+	for (unsigned int i = 1; i < f.num_lines; i++) {
+		const struct vseg_debugfs_line *l = &f.line[i];
+
+		if (!vseg_debugfs_is(l, "segment") || l->id != id)
+			continue;
+		r->recorded = vseg_debugfs_u64(l, "recorded");
+		r->restored = vseg_debugfs_u64(l, "restored");
+		r->restored_bytes = vseg_debugfs_u64(l, "restored_bytes");
+		r->no_room = vseg_debugfs_u64(l, "no_room");
+		r->skipped = vseg_debugfs_u64(l, "skipped");
+		seen = true;
+	}
+	vseg_debugfs_free(&f);
+	igt_assert_f(seen, "debugfs pm has no line for segment %u\n", id);
+}
 
 static bool is_value(const struct vseg_debugfs_line *l, const char *key,
 		     const char *want)
@@ -326,8 +393,10 @@ static void info_of(uint32_t h, struct drm_vseg_gem_info *i)
 
 /*
  * After a transition: the unpinned buffers of the @lost segments (bit per
- * segment) are in system memory; in "part" with @partial only the top
- * buffer is; every other buffer did not move; every byte is intact. The
+ * segment) were evicted, in "part" with @partial only the top buffer, and
+ * came back to their segment after the exit (two moves; the displayed
+ * primary, pinned again by its head, is recorded but skipped); every other
+ * buffer did not move; every byte is intact. The
  * pinned buffers of the @entered segments (those that were to lose power)
  * were saved; their pages and nothing else were poisoned unless the
  * device kept its power (@thaw). A displayed primary of "none" leaves with
@@ -340,14 +409,16 @@ static void verify(const struct pm_set *set, unsigned int lost,
 	struct pm_counts c[NUM_SEGS] = {}, qc[NUM_SEGS] = {};
 	struct drm_vseg_gem_info i;
 
+	wait_restored();
 	read_counts(c, last);
 	query_counts(qc, !strcmp(last, "standby") ? DRM_VSEG_POWER_STANDBY :
 			 DRM_VSEG_POWER_HIBERNATE);
 	igt_assert_f(!memcmp(c, qc, sizeof(c)),
 		     "QUERY_SEGMENTS and debugfs pm disagree\n");
 	for (int s = 0; s < NUM_SEGS; s++) {
-		uint64_t evicted = 0, bytes = 0;
+		uint64_t evicted = 0, bytes = 0, back = 0;
 		bool cut = entered & BIT(s);
+		struct restore_counts r;
 
 		for (int b = 0; b < NUM_BUFS; b++) {
 			bool gone = b != PINNED &&
@@ -358,15 +429,17 @@ static void verify(const struct pm_set *set, unsigned int lost,
 			info_of(set->h[s][b], &i);
 			snprintf(what, sizeof(what), "%s buffer %d",
 				 seg_names[s], b);
-			igt_assert_f(i.segment_id == (gone ? 0 : set->seg[s][b]),
+			/* Out and back. */
+			igt_assert_f(i.segment_id == set->seg[s][b],
 				     "%s in segment %u\n", what, i.segment_id);
 			igt_assert_eq_u64(i.moves,
-					  set->moves[s][b] + (gone ? 1 : 0));
+					  set->moves[s][b] + (gone ? 2 : 0));
 			vseg_bo_check_pattern(ctx.fd, set->h[s][b],
 					      buf_size[b], seed_of(s, b), what);
 			if (gone) {
 				evicted++;
 				bytes += buf_size[b];
+				back += buf_size[b];
 			}
 		}
 		if (set->primary && s == NONE && cut) {
@@ -379,6 +452,13 @@ static void verify(const struct pm_set *set, unsigned int lost,
 		igt_assert_eq_u64(c[s].saved, cut ? 1 : 0);
 		igt_assert_eq_u64(c[s].saved_bytes, cut ? SMALL : 0);
 		igt_assert_eq_u64(c[s].poisoned, cut && !thaw ? SMALL : 0);
+		read_restore(seg_id[s], &r);
+		igt_assert_eq_u64(r.recorded, evicted);
+		igt_assert_eq_u64(r.restored_bytes, back);
+		igt_assert_eq_u64(r.no_room, 0);
+		igt_assert_eq_u64(r.restored + r.skipped, r.recorded);
+		igt_assert_eq_u64(r.skipped,
+				  set->primary && s == NONE && cut ? 1 : 0);
 	}
 }
 
@@ -663,12 +743,13 @@ static void do_hibernate(bool system)
 	check_extras(&set);
 	check_new_zero(ctx.fd);
 	/*
-	 * And once more: the unpinned buffers are in system memory, nothing
-	 * is left to evict but the primary, which the display took back.
+	 * And once more: the unpinned buffers came back after the first, so
+	 * the second evicts (and brings back) the same ones.
 	 */
 	remember(&set);
 	trigger("hibernate");
-	verify(&set, 0, BIT(NONE) | BIT(STBY), false, false, "hibernate");
+	verify(&set, BIT(NONE) | BIT(STBY), BIT(NONE) | BIT(STBY), true,
+	       false, "hibernate");
 	check_extras(&set);
 	close_set(&set);
 }
@@ -723,9 +804,10 @@ static void test_query_counters(void)
 	trigger("standby");
 	/* verify() checks QUERY against debugfs and the expected counts. */
 	verify(&set, BIT(NONE), BIT(NONE), false, false, "standby");
+	/* The buffers of "none" came back: hibernate evicts them again. */
 	remember(&set);
 	trigger("hibernate");
-	verify(&set, BIT(STBY), BIT(NONE) | BIT(STBY), true, false,
+	verify(&set, BIT(NONE) | BIT(STBY), BIT(NONE) | BIT(STBY), true, false,
 	       "hibernate");
 	close_set(&set);
 }
@@ -744,8 +826,10 @@ static void test_jobs_in_flight(void)
 		vseg_cb_fill_phys(&cb, h, 0, SZ_4M, 0x5a5a0000u + r);
 	vseg_cb_submit(ctx.fd, DRM_VSEG_ENGINE_COPY, &cb, NULL, 0, NULL, 0);
 	trigger("standby");
+	/* Evicted with the filled content, and back in "none" with it. */
+	wait_restored();
 	vseg_gem_info(ctx.fd, h, &i);
-	igt_assert_eq_u32(i.segment_id, 0);
+	igt_assert_eq_u32(i.segment_id, seg_id[NONE]);
 	p = vseg_gem_mmap(ctx.fd, h, SZ_4M, PROT_READ);
 	for (uint64_t k = 0; k < SZ_4M / 4; k++)
 		igt_assert_f(p[k] == 0x5a5a000fu, "word %llu is 0x%x\n",
@@ -921,6 +1005,188 @@ static void test_hostile_client(void)
 	close(done[1]);
 }
 
+/* --- residency after the exit ------------------------------------------ */
+
+/* One memory segment that loses its content in standby and hibernate. */
+#define RES_SEGMENTS \
+	"memory:name=vram,size=8M,flags=cpuvisible,cpu=0xe0000000;" \
+	"aperture:name=gart,size=16M,commit=8M"
+#define RES_BUFS	6
+#define RES_PARAM	"/sys/module/vseg/parameters/pm_restore"
+
+static void set_restore_param(bool on)
+{
+	igt_assert_f(write_file(RES_PARAM, on ? "Y" : "N") == 0,
+		     "cannot write %s\n", RES_PARAM);
+}
+
+static void set_prio(uint32_t h, uint32_t prio)
+{
+	struct drm_vseg_set_priority a = { .handle = h, .priority = prio };
+
+	igt_assert_eq(__vseg_ioctl(ctx.fd, DRM_IOCTL_VSEG_SET_PRIORITY, &a), 0);
+}
+
+static void drop_privileges(void)
+{
+	igt_assert_eq(setgroups(0, NULL), 0);
+	igt_assert_eq(setresgid(65534, 65534, 65534), 0);
+	igt_assert_eq(setresuid(65534, 65534, 65534), 0);
+	igt_assert_eq(geteuid(), 65534);
+}
+
+/* N buffers come back after standby, then after hibernate, with their bytes. */
+static void restored_all(uint32_t vram)
+{
+	static const char * const kinds[] = { "standby", "hibernate" };
+	uint32_t h[RES_BUFS];
+	struct restore_counts r;
+
+	for (int b = 0; b < RES_BUFS; b++) {
+		h[b] = vseg_gem_create_in(ctx.fd, BUF, vram, 0);
+		vseg_bo_fill_pattern(ctx.fd, h[b], BUF, 300 + b);
+	}
+	for (int k = 0; k < 2; k++) {
+		trigger(kinds[k]);
+		wait_restored();
+		for (int b = 0; b < RES_BUFS; b++) {
+			igt_assert_f(vseg_gem_segment(ctx.fd, h[b]) == vram,
+				     "after %s: buffer %d in segment %u\n",
+				     kinds[k], b, vseg_gem_segment(ctx.fd, h[b]));
+			vseg_bo_check_pattern(ctx.fd, h[b], BUF, 300 + b,
+					      "a restored buffer");
+		}
+		read_restore(vram, &r);
+		igt_info("%s: recorded %llu restored %llu no_room %llu skipped %llu\n",
+			 kinds[k], (unsigned long long)r.recorded,
+			 (unsigned long long)r.restored,
+			 (unsigned long long)r.no_room,
+			 (unsigned long long)r.skipped);
+		igt_assert_eq_u64(r.recorded, RES_BUFS);
+		igt_assert_eq_u64(r.restored, RES_BUFS);
+		igt_assert_eq_u64(r.restored_bytes, RES_BUFS * BUF);
+		igt_assert_eq_u64(r.no_room + r.skipped, 0);
+	}
+	for (int b = 0; b < RES_BUFS; b++)
+		vseg_gem_close(ctx.fd, h[b]);
+}
+
+/*
+ * Three HIGH and three LOW buffers are evicted by standby, with the
+ * restore held (pm_restore off); a 3.5 MiB buffer then takes room, so
+ * only 4.5 MiB is free: the restore brings every HIGH one back and the
+ * LOW ones that fit, the others counted no_room. A hostile unprivileged
+ * process, meanwhile, sees none of the buffers and cannot run the
+ * restore; afterwards it pushes 8 MiB of its own into the segment: the
+ * HIGH buffers stay, their bytes intact.
+ */
+static void restored_priority(uint32_t vram)
+{
+	uint32_t high[3], low[3], filler;
+	int go[2], ready[2];
+	struct restore_counts r;
+	unsigned int low_back = 0;
+	char c = 0;
+
+	for (int b = 0; b < 3; b++) {
+		high[b] = vseg_gem_create_in(ctx.fd, BUF, vram, 0);
+		set_prio(high[b], DRM_VSEG_PRIORITY_HIGH);
+		vseg_bo_fill_pattern(ctx.fd, high[b], BUF, 400 + b);
+		low[b] = vseg_gem_create_in(ctx.fd, BUF, vram, 0);
+		set_prio(low[b], DRM_VSEG_PRIORITY_LOW);
+		vseg_bo_fill_pattern(ctx.fd, low[b], BUF, 410 + b);
+	}
+	set_restore_param(false);
+	trigger("standby");
+	igt_assert_eq_u64(restore_pending(), 6);
+	for (int b = 0; b < 3; b++) {
+		igt_assert_eq_u32(vseg_gem_segment(ctx.fd, high[b]), 0);
+		igt_assert_eq_u32(vseg_gem_segment(ctx.fd, low[b]), 0);
+	}
+	filler = vseg_gem_create_in(ctx.fd, 3 * BUF + BUF / 2, vram, 0);
+
+	igt_assert(pipe(go) == 0 && pipe(ready) == 0);
+	igt_fork(child, 1) {
+		int cfd = drm_open_vseg_render();
+		struct drm_vseg_gem_info i;
+		unsigned int in_vram = 0;
+		uint32_t ch[8];
+
+		drop_privileges();
+		/* The parent's handles name nothing in its own file. */
+		for (int b = 0; b < 3; b++) {
+			igt_assert_eq(__vseg_gem_info(cfd, high[b], &i), -ENOENT);
+			igt_assert_eq(__vseg_gem_info(cfd, low[b], &i), -ENOENT);
+		}
+		/* Neither the restore nor its switch is the user's. */
+		igt_assert(__trigger("restore") != 0);
+		igt_assert(write_file(RES_PARAM, "Y") != 0);
+		igt_assert(write(ready[1], &c, 1) == 1);
+		igt_assert(read(go[0], &c, 1) == 1);
+		for (int b = 0; b < 8; b++) {
+			ch[b] = vseg_gem_create_in(cfd, BUF, vram, 0);
+			for (int k = 0; k < 2; k++)
+				__vseg_make_resident(cfd, &ch[b], 1, NULL);
+		}
+		/* Its later buffers may have pushed its earlier ones out. */
+		for (int b = 0; b < 8; b++)
+			in_vram += vseg_gem_segment(cfd, ch[b]) == vram;
+		igt_info("the hostile process has %u MiB of its 8 in the segment at the end\n",
+			 in_vram);
+		close(cfd);
+	}
+	igt_assert(read(ready[0], &c, 1) == 1);
+	igt_assert_eq_u64(restore_pending(), 6);
+	igt_assert_eq(__trigger("restore"), 0);
+	set_restore_param(true);
+	igt_assert_eq_u64(restore_pending(), 0);
+
+	read_restore(vram, &r);
+	for (int b = 0; b < 3; b++) {
+		igt_assert_f(vseg_gem_segment(ctx.fd, high[b]) == vram,
+			     "HIGH buffer %d did not come back\n", b);
+		low_back += vseg_gem_segment(ctx.fd, low[b]) == vram;
+	}
+	igt_info("restore: %llu recorded, %llu restored (3 HIGH, %u LOW), %llu without room\n",
+		 (unsigned long long)r.recorded, (unsigned long long)r.restored,
+		 low_back, (unsigned long long)r.no_room);
+	igt_assert_eq_u64(r.recorded, 6);
+	igt_assert_eq_u64(r.restored, 3 + low_back);
+	igt_assert_eq_u64(r.no_room, 3 - low_back);
+	igt_assert_eq_u64(r.skipped, 0);
+	igt_assert_f(r.no_room > 0,
+		     "every LOW buffer fit: the order proves nothing\n");
+
+	igt_assert(write(go[1], &c, 1) == 1);
+	igt_waitchildren();
+	for (int b = 0; b < 3; b++) {
+		igt_assert_f(vseg_gem_segment(ctx.fd, high[b]) == vram,
+			     "the hostile process pushed HIGH buffer %d out\n",
+			     b);
+		vseg_bo_check_pattern(ctx.fd, high[b], BUF, 400 + b,
+				      "a HIGH buffer");
+		vseg_bo_check_pattern(ctx.fd, low[b], BUF, 410 + b,
+				      "a LOW buffer");
+		vseg_gem_close(ctx.fd, high[b]);
+		vseg_gem_close(ctx.fd, low[b]);
+	}
+	vseg_gem_close(ctx.fd, filler);
+	close(go[0]);
+	close(go[1]);
+	close(ready[0]);
+	close(ready[1]);
+}
+
+static void test_residency_restored(void)
+{
+	uint32_t vram;
+
+	vseg_ctx_load_f(&ctx, "discrete table=%s", RES_SEGMENTS);
+	vram = vseg_segment_by_name(&ctx.q, ctx.segs, "vram");
+	restored_all(vram);
+	restored_priority(vram);
+}
+
 igt_main
 {
 	static const struct {
@@ -959,6 +1225,10 @@ igt_main
 		{ "hostile-client", test_hostile_client,
 		  "A render-node client's buffers survive another's "
 		  "transition, it never sees poison and cannot trigger one." },
+		{ "residency-restored", test_residency_restored,
+		  "Evicted buffers come back to their segment after standby "
+		  "and hibernate, HIGH priority first; a hostile process "
+		  "cannot see them or push the HIGH ones out." },
 	};
 
 	igt_fixture

@@ -147,6 +147,11 @@ struct vseg_bo_state {
  *	the kernel has no lock of its own for it (see vseg_compat.h).
  * @pt: where its page-table entries point (vseg_pt.c); under the GEM
  *	object's GPU VA lock (vseg_gem_gpuva_lock()).
+ * @pm_link: in &vseg_pm.recorded, to come back after a power transition;
+ *	under &vseg_pm.lock.
+ * @pm_seg: the memory segment it is to come back to; under &vseg_pm.lock.
+ * @pm_lru: its place in its segment's LRU lists at the entry (higher: used
+ *	more recently); under &vseg_pm.lock.
  */
 struct vseg_bo {
 	struct ttm_buffer_object tbo;
@@ -179,6 +184,9 @@ struct vseg_bo {
 	struct drm_gem_object *resv_obj;
 	struct mutex gpuva_lock; /* see above */
 	struct vseg_pt_bo pt;
+	struct list_head pm_link;
+	u32 pm_seg;
+	u64 pm_lru;
 };
 
 #define VSEG_BO_NOWHERE		U32_MAX

@@ -360,6 +360,7 @@ static void vseg_device_remove(struct device *dev)
 	drm_dev_unplug(&vdev->drm);
 	/* Drop every CPU mapping: the next access faults to a dummy page. */
 	unmap_mapping_range(vdev->drm.anon_inode->i_mapping, 0, 0, 1);
+	vseg_pm_unplug(vdev);
 	vseg_display_unplug(vdev);
 	vseg_sched_unplug(vdev);
 	for (id = 1; id <= vdev->table.num_segments; id++)
@@ -412,8 +413,9 @@ static int vseg_pm_poweroff(struct device *dev)
  * sysfs "pm" of the platform device, root only: write "standby" or
  * "hibernate" for a whole transition, power lost, synchronously; "thaw"
  * for a hibernate whose image was not written (freeze, then thaw: the
- * device kept its power). Not in debugfs: a kernel in lockdown refuses to
- * open writable debugfs files.
+ * device kept its power); "restore" to bring back now what the last
+ * transition evicted (with the module parameter pm_restore off). Not in
+ * debugfs: a kernel in lockdown refuses to open writable debugfs files.
  */
 static ssize_t pm_store(struct device *dev, struct device_attribute *attr,
 			const char *buf, size_t len)
@@ -422,6 +424,10 @@ static ssize_t pm_store(struct device *dev, struct device_attribute *attr,
 	bool power_lost = true;
 	int err;
 
+	if (sysfs_streq(buf, "restore")) {
+		vseg_pm_restore(dev_get_drvdata(dev));
+		return len;
+	}
 	if (sysfs_streq(buf, "standby"))
 		kind = VSEG_PM_STANDBY;
 	else if (sysfs_streq(buf, "thaw"))

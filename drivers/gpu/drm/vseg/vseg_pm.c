@@ -18,6 +18,16 @@
  * The aperture is system memory: its pages and GART survive both
  * transitions untouched.
  *
+ * Residency after the exit: the entry records (holding a reference) each
+ * buffer it evicts from a memory segment that loses its content. After
+ * the exit, a work item brings them back, highest priority first, then
+ * the most recently used: each only where its segment has room without
+ * evicting anything, under its reservation. Buffers freed, pinned or moved
+ * by their user meanwhile are left alone. A new transition or the
+ * device's removal stops the work and drops what is left. The records are
+ * the kernel's (a list node in each buffer), not a client's: one per
+ * buffer, dropped when it is handled.
+ *
  * CPU faults: from the entry to the exit, a fault on a buffer of the
  * device waits for the exit (vseg_pm_fault_wait()) rather than move or
  * back a buffer in memory that is losing its power. The entry sets the
@@ -27,19 +37,29 @@
  */
 
 #include <linux/dma-resv.h>
+#include <linux/list_sort.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
+#include <drm/drm_drv.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_managed.h>
+#include <drm/ttm/ttm_resource.h>
 
 #include "vseg_bo.h"
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
 #include "vseg_display.h"
+#include "vseg_placement.h"
 #include "vseg_pm.h"
 #include "vseg_vram_mgr.h"
+
+static bool pm_restore = true;
+module_param(pm_restore, bool, 0600);
+MODULE_PARM_DESC(pm_restore,
+		 "Bring the buffers a power transition evicted back to their memory segment after it (default on); off: they wait for sysfs pm \"restore\" (tests) or stay where they are");
 
 /*
  * A pinned buffer's content, kept aside while its segment has no power; or
@@ -101,10 +121,37 @@ static void saved_free(struct vseg_pm *pm)
 	}
 }
 
+/* Drop the records the restore work has not handled; under &vseg_pm.lock. */
+static void records_drop(struct vseg_pm *pm)
+{
+	struct vseg_bo *vbo, *tmp;
+
+	list_for_each_entry_safe(vbo, tmp, &pm->recorded, pm_link) {
+		list_del_init(&vbo->pm_link);
+		pm->seg[vbo->pm_seg - 1].skipped++;
+		drm_gem_object_put(&vbo->tbo.base);
+	}
+	pm->restore_pending = 0;
+}
+
+/* Stop the restore work; it drops nothing: the caller does, under the lock. */
+static void restore_stop(struct vseg_pm *pm)
+{
+	WRITE_ONCE(pm->restore_stop, true);
+	cancel_work_sync(&pm->restore);
+}
+
 static void pm_release(struct drm_device *drm, void *arg)
 {
-	saved_free(arg);
+	struct vseg_pm *pm = arg;
+
+	restore_stop(pm);
+	/* vseg_pm_unplug() dropped the records; the device never had one. */
+	WARN_ON(!list_empty(&pm->recorded));
+	saved_free(pm);
 }
+
+static void restore_work(struct work_struct *work);
 
 /**
  * vseg_pm_init() - power management state of a new device
@@ -123,6 +170,8 @@ int vseg_pm_init(struct vseg_device *vdev)
 	init_rwsem(&pm->gate);
 	init_waitqueue_head(&pm->exited);
 	INIT_LIST_HEAD(&pm->saved);
+	INIT_LIST_HEAD(&pm->recorded);
+	INIT_WORK(&pm->restore, restore_work);
 	return drmm_add_action_or_reset(&vdev->drm, pm_release, pm);
 }
 
@@ -189,6 +238,49 @@ static int vpr_enter(struct vseg_device *vdev, struct vseg_bo *vbo,
 }
 
 /*
+ * Remember that @vbo, evicted by the entry from memory segment @id, is to
+ * come back there after the exit. The record holds a reference.
+ */
+static void record(struct vseg_pm *pm, struct vseg_bo *vbo, u32 id)
+{
+	drm_gem_object_get(&vbo->tbo.base);
+	vbo->pm_seg = id;
+	list_add_tail(&vbo->pm_link, &pm->recorded);
+	pm->seg[id - 1].recorded++;
+	pm->restore_pending++;
+}
+
+/*
+ * Each buffer's place in the LRU lists of the segments that lose content
+ * in @kind, lowest priority list first, least recently used first: the
+ * restore's second key (after the buffer's own priority).
+ */
+static void stamp_lru(struct vseg_device *vdev, enum vseg_pm_kind kind)
+{
+	struct ttm_resource_manager *man;
+	struct ttm_lru_item *item;
+	struct ttm_buffer_object *tbo;
+	u64 start, seq = 0;
+	u32 id, p;
+
+	spin_lock(&vdev->bdev.lru_lock);
+	for (id = 1; id <= vdev->table.num_segments; id++) {
+		if (!lost_from(vseg_seg(vdev, id)->desc, kind, &start))
+			continue;
+		man = ttm_manager_type(&vdev->bdev, vseg_mem_type(vdev, id));
+		for (p = 0; man && p < TTM_MAX_BO_PRIORITY; p++)
+			list_for_each_entry(item, &man->lru[p], link) {
+				if (!ttm_lru_item_is_res(item))
+					continue;
+				tbo = ttm_lru_item_to_res(item)->bo;
+				if (tbo && vseg_is_vseg_bo(tbo))
+					to_vseg_bo(tbo)->pm_lru = ++seq;
+			}
+	}
+	spin_unlock(&vdev->bdev.lru_lock);
+}
+
+/*
  * One buffer: evicted if it lies (partly) in memory that loses its
  * content, its content saved if it is pinned there. With @ttm_evicts, one
  * in a segment that loses everything is left to TTM's eviction of the
@@ -240,6 +332,7 @@ static int enter_bo(struct vseg_device *vdev, struct vseg_bo *vbo,
 	if (ttm_evicts && !start) {
 		c->evicted++;
 		c->evicted_bytes += tbo->base.size;
+		record(&vdev->pm, vbo, id);
 		return 0;
 	}
 	/* The normal eviction: a move written for the paging engine. */
@@ -247,6 +340,7 @@ static int enter_bo(struct vseg_device *vdev, struct vseg_bo *vbo,
 	if (!err) {
 		c->evicted++;
 		c->evicted_bytes += tbo->base.size;
+		record(&vdev->pm, vbo, id);
 	}
 	return err;
 }
@@ -358,6 +452,11 @@ static int __pm_exit(struct vseg_device *vdev, bool power_lost)
 	derr = vseg_display_resume(vdev);
 	WRITE_ONCE(pm->state, VSEG_PM_NONE);
 	wake_up_all(&pm->exited);
+	/* The evicted buffers come back, after the lock is dropped. */
+	if (!list_empty(&pm->recorded) && READ_ONCE(pm_restore)) {
+		WRITE_ONCE(pm->restore_stop, false);
+		queue_work(system_unbound_wq, &pm->restore);
+	}
 	return err ?: derr;
 }
 
@@ -373,6 +472,8 @@ static int __pm_enter(struct vseg_device *vdev, enum vseg_pm_kind kind)
 	WRITE_ONCE(pm->state, kind);
 	pm->last = kind;
 	pm->transitions++;
+	/* What the last exit left to come back stays where it is. */
+	records_drop(pm);
 	memset(pm->seg, 0, sizeof(pm->seg));
 
 	err = vseg_display_suspend(vdev);
@@ -384,6 +485,7 @@ static int __pm_enter(struct vseg_device *vdev, enum vseg_pm_kind kind)
 		goto fail;
 	}
 	vseg_bos_drain(vdev, bos, n);
+	stamp_lru(vdev, kind);
 	for (i = 0; i < n && !err; i++)
 		err = enter_bo(vdev, bos[i], kind, true);
 	if (!err)
@@ -426,6 +528,7 @@ int vseg_pm_enter(struct vseg_device *vdev, enum vseg_pm_kind kind)
 	struct vseg_pm *pm = &vdev->pm;
 	int err;
 
+	restore_stop(pm);
 	mutex_lock(&pm->lock);
 	down_write(&pm->gate);
 	err = __pm_enter(vdev, kind);
@@ -478,6 +581,7 @@ int vseg_pm_cycle(struct vseg_device *vdev, enum vseg_pm_kind kind,
 	struct vseg_pm *pm = &vdev->pm;
 	int err;
 
+	restore_stop(pm);
 	mutex_lock(&pm->lock);
 	down_write(&pm->gate);
 	err = __pm_enter(vdev, kind);
@@ -487,6 +591,139 @@ int vseg_pm_cycle(struct vseg_device *vdev, enum vseg_pm_kind kind,
 	up_write(&pm->gate);
 	mutex_unlock(&pm->lock);
 	return err;
+}
+
+/*
+ * Order of the restore: highest priority first, then the most recently
+ * used (the highest LRU stamp).
+ */
+static int restore_cmp(void *priv, const struct list_head *a,
+		       const struct list_head *b)
+{
+	const struct vseg_bo *x = list_entry(a, struct vseg_bo, pm_link);
+	const struct vseg_bo *y = list_entry(b, struct vseg_bo, pm_link);
+	u32 px = READ_ONCE(x->priority), py = READ_ONCE(y->priority);
+
+	if (px != py)
+		return px < py ? 1 : -1;
+	if (x->pm_lru != y->pm_lru)
+		return x->pm_lru < y->pm_lru ? 1 : -1;
+	return 0;
+}
+
+/*
+ * Bring one recorded buffer back to its segment, only where there is room
+ * without evicting anything. Not if it was freed (the record holds the
+ * last reference), is pinned, attached, protected, offered (its owner
+ * gave its room up: it comes back at RECLAIM and its next use), or is no
+ * longer the buffer the entry evicted from there (its user moved it
+ * since).
+ */
+static void restore_one(struct vseg_device *vdev, struct vseg_bo *vbo)
+{
+	struct ttm_operation_ctx ctx = { .interruptible = false };
+	struct vseg_pm_counts *c = &vdev->pm.seg[vbo->pm_seg - 1];
+	struct ttm_buffer_object *tbo = &vbo->tbo;
+	struct ttm_place places[VSEG_BO_MAX_PLACES];
+	struct ttm_placement placement = {};
+	unsigned int n;
+	int err;
+
+	if (kref_read(&tbo->base.refcount) <= 1) {
+		c->skipped++;
+		return;
+	}
+	ttm_bo_reserve(tbo, false, false, NULL);
+	n = vseg_place_home(&vdev->layout, &vbo->params, VSEG_PLACE_RESIDENT,
+			    places);
+	n = vseg_place_filter(&vdev->layout, places, n, BIT(vbo->pm_seg));
+	if (!n || tbo->pin_count || vbo->shared_pins ||
+	    vseg_bo_is_protected(vbo) || vbo->offered || !tbo->resource ||
+	    vbo->evicted_from != vbo->pm_seg ||
+	    vseg_mem_type_to_seg(vdev, tbo->resource->mem_type) ==
+	    vbo->pm_seg) {
+		c->skipped++;
+		goto out;
+	}
+	vseg_placement_set_no_evict(&placement, places, n);
+	vbo->move_reason = VSEG_MOVE_POWER;
+	err = vseg_space_err(ttm_bo_validate(tbo, &placement, &ctx));
+	if (!err && tbo->resource &&
+	    vseg_mem_type_to_seg(vdev, tbo->resource->mem_type) ==
+	    vbo->pm_seg) {
+		c->restored++;
+		c->restored_bytes += tbo->base.size;
+	} else if (err == -ENOSPC) {
+		c->no_room++;
+	} else {
+		c->skipped++;
+	}
+out:
+	ttm_bo_unreserve(tbo);
+}
+
+/*
+ * After an exit: the recorded buffers, one at a time, in restore_cmp()'s
+ * order. Under &vseg_pm.lock, so no transition runs meanwhile; one that
+ * waits for it sets &vseg_pm.restore_stop, and this stops at the next
+ * buffer, the rest dropped by the transition's entry.
+ */
+static void restore_work(struct work_struct *work)
+{
+	struct vseg_pm *pm = container_of(work, struct vseg_pm, restore);
+	struct vseg_device *vdev = container_of(pm, struct vseg_device, pm);
+	struct vseg_bo *vbo;
+	int idx;
+
+	if (!drm_dev_enter(&vdev->drm, &idx))
+		return;
+	mutex_lock(&pm->lock);
+	list_sort(NULL, &pm->recorded, restore_cmp);
+	while (!vseg_pm_busy(vdev) && !READ_ONCE(pm->restore_stop) &&
+	       !list_empty(&pm->recorded)) {
+		vbo = list_first_entry(&pm->recorded, struct vseg_bo, pm_link);
+		list_del_init(&vbo->pm_link);
+		restore_one(vdev, vbo);
+		drm_gem_object_put(&vbo->tbo.base);
+		pm->restore_pending--;
+	}
+	mutex_unlock(&pm->lock);
+	drm_dev_exit(idx);
+}
+
+/**
+ * vseg_pm_restore() - bring back what the last transition evicted, now
+ * @vdev: the device
+ *
+ * Runs the restore work and waits for it: for the buffers the exit left
+ * recorded with the module parameter pm_restore off (sysfs pm "restore").
+ */
+void vseg_pm_restore(struct vseg_device *vdev)
+{
+	struct vseg_pm *pm = &vdev->pm;
+
+	mutex_lock(&pm->lock);
+	WRITE_ONCE(pm->restore_stop, false);
+	queue_work(system_unbound_wq, &pm->restore);
+	mutex_unlock(&pm->lock);
+	flush_work(&pm->restore);
+}
+
+/**
+ * vseg_pm_unplug() - the device goes: stop bringing buffers back
+ * @vdev: the device, unplugged
+ *
+ * Stops the restore work and drops the buffers it had yet to bring back,
+ * while the memory managers are still there to free them.
+ */
+void vseg_pm_unplug(struct vseg_device *vdev)
+{
+	struct vseg_pm *pm = &vdev->pm;
+
+	restore_stop(pm);
+	mutex_lock(&pm->lock);
+	records_drop(pm);
+	mutex_unlock(&pm->lock);
 }
 
 /**
@@ -561,9 +798,9 @@ void vseg_pm_show(struct vseg_device *vdev, struct seq_file *m)
 	u64 start;
 
 	mutex_lock(&pm->lock);
-	seq_printf(m, "vseg pm: state=%s last=%s result=%d transitions=%llu poison=0x%02x\n",
+	seq_printf(m, "vseg pm: state=%s last=%s result=%d transitions=%llu poison=0x%02x restore_pending=%llu\n",
 		   kind_name(pm->state), kind_name(pm->last), pm->last_result,
-		   pm->transitions, VSEG_PM_POISON);
+		   pm->transitions, VSEG_PM_POISON, pm->restore_pending);
 	for (id = 1; id <= vdev->table.num_segments; id++) {
 		const struct vseg_segment_desc *d = vseg_seg(vdev, id)->desc;
 		const struct vseg_pm_counts *c = &pm->seg[id - 1];
@@ -577,11 +814,13 @@ void vseg_pm_show(struct vseg_device *vdev, struct seq_file *m)
 			hibernate = start ? "partial" : "lost";
 		else if (d->kind == VSEG_SEGMENT_MEMORY)
 			hibernate = "preserved";
-		seq_printf(m, "segment %u name=%s standby=%s hibernate=%s lost_from=0x%llx evicted=%llu evicted_bytes=%llu saved=%llu saved_bytes=%llu poisoned_bytes=%llu\n",
+		seq_printf(m, "segment %u name=%s standby=%s hibernate=%s lost_from=0x%llx evicted=%llu evicted_bytes=%llu saved=%llu saved_bytes=%llu poisoned_bytes=%llu recorded=%llu restored=%llu restored_bytes=%llu no_room=%llu skipped=%llu\n",
 			   id, d->name, standby, hibernate,
 			   lost_from(d, pm->last, &start) ? start : d->size,
 			   c->evicted, c->evicted_bytes, c->saved,
-			   c->saved_bytes, c->poisoned_bytes);
+			   c->saved_bytes, c->poisoned_bytes, c->recorded,
+			   c->restored, c->restored_bytes, c->no_room,
+			   c->skipped);
 	}
 	mutex_unlock(&pm->lock);
 }

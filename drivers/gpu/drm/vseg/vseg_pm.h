@@ -22,6 +22,8 @@ bool vseg_pm_busy(struct vseg_device *vdev);
 vm_fault_t vseg_pm_fault_wait(struct vseg_device *vdev, struct vm_fault *vmf);
 void vseg_pm_counts_get(struct vseg_device *vdev, u32 id,
 			struct vseg_pm_counts *c, enum vseg_pm_kind *last);
+void vseg_pm_restore(struct vseg_device *vdev);
+void vseg_pm_unplug(struct vseg_device *vdev);
 void vseg_pm_show(struct vseg_device *vdev, struct seq_file *m);
 
 #endif /* __VSEG_PM_H__ */

@@ -10,6 +10,7 @@
 #include <linux/rwsem.h>
 #include <linux/types.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include "vseg_segment.h"
 
@@ -35,6 +36,15 @@ enum vseg_pm_kind {
  * @saved: pinned buffers whose content was saved and restored.
  * @saved_bytes: their bytes (whole segment pages).
  * @poisoned_bytes: bytes of backing pages overwritten by the power loss.
+ * @recorded: buffers the entry evicted and recorded, to come back after
+ *	the exit (all but the pinned and protected ones).
+ * @restored: recorded buffers back in the segment after the exit.
+ * @restored_bytes: their bytes.
+ * @no_room: recorded buffers left where they are: the segment had no room
+ *	for them without evicting anything.
+ * @skipped: recorded buffers not brought back: freed, pinned or moved by
+ *	their user meanwhile, or a new transition or the device's removal
+ *	came first.
  */
 struct vseg_pm_counts {
 	u64 evicted;
@@ -42,6 +52,11 @@ struct vseg_pm_counts {
 	u64 saved;
 	u64 saved_bytes;
 	u64 poisoned_bytes;
+	u64 recorded;
+	u64 restored;
+	u64 restored_bytes;
+	u64 no_room;
+	u64 skipped;
 };
 
 /**
@@ -58,6 +73,13 @@ struct vseg_pm_counts {
  * @last_result: its result (0 or a negative error code).
  * @transitions: transitions entered.
  * @saved: the pinned buffers whose content is kept aside.
+ * @recorded: the buffers the entry evicted from a memory segment that loses
+ *	its content, each holding a GEM reference, linked by
+ *	&vseg_bo.pm_link: brought back by @restore after the exit.
+ * @restore: the work (on system_unbound_wq) that brings them back.
+ * @restore_pending: buffers of @recorded not yet handled.
+ * @restore_stop: a transition or the device's removal wants @restore to
+ *	stop; read without @lock.
  * @seg: counters of the last transition, @seg[id - 1] for segment id.
  */
 struct vseg_pm {
@@ -69,6 +91,10 @@ struct vseg_pm {
 	int last_result;
 	u64 transitions;
 	struct list_head saved;
+	struct list_head recorded;
+	struct work_struct restore;
+	u64 restore_pending;
+	bool restore_stop;
 	struct vseg_pm_counts seg[VSEG_MAX_SEGMENTS];
 };
 
