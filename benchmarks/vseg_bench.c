@@ -1087,6 +1087,178 @@ static void bench_slab(void)
 
 /* ------------------------------------------------------------------------ */
 
+/*
+ * Overcommit (issue 25's benchmark): one memory segment of OC_SEG_MB, a
+ * foreground process with about 60% of it (HIGH residency priority, a
+ * reservation of its set, so within its budget) and three background
+ * processes with about 40% each, every process submitting jobs whose
+ * allocation list names its whole working set (one FILL of a page per
+ * buffer on the copy engine: residency, not copy speed, is measured).
+ * The figures, each against the foreground alone: its job rate with the
+ * budget policy, the same with budget_policy off (plain TTM least
+ * recently used eviction, the anchor), the paging engine's bytes per
+ * foreground job, and the jobs each background process got done.
+ */
+#define OC_SEG_MB	32
+#define OC_OPTS		"table=memory:name=vram,size=32M,flags=cpuvisible|" \
+			"applicationtarget|localbudget,cpu=0xe0000000," \
+			"visible=32M;aperture:name=aperture,size=256M," \
+			"flags=nonlocalbudget"
+#define OC_FG		19	/* 1 MiB buffers: 60% */
+#define OC_BG		13	/* 40% each */
+#define OC_NBG		3
+#define OC_SECONDS	4.0
+#define OC_POLICY	"/sys/module/vseg/parameters/budget_policy"
+
+struct oc_shared {
+	volatile int stop;
+	volatile uint64_t jobs[OC_NBG];
+};
+
+static void oc_set(int fd, uint32_t *h, unsigned int n, uint32_t prio,
+		   struct vseg_cmdbuf *cb)
+{
+	struct drm_vseg_set_priority a = { .priority = prio };
+
+	vseg_cb_init(cb);
+	for (unsigned int i = 0; i < n; i++) {
+		h[i] = vseg_gem_create_simple(fd, SZ_1M, BIT(vram_id), AP_FLAG);
+		a.handle = h[i];
+		igt_assert_eq(__vseg_ioctl(fd, DRM_IOCTL_VSEG_SET_PRIORITY,
+					   &a), 0);
+		vseg_cb_fill_phys(cb, h[i], 0, 4096, i);
+	}
+}
+
+/* Jobs per second over @secs, and the paging bytes meanwhile. */
+static double oc_run(int fd, const struct vseg_cmdbuf *cb, double secs,
+		     uint64_t *jobs, uint64_t *paged)
+{
+	struct vseg_paging p0, p1;
+	double t = now(), dt;
+	uint64_t k = 0;
+
+	vseg_debugfs_read_paging(fd, &p0);
+	do {
+		vseg_cb_exec_ok(fd, DRM_VSEG_ENGINE_COPY, cb, "foreground");
+		k++;
+	} while ((dt = now() - t) < secs);
+	vseg_debugfs_read_paging(fd, &p1);
+	*jobs = k;
+	*paged = p1.engine.bytes - p0.engine.bytes;
+	return k / dt;
+}
+
+static void oc_policy(bool on)
+{
+	int fd = open(OC_POLICY, O_WRONLY);
+
+	igt_assert_f(fd >= 0, "no %s\n", OC_POLICY);
+	igt_assert_eq(write(fd, on ? "Y" : "N", 1), 1);
+	close(fd);
+}
+
+/* With the background running: foreground rate, paging, background jobs. */
+static double oc_contended(int fd, const struct vseg_cmdbuf *cb,
+			   struct oc_shared *sh, uint64_t *paged,
+			   uint64_t *bg_min)
+{
+	uint64_t jobs, before[OC_NBG];
+	double rate;
+
+	sh->stop = 0;
+	for (unsigned int b = 0; b < OC_NBG; b++)
+		sh->jobs[b] = 0;
+	igt_fork(child, OC_NBG) {
+		int cfd = drm_open_vseg_render();
+		struct vseg_cmdbuf bcb;
+		uint32_t h[OC_BG];
+
+		oc_set(cfd, h, OC_BG, DRM_VSEG_PRIORITY_NORMAL, &bcb);
+		while (!sh->stop)
+			if (!vseg_cb_exec(cfd, DRM_VSEG_ENGINE_COPY, &bcb))
+				sh->jobs[child]++;
+		vseg_cb_fini(&bcb);
+		close(cfd);
+	}
+	/* Until every background process has its set resident once. */
+	for (unsigned int b = 0; b < OC_NBG; b++)
+		while (!sh->jobs[b])
+			usleep(10000);
+	for (unsigned int b = 0; b < OC_NBG; b++)
+		before[b] = sh->jobs[b];
+	rate = oc_run(fd, cb, OC_SECONDS, &jobs, paged);
+	*paged /= jobs;
+	*bg_min = UINT64_MAX;
+	for (unsigned int b = 0; b < OC_NBG; b++)
+		if (sh->jobs[b] - before[b] < *bg_min)
+			*bg_min = sh->jobs[b] - before[b];
+	sh->stop = 1;
+	igt_waitchildren();
+	return rate;
+}
+
+static void bench_overcommit(void)
+{
+	struct oc_shared *sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+				    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	struct bstat alone = {}, on = {}, off = {}, pon = {}, poff = {},
+		     bgon = {}, bgoff = {};
+	struct drm_vseg_set_reservation r = {
+		.group = DRM_VSEG_BUDGET_GROUP_LOCAL,
+		.reservation = OC_FG * SZ_1M,
+	};
+	unsigned int nr = runs(3);
+	struct drm_vseg_query_segments q;
+	struct drm_vseg_segment_info *segs;
+	struct vseg_cmdbuf cb;
+	uint32_t h[OC_FG];
+	uint64_t jobs, paged, bg;
+
+	igt_assert(sh != MAP_FAILED);
+	if (vseg_fd >= 0)
+		close(vseg_fd);
+	vseg_reload(OC_OPTS);
+	vseg_fd = drm_open_vseg();
+	segs = vseg_query_all(vseg_fd, &q);
+	vram_id = vseg_segment_by_name(&q, segs, "vram");
+	free(segs);
+	info("overcommit-module", "%s", OC_OPTS);
+
+	oc_set(vseg_fd, h, OC_FG, DRM_VSEG_PRIORITY_HIGH, &cb);
+	igt_assert_eq(__vseg_ioctl(vseg_fd, DRM_IOCTL_VSEG_SET_RESERVATION,
+				   &r), 0);
+	oc_run(vseg_fd, &cb, 1.0, &jobs, &paged);	/* warm up */
+	for (unsigned int i = 0; i < nr; i++) {
+		stat_add(&alone, oc_run(vseg_fd, &cb, OC_SECONDS, &jobs,
+					&paged));
+		stat_add(&on, oc_contended(vseg_fd, &cb, sh, &paged, &bg));
+		stat_add(&pon, paged);
+		stat_add(&bgon, bg);
+		oc_policy(false);
+		stat_add(&off, oc_contended(vseg_fd, &cb, sh, &paged, &bg));
+		oc_policy(true);
+		stat_add(&poff, paged);
+		stat_add(&bgoff, bg);
+	}
+	row("overcommit-policy", "foreground jobs/s under overcommit, budget "
+	    "policy on", "1/s", &on, "foreground alone", &alone, AT_LEAST, 0.9);
+	row("overcommit-vs-lru", "foreground jobs/s, policy on vs off (plain "
+	    "TTM LRU)", "1/s", &on, "policy off", &off, AT_LEAST, 3.0);
+	row("overcommit-paged", "paging bytes per foreground job, policy on",
+	    "B", &pon, "policy off", &poff, REPORT, 0);
+	row("overcommit-background", "jobs of the slowest background process "
+	    "in the window, policy on", "jobs", &bgon, "policy off", &bgoff,
+	    REPORT, 0);
+	igt_assert_f(stat_min(&bgon) > 0 && stat_min(&bgoff) > 0,
+		     "a background process made no progress\n");
+	vseg_cb_fini(&cb);
+	for (unsigned int i = 0; i < OC_FG; i++)
+		vseg_gem_close(vseg_fd, h[i]);
+	munmap(sh, sizeof(*sh));
+	load_vseg(VSEG_OPTS);
+}
+
 igt_main
 {
 	igt_fixture {
@@ -1127,6 +1299,9 @@ igt_main
 	igt_describe("Slab growth per live buffer over 100k buffers.");
 	igt_subtest("slab")
 		bench_slab();
+
+	igt_subtest("overcommit")
+		bench_overcommit();
 
 	igt_fixture {
 		if (vgem_fd >= 0)
