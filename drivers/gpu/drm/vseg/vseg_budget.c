@@ -422,6 +422,14 @@ int vseg_budget_set_reservation(struct vseg_limits_client *c, u32 group,
 }
 EXPORT_SYMBOL_IF_KUNIT(vseg_budget_set_reservation);
 
+/* The budget group of @owner's buffer in @seg, if the policy applies. */
+static u32 policy_group(struct vseg_limits_client *owner, u32 seg)
+{
+	if (!owner || seg >= VSEG_LIMIT_SLOTS || !vseg_budget_policy_on())
+		return VSEG_BUDGET_NONE;
+	return owner->limits->seg_group[seg];
+}
+
 /**
  * vseg_budget_protects() - does a reservation keep a buffer where it is
  * @owner: the client of the file that created the buffer, or NULL
@@ -439,18 +447,15 @@ EXPORT_SYMBOL_IF_KUNIT(vseg_budget_set_reservation);
 bool vseg_budget_protects(struct vseg_limits_client *owner, u32 seg,
 			  u64 size)
 {
-	struct vseg_limits *l;
+	u32 g = policy_group(owner, seg);
 	struct vseg_limit_rec *r;
+	struct vseg_limits *l;
 	unsigned long flags;
 	bool protect = false;
-	u32 g;
 
-	if (!owner || seg >= VSEG_LIMIT_SLOTS || !vseg_budget_policy_on())
-		return false;
-	l = owner->limits;
-	g = l->seg_group[seg];
 	if (g == VSEG_BUDGET_NONE)
 		return false;
+	l = owner->limits;
 	r = owner->proc;
 	if (r->pid == task_tgid(current))
 		return false;
@@ -471,24 +476,21 @@ EXPORT_SYMBOL_IF_KUNIT(vseg_budget_protects);
  * @seg: the segment the buffer is resident in
  *
  * Memory pressure takes the buffers of processes over their budget in the
- * segment's group before any other (vseg_bo_trim_over_budget()).
+ * segment's group before any other (trim_over_budget() in vseg_bo.c).
  *
  * Return: true if the policy is on, the segment is in a budget group and
  * the process holds more there than its Budget.
  */
 bool vseg_budget_over(struct vseg_limits_client *owner, u32 seg)
 {
+	u32 g = policy_group(owner, seg);
 	struct vseg_budget_info info;
 	struct vseg_limits *l;
 	unsigned long flags;
-	u32 g;
 
-	if (!owner || seg >= VSEG_LIMIT_SLOTS || !vseg_budget_policy_on())
-		return false;
-	l = owner->limits;
-	g = l->seg_group[seg];
 	if (g == VSEG_BUDGET_NONE)
 		return false;
+	l = owner->limits;
 	spin_lock_irqsave(&l->lock, flags);
 	query_locked(l, owner->proc, g, &info);
 	spin_unlock_irqrestore(&l->lock, flags);
