@@ -1166,10 +1166,25 @@ static void oc_policy(bool on)
 	close(fd);
 }
 
-/* With the background running: foreground rate, paging, background jobs. */
+/* How many of the foreground's buffers are in the segment now. */
+static unsigned int oc_resident(int fd, const uint32_t *h)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < OC_FG; i++)
+		n += vseg_gem_segment(fd, h[i]) == vram_id;
+	return n;
+}
+
+/*
+ * With the background running: foreground rate, paging, background jobs,
+ * and the fewest of the foreground's buffers found in the segment between
+ * its jobs.
+ */
 static double oc_contended(int fd, const struct vseg_cmdbuf *cb,
-			   struct oc_shared *sh, uint64_t *paged,
-			   uint64_t *bg_min)
+			   const uint32_t *h, struct oc_shared *sh,
+			   uint64_t *paged, uint64_t *bg_min,
+			   unsigned int *fg_min)
 {
 	uint64_t jobs, before[OC_NBG];
 	double rate;
@@ -1180,9 +1195,9 @@ static double oc_contended(int fd, const struct vseg_cmdbuf *cb,
 	igt_fork(child, OC_NBG) {
 		int cfd = drm_open_vseg_render();
 		struct vseg_cmdbuf bcb;
-		uint32_t h[OC_BG];
+		uint32_t bh[OC_BG];
 
-		oc_set(cfd, h, OC_BG, DRM_VSEG_PRIORITY_NORMAL, &bcb);
+		oc_set(cfd, bh, OC_BG, DRM_VSEG_PRIORITY_NORMAL, &bcb);
 		while (!sh->stop) {
 			if (!vseg_cb_exec(cfd, DRM_VSEG_ENGINE_COPY, &bcb))
 				sh->jobs[child]++;
@@ -1199,6 +1214,14 @@ static double oc_contended(int fd, const struct vseg_cmdbuf *cb,
 		before[b] = sh->jobs[b];
 	rate = oc_run(fd, cb, OC_SECONDS, &jobs, paged);
 	*paged /= jobs;
+	*fg_min = OC_FG;
+	for (unsigned int k = 0; k < 20; k++) {
+		unsigned int n = oc_resident(fd, h);
+
+		if (n < *fg_min)
+			*fg_min = n;
+		usleep(OC_BG_PAUSE_US / 2);
+	}
 	*bg_min = UINT64_MAX;
 	for (unsigned int b = 0; b < OC_NBG; b++)
 		if (sh->jobs[b] - before[b] < *bg_min)
@@ -1213,7 +1236,7 @@ static void bench_overcommit(void)
 	struct oc_shared *sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
 				    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	struct bstat alone = {}, on = {}, off = {}, pon = {}, poff = {},
-		     bgon = {}, bgoff = {};
+		     bgon = {}, bgoff = {}, fgon = {}, fgoff = {};
 	struct drm_vseg_set_reservation r = {
 		.group = DRM_VSEG_BUDGET_GROUP_LOCAL,
 		.reservation = OC_FG * SZ_1M,
@@ -1224,6 +1247,7 @@ static void bench_overcommit(void)
 	struct vseg_cmdbuf cb;
 	uint32_t h[OC_FG];
 	uint64_t jobs, paged, bg;
+	unsigned int fg;
 
 	igt_assert(sh != MAP_FAILED);
 	if (vseg_fd >= 0)
@@ -1242,14 +1266,18 @@ static void bench_overcommit(void)
 	for (unsigned int i = 0; i < nr; i++) {
 		stat_add(&alone, oc_run(vseg_fd, &cb, OC_SECONDS, &jobs,
 					&paged));
-		stat_add(&on, oc_contended(vseg_fd, &cb, sh, &paged, &bg));
+		stat_add(&on, oc_contended(vseg_fd, &cb, h, sh, &paged, &bg,
+					   &fg));
 		stat_add(&pon, paged);
 		stat_add(&bgon, bg);
+		stat_add(&fgon, fg);
 		oc_policy(false);
-		stat_add(&off, oc_contended(vseg_fd, &cb, sh, &paged, &bg));
+		stat_add(&off, oc_contended(vseg_fd, &cb, h, sh, &paged, &bg,
+					    &fg));
 		oc_policy(true);
 		stat_add(&poff, paged);
 		stat_add(&bgoff, bg);
+		stat_add(&fgoff, fg);
 	}
 	row("overcommit-policy", "foreground jobs/s under overcommit, budget "
 	    "policy on", "1/s", &on, "foreground alone", &alone, AT_LEAST, 0.9);
@@ -1260,6 +1288,9 @@ static void bench_overcommit(void)
 	row("overcommit-background", "jobs of the slowest background process "
 	    "in the window, policy on", "jobs", &bgon, "policy off", &bgoff,
 	    REPORT, 0);
+	row("overcommit-fg-resident", "fewest foreground buffers (of 19) "
+	    "found in the segment while the background runs, policy on",
+	    "buffers", &fgon, "policy off", &fgoff, REPORT, 0);
 	igt_assert_f(stat_min(&bgon) > 0 && stat_min(&bgoff) > 0,
 		     "a background process made no progress\n");
 	vseg_cb_fini(&cb);
