@@ -341,14 +341,21 @@ enum drm_vseg_segment_kind {
  *   %DRM_VSEG_SEGMENT_SUPPORTS_CACHED_CPU_HOST_APERTURE: honoured with the
  *   CPU host aperture (&drm_vseg_segment_info.cpu_host_aperture_address;
  *   Documentation/gpu/vseg.rst, "CPU host aperture"); not with CpuVisible.
- * - %DRM_VSEG_SEGMENT_APPLICATION_TARGET: reported only.
+ * - %DRM_VSEG_SEGMENT_APPLICATION_TARGET: with LocalBudgetGroup, puts a
+ *   memory segment in the local budget group (since 0.12;
+ *   %DRM_VSEG_DEVICE_QUERY_BUDGET, Documentation/gpu/vseg.rst, "Residency
+ *   and budgets").
  * - %DRM_VSEG_SEGMENT_VPR_SUPPORTED,
  *   %DRM_VSEG_SEGMENT_VPR_PRESERVED_DURING_STANDBY,
  *   %DRM_VSEG_SEGMENT_ENCRYPTED_PAGING_SUPPORTED: honoured with the video
  *   protected region (&drm_vseg_segment_info.vpr_range_start_offset;
  *   Documentation/gpu/vseg.rst, "Video protected region").
  * - %DRM_VSEG_SEGMENT_LOCAL_BUDGET_GROUP,
- *   %DRM_VSEG_SEGMENT_NON_LOCAL_BUDGET_GROUP: reported only.
+ *   %DRM_VSEG_SEGMENT_NON_LOCAL_BUDGET_GROUP: the budget groups (since
+ *   0.12): a memory segment with ApplicationTarget and LocalBudgetGroup is
+ *   in the local one, a segment with NonLocalBudgetGroup (the aperture) in
+ *   the non-local one; budgets, reservations and the over-budget eviction
+ *   order are per group.
  * - %DRM_VSEG_SEGMENT_POPULATED_BY_RESERVED_DDR_BY_FIRMWARE (since 0.5):
  *   memory segments only; reported only (vseg backs every memory segment
  *   the same way).
