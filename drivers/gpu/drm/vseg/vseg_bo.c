@@ -13,6 +13,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/wait_bit.h>
 #include <drm/drm_exec.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_prime.h>
@@ -120,9 +121,32 @@ static void vseg_bo_used(struct vseg_bo *vbo)
 void vseg_validation_init(struct vseg_validation *val,
 			  struct vseg_device *vdev)
 {
-	val->vdev = vdev;
-	val->exclusive = false;
-	val->held = false;
+	*val = (struct vseg_validation){ .vdev = vdev };
+}
+
+/* Exclusive: whether lockless transactions hold buffers, now or since. */
+static void lockless_note(struct vseg_validation *val)
+{
+	struct vseg_device *vdev = val->vdev;
+
+	if (val->shut) {
+		WRITE_ONCE(vdev->lockless_shut, true);
+		/* Pairs with vseg_validation_begin_lockless()'s barrier. */
+		smp_mb();
+		/*
+		 * They wait for nothing this transaction holds: it holds no
+		 * buffer yet, and they never take the validation lock.
+		 */
+		wait_var_event(&vdev->lockless, !atomic_read(&vdev->lockless));
+	}
+	val->seq = atomic_read(&vdev->lockless_seq);
+	/*
+	 * The count after the sequence (a lockless transaction raises them
+	 * in the other order): one whose start this sequence includes is
+	 * seen in the count until it ends; a later one changes the sequence.
+	 */
+	smp_rmb();
+	val->overlap = atomic_read(&vdev->lockless);
 }
 
 /**
@@ -144,7 +168,39 @@ int vseg_validation_begin(struct vseg_validation *val)
 	else
 		err = down_read_interruptible(lock);
 	val->held = !err;
+	if (!err && val->exclusive)
+		lockless_note(val);
 	return err;
+}
+
+/**
+ * vseg_validation_begin_lockless() - begin a transaction that moves nothing
+ * @val: the validation, initialized
+ *
+ * For a transaction that only uses buffers where they are: it validates
+ * nothing, evicts nothing, and does not take the validation lock. If it
+ * finds a buffer to move after all, it ends (vseg_validation_end()) and
+ * runs again with vseg_validation_begin().
+ *
+ * Return: true if it may run so; false while an exclusive transaction
+ * shuts lockless ones out (use vseg_validation_begin()).
+ */
+bool vseg_validation_begin_lockless(struct vseg_validation *val)
+{
+	struct vseg_device *vdev = val->vdev;
+
+	atomic_inc(&vdev->lockless);
+	/*
+	 * Counted before it is in the sequence and before it looks at
+	 * lockless_shut: pairs with lockless_note()'s barriers.
+	 */
+	smp_mb__after_atomic();
+	atomic_inc(&vdev->lockless_seq);
+	val->lockless = true;
+	if (!READ_ONCE(vdev->lockless_shut))
+		return true;
+	vseg_validation_end(val);
+	return false;
 }
 
 /**
@@ -153,12 +209,22 @@ int vseg_validation_begin(struct vseg_validation *val)
  */
 void vseg_validation_end(struct vseg_validation *val)
 {
+	struct vseg_device *vdev = val->vdev;
+
+	if (val->lockless) {
+		if (atomic_dec_and_test(&vdev->lockless))
+			wake_up_var(&vdev->lockless);
+		val->lockless = false;
+	}
 	if (!val->held)
 		return;
-	if (val->exclusive)
-		up_write(&val->vdev->validation);
-	else
-		up_read(&val->vdev->validation);
+	if (val->exclusive) {
+		if (val->shut)
+			WRITE_ONCE(vdev->lockless_shut, false);
+		up_write(&vdev->validation);
+	} else {
+		up_read(&vdev->validation);
+	}
 	val->held = false;
 }
 
@@ -168,18 +234,29 @@ void vseg_validation_end(struct vseg_validation *val)
  * @err: what the transaction returned
  *
  * Return: true the first time @err is -ENOSPC: the transaction runs again
- * with the lock exclusive, TTM's delayed deletes done; false otherwise
- * (@err is the result).
+ * with the lock exclusive, TTM's delayed deletes done; true once more if
+ * the exclusive run met lockless transactions (their buffers may have
+ * made TTM back off): with them shut out; false otherwise (@err is the
+ * result).
  */
 bool vseg_validation_retry(struct vseg_validation *val, int err)
 {
-	if (err != -ENOSPC || val->exclusive)
+	struct vseg_device *vdev = val->vdev;
+
+	if (err != -ENOSPC || val->shut)
 		return false;
+	if (val->exclusive) {
+		if (!val->overlap &&
+		    atomic_read(&vdev->lockless_seq) == val->seq)
+			return false;
+		val->shut = true;
+		return true;
+	}
 	/*
 	 * The room may be held by buffers being freed right now (TTM's
 	 * delayed deletes, which its eviction walk skips): free them first.
 	 */
-	vseg_ttm_flush_deferred(&val->vdev->bdev);
+	vseg_ttm_flush_deferred(&vdev->bdev);
 	val->exclusive = true;
 	return true;
 }
@@ -1474,6 +1551,43 @@ int vseg_bo_make_reachable(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
 	n = vseg_place_physical(&bo_vdev(vbo)->layout, &vbo->params, false,
 				places);
 	return reachable_at(vbo, places, n, ctx);
+}
+
+/**
+ * vseg_bo_in_place() - whether a job can use a buffer where it is
+ * @vbo: the buffer, reserved
+ * @physical: the job addresses it physically (vseg_bo_make_reachable()),
+ *	else through GPU virtual addresses (vseg_bo_commit_for_gpu())
+ *
+ * Return: true if making it reachable so would neither move it nor map
+ * it nor evict anything: it is in one of its places already.
+ */
+bool vseg_bo_in_place(struct vseg_bo *vbo, bool physical)
+{
+	struct vseg_device *vdev = bo_vdev(vbo);
+	struct ttm_resource *res = vbo->tbo.resource;
+	struct ttm_place places[VSEG_BO_MAX_PLACES];
+	unsigned int n, i;
+
+	dma_resv_assert_held(vbo->tbo.base.resv);
+	if (!res)
+		return false;
+	if (!physical) {
+		if (vseg_bo_is_protected(vbo))
+			return vseg_vpr_res_inside(vdev, res);
+		if (res->mem_type == TTM_PL_SYSTEM && !vbo->tbo.pin_count)
+			return false;
+		return (res->mem_type != TTM_PL_TT &&
+			res->mem_type != TTM_PL_SYSTEM) ||
+		       !vbo->tbo.ttm || ttm_tt_is_populated(vbo->tbo.ttm);
+	}
+	if (res->mem_type == TTM_PL_TT && !vseg_aperture_res_mapped(res))
+		return false;
+	n = vseg_place_physical(&vdev->layout, &vbo->params, false, places);
+	for (i = 0; i < n; i++)
+		if (res_fits_place(&vbo->tbo, &places[i]))
+			return true;
+	return false;
 }
 
 /**

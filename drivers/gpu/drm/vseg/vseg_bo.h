@@ -213,7 +213,13 @@ bool vseg_tbo_is_protected(struct ttm_buffer_object *tbo);
  * struct vseg_validation - a ww transaction's hold on the validation lock
  * @vdev: the device (its &vseg_device.validation)
  * @exclusive: take the lock exclusive (after a first try found no room)
+ * @shut: exclusive, with lockless transactions shut out (after an
+ *	exclusive try that found no room overlapped one of them)
+ * @lockless: the transaction runs without the lock: it moves nothing
  * @held: the lock is held, shared or exclusive as @exclusive says
+ * @overlap: a lockless transaction held buffers when the exclusive
+ *	transaction began
+ * @seq: &vseg_device.lockless_seq when the exclusive transaction began
  *
  * Buffer reservations are wait-die ww mutexes: when TTM, evicting for a
  * transaction, meets a buffer an older transaction holds, the younger
@@ -223,6 +229,15 @@ bool vseg_tbo_is_protected(struct ttm_buffer_object *tbo);
  * -ENOSPC drops everything and runs again holding it exclusive, when no
  * other validating transaction holds buffers it could lose to: its
  * -ENOSPC is then the segment's. (xe does the same: xe_validation.c.)
+ *
+ * A transaction that only uses buffers where they already are (a job
+ * whose buffers are all in place) validates nothing and evicts nothing:
+ * it runs without the lock (vseg_validation_begin_lockless()), so that
+ * it never queues behind a transaction waiting to take the lock
+ * exclusive while others evict (each eviction TTM makes waits for its
+ * copy). It still holds buffers an exclusive transaction may meet; an
+ * exclusive transaction that found no room while one of them ran runs
+ * once more, with them shut out.
  *
  * Use as::
  *
@@ -238,12 +253,17 @@ bool vseg_tbo_is_protected(struct ttm_buffer_object *tbo);
 struct vseg_validation {
 	struct vseg_device *vdev;
 	bool exclusive;
+	bool shut;
+	bool lockless;
 	bool held;
+	bool overlap;
+	int seq;
 };
 
 void vseg_validation_init(struct vseg_validation *val,
 			  struct vseg_device *vdev);
 int vseg_validation_begin(struct vseg_validation *val);
+bool vseg_validation_begin_lockless(struct vseg_validation *val);
 void vseg_validation_end(struct vseg_validation *val);
 bool vseg_validation_retry(struct vseg_validation *val, int err);
 int vseg_bo_locked_retry(struct vseg_bo *vbo,
@@ -299,6 +319,7 @@ static inline bool vseg_bo_offered(const struct vseg_bo *vbo)
 void vseg_bo_unpin(struct vseg_bo *vbo, unsigned int count);
 void vseg_bo_unpin_locked(struct vseg_bo *vbo);
 int vseg_bo_make_reachable(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx);
+bool vseg_bo_in_place(struct vseg_bo *vbo, bool physical);
 int vseg_bo_make_displayable(struct vseg_bo *vbo, bool *moved,
 			     struct ttm_operation_ctx *ctx);
 int vseg_bo_commit_for_gpu(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx);

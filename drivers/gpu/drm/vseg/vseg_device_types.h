@@ -96,6 +96,10 @@ struct vseg_segment {
  * @validation: held shared by every ww transaction that makes buffers
  *	resident, exclusive by one that found no room while sharing it
  *	(struct vseg_validation).
+ * @lockless: transactions running without @validation (they move
+ *	nothing; vseg_validation_begin_lockless()), holding buffers now.
+ * @lockless_seq: count of those transactions started.
+ * @lockless_shut: an exclusive transaction shuts them out.
  * @bos: every live buffer, for debugfs.
  * @num_bos: number of buffers in @bos.
  * @use_seq: count of buffer placements, for &vseg_bo.last_use.
@@ -129,6 +133,9 @@ struct vseg_device {
 	atomic64_t system_resident;
 	struct mutex bo_lock; /* see above */
 	struct rw_semaphore validation;
+	atomic_t lockless;
+	atomic_t lockless_seq;
+	bool lockless_shut;
 	struct list_head bos;
 	u64 num_bos;
 	atomic64_t use_seq;

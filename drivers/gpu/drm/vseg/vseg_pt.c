@@ -1271,6 +1271,18 @@ int vseg_pt_restore(struct vseg_pt *pt, struct ttm_operation_ctx *ctx)
 	return err ?: leaves;
 }
 
+/**
+ * vseg_pt_all_resident() - whether none of a tree's pages is evicted
+ * @pt: the tree, its VA space's reservation held
+ *
+ * Return: true if vseg_pt_restore() has nothing to bring back.
+ */
+bool vseg_pt_all_resident(struct vseg_pt *pt)
+{
+	dma_resv_assert_held(pt->resv_obj->resv);
+	return !READ_ONCE(pt->num_evicted);
+}
+
 /* A leaf's valid entries, added to @c. Under @p's tables' lock. */
 static void pt_count(struct vseg_pt_page *p, struct vseg_hw_pte_count *c)
 {

@@ -135,6 +135,7 @@ bool vseg_pt_is_page(struct ttm_buffer_object *tbo);
 void vseg_pt_evicting(struct ttm_buffer_object *tbo,
 		      struct ttm_resource *new_mem);
 int vseg_pt_restore(struct vseg_pt *pt, struct ttm_operation_ctx *ctx);
+bool vseg_pt_all_resident(struct vseg_pt *pt);
 void vseg_pt_bo_set_system(struct vseg_device *vdev,
 			   struct drm_gem_object *obj, struct mutex *lock,
 			   struct vseg_pt_bo *rec, bool pinned);

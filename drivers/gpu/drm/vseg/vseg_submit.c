@@ -33,6 +33,7 @@
 #include "vseg_job.h"
 #include "vseg_limits.h"
 #include "vseg_phys.h"
+#include "vseg_pt.h"
 #include "vseg_submit.h"
 #include "vseg_syncs.h"
 #include "vseg_trace.h"
@@ -445,24 +446,47 @@ static int job_prepare(struct vseg_cmd_job *job, struct vseg_submit *s)
 	return err;
 }
 
+/* Every buffer and page table is where the job needs it: nothing moves. */
+static bool job_in_place(struct vseg_cmd_job *job)
+{
+	bool physical = job->base.queue == VSEG_QUEUE_COPY;
+	u32 i;
+
+	if (job->vm && !vseg_pt_all_resident(job->vm->pt))
+		return false;
+	for (i = 0; i < job->num_bos; i++)
+		if (!vseg_bo_in_place(job->bos[i], physical))
+			return false;
+	return true;
+}
+
+/* job_lock_prepare()'s lockless try found something to move. */
+#define VSEG_JOB_MOVES	1
+
 /*
  * Lock the job's buffers with drm_exec and prepare them inside the
  * locking loop, as its contract asks: contention on a buffer restarts the
  * loop; no room for one runs the transaction again holding the validation
- * lock exclusive (struct vseg_validation). On success the buffers stay
- * locked in @exec and @val held, until job_unlock().
+ * lock exclusive (struct vseg_validation). A job whose buffers are all in
+ * place, the common case, runs first without the validation lock: it
+ * never waits behind another process's evictions. On success the buffers
+ * stay locked in @exec, and @val held, until job_unlock().
  */
 static int job_lock_prepare(struct vseg_cmd_job *job, struct vseg_submit *s,
 			    struct drm_exec *exec, struct vseg_validation *val)
 {
+	bool lockless;
 	u32 i;
 	int err;
 
 	vseg_validation_init(val, job->base.vdev);
-	do {
-		err = vseg_validation_begin(val);
-		if (err)
-			return err;
+	lockless = vseg_validation_begin_lockless(val);
+	for (;;) {
+		if (!lockless) {
+			err = vseg_validation_begin(val);
+			if (err)
+				return err;
+		}
 		/* VM-private buffers share their address space's reservation. */
 		drm_exec_init(exec, DRM_EXEC_INTERRUPTIBLE_WAIT |
 			      DRM_EXEC_IGNORE_DUPLICATES, job->num_bos);
@@ -486,6 +510,8 @@ static int job_lock_prepare(struct vseg_cmd_job *job, struct vseg_submit *s,
 				if (err)
 					break;
 			}
+			if (!err && lockless && !job_in_place(job))
+				err = VSEG_JOB_MOVES;
 			if (!err)
 				err = job_prepare(job, s);
 		}
@@ -493,8 +519,16 @@ static int job_lock_prepare(struct vseg_cmd_job *job, struct vseg_submit *s,
 			return 0;
 		drm_exec_fini(exec);
 		vseg_validation_end(val);
-	} while (vseg_validation_retry(val, err));
-	return err;
+		if (lockless) {
+			/* Something to move: as any validation. */
+			lockless = false;
+			if (err == VSEG_JOB_MOVES || err == -ENOSPC)
+				continue;
+			return err;
+		}
+		if (!vseg_validation_retry(val, err))
+			return err;
+	}
 }
 
 static void job_unlock(struct drm_exec *exec, struct vseg_validation *val)
