@@ -15,12 +15,15 @@
  * Transfer has written the page); any other taker gets it zeroed.
  *
  * Zeroing is done ahead, off the takers' path, as Windows' zero-page
- * thread does: a freed page goes on the dirty stack, and a work item
- * clears dirty pages and moves them to the zeroed stack, where a taker
- * that needs zeroes finds them ready (a CPU fault on a new buffer then
- * costs only the mapping). A taker that overwrites its pages takes dirty
- * ones first. Nothing writes a page on either stack but the work item,
- * which holds the pages it clears on neither. The pool gives its pages
+ * thread does: a freed page goes on the dirty stack, and a thread clears
+ * dirty pages and moves them to the zeroed stack, where a taker that
+ * needs zeroes finds them ready (a CPU fault on a new buffer then costs
+ * only the mapping). Like Windows', the thread runs at the lowest
+ * priority (nice 19): it takes idle CPU time, not the clients'. Under
+ * load the dirty pages wait, and a taker that overwrites its pages takes
+ * dirty ones first; a taker that needs zeroes clears what it takes dirty.
+ * Nothing writes a page on either stack but the thread, which holds the
+ * pages it clears on neither. The pool gives its pages
  * back to the system under memory pressure (a shrinker) and when the
  * module goes.
  *
@@ -34,14 +37,17 @@
  */
 
 #include <linux/highmem.h>
+#include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/moduleparam.h>
+#include <linux/sched.h>
+#include <linux/sched/prio.h>
 #include <linux/seq_file.h>
 #include <linux/shrinker.h>
 #include <linux/spinlock.h>
-#include <linux/workqueue.h>
+#include <linux/wait.h>
 
 #include "vseg_compat.h"
 #include "vseg_page_pool.h"
@@ -57,15 +63,14 @@ struct pool_stack {
 	unsigned long count;
 };
 
-static void zero_work_fn(struct work_struct *work);
-
 static struct {
 	spinlock_t lock;		/* protects dirty, zeroed and clearing */
 	struct pool_stack dirty;	/* as they were freed */
 	struct pool_stack zeroed;	/* cleared by zero_work */
 	unsigned long clearing;		/* pages zero_work holds */
 	unsigned long max;		/* dirty + zeroed + clearing */
-	struct work_struct zero_work;
+	struct task_struct *zeroer;	/* clears dirty pages */
+	wait_queue_head_t zero_wait;	/* the zeroer waits for dirty pages */
 	struct shrinker *shrinker;
 	atomic64_t hits;		/* pages served from the pool */
 	atomic64_t misses;		/* pages allocated */
@@ -74,7 +79,7 @@ static struct {
 	atomic64_t cleared;		/* pages zero_work cleared */
 } pool = {
 	.lock = __SPIN_LOCK_UNLOCKED(pool.lock),
-	.zero_work = __WORK_INITIALIZER(pool.zero_work, zero_work_fn),
+	.zero_wait = __WAIT_QUEUE_HEAD_INITIALIZER(pool.zero_wait),
 };
 
 /* Up to @n pages of @st into @pages; how many. Under the lock. */
@@ -114,12 +119,12 @@ static unsigned long pool_take(struct pool_stack *first,
 }
 
 /* Clear the dirty pages, a batch at a time, onto the zeroed stack. */
-static void zero_work_fn(struct work_struct *work)
+static void zero_dirty(void)
 {
 	struct page *batch[32];
 	unsigned long n, i;
 
-	for (;;) {
+	while (!kthread_should_stop()) {
 		spin_lock(&pool.lock);
 		n = stack_pop(&pool.dirty, batch, ARRAY_SIZE(batch));
 		pool.clearing = n;
@@ -135,6 +140,18 @@ static void zero_work_fn(struct work_struct *work)
 		spin_unlock(&pool.lock);
 		cond_resched();
 	}
+}
+
+/* The zero-page thread: clears dirty pages whenever it gets the CPU. */
+static int zeroer_fn(void *arg)
+{
+	while (!kthread_should_stop()) {
+		wait_event_interruptible(pool.zero_wait,
+					 READ_ONCE(pool.dirty.count) ||
+					 kthread_should_stop());
+		zero_dirty();
+	}
+	return 0;
 }
 
 /**
@@ -192,7 +209,7 @@ void vseg_pages_put(struct page **pages, unsigned long n)
 	stack_push(&pool.dirty, pages, kept);
 	spin_unlock(&pool.lock);
 	if (kept)
-		queue_work(vseg_system_dfl_wq(), &pool.zero_work);
+		wake_up(&pool.zero_wait);
 	if (kept == n)
 		return;
 	atomic64_add(n - kept, &pool.overflows);
@@ -298,6 +315,15 @@ int vseg_page_pool_init(void)
 					     pool_shrink_scan);
 	if (!pool.shrinker)
 		goto err;
+	if (pool.max) {
+		pool.zeroer = kthread_run(zeroer_fn, NULL, "vseg-zero");
+		if (IS_ERR(pool.zeroer)) {
+			pool.zeroer = NULL;
+			vseg_shrinker_destroy(pool.shrinker);
+			goto err;
+		}
+		sched_set_normal(pool.zeroer, MAX_NICE);
+	}
 	return 0;
 
 err:
@@ -315,7 +341,9 @@ err:
 void vseg_page_pool_fini(void)
 {
 	vseg_shrinker_destroy(pool.shrinker);
-	cancel_work_sync(&pool.zero_work);
+	if (pool.zeroer)
+		kthread_stop(pool.zeroer);
+	pool.zeroer = NULL;
 	pool_free(ULONG_MAX);
 	pool.max = 0;
 	kvfree(pool.dirty.pages);
