@@ -720,12 +720,15 @@ struct offer_call {
 	u32 n;
 };
 
+/* The @count handles at @uptr, each the caller's own buffer. */
 static int offer_lookup(struct drm_file *file, u64 uptr, u32 count,
 			struct offer_call *c)
 {
 	struct vseg_file *vfile = file->driver_priv;
 	int err = 0;
 
+	if (count > DRM_VSEG_MAX_OFFER_HANDLES)
+		return -E2BIG;
 	c->n = 0;
 	c->handles = vseg_copy_array(uptr, count, sizeof(*c->handles), &err);
 	if (err)
@@ -753,14 +756,22 @@ static void offer_release(struct offer_call *c)
 	kvfree(c->handles);
 }
 
-/* Lock every buffer of @c (a handle given twice once). */
+/* Lock every buffer of @c (a handle given twice once); drm_exec_fini(). */
 static int offer_lock(struct drm_exec *exec, struct offer_call *c)
 {
-	u32 i;
 	int err = 0;
+	u32 i;
 
-	for (i = 0; i < c->n && !err; i++)
-		err = drm_exec_lock_obj(exec, &c->bos[i]->tbo.base);
+	drm_exec_init(exec, DRM_EXEC_INTERRUPTIBLE_WAIT |
+		      DRM_EXEC_IGNORE_DUPLICATES, c->n);
+	drm_exec_until_all_locked(exec) {
+		for (i = 0; i < c->n; i++) {
+			err = drm_exec_lock_obj(exec, &c->bos[i]->tbo.base);
+			drm_exec_retry_on_contention(exec);
+			if (err)
+				break;
+		}
+	}
 	return err;
 }
 
@@ -822,19 +833,12 @@ int vseg_ioctl_offer(struct drm_device *drm, void *data,
 	    prio < DRM_VSEG_OFFER_PRIORITY_LOW ||
 	    prio > DRM_VSEG_OFFER_PRIORITY_AUTO)
 		return -EINVAL;
-	if (args->count > DRM_VSEG_MAX_OFFER_HANDLES)
-		return -E2BIG;
 	if (prio == DRM_VSEG_OFFER_PRIORITY_AUTO)
 		prio = DRM_VSEG_OFFER_PRIORITY_NORMAL;
 	err = offer_lookup(file, args->handles, args->count, &c);
 	if (err)
 		goto out;
-	drm_exec_init(&exec, DRM_EXEC_INTERRUPTIBLE_WAIT |
-		      DRM_EXEC_IGNORE_DUPLICATES, c.n);
-	drm_exec_until_all_locked(&exec) {
-		err = offer_lock(&exec, &c);
-		drm_exec_retry_on_contention(&exec);
-	}
+	err = offer_lock(&exec, &c);
 	for (i = 0; i < c.n && !err; i++)
 		err = vseg_bo_offer_check(c.bos[i]);
 	for (i = 0; i < c.n && !err; i++)
@@ -873,8 +877,6 @@ int vseg_ioctl_reclaim(struct drm_device *drm, void *data,
 	if (args->extensions || args->flags || args->pad ||
 	    !mbz(args->reserved, sizeof(args->reserved)) || !args->count)
 		return -EINVAL;
-	if (args->count > DRM_VSEG_MAX_OFFER_HANDLES)
-		return -E2BIG;
 	err = offer_lookup(file, args->handles, args->count, &c);
 	if (err)
 		goto out;
@@ -894,12 +896,7 @@ int vseg_ioctl_reclaim(struct drm_device *drm, void *data,
 			goto out;
 		}
 	}
-	drm_exec_init(&exec, DRM_EXEC_INTERRUPTIBLE_WAIT |
-		      DRM_EXEC_IGNORE_DUPLICATES, c.n);
-	drm_exec_until_all_locked(&exec) {
-		err = offer_lock(&exec, &c);
-		drm_exec_retry_on_contention(&exec);
-	}
+	err = offer_lock(&exec, &c);
 	for (i = 0; i < c.n && !err; i++)
 		if (!c.bos[i]->offered)
 			err = -EINVAL;
