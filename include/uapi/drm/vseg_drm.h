@@ -187,6 +187,9 @@ extern "C" {
  *   kernel has the dmem cgroup controller, memory segments are dmem
  *   regions and the budget and AvailableForReservation are at most what
  *   the process's dmem.max leaves.
+ * - 0.14: the unreserved part of a group is shared per user, then among
+ *   the user's processes (it was shared among processes): a Budget no
+ *   longer grows with the number of processes a user forks.
  *
  * Rule for the version: the minor grows by one whenever this header
  * gains something a program may want to test for before it uses it (an
@@ -1731,8 +1734,10 @@ struct drm_vseg_query_limits {
  * Documentation/gpu/vseg.rst for the policy.
  *
  * @budget: what the process may keep resident in the group: its
- *	reservation plus an equal share of what no process reserved, among
- *	the processes with buffers resident or a reservation there.
+ *	reservation plus a share of what no process reserved: equal shares
+ *	among the users with processes that have buffers resident or a
+ *	reservation there, each user's share split equally among those of
+ *	its processes (since 0.14; among processes before).
  * @current_usage: bytes of the process's buffers resident in the group.
  * @available_for_reservation: the most the process may reserve there now
  *	(its current reservation included).

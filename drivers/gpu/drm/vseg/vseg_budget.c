@@ -14,10 +14,11 @@
  *   (vseg_bo_update_state(), after every TTM move) as a
  *   %VSEG_LIMIT_RESIDENT charge per segment;
  * - CurrentReservation: what it reserved (SET_RESERVATION);
- * - Budget: its reservation plus an equal share of what no process
- *   reserved, shared among the processes active in the group (with
+ * - Budget: its reservation plus a share of what no process reserved:
+ *   equal shares for the users with processes active in the group (with
  *   resident buffers or a reservation there, the asking one always
- *   counted);
+ *   counted), each user's share split equally among its active
+ *   processes, so that a user does not multiply its share by forking;
  * - AvailableForReservation: %VSEG_BUDGET_RESERVABLE_PERCENT of the group
  *   less what the other processes reserved.
  *
@@ -285,16 +286,20 @@ EXPORT_SYMBOL_IF_KUNIT(vseg_budget_init);
  * @reserved_all: what every process reserved there, the asking one's
  *	included (at most @size)
  * @own_reservation: what the asking process reserved
- * @active: processes active in the group, the asking one included (>= 1)
+ * @users: users with processes active in the group, the asking one's
+ *	included (>= 1)
+ * @procs: its user's processes active there, the asking one included (>= 1)
  *
- * Return: @own_reservation plus an equal share of the unreserved bytes.
+ * Return: @own_reservation plus its share of the unreserved bytes: an
+ * equal share per user, split equally among the user's processes.
  */
 u64 vseg_budget_of(u64 size, u64 reserved_all, u64 own_reservation,
-		   u32 active)
+		   u32 users, u32 procs)
 {
 	u64 free = size > reserved_all ? size - reserved_all : 0;
 
-	return own_reservation + div_u64(free, max(active, 1u));
+	return own_reservation +
+	       div_u64(div_u64(free, max(users, 1u)), max(procs, 1u));
 }
 EXPORT_SYMBOL_IF_KUNIT(vseg_budget_of);
 
@@ -331,21 +336,37 @@ static u64 rec_usage(struct vseg_limits *l, const struct vseg_limit_rec *r,
 static void query_locked(struct vseg_limits *l, struct vseg_limit_rec *me,
 			 u32 g, struct vseg_budget_info *info)
 {
-	struct vseg_limit_rec *r;
+	struct vseg_limit_rec *r, *u;
 	u64 reserved_all = 0;
-	u32 active = 1, bkt;
+	u32 users = 1, procs = 1, bkt;
 
 	lockdep_assert_held(&l->lock);
+	/* Each other active user counted once: marked when first met. */
+	l->marks++;
+	u = vseg_limits_find_user(l, me->uid);
+	if (u)
+		u->mark = l->marks;
 	hash_for_each(l->procs, bkt, r, node) {
 		reserved_all += r->reservation[g];
-		if (r != me && (r->reservation[g] || rec_usage(l, r, g)))
-			active++;
+		if (r == me || !(r->reservation[g] || rec_usage(l, r, g)))
+			continue;
+		if (uid_eq(r->uid, me->uid)) {
+			procs++;
+			continue;
+		}
+		/* A user whose files are all closed: counted on its own. */
+		u = vseg_limits_find_user(l, r->uid);
+		if (!u || u->mark != l->marks) {
+			users++;
+			if (u)
+				u->mark = l->marks;
+		}
 	}
 	info->size = l->group_size[g];
 	info->usage = rec_usage(l, me, g);
 	info->reservation = me->reservation[g];
 	info->budget = vseg_budget_of(info->size, reserved_all,
-				      info->reservation, active);
+				      info->reservation, users, procs);
 	info->available = vseg_budget_reservable(info->size,
 						 reserved_all -
 						 info->reservation);

@@ -37,7 +37,7 @@ unsigned int vseg_budget_lru_priority(u32 priority, bool policy);
 void vseg_budget_init(struct vseg_limits *l, const u64 *flags,
 		      const u64 *size, u32 num_slots);
 u64 vseg_budget_of(u64 size, u64 reserved_all, u64 own_reservation,
-		   u32 active);
+		   u32 users, u32 procs);
 u64 vseg_budget_reservable(u64 size, u64 reserved_others);
 void vseg_budget_query(struct vseg_limits_client *c, u32 group,
 		       struct vseg_budget_info *info);

@@ -243,8 +243,17 @@ static struct vseg_limit_rec *find_proc_rec(struct vseg_limits *l,
 	return NULL;
 }
 
-static struct vseg_limit_rec *find_user_rec(struct vseg_limits *l, kuid_t uid)
+/**
+ * vseg_limits_find_user() - the record of a user
+ * @l: the limits, their lock held
+ * @uid: the user
+ *
+ * Return: its record, or NULL when no client of the user is open.
+ */
+struct vseg_limit_rec *vseg_limits_find_user(struct vseg_limits *l,
+					     kuid_t uid)
 {
+	lockdep_assert_held(&l->lock);
 	struct vseg_limit_rec *r;
 
 	hash_for_each_possible(l->users, r, node, __kuid_val(uid))
@@ -292,11 +301,12 @@ struct vseg_limits_client *vseg_limits_client_open_as(struct vseg_limits *l,
 		proc = new_proc;
 		new_proc = NULL;
 		proc->pid = get_pid(pid);
+		proc->uid = uid;
 		hash_add(l->procs, &proc->node, (unsigned long)pid);
 	}
 	proc->refs++;
 	proc->files++;
-	user = find_user_rec(l, uid);
+	user = vseg_limits_find_user(l, uid);
 	if (!user) {
 		user = new_user;
 		new_user = NULL;

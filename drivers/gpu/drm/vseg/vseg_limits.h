@@ -87,6 +87,7 @@ struct vseg_limit_usage {
  * @device: the device's charges.
  * @procs: process records (&struct vseg_limit_rec), by struct pid.
  * @users: user records, by uid.
+ * @marks: the last budget query's mark (&vseg_limit_rec.mark).
  * @seg_group: the budget group (&enum vseg_budget_group) of each segment
  *	(by id; 0, system memory, is in none); set once at load.
  * @group_size: bytes of each budget group's segments (an aperture's
@@ -101,6 +102,7 @@ struct vseg_limits {
 	struct vseg_limit_usage device;
 	DECLARE_HASHTABLE(procs, 6);
 	DECLARE_HASHTABLE(users, 4);
+	u32 marks;
 	u8 seg_group[VSEG_LIMIT_SLOTS];
 	u64 group_size[VSEG_BUDGET_NUM_GROUPS];
 	struct list_head budget_waiters;
@@ -112,7 +114,10 @@ struct vseg_limits {
  * @node: in &vseg_limits.procs or &vseg_limits.users.
  * @refs: the clients using it; under &vseg_limits.lock.
  * @pid: a process record's thread group (a reference), else NULL.
- * @uid: a user record's user.
+ * @uid: a user record's user; a process record's: the user of the file
+ *	that created it (its user, for the budgets' shares).
+ * @mark: a user record's mark in the budget query that last counted it
+ *	(vseg_budget.c); under &vseg_limits.lock.
  * @usage: its charges.
  * @files: a process record's open files (vseg_limits_client_close() has
  *	not been called for them yet).
@@ -124,6 +129,7 @@ struct vseg_limit_rec {
 	unsigned int refs;
 	struct pid *pid;
 	kuid_t uid;
+	u32 mark;
 	struct vseg_limit_usage usage;
 	unsigned int files;
 	u64 reservation[VSEG_BUDGET_NUM_GROUPS];
@@ -147,6 +153,8 @@ struct vseg_limits_client {
 };
 
 void vseg_limits_init(struct vseg_limits *l);
+struct vseg_limit_rec *vseg_limits_find_user(struct vseg_limits *l,
+					     kuid_t uid);
 void vseg_limits_set_max(struct vseg_limits *l, enum vseg_limit_scope scope,
 			 enum vseg_limit_kind kind, u32 slot, u64 max);
 u64 vseg_limits_get_max(struct vseg_limits *l, enum vseg_limit_scope scope,

@@ -276,15 +276,19 @@ static void limits_records(struct kunit *test)
 /* Budget = reservation + an equal share of the unreserved bytes. */
 static void budget_arith(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, vseg_budget_of(800, 0, 0, 1), 800);
-	KUNIT_EXPECT_EQ(test, vseg_budget_of(800, 0, 0, 2), 400);
-	KUNIT_EXPECT_EQ(test, vseg_budget_of(800, 600, 400, 2), 500);
-	KUNIT_EXPECT_EQ(test, vseg_budget_of(800, 600, 200, 3), 266);
-	/* No active process counted: as one. */
-	KUNIT_EXPECT_EQ(test, vseg_budget_of(800, 0, 0, 0), 800);
+	KUNIT_EXPECT_EQ(test, vseg_budget_of(800, 0, 0, 1, 1), 800);
+	KUNIT_EXPECT_EQ(test, vseg_budget_of(800, 0, 0, 2, 1), 400);
+	KUNIT_EXPECT_EQ(test, vseg_budget_of(800, 600, 400, 2, 1), 500);
+	KUNIT_EXPECT_EQ(test, vseg_budget_of(800, 600, 200, 3, 1), 266);
+	/* A user's share split among its processes. */
+	KUNIT_EXPECT_EQ(test, vseg_budget_of(800, 0, 0, 1, 2), 400);
+	KUNIT_EXPECT_EQ(test, vseg_budget_of(800, 0, 0, 2, 4), 100);
+	KUNIT_EXPECT_EQ(test, vseg_budget_of(800, 200, 100, 2, 3), 200);
+	/* No active user or process counted: as one. */
+	KUNIT_EXPECT_EQ(test, vseg_budget_of(800, 0, 0, 0, 0), 800);
 	/* Reservations above the size (never made): the reservation. */
-	KUNIT_EXPECT_EQ(test, vseg_budget_of(800, 900, 300, 2), 300);
-	KUNIT_EXPECT_EQ(test, vseg_budget_of(U64_MAX, 0, 0, 1), U64_MAX);
+	KUNIT_EXPECT_EQ(test, vseg_budget_of(800, 900, 300, 2, 1), 300);
+	KUNIT_EXPECT_EQ(test, vseg_budget_of(U64_MAX, 0, 0, 1, 1), U64_MAX);
 	KUNIT_EXPECT_EQ(test, vseg_budget_reservable(1000, 0), 800);
 	KUNIT_EXPECT_EQ(test, vseg_budget_reservable(1000, 300), 500);
 	KUNIT_EXPECT_EQ(test, vseg_budget_reservable(1000, 800), 0);
@@ -414,6 +418,64 @@ static void budget_groups(struct kunit *test)
 	limits_teardown(t);
 }
 
+/*
+ * The unreserved part is shared per user, then among the user's
+ * processes: two processes of user 1000 and one of user 1001, all
+ * resident in the group.
+ */
+static void budget_users(struct kunit *test)
+{
+	const u64 flags[2] = {
+		0, VSEG_SEGF_APPLICATION_TARGET | VSEG_SEGF_LOCAL_BUDGET_GROUP,
+	};
+	const u64 size[2] = { 0, 1000 };
+	struct limits_test *t = limits_setup(test, U64_MAX, U64_MAX, U64_MAX);
+	struct pid *third = find_get_pid(2);
+	struct vseg_limits_client *a, *b, *c;
+	struct vseg_budget_info info;
+
+	KUNIT_ASSERT_NOT_NULL(test, third);
+	KUNIT_ASSERT_PTR_NE(test, third, t->other);
+	KUNIT_ASSERT_PTR_NE(test, third, task_tgid(current));
+	a = open_as(test, t, task_tgid(current), 1000);
+	b = open_as(test, t, t->other, 1000);
+	c = open_as(test, t, third, 1001);
+	vseg_budget_init(&t->limits, flags, size, 2);
+	KUNIT_EXPECT_EQ(test, vseg_limits_charge(a, VSEG_LIMIT_RESIDENT, 1,
+						 100), 0);
+	KUNIT_EXPECT_EQ(test, vseg_limits_charge(c, VSEG_LIMIT_RESIDENT, 1,
+						 100), 0);
+	/* Two users, one process each: halves. */
+	vseg_budget_query(a, VSEG_BUDGET_LOCAL, &info);
+	KUNIT_EXPECT_EQ(test, info.budget, 500);
+	/* User 1000 forks (its second process becomes active)... */
+	KUNIT_EXPECT_EQ(test, vseg_limits_charge(b, VSEG_LIMIT_RESIDENT, 1,
+						 100), 0);
+	vseg_budget_query(a, VSEG_BUDGET_LOCAL, &info);
+	KUNIT_EXPECT_EQ(test, info.budget, 250);
+	vseg_budget_query(b, VSEG_BUDGET_LOCAL, &info);
+	KUNIT_EXPECT_EQ(test, info.budget, 250);
+	/* ...and user 1001's process keeps its half. */
+	vseg_budget_query(c, VSEG_BUDGET_LOCAL, &info);
+	KUNIT_EXPECT_EQ(test, info.budget, 500);
+	/* Reservations come off the top, then the shares. */
+	KUNIT_EXPECT_EQ(test, vseg_budget_set_reservation(c, 0, 200), 0);
+	vseg_budget_query(c, VSEG_BUDGET_LOCAL, &info);
+	KUNIT_EXPECT_EQ(test, info.budget, 200 + 400);
+	vseg_budget_query(a, VSEG_BUDGET_LOCAL, &info);
+	KUNIT_EXPECT_EQ(test, info.budget, 200);
+
+	vseg_limits_uncharge(a, VSEG_LIMIT_RESIDENT, 1, 100);
+	vseg_limits_uncharge(b, VSEG_LIMIT_RESIDENT, 1, 100);
+	vseg_limits_uncharge(c, VSEG_LIMIT_RESIDENT, 1, 100);
+	vseg_limits_client_close(c);
+	vseg_limits_client_put(a);
+	vseg_limits_client_put(b);
+	vseg_limits_client_put(c);
+	put_pid(third);
+	limits_teardown(t);
+}
+
 static struct kunit_case vseg_limits_cases[] = {
 	KUNIT_CASE(limits_fits),
 	KUNIT_CASE(limits_share),
@@ -426,6 +488,7 @@ static struct kunit_case vseg_limits_cases[] = {
 	KUNIT_CASE(budget_arith),
 	KUNIT_CASE(budget_cap),
 	KUNIT_CASE(budget_groups),
+	KUNIT_CASE(budget_users),
 	{}
 };
 
