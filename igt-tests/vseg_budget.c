@@ -377,6 +377,80 @@ static void test_reservation(void)
 	vseg_ctx_finish(&ctx, "after the reservations");
 }
 
+/*
+ * A file of user nobody (65534): opened with nobody's real uid (the user
+ * vseg charges) and root's effective one (for the node's permissions),
+ * then every privilege dropped.
+ */
+static int open_as_nobody(void)
+{
+	int fd;
+
+	igt_assert_eq(setgroups(0, NULL), 0);
+	igt_assert_eq(setresgid(65534, 65534, 65534), 0);
+	igt_assert_eq(setresuid(65534, 0, 0), 0);
+	fd = drm_open_vseg_render();
+	igt_assert_eq(setresuid(65534, 65534, 65534), 0);
+	igt_assert_eq(geteuid(), 65534);
+	return fd;
+}
+
+/*
+ * The unreserved part goes per user, then per process: an unprivileged
+ * user forking three active processes leaves root's one process its
+ * half, and each of its own gets a third of the other half.
+ */
+static void test_per_user(void)
+{
+	const int n = 3;
+	int to_child[3][2], to_parent[2];
+	uint32_t h;
+
+	vseg_ctx_start(&ctx);
+	h = resident_mib(ctx.fd);
+	wait_budget(ctx.fd, LOCAL, LOCAL_SIZE);
+	igt_assert_eq(pipe(to_parent), 0);
+	/* One pipe each: a fast child must not take a slower one's turn. */
+	for (int i = 0; i < n; i++)
+		igt_assert_eq(pipe(to_child[i]), 0);
+	igt_fork(child, n) {
+		int cfd = open_as_nobody();
+		uint32_t ch = resident_mib(cfd);
+
+		sync_write(to_parent[1]);
+		sync_read(to_child[child][0]);
+		igt_assert_eq_u64(group(cfd, LOCAL).budget,
+				  LOCAL_SIZE / 2 / n);
+		/* Nor can it take more than what is reservable. */
+		igt_assert_eq(__reserve(cfd, LOCAL,
+					RESERVABLE(LOCAL_SIZE) + 4096),
+			      -ENOSPC);
+		sync_write(to_parent[1]);
+		sync_read(to_child[child][0]);
+		vseg_gem_close(cfd, ch);
+		close(cfd);
+	}
+	for (int i = 0; i < n; i++)
+		sync_read(to_parent[0]);
+	/* Per process, it would have been a quarter. */
+	igt_assert_eq_u64(group(ctx.fd, LOCAL).budget, LOCAL_SIZE / 2);
+	for (int i = 0; i < n; i++)
+		sync_write(to_child[i][1]);
+	for (int i = 0; i < n; i++)
+		sync_read(to_parent[0]);
+	for (int i = 0; i < n; i++)
+		sync_write(to_child[i][1]);
+	igt_waitchildren();
+	wait_budget(ctx.fd, LOCAL, LOCAL_SIZE);
+	for (int i = 0; i < 2; i++) {
+		close(to_parent[i]);
+		for (int c = 0; c < n; c++)
+			close(to_child[c][i]);
+	}
+	vseg_gem_close(ctx.fd, h);
+	vseg_ctx_finish(&ctx, "after the users' processes");
+}
+
 static void test_reservation_invalid(void)
 {
 	const uint64_t cap = RESERVABLE(LOCAL_SIZE);
@@ -936,6 +1010,11 @@ igt_main
 		     "last file.");
 	igt_subtest("reservation")
 		test_reservation();
+
+	igt_describe("A user's share of the budget does not grow with the "
+		     "processes it forks.");
+	igt_subtest("budget-per-user")
+		test_per_user();
 
 	igt_describe("SET_RESERVATION's bad arguments change nothing.");
 	igt_subtest("reservation-invalid")
