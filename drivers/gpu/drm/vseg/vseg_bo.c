@@ -978,7 +978,10 @@ static void wait_frees(struct vseg_device *vdev)
  * segment's group, the oldest VSEG_TRIM_BATCH of them by priority class,
  * then last use (as TTM's lists order them), each taken with a trylock
  * (the caller's transaction keeps its own) and only while its process
- * still is over budget.
+ * still is over budget. The processes over budget are found first, in one
+ * pass over the process records (vseg_budget_mark_over()): with none, no
+ * buffer is walked; else the walk asks each buffer's process's mark, not
+ * its budget (which would walk the records again per buffer).
  */
 #define VSEG_TRIM_BATCH	32
 
@@ -997,12 +1000,10 @@ static bool trim_before(const struct vseg_bo *a, const struct vseg_bo *b)
  * takes them first (its list 0).
  */
 static unsigned int trim_candidates(struct vseg_device *vdev,
-				    struct vseg_bo *self, u32 seg,
+				    struct vseg_bo *self, u32 seg, u32 mark,
 				    struct vseg_bo **cand)
 {
-	struct vseg_limits_client *owner = NULL;
 	unsigned int n = 0, got = 0, i;
-	bool over = false;
 	struct vseg_bo *v;
 
 	lockdep_assert_held(&vdev->bo_lock);
@@ -1013,11 +1014,7 @@ static unsigned int trim_candidates(struct vseg_device *vdev,
 			return 0;
 		if (!v->owner || READ_ONCE(v->tbo.pin_count))
 			continue;
-		if (v->owner != owner) {
-			owner = v->owner;
-			over = vseg_budget_over(owner, seg);
-		}
-		if (!over ||
+		if (!vseg_budget_marked_over(v->owner, mark) ||
 		    (n == VSEG_TRIM_BATCH && !trim_before(v, cand[n - 1])))
 			continue;
 		if (n < VSEG_TRIM_BATCH)
@@ -1078,6 +1075,7 @@ static bool trim_over_budget(struct vseg_bo *vbo, const struct ttm_place *place,
 	struct ttm_placement placement = {};
 	unsigned int n, i;
 	s64 freed = 0;
+	u32 mark;
 	int err;
 
 	if (!vseg_budget_policy_on() || !vseg_seg_is_memory(vdev, seg))
@@ -1087,9 +1085,13 @@ static bool trim_over_budget(struct vseg_bo *vbo, const struct ttm_place *place,
 	err = vseg_space_err(ttm_bo_validate(&vbo->tbo, &placement, ctx));
 	if (err != -ENOSPC && err != -EBUSY)
 		return false;
+	/* Nobody over budget there: no buffer to walk. */
+	mark = vseg_budget_mark_over(&vdev->limits, seg);
+	if (!mark)
+		return false;
 
 	mutex_lock(&vdev->bo_lock);
-	n = trim_candidates(vdev, vbo, seg, cand);
+	n = trim_candidates(vdev, vbo, seg, mark, cand);
 	mutex_unlock(&vdev->bo_lock);
 	for (i = 0; i < n; i++) {
 		struct dma_resv *resv = cand[i]->tbo.base.resv;

@@ -332,6 +332,14 @@ static u64 rec_usage(struct vseg_limits *l, const struct vseg_limit_rec *r,
 	return n;
 }
 
+/* Under the lock: a new mark for user and process records, never 0. */
+static void next_mark(struct vseg_limits *l)
+{
+	lockdep_assert_held(&l->lock);
+	if (!++l->marks)
+		l->marks++;
+}
+
 /* Under the lock: @me's view of group @g. */
 static void query_locked(struct vseg_limits *l, struct vseg_limit_rec *me,
 			 u32 g, struct vseg_budget_info *info)
@@ -342,7 +350,7 @@ static void query_locked(struct vseg_limits *l, struct vseg_limit_rec *me,
 
 	lockdep_assert_held(&l->lock);
 	/* Each other active user counted once: marked when first met. */
-	l->marks++;
+	next_mark(l);
 	u = vseg_limits_find_user(l, me->uid);
 	if (u)
 		u->mark = l->marks;
@@ -490,6 +498,81 @@ bool vseg_budget_protects(struct vseg_limits_client *owner, u32 seg,
 	return protect;
 }
 EXPORT_SYMBOL_IF_KUNIT(vseg_budget_protects);
+
+/**
+ * vseg_budget_mark_over() - mark the processes over their budget
+ * @l: the device's limits
+ * @seg: a segment; its budget group is the one looked at
+ *
+ * Every process's Budget in one pass over the records (as
+ * vseg_budget_query() computes it for one), for a walk over many buffers
+ * that wants the over-budget ones (trim_over_budget() in vseg_bo.c): it
+ * then asks vseg_budget_marked_over(), without the lock. A process
+ * recorded under a user none of whose files is open counts as over.
+ *
+ * Return: the mark, or 0 if no process is over its budget there, the
+ * segment is in no budget group or the policy is off.
+ */
+u32 vseg_budget_mark_over(struct vseg_limits *l, u32 seg)
+{
+	struct vseg_limit_rec *r, *u;
+	u64 reserved_all = 0, usage;
+	u32 g, users = 0, bkt, mark, n = 0;
+	unsigned long flags;
+
+	if (seg >= VSEG_LIMIT_SLOTS || !vseg_budget_policy_on())
+		return 0;
+	g = l->seg_group[seg];
+	if (g == VSEG_BUDGET_NONE)
+		return 0;
+	spin_lock_irqsave(&l->lock, flags);
+	next_mark(l);
+	mark = l->marks;
+	/* The active users, and each one's active processes. */
+	hash_for_each(l->procs, bkt, r, node) {
+		reserved_all += r->reservation[g];
+		if (!r->reservation[g] && !rec_usage(l, r, g))
+			continue;
+		u = vseg_limits_find_user(l, r->uid);
+		if (u && u->mark != mark) {
+			u->mark = mark;
+			u->active = 0;
+			users++;
+		}
+		if (u)
+			u->active++;
+	}
+	hash_for_each(l->procs, bkt, r, node) {
+		usage = rec_usage(l, r, g);
+		if (!usage)
+			continue;
+		u = vseg_limits_find_user(l, r->uid);
+		if (!u ||
+		    usage > vseg_budget_of(l->group_size[g], reserved_all,
+					   r->reservation[g], users,
+					   u->active)) {
+			WRITE_ONCE(r->over_mark, mark);
+			n++;
+		}
+	}
+	spin_unlock_irqrestore(&l->lock, flags);
+	return n ? mark : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vseg_budget_mark_over);
+
+/**
+ * vseg_budget_marked_over() - was a buffer's process over its budget
+ * @owner: the client of the file that created the buffer, or NULL
+ * @mark: what vseg_budget_mark_over() returned
+ *
+ * Return: true if that call found the process over its budget. A hint:
+ * vseg_budget_over() says whether it still is.
+ */
+bool vseg_budget_marked_over(struct vseg_limits_client *owner, u32 mark)
+{
+	return mark && owner && READ_ONCE(owner->proc->over_mark) == mark;
+}
+EXPORT_SYMBOL_IF_KUNIT(vseg_budget_marked_over);
 
 /**
  * vseg_budget_over() - is a buffer's process over its budget

@@ -118,6 +118,10 @@ struct vseg_limits {
  *	that created it (its user, for the budgets' shares).
  * @mark: a user record's mark in the budget query that last counted it
  *	(vseg_budget.c); under &vseg_limits.lock.
+ * @active: a user record's processes active in the group of the query
+ *	that marked it last (vseg_budget_mark_over()).
+ * @over_mark: a process record's: the vseg_budget_mark_over() that found
+ *	it over its budget last.
  * @usage: its charges.
  * @files: a process record's open files (vseg_limits_client_close() has
  *	not been called for them yet).
@@ -130,6 +134,8 @@ struct vseg_limit_rec {
 	struct pid *pid;
 	kuid_t uid;
 	u32 mark;
+	u32 active;
+	u32 over_mark;
 	struct vseg_limit_usage usage;
 	unsigned int files;
 	u64 reservation[VSEG_BUDGET_NUM_GROUPS];

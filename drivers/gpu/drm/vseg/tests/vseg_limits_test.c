@@ -433,6 +433,7 @@ static void budget_users(struct kunit *test)
 	struct pid *third = find_get_pid(2);
 	struct vseg_limits_client *a, *b, *c;
 	struct vseg_budget_info info;
+	u32 mark;
 
 	KUNIT_ASSERT_NOT_NULL(test, third);
 	KUNIT_ASSERT_PTR_NE(test, third, t->other);
@@ -464,6 +465,21 @@ static void budget_users(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.budget, 200 + 400);
 	vseg_budget_query(a, VSEG_BUDGET_LOCAL, &info);
 	KUNIT_EXPECT_EQ(test, info.budget, 200);
+
+	/* Nobody over budget: no mark; b over its 200: marked, alone. */
+	KUNIT_EXPECT_EQ(test, vseg_budget_mark_over(&t->limits, 1), 0);
+	KUNIT_EXPECT_EQ(test, vseg_limits_charge(b, VSEG_LIMIT_RESIDENT, 1,
+						 150), 0);
+	mark = vseg_budget_mark_over(&t->limits, 1);
+	KUNIT_EXPECT_NE(test, mark, 0);
+	KUNIT_EXPECT_TRUE(test, vseg_budget_marked_over(b, mark));
+	KUNIT_EXPECT_TRUE(test, vseg_budget_over(b, 1));
+	KUNIT_EXPECT_FALSE(test, vseg_budget_marked_over(a, mark));
+	KUNIT_EXPECT_FALSE(test, vseg_budget_marked_over(c, mark));
+	KUNIT_EXPECT_FALSE(test, vseg_budget_marked_over(NULL, mark));
+	/* Outside every group: never. */
+	KUNIT_EXPECT_EQ(test, vseg_budget_mark_over(&t->limits, 0), 0);
+	vseg_limits_uncharge(b, VSEG_LIMIT_RESIDENT, 1, 150);
 
 	vseg_limits_uncharge(a, VSEG_LIMIT_RESIDENT, 1, 100);
 	vseg_limits_uncharge(b, VSEG_LIMIT_RESIDENT, 1, 100);
