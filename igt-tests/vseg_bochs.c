@@ -553,8 +553,7 @@ static void test_unprivileged(void)
 		char path[600];
 		int err;
 
-		igt_assert_eq(setresgid(65534, 65534, 65534), 0);
-		igt_assert_eq(setresuid(65534, 65534, 65534), 0);
+		vseg_drop_privileges();
 		for (int i = 0; i < 2; i++) {
 			snprintf(path, sizeof(path), "%s/resource%d",
 				 bochs.dir, i * 2);

@@ -84,7 +84,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,28 +175,6 @@ static void wait_budget(int fd, uint32_t g, uint64_t budget)
 		     (unsigned long long)got, (unsigned long long)budget);
 }
 
-static void drop_privileges(void)
-{
-	igt_assert_eq(setgroups(0, NULL), 0);
-	igt_assert_eq(setresgid(65534, 65534, 65534), 0);
-	igt_assert_eq(setresuid(65534, 65534, 65534), 0);
-	igt_assert_eq(geteuid(), 65534);
-}
-
-static void sync_write(int fd)
-{
-	char c = 1;
-
-	igt_assert_eq(write(fd, &c, 1), 1);
-}
-
-static void sync_read(int fd)
-{
-	char c;
-
-	igt_assert_eq(read(fd, &c, 1), 1);
-}
-
 static void test_query(void)
 {
 	const struct drm_vseg_segment_info *ap = vseg_ctx_seg(&ctx, ctx.ap_id);
@@ -259,7 +236,7 @@ static void test_query(void)
 		struct drm_vseg_budget_info l;
 		uint32_t ch;
 
-		drop_privileges();
+		vseg_drop_privileges();
 		l = group(cfd, LOCAL);
 		/* The parent is active: the child counts itself too. */
 		igt_assert_eq_u64(l.budget, LOCAL_SIZE / 2);
@@ -268,18 +245,18 @@ static void test_query(void)
 		l = group(cfd, LOCAL);
 		igt_assert_eq_u64(l.current_usage, MIB);
 		igt_assert_eq_u64(l.budget, LOCAL_SIZE / 2);
-		sync_write(to_parent[1]);
-		sync_read(to_child[0]);
+		vseg_sync_write(to_parent[1]);
+		vseg_sync_read(to_child[0]);
 		vseg_gem_close(cfd, ch);
 		close(cfd);
 	}
-	sync_read(to_parent[0]);
+	vseg_sync_read(to_parent[0]);
 	igt_assert_eq_u64(group(ctx.fd, LOCAL).budget, LOCAL_SIZE / 2);
 	igt_assert_eq_u64(group(fd2, LOCAL).budget, LOCAL_SIZE / 2);
 	igt_assert_eq_u64(group(ctx.fd, LOCAL).current_usage, 2 * MIB);
 	/* Not active in the non-local group: the parent has it alone. */
 	igt_assert_eq_u64(group(ctx.fd, NON_LOCAL).budget, ap->commit_limit);
-	sync_write(to_child[1]);
+	vseg_sync_write(to_child[1]);
 	igt_waitchildren();
 	wait_budget(ctx.fd, LOCAL, LOCAL_SIZE);
 	for (unsigned int i = 0; i < 2; i++) {
@@ -330,7 +307,7 @@ static void test_reservation(void)
 		int cfd2 = drm_open_vseg_render();
 		struct drm_vseg_budget_info cl;
 
-		drop_privileges();
+		vseg_drop_privileges();
 		cl = group(cfd, LOCAL);
 		igt_assert_eq_u64(cl.available_for_reservation, cap - 4 * MIB);
 		/* Beyond what is left: refused, nothing changed. */
@@ -345,14 +322,14 @@ static void test_reservation(void)
 		close(cfd);
 		igt_assert_eq_u64(group(cfd2, LOCAL).current_reservation,
 				  2 * MIB);
-		sync_write(to_parent[1]);
-		sync_read(to_child[0]);
+		vseg_sync_write(to_parent[1]);
+		vseg_sync_read(to_child[0]);
 		/* The last file: the reservation goes. */
 		close(cfd2);
-		sync_write(to_parent[1]);
-		sync_read(to_child[0]);
+		vseg_sync_write(to_parent[1]);
+		vseg_sync_read(to_child[0]);
 	}
-	sync_read(to_parent[0]);
+	vseg_sync_read(to_parent[0]);
 	l = group(ctx.fd, LOCAL);
 	igt_assert_eq_u64(l.available_for_reservation, cap - 2 * MIB);
 	igt_assert_eq_u64(l.budget, 4 * MIB + MIB);
@@ -360,14 +337,14 @@ static void test_reservation(void)
 	igt_assert_eq(__reserve(ctx.fd, LOCAL, cap - 2 * MIB + 4096),
 		      -ENOSPC);
 	igt_assert_eq_u64(group(ctx.fd, LOCAL).current_reservation, 4 * MIB);
-	sync_write(to_child[1]);
-	sync_read(to_parent[0]);
+	vseg_sync_write(to_child[1]);
+	vseg_sync_read(to_parent[0]);
 	/* The child's last file is closed, the child still alive. */
 	l = group(ctx.fd, LOCAL);
 	igt_assert_eq_u64(l.available_for_reservation, cap);
 	igt_assert_eq_u64(l.budget, LOCAL_SIZE);
 	igt_assert_eq(__reserve(ctx.fd, LOCAL, cap), 0);
-	sync_write(to_child[1]);
+	vseg_sync_write(to_child[1]);
 	igt_waitchildren();
 	for (unsigned int i = 0; i < 2; i++) {
 		close(to_child[i]);
@@ -539,7 +516,7 @@ static unsigned int hostile_push(void)
 		int cfd = drm_open_vseg_render();
 		unsigned int in_vram = 0;
 
-		drop_privileges();
+		vseg_drop_privileges();
 		/* Its own reservation cannot take the reserved bytes. */
 		igt_assert_eq(__reserve(cfd, LOCAL, LOCAL_SIZE), -ENOSPC);
 		for (unsigned int i = 0; i < 12; i++) {
@@ -552,14 +529,14 @@ static unsigned int hostile_push(void)
 		}
 		igt_info("hostile: %u of 12 buffers in the segment\n",
 			 in_vram);
-		sync_write(to_parent[1]);
+		vseg_sync_write(to_parent[1]);
 		/* Its buffers stay while the parent looks. */
-		sync_read(to_child[0]);
+		vseg_sync_read(to_child[0]);
 	}
-	sync_read(to_parent[0]);
+	vseg_sync_read(to_parent[0]);
 	for (unsigned int i = 0; i < 4; i++)
 		left += vseg_gem_segment(ctx.fd, h[i]) != VRAM;
-	sync_write(to_child[1]);
+	vseg_sync_write(to_child[1]);
 	igt_waitchildren();
 	for (unsigned int i = 0; i < 2; i++) {
 		close(to_child[i]);
@@ -705,7 +682,7 @@ static unsigned int over_budget_push(void)
 		uint32_t ch[6];
 		unsigned int in = 0;
 
-		drop_privileges();
+		vseg_drop_privileges();
 		for (unsigned int i = 0; i < 6; i++) {
 			ch[i] = vseg_gem_create_in(cfd, MIB, VRAM, 0);
 			__vseg_make_resident(cfd, &ch[i], 1, NULL);
@@ -714,23 +691,23 @@ static unsigned int over_budget_push(void)
 		igt_info("hostile: usage %llu, budget %llu\n",
 			 (unsigned long long)l.current_usage,
 			 (unsigned long long)l.budget);
-		sync_write(to_parent[1]);
-		sync_read(to_child[0]);
+		vseg_sync_write(to_parent[1]);
+		vseg_sync_read(to_child[0]);
 		for (unsigned int i = 0; i < 6; i++)
 			in += vseg_gem_segment(cfd, ch[i]) == VRAM;
 		igt_info("hostile: %u of 6 buffers left in the segment\n", in);
-		sync_write(to_parent[1]);
-		sync_read(to_child[0]);
+		vseg_sync_write(to_parent[1]);
+		vseg_sync_read(to_child[0]);
 	}
-	sync_read(to_parent[0]);
+	vseg_sync_read(to_parent[0]);
 	h[2] = vseg_gem_create_in(ctx.fd, MIB, VRAM, 0);
 	igt_assert_eq(__vseg_make_resident(ctx.fd, &h[2], 1, NULL), 0);
 	igt_assert_eq_u32(vseg_gem_segment(ctx.fd, h[2]), VRAM);
 	for (unsigned int i = 0; i < 2; i++)
 		left += vseg_gem_segment(ctx.fd, h[i]) != VRAM;
-	sync_write(to_child[1]);
-	sync_read(to_parent[0]);
-	sync_write(to_child[1]);
+	vseg_sync_write(to_child[1]);
+	vseg_sync_read(to_parent[0]);
+	vseg_sync_write(to_child[1]);
 	igt_waitchildren();
 	for (unsigned int i = 0; i < 2; i++) {
 		close(to_child[i]);
@@ -850,7 +827,7 @@ static void test_trim(void)
 		uint32_t ch[2];
 		uint64_t ct[2];
 
-		drop_privileges();
+		vseg_drop_privileges();
 		for (unsigned int i = 0; i < 2; i++) {
 			ch[i] = vseg_gem_create_in(cfd, MIB, VRAM, 0);
 			igt_assert_eq(__make_resident_trim(cfd, ch[i], ct), 0);
@@ -859,10 +836,10 @@ static void test_trim(void)
 		/* 2 MiB against a budget of 4 MiB. */
 		igt_assert_eq_u64(group(cfd, LOCAL).budget, LOCAL_SIZE / 2);
 		igt_assert_eq_u64(ct[LOCAL], 0);
-		sync_write(to_parent[1]);
-		sync_read(to_child[0]);
+		vseg_sync_write(to_parent[1]);
+		vseg_sync_read(to_child[0]);
 	}
-	sync_read(to_parent[0]);
+	vseg_sync_read(to_parent[0]);
 	/* 6 MiB resident, the budget 4 MiB: still succeeds, trim 2 MiB. */
 	igt_assert_eq_u64(group(ctx.fd, LOCAL).current_usage, 6 * MIB);
 	igt_assert_eq(__make_resident_trim(ctx.fd, h[5], trim), 0);
@@ -870,7 +847,7 @@ static void test_trim(void)
 		 (unsigned long long)trim[LOCAL]);
 	igt_assert_eq_u64(trim[LOCAL], 2 * MIB);
 	igt_assert_eq_u64(trim[NON_LOCAL], 0);
-	sync_write(to_child[1]);
+	vseg_sync_write(to_child[1]);
 	igt_waitchildren();
 	for (unsigned int i = 0; i < 2; i++) {
 		close(to_child[i]);
@@ -959,14 +936,14 @@ static void test_notify(void)
 		int cfd = drm_open_vseg_render();
 		uint32_t ch;
 
-		drop_privileges();
+		vseg_drop_privileges();
 		ch = resident_mib(cfd);
-		sync_write(to_parent[1]);
-		sync_read(to_child[0]);
+		vseg_sync_write(to_parent[1]);
+		vseg_sync_read(to_child[0]);
 		vseg_gem_close(cfd, ch);
 		close(cfd);
 	}
-	sync_read(to_parent[0]);
+	vseg_sync_read(to_parent[0]);
 	igt_assert_f(readable(ctx.fd, 5000),
 		     "no budget event after another process became active\n");
 	igt_assert_eq(read(ctx.fd, &ev, sizeof(ev)), sizeof(ev));
@@ -979,7 +956,7 @@ static void test_notify(void)
 
 	/* Again: the child's going doubles it back. */
 	igt_assert_eq(__notify(ctx.fd, 0x9abc), 0);
-	sync_write(to_child[1]);
+	vseg_sync_write(to_child[1]);
 	igt_waitchildren();
 	igt_assert_f(readable(ctx.fd, 5000),
 		     "no budget event after the other process went\n");

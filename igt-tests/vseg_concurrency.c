@@ -529,7 +529,7 @@ static void set_process(unsigned int proc, const int *dmabufs)
 	struct vseg_cmdbuf cb;
 
 	if (proc & 1)
-		igt_assert(setgid(65534) == 0 && setuid(65534) == 0);
+		vseg_drop_privileges();
 	for (unsigned int k = 0; k < SET_LEN; k++) {
 		unsigned int b = proc + (proc & 1 ? SET_LEN - 1 - k : k);
 

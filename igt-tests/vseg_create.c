@@ -94,7 +94,6 @@
  * Description: A handle is not valid on another file.
  */
 #include <errno.h>
-#include <grp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -961,10 +960,7 @@ static void test_segment_zero(void)
 	rfd = __drm_open_vseg_render();
 	igt_assert_f(rfd >= 0, "vseg has no render node\n");
 	igt_fork(child, 1) {
-		igt_assert_eq(setgroups(0, NULL), 0);
-		igt_assert_eq(setresgid(65534, 65534, 65534), 0);
-		igt_assert_eq(setresuid(65534, 65534, 65534), 0);
-		igt_assert_eq(geteuid(), 65534);
+		vseg_drop_privileges();
 		igt_assert_eq(segment_zero_creates(rfd), 7);
 	}
 	igt_waitchildren();

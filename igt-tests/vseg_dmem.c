@@ -56,7 +56,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -218,31 +217,6 @@ static void dmem_teardown(void)
 	rmdir(CG_P);
 }
 
-static void drop_privileges(void)
-{
-	igt_assert_eq(setgroups(0, NULL), 0);
-	igt_assert_eq(setresgid(65534, 65534, 65534), 0);
-	igt_assert_eq(setresuid(65534, 65534, 65534), 0);
-	igt_assert_eq(geteuid(), 65534);
-}
-
-static void sync_write(int fd)
-{
-	char c = 1;
-
-	igt_assert_eq(write(fd, &c, 1), 1);
-}
-
-/* A peer that died fails the test instead of hanging it. */
-static void sync_read(int fd)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	char c;
-
-	igt_assert_f(poll(&p, 1, 300 * 1000) == 1, "no word from the peer\n");
-	igt_assert_eq(read(fd, &c, 1), 1);
-}
-
 static struct drm_vseg_budget_info local_budget(int fd)
 {
 	struct drm_vseg_query_budget b;
@@ -330,7 +304,7 @@ static void test_region(void)
 	igt_fork(child, 1) {
 		cg_join(CG_A);
 		fd = drm_open_vseg_render();
-		drop_privileges();
+		vseg_drop_privileges();
 		base = cg_get(CG_A, "dmem.current");
 		igt_assert_eq_u64(base, 0);
 		for (unsigned int i = 0; i < 3; i++) {
@@ -371,13 +345,13 @@ static void test_max(void)
 		cg_join(CG_B);
 		fd = drm_open_vseg_render();
 		hold(fd, other, 4, 0xb0);
-		sync_write(to_parent[1]);
-		sync_read(to_child[0]);
+		vseg_sync_write(to_parent[1]);
+		vseg_sync_read(to_child[0]);
 		igt_assert_eq_u32(count_out(fd, other, 4), 0);
 		check_release(fd, other, 4, 0xb0, "other cgroup");
 		close(fd);
 	}
-	sync_read(to_parent[0]);
+	vseg_sync_read(to_parent[0]);
 
 	cg_set(CG_A, "dmem.max", 2 * MIB);
 	igt_fork(child, 1) {
@@ -386,7 +360,7 @@ static void test_max(void)
 
 		cg_join(CG_A);
 		fd = drm_open_vseg_render();
-		drop_privileges();
+		vseg_drop_privileges();
 		for (unsigned int i = 0; i < 3; i++) {
 			h[i] = vseg_gem_create_in(fd, MIB, VRAM, 0);
 			err = __vseg_make_resident(fd, &h[i], 1, NULL);
@@ -415,11 +389,11 @@ static void test_max(void)
 		check_release(fd, h, 3, 0xa0, "over dmem.max");
 		vseg_gem_close(fd, only);
 		close(fd);
-		sync_write(done[1]);
+		vseg_sync_write(done[1]);
 	}
-	sync_read(done[0]);
+	vseg_sync_read(done[0]);
 	/* The first child checks its buffers stayed. */
-	sync_write(to_child[1]);
+	vseg_sync_write(to_child[1]);
 	igt_waitchildren();
 	for (unsigned int i = 0; i < 2; i++) {
 		close(to_child[i]);
@@ -441,7 +415,7 @@ static void test_max_budget(void)
 
 		cg_join(CG_A);
 		fd = drm_open_vseg_render();
-		drop_privileges();
+		vseg_drop_privileges();
 		l = local_budget(fd);
 		igt_assert_eq_u64(l.group_size, SEG_SIZE);
 		igt_info("dmem.max 2 MiB: budget %llu, available %llu\n",
@@ -486,19 +460,19 @@ static void test_max_reclaim(void)
 
 		cg_join(CG_A);
 		fd = drm_open_vseg_render();
-		drop_privileges();
+		vseg_drop_privileges();
 		hold(fd, h, 3, 0xc0);
-		sync_write(to_parent[1]);
-		sync_read(to_child[0]);
+		vseg_sync_write(to_parent[1]);
+		vseg_sync_read(to_child[0]);
 		igt_assert_eq_u32(count_out(fd, h, 3), 2);
 		check_release(fd, h, 3, 0xc0, "after the reclaim");
 		close(fd);
 	}
-	sync_read(to_parent[0]);
+	vseg_sync_read(to_parent[0]);
 	igt_assert_eq_u64(cg_get(CG_A, "dmem.current"), 3 * MIB);
 	cg_set(CG_A, "dmem.max", MIB);
 	cg_wait(CG_A, "dmem.current", MIB);
-	sync_write(to_child[1]);
+	vseg_sync_write(to_child[1]);
 	igt_waitchildren();
 	igt_assert_eq_u32(count_out(ctx.fd, mine, 2), 0);
 	check_release(ctx.fd, mine, 2, 0x70, "other cgroup after the reclaim");
@@ -535,8 +509,8 @@ static unsigned int protected_push(void)
 			 (unsigned long long)cg_get(CG_A, "dmem.current"),
 			 (unsigned long long)cg_get(CG_A, "dmem.min"),
 			 (unsigned long long)cg_get(CG_A, "dmem.low"));
-		sync_write(to_parent[1]);
-		sync_read(to_child[0]);
+		vseg_sync_write(to_parent[1]);
+		vseg_sync_read(to_child[0]);
 		out = count_out(fd, h, 4);
 		igt_info("protected after: dmem.current %llu, B %llu\n",
 			 (unsigned long long)cg_get(CG_A, "dmem.current"),
@@ -545,14 +519,14 @@ static unsigned int protected_push(void)
 		check_release(fd, h, 4, 0xd0, "after the push");
 		close(fd);
 	}
-	sync_read(to_parent[0]);
+	vseg_sync_read(to_parent[0]);
 	igt_fork(child, 1) {
 		unsigned int in = 0;
 		int fd;
 
 		cg_join(CG_B);
 		fd = drm_open_vseg_render();
-		drop_privileges();
+		vseg_drop_privileges();
 		for (unsigned int i = 0; i < 12; i++) {
 			uint32_t ch = vseg_gem_create_in(fd, MIB, VRAM, 0);
 
@@ -562,10 +536,10 @@ static unsigned int protected_push(void)
 		}
 		igt_info("hostile: %u of 12 buffers in the segment\n", in);
 		close(fd);
-		sync_write(done[1]);
+		vseg_sync_write(done[1]);
 	}
-	sync_read(done[0]);
-	sync_write(to_child[1]);
+	vseg_sync_read(done[0]);
+	vseg_sync_write(to_child[1]);
 	igt_assert_eq(read(res[0], &left, sizeof(left)), sizeof(left));
 	igt_waitchildren();
 	for (unsigned int i = 0; i < 2; i++) {

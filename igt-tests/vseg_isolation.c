@@ -1411,7 +1411,7 @@ static void test_invalid_ranges(void)
 
 /* --- unprivileged attackers ------------------------------------------------------ */
 
-#define NOBODY		65534
+#define NOBODY		VSEG_NOBODY
 
 /*
  * Everyone may open the render node, as udev's rules let them on a

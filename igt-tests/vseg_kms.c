@@ -154,7 +154,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1055,8 +1054,7 @@ static void test_crc_matches_content(void)
 		};
 		char path[300];
 
-		igt_assert_eq(setresgid(65534, 65534, 65534), 0);
-		igt_assert_eq(setresuid(65534, 65534, 65534), 0);
+		vseg_drop_privileges();
 		for (unsigned int i = 0; i < ARRAY_SIZE(files); i++) {
 			int fd, err;
 
@@ -1353,8 +1351,7 @@ static void test_cursor_crc(void)
 	igt_fork(child, 1) {
 		int err;
 
-		igt_assert_eq(setresgid(65534, 65534, 65534), 0);
-		igt_assert_eq(setresuid(65534, 65534, 65534), 0);
+		vseg_drop_privileges();
 		igt_assert(!drmIsMaster(card));
 		igt_assert_eq(drmSetClientCap(card, DRM_CLIENT_CAP_UNIVERSAL_PLANES,
 					      1), 0);
@@ -1677,8 +1674,7 @@ static void test_render_node(void)
 		uint32_t other, ofb, rh;
 		int err;
 
-		igt_assert_eq(setresgid(65534, 65534, 65534), 0);
-		igt_assert_eq(setresuid(65534, 65534, 65534), 0);
+		vseg_drop_privileges();
 
 		/* A card fd that is not the master: its fb, no commit. */
 		igt_assert(!drmIsMaster(card));
@@ -1930,8 +1926,7 @@ static void test_directflip(void)
 		unsigned int out = 0;
 		char x;
 
-		igt_assert_eq(setresgid(65534, 65534, 65534), 0);
-		igt_assert_eq(setresuid(65534, 65534, 65534), 0);
+		vseg_drop_privileges();
 		for (unsigned int i = 0; i < DF_HOSTILE; i++) {
 			h[i] = vseg_gem_create_in(fd, SZ_1M, DF_SEG, 0);
 			vseg_bo_fill_pattern(fd, h[i], SZ_1M, DF_SEED + 16 + i);
@@ -2141,9 +2136,7 @@ static void test_fbdev(void)
 	igt_fork(child, 1) {
 		int rw;
 
-		igt_assert_eq(setgroups(0, NULL), 0);
-		igt_assert_eq(setresgid(65534, 65534, 65534), 0);
-		igt_assert_eq(setresuid(65534, 65534, 65534), 0);
+		vseg_drop_privileges();
 		rw = open(path, O_RDWR);
 		igt_assert_f(rw < 0 && errno == EACCES,
 			     "uid 65534 opened %s read-write: %d (%s)\n", path,
@@ -2186,9 +2179,7 @@ static void test_eviction_storm(void)
 		uint32_t h[STORM_BUFS];
 		unsigned int made = 0, full = 0;
 
-		igt_assert_eq(setgroups(0, NULL), 0);
-		igt_assert_eq(setresgid(65534, 65534, 65534), 0);
-		igt_assert_eq(setresuid(65534, 65534, 65534), 0);
+		vseg_drop_privileges();
 		for (unsigned int i = 0; i < STORM_BUFS; i++) {
 			struct drm_vseg_gem_create cc;
 			int err;
@@ -2272,9 +2263,7 @@ static void test_suspend_keeps_picture(void)
 	igt_fork(child, 1) {
 		int f;
 
-		igt_assert_eq(setgroups(0, NULL), 0);
-		igt_assert_eq(setresgid(65534, 65534, 65534), 0);
-		igt_assert_eq(setresuid(65534, 65534, 65534), 0);
+		vseg_drop_privileges();
 		f = open(PM_PATH, O_WRONLY);
 		igt_assert_f(f < 0 && errno == EACCES,
 			     "uid 65534 opened %s for writing: %d (%m)\n",

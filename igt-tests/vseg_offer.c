@@ -60,7 +60,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,28 +141,6 @@ static uint32_t resident_mib(int fd, uint32_t seed)
 static bool in_vram(int fd, uint32_t h)
 {
 	return vseg_gem_segment(fd, h) == VRAM;
-}
-
-static void drop_privileges(void)
-{
-	igt_assert_eq(setgroups(0, NULL), 0);
-	igt_assert_eq(setresgid(65534, 65534, 65534), 0);
-	igt_assert_eq(setresuid(65534, 65534, 65534), 0);
-	igt_assert_eq(geteuid(), 65534);
-}
-
-static void sync_write(int fd)
-{
-	char c = 1;
-
-	igt_assert_eq(write(fd, &c, 1), 1);
-}
-
-static void sync_read(int fd)
-{
-	char c;
-
-	igt_assert_eq(read(fd, &c, 1), 1);
 }
 
 static void test_bad_args(void)
@@ -565,7 +542,7 @@ static void test_hostile(void)
 		int cfd = drm_open_vseg_render();
 		uint32_t mine[4], r[4];
 
-		drop_privileges();
+		vseg_drop_privileges();
 		/* The parent's handle numbers name nothing in its file. */
 		igt_assert_eq(__offer(cfd, used, 2, LOW), -ENOENT);
 		igt_assert_eq(__reclaim(cfd, off, 4, r), -ENOENT);
@@ -575,19 +552,19 @@ static void test_hostile(void)
 			vseg_make_resident(cfd, &mine[i], 1);
 			igt_assert(in_vram(cfd, mine[i]));
 		}
-		sync_write(to_parent[1]);
-		sync_read(to_child[0]);
+		vseg_sync_write(to_parent[1]);
+		vseg_sync_read(to_child[0]);
 		for (unsigned int i = 0; i < 4; i++)
 			vseg_gem_close(cfd, mine[i]);
 		close(cfd);
 	}
-	sync_read(to_parent[0]);
+	vseg_sync_read(to_parent[0]);
 	for (unsigned int i = 0; i < 2; i++)
 		igt_assert_f(in_vram(ctx.fd, used[i]),
 			     "the hostile process evicted a buffer in use\n");
 	for (unsigned int i = 0; i < 4; i++)
 		discarded += !in_vram(ctx.fd, off[i]);
-	sync_write(to_child[1]);
+	vseg_sync_write(to_child[1]);
 	igt_waitchildren();
 	igt_info("the hostile pressure discarded %u of 4 offered buffers\n",
 		 discarded);

@@ -499,7 +499,7 @@ static void test_hostile_process(void)
 		struct vseg_cmdbuf cb;
 		uint32_t b;
 
-		igt_assert(setgid(65534) == 0 && setuid(65534) == 0);
+		vseg_drop_privileges();
 		igt_assert(mine && got);
 		b = vseg_gem_create_simple(fd, SIZE, BIT(ctx.ap_id), 0);
 		vseg_make_resident(fd, &b, 1);
@@ -582,7 +582,7 @@ static void test_table_bound(void)
 		uint32_t b;
 		int err;
 
-		igt_assert(setgid(65534) == 0 && setuid(65534) == 0);
+		vseg_drop_privileges();
 		b = vseg_gem_create_simple(fd, 0x10000, BIT(ctx.ap_id), 0);
 		for (;;) {
 			err = __vseg_vm_bind(fd, b, va, NULL);
@@ -653,7 +653,7 @@ static void test_tables_evicted(void)
 		uint8_t *want = malloc(SIZE), *got = malloc(SIZE);
 		uint32_t *b = calloc(n, sizeof(*b));
 
-		igt_assert(setgid(65534) == 0 && setuid(65534) == 0);
+		vseg_drop_privileges();
 		igt_assert(want && got && b);
 		for (unsigned int i = 0; i < n; i++) {
 			b[i] = vseg_gem_create_simple(fd, SIZE, BIT(ctx.ap_id), 0);

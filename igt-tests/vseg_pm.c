@@ -85,7 +85,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -990,7 +989,7 @@ static void test_hostile_client(void)
 		/* Memory that lost power: new buffers read zero. */
 		check_new_zero(fd);
 		/* Not root: no transition. */
-		igt_assert(setgid(65534) == 0 && setuid(65534) == 0);
+		vseg_drop_privileges();
 		igt_assert(__trigger("standby") != 0);
 		close(fd);
 	}
@@ -1025,14 +1024,6 @@ static void set_prio(uint32_t h, uint32_t prio)
 	struct drm_vseg_set_priority a = { .handle = h, .priority = prio };
 
 	igt_assert_eq(__vseg_ioctl(ctx.fd, DRM_IOCTL_VSEG_SET_PRIORITY, &a), 0);
-}
-
-static void drop_privileges(void)
-{
-	igt_assert_eq(setgroups(0, NULL), 0);
-	igt_assert_eq(setresgid(65534, 65534, 65534), 0);
-	igt_assert_eq(setresuid(65534, 65534, 65534), 0);
-	igt_assert_eq(geteuid(), 65534);
 }
 
 /* N buffers come back after standby, then after hibernate, with their bytes. */
@@ -1112,7 +1103,7 @@ static void restored_priority(uint32_t vram)
 		unsigned int in_vram = 0;
 		uint32_t ch[8];
 
-		drop_privileges();
+		vseg_drop_privileges();
 		/* The parent's handles name nothing in its own file. */
 		for (int b = 0; b < 3; b++) {
 			igt_assert_eq(__vseg_gem_info(cfd, high[b], &i), -ENOENT);

@@ -110,7 +110,7 @@ IGT_TEST_DESCRIPTION("vseg's jobs through DRM's GPU scheduler: fence "
 #define VRAM		1
 #define VA		0x100000000ull
 #define FAR_VA		0x700000000000ull	/* never bound */
-#define NOBODY		65534
+#define NOBODY		VSEG_NOBODY
 #define WAIT_MS		60000
 #define SEED		0x5c4ed
 
@@ -132,14 +132,6 @@ static uint64_t now_ns(void)
 static double ms_since(uint64_t start)
 {
 	return (now_ns() - start) / 1e6;
-}
-
-/* An unprivileged client from here on (its files were opened before). */
-static void drop_privileges(void)
-{
-	igt_assert_eq(setgid(NOBODY), 0);
-	igt_assert_eq(setuid(NOBODY), 0);
-	igt_assert_eq(geteuid(), NOBODY);
 }
 
 static void pipe_send(int fd)
@@ -427,7 +419,7 @@ static void order_child(int fd, const struct vseg_gate *g, int ready)
 {
 	uint32_t out[2 * ORDER_JOBS], gate, h, p;
 
-	drop_privileges();
+	vseg_drop_privileges();
 	h = new_buf(fd, SZ_64K, VA, false);
 	p = new_buf(fd, SZ_64K, 0, true);
 	gate = vseg_gate_syncobj(g, fd);
@@ -651,7 +643,7 @@ static void test_slow_producer(void)
 		int fd = drm_open_vseg_render();
 		uint32_t cx, csq, csp;
 
-		drop_privileges();
+		vseg_drop_privileges();
 		igt_assert_eq(drmPrimeFDToHandle(fd, dmabuf, &cx), 0);
 		vseg_vm_bind(fd, cx, VA);
 		csq = syncobj_fd_to_handle(fd, sq_fd, 0);
@@ -752,7 +744,7 @@ static void timeout_on(uint32_t engine)
 		int fd = drm_open_vseg_render();
 		uint32_t big, small, csl, csn;
 
-		drop_privileges();
+		vseg_drop_privileges();
 		big = new_buf(fd, SZ_16M, VA, true);
 		small = new_buf(fd, SZ_64K, VA + SZ_64M, true);
 		csl = syncobj_fd_to_handle(fd, sl_fd, 0);
@@ -863,7 +855,7 @@ static void flooder(uint32_t engine, int started, int result)
 	uint32_t h, last;
 	uint64_t t;
 
-	drop_privileges();
+	vseg_drop_privileges();
 	h = new_buf(fd, FLOOD_SIZE, VA, true);
 	last = syncobj_create(fd, 0);
 	/* Placed and backed before the clock starts. */
@@ -1227,7 +1219,7 @@ static void test_cancel_on_close(void)
 		int fd = drm_open_vseg_render();
 		uint32_t cx, cs[CLOSE_JOBS], cgate;
 
-		drop_privileges();
+		vseg_drop_privileges();
 		igt_assert_eq(drmPrimeFDToHandle(fd, dmabuf, &cx), 0);
 		vseg_vm_bind(fd, cx, VA);
 		cgate = vseg_gate_syncobj(&g, fd);
@@ -1378,7 +1370,7 @@ static void test_job_bytes_bound(void)
 	igt_fork(child, 1) {
 		int fd = drm_open_vseg_render();
 
-		drop_privileges();
+		vseg_drop_privileges();
 		bound_checks(fd, new_buf(fd, SZ_16M, VA, false),
 			     new_buf(fd, SZ_16M, 0, true));
 		close(fd);
@@ -1412,7 +1404,7 @@ static void test_input_failure(void)
 		int fd = drm_open_vseg_render();
 		uint32_t csp, cgate, cbuf, cnext;
 
-		drop_privileges();
+		vseg_drop_privileges();
 		csp = syncobj_fd_to_handle(fd, sp_fd, 0);
 		cgate = vseg_gate_syncobj(&g, fd);
 		cbuf = new_buf(fd, SZ_64K, VA, false);

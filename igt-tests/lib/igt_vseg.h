@@ -23,6 +23,8 @@
  *                           identities
  *   igt_vseg_scale.h        how much work the heavy stress subtests do
  *                           ($VSEG_TEST_SCALE)
+ *   igt_vseg_proc.h         unprivileged children: dropping root, and a
+ *                           pipe handshake with the parent
  *
  * Written against upstream IGT's library API only, so that it can live in
  * upstream's lib/ next to the other driver helpers.
@@ -49,5 +51,6 @@
 #include "igt_vseg_exec.h"
 #include "igt_vseg_fence.h"
 #include "igt_vseg_scale.h"
+#include "igt_vseg_proc.h"
 
 #endif /* IGT_VSEG_H */

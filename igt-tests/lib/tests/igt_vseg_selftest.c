@@ -2,13 +2,15 @@
 /*
  * Self-test of the vseg helpers that need no device: expected tables and
  * the segment rules, the glob matcher, the debugfs parser, the test context
- * accessors, table building, the seed, the per-profile dynamic subtests.
+ * accessors, table building, the seed, the per-profile dynamic subtests,
+ * an unprivileged child and its pipe handshake.
  *
  * Copyright (c) 2026 The vseg authors
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "igt.h"
 #include "igt_vseg.h"
@@ -288,5 +290,48 @@ igt_main
 		igt_assert(!strcmp(vseg_flag_name(21),
 				   "PopulatedByReservedDDRByFirmware"));
 		igt_assert(!vseg_flag_name(22));
+	}
+
+	igt_subtest("unprivileged-child") {
+		int to_parent[2], to_child[2];
+
+		igt_require(getuid() == 0);
+		igt_assert_eq(pipe(to_parent), 0);
+		igt_assert_eq(pipe(to_child), 0);
+		igt_fork(child, 1) {
+			uid_t r, e, s;
+			gid_t rg, eg, sg;
+
+			vseg_drop_privileges();
+			igt_assert_eq(getresuid(&r, &e, &s), 0);
+			igt_assert(r == VSEG_NOBODY && e == VSEG_NOBODY &&
+				   s == VSEG_NOBODY);
+			igt_assert_eq(getresgid(&rg, &eg, &sg), 0);
+			igt_assert(rg == VSEG_NOBODY && eg == VSEG_NOBODY &&
+				   sg == VSEG_NOBODY);
+			igt_assert_eq(getgroups(0, NULL), 0);
+			/* Root's again? Never. */
+			igt_assert_eq(setresuid(0, 0, 0), -1);
+			igt_assert_eq(errno, EPERM);
+			vseg_sync_write(to_parent[1]);
+			vseg_sync_read(to_child[0]);
+		}
+		vseg_sync_read(to_parent[0]);
+		vseg_sync_write(to_child[1]);
+		igt_waitchildren();
+		igt_assert_eq(getuid(), 0);
+		for (int i = 0; i < 2; i++) {
+			close(to_parent[i]);
+			close(to_child[i]);
+		}
+	}
+
+	/* A peer that is gone fails the reader instead of hanging it. */
+	igt_subtest("sync-dead-peer") {
+		int p[2];
+
+		igt_assert_eq(pipe(p), 0);
+		close(p[1]);
+		vseg_sync_read(p[0]);
 	}
 }
