@@ -355,20 +355,18 @@ static void test_reservation(void)
 }
 
 /*
- * A file of user nobody (65534): opened with nobody's real uid (the user
- * vseg charges) and root's effective one (for the node's permissions),
- * then every privilege dropped.
+ * A file of user nobody: opened with nobody's real uid (the user vseg
+ * charges) and root's effective one (for the node's permissions), then
+ * every privilege dropped (vseg_drop_privileges()).
  */
 static int open_as_nobody(void)
 {
 	int fd;
 
-	igt_assert_eq(setgroups(0, NULL), 0);
-	igt_assert_eq(setresgid(65534, 65534, 65534), 0);
-	igt_assert_eq(setresuid(65534, 0, 0), 0);
+	igt_assert_eq(setresuid(VSEG_NOBODY, 0, 0), 0);
 	fd = drm_open_vseg_render();
-	igt_assert_eq(setresuid(65534, 65534, 65534), 0);
-	igt_assert_eq(geteuid(), 65534);
+	igt_assert_eq(setresuid(0, 0, 0), 0);
+	vseg_drop_privileges();
 	return fd;
 }
 
@@ -394,29 +392,29 @@ static void test_per_user(void)
 		int cfd = open_as_nobody();
 		uint32_t ch = resident_mib(cfd);
 
-		sync_write(to_parent[1]);
-		sync_read(to_child[child][0]);
+		vseg_sync_write(to_parent[1]);
+		vseg_sync_read(to_child[child][0]);
 		igt_assert_eq_u64(group(cfd, LOCAL).budget,
 				  LOCAL_SIZE / 2 / n);
 		/* Nor can it take more than what is reservable. */
 		igt_assert_eq(__reserve(cfd, LOCAL,
 					RESERVABLE(LOCAL_SIZE) + 4096),
 			      -ENOSPC);
-		sync_write(to_parent[1]);
-		sync_read(to_child[child][0]);
+		vseg_sync_write(to_parent[1]);
+		vseg_sync_read(to_child[child][0]);
 		vseg_gem_close(cfd, ch);
 		close(cfd);
 	}
 	for (int i = 0; i < n; i++)
-		sync_read(to_parent[0]);
+		vseg_sync_read(to_parent[0]);
 	/* Per process, it would have been a quarter. */
 	igt_assert_eq_u64(group(ctx.fd, LOCAL).budget, LOCAL_SIZE / 2);
 	for (int i = 0; i < n; i++)
-		sync_write(to_child[i][1]);
+		vseg_sync_write(to_child[i][1]);
 	for (int i = 0; i < n; i++)
-		sync_read(to_parent[0]);
+		vseg_sync_read(to_parent[0]);
 	for (int i = 0; i < n; i++)
-		sync_write(to_child[i][1]);
+		vseg_sync_write(to_child[i][1]);
 	igt_waitchildren();
 	wait_budget(ctx.fd, LOCAL, LOCAL_SIZE);
 	for (int i = 0; i < 2; i++) {
