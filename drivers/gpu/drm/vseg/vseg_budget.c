@@ -340,41 +340,77 @@ static void next_mark(struct vseg_limits *l)
 		l->marks++;
 }
 
+/*
+ * Under the lock: count the processes active in group @g (a reservation
+ * or resident bytes there) by user, for budget_locked(). Each active
+ * user's record gets a new mark and its number of active processes. A
+ * process whose recorded user has no record left (it changed its uid and
+ * the files it opened under the first one are gone) counts as a user of
+ * its own.
+ *
+ * Return: the active users; *@reserved_all receives what every process
+ * reserved in @g.
+ */
+static u32 count_active(struct vseg_limits *l, u32 g, u64 *reserved_all)
+{
+	struct vseg_limit_rec *r, *u;
+	u32 users = 0, bkt;
+
+	lockdep_assert_held(&l->lock);
+	next_mark(l);
+	*reserved_all = 0;
+	hash_for_each(l->procs, bkt, r, node) {
+		*reserved_all += r->reservation[g];
+		if (!r->reservation[g] && !rec_usage(l, r, g))
+			continue;
+		u = vseg_limits_find_user(l, r->uid);
+		if (!u) {
+			users++;
+			continue;
+		}
+		if (u->mark != l->marks) {
+			u->mark = l->marks;
+			u->active = 0;
+			users++;
+		}
+		u->active++;
+	}
+	return users;
+}
+
+/*
+ * Under the lock, right after count_active() returned @users: @r's Budget
+ * in @g, given its resident bytes there. A process not active there is
+ * counted as if it were, since its budget is what it would get by using
+ * the group.
+ */
+static u64 budget_locked(struct vseg_limits *l, const struct vseg_limit_rec *r,
+			 u32 g, u64 usage, u64 reserved_all, u32 users)
+{
+	const struct vseg_limit_rec *u = vseg_limits_find_user(l, r->uid);
+	bool active = r->reservation[g] || usage;
+	u32 procs = 1;
+
+	if (u && u->mark == l->marks)
+		procs = u->active + !active;
+	else if (!active)
+		users++;
+	return vseg_budget_of(l->group_size[g], reserved_all,
+			      r->reservation[g], users, procs);
+}
+
 /* Under the lock: @me's view of group @g. */
 static void query_locked(struct vseg_limits *l, struct vseg_limit_rec *me,
 			 u32 g, struct vseg_budget_info *info)
 {
-	struct vseg_limit_rec *r, *u;
-	u64 reserved_all = 0;
-	u32 users = 1, procs = 1, bkt;
+	u64 reserved_all;
+	u32 users = count_active(l, g, &reserved_all);
 
-	lockdep_assert_held(&l->lock);
-	/* Each other active user counted once: marked when first met. */
-	next_mark(l);
-	u = vseg_limits_find_user(l, me->uid);
-	if (u)
-		u->mark = l->marks;
-	hash_for_each(l->procs, bkt, r, node) {
-		reserved_all += r->reservation[g];
-		if (r == me || !(r->reservation[g] || rec_usage(l, r, g)))
-			continue;
-		if (uid_eq(r->uid, me->uid)) {
-			procs++;
-			continue;
-		}
-		/* A user whose files are all closed: counted on its own. */
-		u = vseg_limits_find_user(l, r->uid);
-		if (!u || u->mark != l->marks) {
-			users++;
-			if (u)
-				u->mark = l->marks;
-		}
-	}
 	info->size = l->group_size[g];
 	info->usage = rec_usage(l, me, g);
 	info->reservation = me->reservation[g];
-	info->budget = vseg_budget_of(info->size, reserved_all,
-				      info->reservation, users, procs);
+	info->budget = budget_locked(l, me, g, info->usage, reserved_all,
+				     users);
 	info->available = vseg_budget_reservable(info->size,
 						 reserved_all -
 						 info->reservation);
@@ -507,17 +543,17 @@ EXPORT_SYMBOL_IF_KUNIT(vseg_budget_protects);
  * Every process's Budget in one pass over the records (as
  * vseg_budget_query() computes it for one), for a walk over many buffers
  * that wants the over-budget ones (trim_over_budget() in vseg_bo.c): it
- * then asks vseg_budget_marked_over(), without the lock. A process
- * recorded under a user none of whose files is open counts as over.
+ * then asks vseg_budget_marked_over(), without the lock. The counting is
+ * the query's own (count_active(), budget_locked()), so both agree.
  *
  * Return: the mark, or 0 if no process is over its budget there, the
  * segment is in no budget group or the policy is off.
  */
 u32 vseg_budget_mark_over(struct vseg_limits *l, u32 seg)
 {
-	struct vseg_limit_rec *r, *u;
-	u64 reserved_all = 0, usage;
-	u32 g, users = 0, bkt, mark, n = 0;
+	struct vseg_limit_rec *r;
+	u64 reserved_all, usage;
+	u32 g, users, bkt, mark, n = 0;
 	unsigned long flags;
 
 	if (seg >= VSEG_LIMIT_SLOTS || !vseg_budget_policy_on())
@@ -526,31 +562,12 @@ u32 vseg_budget_mark_over(struct vseg_limits *l, u32 seg)
 	if (g == VSEG_BUDGET_NONE)
 		return 0;
 	spin_lock_irqsave(&l->lock, flags);
-	next_mark(l);
+	users = count_active(l, g, &reserved_all);
 	mark = l->marks;
-	/* The active users, and each one's active processes. */
-	hash_for_each(l->procs, bkt, r, node) {
-		reserved_all += r->reservation[g];
-		if (!r->reservation[g] && !rec_usage(l, r, g))
-			continue;
-		u = vseg_limits_find_user(l, r->uid);
-		if (u && u->mark != mark) {
-			u->mark = mark;
-			u->active = 0;
-			users++;
-		}
-		if (u)
-			u->active++;
-	}
 	hash_for_each(l->procs, bkt, r, node) {
 		usage = rec_usage(l, r, g);
-		if (!usage)
-			continue;
-		u = vseg_limits_find_user(l, r->uid);
-		if (!u ||
-		    usage > vseg_budget_of(l->group_size[g], reserved_all,
-					   r->reservation[g], users,
-					   u->active)) {
+		if (usage > budget_locked(l, r, g, usage, reserved_all,
+					  users)) {
 			WRITE_ONCE(r->over_mark, mark);
 			n++;
 		}

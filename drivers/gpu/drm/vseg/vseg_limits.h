@@ -119,7 +119,7 @@ struct vseg_limits {
  * @mark: a user record's mark in the budget query that last counted it
  *	(vseg_budget.c); under &vseg_limits.lock.
  * @active: a user record's processes active in the group of the query
- *	that marked it last (vseg_budget_mark_over()).
+ *	that marked it last (count_active() in vseg_budget.c).
  * @over_mark: a process record's: the vseg_budget_mark_over() that found
  *	it over its budget last.
  * @usage: its charges.

@@ -431,7 +431,7 @@ static void budget_users(struct kunit *test)
 	const u64 size[2] = { 0, 1000 };
 	struct limits_test *t = limits_setup(test, U64_MAX, U64_MAX, U64_MAX);
 	struct pid *third = find_get_pid(2);
-	struct vseg_limits_client *a, *b, *c;
+	struct vseg_limits_client *a, *b, *c, *d;
 	struct vseg_budget_info info;
 	u32 mark;
 
@@ -484,10 +484,26 @@ static void budget_users(struct kunit *test)
 	vseg_limits_uncharge(a, VSEG_LIMIT_RESIDENT, 1, 100);
 	vseg_limits_uncharge(b, VSEG_LIMIT_RESIDENT, 1, 100);
 	vseg_limits_uncharge(c, VSEG_LIMIT_RESIDENT, 1, 100);
+
+	/*
+	 * A process that changed its uid: its record keeps the first user,
+	 * whose record goes with that user's last client. The query and the
+	 * mark agree on it: a user of its own, within its budget.
+	 */
+	d = open_as(test, t, third, 1002);
 	vseg_limits_client_close(c);
+	vseg_limits_client_put(c);
+	KUNIT_EXPECT_EQ(test, vseg_limits_charge(d, VSEG_LIMIT_RESIDENT, 1,
+						 100), 0);
+	vseg_budget_query(d, VSEG_BUDGET_LOCAL, &info);
+	KUNIT_EXPECT_EQ(test, info.budget, 1000);
+	KUNIT_EXPECT_EQ(test, vseg_budget_mark_over(&t->limits, 1), 0);
+	vseg_limits_uncharge(d, VSEG_LIMIT_RESIDENT, 1, 100);
+	vseg_limits_client_close(d);
+
 	vseg_limits_client_put(a);
 	vseg_limits_client_put(b);
-	vseg_limits_client_put(c);
+	vseg_limits_client_put(d);
 	put_pid(third);
 	limits_teardown(t);
 }
