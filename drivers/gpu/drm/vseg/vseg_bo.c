@@ -883,6 +883,25 @@ static bool res_fits_place(struct ttm_buffer_object *tbo,
 	       man->func->compatible(man, res, place, tbo->base.size);
 }
 
+/* Does the BO's current resource satisfy one of @n places? */
+static bool res_in_places(struct ttm_buffer_object *tbo,
+			  const struct ttm_place *places, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (res_fits_place(tbo, &places[i]))
+			return true;
+	return false;
+}
+
+/* Committed to the aperture without a GART range: physically unreachable. */
+static bool res_lacks_gart_range(struct ttm_resource *res)
+{
+	return res && res->mem_type == TTM_PL_TT &&
+	       !vseg_aperture_res_mapped(res);
+}
+
 /**
  * vseg_bos_snapshot() - every buffer of the device, referenced
  * @vdev: the device
@@ -1493,6 +1512,24 @@ static bool places_have(const struct ttm_place *places, unsigned int n,
 }
 
 /*
+ * Would vseg_bo_commit_for_gpu() leave a reserved buffer with a resource
+ * as it is? A protected buffer inside a VPR; any other one not evicted to
+ * system memory (pinned there is its home) whose pages are present.
+ */
+static bool committed_for_gpu(struct vseg_bo *vbo)
+{
+	struct ttm_resource *res = vbo->tbo.resource;
+
+	if (vseg_bo_is_protected(vbo))
+		return vseg_vpr_res_inside(bo_vdev(vbo), res);
+	if (res->mem_type == TTM_PL_SYSTEM && !vbo->tbo.pin_count)
+		return false;
+	return (res->mem_type != TTM_PL_TT &&
+		res->mem_type != TTM_PL_SYSTEM) ||
+	       !vbo->tbo.ttm || ttm_tt_is_populated(vbo->tbo.ttm);
+}
+
+/*
  * Make a reserved buffer fit one of @n physical places: a buffer in the
  * aperture without a GART range gets one in place if the aperture is one
  * of them, one already in a place stays, any other moves, evicting others.
@@ -1503,7 +1540,6 @@ static int reachable_at(struct vseg_bo *vbo, struct ttm_place *places,
 	struct vseg_device *vdev = bo_vdev(vbo);
 	struct ttm_placement placement = {};
 	struct ttm_resource *res = vbo->tbo.resource;
-	unsigned int i;
 	int err;
 
 	if (!n)
@@ -1513,17 +1549,15 @@ static int reachable_at(struct vseg_bo *vbo, struct ttm_place *places,
 	 * display is to show from elsewhere (a DirectFlip segment, a
 	 * display that does not reach the aperture).
 	 */
-	if (res && res->mem_type == TTM_PL_TT &&
-	    !vseg_aperture_res_mapped(res) && !vseg_bo_is_protected(vbo) &&
+	if (res_lacks_gart_range(res) && !vseg_bo_is_protected(vbo) &&
 	    places_have(places, n, TTM_PL_TT)) {
 		err = vseg_aperture_map(&vdev->aperture, res, vbo->tbo.ttm);
 		if (!err)
 			refresh_state(vbo);
 		return err;
 	}
-	for (i = 0; i < n; i++)
-		if (res_fits_place(&vbo->tbo, &places[i]))
-			return 0;
+	if (res_in_places(&vbo->tbo, places, n))
+		return 0;
 	/* Pinned elsewhere (attached by another device, say): it stays. */
 	if (vbo->tbo.pin_count)
 		return -EBUSY;
@@ -1566,30 +1600,20 @@ int vseg_bo_make_reachable(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
  */
 bool vseg_bo_in_place(struct vseg_bo *vbo, bool physical)
 {
-	struct vseg_device *vdev = bo_vdev(vbo);
-	struct ttm_resource *res = vbo->tbo.resource;
 	struct ttm_place places[VSEG_BO_MAX_PLACES];
-	unsigned int n, i;
+	unsigned int n;
 
 	dma_resv_assert_held(vbo->tbo.base.resv);
-	if (!res)
+	if (!vbo->tbo.resource)
 		return false;
-	if (!physical) {
-		if (vseg_bo_is_protected(vbo))
-			return vseg_vpr_res_inside(vdev, res);
-		if (res->mem_type == TTM_PL_SYSTEM && !vbo->tbo.pin_count)
-			return false;
-		return (res->mem_type != TTM_PL_TT &&
-			res->mem_type != TTM_PL_SYSTEM) ||
-		       !vbo->tbo.ttm || ttm_tt_is_populated(vbo->tbo.ttm);
-	}
-	if (res->mem_type == TTM_PL_TT && !vseg_aperture_res_mapped(res))
+	if (!physical)
+		return committed_for_gpu(vbo);
+	/* What reachable_at() leaves as it is: no range to map, no move. */
+	if (res_lacks_gart_range(vbo->tbo.resource))
 		return false;
-	n = vseg_place_physical(&vdev->layout, &vbo->params, false, places);
-	for (i = 0; i < n; i++)
-		if (res_fits_place(&vbo->tbo, &places[i]))
-			return true;
-	return false;
+	n = vseg_place_physical(&bo_vdev(vbo)->layout, &vbo->params, false,
+				places);
+	return res_in_places(&vbo->tbo, places, n);
 }
 
 /**
@@ -1628,9 +1652,9 @@ int vseg_bo_make_displayable(struct vseg_bo *vbo, bool *moved,
 }
 
 /*
- * A protected buffer the GPU is about to use, reserved: inside a VPR
- * already, or moved back into one of its places (each a VPR), decrypted on
- * the way; never committed to the aperture.
+ * A protected buffer the GPU is about to use, reserved, outside every VPR
+ * (committed_for_gpu() said so): moved back into one of its places (each a
+ * VPR), decrypted on the way; never committed to the aperture.
  */
 static int protected_home(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
 {
@@ -1639,8 +1663,6 @@ static int protected_home(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
 	struct ttm_placement placement = {};
 	unsigned int n;
 
-	if (vseg_vpr_res_inside(vdev, vbo->tbo.resource))
-		return 0;
 	if (vbo->tbo.pin_count)
 		return -EBUSY;
 	n = vseg_place_home(&vdev->layout, &vbo->params, VSEG_PLACE_RESIDENT,
@@ -1677,6 +1699,8 @@ int vseg_bo_commit_for_gpu(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
 	struct ttm_placement placement = {};
 
 	dma_resv_assert_held(vbo->tbo.base.resv);
+	if (committed_for_gpu(vbo))
+		return 0;
 	/* Protected: back into a VPR, never the aperture's system pages. */
 	if (vseg_bo_is_protected(vbo))
 		return protected_home(vbo, ctx);
@@ -1705,11 +1729,8 @@ int vseg_bo_commit_for_gpu(struct vseg_bo *vbo, struct ttm_operation_ctx *ctx)
 		vseg_placement_set(&placement, &tt, 1);
 		return validate_evicting(&vbo->tbo, &placement, ctx);
 	}
-	if (vbo->tbo.ttm && !ttm_tt_is_populated(vbo->tbo.ttm) &&
-	    (vbo->tbo.resource->mem_type == TTM_PL_TT ||
-	     vbo->tbo.resource->mem_type == TTM_PL_SYSTEM))
-		return vseg_tt_populate(&vbo->tbo, ctx);
-	return 0;
+	/* Committed to the aperture or pinned in system memory, unpopulated. */
+	return vseg_tt_populate(&vbo->tbo, ctx);
 }
 
 /**
