@@ -218,7 +218,11 @@ struct backend {
 };
 
 static int vseg_fd = -1, vgem_fd = -1, bochs_fd = -1;
-static uint32_t vram_id, local_id;
+/*
+ * Since driver 0.8 segment 0 (system memory) is not the client's to name:
+ * the aperture's bit in a segment set names system memory.
+ */
+static uint32_t vram_id, local_id, ap_id;
 
 /* First card node whose driver is @driver, or -1. */
 static int open_card(const char *driver)
@@ -359,9 +363,9 @@ static double create_close_time(const struct backend *b, uint64_t size,
 static void bench_create_close(void)
 {
 	struct backend be[CC_BACKENDS] = {
-		vseg_be("vseg system 4K", 0, 0),
+		vseg_be("vseg system 4K", ap_id, 0),
 		vseg_be("vseg segment 4K", local_id, 0),
-		vseg_be("vseg system 64K", 0, 0),
+		vseg_be("vseg system 64K", ap_id, 0),
 		vseg_be("vseg segment 64K", vram_id, 0),
 		dumb_be("vgem 4K", vgem_fd), dumb_be("vgem 64K", vgem_fd),
 		dumb_be("bochs 4K", bochs_fd), dumb_be("bochs 64K", bochs_fd),
@@ -453,7 +457,7 @@ static void scaling_round(const struct backend *b, struct bstat *st,
 static void bench_scaling(void)
 {
 	struct backend seg = vseg_be("vseg segment 4K", local_id, 0);
-	struct backend sys = vseg_be("vseg system 4K", 0, 0);
+	struct backend sys = vseg_be("vseg system 4K", ap_id, 0);
 	struct backend vgem = dumb_be("vgem 4K", vgem_fd);
 	struct bstat sseg[NUM_LEVELS] = {}, ssys[NUM_LEVELS] = {},
 		    svgem[NUM_LEVELS] = {};
@@ -510,6 +514,7 @@ static uint64_t load_vseg(const char *opts)
 	segs = vseg_query_all(vseg_fd, &q);
 	vram_id = vseg_segment_by_name(&q, segs, "vram");
 	local_id = vseg_segment_by_name(&q, segs, "local");
+	ap_id = vseg_aperture_id(&q, segs);
 	local_size = segs[local_id - 1].size;
 	free(segs);
 	return local_size;
@@ -600,7 +605,7 @@ static double first_touch_anon(uint64_t size)
 static void bench_first_touch(void)
 {
 	struct backend be[4] = {
-		vseg_be("vseg system", 0, 0),
+		vseg_be("vseg system", ap_id, 0),
 		vseg_be("vseg segment", vram_id, DRM_VSEG_GEM_CREATE_CPU_VISIBLE),
 		dumb_be("vgem", vgem_fd), dumb_be("bochs", bochs_fd),
 	};
@@ -752,7 +757,7 @@ static void bench_migration(void)
 		fill[i] = vseg_gem_create_simple(vseg_fd, SZ_64K, BIT(vram_id), 0);
 	for (i = 0; i < nfill; i += 2)
 		vseg_gem_close(vseg_fd, fill[i]);
-	vseg_create_args(&c, SZ_BENCH, BIT(vram_id) | BIT(0), 0);
+	vseg_create_args(&c, SZ_BENCH, BIT(vram_id) | BIT(ap_id), 0);
 	vseg_create_prefer(&c, vram_id, 0);
 	scat = vseg_gem_create(vseg_fd, &c);
 	vseg_bo_write(vseg_fd, scat, 0, src, SZ_BENCH);
@@ -769,7 +774,7 @@ static void bench_migration(void)
 	/* Contiguous: an AccessedPhysically buffer in the emptied segment. */
 	for (i = 1; i < nfill; i += 2)
 		vseg_gem_close(vseg_fd, fill[i]);
-	vseg_create_args(&c, SZ_BENCH, BIT(vram_id) | BIT(0), AP_FLAG);
+	vseg_create_args(&c, SZ_BENCH, BIT(vram_id) | BIT(ap_id), AP_FLAG);
 	vseg_create_prefer(&c, vram_id, 0);
 	contig = vseg_gem_create(vseg_fd, &c);
 	vseg_bo_write(vseg_fd, contig, 0, src, SZ_BENCH);
@@ -825,7 +830,7 @@ static void bench_fragmentation(void)
 		/* 90% in buffers of 64 KiB .. 1 MiB, evictable to system */
 		for (n = 0, used = 0; used + SZ_1M <= seg * 9 / 10; n++) {
 			size = (1 + rnd() % 16) * SZ_64K;
-			vseg_create_args(&c, size, BIT(vram_id) | BIT(0), 0);
+			vseg_create_args(&c, size, BIT(vram_id) | BIT(ap_id), 0);
 			vseg_create_prefer(&c, vram_id, 0);
 			h[n] = vseg_gem_create(vseg_fd, &c);
 			used += size;
@@ -1099,7 +1104,7 @@ static void bench_bar(void)
 	}
 
 	memset(src, 1, SZ_BENCH);
-	vseg_create_args(&c, SZ_BENCH, BIT(vram_id) | BIT(0), AP_FLAG);
+	vseg_create_args(&c, SZ_BENCH, BIT(vram_id) | BIT(ap_id), AP_FLAG);
 	vseg_create_prefer(&c, vram_id, 0);
 	h = vseg_gem_create(vseg_fd, &c);
 	vseg_bo_write(vseg_fd, h, 0, src, SZ_BENCH);
@@ -1142,7 +1147,7 @@ static double slab_per_buffer(const struct backend *b, uint32_t *h,
 
 static void bench_slab(void)
 {
-	struct backend sys = vseg_be("vseg system", 0, 0);
+	struct backend sys = vseg_be("vseg system", ap_id, 0);
 	struct backend seg = vseg_be("vseg segment", local_id, 0);
 	struct backend vgem = dumb_be("vgem", vgem_fd);
 	unsigned int n = scaled(100000), r, nr = runs(3);
