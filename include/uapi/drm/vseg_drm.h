@@ -190,6 +190,10 @@ extern "C" {
  * - 0.14: the unreserved part of a group is shared per user, then among
  *   the user's processes (it was shared among processes): a Budget no
  *   longer grows with the number of processes a user forks.
+ * - 0.15: a process over its budget pays for the paging it causes: after
+ *   a SUBMIT or MAKE_RESIDENT that brought its buffers into the segments,
+ *   its next one waits for those bytes at the module parameter
+ *   budget_paging_mbps; fdinfo's vseg-paging-penalty sums the waits.
  *
  * Rule for the version: the minor grows by one whenever this header
  * gains something a program may want to test for before it uses it (an

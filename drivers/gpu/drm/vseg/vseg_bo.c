@@ -672,6 +672,10 @@ void vseg_bo_update_state(struct vseg_bo *vbo, struct ttm_resource *res,
 		vseg_limits_uncharge(vbo->owner, VSEG_LIMIT_RESIDENT, old, size);
 	if (vbo->owner && new && new != VSEG_BO_NOWHERE)
 		vseg_limits_charge(vbo->owner, VSEG_LIMIT_RESIDENT, new, size);
+	/* Moved (not created) into a segment: its process's paging. */
+	if (vbo->owner && old != VSEG_BO_NOWHERE && new && new != old &&
+	    new != VSEG_BO_NOWHERE)
+		vseg_budget_moved_in(vbo->owner, size);
 	if (vbo->owner && old != new)
 		vseg_budget_changed(&vdev->limits);
 	if (!old || old == VSEG_BO_NOWHERE || new == VSEG_BO_NOWHERE)

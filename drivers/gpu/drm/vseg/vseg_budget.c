@@ -29,6 +29,8 @@
  * are few (one per process with the device open).
  */
 
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/moduleparam.h>
 #include <linux/pid.h>
@@ -49,6 +51,22 @@ static bool budget_policy = true;
 module_param(budget_policy, bool, 0644);
 MODULE_PARM_DESC(budget_policy,
 		 "Residency budgets steer eviction (reservations protect; default on); off: plain TTM least-recently-used eviction");
+
+/*
+ * The paging a process over its budget causes is paid for in time: the
+ * rate, in MiB/s, at which its transactions may page. WDDM's memory
+ * manager allows itself such performance penalties on a process over its
+ * budget, to keep the others' use of the GPU fair. amdgpu throttles the
+ * moves of command submissions by bytes over time too; no DRM helper does
+ * this for a driver.
+ */
+static unsigned int budget_paging_mbps = 16;
+module_param(budget_paging_mbps, uint, 0644);
+MODULE_PARM_DESC(budget_paging_mbps,
+		 "MiB/s of paging a process over its budget may cause: its next submission or MAKE_RESIDENT waits (default 16; 0: no penalty)");
+
+/* The longest one transaction's paging makes the next one wait. */
+#define VSEG_BUDGET_PENALTY_MAX_NS	NSEC_PER_SEC
 
 /**
  * vseg_budget_policy_on() - do budgets steer eviction
@@ -618,3 +636,157 @@ bool vseg_budget_over(struct vseg_limits_client *owner, u32 seg)
 	return info.usage > info.budget;
 }
 EXPORT_SYMBOL_IF_KUNIT(vseg_budget_over);
+
+/* Under the lock: is @r over its budget in some group? */
+static bool over_any_locked(struct vseg_limits *l, struct vseg_limit_rec *r)
+{
+	struct vseg_budget_info info;
+	u32 g;
+
+	for (g = 0; g < VSEG_BUDGET_NUM_GROUPS; g++) {
+		if (!l->group_size[g])
+			continue;
+		query_locked(l, r, g, &info);
+		if (info.usage > info.budget)
+			return true;
+	}
+	return false;
+}
+
+/**
+ * vseg_budget_penalty_ns() - how long a process waits for paging it caused
+ * @bytes: bytes its transaction moved
+ * @mbps: the rate it may page at, MiB/s (1 to U16_MAX)
+ *
+ * Return: @bytes at @mbps, in ns, at most %VSEG_BUDGET_PENALTY_MAX_NS.
+ */
+u64 vseg_budget_penalty_ns(u64 bytes, u32 mbps)
+{
+	u64 us = mul_u64_u32_div(bytes, USEC_PER_SEC >> 4, mbps << 16);
+
+	return min_t(u64, us, VSEG_BUDGET_PENALTY_MAX_NS / NSEC_PER_USEC) *
+	       NSEC_PER_USEC;
+}
+EXPORT_SYMBOL_IF_KUNIT(vseg_budget_penalty_ns);
+
+/* A counter of a record, read under the limits' lock. */
+static u64 read_locked(struct vseg_limits *l, const u64 *v)
+{
+	unsigned long flags;
+	u64 n;
+
+	spin_lock_irqsave(&l->lock, flags);
+	n = *v;
+	spin_unlock_irqrestore(&l->lock, flags);
+	return n;
+}
+
+/**
+ * vseg_budget_moved_in() - one of a process's buffers moved into a segment
+ * @owner: the client that created the buffer
+ * @bytes: its size
+ *
+ * Called for each move of a buffer into a memory segment or the aperture
+ * (vseg_bo_update_state()), not for its creation there: the process's
+ * paging, which vseg_budget_paged() charges.
+ */
+void vseg_budget_moved_in(struct vseg_limits_client *owner, u64 bytes)
+{
+	struct vseg_limits *l = owner->limits;
+	unsigned long flags;
+
+	spin_lock_irqsave(&l->lock, flags);
+	owner->proc->paged_in += bytes;
+	spin_unlock_irqrestore(&l->lock, flags);
+}
+EXPORT_SYMBOL_IF_KUNIT(vseg_budget_moved_in);
+
+/**
+ * vseg_budget_paged_in() - the bytes a process paged in so far
+ * @c: a client of the process
+ *
+ * Return: the sum of vseg_budget_moved_in() for its buffers, for
+ * vseg_budget_paged() after a transaction.
+ */
+u64 vseg_budget_paged_in(struct vseg_limits_client *c)
+{
+	return read_locked(c->limits, &c->proc->paged_in);
+}
+EXPORT_SYMBOL_IF_KUNIT(vseg_budget_paged_in);
+
+/**
+ * vseg_budget_paged() - a process's transaction is done
+ * @c: a client of the process
+ * @before: vseg_budget_paged_in() before it
+ *
+ * What the process's buffers moved into the segments meanwhile is its
+ * paging (its own buffers it pushed out to make room come back later, and
+ * count then). If it is over its budget in a group afterwards, its next
+ * transaction waits (vseg_budget_throttle()) until those bytes at
+ * budget_paging_mbps have passed, after any wait already owed: the
+ * penalty is per process, whichever of its files pages. A process within
+ * its budget, or the policy off, pays nothing.
+ */
+void vseg_budget_paged(struct vseg_limits_client *c, u64 before)
+{
+	u32 mbps = READ_ONCE(budget_paging_mbps);
+	struct vseg_limits *l = c->limits;
+	struct vseg_limit_rec *r = c->proc;
+	unsigned long flags;
+	u64 bytes, now, ns;
+
+	if (!mbps || !vseg_budget_policy_on())
+		return;
+	/* vseg_budget_penalty_ns() divides by @mbps << 16, in 32 bits. */
+	mbps = min(mbps, U16_MAX);
+	spin_lock_irqsave(&l->lock, flags);
+	bytes = r->paged_in - before;
+	if (bytes && over_any_locked(l, r)) {
+		ns = vseg_budget_penalty_ns(bytes, mbps);
+		now = ktime_get_ns();
+		/* vseg_budget_throttle() reads it without the lock. */
+		WRITE_ONCE(r->penalty_until,
+			   min(max(r->penalty_until, now) + ns,
+			       now + VSEG_BUDGET_PENALTY_MAX_NS));
+		r->penalty_ns += ns;
+	}
+	spin_unlock_irqrestore(&l->lock, flags);
+}
+EXPORT_SYMBOL_IF_KUNIT(vseg_budget_paged);
+
+/**
+ * vseg_budget_throttle() - wait out the penalty a process owes
+ * @c: a client of the process, about to start a transaction
+ *
+ * Return: 0, or -ERESTARTSYS if a signal came first (nothing was done:
+ * the ioctl restarts and waits out the rest).
+ */
+int vseg_budget_throttle(struct vseg_limits_client *c)
+{
+	u64 until = READ_ONCE(c->proc->penalty_until);
+	ktime_t t;
+
+	while (until > ktime_get_ns()) {
+		t = ns_to_ktime(until);
+		set_current_state(TASK_INTERRUPTIBLE);
+		schedule_hrtimeout(&t, HRTIMER_MODE_ABS);
+		if (signal_pending(current))
+			return -ERESTARTSYS;
+		until = READ_ONCE(c->proc->penalty_until);
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vseg_budget_throttle);
+
+/**
+ * vseg_budget_penalty() - the time a process's paging cost it so far
+ * @c: a client of the process
+ *
+ * Return: ns of waits vseg_budget_paged() imposed on the process, for
+ * fdinfo.
+ */
+u64 vseg_budget_penalty(struct vseg_limits_client *c)
+{
+	return read_locked(c->limits, &c->proc->penalty_ns);
+}
+EXPORT_SYMBOL_IF_KUNIT(vseg_budget_penalty);

@@ -52,6 +52,12 @@ int vseg_budget_notify(struct vseg_limits_client *c, struct drm_file *file,
 void vseg_budget_notify_cancel(struct vseg_limits *l, struct drm_file *file);
 void vseg_budget_fini(struct vseg_limits *l);
 bool vseg_budget_over(struct vseg_limits_client *owner, u32 seg);
+u64 vseg_budget_penalty_ns(u64 bytes, u32 mbps);
+void vseg_budget_moved_in(struct vseg_limits_client *owner, u64 bytes);
+u64 vseg_budget_paged_in(struct vseg_limits_client *c);
+void vseg_budget_paged(struct vseg_limits_client *c, u64 before);
+int vseg_budget_throttle(struct vseg_limits_client *c);
+u64 vseg_budget_penalty(struct vseg_limits_client *c);
 u32 vseg_budget_mark_over(struct vseg_limits *l, u32 seg);
 bool vseg_budget_marked_over(struct vseg_limits_client *owner, u32 mark);
 bool vseg_budget_protects(struct vseg_limits_client *owner, u32 seg,

@@ -14,6 +14,6 @@
 #define DRIVER_DESC	"WDDM GPU segment memory model on TTM"
 #define DRIVER_DATE	"20261128"
 #define DRIVER_MAJOR	0
-#define DRIVER_MINOR	14
+#define DRIVER_MINOR	15
 
 #endif /* __VSEG_DRV_H__ */

@@ -18,6 +18,7 @@
 #include <drm/drm_print.h>
 
 #include "vseg_bo.h"
+#include "vseg_budget.h"
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
 #include "vseg_client_stats.h"
@@ -89,7 +90,8 @@ static const char * const engine_keys[VSEG_NUM_ENGINES] = {
  * memory), drm-purgeable (offered ones, DRM_IOCTL_VSEG_OFFER), drm-active
  * (resident ones a job or move still uses); and vseg-evicted (bytes of the
  * file's buffers evicted from there, living elsewhere). Per engine: drm-engine-<name>, the time
- * it spent on the file's work.
+ * it spent on the file's work. vseg-paging-penalty: the time the file's
+ * process waited for paging it caused over its budget (vseg_budget_paged()).
  */
 void vseg_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 {
@@ -111,4 +113,6 @@ void vseg_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 	for (i = 0; i < VSEG_NUM_ENGINES; i++)
 		drm_printf(p, "drm-engine-%s:\t%llu ns\n", engine_keys[i],
 			   (u64)atomic64_read(&vf->stats->busy_ns[i]));
+	drm_printf(p, "vseg-paging-penalty:\t%llu ns\n",
+		   vseg_budget_penalty(vf->limits));
 }

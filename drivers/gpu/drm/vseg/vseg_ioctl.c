@@ -671,8 +671,16 @@ static int residency(struct drm_file *file, struct drm_vseg_residency *args,
 		err = residency_check(vfile, bos, n,
 				      args->flags & DRM_VSEG_RESIDENCY_UNPIN,
 				      args->flags & DRM_VSEG_RESIDENCY_DISCARD);
-	if (!err)
+	/* The paging it caused over its budget before, paid for first. */
+	if (!err && make_resident)
+		err = vseg_budget_throttle(vfile->limits);
+	if (!err) {
+		u64 paged_in = vseg_budget_paged_in(vfile->limits);
+
 		err = residency_apply(vfile, bos, n, args, make_resident);
+		if (make_resident)
+			vseg_budget_paged(vfile->limits, paged_in);
+	}
 	if (!err && trim_ext)
 		err = write_trim(vfile, trim_ext);
 	while (bos && n--)

@@ -127,6 +127,12 @@ struct vseg_limits {
  *	not been called for them yet).
  * @reservation: a process record's reservation of each budget group,
  *	bytes (SET_RESERVATION); dropped when @files drops to zero.
+ * @penalty_until: a process record's: CLOCK_MONOTONIC ns its next
+ *	transaction waits for, for paging it caused over its budget
+ *	(vseg_budget_paged()).
+ * @penalty_ns: a process record's: the sum of those waits.
+ * @paged_in: a process record's: bytes of its buffers moved into the
+ *	segments (vseg_budget_moved_in()).
  */
 struct vseg_limit_rec {
 	struct hlist_node node;
@@ -139,6 +145,9 @@ struct vseg_limit_rec {
 	struct vseg_limit_usage usage;
 	unsigned int files;
 	u64 reservation[VSEG_BUDGET_NUM_GROUPS];
+	u64 penalty_until;
+	u64 penalty_ns;
+	u64 paged_in;
 };
 
 /**

@@ -26,6 +26,7 @@
 #include <uapi/drm/vseg_drm.h>
 
 #include "vseg_bo.h"
+#include "vseg_budget.h"
 #include "vseg_client_stats.h"
 #include "vseg_compat.h"
 #include "vseg_device_types.h"
@@ -662,6 +663,7 @@ int vseg_ioctl_submit(struct drm_device *drm, void *data,
 	struct vseg_validation val;
 	struct dma_fence *fence;
 	struct drm_exec exec;
+	u64 paged_in;
 	int err;
 
 	if (args->extensions || args->flags ||
@@ -695,6 +697,11 @@ int vseg_ioctl_submit(struct drm_device *drm, void *data,
 	if (err)
 		goto out_release;
 
+	/* The paging its last jobs caused over its budget, paid for first. */
+	err = vseg_budget_throttle(vf->limits);
+	if (err)
+		goto out_release;
+	paged_in = vseg_budget_paged_in(vf->limits);
 	/*
 	 * A bounded number of unfinished jobs per process, per user and for
 	 * the device: wait for room (one of them to end).
@@ -740,6 +747,7 @@ int vseg_ioctl_submit(struct drm_device *drm, void *data,
 	vf->last[s.engine] = dma_fence_get(fence);
 	mutex_unlock(&vf->push_lock);
 	job_unlock(&exec, &val);
+	vseg_budget_paged(vf->limits, paged_in);
 
 	vseg_syncs_signal_out(out, args->num_out_syncs, fence);
 	dma_fence_put(fence);

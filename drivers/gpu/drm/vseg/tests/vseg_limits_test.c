@@ -14,10 +14,12 @@
  */
 
 #include <kunit/test.h>
+#include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uidgid.h>
 
@@ -508,6 +510,72 @@ static void budget_users(struct kunit *test)
 	limits_teardown(t);
 }
 
+static void budget_penalty(struct kunit *test)
+{
+	const u64 flags[2] = {
+		0, VSEG_SEGF_APPLICATION_TARGET | VSEG_SEGF_LOCAL_BUDGET_GROUP,
+	};
+	const u64 size[2] = { 0, SZ_64M };
+	struct limits_test *t = limits_setup(test, U64_MAX, U64_MAX, U64_MAX);
+	struct vseg_limits_client *a, *b;
+	u64 before;
+
+	/* Bytes at MiB/s, in whole microseconds, at most a second. */
+	KUNIT_EXPECT_EQ(test, vseg_budget_penalty_ns(0, 16), 0);
+	KUNIT_EXPECT_EQ(test, vseg_budget_penalty_ns(SZ_1M, 16), 62500000);
+	KUNIT_EXPECT_EQ(test, vseg_budget_penalty_ns(SZ_1M, U16_MAX), 15000);
+	KUNIT_EXPECT_EQ(test, vseg_budget_penalty_ns(SZ_1M, 1), NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, vseg_budget_penalty_ns(U64_MAX, 1),
+			NSEC_PER_SEC);
+
+	a = open_as(test, t, task_tgid(current), 1000);
+	b = open_as(test, t, t->other, 1001);
+	vseg_budget_init(&t->limits, flags, size, 2);
+
+	/* Within its budget (32 MiB of 64, two users): nothing owed. */
+	before = vseg_budget_paged_in(a);
+	KUNIT_EXPECT_EQ(test, vseg_limits_charge(a, VSEG_LIMIT_RESIDENT, 1,
+						 SZ_8M), 0);
+	vseg_budget_moved_in(a, SZ_8M);
+	vseg_budget_paged(a, before);
+	KUNIT_EXPECT_EQ(test, vseg_budget_paged_in(a), before + SZ_8M);
+	KUNIT_EXPECT_EQ(test, vseg_budget_penalty(a), 0);
+	KUNIT_EXPECT_EQ(test, vseg_budget_throttle(a), 0);
+
+	/* Over it: 48 MiB at 16 MiB/s, the longest wait, a second. */
+	before = vseg_budget_paged_in(b);
+	KUNIT_EXPECT_EQ(test, vseg_limits_charge(b, VSEG_LIMIT_RESIDENT, 1,
+						 SZ_32M + SZ_16M), 0);
+	vseg_budget_moved_in(b, SZ_32M + SZ_16M);
+	vseg_budget_paged(b, before);
+	KUNIT_EXPECT_EQ(test, vseg_budget_penalty(b), NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, vseg_budget_penalty(a), 0);
+	/* Shrinking is no paging: nothing more owed. */
+	before = vseg_budget_paged_in(b);
+	vseg_limits_uncharge(b, VSEG_LIMIT_RESIDENT, 1, SZ_1M);
+	vseg_budget_paged(b, before);
+	KUNIT_EXPECT_EQ(test, vseg_budget_penalty(b), NSEC_PER_SEC);
+	/* One of its buffers in for another out: 1 MiB paged all the same. */
+	before = vseg_budget_paged_in(b);
+	vseg_budget_moved_in(b, SZ_1M);
+	vseg_budget_paged(b, before);
+	KUNIT_EXPECT_EQ(test, vseg_budget_penalty(b),
+			NSEC_PER_SEC + 62500000);
+	/* Its next transaction waits until then, at most a second ahead. */
+	KUNIT_EXPECT_LE(test, READ_ONCE(b->proc->penalty_until),
+			ktime_get_ns() + NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, vseg_budget_throttle(b), 0);
+	KUNIT_EXPECT_GE(test, ktime_get_ns(), READ_ONCE(b->proc->penalty_until));
+
+	vseg_limits_uncharge(a, VSEG_LIMIT_RESIDENT, 1, SZ_8M);
+	vseg_limits_uncharge(b, VSEG_LIMIT_RESIDENT, 1, SZ_32M + SZ_16M - SZ_1M);
+	vseg_limits_client_close(a);
+	vseg_limits_client_close(b);
+	vseg_limits_client_put(a);
+	vseg_limits_client_put(b);
+	limits_teardown(t);
+}
+
 static struct kunit_case vseg_limits_cases[] = {
 	KUNIT_CASE(limits_fits),
 	KUNIT_CASE(limits_share),
@@ -521,6 +589,7 @@ static struct kunit_case vseg_limits_cases[] = {
 	KUNIT_CASE(budget_cap),
 	KUNIT_CASE(budget_groups),
 	KUNIT_CASE(budget_users),
+	KUNIT_CASE(budget_penalty),
 	{}
 };
 
