@@ -81,10 +81,20 @@
  *	the new budget; a second request while one is pending is -EBUSY;
  *	nonzero flags, pad, reserved or extensions -EINVAL; a file closed
  *	with a request pending releases it.
+ *
+ * SUBTEST: paging-penalty
+ * Description: An unprivileged process over its budget (6 MiB against
+ *	4) pages a 1 MiB buffer back in, by MAKE_RESIDENT and by a job:
+ *	each time its fdinfo's vseg-paging-penalty grows by 1 MiB at
+ *	budget_paging_mbps (62.5 ms at 16), the same through its second
+ *	file (per process); with the policy off, or the rate 0, nothing. The
+ *	parent, within its budget, owes nothing.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -108,6 +118,8 @@ IGT_TEST_DESCRIPTION("Residency budgets and reservations per process and "
 	"localbudget,cpu=0xe0000000,visible=8M;" \
 	"aperture:name=aperture,size=32M,flags=nonlocalbudget"
 #define POLICY_PARAM	"/sys/module/vseg/parameters/budget_policy"
+#define MBPS_PARAM	"/sys/module/vseg/parameters/budget_paging_mbps"
+#define AP_FLAG		DRM_VSEG_GEM_CREATE_ACCESSED_PHYSICALLY
 
 static struct vseg_ctx ctx = VSEG_CTX_INIT(VSEG_LEFTOVERS_NONE);
 
@@ -969,6 +981,138 @@ static void test_notify(void)
 	vseg_ctx_finish(&ctx, "after the budget events");
 }
 
+/* The process's paging penalty, ns, from @fd's fdinfo. */
+static uint64_t paging_penalty(int fd)
+{
+	uint64_t ns = UINT64_MAX;
+	char path[64], line[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	igt_assert_f(f, "cannot open %s\n", path);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "vseg-paging-penalty: %" SCNu64 " ns",
+			   &ns) == 1)
+			break;
+	fclose(f);
+	igt_assert_f(ns != UINT64_MAX, "no vseg-paging-penalty in fdinfo\n");
+	return ns;
+}
+
+static void set_mbps(unsigned int mbps)
+{
+	int fd = open(MBPS_PARAM, O_WRONLY);
+	char v[16];
+	int n = snprintf(v, sizeof(v), "%u", mbps);
+
+	igt_assert_f(fd >= 0, "cannot open %s\n", MBPS_PARAM);
+	igt_assert_eq(write(fd, v, n), n);
+	close(fd);
+}
+
+static unsigned int get_mbps(void)
+{
+	int fd = open(MBPS_PARAM, O_RDONLY);
+	char v[16] = "";
+	unsigned int mbps;
+
+	igt_assert_f(fd >= 0, "cannot open %s\n", MBPS_PARAM);
+	igt_assert(read(fd, v, sizeof(v) - 1) > 0);
+	close(fd);
+	igt_assert_eq(sscanf(v, "%u", &mbps), 1);
+	return mbps;
+}
+
+/* EVICT @h, then bring it back: by MAKE_RESIDENT, or by a job using it. */
+static void page_in(int fd, uint32_t h, bool job)
+{
+	struct vseg_cmdbuf cb;
+
+	/* AccessedPhysically: evicted into the aperture. */
+	vseg_evict(fd, &h, 1);
+	igt_assert_neq_u32(vseg_gem_segment(fd, h), VRAM);
+	if (job) {
+		vseg_cb_init(&cb);
+		vseg_cb_fill_phys(&cb, h, 0, 4096, 0x5a5a5a5a);
+		vseg_cb_exec_ok(fd, DRM_VSEG_ENGINE_COPY, &cb, "page-in job");
+		vseg_cb_fini(&cb);
+	} else {
+		vseg_make_resident(fd, &h, 1);
+	}
+	igt_assert_eq_u32(vseg_gem_segment(fd, h), VRAM);
+}
+
+static void test_paging_penalty(void)
+{
+	/* 1 MiB at 16 MiB/s. */
+	const uint64_t one = 62500000;
+	unsigned int mbps = get_mbps();
+	uint32_t h[2];
+
+	vseg_ctx_start(&ctx);
+	set_mbps(16);
+	for (unsigned int i = 0; i < 2; i++)
+		h[i] = resident_mib(ctx.fd);
+	igt_fork(child, 1) {
+		int cfd = drm_open_vseg_render();
+		int cfd2 = drm_open_vseg_render();
+		uint32_t ch[6];
+
+		vseg_drop_privileges();
+		/* Created resident: no paging, no penalty. */
+		for (unsigned int i = 0; i < 6; i++)
+			ch[i] = vseg_gem_create_in(cfd, MIB, VRAM, AP_FLAG);
+		igt_assert_eq_u64(group(cfd, LOCAL).budget, LOCAL_SIZE / 2);
+		igt_assert_eq_u64(paging_penalty(cfd), 0);
+
+		/* Paged back in over its budget: 62.5 ms owed each time. */
+		page_in(cfd, ch[5], false);
+		igt_assert_eq_u64(paging_penalty(cfd), one);
+		page_in(cfd, ch[4], true);
+		igt_assert_eq_u64(paging_penalty(cfd), 2 * one);
+		/* Per process: its other file says the same. */
+		igt_assert_eq_u64(paging_penalty(cfd2), 2 * one);
+		close(cfd2);
+		for (unsigned int i = 0; i < 6; i++)
+			vseg_gem_close(cfd, ch[i]);
+		close(cfd);
+	}
+	igt_waitchildren();
+	/* Within its budget all along. */
+	igt_assert_eq_u64(paging_penalty(ctx.fd), 0);
+
+	/* The same child with the rate 0, then with the policy off. */
+	for (unsigned int off = 0; off < 2; off++) {
+		if (off)
+			set_policy(false);
+		else
+			set_mbps(0);
+		igt_fork(child, 1) {
+			int cfd = drm_open_vseg_render();
+			uint32_t ch[6];
+
+			vseg_drop_privileges();
+			for (unsigned int i = 0; i < 6; i++)
+				ch[i] = vseg_gem_create_in(cfd, MIB, VRAM,
+							   AP_FLAG);
+			page_in(cfd, ch[5], false);
+			page_in(cfd, ch[4], true);
+			igt_assert_eq_u64(paging_penalty(cfd), 0);
+			for (unsigned int i = 0; i < 6; i++)
+				vseg_gem_close(cfd, ch[i]);
+			close(cfd);
+		}
+		igt_waitchildren();
+		set_policy(true);
+		set_mbps(16);
+	}
+	set_mbps(mbps);
+	for (unsigned int i = 0; i < 2; i++)
+		vseg_gem_close(ctx.fd, h[i]);
+	vseg_ctx_finish(&ctx, "after the paging penalty");
+}
+
 igt_main
 {
 	igt_fixture {
@@ -1016,6 +1160,12 @@ igt_main
 		     "bytes to trim.");
 	igt_subtest("trim")
 		test_trim();
+
+	igt_describe("An over-budget process's paging costs it time, per "
+		     "process; never within budget, with the policy off or "
+		     "the rate 0.");
+	igt_subtest("paging-penalty")
+		test_paging_penalty();
 
 	igt_describe("A process waits for its budget to change: a DRM event.");
 	igt_subtest("notify")
