@@ -701,7 +701,6 @@ int vseg_ioctl_submit(struct drm_device *drm, void *data,
 	err = vseg_budget_throttle(vf->limits);
 	if (err)
 		goto out_release;
-	paged_in = vseg_budget_paged_in(vf->limits);
 	/*
 	 * A bounded number of unfinished jobs per process, per user and for
 	 * the device: wait for room (one of them to end).
@@ -731,7 +730,10 @@ int vseg_ioctl_submit(struct drm_device *drm, void *data,
 		cmd_job_free(&job->base);
 		goto out_release;
 	}
+	paged_in = vseg_budget_paged_in(vf->limits);
 	err = job_build(job, vf, file, args, &s, &exec, &val);
+	/* What preparing it paged in counts, even if it failed after. */
+	vseg_budget_paged(vf->limits, paged_in);
 	if (err) {
 		vseg_job_abandon(&job->base);
 		goto out_release;
@@ -747,7 +749,6 @@ int vseg_ioctl_submit(struct drm_device *drm, void *data,
 	vf->last[s.engine] = dma_fence_get(fence);
 	mutex_unlock(&vf->push_lock);
 	job_unlock(&exec, &val);
-	vseg_budget_paged(vf->limits, paged_in);
 
 	vseg_syncs_signal_out(out, args->num_out_syncs, fence);
 	dma_fence_put(fence);
