@@ -12,7 +12,7 @@
 
 #define DRIVER_NAME	"vseg"
 #define DRIVER_DESC	"WDDM GPU segment memory model on TTM"
-#define DRIVER_DATE	"20261128"
+#define DRIVER_DATE	"20261129"
 #define DRIVER_MAJOR	0
 #define DRIVER_MINOR	15
 
