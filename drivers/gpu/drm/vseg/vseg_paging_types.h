@@ -126,6 +126,9 @@ struct vseg_paging_pte_update {
  *	directory, the leaves of the destination and source windows.
  * @va_lock: held while an UPDATE_PT of a window runs (it has no bind or
  *	unbind to keep out: the engine's own operations alone write them).
+ * @va_used: per window (destination, source), the entries its last
+ *	UPDATE_PT written may have left valid; every entry past them is
+ *	invalid. Under @lock.
  */
 struct vseg_paging {
 	struct vseg_device *vdev;
@@ -161,6 +164,7 @@ struct vseg_paging {
 	bool va_ready;
 	struct page *va_table[VSEG_PAGING_VA_TABLES];
 	struct mutex va_lock; /* see above */
+	u32 va_used[2];
 };
 
 #endif /* __VSEG_PAGING_TYPES_H__ */

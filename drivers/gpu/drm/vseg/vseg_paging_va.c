@@ -23,7 +23,9 @@
  * scattered its pages are. Entries are 64 KiB ones where the memory is
  * an aligned 64 KiB page of a segment with 64 KiB pages, 4 KiB ones
  * elsewhere (system pages by their system addresses), invalid past the
- * chunk. Every UPDATE_PT rewrites its whole window.
+ * chunk. An UPDATE_PT writes a window's entries up to the larger of its
+ * chunk's and the last chunk's (&vseg_paging.va_used), so that a window
+ * holds no valid entry past its chunk.
  *
  * The windows need no lock of their own: the operations that use them are
  * written under the paging lock, one move at a time, into batches that
@@ -202,19 +204,20 @@ static u64 va_span(struct vseg_device *vdev, struct vseg_cursor *c, u64 off,
 }
 
 /*
- * A window's entries for bytes [@off, @off + @len) of @c's placement
- * (@off a multiple of the window, @len at most one): a 64 KiB entry for
- * each aligned 64 KiB inside @len that is one aligned 64 KiB page of a
- * 64 KiB segment, 4 KiB ones elsewhere, invalid past @len.
+ * The first @count entries of a window for bytes [@off, @off + @len) of
+ * @c's placement (@off a multiple of the window, @len at most one): a
+ * 64 KiB entry for each aligned 64 KiB inside @len that is one aligned
+ * 64 KiB page of a 64 KiB segment, 4 KiB ones elsewhere, invalid past
+ * @len.
  */
 static void va_ptes(struct vseg_device *vdev, struct vseg_cursor *c, u64 off,
-		    u64 len, bool readonly, u64 *pte)
+		    u64 len, bool readonly, u64 *pte, u32 count)
 {
 	u64 w, addr;
 	u32 i, k;
 	bool big;
 
-	for (i = 0; i < WINDOW_ENTRIES; i += VSEG_HW_PTE_PER_64K) {
+	for (i = 0; i < count; i += VSEG_HW_PTE_PER_64K) {
 		w = (u64)i << VSEG_HW_PAGE_SHIFT;
 		if (w + SZ_64K <= len &&
 		    va_span(vdev, c, off + w, SZ_64K, &addr, &big) == SZ_64K &&
@@ -238,29 +241,45 @@ static void va_ptes(struct vseg_device *vdev, struct vseg_cursor *c, u64 off,
 
 /*
  * Point window @win (its leaf, VSEG_PAGING_VA_LEAF_*) at bytes [@off,
- * @off + @len) of @c's placement.
+ * @off + @len) of @c's placement. The UPDATE_PT writes the entries @len
+ * needs and those the window's last one left valid past them (made
+ * invalid), not the whole leaf: a small buffer's clear does not copy
+ * 4 KiB of entries (under TCG, a good part of creating one).
  */
 static int va_update(struct vseg_paging *pg, u32 win, struct vseg_cursor *c,
 		     u64 off, u64 len, bool now)
 {
 	u64 entry = table_addr(pg->va_table[win]);
+	u32 *used = &pg->va_used[win - VSEG_PAGING_VA_LEAF_DST];
 	struct vseg_paging_pte_update *u;
+	u32 need, count;
 	int err;
 
-	u = kzalloc(struct_size(u, pte, WINDOW_ENTRIES), GFP_KERNEL);
+	need = round_up(DIV_ROUND_UP(len, VSEG_HW_PAGE_SIZE),
+			VSEG_HW_PTE_PER_64K);
+	count = max(need, *used);
+	u = kzalloc(struct_size(u, pte, count), GFP_KERNEL);
 	if (!u)
 		return -ENOMEM;
 	u->lock = &pg->va_lock;
 	u->prepare = va_update_prepare;
 	u->done = va_update_done;
-	u->count = WINDOW_ENTRIES;
-	va_ptes(pg->vdev, c, off, len, win == VSEG_PAGING_VA_LEAF_SRC, u->pte);
-	if (!now)
-		return vseg_paging_emit_update(pg, entry, u);
-	err = vseg_paging_run(pg, VSEG_PAGING_OP_UPDATE_PT, 0, entry,
-			      VSEG_HW_SYSTEM_ADDR(virt_to_phys(u->pte)),
-			      WINDOW_ENTRIES * sizeof(u64));
-	kfree(u);
+	u->count = count;
+	va_ptes(pg->vdev, c, off, len, win == VSEG_PAGING_VA_LEAF_SRC, u->pte,
+		count);
+	if (!now) {
+		err = vseg_paging_emit_update(pg, entry, u);
+	} else {
+		err = vseg_paging_run(pg, VSEG_PAGING_OP_UPDATE_PT, 0, entry,
+				      VSEG_HW_SYSTEM_ADDR(virt_to_phys(u->pte)),
+				      count * sizeof(u64));
+		kfree(u);
+	}
+	/*
+	 * Operations run in the order written: the leaf's state once this
+	 * has run. After a failure any of the @count entries may be valid.
+	 */
+	*used = err ? count : need;
 	return err;
 }
 
