@@ -366,9 +366,10 @@ static double create_close_time(const struct backend *b, uint64_t size,
  * the one whole run it overlapped, which made the ratios of medians vary
  * from 0.77 to 1.21 between runs when each backend ran 2000 ops in one go.
  * A whole first run, untimed, warms up: with one warm-up slice per
- * backend, the first run after a boot gave the system 4K row 10-12% less
- * than the second in two boots of four (the kernel's page allocator and
- * pools, the slabs, the emulator's translated code still warming).
+ * backend, the first run after a boot gave the system 4K row 11% less
+ * than the median of the others in two boots of four (the kernel's page
+ * allocator and pools, the slabs, the emulator's translated code still
+ * warming).
  */
 static void bench_create_close(void)
 {
